@@ -1,0 +1,76 @@
+import { sql } from "drizzle-orm";
+import {
+  boolean,
+  index,
+  integer,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+} from "drizzle-orm/pg-core";
+
+/** A booster pack of the game (SPEC.md §3 Pack). Ids follow SPEC.md set B (`dialga`, `shining-high`). */
+export const packs = pgTable("packs", {
+  id: text("id").primaryKey(),
+  nameJa: text("name_ja").notNull(),
+  nameEn: text("name_en").notNull(),
+  setCode: text("set_code").notNull(),
+  setNameJa: text("set_name_ja").notNull(),
+  setNameEn: text("set_name_en").notNull(),
+  releaseDate: text("release_date").notNull(),
+  sortOrder: integer("sort_order").notNull(),
+  createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
+/**
+ * Rarities in their display form (◆ … 👑, PROMO). `rank` orders them highest first
+ * (SPEC.md §9); `tradeable` is admin-editable because the game changes its trade rules.
+ */
+export const rarities = pgTable("rarities", {
+  code: text("code").primaryKey(),
+  sourceCode: text("source_code").notNull(),
+  labelJa: text("label_ja").notNull(),
+  labelEn: text("label_en").notNull(),
+  rank: integer("rank").notNull(),
+  tradeable: boolean("tradeable").notNull(),
+});
+
+/**
+ * One card of the game. A card printed in several packs of a set is one row linked to each
+ * pack through `card_packs`. `searchText` is the normalised name (kana folded, width folded,
+ * lower case) that search matches against.
+ */
+export const cards = pgTable(
+  "cards",
+  {
+    id: text("id").primaryKey(),
+    setCode: text("set_code"),
+    number: integer("number"),
+    name: text("name").notNull().default(""),
+    nameEn: text("name_en").notNull().default(""),
+    rarity: text("rarity").notNull().default(""),
+    imageUrl: text("image_url").notNull().default(""),
+    element: text("element"),
+    cardType: text("card_type"),
+    searchText: text("search_text").notNull().default(""),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index("cards_rarity_idx").on(t.rarity),
+    index("cards_set_number_idx").on(t.setCode, t.number),
+    index("cards_search_text_trgm_idx").using("gin", sql`${t.searchText} gin_trgm_ops`),
+  ],
+);
+
+export const cardPacks = pgTable(
+  "card_packs",
+  {
+    cardId: text("card_id")
+      .notNull()
+      .references(() => cards.id, { onDelete: "cascade" }),
+    packId: text("pack_id")
+      .notNull()
+      .references(() => packs.id, { onDelete: "cascade" }),
+  },
+  (t) => [primaryKey({ columns: [t.cardId, t.packId] }), index("card_packs_pack_idx").on(t.packId)],
+);

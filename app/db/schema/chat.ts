@@ -1,0 +1,73 @@
+import {
+  index,
+  integer,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  unique,
+  uuid,
+} from "drizzle-orm/pg-core";
+import { tradeOffers } from "./trades";
+import { users } from "./users";
+
+/** One room per offer and partner: the constraint, not a read-then-write, keeps it unique. */
+export const chatRooms = pgTable(
+  "chat_rooms",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    offerId: uuid("offer_id")
+      .notNull()
+      .references(() => tradeOffers.id, { onDelete: "cascade" }),
+    ownerId: text("owner_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    partnerId: text("partner_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    // Highest sequence number handed out in this room.
+    lastSeq: integer("last_seq").notNull().default(0),
+    lastMessageAt: timestamp("last_message_at", { withTimezone: true }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    unique("chat_rooms_offer_partner_unique").on(t.offerId, t.partnerId),
+    index("chat_rooms_owner_idx").on(t.ownerId),
+    index("chat_rooms_partner_idx").on(t.partnerId),
+  ],
+);
+
+export const chatMessages = pgTable(
+  "chat_messages",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    roomId: uuid("room_id")
+      .notNull()
+      .references(() => chatRooms.id, { onDelete: "cascade" }),
+    seq: integer("seq").notNull(),
+    // null for system messages (trade steps)
+    senderId: text("sender_id").references(() => users.id, { onDelete: "set null" }),
+    kind: text("kind").notNull().default("text"),
+    clientId: text("client_id"),
+    body: text("body").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    unique("chat_messages_room_seq_unique").on(t.roomId, t.seq),
+    unique("chat_messages_idempotency_unique").on(t.roomId, t.senderId, t.clientId),
+  ],
+);
+
+export const chatReadCursors = pgTable(
+  "chat_read_cursors",
+  {
+    roomId: uuid("room_id")
+      .notNull()
+      .references(() => chatRooms.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    lastReadSeq: integer("last_read_seq").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.roomId, t.userId] })],
+);

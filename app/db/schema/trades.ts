@@ -1,0 +1,96 @@
+import { sql } from "drizzle-orm";
+import {
+  check,
+  index,
+  pgTable,
+  primaryKey,
+  smallint,
+  text,
+  timestamp,
+  uuid,
+} from "drizzle-orm/pg-core";
+import { cards } from "./cards";
+import { users } from "./users";
+
+export const tradeOffers = pgTable(
+  "trade_offers",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    ownerId: text("owner_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    // open | negotiating | completed | closed | expired
+    status: text("status").notNull().default("open"),
+    comment: text("comment").notNull().default(""),
+    partnerId: text("partner_id").references(() => users.id, { onDelete: "set null" }),
+    // Board order: newest or most recently bumped first.
+    bumpedAt: timestamp("bumped_at", { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    completedAt: timestamp("completed_at", { withTimezone: true }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    check(
+      "trade_offers_status_check",
+      sql`${t.status} in ('open', 'negotiating', 'completed', 'closed', 'expired')`,
+    ),
+    index("trade_offers_board_idx").on(t.status, t.bumpedAt.desc(), t.id.desc()),
+    index("trade_offers_owner_idx").on(t.ownerId, t.status),
+  ],
+);
+
+export const tradeOfferCards = pgTable(
+  "trade_offer_cards",
+  {
+    offerId: uuid("offer_id")
+      .notNull()
+      .references(() => tradeOffers.id, { onDelete: "cascade" }),
+    cardId: text("card_id")
+      .notNull()
+      .references(() => cards.id, { onDelete: "restrict" }),
+    // give (譲) | want (求)
+    side: text("side").notNull(),
+    count: smallint("count").notNull().default(1),
+  },
+  (t) => [
+    primaryKey({ columns: [t.offerId, t.side, t.cardId] }),
+    check("trade_offer_cards_side_check", sql`${t.side} in ('give', 'want')`),
+    check("trade_offer_cards_count_check", sql`${t.count} between 1 and 2`),
+    index("trade_offer_cards_card_idx").on(t.cardId, t.side),
+  ],
+);
+
+/** Reports (通報) of offers, messages or users, handled in the admin area. */
+export const reports = pgTable(
+  "reports",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    reporterId: text("reporter_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    // offer | message | user
+    targetType: text("target_type").notNull(),
+    targetId: text("target_id").notNull(),
+    reason: text("reason").notNull(),
+    // open | dismissed | actioned
+    status: text("status").notNull().default("open"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    resolvedAt: timestamp("resolved_at", { withTimezone: true }),
+  },
+  (t) => [index("reports_status_idx").on(t.status, t.createdAt)],
+);
+
+export const blocks = pgTable(
+  "blocks",
+  {
+    blockerId: text("blocker_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    blockedId: text("blocked_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.blockerId, t.blockedId] }), index("blocks_blocked_idx").on(t.blockedId)],
+);

@@ -1,0 +1,263 @@
+import { createRequire } from "node:module";
+import { count, sql } from "drizzle-orm";
+import type { Db } from "../../db/client.server";
+import { cardPacks, cards, packs, rarities } from "../../db/schema/index";
+import { foldForSearch } from "../../lib/search-text";
+import { RARITIES, rarityFromCode } from "./rarity";
+
+const require = createRequire(import.meta.url);
+
+type CatalogueSet = {
+  code: string;
+  releaseDate: string;
+  name: Record<string, string | undefined>;
+  packs: string[];
+};
+type CatalogueCard = {
+  set: string;
+  number: number;
+  rarity: string;
+  name: string;
+  packs?: string[];
+  element?: string;
+  type?: string;
+};
+
+// Japanese set names of the game where we know them for certain; the catalogue package only
+// has some. A set missing here keeps its English name.
+const SET_NAMES_JA: Record<string, string> = {
+  A1: "最強の遺伝子",
+  A1a: "幻のいる島",
+  A2: "時空の激闘",
+  A2a: "超克の光",
+  A2b: "シャイニングハイ",
+  A3: "双天の守護者",
+  A3a: "異次元クライシス",
+  A3b: "イーブイガーデン",
+  A4: "天と海の叡智",
+  B1: "メガライジング",
+  "PROMO-A": "プロモA",
+  "PROMO-B": "プロモB",
+};
+
+// SPEC.md §3 set B ids for the packs it names; every other pack gets a slug of its own.
+const PACK_IDS: Record<string, string> = {
+  "A1/Pikachu": "pikachu",
+  "A1/Charizard": "charizard",
+  "A1/Mewtwo": "mewtwo",
+  "A1a/Mew": "phantom",
+  "A2/Dialga": "dialga",
+  "A2/Palkia": "palkia",
+  "A2a/Arceus": "memorial",
+  "A2b/Shining": "shining-high",
+  "PROMO-A": "promo",
+  "PROMO-B": "promo-b",
+};
+
+const slug = (s: string) =>
+  s
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-|-$/g, "");
+
+export type CataloguePack = typeof packs.$inferInsert;
+export type CatalogueCardRow = typeof cards.$inferInsert & { packIds: string[] };
+
+function loadPokemonNames(): Map<string, string> {
+  const en: string[] = require("pokemon/data/en.json");
+  const ja: string[] = require("pokemon/data/ja.json");
+  const map = new Map<string, string>();
+  en.forEach((name, i) => {
+    if (ja[i]) map.set(normaliseEnglish(name), ja[i]);
+  });
+  return map;
+}
+
+function normaliseEnglish(name: string): string {
+  return name.replace(/[’‘]/g, "'").replace(/\s+/g, " ").trim().toLowerCase();
+}
+
+// Forms whose Japanese names are not "form word + species name".
+const FORMS: Record<string, string> = {
+  "mow rotom": "カットロトム",
+  "heat rotom": "ヒートロトム",
+  "wash rotom": "ウォッシュロトム",
+  "frost rotom": "フロストロトム",
+  "fan rotom": "スピンロトム",
+  "dawn wings necrozma": "日食ネクロズマ",
+  "dusk mane necrozma": "月食ネクロズマ",
+  "ultra necrozma": "ウルトラネクロズマ",
+};
+
+const REGIONAL_FORMS: [string, string][] = [
+  ["Alolan ", "アローラ"],
+  ["Galarian ", "ガラル"],
+  ["Hisuian ", "ヒスイ"],
+  ["Paldean ", "パルデア"],
+];
+
+/**
+ * Japanese card name for a Pokémon card, derived from the Pokémon's Japanese name and keeping
+ * the card's markers the way Japanese cards print them (メガ…, アローラ…, …ex). Trainer cards
+ * and anything we cannot derive keep the English name.
+ */
+export function japaneseCardName(english: string, names: Map<string, string>): string {
+  let rest = english.trim();
+  let suffix = "";
+  let prefix = "";
+  const ex = / ex$/i.exec(rest);
+  if (ex) {
+    suffix = "ex";
+    rest = rest.slice(0, ex.index);
+  }
+  if (/^Mega /.test(rest)) {
+    prefix = "メガ";
+    rest = rest.slice(5);
+    // Mega Charizard X / Y
+    const xy = / ([XY])$/.exec(rest);
+    if (xy) {
+      rest = rest.slice(0, xy.index);
+      suffix = xy[1] + suffix;
+    }
+  }
+  for (const [en, ja] of REGIONAL_FORMS) {
+    if (rest.startsWith(en)) {
+      prefix += ja;
+      rest = rest.slice(en.length);
+    }
+  }
+  const base = FORMS[normaliseEnglish(rest)] ?? names.get(normaliseEnglish(rest));
+  if (!base) return english;
+  return `${prefix}${base}${suffix}`;
+}
+
+/** Reads the packs and cards of the npm catalogue into rows for our tables. */
+export function readCatalogue(): { packs: CataloguePack[]; cards: CatalogueCardRow[] } {
+  const setsBySeries: Record<string, CatalogueSet[]> = require("pokemon-tcg-pocket-database/dist/sets.json");
+  // cards.json lists every card; cards.extra.json adds type and element for most of them.
+  const extra = new Map<string, CatalogueCard>(
+    (require("pokemon-tcg-pocket-database/dist/cards.extra.json") as CatalogueCard[]).map((c) => [`${c.set}-${c.number}`, c]),
+  );
+  const catalogueCards = (require("pokemon-tcg-pocket-database/dist/cards.json") as CatalogueCard[]).map((c) => ({
+    ...c,
+    element: extra.get(`${c.set}-${c.number}`)?.element,
+    type: extra.get(`${c.set}-${c.number}`)?.type,
+  }));
+  const names = loadPokemonNames();
+  const sets = Object.values(setsBySeries).flat();
+  // Newest set first; packs inside a set keep the catalogue's order.
+  const ordered = [...sets].sort((a, b) => b.releaseDate.localeCompare(a.releaseDate) || b.code.localeCompare(a.code));
+
+  const packRows: CataloguePack[] = [];
+  const packIdsBySet = new Map<string, string[]>();
+  const packIdByKey = new Map<string, string>();
+  for (const set of ordered) {
+    const isPromo = set.code.startsWith("PROMO");
+    const setNameEn = set.name.en ?? set.code;
+    const setNameJa = SET_NAMES_JA[set.code] ?? setNameEn;
+    const mascots = isPromo ? [set.code] : set.packs;
+    const ids: string[] = [];
+    for (const mascot of mascots) {
+      const key = isPromo ? set.code : `${set.code}/${mascot}`;
+      const id = PACK_IDS[key] ?? (mascots.length > 1 ? `${slug(set.code)}-${slug(mascot)}` : slug(`${set.code}-${setNameEn}`));
+      const mascotJa = japaneseCardName(mascot, names);
+      const multi = mascots.length > 1;
+      packRows.push({
+        id,
+        nameJa: multi ? `${setNameJa}（${mascotJa}）` : setNameJa,
+        nameEn: multi ? `${setNameEn} (${mascot})` : setNameEn,
+        setCode: set.code,
+        setNameJa,
+        setNameEn,
+        releaseDate: set.releaseDate,
+        sortOrder: packRows.length,
+      });
+      ids.push(id);
+      packIdByKey.set(isPromo ? set.code : key, id);
+    }
+    packIdsBySet.set(set.code, ids);
+  }
+
+  const cardRows: CatalogueCardRow[] = [];
+  for (const card of catalogueCards) {
+    const isPromo = card.set.startsWith("PROMO");
+    const rarity = isPromo ? "PROMO" : rarityFromCode(card.rarity);
+    if (!rarity) throw new Error(`Unknown rarity ${card.rarity} for ${card.set}-${card.number}`);
+    const setPacks = packIdsBySet.get(card.set) ?? [];
+    // A card listed in no pack (e.g. a bonus card of the set) belongs to every pack of its set.
+    const packIds = isPromo
+      ? setPacks
+      : card.packs?.length
+        ? card.packs.map((p) => packIdByKey.get(`${card.set}/${p}`)).filter((p): p is string => Boolean(p))
+        : setPacks;
+    const name = japaneseCardName(card.name, names);
+    cardRows.push({
+      id: `${card.set}-${String(card.number).padStart(3, "0")}`,
+      setCode: card.set,
+      number: card.number,
+      name,
+      nameEn: card.name,
+      rarity,
+      imageUrl: "",
+      element: card.element ?? null,
+      cardType: card.type ?? null,
+      searchText: cardSearchText(name, card.name),
+      packIds,
+    });
+  }
+  return { packs: packRows, cards: cardRows };
+}
+
+export function cardSearchText(name: string, nameEn: string): string {
+  return foldForSearch(name === nameEn ? name : `${name} ${nameEn}`);
+}
+
+/** Upserts rarities, packs and cards; running it twice changes nothing the second time. */
+export async function seedCatalogue(db: Db): Promise<{ packs: number; cards: number }> {
+  const catalogue = readCatalogue();
+  await db.transaction(async (tx) => {
+    // Admin-edited trade flags survive a re-seed: rarities are only inserted, never overwritten.
+    await tx.insert(rarities).values([...RARITIES]).onConflictDoNothing();
+    await tx
+      .insert(packs)
+      .values(catalogue.packs)
+      .onConflictDoUpdate({
+        target: packs.id,
+        set: {
+          nameJa: sql`excluded.name_ja`,
+          nameEn: sql`excluded.name_en`,
+          setCode: sql`excluded.set_code`,
+          setNameJa: sql`excluded.set_name_ja`,
+          setNameEn: sql`excluded.set_name_en`,
+          releaseDate: sql`excluded.release_date`,
+          sortOrder: sql`excluded.sort_order`,
+        },
+      });
+    for (let i = 0; i < catalogue.cards.length; i += 500) {
+      const batch = catalogue.cards.slice(i, i + 500);
+      await tx
+        .insert(cards)
+        .values(batch.map(({ packIds: _packIds, ...row }) => row))
+        .onConflictDoUpdate({
+          target: cards.id,
+          set: {
+            name: sql`excluded.name`,
+            nameEn: sql`excluded.name_en`,
+            rarity: sql`excluded.rarity`,
+            element: sql`excluded.element`,
+            cardType: sql`excluded.card_type`,
+            searchText: sql`excluded.search_text`,
+          },
+        });
+      const links = batch.flatMap((c) => c.packIds.map((packId) => ({ cardId: c.id as string, packId })));
+      if (links.length) await tx.insert(cardPacks).values(links).onConflictDoNothing();
+    }
+  });
+  return { packs: catalogue.packs.length, cards: catalogue.cards.length };
+}
+
+/** True when the catalogue has been loaded before (start-up skips the import then). */
+export async function hasCatalogue(db: Db): Promise<boolean> {
+  const [row] = await db.select({ n: count() }).from(packs);
+  return (row?.n ?? 0) > 0;
+}

@@ -1,0 +1,118 @@
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { z } from "zod";
+
+/** Thrown when configuration is invalid; start-up prints its one-line message and exits. */
+export class ConfigError extends Error {
+  override name = "ConfigError";
+}
+
+const optionalUrl = (protocols: string[]) =>
+  z
+    .string()
+    .trim()
+    .optional()
+    .transform((v) => (v ? v : undefined))
+    .refine(
+      (v) => {
+        if (v === undefined) return true;
+        try {
+          return protocols.includes(new URL(v).protocol);
+        } catch {
+          return false;
+        }
+      },
+      { message: `must be a URL starting with ${protocols.map((p) => `${p}//`).join(" or ")}` },
+    );
+
+const EnvSchema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("production"),
+  PORT: z
+    .string()
+    .trim()
+    .default("3000")
+    .refine((v) => /^\d+$/.test(v) && Number(v) >= 0 && Number(v) <= 65535, {
+      message: "must be a port number between 0 and 65535",
+    })
+    .transform(Number),
+  HOST: z.string().trim().default("0.0.0.0"),
+  DATA_DIR: z.string().trim().min(1).default("./data"),
+  DATABASE_URL: optionalUrl(["postgres:", "postgresql:"]),
+  REDIS_URL: optionalUrl(["redis:", "rediss:"]),
+  SITE_URL: optionalUrl(["http:", "https:"]),
+  BETTER_AUTH_SECRET: z
+    .string()
+    .optional()
+    .refine((v) => v === undefined || v.length >= 32, { message: "must be at least 32 characters" }),
+  ADMIN_EMAILS: z.string().default(""),
+  ADMIN_USER_IDS: z.string().default(""),
+  VIDEO_CHANNEL_URL: optionalUrl(["https:", "http:"]),
+  LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
+  SEED_CATALOGUE: z.enum(["auto", "never"]).default("auto"),
+});
+
+export type Env = {
+  nodeEnv: "development" | "production" | "test";
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  redisUrl: string | undefined;
+  siteUrl: string;
+  authSecret: string;
+  adminEmails: string[];
+  adminUserIds: string[];
+  videoChannelUrl: string;
+  logLevel: "debug" | "info" | "warn" | "error" | "silent";
+  seedCatalogue: boolean;
+};
+
+const list = (v: string) =>
+  v
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
+
+/**
+ * Parses configuration once. A missing auth secret is generated and kept in DATA_DIR so that
+ * `npm install && npm start` works with no set-up and sessions survive restarts.
+ */
+export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
+  const parsed = EnvSchema.safeParse(source);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const name = issue.path.join(".");
+    throw new ConfigError(`Invalid configuration: ${name} ${issue.message} (got ${JSON.stringify(source[name] ?? "")})`);
+  }
+  const e = parsed.data;
+  const dataDir = path.resolve(e.DATA_DIR);
+  const port = e.PORT;
+  return {
+    nodeEnv: e.NODE_ENV,
+    port,
+    host: e.HOST,
+    dataDir,
+    databaseUrl: e.DATABASE_URL,
+    redisUrl: e.REDIS_URL,
+    siteUrl: (e.SITE_URL ?? `http://localhost:${port}`).replace(/\/$/, ""),
+    authSecret: e.BETTER_AUTH_SECRET ?? readOrCreateSecret(dataDir),
+    adminEmails: list(e.ADMIN_EMAILS).map((s) => s.toLowerCase()),
+    adminUserIds: list(e.ADMIN_USER_IDS),
+    videoChannelUrl: e.VIDEO_CHANNEL_URL ?? "https://www.youtube.com/results?search_query=%E3%83%9D%E3%82%B1%E3%83%9D%E3%82%B1",
+    logLevel: e.LOG_LEVEL,
+    seedCatalogue: e.SEED_CATALOGUE === "auto",
+  };
+}
+
+function readOrCreateSecret(dataDir: string): string {
+  const file = path.join(dataDir, "auth-secret");
+  if (existsSync(file)) {
+    const secret = readFileSync(file, "utf8").trim();
+    if (secret.length >= 32) return secret;
+  }
+  mkdirSync(dataDir, { recursive: true });
+  const secret = randomBytes(32).toString("base64url");
+  writeFileSync(file, `${secret}\n`, { mode: 0o600 });
+  return secret;
+}

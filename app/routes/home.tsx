@@ -1,0 +1,78 @@
+import { Link } from "react-router";
+import { listPacks, showcaseCards } from "../features/cards/cards.server";
+import { CardTile } from "../features/cards/components/card-tile";
+import { pageMeta } from "../lib/meta";
+import type { Route } from "./+types/home";
+
+export const meta: Route.MetaFunction = () => pageMeta(undefined);
+
+export async function loader({ context }: Route.LoaderArgs) {
+  const packs = await listPacks(context.db);
+  const newest = packs[0];
+  const featured = newest ? await showcaseCards(context.db, newest.id, 8) : [];
+  return { packs: packs.slice(0, 8), totalPacks: packs.length, newest, featured };
+}
+
+export default function Home({ loaderData }: Route.ComponentProps) {
+  const { packs, totalPacks, newest, featured } = loaderData;
+  return (
+    <div className="space-y-10">
+      <section className="rounded-2xl bg-gradient-to-br from-brand-600 to-brand-800 px-6 py-8 text-white">
+        <h1 className="text-2xl font-bold sm:text-3xl">ポケポケのトレード相手が見つかる掲示板</h1>
+        <p className="mt-3 max-w-2xl text-brand-50">
+          譲れるカードと欲しいカードを登録すると、同じレアリティで交換できる相手が見つかります。
+        </p>
+        <div className="mt-5 flex flex-wrap gap-3">
+          <Link to="/trades" className="rounded-full bg-white px-5 py-2 font-bold text-brand-800 hover:bg-brand-50">
+            トレード掲示板を見る
+          </Link>
+          <Link to="/cards" className="rounded-full border border-white px-5 py-2 font-bold text-white hover:bg-white/10">
+            カードを探す
+          </Link>
+        </div>
+      </section>
+
+      {newest ? (
+        <section aria-labelledby="newest-pack">
+          <h2 id="newest-pack" className="text-xl font-bold">
+            最新パック：{newest.nameJa}
+          </h2>
+          <p className="text-sm text-slate-600">
+            {newest.releaseDate} 発売・{newest.cardCount}種類
+          </p>
+          <ul className="mt-4 grid grid-cols-3 gap-3 sm:grid-cols-4 md:grid-cols-8">
+            {featured.map((card, i) => (
+              <li key={card.id}>
+                <CardTile name={card.name} rarity={card.rarity} packName={card.packName} imageUrl={card.imageUrl} eager={i < 4} />
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
+
+      <section aria-labelledby="packs">
+        <h2 id="packs" className="text-xl font-bold">
+          パック一覧
+        </h2>
+        <ul className="mt-4 grid gap-3 sm:grid-cols-2">
+          {packs.map((pack) => (
+            <li key={pack.id}>
+              <Link
+                to={`/cards?pack=${encodeURIComponent(pack.id)}`}
+                className="flex items-center justify-between rounded-lg border border-slate-200 bg-white px-4 py-3 hover:border-brand-500"
+              >
+                <span className="font-medium">{pack.nameJa}</span>
+                <span className="text-sm text-slate-600">{pack.cardCount}枚</span>
+              </Link>
+            </li>
+          ))}
+        </ul>
+        <p className="mt-3 text-sm">
+          <Link to="/cards" className="text-brand-700 underline">
+            全{totalPacks}パックのカードを見る
+          </Link>
+        </p>
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,82 @@
+import path from "node:path";
+import * as build from "virtual:react-router/server-build";
+import type { ServerBuild } from "react-router";
+import { migrateDatabase, openDatabase, type Database } from "../app/db/client.server";
+import { hasCatalogue, seedCatalogue } from "../app/features/cards/catalogue.server";
+import { ConfigError, loadEnv } from "../app/lib/env.server";
+import { createHttpApp } from "./http";
+import { createLogger } from "./logger";
+
+/**
+ * The process: configuration → database (migrated, catalogue loaded on first start) → HTTP +
+ * Socket.IO → graceful shutdown. server.js at the repository root calls this.
+ */
+export async function start(): Promise<void> {
+  let env;
+  try {
+    env = loadEnv();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`${err.message}\n`);
+      process.exit(1);
+    }
+    throw err;
+  }
+  const log = createLogger(env.logLevel);
+  const started = Date.now();
+
+  let database: Database;
+  try {
+    database = env.databaseUrl
+      ? await openDatabase({ kind: "postgres", url: env.databaseUrl })
+      : await openDatabase({ kind: "pglite", dataDir: path.join(env.dataDir, "db") });
+    await migrateDatabase(database);
+  } catch (err) {
+    const what = env.databaseUrl ? "DATABASE_URL" : "DATA_DIR";
+    process.stderr.write(`Cannot open the database (${what}): ${err instanceof Error ? err.message : String(err)}\n`);
+    process.exit(1);
+  }
+
+  if (env.seedCatalogue && !(await hasCatalogue(database.db))) {
+    const t = Date.now();
+    const result = await seedCatalogue(database.db);
+    log.info("card catalogue loaded", { ...result, ms: Date.now() - t });
+  }
+
+  const clientDir = path.resolve(path.dirname(new URL(import.meta.url).pathname), "../client");
+  const { server, io, realtime } = await createHttpApp({
+    env,
+    database,
+    build: build as unknown as ServerBuild,
+    clientDir,
+    log,
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(env.port, env.host, () => resolve());
+  });
+  const address = server.address();
+  const port = typeof address === "object" && address ? address.port : env.port;
+  log.info("listening", { url: `http://localhost:${port}`, db: database.kind, ms: Date.now() - started });
+
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info("shutting down", { signal });
+    // Past the grace period, cut whatever is still open so the database can close.
+    const force = setTimeout(() => server.closeAllConnections(), 10_000);
+    force.unref();
+    // io.close() disconnects sockets and closes the HTTP server: no new connections, and the
+    // callback runs once in-flight requests have finished.
+    await new Promise<void>((resolve) => io.close(() => resolve()));
+    clearTimeout(force);
+    await realtime.close();
+    await database.close();
+    log.info("stopped", { signal });
+    process.exit(0);
+  };
+  process.on("SIGTERM", () => void shutdown("SIGTERM"));
+  process.on("SIGINT", () => void shutdown("SIGINT"));
+}

@@ -1,0 +1,129 @@
+import { randomBytes } from "node:crypto";
+import { createServer, type Server } from "node:http";
+import path from "node:path";
+import { createRequestHandler } from "@react-router/express";
+import compression from "compression";
+import express from "express";
+import helmet from "helmet";
+import type { ServerBuild } from "react-router";
+import { Server as SocketServer } from "socket.io";
+import type { Database } from "../app/db/client.server";
+import type { AppContext } from "../app/lib/context";
+import type { Env } from "../app/lib/env.server";
+import type { Logger } from "./logger";
+import { attachRealtime, type Realtime } from "./realtime";
+
+export type HttpApp = {
+  server: Server;
+  io: SocketServer;
+  realtime: Realtime;
+};
+
+export async function createHttpApp(options: {
+  env: Env;
+  database: Database;
+  build: ServerBuild;
+  clientDir: string;
+  log: Logger;
+}): Promise<HttpApp> {
+  const { env, database, build, clientDir, log } = options;
+  const app = express();
+  app.disable("x-powered-by");
+  app.set("trust proxy", "loopback");
+  const secure = env.siteUrl.startsWith("https:");
+  const siteOrigin = new URL(env.siteUrl);
+  const wsOrigin = `${secure ? "wss" : "ws"}://${siteOrigin.host}`;
+
+  app.use((req, res, next) => {
+    const started = process.hrtime.bigint();
+    res.on("finish", () => {
+      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      const isAsset = req.path.startsWith("/assets/");
+      (isAsset ? log.debug : log.info)("request", {
+        method: req.method,
+        path: req.path,
+        status: res.statusCode,
+        ms: Math.round(ms * 10) / 10,
+        ip: req.ip,
+      });
+    });
+    res.locals.cspNonce = randomBytes(16).toString("base64");
+    next();
+  });
+
+  app.use(
+    helmet({
+      contentSecurityPolicy: {
+        useDefaults: false,
+        directives: {
+          defaultSrc: ["'self'"],
+          scriptSrc: ["'self'", (_req, res) => `'nonce-${(res as express.Response).locals.cspNonce}'`],
+          styleSrc: ["'self'", "'unsafe-inline'"],
+          imgSrc: ["'self'", "data:", "blob:", "https:"],
+          fontSrc: ["'self'", "data:"],
+          connectSrc: ["'self'", wsOrigin],
+          objectSrc: ["'none'"],
+          baseUri: ["'self'"],
+          formAction: ["'self'"],
+          frameAncestors: ["'none'"],
+          ...(secure ? { upgradeInsecureRequests: [] } : {}),
+        },
+      },
+      strictTransportSecurity: secure ? { maxAge: 15552000, includeSubDomains: false } : false,
+      crossOriginEmbedderPolicy: false,
+    }),
+  );
+  app.use(compression());
+
+  app.get("/healthz", async (_req, res) => {
+    try {
+      await database.ping();
+      res.json({ status: "ok", db: "ok" });
+    } catch {
+      res.status(503).json({ status: "error", db: "unreachable" });
+    }
+  });
+
+  // Hashed build assets never change: cache them for a year.
+  app.use("/assets", express.static(path.join(clientDir, "assets"), { immutable: true, maxAge: "1y" }));
+  app.use(express.static(clientDir, { maxAge: "1h", index: false }));
+
+  const server = createServer(app);
+  const io = new SocketServer(server, {
+    serveClient: false,
+    cors: { origin: false },
+    allowRequest: (req, callback) => {
+      // Same-origin only: a page on another site must not open a socket with our cookie.
+      const origin = req.headers.origin;
+      callback(null, !origin || origin === siteOrigin.origin || isLoopbackOrigin(origin, req.headers.host));
+    },
+  });
+  const realtime = await attachRealtime({ io, env, database, log });
+
+  app.use(
+    createRequestHandler({
+      build,
+      mode: env.nodeEnv === "development" ? "development" : "production",
+      getLoadContext: (_req, res): AppContext => ({
+        db: database.db,
+        env,
+        cspNonce: res.locals.cspNonce as string,
+      }),
+    }),
+  );
+
+  app.use((err: unknown, _req: express.Request, res: express.Response, _next: express.NextFunction) => {
+    log.error("unhandled error", { error: err instanceof Error ? err.message : String(err) });
+    if (!res.headersSent) res.status(500).json({ error: "Internal Server Error" });
+  });
+
+  return { server, io, realtime };
+}
+
+function isLoopbackOrigin(origin: string, host: string | undefined): boolean {
+  try {
+    return new URL(origin).host === host;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,104 @@
+import { spawnSync } from "node:child_process";
+import path from "node:path";
+import { io } from "socket.io-client";
+import { describe, expect, inject, it } from "vitest";
+import { startServer } from "../support/server";
+
+const baseUrl = inject("baseUrl");
+const root = path.resolve(import.meta.dirname, "../..");
+
+describe("the running server", () => {
+  it("answers /healthz with the database status", async () => {
+    const res = await fetch(`${baseUrl}/healthz`);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ status: "ok", db: "ok" });
+  });
+
+  it("serves Socket.IO on the same HTTP server", async () => {
+    const socket = io(baseUrl, { transports: ["websocket"], extraHeaders: { origin: baseUrl } });
+    const reply = await new Promise<{ ok: boolean }>((resolve, reject) => {
+      socket.once("connect_error", reject);
+      socket.emit("ping:server", (r: { ok: boolean }) => resolve(r));
+    });
+    expect(reply.ok).toBe(true);
+    socket.close();
+  });
+
+  it("refuses a socket from another origin", async () => {
+    const socket = io(baseUrl, { transports: ["websocket"], extraHeaders: { origin: "https://evil.example" }, reconnection: false });
+    const error = await new Promise<Error>((resolve) => {
+      socket.once("connect_error", resolve);
+      socket.once("connect", () => resolve(new Error("connected")));
+    });
+    expect(error.message).not.toBe("connected");
+    socket.close();
+  });
+
+  it("sends security headers with a nonce-based CSP that the page's scripts carry", async () => {
+    const res = await fetch(`${baseUrl}/`);
+    const csp = res.headers.get("content-security-policy") ?? "";
+    const nonce = /'nonce-([^']+)'/.exec(csp)?.[1];
+    expect(nonce).toBeTruthy();
+    expect(csp).toContain("object-src 'none'");
+    expect(res.headers.get("x-content-type-options")).toBe("nosniff");
+    const html = await res.text();
+    const scripts = [...html.matchAll(/<script\b[^>]*>/g)].map((m) => m[0]);
+    expect(scripts.length).toBeGreaterThan(0);
+    for (const tag of scripts) expect(tag).toContain(`nonce="${nonce}"`);
+  });
+
+  it("compresses HTML responses", async () => {
+    const res = await fetch(`${baseUrl}/`, { headers: { "accept-encoding": "gzip" } });
+    expect(res.headers.get("content-encoding")).toBe("gzip");
+  });
+
+  it("stops start-up with one line naming a garbage variable", () => {
+    for (const [name, value] of [
+      ["PORT", "abc"],
+      ["DATABASE_URL", "nonsense"],
+      ["REDIS_URL", "nonsense"],
+      ["SITE_URL", "ftp://x"],
+    ]) {
+      const result = spawnSync(process.execPath, ["server.js"], {
+        cwd: root,
+        env: { ...process.env, [name]: value },
+        encoding: "utf8",
+        timeout: 30_000,
+      });
+      expect(result.status).not.toBe(0);
+      const lines = result.stderr.trim().split("\n");
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toContain(name);
+      expect(result.stderr).not.toMatch(/\n\s+at /);
+    }
+  });
+
+  it("shuts down cleanly on SIGTERM under load, and the database opens again", async () => {
+    const server = await startServer();
+    let answered = 0;
+    const load = Array.from({ length: 8 }, async () => {
+      for (let i = 0; i < 40; i++) {
+        try {
+          const res = await fetch(`${server.url}/`);
+          await res.text();
+          if (res.ok) answered++;
+        } catch {
+          return; // refused once the server stopped accepting
+        }
+      }
+    });
+    await new Promise((r) => setTimeout(r, 300));
+    const code = await server.stop("SIGTERM");
+    await Promise.all(load);
+    expect(code).toBe(0);
+    expect(answered).toBeGreaterThan(0);
+    expect(server.logs.join("")).toContain('"msg":"stopped"');
+
+    const again = await startServer({ DATA_DIR: server.dataDir });
+    const health = await fetch(`${again.url}/healthz`);
+    expect(await health.json()).toEqual({ status: "ok", db: "ok" });
+    // Second start reuses the catalogue instead of importing it again.
+    expect(again.logs.join("")).not.toContain("card catalogue loaded");
+    expect(await again.stop()).toBe(0);
+  });
+});
