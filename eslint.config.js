@@ -1,7 +1,7 @@
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
-  { ignores: ["build/", ".react-router/", "node_modules/", "data/", "drizzle/"] },
+  { ignores: ["build/", "build-*/", ".react-router/", "node_modules/", "data/", "drizzle/"] },
   ...tseslint.configs.recommended,
   {
     rules: {

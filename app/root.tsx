@@ -8,16 +8,24 @@ import {
   Scripts,
   ScrollRestoration,
   useRouteError,
+  useRouteLoaderData,
 } from "react-router";
+import type { Route } from "./+types/root";
 import "./app.css";
+import { LocaleContext, localeFromRequest, type Locale } from "./lib/i18n";
 import { useNonce } from "./lib/nonce";
+
+export async function loader({ request }: Route.LoaderArgs) {
+  return { locale: localeFromRequest(request) };
+}
 
 export const SITE_TITLE = "トレポケ";
 
 export function Layout({ children }: { children: ReactNode }) {
   const nonce = useNonce();
+  const locale: Locale = useRouteLoaderData<typeof loader>("root")?.locale ?? "ja";
   return (
-    <html lang="ja">
+    <html lang={locale}>
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
@@ -26,7 +34,7 @@ export function Layout({ children }: { children: ReactNode }) {
         <Links />
       </head>
       <body className="min-h-screen flex flex-col">
-        {children}
+        <LocaleContext.Provider value={locale}>{children}</LocaleContext.Provider>
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />
       </body>

@@ -5,7 +5,7 @@ import { existsSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
 
 const SOURCES = ["app", "server", "vite.config.ts", "react-router.config.ts", "package.json", "package-lock.json", "tsconfig.json"];
-const OUTPUT = "build/server/index.js";
+const OUTPUT = `${process.env.BUILD_DIR ?? "build"}/server/index.js`;
 
 function newest(entry) {
   if (!existsSync(entry)) return 0;

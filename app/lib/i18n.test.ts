@@ -1,0 +1,21 @@
+import { describe, expect, it } from "vitest";
+import { defineMessages, format, localeFromRequest, translate } from "./i18n";
+
+describe("i18n", () => {
+  const messages = defineMessages({
+    ja: { registered: "{count}件のカードを登録しました" },
+    en: { registered: "Registered {count} cards" },
+  });
+  it("translates with params in both languages", () => {
+    expect(translate(messages, "ja", "registered", { count: 3 })).toBe("3件のカードを登録しました");
+    expect(translate(messages, "en", "registered", { count: 3 })).toBe("Registered 3 cards");
+  });
+  it("leaves a missing param visible", () => {
+    expect(format("{a} and {b}", { a: 1 })).toBe("1 and {b}");
+  });
+  it("reads the language cookie, Japanese by default", () => {
+    expect(localeFromRequest(new Request("http://x/"))).toBe("ja");
+    expect(localeFromRequest(new Request("http://x/", { headers: { cookie: "a=1; lang=en" } }))).toBe("en");
+    expect(localeFromRequest(new Request("http://x/", { headers: { cookie: "lang=fr" } }))).toBe("ja");
+  });
+});

@@ -1,0 +1,44 @@
+import { createContext, useCallback, useContext } from "react";
+
+/**
+ * Interface language. Japanese is the source language (SPEC.md's wording is exact); English is
+ * a full translation. Each feature keeps its own catalogue (`features/<domain>/messages.ts`)
+ * made with defineMessages, so the English side must have every key the Japanese side has.
+ */
+export type Locale = "ja" | "en";
+export const LOCALES: readonly Locale[] = ["ja", "en"];
+export const LOCALE_COOKIE = "lang";
+
+export type Catalogue<K extends string> = { ja: Record<K, string>; en: Record<K, string> };
+
+export function defineMessages<K extends string>(catalogue: { ja: Record<K, string>; en: Record<NoInfer<K>, string> }): Catalogue<K> {
+  return catalogue;
+}
+
+export type Params = Record<string, string | number>;
+
+/** `{name}` placeholders are replaced by params; a missing param is left visible, not blank. */
+export function format(template: string, params?: Params): string {
+  if (!params) return template;
+  return template.replace(/\{(\w+)\}/g, (whole, name: string) => (name in params ? String(params[name]) : whole));
+}
+
+export function translate<K extends string>(catalogue: Catalogue<K>, locale: Locale, key: K, params?: Params): string {
+  return format(catalogue[locale][key] ?? catalogue.ja[key], params);
+}
+
+export const LocaleContext = createContext<Locale>("ja");
+export const useLocale = () => useContext(LocaleContext);
+
+/** `const t = useT(cardsMessages); t("empty")` */
+export function useT<K extends string>(catalogue: Catalogue<K>) {
+  const locale = useLocale();
+  return useCallback((key: K, params?: Params) => translate(catalogue, locale, key, params), [catalogue, locale]);
+}
+
+/** The language chosen with the JA/EN switch (a cookie), Japanese by default. */
+export function localeFromRequest(request: Request): Locale {
+  const cookie = request.headers.get("cookie") ?? "";
+  const match = new RegExp(`(?:^|;\\s*)${LOCALE_COOKIE}=(ja|en)(?:;|$)`).exec(cookie);
+  return (match?.[1] as Locale | undefined) ?? "ja";
+}
