@@ -28,6 +28,16 @@ export const chatRooms = pgTable(
     // Highest sequence number handed out in this room.
     lastSeq: integer("last_seq").notNull().default(0),
     lastMessageAt: timestamp("last_message_at", { withTimezone: true }),
+    // Trade steps (条件合意 → フレンド申請済み → ゲーム内でトレード申請済み → 取引完了 by both).
+    // Agreement and completion need both sides, so each side has its own timestamp.
+    ownerAgreedAt: timestamp("owner_agreed_at", { withTimezone: true }),
+    partnerAgreedAt: timestamp("partner_agreed_at", { withTimezone: true }),
+    friendRequestedAt: timestamp("friend_requested_at", { withTimezone: true }),
+    gameTradeRequestedAt: timestamp("game_trade_requested_at", { withTimezone: true }),
+    ownerCompletedAt: timestamp("owner_completed_at", { withTimezone: true }),
+    partnerCompletedAt: timestamp("partner_completed_at", { withTimezone: true }),
+    completedAt: timestamp("completed_at", { withTimezone: true }),
+    cancelledAt: timestamp("cancelled_at", { withTimezone: true }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
@@ -45,7 +55,8 @@ export const chatMessages = pgTable(
       .notNull()
       .references(() => chatRooms.id, { onDelete: "cascade" }),
     seq: integer("seq").notNull(),
-    // null for system messages (trade steps)
+    // kind 'text': the author. kind 'system' (trade steps): the user who pressed the step, body
+    // holds the step key and the UI renders the sentence in the reader's language.
     senderId: text("sender_id").references(() => users.id, { onDelete: "set null" }),
     kind: text("kind").notNull().default("text"),
     clientId: text("client_id"),
