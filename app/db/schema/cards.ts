@@ -3,6 +3,7 @@ import {
   boolean,
   index,
   integer,
+  uniqueIndex,
   pgTable,
   primaryKey,
   text,
@@ -53,10 +54,16 @@ export const cards = pgTable(
     element: text("element"),
     cardType: text("card_type"),
     searchText: text("search_text").notNull().default(""),
+    // Natural key of a card registered by the admin CSV import: the pack it was imported into
+    // plus the row's `id` column (or name + rarity when the file has none). Null for catalogue
+    // cards; the unique index makes a re-import update instead of duplicating.
+    importPackId: text("import_pack_id"),
+    importKey: text("import_key"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
     index("cards_rarity_idx").on(t.rarity),
+    uniqueIndex("cards_import_key_idx").on(t.importPackId, t.importKey),
     index("cards_set_number_idx").on(t.setCode, t.number),
     index("cards_search_text_trgm_idx").using("gin", sql`${t.searchText} gin_trgm_ops`),
   ],
