@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import {
   check,
   index,
+  integer,
   pgTable,
   primaryKey,
   smallint,
@@ -57,7 +58,8 @@ export const tradeOfferCards = pgTable(
     primaryKey({ columns: [t.offerId, t.side, t.cardId] }),
     check("trade_offer_cards_side_check", sql`${t.side} in ('give', 'want')`),
     check("trade_offer_cards_count_check", sql`${t.count} between 1 and 2`),
-    index("trade_offer_cards_card_idx").on(t.cardId, t.side),
+    // Covers "offers giving/wanting card X" (board filters, マッチ) without touching the heap.
+    index("trade_offer_cards_card_side_offer_idx").on(t.cardId, t.side, t.offerId),
   ],
 );
 
@@ -78,7 +80,10 @@ export const reports = pgTable(
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     resolvedAt: timestamp("resolved_at", { withTimezone: true }),
   },
-  (t) => [index("reports_status_idx").on(t.status, t.createdAt)],
+  (t) => [
+    index("reports_status_idx").on(t.status, t.createdAt),
+    index("reports_target_idx").on(t.targetType, t.targetId),
+  ],
 );
 
 export const blocks = pgTable(
@@ -93,4 +98,22 @@ export const blocks = pgTable(
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [primaryKey({ columns: [t.blockerId, t.blockedId] }), index("blocks_blocked_idx").on(t.blockedId)],
+);
+
+/**
+ * Per-user fixed-window counters (posting, responding). An upsert on the primary key bumps the
+ * count atomically, so the limit holds across instances and concurrent requests.
+ */
+export const tradeRateLimits = pgTable(
+  "trade_rate_limits",
+  {
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    // post | respond
+    action: text("action").notNull(),
+    windowStart: timestamp("window_start", { withTimezone: true }).notNull(),
+    count: integer("count").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.action, t.windowStart] })],
 );
