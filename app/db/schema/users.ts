@@ -1,4 +1,4 @@
-import { boolean, index, integer, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+import { bigint, boolean, index, integer, pgTable, text, timestamp } from "drizzle-orm/pg-core";
 
 // Better Auth's core tables (plural names, `usePlural: true` in the adapter).
 export const users = pgTable("users", {
@@ -65,7 +65,8 @@ export const rateLimits = pgTable("rate_limits", {
   id: text("id").primaryKey(),
   key: text("key").notNull().unique(),
   count: integer("count").notNull(),
-  lastRequest: integer("last_request").notNull(),
+  // Milliseconds since the epoch (Date.now()): past 2^31, so bigint.
+  lastRequest: bigint("last_request", { mode: "number" }).notNull(),
 });
 
 /** What Torepoke knows of a user beyond authentication. */

@@ -1,0 +1,1 @@
+ALTER TABLE "rate_limits" ALTER COLUMN "last_request" SET DATA TYPE bigint;
