@@ -1,0 +1,41 @@
+import { z } from "zod";
+
+/** Messages are plain text, 1–1,000 characters after trimming (the limit). */
+export const MESSAGE_MAX_LENGTH = 1000;
+/** How many messages one page of history holds (SSR, sync and scroll-back). */
+export const MESSAGE_PAGE_SIZE = 50;
+
+export const TRADE_STEPS = ["agree", "friend_requested", "game_trade_requested", "complete", "cancel"] as const;
+export type TradeStep = (typeof TRADE_STEPS)[number];
+
+const uuid = z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i);
+
+export const RoomIdSchema = uuid;
+
+export const SendMessageSchema = z.object({
+  roomId: uuid,
+  // Chosen by the client so a retried send is recognised (DESIGN.md §6).
+  clientId: z.string().min(1).max(64).regex(/^[\w-]+$/),
+  body: z.string(),
+});
+
+export const SyncSchema = z.object({
+  roomId: uuid,
+  afterSeq: z.number().int().min(0).default(0),
+});
+
+export const TradeStepSchema = z.object({
+  roomId: uuid,
+  step: z.enum(TRADE_STEPS),
+});
+
+export const ReportSchema = z.object({
+  messageId: uuid,
+  reason: z.string().trim().min(1).max(500),
+});
+
+/** Body normalisation shared by the client (instant feedback) and the server (the gate). */
+export function normaliseBody(body: string): string {
+  // Control characters other than newline and tab are never useful in a chat line.
+  return body.replace(/\r\n?/g, "\n").replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, "").trim();
+}

@@ -1,0 +1,562 @@
+import { and, asc, desc, eq, gt, inArray, lt, or, sql } from "drizzle-orm";
+import type { Db } from "../../db/client.server";
+import {
+  blocks,
+  cardPacks,
+  cards,
+  chatMessages,
+  chatReadCursors,
+  chatRooms,
+  packs,
+  profiles,
+  reports,
+  tradeOfferCards,
+  tradeOffers,
+  users,
+} from "../../db/schema/index";
+import { MESSAGE_MAX_LENGTH, MESSAGE_PAGE_SIZE, normaliseBody, RoomIdSchema, type TradeStep } from "./chat.schema";
+
+/**
+ * The trade chat service (DESIGN.md §6). Socket.IO handlers, resource routes, pages and tests
+ * all call these functions with plain arguments. Rules that matter for reliability:
+ * - a message is stored (with the room's next sequence number) before anyone hears of it;
+ * - a repeated clientId from the same sender returns the stored message instead of a new one;
+ * - a room that is not yours does not exist (not_found), whatever the reason.
+ */
+
+export type ChatErrorCode =
+  | "not_found"
+  | "empty"
+  | "too_long"
+  | "blocked"
+  | "rate_limited"
+  | "step_not_allowed"
+  | "offer_unavailable";
+
+export class ChatError extends Error {
+  override name = "ChatError";
+  constructor(readonly code: ChatErrorCode) {
+    super(code);
+  }
+}
+
+export type ChatMessage = {
+  id: string;
+  roomId: string;
+  seq: number;
+  senderId: string | null;
+  kind: "text" | "system";
+  body: string;
+  clientId: string | null;
+  createdAt: string;
+};
+
+export type TradeProgress = {
+  ownerAgreed: boolean;
+  partnerAgreed: boolean;
+  agreed: boolean;
+  friendRequested: boolean;
+  gameTradeRequested: boolean;
+  ownerCompleted: boolean;
+  partnerCompleted: boolean;
+  completed: boolean;
+  cancelled: boolean;
+};
+
+type RoomRow = typeof chatRooms.$inferSelect;
+type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
+
+const messageColumns = {
+  id: chatMessages.id,
+  roomId: chatMessages.roomId,
+  seq: chatMessages.seq,
+  senderId: chatMessages.senderId,
+  kind: chatMessages.kind,
+  body: chatMessages.body,
+  clientId: chatMessages.clientId,
+  createdAt: chatMessages.createdAt,
+};
+
+function toMessage(row: { id: string; roomId: string; seq: number; senderId: string | null; kind: string; body: string; clientId: string | null; createdAt: Date | string }): ChatMessage {
+  return {
+    ...row,
+    kind: row.kind === "system" ? "system" : "text",
+    createdAt: new Date(row.createdAt).toISOString(),
+  };
+}
+
+export function progressOf(room: RoomRow): TradeProgress {
+  return {
+    ownerAgreed: room.ownerAgreedAt !== null,
+    partnerAgreed: room.partnerAgreedAt !== null,
+    agreed: room.ownerAgreedAt !== null && room.partnerAgreedAt !== null,
+    friendRequested: room.friendRequestedAt !== null,
+    gameTradeRequested: room.gameTradeRequestedAt !== null,
+    ownerCompleted: room.ownerCompletedAt !== null,
+    partnerCompleted: room.partnerCompletedAt !== null,
+    completed: room.completedAt !== null,
+    cancelled: room.cancelledAt !== null,
+  };
+}
+
+/** The room when userId is one of its two participants; null otherwise (and for malformed ids). */
+export async function findRoomForMember(db: Db | Tx, roomId: string, userId: string): Promise<RoomRow | null> {
+  if (!RoomIdSchema.safeParse(roomId).success) return null;
+  const [room] = await db
+    .select()
+    .from(chatRooms)
+    .where(and(eq(chatRooms.id, roomId), or(eq(chatRooms.ownerId, userId), eq(chatRooms.partnerId, userId))));
+  return room ?? null;
+}
+
+export async function requireRoomMember(db: Db | Tx, roomId: string, userId: string): Promise<RoomRow> {
+  const room = await findRoomForMember(db, roomId, userId);
+  if (!room) throw new ChatError("not_found");
+  return room;
+}
+
+export function otherParticipant(room: { ownerId: string; partnerId: string }, userId: string): string {
+  return room.ownerId === userId ? room.partnerId : room.ownerId;
+}
+
+/** Whether `blockerId` has blocked `blockedId`. */
+async function hasBlocked(db: Db | Tx, blockerId: string, blockedId: string): Promise<boolean> {
+  const rows = await db
+    .select({ one: sql<number>`1` })
+    .from(blocks)
+    .where(and(eq(blocks.blockerId, blockerId), eq(blocks.blockedId, blockedId)))
+    .limit(1);
+  return rows.length > 0;
+}
+
+function isUniqueViolation(err: unknown): boolean {
+  for (let e: unknown = err; e; e = (e as { cause?: unknown }).cause) {
+    if ((e as { code?: string }).code === "23505") return true;
+  }
+  return false;
+}
+
+/**
+ * Appends a message inside the caller's transaction. The room row's update hands out the next
+ * sequence number and holds the row lock until commit, so concurrent senders in one room are
+ * serialised and sequence numbers never repeat or go backwards.
+ */
+async function appendMessage(
+  tx: Tx,
+  roomId: string,
+  message: { senderId: string | null; kind: "text" | "system"; clientId: string | null; body: string },
+): Promise<ChatMessage> {
+  const [room] = await tx
+    .update(chatRooms)
+    .set({ lastSeq: sql`${chatRooms.lastSeq} + 1`, lastMessageAt: sql`now()` })
+    .where(eq(chatRooms.id, roomId))
+    .returning({ lastSeq: chatRooms.lastSeq });
+  const [row] = await tx
+    .insert(chatMessages)
+    .values({ roomId, seq: room.lastSeq, ...message })
+    .returning(messageColumns);
+  return toMessage(row);
+}
+
+async function findByClientId(db: Db | Tx, roomId: string, senderId: string, clientId: string): Promise<ChatMessage | null> {
+  const [row] = await db
+    .select(messageColumns)
+    .from(chatMessages)
+    .where(and(eq(chatMessages.roomId, roomId), eq(chatMessages.senderId, senderId), eq(chatMessages.clientId, clientId)));
+  return row ? toMessage(row) : null;
+}
+
+export type SendInput = { roomId: string; userId: string; clientId: string; body: string };
+export type SendResult = { message: ChatMessage; created: boolean; recipientId: string };
+
+/**
+ * Stores a text message. Idempotent by (room, sender, clientId): a retry of a stored message
+ * returns it with created=false and is never rate limited, so a client retrying after a lost
+ * ack always converges. `allowSend` (the rate limiter) is asked only for a genuinely new message.
+ */
+export async function sendMessage(db: Db, input: SendInput, allowSend?: () => Promise<boolean>): Promise<SendResult> {
+  const room = await requireRoomMember(db, input.roomId, input.userId);
+  const recipientId = otherParticipant(room, input.userId);
+  const existing = await findByClientId(db, room.id, input.userId, input.clientId);
+  if (existing) return { message: existing, created: false, recipientId };
+
+  const body = normaliseBody(input.body);
+  if (body.length === 0) throw new ChatError("empty");
+  if ([...body].length > MESSAGE_MAX_LENGTH) throw new ChatError("too_long");
+  // A blocked user can read the room but no longer write to the one who blocked them.
+  if (await hasBlocked(db, recipientId, input.userId)) throw new ChatError("blocked");
+  if (allowSend && !(await allowSend())) throw new ChatError("rate_limited");
+
+  try {
+    const message = await db.transaction((tx) =>
+      appendMessage(tx, room.id, { senderId: input.userId, kind: "text", clientId: input.clientId, body }),
+    );
+    return { message, created: true, recipientId };
+  } catch (err) {
+    // Two copies of the same send raced: the loser's transaction rolled back; return the winner.
+    if (!isUniqueViolation(err)) throw err;
+    const stored = await findByClientId(db, room.id, input.userId, input.clientId);
+    if (!stored) throw err;
+    return { message: stored, created: false, recipientId };
+  }
+}
+
+/**
+ * Messages in sequence order: after `afterSeq` (sync after a reconnect; up to `limit`), or the
+ * page before `beforeSeq` (older history), or the latest page when neither is given.
+ */
+export async function listMessages(
+  db: Db,
+  roomId: string,
+  userId: string,
+  options: { afterSeq?: number; beforeSeq?: number; limit?: number } = {},
+): Promise<ChatMessage[]> {
+  const room = await requireRoomMember(db, roomId, userId);
+  const limit = Math.min(Math.max(options.limit ?? MESSAGE_PAGE_SIZE, 1), 200);
+  if (options.afterSeq !== undefined) {
+    const rows = await db
+      .select(messageColumns)
+      .from(chatMessages)
+      .where(and(eq(chatMessages.roomId, room.id), gt(chatMessages.seq, options.afterSeq)))
+      .orderBy(asc(chatMessages.seq))
+      .limit(limit);
+    return rows.map(toMessage);
+  }
+  const rows = await db
+    .select(messageColumns)
+    .from(chatMessages)
+    .where(
+      options.beforeSeq !== undefined
+        ? and(eq(chatMessages.roomId, room.id), lt(chatMessages.seq, options.beforeSeq))
+        : eq(chatMessages.roomId, room.id),
+    )
+    .orderBy(desc(chatMessages.seq))
+    .limit(limit);
+  return rows.reverse().map(toMessage);
+}
+
+/** Moves the reader's cursor forward (never back) to `seq`, capped at the room's last message. */
+export async function markRead(db: Db, roomId: string, userId: string, seq: number): Promise<number> {
+  const room = await requireRoomMember(db, roomId, userId);
+  const upTo = Math.max(0, Math.min(Math.floor(seq), room.lastSeq));
+  await db
+    .insert(chatReadCursors)
+    .values({ roomId: room.id, userId, lastReadSeq: upTo })
+    .onConflictDoUpdate({
+      target: [chatReadCursors.roomId, chatReadCursors.userId],
+      set: { lastReadSeq: sql`greatest(${chatReadCursors.lastReadSeq}, ${upTo})` },
+    });
+  return upTo;
+}
+
+/** Unread messages (from the other side, including their trade steps) over all the user's rooms. */
+export async function countUnread(db: Db, userId: string): Promise<number> {
+  const rows = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(chatMessages)
+    .innerJoin(chatRooms, eq(chatRooms.id, chatMessages.roomId))
+    .leftJoin(chatReadCursors, and(eq(chatReadCursors.roomId, chatRooms.id), eq(chatReadCursors.userId, userId)))
+    .where(
+      and(
+        or(eq(chatRooms.ownerId, userId), eq(chatRooms.partnerId, userId)),
+        gt(chatMessages.seq, sql`coalesce(${chatReadCursors.lastReadSeq}, 0)`),
+        sql`${chatMessages.senderId} is distinct from ${userId}`,
+      ),
+    );
+  return Number(rows[0]?.n ?? 0);
+}
+
+export type OfferCard = { cardId: string; side: "give" | "want"; count: number; name: string; rarity: string; imageUrl: string; packName: string };
+export type RoomOffer = { id: string; ownerId: string; status: string; comment: string; cards: OfferCard[] };
+
+async function offerCards(db: Db, offerIds: string[]): Promise<Map<string, OfferCard[]>> {
+  const result = new Map<string, OfferCard[]>();
+  if (offerIds.length === 0) return result;
+  const rows = await db
+    .select({
+      offerId: tradeOfferCards.offerId,
+      cardId: tradeOfferCards.cardId,
+      side: tradeOfferCards.side,
+      count: tradeOfferCards.count,
+      name: cards.name,
+      rarity: cards.rarity,
+      imageUrl: cards.imageUrl,
+      packName: sql<string>`coalesce((select ${packs.nameJa} from ${cardPacks} join ${packs} on ${packs.id} = ${cardPacks.packId} where ${cardPacks.cardId} = ${cards.id} order by ${packs.sortOrder} limit 1), '')`,
+    })
+    .from(tradeOfferCards)
+    .innerJoin(cards, eq(cards.id, tradeOfferCards.cardId))
+    .where(inArray(tradeOfferCards.offerId, offerIds))
+    .orderBy(asc(tradeOfferCards.side), asc(cards.id));
+  for (const r of rows) {
+    const list = result.get(r.offerId) ?? [];
+    list.push({ cardId: r.cardId, side: r.side === "want" ? "want" : "give", count: r.count, name: r.name, rarity: r.rarity, imageUrl: r.imageUrl, packName: r.packName });
+    result.set(r.offerId, list);
+  }
+  return result;
+}
+
+const displayNameOf = sql<string>`coalesce(${profiles.displayName}, ${users.name})`;
+
+async function people(db: Db | Tx, ids: string[]) {
+  const rows = await db
+    .select({ id: users.id, displayName: displayNameOf, friendId: profiles.friendId, completedTrades: sql<number>`coalesce(${profiles.completedTrades}, 0)` })
+    .from(users)
+    .leftJoin(profiles, eq(profiles.userId, users.id))
+    .where(inArray(users.id, ids));
+  return new Map(rows.map((r) => [r.id, { ...r, completedTrades: Number(r.completedTrades) }]));
+}
+
+export type ChatRoomView = {
+  id: string;
+  role: "owner" | "partner";
+  me: { id: string; displayName: string; friendId: string | null };
+  partner: { id: string; displayName: string; completedTrades: number; friendId: string | null };
+  offer: RoomOffer;
+  progress: TradeProgress;
+  lastSeq: number;
+  lastReadSeq: number;
+  blockedByMe: boolean;
+  blockedMe: boolean;
+};
+
+/**
+ * Everything the room page shows around the messages. The partner's friend ID is present only
+ * once both sides pressed 条件合意 — before that it never leaves the server.
+ */
+export async function getRoomView(db: Db, roomId: string, userId: string): Promise<ChatRoomView> {
+  const room = await requireRoomMember(db, roomId, userId);
+  const partnerId = otherParticipant(room, userId);
+  const [offer] = await db
+    .select({ id: tradeOffers.id, ownerId: tradeOffers.ownerId, status: tradeOffers.status, comment: tradeOffers.comment })
+    .from(tradeOffers)
+    .where(eq(tradeOffers.id, room.offerId));
+  const [cardsByOffer, who, cursor, blockedByMe, blockedMe] = await Promise.all([
+    offerCards(db, [room.offerId]),
+    people(db, [userId, partnerId]),
+    db
+      .select({ lastReadSeq: chatReadCursors.lastReadSeq })
+      .from(chatReadCursors)
+      .where(and(eq(chatReadCursors.roomId, room.id), eq(chatReadCursors.userId, userId))),
+    hasBlocked(db, userId, partnerId),
+    hasBlocked(db, partnerId, userId),
+  ]);
+  const progress = progressOf(room);
+  const me = who.get(userId);
+  const partner = who.get(partnerId);
+  return {
+    id: room.id,
+    role: room.ownerId === userId ? "owner" : "partner",
+    me: { id: userId, displayName: me?.displayName ?? "", friendId: me?.friendId ?? null },
+    partner: {
+      id: partnerId,
+      displayName: partner?.displayName ?? "",
+      completedTrades: partner?.completedTrades ?? 0,
+      friendId: progress.agreed ? (partner?.friendId ?? null) : null,
+    },
+    offer: { ...offer, cards: cardsByOffer.get(room.offerId) ?? [] },
+    progress,
+    lastSeq: room.lastSeq,
+    lastReadSeq: cursor[0]?.lastReadSeq ?? 0,
+    blockedByMe,
+    blockedMe,
+  };
+}
+
+export type ChatRoomSummary = {
+  id: string;
+  partnerName: string;
+  offerId: string;
+  offerStatus: string;
+  offerCards: OfferCard[];
+  lastMessage: { kind: "text" | "system"; body: string; senderId: string | null; createdAt: string } | null;
+  unread: number;
+};
+
+/** The user's rooms, most recent activity first, with the partner, offer, last message and unread count. */
+export async function listRoomsForUser(db: Db, userId: string, limit = 50): Promise<ChatRoomSummary[]> {
+  const unread = sql<number>`(select count(*)::int from ${chatMessages} m
+      where m.room_id = ${chatRooms.id}
+        and m.seq > coalesce((select c.last_read_seq from ${chatReadCursors} c where c.room_id = ${chatRooms.id} and c.user_id = ${userId}), 0)
+        and m.sender_id is distinct from ${userId})`;
+  const rows = await db
+    .select({
+      id: chatRooms.id,
+      ownerId: chatRooms.ownerId,
+      partnerId: chatRooms.partnerId,
+      offerId: chatRooms.offerId,
+      offerStatus: tradeOffers.status,
+      activity: sql<Date>`coalesce(${chatRooms.lastMessageAt}, ${chatRooms.createdAt})`,
+      lastKind: chatMessages.kind,
+      lastBody: chatMessages.body,
+      lastSender: chatMessages.senderId,
+      lastAt: chatMessages.createdAt,
+      unread,
+    })
+    .from(chatRooms)
+    .innerJoin(tradeOffers, eq(tradeOffers.id, chatRooms.offerId))
+    .leftJoin(chatMessages, and(eq(chatMessages.roomId, chatRooms.id), eq(chatMessages.seq, chatRooms.lastSeq)))
+    .where(or(eq(chatRooms.ownerId, userId), eq(chatRooms.partnerId, userId)))
+    .orderBy(desc(sql`coalesce(${chatRooms.lastMessageAt}, ${chatRooms.createdAt})`), desc(chatRooms.id))
+    .limit(limit);
+  if (rows.length === 0) return [];
+  const partnerIds = [...new Set(rows.map((r) => otherParticipant(r, userId)))];
+  const [who, cardsByOffer] = await Promise.all([people(db, partnerIds), offerCards(db, [...new Set(rows.map((r) => r.offerId))])]);
+  return rows.map((r) => ({
+    id: r.id,
+    partnerName: who.get(otherParticipant(r, userId))?.displayName ?? "",
+    offerId: r.offerId,
+    offerStatus: r.offerStatus,
+    offerCards: cardsByOffer.get(r.offerId) ?? [],
+    lastMessage:
+      r.lastBody !== null && r.lastAt !== null
+        ? { kind: r.lastKind === "system" ? "system" : "text", body: r.lastBody, senderId: r.lastSender, createdAt: new Date(r.lastAt).toISOString() }
+        : null,
+    unread: Number(r.unread),
+  }));
+}
+
+export type StepResult = { messages: ChatMessage[]; progress: TradeProgress; offerStatus: string; recipientId: string };
+
+/**
+ * A trade step pressed by one participant, posted as a system message both sides see.
+ * Order: 条件合意 (both) → フレンド申請済み → ゲーム内でトレード申請済み → 取引完了 (both) → 成立.
+ * Pressing a step already done is a no-op (no second message). When both complete, the offer
+ * becomes completed and both completed-trade counts go up, in the same transaction.
+ */
+export async function applyTradeStep(db: Db, input: { roomId: string; userId: string; step: TradeStep }): Promise<StepResult> {
+  const checked = await requireRoomMember(db, input.roomId, input.userId);
+  const partnerId = otherParticipant(checked, input.userId);
+  if ((await hasBlocked(db, input.userId, partnerId)) || (await hasBlocked(db, partnerId, input.userId))) {
+    throw new ChatError("blocked");
+  }
+  return db.transaction(async (tx) => {
+    // Lock the room so two presses (one per side) cannot both miss each other's half.
+    const [room] = await tx.select().from(chatRooms).where(eq(chatRooms.id, checked.id)).for("update");
+    const [offer] = await tx
+      .select({ id: tradeOffers.id, status: tradeOffers.status, partnerId: tradeOffers.partnerId })
+      .from(tradeOffers)
+      .where(eq(tradeOffers.id, room.offerId))
+      .for("update");
+    const isOwner = room.ownerId === input.userId;
+    const now = new Date();
+    const p = progressOf(room);
+    if (p.completed || p.cancelled) throw new ChatError("step_not_allowed");
+    const offerTaken = offer.status === "negotiating" && offer.partnerId !== null && offer.partnerId !== room.partnerId;
+    if (input.step !== "cancel" && (offerTaken || ["completed", "closed", "expired"].includes(offer.status))) {
+      throw new ChatError("offer_unavailable");
+    }
+    const messages: ChatMessage[] = [];
+    const post = async (body: string) => {
+      messages.push(await appendMessage(tx, room.id, { senderId: input.userId, kind: "system", clientId: null, body }));
+    };
+    const setRoom = (values: Partial<typeof chatRooms.$inferInsert>) =>
+      tx.update(chatRooms).set(values).where(eq(chatRooms.id, room.id));
+    let offerStatus = offer.status;
+
+    switch (input.step) {
+      case "agree": {
+        if (isOwner ? p.ownerAgreed : p.partnerAgreed) break;
+        await setRoom(isOwner ? { ownerAgreedAt: now } : { partnerAgreedAt: now });
+        await post("agree");
+        if (isOwner ? p.partnerAgreed : p.ownerAgreed) {
+          // Both agreed: the offer is now being traded with this partner (取引中).
+          if (offer.status === "open") {
+            await tx
+              .update(tradeOffers)
+              .set({ status: "negotiating", partnerId: room.partnerId, updatedAt: now })
+              .where(eq(tradeOffers.id, offer.id));
+            offerStatus = "negotiating";
+          }
+          await post("agreed");
+        }
+        break;
+      }
+      case "friend_requested": {
+        if (!p.agreed) throw new ChatError("step_not_allowed");
+        if (p.friendRequested) break;
+        await setRoom({ friendRequestedAt: now });
+        await post("friend_requested");
+        break;
+      }
+      case "game_trade_requested": {
+        if (!p.friendRequested) throw new ChatError("step_not_allowed");
+        if (p.gameTradeRequested) break;
+        await setRoom({ gameTradeRequestedAt: now });
+        await post("game_trade_requested");
+        break;
+      }
+      case "complete": {
+        if (!p.gameTradeRequested) throw new ChatError("step_not_allowed");
+        if (isOwner ? p.ownerCompleted : p.partnerCompleted) break;
+        const both = isOwner ? p.partnerCompleted : p.ownerCompleted;
+        await setRoom({ ...(isOwner ? { ownerCompletedAt: now } : { partnerCompletedAt: now }), ...(both ? { completedAt: now } : {}) });
+        await post("complete");
+        if (both) {
+          await tx
+            .update(tradeOffers)
+            .set({ status: "completed", partnerId: room.partnerId, completedAt: now, updatedAt: now })
+            .where(eq(tradeOffers.id, offer.id));
+          offerStatus = "completed";
+          await countCompletedTrade(tx, [room.ownerId, room.partnerId]);
+          await post("completed");
+        }
+        break;
+      }
+      case "cancel": {
+        await setRoom({ cancelledAt: now });
+        // The offer goes back on the board if it was being traded with this partner.
+        if (offer.status === "negotiating" && offer.partnerId === room.partnerId) {
+          await tx.update(tradeOffers).set({ status: "open", partnerId: null, updatedAt: now }).where(eq(tradeOffers.id, offer.id));
+          offerStatus = "open";
+        }
+        await post("cancel");
+        break;
+      }
+    }
+    const [after] = await tx.select().from(chatRooms).where(eq(chatRooms.id, room.id));
+    return { messages, progress: progressOf(after), offerStatus, recipientId: partnerId };
+  });
+}
+
+async function countCompletedTrade(tx: Tx, userIds: string[]): Promise<void> {
+  for (const userId of userIds) {
+    const [user] = await tx.select({ name: users.name }).from(users).where(eq(users.id, userId));
+    await tx
+      .insert(profiles)
+      .values({ userId, displayName: user?.name ?? "", completedTrades: 1 })
+      .onConflictDoUpdate({ target: profiles.userId, set: { completedTrades: sql`${profiles.completedTrades} + 1`, updatedAt: sql`now()` } });
+  }
+}
+
+/** Block the other participant of a room: they can still read it but no longer write or press steps. */
+export async function blockRoomPartner(db: Db, roomId: string, userId: string): Promise<{ blockedId: string }> {
+  const room = await requireRoomMember(db, roomId, userId);
+  const blockedId = otherParticipant(room, userId);
+  await db.insert(blocks).values({ blockerId: userId, blockedId }).onConflictDoNothing();
+  return { blockedId };
+}
+
+export async function unblockRoomPartner(db: Db, roomId: string, userId: string): Promise<{ blockedId: string }> {
+  const room = await requireRoomMember(db, roomId, userId);
+  const blockedId = otherParticipant(room, userId);
+  await db.delete(blocks).where(and(eq(blocks.blockerId, userId), eq(blocks.blockedId, blockedId)));
+  return { blockedId };
+}
+
+/** Report (通報) a message of a room you are in; it lands in the admin reports list. */
+export async function reportMessage(db: Db, input: { reporterId: string; messageId: string; reason: string }): Promise<{ reportId: string }> {
+  if (!RoomIdSchema.safeParse(input.messageId).success) throw new ChatError("not_found");
+  const [message] = await db
+    .select({ roomId: chatMessages.roomId })
+    .from(chatMessages)
+    .where(eq(chatMessages.id, input.messageId));
+  if (!message) throw new ChatError("not_found");
+  await requireRoomMember(db, message.roomId, input.reporterId);
+  const reason = normaliseBody(input.reason).slice(0, 500);
+  if (!reason) throw new ChatError("empty");
+  const [row] = await db
+    .insert(reports)
+    .values({ reporterId: input.reporterId, targetType: "message", targetId: input.messageId, reason })
+    .returning({ id: reports.id });
+  return { reportId: row.id };
+}
