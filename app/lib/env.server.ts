@@ -50,6 +50,12 @@ const EnvSchema = z.object({
   VIDEO_CHANNEL_URL: optionalUrl(["https:", "http:"]),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
   SEED_CATALOGUE: z.enum(["auto", "never"]).default("auto"),
+  AUTH_RATE_LIMIT_MAX: z
+    .string()
+    .trim()
+    .default("10")
+    .refine((v) => /^\d+$/.test(v) && Number(v) >= 1, { message: "must be a positive whole number" })
+    .transform(Number),
 });
 
 export type Env = {
@@ -66,6 +72,8 @@ export type Env = {
   videoChannelUrl: string;
   logLevel: "debug" | "info" | "warn" | "error" | "silent";
   seedCatalogue: boolean;
+  /** Sign-in and sign-up attempts allowed per client IP per minute (each). */
+  authRateLimitMax: number;
 };
 
 const list = (v: string) =>
@@ -102,6 +110,7 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
     videoChannelUrl: e.VIDEO_CHANNEL_URL ?? "https://www.youtube.com/results?search_query=%E3%83%9D%E3%82%B1%E3%83%9D%E3%82%B1",
     logLevel: e.LOG_LEVEL,
     seedCatalogue: e.SEED_CATALOGUE === "auto",
+    authRateLimitMax: e.AUTH_RATE_LIMIT_MAX,
   };
 }
 

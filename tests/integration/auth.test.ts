@@ -1,0 +1,166 @@
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { profiles, rateLimits, users } from "../../app/db/schema/users";
+import { getViewerFromHeaders } from "../../app/features/users/session.server";
+import { authRequestHandler, CLIENT_IP_HEADER, createAuthForTest, getAuth } from "../../app/lib/auth.server";
+import { loadEnv, type Env } from "../../app/lib/env.server";
+import { createTestDatabase, type TestDatabase } from "../support/test-db";
+
+const SITE = "http://torepoke.test";
+let database: TestDatabase;
+let env: Env;
+let ipCounter = 0;
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  env = loadEnv({ SITE_URL: SITE, BETTER_AUTH_SECRET: "x".repeat(40), AUTH_RATE_LIMIT_MAX: "1000", ADMIN_EMAILS: "boss@example.com" });
+});
+afterAll(async () => {
+  await database?.close();
+});
+
+const uniqueEmail = (tag: string) => `${tag}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`;
+
+/** A request as the browser sends it through Express: same-origin, with the client IP header. */
+function authRequest(path: string, body: unknown, options: { ip?: string; raw?: string; cookie?: string; lang?: string } = {}) {
+  const headers = new Headers({
+    "content-type": "application/json",
+    origin: SITE,
+    [CLIENT_IP_HEADER]: options.ip ?? `10.0.0.${++ipCounter % 250}`,
+  });
+  const cookies = [options.cookie, options.lang ? `lang=${options.lang}` : undefined].filter(Boolean).join("; ");
+  if (cookies) headers.set("cookie", cookies);
+  return new Request(`${SITE}/api/auth${path}`, { method: "POST", headers, body: options.raw ?? JSON.stringify(body) });
+}
+
+function sessionCookie(response: Response): string {
+  const cookie = response.headers.getSetCookie().find((c) => c.startsWith("torepoke.session_token="));
+  if (!cookie) throw new Error(`no session cookie (status ${response.status})`);
+  return cookie.split(";")[0];
+}
+
+describe("sign-up and sign-in through the auth API", () => {
+  it("creates the user, its profile, and a session cookie that resolves to the viewer", async () => {
+    const auth = getAuth(database.db, env);
+    const email = uniqueEmail("alice");
+    const res = await auth.handler(authRequest("/sign-up/email", { email, password: "correct horse", name: "  アリス  " }));
+    expect(res.status).toBe(200);
+    const setCookie = res.headers.getSetCookie().find((c) => c.startsWith("torepoke.session_token="))!;
+    expect(setCookie).toMatch(/HttpOnly/i);
+    expect(setCookie).toMatch(/SameSite=Lax/i);
+    expect(setCookie).not.toMatch(/Secure/i);
+
+    const viewer = await getViewerFromHeaders(new Headers({ cookie: sessionCookie(res) }), database.db, env);
+    expect(viewer).toMatchObject({ email, displayName: "アリス", friendId: null, isAdmin: false, suspended: false });
+    const [profile] = await database.db.select().from(profiles).where(eq(profiles.userId, viewer!.id));
+    expect(profile.displayName).toBe("アリス");
+    expect(profile.completedTrades).toBe(0);
+  });
+
+  it("marks session cookies Secure when the site is served over https", async () => {
+    const httpsEnv = loadEnv({ SITE_URL: "https://torepoke.example", BETTER_AUTH_SECRET: "y".repeat(40) });
+    const auth = getAuth(database.db, httpsEnv);
+    const req = new Request("https://torepoke.example/api/auth/sign-up/email", {
+      method: "POST",
+      headers: { "content-type": "application/json", origin: "https://torepoke.example", [CLIENT_IP_HEADER]: "10.1.0.1" },
+      body: JSON.stringify({ email: uniqueEmail("secure"), password: "password123", name: "S" }),
+    });
+    const res = await auth.handler(req);
+    expect(res.status).toBe(200);
+    const cookie = res.headers.getSetCookie().find((c) => c.startsWith("__Secure-torepoke.session_token="));
+    expect(cookie).toMatch(/; Secure/i);
+    expect(cookie).toMatch(/HttpOnly/i);
+    expect(cookie).toMatch(/SameSite=Lax/i);
+  });
+
+  it("refuses a duplicate e-mail, and a wrong password without saying which part was wrong", async () => {
+    const auth = getAuth(database.db, env);
+    const email = uniqueEmail("bob");
+    expect((await auth.handler(authRequest("/sign-up/email", { email, password: "password123", name: "ボブ" }))).status).toBe(200);
+    const dup = await auth.handler(authRequest("/sign-up/email", { email, password: "password123", name: "ボブ2" }));
+    expect(dup.status).toBe(422);
+
+    const wrong = await auth.handler(authRequest("/sign-in/email", { email, password: "wrong-password" }));
+    const unknown = await auth.handler(authRequest("/sign-in/email", { email: uniqueEmail("nobody"), password: "wrong-password" }));
+    expect(wrong.status).toBe(401);
+    expect(unknown.status).toBe(401);
+    expect((await wrong.json()).message).toBe((await unknown.json()).message);
+
+    const right = await auth.handler(authRequest("/sign-in/email", { email, password: "password123" }));
+    expect(right.status).toBe(200);
+  });
+
+  it("rejects bad input with a Japanese message and stores nothing", async () => {
+    const auth = getAuth(database.db, env);
+    const cases: Array<[unknown, RegExp]> = [
+      [{ email: uniqueEmail("long"), password: "password123", name: "あ".repeat(21) }, /20文字以内/],
+      [{ email: uniqueEmail("ctrl"), password: "password123", name: "evil\u0000name" }, /使用できない文字/],
+      [{ email: uniqueEmail("bidi"), password: "password123", name: "abc\u202Edef" }, /使用できない文字/],
+      [{ email: uniqueEmail("html"), password: "password123", name: "<script>alert(1)</script>" }, /< や >/],
+      [{ email: uniqueEmail("empty"), password: "password123", name: "   " }, /表示名を入力/],
+      [{ email: `${"a".repeat(250)}@example.com`, password: "password123", name: "長い" }, /長すぎます/],
+      [{ email: uniqueEmail("short"), password: "short", name: "短い" }, /8〜128文字/],
+      [{ email: uniqueEmail("huge"), password: "p".repeat(129), name: "長い" }, /8〜128文字/],
+      [{ email: uniqueEmail("role"), password: "password123", name: "役", role: "admin" }, /形式/],
+    ];
+    const before = (await database.db.select({ id: users.id }).from(users)).length;
+    for (const [body, message] of cases) {
+      const res = await auth.handler(authRequest("/sign-up/email", body));
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      expect((await res.json()).message).toMatch(message);
+    }
+    expect((await database.db.select({ id: users.id }).from(users)).length).toBe(before);
+  });
+
+  it("answers malformed JSON with a 4xx error, not a crash", async () => {
+    const auth = getAuth(database.db, env);
+    const res = await auth.handler(authRequest("/sign-up/email", null, { raw: "{not json" }));
+    expect(res.status).toBeGreaterThanOrEqual(400);
+    expect(res.status).toBeLessThan(500);
+  });
+
+  it("rate-limits sign-in per client IP in the database, with a Japanese 429 message", async () => {
+    const auth = { handler: authRequestHandler(createAuthForTest(database.db, env, { rateLimitMax: 2 })) };
+    const ip = "10.9.9.9";
+    const statuses: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      const res = await auth.handler(authRequest("/sign-in/email", { email: uniqueEmail("rl"), password: "wrong-password" }, { ip }));
+      statuses.push(res.status);
+      if (res.status === 429) expect((await res.json()).message).toMatch(/試行回数が多すぎます/);
+    }
+    expect(statuses).toEqual([401, 401, 429]);
+    // Another address is not affected; the counter lives in rate_limits.
+    const other = await auth.handler(authRequest("/sign-in/email", { email: uniqueEmail("rl"), password: "wrong-password" }, { ip: "10.9.9.10" }));
+    expect(other.status).toBe(401);
+    const rows = await database.db.select().from(rateLimits);
+    expect(rows.some((r) => r.key.includes("10.9.9.9"))).toBe(true);
+  });
+
+  it("recognises admins from ADMIN_EMAILS and from the admin role", async () => {
+    const auth = getAuth(database.db, env);
+    const res = await auth.handler(authRequest("/sign-up/email", { email: "Boss@example.com", password: "password123", name: "ボス" }));
+    expect(res.status).toBe(200);
+    const boss = await getViewerFromHeaders(new Headers({ cookie: sessionCookie(res) }), database.db, env);
+    expect(boss?.isAdmin).toBe(true);
+
+    const email = uniqueEmail("helper");
+    const res2 = await auth.handler(authRequest("/sign-up/email", { email, password: "password123", name: "手伝い" }));
+    const cookie = sessionCookie(res2);
+    expect((await getViewerFromHeaders(new Headers({ cookie }), database.db, env))?.isAdmin).toBe(false);
+    await database.db.update(users).set({ role: "admin" }).where(eq(users.email, email));
+    expect((await getViewerFromHeaders(new Headers({ cookie }), database.db, env))?.isAdmin).toBe(true);
+  });
+
+  it("marks a suspended user and refuses their next sign-in", async () => {
+    const auth = getAuth(database.db, env);
+    const email = uniqueEmail("suspended");
+    const res = await auth.handler(authRequest("/sign-up/email", { email, password: "password123", name: "停止" }));
+    const cookie = sessionCookie(res);
+    const viewer = await getViewerFromHeaders(new Headers({ cookie }), database.db, env);
+    await database.db.update(profiles).set({ suspendedAt: new Date() }).where(eq(profiles.userId, viewer!.id));
+    expect((await getViewerFromHeaders(new Headers({ cookie }), database.db, env))?.suspended).toBe(true);
+    const again = await auth.handler(authRequest("/sign-in/email", { email, password: "password123" }));
+    expect(again.status).toBe(403);
+    expect((await again.json()).message).toBe("このアカウントは利用停止中です");
+  });
+});
