@@ -51,3 +51,55 @@ export function rarityFromCode(code: string): string | undefined {
 export function displayRarity(rarity: string): string {
   return rarity === "??" ? "☆☆" : rarity;
 }
+
+/** Display rank of a rarity (SPEC.md §9), 0 for anything unknown. `??` ranks as ☆☆. */
+export function rarityRank(rarity: string): number {
+  const code = displayRarity(rarity);
+  return RARITIES.find((r) => r.code === code)?.rank ?? 0;
+}
+
+/**
+ * SPEC.md §5 "card search by pack": the optional flag drops ☆☆, ☆☆☆, anything containing PROMO
+ * and anything containing the crown. The same rule runs in SQL in cards.server.ts.
+ */
+export function isExcludedAsRare(rarity: string): boolean {
+  const shown = displayRarity(rarity);
+  return shown === "☆☆" || shown === "☆☆☆" || /PROMO/i.test(shown) || shown.includes("👑") || /crown|クラウン/i.test(shown);
+}
+
+// Spellings admins use in CSV files: ◇ for ◆, ★ for ☆, codes of the game's data sites,
+// the label forms (◆3, ☆2) and words for the crown and promo cards.
+const SPELLINGS: Record<string, string> = {
+  CROWN: "👑",
+  "CROWN RARE": "👑",
+  クラウン: "👑",
+  王冠: "👑",
+  プロモ: "PROMO",
+  P: "PROMO",
+  "??": "☆☆",
+  "？？": "☆☆",
+};
+
+/**
+ * The display form for a rarity as written in an imported CSV cell (◆/◇, ☆/★, 👑/crown, ✦,
+ * codes C … UR, S, SSR, PROMO, label forms such as ◆3 or ☆2), or undefined when unknown.
+ */
+export function rarityFromSpelling(input: string): string | undefined {
+  const text = input.normalize("NFKC").replace(/\s+/g, " ").trim();
+  if (!text) return undefined;
+  const upper = text.toUpperCase();
+  if (SPELLINGS[upper] ?? SPELLINGS[text]) return SPELLINGS[upper] ?? SPELLINGS[text];
+  const fromCode = rarityFromCode(upper);
+  if (fromCode) return fromCode;
+  if (/^(?:👑)+$/u.test(text)) return "👑";
+  const compact = text.replace(/\s/g, "");
+  // Repeated symbols: ◆◆◆, ◇◇, ☆☆, ★★★, ✦✦.
+  const repeated = /^([◆◇☆★✦])\1{0,3}$/u.exec(compact);
+  const counted = /^([◆◇☆★✦])([1-4])$/u.exec(compact);
+  const symbol = repeated?.[1] ?? counted?.[1];
+  const n = repeated ? compact.length : counted ? Number(counted[2]) : 0;
+  if (!symbol || n === 0) return undefined;
+  const base = symbol === "◇" ? "◆" : symbol === "★" ? "☆" : symbol;
+  const code = base.repeat(n);
+  return RARITIES.some((r) => r.code === code) ? code : undefined;
+}

@@ -1,0 +1,215 @@
+import { useCallback, useEffect, useId, useRef, useState, type KeyboardEvent } from "react";
+import { useT } from "../../../lib/i18n";
+import { cardsMessages } from "../messages";
+import { displayRarity } from "../rarity";
+import type { CardSearchResult } from "../types";
+
+/**
+ * Card search picker for the trade board, deck editor and article editor: an ARIA 1.2
+ * combobox (text input + listbox) over `GET /api/cards/search`.
+ *
+ * Props:
+ * - `label` (required): the visible label of the input; `hideLabel` keeps it for screen readers only.
+ * - `onSelect(card)` (required): called with the chosen `CardSearchResult`
+ *   (`id, name, nameEn, rarity, imageUrl, number, packId, packName, packNameEn`).
+ * - `tradeableOnly?`: only rarities whose `rarities.tradeable` is true.
+ * - `excludePacks?`: pack ids to leave out (e.g. `["shining-high"]` in the trade picker, SPEC.md §9).
+ * - `placeholder?`: input placeholder (default カード名（ひらがな・カタカナ・英語）).
+ * - `clearOnSelect?`: empty the input after a choice (default true; false shows the chosen name).
+ * - `id?`: id of the input, for an outside `<label htmlFor>`.
+ *
+ * Keyboard: ↓/↑ move through the options, Enter chooses, Escape closes the list (a second
+ * Escape clears the text). Typing waits 300 ms (SPEC.md §9) and cancels the previous request;
+ * a cancelled request is not an error. A failed request shows カードの検索に失敗しました in red.
+ */
+export type CardSearchProps = {
+  label: string;
+  onSelect: (card: CardSearchResult) => void;
+  tradeableOnly?: boolean;
+  excludePacks?: string[];
+  placeholder?: string;
+  hideLabel?: boolean;
+  clearOnSelect?: boolean;
+  id?: string;
+};
+
+// SPEC.md §9: search debounce 300 ms.
+export const SEARCH_DEBOUNCE_MS = 300;
+
+type Status = "idle" | "loading" | "done" | "error";
+
+export function CardSearch({
+  label,
+  onSelect,
+  tradeableOnly = false,
+  excludePacks,
+  placeholder,
+  hideLabel = false,
+  clearOnSelect = true,
+  id,
+}: CardSearchProps) {
+  const t = useT(cardsMessages);
+  const autoId = useId();
+  const inputId = id ?? `${autoId}-input`;
+  const listId = `${autoId}-list`;
+  const [query, setQuery] = useState("");
+  const [results, setResults] = useState<CardSearchResult[]>([]);
+  const [status, setStatus] = useState<Status>("idle");
+  const [open, setOpen] = useState(false);
+  const [active, setActive] = useState(-1);
+  const controller = useRef<AbortController | null>(null);
+  const excludeKey = (excludePacks ?? []).join(",");
+
+  useEffect(() => {
+    const q = query.trim();
+    if (!q) {
+      controller.current?.abort();
+      setResults([]);
+      setStatus("idle");
+      return;
+    }
+    const timer = setTimeout(() => {
+      controller.current?.abort();
+      const current = new AbortController();
+      controller.current = current;
+      const params = new URLSearchParams({ q });
+      if (tradeableOnly) params.set("tradeableOnly", "1");
+      if (excludeKey) params.set("excludePacks", excludeKey);
+      setStatus("loading");
+      fetch(`/api/cards/search?${params}`, { signal: current.signal, headers: { Accept: "application/json" } })
+        .then(async (response) => {
+          if (!response.ok) throw new Error(`HTTP ${response.status}`);
+          const body = (await response.json()) as { cards: CardSearchResult[] };
+          if (current.signal.aborted) return;
+          setResults(body.cards);
+          setActive(body.cards.length ? 0 : -1);
+          setStatus("done");
+          setOpen(true);
+        })
+        .catch((error: unknown) => {
+          // A newer keystroke cancelled this request: not a failure.
+          if (current.signal.aborted || (error instanceof DOMException && error.name === "AbortError")) return;
+          setResults([]);
+          setStatus("error");
+        });
+    }, SEARCH_DEBOUNCE_MS);
+    return () => clearTimeout(timer);
+  }, [query, tradeableOnly, excludeKey]);
+
+  useEffect(() => () => controller.current?.abort(), []);
+
+  const choose = useCallback(
+    (card: CardSearchResult) => {
+      onSelect(card);
+      setOpen(false);
+      setActive(-1);
+      if (clearOnSelect) {
+        setQuery("");
+        setResults([]);
+        setStatus("idle");
+      } else {
+        setQuery(card.name);
+      }
+    },
+    [onSelect, clearOnSelect],
+  );
+
+  const onKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {
+    if (event.nativeEvent.isComposing) return; // IME conversion owns Enter and the arrows
+    if (event.key === "ArrowDown") {
+      event.preventDefault();
+      if (!open) setOpen(true);
+      if (results.length) setActive((i) => (i + 1) % results.length);
+    } else if (event.key === "ArrowUp") {
+      event.preventDefault();
+      if (!open) setOpen(true);
+      if (results.length) setActive((i) => (i <= 0 ? results.length - 1 : i - 1));
+    } else if (event.key === "Enter") {
+      if (open && active >= 0 && results[active]) {
+        event.preventDefault();
+        choose(results[active]);
+      }
+    } else if (event.key === "Escape") {
+      if (open) {
+        event.preventDefault();
+        setOpen(false);
+      } else if (query) {
+        event.preventDefault();
+        setQuery("");
+      }
+    }
+  };
+
+  const expanded = open && status === "done" && query.trim() !== "";
+  const optionId = (i: number) => `${autoId}-option-${i}`;
+
+  return (
+    <div className="relative">
+      <label htmlFor={inputId} className={hideLabel ? "sr-only" : "mb-1 block text-sm font-medium"}>
+        {label}
+      </label>
+      <input
+        id={inputId}
+        type="text"
+        role="combobox"
+        aria-autocomplete="list"
+        aria-expanded={expanded}
+        aria-controls={listId}
+        aria-activedescendant={expanded && active >= 0 ? optionId(active) : undefined}
+        autoComplete="off"
+        spellCheck={false}
+        value={query}
+        placeholder={placeholder ?? t("searchPlaceholder")}
+        onChange={(event) => {
+          setQuery(event.target.value);
+          setOpen(true);
+        }}
+        onKeyDown={onKeyDown}
+        onFocus={() => setOpen(true)}
+        onBlur={() => setOpen(false)}
+        className="w-full rounded-md border border-slate-400 bg-white px-3 py-2 text-base focus:border-brand-600 focus:outline-none focus:ring-2 focus:ring-brand-200"
+      />
+      <ul
+        id={listId}
+        role="listbox"
+        aria-label={label}
+        hidden={!expanded}
+        className="absolute z-20 mt-1 max-h-80 w-full overflow-y-auto rounded-md border border-slate-300 bg-white py-1 shadow-lg"
+      >
+        {results.map((card, i) => (
+          <li
+            key={`${card.packId}/${card.id}`}
+            id={optionId(i)}
+            role="option"
+            aria-selected={i === active}
+            // mousedown keeps the focus in the input, so blur does not close the list first
+            onMouseDown={(event) => {
+              event.preventDefault();
+              choose(card);
+            }}
+            onMouseEnter={() => setActive(i)}
+            className={`flex cursor-pointer items-baseline justify-between gap-2 px-3 py-2 text-sm ${i === active ? "bg-brand-50 text-brand-900" : "text-slate-800"}`}
+          >
+            <span className="font-medium">{card.name}</span>
+            <span className="shrink-0 text-xs text-slate-600">
+              {displayRarity(card.rarity)}・{card.packName}
+            </span>
+          </li>
+        ))}
+        {results.length === 0 ? (
+          <li role="presentation" className="px-3 py-2 text-sm text-slate-600">
+            {t("searchEmpty")}
+          </li>
+        ) : null}
+      </ul>
+      <p aria-live="polite" className="sr-only">
+        {status === "loading" ? t("searching") : status === "done" && query.trim() ? t("searchResults", { count: results.length }) : ""}
+      </p>
+      {status === "error" ? (
+        <p role="alert" className="mt-1 text-sm font-medium text-red-700">
+          {t("searchFailed")}
+        </p>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,35 @@
+import { InvalidCursorError, listCards, MAX_PAGE_SIZE, UnknownPackError } from "../features/cards/cards.server";
+import type { Route } from "./+types/api.cards";
+
+const badRequest = (error: string) => Response.json({ error }, { status: 400 });
+
+/**
+ * GET /api/cards?pack=&q=&rarity=&excludeRare=1&limit=&cursor= — SPEC.md §5 "card search by
+ * pack": one page of a pack's cards by rarity; `nextCursor` fetches the next page.
+ */
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const params = new URL(request.url).searchParams;
+  const packId = params.get("pack")?.trim();
+  if (!packId) return badRequest("Unknown pack name");
+  const limitParam = params.get("limit");
+  let limit: number | undefined;
+  if (limitParam !== null && limitParam !== "") {
+    limit = Number(limitParam);
+    if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE_SIZE) return badRequest(`limit must be an integer from 1 to ${MAX_PAGE_SIZE}`);
+  }
+  try {
+    const page = await listCards(context.db, {
+      packId,
+      q: params.get("q"),
+      rarity: params.get("rarity") || null,
+      excludeRare: ["1", "true"].includes(params.get("excludeRare") ?? ""),
+      limit,
+      cursor: params.get("cursor") || null,
+    });
+    return Response.json(page, { headers: { "Cache-Control": "public, max-age=60" } });
+  } catch (error) {
+    if (error instanceof UnknownPackError) return badRequest("Unknown pack name");
+    if (error instanceof InvalidCursorError) return badRequest("Invalid cursor");
+    throw error;
+  }
+}
