@@ -1,0 +1,89 @@
+// Shared pieces of the benchmarks: autocannon runs, a bare node:http baseline, a fresh
+// PostgreSQL database per run, and table printing. Everything targets 127.0.0.1 only and every
+// run is bounded in time.
+import { spawn, type ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import autocannon from "autocannon";
+import pg from "pg";
+import { freePort } from "../tests/support/server";
+
+export type Measurement = { name: string; rps: number; p50: number; p99: number; errors: number; non2xx: number };
+
+export async function measure(
+  name: string,
+  url: string,
+  options: { connections?: number; duration?: number; headers?: Record<string, string> } = {},
+): Promise<Measurement> {
+  const result = await autocannon({
+    url,
+    connections: options.connections ?? 50,
+    duration: options.duration ?? 10,
+    headers: options.headers,
+  });
+  return {
+    name,
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors + result.timeouts,
+    non2xx: result.non2xx,
+  };
+}
+
+/** A bare node:http server in its own process: the floor any real page is compared with. */
+export async function startBareServer(): Promise<{ url: string; stop(): Promise<void> }> {
+  const port = await freePort();
+  const code = `require("node:http").createServer((q, s) => { s.setHeader("content-type", "application/json"); s.end('{"status":"ok"}'); }).listen(${port}, "127.0.0.1", () => console.log("ready"));`;
+  const child: ChildProcess = spawn(process.execPath, ["-e", code], { stdio: ["ignore", "pipe", "inherit"] });
+  await new Promise<void>((resolve) => child.stdout!.once("data", () => resolve()));
+  return {
+    url: `http://127.0.0.1:${port}`,
+    stop: () =>
+      new Promise((resolve) => {
+        child.once("exit", () => resolve());
+        child.kill("SIGTERM");
+      }),
+  };
+}
+
+const PG_ADMIN_URL = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
+
+/** A fresh PostgreSQL database for one run, or null when no server answers. */
+export async function createBenchDatabase(): Promise<{ url: string; drop(): Promise<void> } | null> {
+  const admin = new pg.Client({ connectionString: PG_ADMIN_URL, connectionTimeoutMillis: 2000 });
+  try {
+    await admin.connect();
+  } catch {
+    return null;
+  }
+  const name = `torepoke_bench_${randomBytes(4).toString("hex")}`;
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(PG_ADMIN_URL);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const c = new pg.Client({ connectionString: PG_ADMIN_URL });
+      await c.connect();
+      await c.query(`drop database if exists ${name} with (force)`);
+      await c.end();
+    },
+  };
+}
+
+export function printTable(title: string, rows: Measurement[], baseline: Measurement): void {
+  console.log(`\n${title}`);
+  console.log("target".padEnd(34), "req/s".padStart(9), "p50 ms".padStart(8), "p99 ms".padStart(8), "×rps vs base".padStart(13), "×p99 vs base".padStart(13), "errors".padStart(7));
+  for (const r of rows) {
+    console.log(
+      r.name.padEnd(34),
+      r.rps.toFixed(0).padStart(9),
+      r.p50.toFixed(1).padStart(8),
+      r.p99.toFixed(1).padStart(8),
+      (r.rps / baseline.rps).toFixed(2).padStart(13),
+      (r.p99 / Math.max(baseline.p99, 0.5)).toFixed(2).padStart(13),
+      String(r.errors + r.non2xx).padStart(7),
+    );
+  }
+}
