@@ -1,0 +1,898 @@
+import { and, asc, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
+import type { Db } from "../../db/client.server";
+import {
+  blocks,
+  cards,
+  chatMessages,
+  chatRooms,
+  profiles,
+  rarities,
+  reports,
+  tradeOfferCards,
+  tradeOffers,
+  users,
+} from "../../db/schema/index";
+import {
+  BOARD_PAGE_SIZE,
+  BUMP_INTERVAL_HOURS,
+  MATCH_LIMIT,
+  MAX_OPEN_OFFERS,
+  OFFER_TTL_HOURS,
+  POSTS_PER_HOUR,
+  REPORTS_PER_HOUR,
+  RESPONSES_PER_HOUR,
+  TRADE_EXCLUDED_PACKS,
+  pairsByRarity,
+  type OfferStatus,
+  type RarityPairs,
+} from "./rules";
+import type { BoardFilters, OfferInput } from "./trades.schema";
+
+// ---------------------------------------------------------------------------------------------
+// Errors
+
+export type TradeErrorCode =
+  | "notFound"
+  | "forbidden"
+  | "friendIdRequired"
+  | "suspended"
+  | "tooManyOpen"
+  | "noSameRarityPair"
+  | "notTradeable"
+  | "unknownCard"
+  | "sameCardBothSides"
+  | "duplicateCard"
+  | "notOpen"
+  | "notEditable"
+  | "bumpTooSoon"
+  | "rateLimitedPost"
+  | "rateLimitedRespond"
+  | "rateLimitedReport"
+  | "ownOffer"
+  | "blocked"
+  | "cannotBlockSelf"
+  | "negotiatingCannotDelete"
+  | "invalidCursor";
+
+const STATUS_OF: Record<TradeErrorCode, number> = {
+  notFound: 404,
+  forbidden: 403,
+  friendIdRequired: 409,
+  suspended: 403,
+  tooManyOpen: 409,
+  noSameRarityPair: 400,
+  notTradeable: 400,
+  unknownCard: 400,
+  sameCardBothSides: 400,
+  duplicateCard: 400,
+  notOpen: 409,
+  notEditable: 409,
+  bumpTooSoon: 409,
+  rateLimitedPost: 429,
+  rateLimitedRespond: 429,
+  rateLimitedReport: 429,
+  ownOffer: 400,
+  blocked: 403,
+  cannotBlockSelf: 400,
+  negotiatingCannotDelete: 409,
+  invalidCursor: 400,
+};
+
+/** A rule the request broke. `code` is a key of the trades message catalogue. */
+export class TradeError extends Error {
+  override name = "TradeError";
+  readonly status: number;
+  constructor(
+    readonly code: TradeErrorCode,
+    readonly params: Record<string, string | number> = {},
+  ) {
+    super(code);
+    this.status = STATUS_OF[code];
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Views
+
+export type OfferCardView = {
+  cardId: string;
+  name: string;
+  nameEn: string;
+  rarity: string;
+  imageUrl: string;
+  count: number;
+};
+
+export type OfferView = {
+  id: string;
+  ownerId: string;
+  ownerName: string;
+  ownerCompletedTrades: number;
+  ownerLastActiveAt: string;
+  /** The status a reader sees: an open offer past its expiry reads as expired. */
+  status: OfferStatus;
+  comment: string;
+  partnerId: string | null;
+  give: OfferCardView[];
+  want: OfferCardView[];
+  createdAt: string;
+  bumpedAt: string;
+  expiresAt: string;
+  /** When the owner may bump again (ISO), or null when the status does not allow bumping. */
+  nextBumpAt: string | null;
+};
+
+export type MatchView = OfferView & {
+  /** How many 1:1 trades fit at once (sum over rarities of min(cards I get, cards I give)). */
+  fitting: number;
+  /** Per rarity: their cards I want (give) and my cards they want (want). */
+  pairs: RarityPairs[];
+};
+
+export type BoardPage = { offers: OfferView[]; nextCursor: string | null };
+
+type QueryRows<T> = { rows: T[] };
+async function rowsOf<T>(db: Db, query: SQL): Promise<T[]> {
+  const result = (await db.execute(query)) as unknown as QueryRows<T>;
+  return result.rows;
+}
+
+const iso = (value: Date | string) => (value instanceof Date ? value : new Date(value)).toISOString();
+
+type OfferRow = {
+  id: string;
+  owner_id: string;
+  status: string;
+  comment: string;
+  partner_id: string | null;
+  created_at: Date | string;
+  bumped_at: Date | string;
+  expires_at: Date | string;
+  bump_key: string;
+  expired: boolean;
+  can_bump_at: Date | string;
+  display_name: string;
+  completed_trades: number;
+  last_active_at: Date | string;
+};
+
+// Columns every offer list selects; `bump_key` is the exact (microsecond) cursor value.
+const OFFER_COLUMNS = sql`
+  o.id, o.owner_id, o.status, o.comment, o.partner_id, o.created_at, o.bumped_at, o.expires_at,
+  to_char(o.bumped_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US') as bump_key,
+  (o.status = 'open' and o.expires_at <= now()) as expired,
+  o.bumped_at + make_interval(hours => ${BUMP_INTERVAL_HOURS}) as can_bump_at,
+  p.display_name, p.completed_trades, p.last_active_at`;
+
+const OPEN_NOW = sql`o.status = 'open' and o.expires_at > now()`;
+
+function notBlockedFor(viewerId: string | null | undefined): SQL {
+  if (!viewerId) return sql`true`;
+  // Blocks hide offers both ways: neither side sees the other's offers.
+  return sql`not exists (
+    select 1 from ${blocks} b
+    where (b.blocker_id = ${viewerId} and b.blocked_id = o.owner_id)
+       or (b.blocker_id = o.owner_id and b.blocked_id = ${viewerId}))`;
+}
+
+async function cardsOfOffers(db: Db, offerIds: string[]): Promise<Map<string, { give: OfferCardView[]; want: OfferCardView[] }>> {
+  const byOffer = new Map<string, { give: OfferCardView[]; want: OfferCardView[] }>();
+  for (const id of offerIds) byOffer.set(id, { give: [], want: [] });
+  if (!offerIds.length) return byOffer;
+  const rows = await db
+    .select({
+      offerId: tradeOfferCards.offerId,
+      side: tradeOfferCards.side,
+      count: tradeOfferCards.count,
+      cardId: cards.id,
+      name: cards.name,
+      nameEn: cards.nameEn,
+      rarity: cards.rarity,
+      imageUrl: cards.imageUrl,
+    })
+    .from(tradeOfferCards)
+    .innerJoin(cards, eq(cards.id, tradeOfferCards.cardId))
+    .leftJoin(rarities, eq(rarities.code, cards.rarity))
+    .where(inArray(tradeOfferCards.offerId, offerIds))
+    .orderBy(desc(sql`coalesce(${rarities.rank}, 0)`), asc(cards.setCode), asc(cards.number), asc(cards.id));
+  for (const row of rows) {
+    const entry = byOffer.get(row.offerId);
+    if (!entry) continue;
+    const card: OfferCardView = {
+      cardId: row.cardId,
+      name: row.name,
+      nameEn: row.nameEn,
+      rarity: row.rarity,
+      imageUrl: row.imageUrl,
+      count: row.count,
+    };
+    (row.side === "give" ? entry.give : entry.want).push(card);
+  }
+  return byOffer;
+}
+
+function toView(row: OfferRow, sides: { give: OfferCardView[]; want: OfferCardView[] } | undefined): OfferView {
+  const status = (row.expired ? "expired" : row.status) as OfferStatus;
+  return {
+    id: row.id,
+    ownerId: row.owner_id,
+    ownerName: row.display_name,
+    ownerCompletedTrades: Number(row.completed_trades),
+    ownerLastActiveAt: iso(row.last_active_at),
+    status,
+    comment: row.comment,
+    partnerId: row.partner_id,
+    give: sides?.give ?? [],
+    want: sides?.want ?? [],
+    createdAt: iso(row.created_at),
+    bumpedAt: iso(row.bumped_at),
+    expiresAt: iso(row.expires_at),
+    nextBumpAt: status === "open" || status === "expired" ? iso(row.can_bump_at) : null,
+  };
+}
+
+async function withCards(db: Db, rows: OfferRow[]): Promise<OfferView[]> {
+  const sides = await cardsOfOffers(db, rows.map((r) => r.id));
+  return rows.map((row) => toView(row, sides.get(row.id)));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Cursors: the exact bumped_at (microseconds, UTC) and id of the last offer shown.
+
+const CURSOR_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}$/;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export function encodeCursor(bumpKey: string, id: string): string {
+  return Buffer.from(`${bumpKey}|${id}`, "utf8").toString("base64url");
+}
+
+export function decodeCursor(cursor: string): { bumpKey: string; id: string } {
+  const [bumpKey, id] = Buffer.from(cursor, "base64url").toString("utf8").split("|");
+  if (!bumpKey || !id || !CURSOR_TIME.test(bumpKey) || !UUID.test(id)) throw new TradeError("invalidCursor");
+  return { bumpKey, id };
+}
+
+export const isOfferId = (value: string) => UUID.test(value);
+
+// ---------------------------------------------------------------------------------------------
+// Card validation
+
+type CheckedCard = { cardId: string; count: number; rarity: string; name: string };
+
+/**
+ * Checks both sides against the catalogue: cards exist, their rarity is tradeable (the admin-
+ * editable flag), they come from a pack the trade picker offers, no card sits on both sides, and
+ * at least one given card shares a rarity with a wanted one (the game trades only like for like).
+ */
+export async function checkOfferCards(db: Db, input: Pick<OfferInput, "give" | "want">): Promise<{ give: CheckedCard[]; want: CheckedCard[] }> {
+  const seen = new Set<string>();
+  for (const side of [input.give, input.want]) {
+    const inSide = new Set<string>();
+    for (const card of side) {
+      if (inSide.has(card.cardId)) throw new TradeError("duplicateCard");
+      inSide.add(card.cardId);
+    }
+  }
+  for (const card of input.give) seen.add(card.cardId);
+  for (const card of input.want) if (seen.has(card.cardId)) throw new TradeError("sameCardBothSides");
+
+  const ids = [...new Set([...input.give, ...input.want].map((c) => c.cardId))];
+  const excluded = TRADE_EXCLUDED_PACKS.length ? TRADE_EXCLUDED_PACKS : ["-"];
+  const found = await rowsOf<{ id: string; name: string; rarity: string; tradeable: boolean; listed: boolean }>(
+    db,
+    sql`select c.id, c.name, c.rarity, coalesce(r.tradeable, false) as tradeable,
+          exists (select 1 from card_packs cp where cp.card_id = c.id
+                  and cp.pack_id not in (${sql.join(excluded.map((p) => sql`${p}`), sql`, `)})) as listed
+        from ${cards} c left join ${rarities} r on r.code = c.rarity
+        where c.id in (${sql.join(ids.map((id) => sql`${id}`), sql`, `)})`,
+  );
+  const byId = new Map(found.map((row) => [row.id, row]));
+  const check = (card: { cardId: string; count: number }): CheckedCard => {
+    const row = byId.get(card.cardId);
+    if (!row) throw new TradeError("unknownCard");
+    if (!row.tradeable || !row.listed) throw new TradeError("notTradeable", { name: row.name });
+    return { cardId: row.id, count: card.count, rarity: row.rarity, name: row.name };
+  };
+  const give = input.give.map(check);
+  const want = input.want.map(check);
+  if (pairsByRarity(give, want).length === 0) throw new TradeError("noSameRarityPair");
+  return { give, want };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Rate limits
+
+type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
+type RateAction = "post" | "respond" | "report";
+const RATE_LIMITS: Record<RateAction, { perHour: number; error: TradeErrorCode }> = {
+  post: { perHour: POSTS_PER_HOUR, error: "rateLimitedPost" },
+  respond: { perHour: RESPONSES_PER_HOUR, error: "rateLimitedRespond" },
+  report: { perHour: REPORTS_PER_HOUR, error: "rateLimitedReport" },
+};
+
+/**
+ * Counts one action in the current hour's window with an atomic upsert. Call it inside the
+ * transaction that does the action: when the limit is passed the error rolls both back.
+ */
+async function countAction(tx: Tx, userId: string, action: RateAction): Promise<void> {
+  const [row] = await rowsOf<{ count: number }>(
+    tx as unknown as Db,
+    sql`insert into trade_rate_limits (user_id, action, window_start, count)
+        values (${userId}, ${action}, date_trunc('hour', now()), 1)
+        on conflict (user_id, action, window_start) do update set count = trade_rate_limits.count + 1
+        returning count`,
+  );
+  if (Number(row?.count ?? 0) > RATE_LIMITS[action].perHour) {
+    throw new TradeError(RATE_LIMITS[action].error, { limit: RATE_LIMITS[action].perHour });
+  }
+  await tx.execute(
+    sql`delete from trade_rate_limits where user_id = ${userId} and window_start < now() - interval '1 day'`,
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Offers: the owner's side
+
+async function lockActiveProfile(tx: Tx, userId: string, needFriendId: boolean) {
+  const [profile] = await rowsOf<{ friend_id: string | null; suspended_at: Date | null }>(
+    tx as unknown as Db,
+    sql`select friend_id, suspended_at from ${profiles} where user_id = ${userId} for update`,
+  );
+  if (!profile) throw new TradeError("friendIdRequired");
+  if (profile.suspended_at) throw new TradeError("suspended");
+  if (needFriendId && !profile.friend_id) throw new TradeError("friendIdRequired");
+}
+
+/** Marks the owner's open offers that passed their expiry as expired (expiry needs no cron). */
+async function flipExpired(tx: Tx | Db, ownerId: string): Promise<void> {
+  await tx.execute(
+    sql`update ${tradeOffers} set status = 'expired', updated_at = now()
+        where owner_id = ${ownerId} and status = 'open' and expires_at <= now()`,
+  );
+}
+
+async function openOfferCount(tx: Tx, ownerId: string, exceptId?: string): Promise<number> {
+  const [row] = await rowsOf<{ n: number }>(
+    tx as unknown as Db,
+    sql`select count(*)::int as n from ${tradeOffers} o
+        where o.owner_id = ${ownerId} and ${OPEN_NOW} ${exceptId ? sql`and o.id <> ${exceptId}` : sql``}`,
+  );
+  return Number(row?.n ?? 0);
+}
+
+async function touchActive(tx: Tx | Db, userId: string): Promise<void> {
+  await tx.update(profiles).set({ lastActiveAt: sql`now()` }).where(eq(profiles.userId, userId));
+}
+
+/** Posts an offer: friend ID set, not suspended, ≤5 open, within the hourly limit, valid cards. */
+export async function createOffer(db: Db, userId: string, input: OfferInput): Promise<{ id: string }> {
+  const checked = await checkOfferCards(db, input);
+  return db.transaction(async (tx) => {
+    // Locking the profile row serialises one user's posts, so two at once cannot both be the 5th.
+    await lockActiveProfile(tx, userId, true);
+    await flipExpired(tx, userId);
+    if ((await openOfferCount(tx, userId)) >= MAX_OPEN_OFFERS) throw new TradeError("tooManyOpen", { max: MAX_OPEN_OFFERS });
+    await countAction(tx, userId, "post");
+    const [offer] = await tx
+      .insert(tradeOffers)
+      .values({
+        ownerId: userId,
+        comment: input.comment,
+        expiresAt: sql`now() + make_interval(hours => ${OFFER_TTL_HOURS})`,
+      })
+      .returning({ id: tradeOffers.id });
+    await tx.insert(tradeOfferCards).values([
+      ...checked.give.map((c) => ({ offerId: offer.id, cardId: c.cardId, side: "give", count: c.count })),
+      ...checked.want.map((c) => ({ offerId: offer.id, cardId: c.cardId, side: "want", count: c.count })),
+    ]);
+    await touchActive(tx, userId);
+    return { id: offer.id };
+  });
+}
+
+/** Loads an offer for an owner-only action: 404 when missing, 403 when someone else's. */
+async function lockOwnOffer(tx: Tx, offerId: string, userId: string) {
+  if (!isOfferId(offerId)) throw new TradeError("notFound");
+  const [offer] = await rowsOf<{ owner_id: string; status: string; expired: boolean; can_bump: boolean }>(
+    tx as unknown as Db,
+    sql`select owner_id, status, (status = 'open' and expires_at <= now()) as expired,
+          (bumped_at <= now() - make_interval(hours => ${BUMP_INTERVAL_HOURS})) as can_bump
+        from ${tradeOffers} where id = ${offerId} for update`,
+  );
+  if (!offer) throw new TradeError("notFound");
+  if (offer.owner_id !== userId) throw new TradeError("forbidden");
+  const status = (offer.expired ? "expired" : offer.status) as OfferStatus;
+  return { status, canBump: offer.can_bump };
+}
+
+/** Replaces the cards and comment of an open offer (owner only). Editing does not bump. */
+export async function updateOffer(db: Db, userId: string, offerId: string, input: OfferInput): Promise<void> {
+  const checked = await checkOfferCards(db, input);
+  await db.transaction(async (tx) => {
+    const offer = await lockOwnOffer(tx, offerId, userId);
+    if (offer.status !== "open") throw new TradeError("notEditable");
+    await tx
+      .update(tradeOffers)
+      .set({ comment: input.comment, updatedAt: sql`now()` })
+      .where(and(eq(tradeOffers.id, offerId), eq(tradeOffers.ownerId, userId)));
+    await tx.delete(tradeOfferCards).where(eq(tradeOfferCards.offerId, offerId));
+    await tx.insert(tradeOfferCards).values([
+      ...checked.give.map((c) => ({ offerId, cardId: c.cardId, side: "give", count: c.count })),
+      ...checked.want.map((c) => ({ offerId, cardId: c.cardId, side: "want", count: c.count })),
+    ]);
+    await touchActive(tx, userId);
+  });
+}
+
+/** 終了: the owner takes an open, expired or negotiating offer off the board. */
+export async function closeOffer(db: Db, userId: string, offerId: string): Promise<void> {
+  await db.transaction(async (tx) => {
+    const offer = await lockOwnOffer(tx, offerId, userId);
+    if (!["open", "expired", "negotiating"].includes(offer.status)) throw new TradeError("notOpen");
+    await tx
+      .update(tradeOffers)
+      .set({ status: "closed", updatedAt: sql`now()` })
+      .where(and(eq(tradeOffers.id, offerId), eq(tradeOffers.ownerId, userId)));
+  });
+}
+
+/**
+ * 成立 marked by the owner alone (e.g. the trade happened elsewhere). Completed-trade counts go
+ * up only when both sides confirm in the chat (completeTradeFromChat), so this one counts nothing.
+ */
+export async function markOfferCompleted(db: Db, userId: string, offerId: string): Promise<void> {
+  await db.transaction(async (tx) => {
+    const offer = await lockOwnOffer(tx, offerId, userId);
+    if (!["open", "expired", "negotiating"].includes(offer.status)) throw new TradeError("notOpen");
+    await tx
+      .update(tradeOffers)
+      .set({ status: "completed", completedAt: sql`now()`, updatedAt: sql`now()` })
+      .where(and(eq(tradeOffers.id, offerId), eq(tradeOffers.ownerId, userId)));
+  });
+}
+
+/**
+ * Pushes an open offer back to the top and restarts its 72 h window, once per 24 h. An expired
+ * offer can be put back the same way, as long as the owner stays within 5 open offers.
+ */
+export async function bumpOffer(db: Db, userId: string, offerId: string): Promise<void> {
+  await db.transaction(async (tx) => {
+    await lockActiveProfile(tx, userId, false);
+    const offer = await lockOwnOffer(tx, offerId, userId);
+    if (offer.status !== "open" && offer.status !== "expired") throw new TradeError("notOpen");
+    if (!offer.canBump) throw new TradeError("bumpTooSoon", { hours: BUMP_INTERVAL_HOURS });
+    if (offer.status === "expired" && (await openOfferCount(tx, userId, offerId)) >= MAX_OPEN_OFFERS) {
+      throw new TradeError("tooManyOpen", { max: MAX_OPEN_OFFERS });
+    }
+    await tx
+      .update(tradeOffers)
+      .set({
+        status: "open",
+        bumpedAt: sql`now()`,
+        expiresAt: sql`now() + make_interval(hours => ${OFFER_TTL_HOURS})`,
+        updatedAt: sql`now()`,
+      })
+      .where(and(eq(tradeOffers.id, offerId), eq(tradeOffers.ownerId, userId)));
+    await touchActive(tx, userId);
+  });
+}
+
+/** Deletes an offer and its cards (owner only). A negotiation in progress must be closed first. */
+export async function deleteOffer(db: Db, userId: string, offerId: string): Promise<void> {
+  await db.transaction(async (tx) => {
+    const offer = await lockOwnOffer(tx, offerId, userId);
+    if (offer.status === "negotiating") throw new TradeError("negotiatingCannotDelete");
+    await tx.delete(tradeOffers).where(and(eq(tradeOffers.id, offerId), eq(tradeOffers.ownerId, userId)));
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reading
+
+/** One offer as `viewerId` may see it; null when missing, hidden by a block or by suspension. */
+export async function getOffer(db: Db, offerId: string, viewerId?: string | null): Promise<OfferView | null> {
+  if (!isOfferId(offerId)) return null;
+  const rows = await rowsOf<OfferRow>(
+    db,
+    sql`select ${OFFER_COLUMNS} from ${tradeOffers} o join ${profiles} p on p.user_id = o.owner_id
+        where o.id = ${offerId}
+          and (o.owner_id = ${viewerId ?? ""} or (p.suspended_at is null and ${notBlockedFor(viewerId)}))`,
+  );
+  const [offer] = await withCards(db, rows);
+  return offer ?? null;
+}
+
+/**
+ * The board: open, unexpired offers, most recently posted or bumped first, 20 a page with a
+ * cursor. Filters: a card given, a card wanted, a pack (either side), a rarity (either side).
+ */
+export async function listBoard(
+  db: Db,
+  options: { viewerId?: string | null; filters?: BoardFilters; cursor?: string | null; limit?: number } = {},
+): Promise<BoardPage> {
+  const limit = Math.min(Math.max(options.limit ?? BOARD_PAGE_SIZE, 1), 50);
+  const f = options.filters ?? {};
+  const where: SQL[] = [OPEN_NOW, sql`p.suspended_at is null`, notBlockedFor(options.viewerId)];
+  if (f.give) {
+    where.push(sql`exists (select 1 from ${tradeOfferCards} c where c.offer_id = o.id and c.side = 'give' and c.card_id = ${f.give})`);
+  }
+  if (f.want) {
+    where.push(sql`exists (select 1 from ${tradeOfferCards} c where c.offer_id = o.id and c.side = 'want' and c.card_id = ${f.want})`);
+  }
+  if (f.pack) {
+    where.push(sql`exists (select 1 from ${tradeOfferCards} c join card_packs cp on cp.card_id = c.card_id
+                           where c.offer_id = o.id and cp.pack_id = ${f.pack})`);
+  }
+  if (f.rarity) {
+    where.push(sql`exists (select 1 from ${tradeOfferCards} c join ${cards} k on k.id = c.card_id
+                           where c.offer_id = o.id and k.rarity = ${f.rarity})`);
+  }
+  if (options.cursor) {
+    const cursor = decodeCursor(options.cursor);
+    where.push(sql`(o.bumped_at, o.id) < ((${cursor.bumpKey}::timestamp at time zone 'UTC'), ${cursor.id}::uuid)`);
+  }
+  const rows = await rowsOf<OfferRow>(
+    db,
+    sql`select ${OFFER_COLUMNS} from ${tradeOffers} o join ${profiles} p on p.user_id = o.owner_id
+        where ${sql.join(where, sql` and `)}
+        order by o.bumped_at desc, o.id desc
+        limit ${limit + 1}`,
+  );
+  const page = rows.slice(0, limit);
+  const last = page[page.length - 1];
+  return {
+    offers: await withCards(db, page),
+    nextCursor: rows.length > limit && last ? encodeCursor(last.bump_key, last.id) : null,
+  };
+}
+
+/**
+ * マッチ: other users' open offers that give a card the user wants (in any of their open offers)
+ * and want a card the user gives, with at least one same-rarity pair; ranked by how many 1:1
+ * trades fit at once, then by how recently the owner was active.
+ */
+export async function listMatches(db: Db, userId: string, limit = MATCH_LIMIT): Promise<MatchView[]> {
+  const rows = await rowsOf<OfferRow & { fitting: number }>(
+    db,
+    sql`with mine as (
+          select c.card_id, c.side from ${tradeOfferCards} c join ${tradeOffers} o on o.id = c.offer_id
+          where o.owner_id = ${userId} and ${OPEN_NOW}
+        ),
+        my_want as (select distinct card_id from mine where side = 'want'),
+        my_give as (select distinct card_id from mine where side = 'give'),
+        -- their 譲 that I want, and their 求 that I give, counted per offer and rarity
+        receive as (
+          select t.offer_id, k.rarity, count(*) as n
+          from my_want w join ${tradeOfferCards} t on t.card_id = w.card_id and t.side = 'give'
+          join ${cards} k on k.id = t.card_id
+          group by t.offer_id, k.rarity
+        ),
+        send as (
+          select t.offer_id, k.rarity, count(*) as n
+          from my_give g join ${tradeOfferCards} t on t.card_id = g.card_id and t.side = 'want'
+          join ${cards} k on k.id = t.card_id
+          group by t.offer_id, k.rarity
+        ),
+        fit as (
+          select r.offer_id, sum(least(r.n, s.n))::int as fitting
+          from receive r join send s on s.offer_id = r.offer_id and s.rarity = r.rarity
+          group by r.offer_id
+        )
+        select ${OFFER_COLUMNS}, fit.fitting
+        from fit join ${tradeOffers} o on o.id = fit.offer_id
+        join ${profiles} p on p.user_id = o.owner_id
+        where ${OPEN_NOW} and o.owner_id <> ${userId} and p.suspended_at is null and ${notBlockedFor(userId)}
+        order by fit.fitting desc, p.last_active_at desc, o.bumped_at desc, o.id desc
+        limit ${Math.min(Math.max(limit, 1), 100)}`,
+  );
+  if (!rows.length) return [];
+  const offers = await withCards(db, rows);
+  const mine = await rowsOf<{ card_id: string; side: string; rarity: string }>(
+    db,
+    sql`select distinct c.card_id, c.side, k.rarity from ${tradeOfferCards} c
+        join ${tradeOffers} o on o.id = c.offer_id join ${cards} k on k.id = c.card_id
+        where o.owner_id = ${userId} and ${OPEN_NOW}`,
+  );
+  const myWant = new Set(mine.filter((m) => m.side === "want").map((m) => m.card_id));
+  const myGive = new Set(mine.filter((m) => m.side === "give").map((m) => m.card_id));
+  return offers.map((offer, i) => ({
+    ...offer,
+    fitting: Number(rows[i].fitting),
+    pairs: pairsByRarity(
+      offer.give.filter((c) => myWant.has(c.cardId)),
+      offer.want.filter((c) => myGive.has(c.cardId)),
+    ),
+  }));
+}
+
+/** The user's own offers in every status (expired ones included), newest first. */
+export async function listOwnOffers(db: Db, userId: string, limit = 50): Promise<OfferView[]> {
+  await flipExpired(db, userId);
+  const rows = await rowsOf<OfferRow>(
+    db,
+    sql`select ${OFFER_COLUMNS} from ${tradeOffers} o join ${profiles} p on p.user_id = o.owner_id
+        where o.owner_id = ${userId}
+        order by (o.status in ('open', 'negotiating')) desc, o.bumped_at desc, o.id desc
+        limit ${limit}`,
+  );
+  return withCards(db, rows);
+}
+
+/** For a card page: how many open offers give and want this card. */
+export async function offerCountsForCard(db: Db, cardId: string): Promise<{ give: number; want: number }> {
+  const rows = await rowsOf<{ side: string; n: number }>(
+    db,
+    sql`select c.side, count(*)::int as n from ${tradeOfferCards} c
+        join ${tradeOffers} o on o.id = c.offer_id join ${profiles} p on p.user_id = o.owner_id
+        where c.card_id = ${cardId} and ${OPEN_NOW} and p.suspended_at is null
+        group by c.side`,
+  );
+  const of = (side: string) => Number(rows.find((r) => r.side === side)?.n ?? 0);
+  return { give: of("give"), want: of("want") };
+}
+
+/** Cards offered for trading, for the picker's labels and the board's filter chips. */
+export async function cardsByIds(db: Db, ids: string[]): Promise<{ id: string; name: string; nameEn: string; rarity: string }[]> {
+  if (!ids.length) return [];
+  return db
+    .select({ id: cards.id, name: cards.name, nameEn: cards.nameEn, rarity: cards.rarity })
+    .from(cards)
+    .where(inArray(cards.id, ids));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Responding, blocking, reporting
+
+/** True when either user blocked the other. */
+export async function isBlockedEitherWay(db: Db, a: string, b: string): Promise<boolean> {
+  const [row] = await rowsOf<{ blocked: boolean }>(
+    db,
+    sql`select exists (select 1 from ${blocks}
+          where (blocker_id = ${a} and blocked_id = ${b}) or (blocker_id = ${b} and blocked_id = ${a})) as blocked`,
+  );
+  return Boolean(row?.blocked);
+}
+
+/**
+ * 交渉する: creates — or reopens — the one chat room for this offer and this user. The unique
+ * (offer_id, partner_id) constraint decides, not a read-then-write, so two racing requests get
+ * the same room. Only new rooms count against the hourly responding limit.
+ */
+export async function openChatRoomForOffer(
+  db: Db,
+  { offerId, userId }: { offerId: string; userId: string },
+): Promise<{ roomId: string; created: boolean }> {
+  if (!isOfferId(offerId)) throw new TradeError("notFound");
+  return db.transaction(async (tx) => {
+    await lockActiveProfile(tx, userId, true);
+    const [offer] = await rowsOf<{ owner_id: string; status: string; expired: boolean; suspended: boolean }>(
+      tx as unknown as Db,
+      sql`select o.owner_id, o.status, (o.status = 'open' and o.expires_at <= now()) as expired,
+            (p.suspended_at is not null) as suspended
+          from ${tradeOffers} o join ${profiles} p on p.user_id = o.owner_id where o.id = ${offerId}`,
+    );
+    if (!offer || offer.suspended) throw new TradeError("notFound");
+    if (offer.owner_id === userId) throw new TradeError("ownOffer");
+    if (await isBlockedEitherWay(tx as unknown as Db, userId, offer.owner_id)) throw new TradeError("blocked");
+    const isOpen = offer.status === "open" && !offer.expired;
+    if (!isOpen) {
+      // A closed or expired offer still lets an existing conversation continue.
+      const [existing] = await tx
+        .select({ id: chatRooms.id })
+        .from(chatRooms)
+        .where(and(eq(chatRooms.offerId, offerId), eq(chatRooms.partnerId, userId)));
+      if (!existing) throw new TradeError("notOpen");
+      return { roomId: existing.id, created: false };
+    }
+    const [room] = await rowsOf<{ id: string; created: boolean }>(
+      tx as unknown as Db,
+      sql`insert into ${chatRooms} (offer_id, owner_id, partner_id)
+          values (${offerId}, ${offer.owner_id}, ${userId})
+          on conflict (offer_id, partner_id) do update set cancelled_at = null
+          returning id, (xmax = 0) as created`,
+    );
+    if (room.created) await countAction(tx, userId, "respond");
+    await touchActive(tx, userId);
+    return { roomId: room.id, created: Boolean(room.created) };
+  });
+}
+
+export async function blockUser(db: Db, blockerId: string, blockedId: string): Promise<void> {
+  if (blockerId === blockedId) throw new TradeError("cannotBlockSelf");
+  const [target] = await db.select({ id: users.id }).from(users).where(eq(users.id, blockedId));
+  if (!target) throw new TradeError("notFound");
+  await db.insert(blocks).values({ blockerId, blockedId }).onConflictDoNothing();
+}
+
+export async function unblockUser(db: Db, blockerId: string, blockedId: string): Promise<void> {
+  await db.delete(blocks).where(and(eq(blocks.blockerId, blockerId), eq(blocks.blockedId, blockedId)));
+}
+
+export async function listBlockedUsers(db: Db, blockerId: string): Promise<{ userId: string; displayName: string }[]> {
+  return db
+    .select({ userId: blocks.blockedId, displayName: profiles.displayName })
+    .from(blocks)
+    .innerJoin(profiles, eq(profiles.userId, blocks.blockedId))
+    .where(eq(blocks.blockerId, blockerId))
+    .orderBy(desc(blocks.createdAt));
+}
+
+/** 通報: a reason for an offer someone else posted; one open report per reporter and offer. */
+export async function reportOffer(db: Db, reporterId: string, offerId: string, reason: string): Promise<{ reportId: string }> {
+  const offer = await getOffer(db, offerId, reporterId);
+  if (!offer) throw new TradeError("notFound");
+  if (offer.ownerId === reporterId) throw new TradeError("ownOffer");
+  return db.transaction(async (tx) => {
+    const [existing] = await tx
+      .select({ id: reports.id })
+      .from(reports)
+      .where(and(eq(reports.reporterId, reporterId), eq(reports.targetType, "offer"), eq(reports.targetId, offerId), eq(reports.status, "open")));
+    if (existing) return { reportId: existing.id };
+    await countAction(tx, reporterId, "report");
+    const [row] = await tx
+      .insert(reports)
+      .values({ reporterId, targetType: "offer", targetId: offerId, reason })
+      .returning({ id: reports.id });
+    return { reportId: row.id };
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Called by the chat when a negotiation moves on
+
+/** 条件合意 in the room: the offer becomes 取引中 with this partner (only from 募集中). */
+export async function startNegotiationFromChat(db: Db, { offerId, partnerId }: { offerId: string; partnerId: string }): Promise<boolean> {
+  const rows = await rowsOf<{ id: string }>(
+    db,
+    sql`update ${tradeOffers} o set status = 'negotiating', partner_id = ${partnerId}, updated_at = now()
+        where o.id = ${offerId} and o.status = 'open'
+          and exists (select 1 from ${chatRooms} r where r.offer_id = o.id and r.partner_id = ${partnerId})
+        returning o.id`,
+  );
+  return rows.length > 0;
+}
+
+/** キャンセル in the room of the chosen partner: the offer is 募集中 again (expiry unchanged). */
+export async function cancelNegotiationFromChat(db: Db, { offerId, partnerId }: { offerId: string; partnerId: string }): Promise<boolean> {
+  const rows = await rowsOf<{ id: string }>(
+    db,
+    sql`update ${tradeOffers} set status = 'open', partner_id = null, updated_at = now()
+        where id = ${offerId} and status = 'negotiating' and partner_id = ${partnerId}
+        returning id`,
+  );
+  return rows.length > 0;
+}
+
+/**
+ * Both sides pressed 取引完了: the offer becomes 成立 and both users' completed-trade counts go
+ * up — exactly once, because only the update that moves the status counts.
+ */
+export async function completeTradeFromChat(
+  db: Db,
+  { offerId, partnerId }: { offerId: string; partnerId: string },
+): Promise<{ completed: boolean }> {
+  return db.transaction(async (tx) => {
+    const rows = await rowsOf<{ owner_id: string }>(
+      tx as unknown as Db,
+      sql`update ${tradeOffers} o set status = 'completed', partner_id = ${partnerId},
+            completed_at = now(), updated_at = now()
+          where o.id = ${offerId} and o.status in ('open', 'negotiating', 'expired')
+            and (o.partner_id is null or o.partner_id = ${partnerId})
+            and exists (select 1 from ${chatRooms} r where r.offer_id = o.id and r.partner_id = ${partnerId})
+          returning o.owner_id`,
+    );
+    const [offer] = rows;
+    if (!offer) return { completed: false };
+    await tx
+      .update(profiles)
+      .set({ completedTrades: sql`${profiles.completedTrades} + 1`, lastActiveAt: sql`now()` })
+      .where(inArray(profiles.userId, [offer.owner_id, partnerId]));
+    return { completed: true };
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Admin: the 通報 list
+
+export type ReportView = {
+  id: string;
+  status: string;
+  reason: string;
+  createdAt: string;
+  reporterName: string;
+  targetType: string;
+  targetId: string;
+  /** The user an admin would suspend for this report, when known. */
+  targetUserId: string | null;
+  targetUserName: string | null;
+  targetSuspended: boolean;
+  offer: { id: string; status: string; comment: string } | null;
+  messageBody: string | null;
+};
+
+export async function listReports(
+  db: Db,
+  options: { status?: "open" | "dismissed" | "actioned" | "all"; limit?: number; id?: string } = {},
+): Promise<ReportView[]> {
+  const status = options.status ?? "open";
+  const filters: SQL[] = [];
+  if (status !== "all") filters.push(sql`r.status = ${status}`);
+  if (options.id) filters.push(sql`r.id = ${options.id}`);
+  const rows = await rowsOf<{
+    id: string;
+    status: string;
+    reason: string;
+    created_at: Date | string;
+    reporter_name: string | null;
+    target_type: string;
+    target_id: string;
+    offer_id: string | null;
+    offer_status: string | null;
+    offer_comment: string | null;
+    message_body: string | null;
+    target_user_id: string | null;
+    target_user_name: string | null;
+    target_suspended: boolean | null;
+  }>(
+    db,
+    sql`select r.id, r.status, r.reason, r.created_at, rp.display_name as reporter_name,
+          r.target_type, r.target_id,
+          o.id as offer_id, o.status as offer_status, o.comment as offer_comment,
+          m.body as message_body,
+          tp.user_id as target_user_id, tp.display_name as target_user_name,
+          (tp.suspended_at is not null) as target_suspended
+        from ${reports} r
+        left join ${profiles} rp on rp.user_id = r.reporter_id
+        left join ${tradeOffers} o on r.target_type = 'offer' and o.id::text = r.target_id
+        left join ${chatMessages} m on r.target_type = 'message' and m.id::text = r.target_id
+        left join ${profiles} tp on tp.user_id = case r.target_type
+            when 'offer' then o.owner_id when 'message' then m.sender_id else r.target_id end
+        ${filters.length ? sql`where ${sql.join(filters, sql` and `)}` : sql``}
+        order by r.created_at desc
+        limit ${Math.min(options.limit ?? 100, 500)}`,
+  );
+  return rows.map((r) => ({
+    id: r.id,
+    status: r.status,
+    reason: r.reason,
+    createdAt: iso(r.created_at),
+    reporterName: r.reporter_name ?? "",
+    targetType: r.target_type,
+    targetId: r.target_id,
+    targetUserId: r.target_user_id,
+    targetUserName: r.target_user_name,
+    targetSuspended: Boolean(r.target_suspended),
+    offer: r.offer_id ? { id: r.offer_id, status: r.offer_status ?? "", comment: r.offer_comment ?? "" } : null,
+    messageBody: r.message_body,
+  }));
+}
+
+export type ReportAction = "dismiss" | "closeOffer" | "suspendUser";
+
+/** Resolves a report: dismiss it, close the reported offer, or suspend the user behind it. */
+export async function resolveReport(db: Db, reportId: string, action: ReportAction): Promise<void> {
+  if (!isOfferId(reportId)) throw new TradeError("notFound");
+  const [report] = await listReports(db, { status: "all", id: reportId });
+  if (!report) throw new TradeError("notFound");
+  await db.transaction(async (tx) => {
+    if (action === "closeOffer") {
+      if (!report.offer) throw new TradeError("notFound");
+      await tx
+        .update(tradeOffers)
+        .set({ status: "closed", updatedAt: sql`now()` })
+        .where(and(eq(tradeOffers.id, report.offer.id), inArray(tradeOffers.status, ["open", "negotiating", "expired"])));
+    }
+    if (action === "suspendUser") {
+      if (!report.targetUserId) throw new TradeError("notFound");
+      await tx.update(profiles).set({ suspendedAt: sql`coalesce(${profiles.suspendedAt}, now())` }).where(eq(profiles.userId, report.targetUserId));
+      await tx
+        .update(tradeOffers)
+        .set({ status: "closed", updatedAt: sql`now()` })
+        .where(and(eq(tradeOffers.ownerId, report.targetUserId), inArray(tradeOffers.status, ["open", "negotiating"])));
+    }
+    await tx
+      .update(reports)
+      .set({ status: action === "dismiss" ? "dismissed" : "actioned", resolvedAt: sql`now()` })
+      .where(eq(reports.id, reportId));
+  });
+}
