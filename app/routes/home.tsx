@@ -2,14 +2,16 @@ import { Link } from "react-router";
 import { listPacks, showcaseCards } from "../features/cards/cards.server";
 import { CardTile } from "../features/cards/components/card-tile";
 import { pageMeta } from "../lib/meta";
+import { memo } from "../lib/memo.server";
 import type { Route } from "./+types/home";
 
 export const meta: Route.MetaFunction = () => pageMeta(undefined);
 
 export async function loader({ context }: Route.LoaderArgs) {
-  const packs = await listPacks(context.db);
+  // The catalogue changes only on import: a minute of staleness across instances is fine.
+  const packs = await memo("catalogue:packs", 60_000, () => listPacks(context.db));
   const newest = packs[0];
-  const featured = newest ? await showcaseCards(context.db, newest.id, 8) : [];
+  const featured = newest ? await memo(`catalogue:showcase:${newest.id}`, 60_000, () => showcaseCards(context.db, newest.id, 8)) : [];
   return { packs: packs.slice(0, 8), totalPacks: packs.length, newest, featured };
 }
 
