@@ -1,0 +1,174 @@
+import { count, eq, like } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { cardPacks, cards } from "../../app/db/schema/index";
+import { listCards, searchCards } from "../../app/features/cards/cards.server";
+import { catalogueCsv } from "../../app/features/cards/catalogue-csv.server";
+import { seedCatalogue } from "../../app/features/cards/catalogue.server";
+import {
+  CardImportError,
+  decodeCsvBytes,
+  describeImportError,
+  IMPORT_MAX_ROWS,
+  importCardsFromCsv,
+} from "../../app/features/cards/import.server";
+import { createTestDatabase, type TestDatabase } from "../support/test-db";
+
+let database: TestDatabase;
+beforeAll(async () => {
+  database = await createTestDatabase();
+  await seedCatalogue(database.db);
+});
+afterAll(async () => {
+  await database?.close();
+});
+
+const importedCount = async (packId: string) =>
+  (await database.db.select({ n: count() }).from(cards).where(eq(cards.importPackId, packId)))[0].n;
+
+/** The error an import throws, with its Japanese message. */
+async function failure(title: string, csvData: string): Promise<{ error: CardImportError; message: string }> {
+  const before = (await database.db.select({ n: count() }).from(cards))[0].n;
+  try {
+    await importCardsFromCsv(database.db, { title, csvData });
+  } catch (error) {
+    if (!(error instanceof CardImportError)) throw error;
+    // All or nothing: a failed import writes no row.
+    expect((await database.db.select({ n: count() }).from(cards))[0].n).toBe(before);
+    return { error, message: describeImportError(error, "ja") };
+  }
+  throw new Error("the import should have failed");
+}
+
+describe("CSV import (SPEC.md §7 importCardsFromCSV)", () => {
+  it("registers rows as cards of the pack, visible in listings and search, and a re-import duplicates nothing", async () => {
+    const csv = "name,rarity,imageUrl\nテスト用ピジョット,◆◆◆,https://img.example/pidgeot.webp\nテスト用ポッポ,◆,\n";
+    expect(await importCardsFromCsv(database.db, { title: "palkia", csvData: csv })).toEqual({ count: 2 });
+    expect(await importedCount("palkia")).toBe(2);
+    const listed = await listCards(database.db, { packId: "palkia", q: "てすと" });
+    expect(listed.cards.map((c) => [c.name, c.rarity, c.imageUrl])).toEqual([
+      ["テスト用ピジョット", "◆◆◆", "https://img.example/pidgeot.webp"],
+      ["テスト用ポッポ", "◆", ""],
+    ]);
+    expect((await searchCards(database.db, "てすと用ぽっぽ")).map((c) => c.packId)).toEqual(["palkia"]);
+    // Same file again, one image changed: same cards, updated, count = rows registered or updated.
+    const again = csv.replace("pidgeot.webp", "pidgeot-2.webp");
+    expect(await importCardsFromCsv(database.db, { title: "palkia", csvData: again })).toEqual({ count: 2 });
+    expect(await importedCount("palkia")).toBe(2);
+    const [updated] = await database.db.select().from(cards).where(eq(cards.name, "テスト用ピジョット"));
+    expect(updated.imageUrl).toBe("https://img.example/pidgeot-2.webp");
+  });
+
+  it("reads real-world files: BOM, CRLF, quoted commas/quotes/newlines, extra columns, any order, stray header spaces", async () => {
+    const csv =
+      "\uFEFF memo , Image_URL ,RARITY , Name \r\n" +
+      'x,https://img.example/a.webp,☆☆,"ミュウ, ""幻""の"\r\n' +
+      'y,,★,"改行\nカード"\r\n' +
+      ",,,\r\n";
+    expect(await importCardsFromCsv(database.db, { title: "phantom", csvData: csv })).toEqual({ count: 2 });
+    const rows = await database.db.select({ name: cards.name, rarity: cards.rarity }).from(cards).where(eq(cards.importPackId, "phantom"));
+    expect(rows.sort((a, b) => a.name.localeCompare(b.name))).toEqual([
+      { name: "ミュウ, \"幻\"の", rarity: "☆☆" },
+      { name: "改行\nカード", rarity: "☆" },
+    ]);
+  });
+
+  it("decodes Shift_JIS (CP932) files as saved by Excel, and UTF-8 with or without BOM", () => {
+    // "名前,①" in CP932: 名=96BC 前=914F ①=8740 (NEC special, CP932 only)
+    const sjis = new Uint8Array([0x96, 0xbc, 0x91, 0x4f, 0x2c, 0x87, 0x40]);
+    expect(decodeCsvBytes(sjis)).toBe("名前,①");
+    const utf8 = new TextEncoder().encode("名前,①");
+    expect(decodeCsvBytes(utf8)).toBe("名前,①");
+    expect(decodeCsvBytes(new Uint8Array([0xef, 0xbb, 0xbf, ...utf8]))).toBe("名前,①");
+  });
+
+  it("maps rarity spellings (◇, ★, 👑/crown, codes, ◆3) to the display forms and rejects unknown ones", async () => {
+    const spellings: [string, string][] = [
+      ["◇◇", "◆◆"],
+      ["◆3", "◆◆◆"],
+      ["RR", "◆◆◆◆"],
+      ["c", "◆"],
+      ["AR", "☆"],
+      ["SR", "☆☆"],
+      ["SAR", "☆☆"],
+      ["★★★", "☆☆☆"],
+      ["IM", "☆☆☆"],
+      ["UR", "👑"],
+      ["crown", "👑"],
+      ["👑", "👑"],
+      ["S", "✦"],
+      ["SSR", "✦✦"],
+      ["PROMO", "PROMO"],
+    ];
+    const csv = "name,rarity,imageUrl\n" + spellings.map(([spelling], i) => `スペル${i},${spelling},`).join("\n");
+    expect(await importCardsFromCsv(database.db, { title: "charizard", csvData: csv })).toEqual({ count: spellings.length });
+    const rows = await database.db.select({ name: cards.name, rarity: cards.rarity }).from(cards).where(like(cards.name, "スペル%"));
+    const byName = new Map(rows.map((r) => [r.name, r.rarity]));
+    spellings.forEach(([spelling, display], i) => expect(byName.get(`スペル${i}`), spelling).toBe(display));
+
+    const { message } = await failure("charizard", "name,rarity,imageUrl\nよいカード,◆,\n謎カード,SUPER,\n");
+    expect(message).toContain("3行目: rarity「SUPER」は不明です");
+  });
+
+  it("writes nothing when any row is bad, and names the first bad rows with their line numbers", async () => {
+    const csv = [
+      "name,rarity,imageUrl",
+      "正しいカード1,◆,",
+      ",◆,",
+      "レアなし,,",
+      "正しいカード2,◆◆,",
+      "悪いURL,◆,javascript:alert(1)",
+      "正しいカード1,◆,",
+      ...Array.from({ length: 10 }, (_, i) => `謎${i},?!,`),
+    ].join("\n");
+    const { error, message } = await failure("mewtwo", csv);
+    expect(error.code).toBe("rows_invalid");
+    expect(message).toMatch(/^14行に誤りがあるため登録しませんでした。/);
+    expect(message).toContain("3行目: name が空です");
+    expect(message).toContain("4行目: rarity が空です");
+    expect(message).toContain("6行目: imageUrl は http:// または https:// で始まるURLにしてください");
+    expect(message).toContain("7行目: 2行目と同じカードです");
+    expect(message).toContain("ほか9行");
+    expect(await importedCount("mewtwo")).toBe(0);
+  });
+
+  it("names missing required columns, and rejects an unknown pack, empty input and malformed CSV", async () => {
+    expect((await failure("dialga", "name,rarity\na,◆\n")).message).toBe("必須の列がありません: imageUrl");
+    expect((await failure("dialga", "title,foo\na,b\n")).message).toBe("必須の列がありません: name, rarity, imageUrl");
+    expect((await failure("no-such-pack", "name,rarity,imageUrl\na,◆,\n")).message).toBe("パック「no-such-pack」が見つかりません");
+    expect((await failure(" ", "name,rarity,imageUrl\na,◆,\n")).message).toBe("タイトルを入力してください");
+    expect((await failure("dialga", "")).error.code).toBe("csv_missing");
+    expect((await failure("dialga", "name,rarity,imageUrl\n")).error.code).toBe("no_rows");
+    expect((await failure("dialga", 'name,rarity,imageUrl\n"unterminated,◆,\n')).error.code).toBe("malformed");
+    expect(describeImportError(new CardImportError("columns_missing", { columns: ["imageUrl"] }), "en")).toBe(
+      "Required columns are missing: imageUrl",
+    );
+  });
+
+  it("enforces the size and row limits with clear errors", async () => {
+    const tooMany = "name,rarity,imageUrl\n" + Array.from({ length: IMPORT_MAX_ROWS + 1 }, (_, i) => `c${i},◆,`).join("\n");
+    expect((await failure("dialga", tooMany)).message).toBe("行数が多すぎます（上限 20,000行）");
+    const tooLarge = "name,rarity,imageUrl\n" + `${"あ".repeat(90)},◆,\n`.repeat(20_000);
+    expect((await failure("dialga", tooLarge)).message).toBe("ファイルが大きすぎます（上限 5MB）");
+  });
+
+  it("stores formula-looking cells and HTML as plain text", async () => {
+    const csv = 'name,rarity,imageUrl\n"=cmd|\' /C calc\'!A0",◆,\n"<img src=x onerror=alert(1)>",◆,\n+SUM(1),◆,\n';
+    expect(await importCardsFromCsv(database.db, { title: "pikachu", csvData: csv })).toEqual({ count: 3 });
+    const names = (await database.db.select({ name: cards.name }).from(cards).where(eq(cards.importPackId, "pikachu"))).map((r) => r.name);
+    expect(names.sort()).toEqual(["+SUM(1)", "<img src=x onerror=alert(1)>", "=cmd|' /C calc'!A0"].sort());
+  });
+
+  it("imports the whole real catalogue as one CSV, and again without duplicates", async () => {
+    const csv = catalogueCsv({ imageBase: "https://img.example/cards" });
+    const rows = csv.trim().split("\r\n").length - 1;
+    expect(rows).toBeGreaterThan(3000);
+    const first = await importCardsFromCsv(database.db, { title: "memorial", csvData: csv });
+    expect(first.count).toBe(rows);
+    expect(await importedCount("memorial")).toBe(rows);
+    const second = await importCardsFromCsv(database.db, { title: "memorial", csvData: csv });
+    expect(second.count).toBe(rows);
+    expect(await importedCount("memorial")).toBe(rows);
+    const links = (await database.db.select({ n: count() }).from(cardPacks).innerJoin(cards, eq(cards.id, cardPacks.cardId)).where(eq(cards.importPackId, "memorial")))[0].n;
+    expect(links).toBe(rows);
+  });
+});
