@@ -1,15 +1,49 @@
 import { createAdapter } from "@socket.io/redis-adapter";
 import { createClient } from "redis";
-import type { Server as SocketServer } from "socket.io";
+import type { Namespace, Server as SocketServer, Socket } from "socket.io";
+import { z } from "zod";
 import type { Database } from "../app/db/client.server";
+import {
+  applyTradeStep,
+  blockRoomPartner,
+  ChatError,
+  countUnread,
+  getRoomState,
+  listMessages,
+  markRead,
+  reportMessage,
+  requireRoomMember,
+  sendMessage,
+  unblockRoomPartner,
+} from "../app/features/chat/chat.server";
+import { ReportSchema, RoomIdSchema, SendMessageSchema, SyncSchema, TradeStepSchema } from "../app/features/chat/chat.schema";
+import { CHAT_ERROR_KEYS, chatMessages as chatCatalogue } from "../app/features/chat/messages";
+import {
+  CHAT_NAMESPACE,
+  type AckError,
+  type ClientToServerEvents,
+  type ServerToClientEvents,
+} from "../app/features/chat/protocol";
+import { createMemoryRateLimiter, createRedisRateLimiter, type MessageRateLimiter } from "../app/features/chat/rate-limit.server";
+import { getViewerFromHeaders } from "../app/features/users/session.server";
 import type { Env } from "../app/lib/env.server";
+import { localeFromRequest, translate, type Locale } from "../app/lib/i18n";
 import type { Logger } from "./logger";
 
 export type Realtime = { close(): Promise<void> };
 
+type SocketData = { userId: string; locale: Locale };
+type ChatSocket = Socket<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
+type ChatNamespace = Namespace<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
+
+// Sync answers at most this many messages per call; the client asks again while hasMore.
+const SYNC_PAGE = 200;
+
 /**
  * Socket.IO on the same HTTP server. With REDIS_URL the Redis adapter fans events out across
- * instances; without it everything stays in-process.
+ * instances (and holds the chat rate limit); without it everything stays in-process.
+ * The default namespace only answers `ping:server`; chat is the `/chat` namespace, whose
+ * handshake requires the same session cookie as HTTP (the Origin is checked in server/http.ts).
  */
 export async function attachRealtime(options: {
   io: SocketServer;
@@ -17,8 +51,9 @@ export async function attachRealtime(options: {
   database: Database;
   log: Logger;
 }): Promise<Realtime> {
-  const { io, env, log } = options;
+  const { io, env, database, log } = options;
   const closers: (() => Promise<unknown>)[] = [];
+  let limiter: MessageRateLimiter = createMemoryRateLimiter();
   if (env.redisUrl) {
     const pub = createClient({ url: env.redisUrl });
     const sub = pub.duplicate();
@@ -26,6 +61,7 @@ export async function attachRealtime(options: {
     sub.on("error", (err: Error) => log.error("redis error", { error: err.message }));
     await Promise.all([pub.connect(), sub.connect()]);
     io.adapter(createAdapter(pub, sub));
+    limiter = createRedisRateLimiter(pub);
     closers.push(() => pub.quit(), () => sub.quit());
     log.info("realtime fan-out through redis");
   }
@@ -34,9 +70,142 @@ export async function attachRealtime(options: {
       if (typeof ack === "function") ack({ ok: true, at: Date.now() });
     });
   });
+  attachChat(io.of(CHAT_NAMESPACE) as ChatNamespace, { env, database, log, limiter });
   return {
     close: async () => {
       await Promise.allSettled(closers.map((c) => c()));
     },
   };
+}
+
+function attachChat(nsp: ChatNamespace, deps: { env: Env; database: Database; log: Logger; limiter: MessageRateLimiter }) {
+  const { env, log, limiter } = deps;
+  const db = deps.database.db;
+
+  nsp.use(async (socket, next) => {
+    try {
+      const headers = new Headers();
+      for (const [name, value] of Object.entries(socket.request.headers)) {
+        if (typeof value === "string") headers.set(name, value);
+        else if (Array.isArray(value)) headers.set(name, value.join(", "));
+      }
+      const viewer = await getViewerFromHeaders(headers, db, env);
+      // A signed-out (or suspended) socket never connects: connect_error "unauthorized".
+      if (!viewer || viewer.suspended) return next(new Error("unauthorized"));
+      socket.data.userId = viewer.id;
+      socket.data.locale = localeFromRequest({ headers } as Request);
+      next();
+    } catch (err) {
+      log.error("chat handshake failed", { error: err instanceof Error ? err.message : String(err) });
+      next(new Error("unavailable"));
+    }
+  });
+
+  const failure = (socket: ChatSocket, err: unknown): AckError => {
+    let code = "invalid";
+    if (err instanceof ChatError) code = err.code;
+    else if (!(err instanceof z.ZodError)) log.error("chat handler failed", { error: err instanceof Error ? err.message : String(err) });
+    const key = CHAT_ERROR_KEYS[code] ?? "errorUnknown";
+    return { ok: false, error: code, message: translate(chatCatalogue, socket.data.locale, key, { max: 1000 }) };
+  };
+
+  const pushUnread = async (userId: string, roomId?: string) => {
+    const total = await countUnread(db, userId);
+    nsp.to(`user:${userId}`).emit("chat:unread", { total, roomId });
+  };
+
+  nsp.on("connection", (raw) => {
+    const socket = raw as ChatSocket;
+    const userId = socket.data.userId;
+    void socket.join(`user:${userId}`);
+
+    /** Runs a handler whose ack is required; a missing ack is a malformed call and is ignored. */
+    const handle = <P, R extends object>(event: keyof ClientToServerEvents, run: (payload: P) => Promise<R>) => {
+      socket.on(event, (async (payload: P, ack: unknown) => {
+        if (typeof ack !== "function") return;
+        try {
+          ack({ ok: true, ...(await run(payload)) });
+        } catch (err) {
+          ack(failure(socket, err));
+        }
+      }) as never);
+    };
+
+    handle<{ roomId: string }, { lastSeq: number }>("chat:join", async (payload) => {
+      const roomId = RoomIdSchema.parse(payload?.roomId);
+      // Membership first: a room that is not yours is answered like one that does not exist.
+      const room = await requireRoomMember(db, roomId, userId);
+      await socket.join(`room:${room.id}`);
+      return { lastSeq: room.lastSeq };
+    });
+
+    handle<unknown, object>("chat:send", async (payload) => {
+      const input = SendMessageSchema.parse(payload);
+      const result = await sendMessage(db, { ...input, userId }, () => limiter.allow(userId));
+      // Stored first, then announced. A retry is announced again: receivers drop duplicates by
+      // id, and a second chance helps when the first broadcast was lost with an instance.
+      nsp.to(`room:${input.roomId}`).emit("chat:message", result.message);
+      if (result.created) void pushUnread(result.recipientId, input.roomId).catch(() => {});
+      return { message: result.message };
+    });
+
+    handle<unknown, object>("chat:sync", async (payload) => {
+      const input = SyncSchema.parse(payload);
+      const messages = await listMessages(db, input.roomId, userId, { afterSeq: input.afterSeq, limit: SYNC_PAGE });
+      return { messages, hasMore: messages.length === SYNC_PAGE };
+    });
+
+    socket.on("chat:read", async (payload, ack) => {
+      try {
+        const roomId = RoomIdSchema.parse(payload?.roomId);
+        const seq = z.number().int().min(0).parse(payload?.seq);
+        await markRead(db, roomId, userId, seq);
+        const total = await countUnread(db, userId);
+        // Every tab of this user (header badges) learns the new total.
+        nsp.to(`user:${userId}`).emit("chat:unread", { total, roomId });
+        if (typeof ack === "function") ack({ ok: true, total });
+      } catch (err) {
+        if (typeof ack === "function") ack(failure(socket, err));
+      }
+    });
+
+    handle<unknown, object>("chat:step", async (payload) => {
+      const input = TradeStepSchema.parse(payload);
+      const result = await applyTradeStep(db, { roomId: input.roomId, userId, step: input.step });
+      for (const message of result.messages) nsp.to(`room:${input.roomId}`).emit("chat:message", message);
+      const state = await getRoomState(db, input.roomId, userId);
+      nsp.to(`room:${input.roomId}`).emit("chat:room", state);
+      if (result.messages.length > 0) void pushUnread(result.recipientId, input.roomId).catch(() => {});
+      return { state };
+    });
+
+    handle<{ roomId: string; blocked: boolean }, object>("chat:block", async (payload) => {
+      const roomId = RoomIdSchema.parse(payload?.roomId);
+      const blocked = z.boolean().parse(payload?.blocked);
+      if (blocked) await blockRoomPartner(db, roomId, userId);
+      else await unblockRoomPartner(db, roomId, userId);
+      const state = await getRoomState(db, roomId, userId);
+      nsp.to(`room:${roomId}`).emit("chat:room", state);
+      return { state };
+    });
+
+    handle<unknown, object>("chat:report", async (payload) => {
+      const input = ReportSchema.safeParse(payload);
+      if (!input.success) {
+        const badId = input.error.issues.some((issue) => issue.path[0] === "messageId");
+        throw new ChatError(badId ? "not_found" : "empty");
+      }
+      await reportMessage(db, { reporterId: userId, ...input.data });
+      return {};
+    });
+
+    socket.on("chat:unread", async (ack) => {
+      if (typeof ack !== "function") return;
+      try {
+        ack({ ok: true, total: await countUnread(db, userId) });
+      } catch (err) {
+        ack(failure(socket, err));
+      }
+    });
+  });
 }

@@ -14,6 +14,7 @@ import {
   tradeOffers,
   users,
 } from "../../db/schema/index";
+import type { ChatMessage, RoomState, TradeProgress } from "./protocol";
 import { MESSAGE_MAX_LENGTH, MESSAGE_PAGE_SIZE, normaliseBody, RoomIdSchema, type TradeStep } from "./chat.schema";
 
 /**
@@ -40,28 +41,7 @@ export class ChatError extends Error {
   }
 }
 
-export type ChatMessage = {
-  id: string;
-  roomId: string;
-  seq: number;
-  senderId: string | null;
-  kind: "text" | "system";
-  body: string;
-  clientId: string | null;
-  createdAt: string;
-};
-
-export type TradeProgress = {
-  ownerAgreed: boolean;
-  partnerAgreed: boolean;
-  agreed: boolean;
-  friendRequested: boolean;
-  gameTradeRequested: boolean;
-  ownerCompleted: boolean;
-  partnerCompleted: boolean;
-  completed: boolean;
-  cancelled: boolean;
-};
+export type { ChatMessage, RoomState, TradeProgress };
 
 type RoomRow = typeof chatRooms.$inferSelect;
 type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
@@ -559,4 +539,35 @@ export async function reportMessage(db: Db, input: { reporterId: string; message
     .values({ reporterId: input.reporterId, targetType: "message", targetId: input.messageId, reason })
     .returning({ id: reports.id });
   return { reportId: row.id };
+}
+
+/**
+ * What both participants' screens need after a step or a block: broadcast to the room as is,
+ * so it holds only what both may see (friend IDs once both agreed).
+ */
+export async function getRoomState(db: Db, roomId: string, userId: string): Promise<RoomState> {
+  const room = await requireRoomMember(db, roomId, userId);
+  const progress = progressOf(room);
+  const [[offer], blockRows, who] = await Promise.all([
+    db.select({ status: tradeOffers.status }).from(tradeOffers).where(eq(tradeOffers.id, room.offerId)),
+    db
+      .select({ blockerId: blocks.blockerId })
+      .from(blocks)
+      .where(
+        or(
+          and(eq(blocks.blockerId, room.ownerId), eq(blocks.blockedId, room.partnerId)),
+          and(eq(blocks.blockerId, room.partnerId), eq(blocks.blockedId, room.ownerId)),
+        ),
+      ),
+    progress.agreed ? people(db, [room.ownerId, room.partnerId]) : Promise.resolve(null),
+  ]);
+  return {
+    roomId: room.id,
+    progress,
+    offerStatus: offer?.status ?? "closed",
+    blockerIds: blockRows.map((b) => b.blockerId),
+    friendIds: who
+      ? { [room.ownerId]: who.get(room.ownerId)?.friendId ?? null, [room.partnerId]: who.get(room.partnerId)?.friendId ?? null }
+      : null,
+  };
 }

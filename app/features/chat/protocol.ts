@@ -1,0 +1,64 @@
+/**
+ * The realtime chat protocol (DESIGN.md §6), shared by server/realtime.ts and the browser hook.
+ * Chat lives on its own Socket.IO namespace so that its handshake can require a session while
+ * the default namespace keeps the platform's unauthenticated `ping:server` health check.
+ */
+export const CHAT_NAMESPACE = "/chat";
+
+export type ChatMessage = {
+  id: string;
+  roomId: string;
+  seq: number;
+  senderId: string | null;
+  kind: "text" | "system";
+  body: string;
+  clientId: string | null;
+  createdAt: string;
+};
+
+export type TradeProgress = {
+  ownerAgreed: boolean;
+  partnerAgreed: boolean;
+  agreed: boolean;
+  friendRequested: boolean;
+  gameTradeRequested: boolean;
+  ownerCompleted: boolean;
+  partnerCompleted: boolean;
+  completed: boolean;
+  cancelled: boolean;
+};
+
+/** Pushed to `room:<id>` whenever steps, the offer status or blocks change. */
+export type RoomState = {
+  roomId: string;
+  progress: TradeProgress;
+  offerStatus: string;
+  /** Participants who have blocked the other one. */
+  blockerIds: string[];
+  /** Friend IDs, present only once both sides agreed (keyed by user id). */
+  friendIds: Record<string, string | null> | null;
+};
+
+export type AckError = { ok: false; error: string; message: string };
+export type Ack<T extends object = object> = ({ ok: true } & T) | AckError;
+
+/** Events the browser sends, each with an ack callback. */
+export type ClientToServerEvents = {
+  "chat:join": (payload: { roomId: string }, ack: (reply: Ack<{ lastSeq: number }>) => void) => void;
+  "chat:send": (payload: { roomId: string; clientId: string; body: string }, ack: (reply: Ack<{ message: ChatMessage }>) => void) => void;
+  "chat:sync": (
+    payload: { roomId: string; afterSeq: number },
+    ack: (reply: Ack<{ messages: ChatMessage[]; hasMore: boolean }>) => void,
+  ) => void;
+  "chat:read": (payload: { roomId: string; seq: number }, ack?: (reply: Ack<{ total: number }>) => void) => void;
+  "chat:step": (payload: { roomId: string; step: string }, ack: (reply: Ack<{ state: RoomState }>) => void) => void;
+  "chat:block": (payload: { roomId: string; blocked: boolean }, ack: (reply: Ack<{ state: RoomState }>) => void) => void;
+  "chat:report": (payload: { messageId: string; reason: string }, ack: (reply: Ack) => void) => void;
+  "chat:unread": (ack: (reply: Ack<{ total: number }>) => void) => void;
+};
+
+export type ServerToClientEvents = {
+  "chat:message": (message: ChatMessage) => void;
+  "chat:room": (state: RoomState) => void;
+  "chat:unread": (update: { total: number; roomId?: string }) => void;
+};

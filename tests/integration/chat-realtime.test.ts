@@ -1,0 +1,287 @@
+import { randomBytes } from "node:crypto";
+import { createServer, type Server } from "node:http";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { eq } from "drizzle-orm";
+import { Server as SocketServer } from "socket.io";
+import { io as connect, type Socket } from "socket.io-client";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { chatMessages } from "../../app/db/schema/index";
+import type { Ack, ChatMessage, ClientToServerEvents, ServerToClientEvents } from "../../app/features/chat/protocol";
+import { loadEnv, type Env } from "../../app/lib/env.server";
+import { createLogger } from "../../server/logger";
+import { attachRealtime, type Realtime } from "../../server/realtime";
+import { createChatRoom, createChatUser, createSessionCookie, newClientId } from "../support/chat-factories";
+import { createTestDatabase, type TestDatabase } from "../support/test-db";
+
+type ChatClient = Socket<ServerToClientEvents, ClientToServerEvents>;
+type Instance = { url: string; http: Server; io: SocketServer; realtime: Realtime };
+
+const SECRET = randomBytes(32).toString("base64url");
+let database: TestDatabase;
+const instances: Instance[] = [];
+const clients: ChatClient[] = [];
+
+function testEnv(extra: Record<string, string> = {}): Env {
+  return loadEnv({
+    DATA_DIR: mkdtempSync(path.join(tmpdir(), "torepoke-chat-")),
+    BETTER_AUTH_SECRET: SECRET,
+    SITE_URL: "http://127.0.0.1",
+    LOG_LEVEL: "silent",
+    ...extra,
+  });
+}
+
+async function startInstance(env: Env): Promise<Instance> {
+  const http = createServer();
+  const io = new SocketServer(http, { serveClient: false });
+  const realtime = await attachRealtime({ io, env, database, log: createLogger("silent") });
+  await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
+  const address = http.address();
+  const port = typeof address === "object" && address ? address.port : 0;
+  const instance = { url: `http://127.0.0.1:${port}`, http, io, realtime };
+  instances.push(instance);
+  return instance;
+}
+
+function client(instance: Instance, cookie?: string): ChatClient {
+  const socket: ChatClient = connect(`${instance.url}/chat`, {
+    transports: ["websocket"],
+    reconnection: false,
+    extraHeaders: cookie ? { cookie } : {},
+  });
+  clients.push(socket);
+  return socket;
+}
+
+function connected(socket: ChatClient): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (socket.connected) return resolve();
+    socket.once("connect", () => resolve());
+    socket.once("connect_error", reject);
+  });
+}
+
+function call<T extends object>(socket: ChatClient, event: string, payload: unknown): Promise<Ack<T>> {
+  return new Promise((resolve) => (socket.emit as (e: string, p: unknown, cb: (r: Ack<T>) => void) => void)(event, payload, resolve));
+}
+
+/** Collects chat:message events; `until(n)` resolves once n distinct messages arrived. */
+function inbox(socket: ChatClient) {
+  const received: ChatMessage[] = [];
+  const waiters: { n: number; resolve: () => void }[] = [];
+  socket.on("chat:message", (m) => {
+    received.push(m);
+    const distinct = new Set(received.map((r) => r.id)).size;
+    for (const w of waiters.filter((w) => distinct >= w.n)) w.resolve();
+  });
+  return {
+    received,
+    until: (n: number) =>
+      new Promise<void>((resolve) => {
+        if (new Set(received.map((r) => r.id)).size >= n) return resolve();
+        waiters.push({ n, resolve });
+      }),
+  };
+}
+
+async function signedIn(instance: Instance, userId: string) {
+  const socket = client(instance, await createSessionCookie(database.db, userId, SECRET));
+  await connected(socket);
+  return socket;
+}
+
+let server: Instance;
+beforeAll(async () => {
+  database = await createTestDatabase();
+  server = await startInstance(testEnv());
+});
+afterAll(async () => {
+  for (const c of clients) c.close();
+  for (const i of instances) {
+    await new Promise<void>((resolve) => i.io.close(() => resolve()));
+    await i.realtime.close();
+  }
+  await database?.close();
+});
+
+describe("the chat socket", () => {
+  it("refuses a signed-out or forged-cookie handshake", async () => {
+    for (const cookie of [undefined, "torepoke.session_token=forged.c2lnbmF0dXJl"]) {
+      const socket = client(server, cookie);
+      const error = await connected(socket).then(
+        () => new Error("connected"),
+        (err: Error) => err,
+      );
+      expect(error.message).toBe("unauthorized");
+    }
+  });
+
+  it("refuses to join, read or write a room for anyone but its two participants", async () => {
+    const { roomId, owner, partner } = await createChatRoom(database.db);
+    const stranger = await createChatUser(database.db);
+    const outsider = await signedIn(server, stranger.id);
+    const outsiderInbox = inbox(outsider);
+    const join = await call(outsider, "chat:join", { roomId });
+    expect(join).toMatchObject({ ok: false, error: "not_found", message: "チャットルームが見つかりません" });
+    expect(await call(outsider, "chat:send", { roomId, clientId: newClientId(), body: "やあ" })).toMatchObject({ ok: false, error: "not_found" });
+    expect(await call(outsider, "chat:sync", { roomId, afterSeq: 0 })).toMatchObject({ ok: false, error: "not_found" });
+    expect(await call(outsider, "chat:step", { roomId, step: "cancel" })).toMatchObject({ ok: false, error: "not_found" });
+    expect(await call(outsider, "chat:join", { roomId: "../../etc" })).toMatchObject({ ok: false });
+
+    const a = await signedIn(server, owner.id);
+    const b = await signedIn(server, partner.id);
+    expect(await call(a, "chat:join", { roomId })).toMatchObject({ ok: true, lastSeq: 0 });
+    expect(await call(b, "chat:join", { roomId })).toMatchObject({ ok: true });
+    const bInbox = inbox(b);
+    await call(a, "chat:send", { roomId, clientId: newClientId(), body: "二人だけの話" });
+    await bInbox.until(1);
+    expect(outsiderInbox.received).toEqual([]);
+    expect(await database.db.select().from(chatMessages).where(eq(chatMessages.roomId, roomId))).toHaveLength(1);
+  });
+
+  it("delivers in real time, answers a retried send with the stored message, and pushes unread counts", async () => {
+    const { roomId, owner, partner } = await createChatRoom(database.db);
+    const a = await signedIn(server, owner.id);
+    const b = await signedIn(server, partner.id);
+    await call(a, "chat:join", { roomId });
+    await call(b, "chat:join", { roomId });
+    const bInbox = inbox(b);
+    const unread: number[] = [];
+    b.on("chat:unread", (u) => unread.push(u.total));
+    const clientId = newClientId();
+    const first = await call<{ message: ChatMessage }>(a, "chat:send", { roomId, clientId, body: "こんにちは https://example.com" });
+    const retry = await call<{ message: ChatMessage }>(a, "chat:send", { roomId, clientId, body: "こんにちは https://example.com" });
+    expect(first.ok && retry.ok).toBe(true);
+    if (!first.ok || !retry.ok) return;
+    expect(retry.message.id).toBe(first.message.id);
+    await bInbox.until(1);
+    expect(bInbox.received[0]).toMatchObject({ body: "こんにちは https://example.com", seq: 1, senderId: owner.id });
+    // At-least-once on the wire (the retry may be announced again), one row in the database.
+    expect(new Set(bInbox.received.map((m) => m.id)).size).toBe(1);
+    expect(await database.db.select().from(chatMessages).where(eq(chatMessages.roomId, roomId))).toHaveLength(1);
+    await expect.poll(() => unread.at(-1)).toBe(1);
+    const read = await call<{ total: number }>(b, "chat:read", { roomId, seq: 1 });
+    expect(read).toMatchObject({ ok: true, total: 0 });
+  });
+
+  it("after a gap, sync returns exactly the missed messages in order", async () => {
+    const { roomId, owner, partner } = await createChatRoom(database.db);
+    const a = await signedIn(server, owner.id);
+    await call(a, "chat:join", { roomId });
+    const first = await signedIn(server, partner.id);
+    await call(first, "chat:join", { roomId });
+    await call(a, "chat:send", { roomId, clientId: "before", body: "オンライン中" });
+    first.close(); // B goes away
+    for (let i = 1; i <= 5; i++) await call(a, "chat:send", { roomId, clientId: `gap-${i}`, body: `オフライン中 ${i}` });
+    const again = await signedIn(server, partner.id);
+    await call(again, "chat:join", { roomId });
+    const sync = await call<{ messages: ChatMessage[]; hasMore: boolean }>(again, "chat:sync", { roomId, afterSeq: 1 });
+    expect(sync.ok).toBe(true);
+    if (!sync.ok) return;
+    expect(sync.messages.map((m) => m.body)).toEqual([1, 2, 3, 4, 5].map((i) => `オフライン中 ${i}`));
+    expect(sync.messages.map((m) => m.seq)).toEqual([2, 3, 4, 5, 6]);
+    expect(sync.hasMore).toBe(false);
+  });
+
+  it("concurrent sends from both sides reach both sides once each, with one gap-free sequence", async () => {
+    const { roomId, owner, partner } = await createChatRoom(database.db);
+    const a = await signedIn(server, owner.id);
+    const b = await signedIn(server, partner.id);
+    await call(a, "chat:join", { roomId });
+    await call(b, "chat:join", { roomId });
+    const aInbox = inbox(a);
+    const bInbox = inbox(b);
+    // Both sides type at once; each client sends its own messages one after another (the next
+    // after the previous ack), as the browser does.
+    const sendAll = async (socket: ChatClient, prefix: string) => {
+      const acks: Ack<{ message: ChatMessage }>[] = [];
+      for (let i = 0; i < 15; i++) acks.push(await call(socket, "chat:send", { roomId, clientId: `${prefix}-${i}`, body: `${prefix}${i}` }));
+      return acks;
+    };
+    const [aAcks, bAcks] = await Promise.all([sendAll(a, "A"), sendAll(b, "B")]);
+    expect([...aAcks, ...bAcks].every((r) => r.ok)).toBe(true);
+    await Promise.all([aInbox.until(30), bInbox.until(30)]);
+    for (const box of [aInbox, bInbox]) {
+      const seqs = [...new Set(box.received.map((m) => m.seq))].sort((x, y) => x - y);
+      expect(seqs).toEqual(Array.from({ length: 30 }, (_, i) => i + 1));
+      expect(new Set(box.received.map((m) => m.id)).size).toBe(30);
+      // In sequence order, each side's messages read in the order they were typed.
+      const bySeq = [...new Map(box.received.map((m) => [m.id, m])).values()].sort((x, y) => x.seq - y.seq);
+      expect(bySeq.filter((m) => m.body.startsWith("A")).map((m) => m.body)).toEqual(Array.from({ length: 15 }, (_, i) => `A${i}`));
+      expect(bySeq.filter((m) => m.body.startsWith("B")).map((m) => m.body)).toEqual(Array.from({ length: 15 }, (_, i) => `B${i}`));
+    }
+  });
+
+  it("limits a user to 20 messages per 10 seconds with a Japanese notice", async () => {
+    const { roomId, owner } = await createChatRoom(database.db);
+    const a = await signedIn(server, owner.id);
+    const replies = [];
+    for (let i = 0; i < 21; i++) replies.push(await call(a, "chat:send", { roomId, clientId: `rl-${i}`, body: `連投 ${i}` }));
+    expect(replies.slice(0, 20).every((r) => r.ok)).toBe(true);
+    expect(replies[20]).toMatchObject({ ok: false, error: "rate_limited", message: "メッセージの送信が多すぎます。10秒ほど待ってから送信してください。" });
+    // A retry of an already stored message is still answered.
+    expect(await call(a, "chat:send", { roomId, clientId: "rl-3", body: "連投 3" })).toMatchObject({ ok: true });
+    expect(await database.db.select().from(chatMessages).where(eq(chatMessages.roomId, roomId))).toHaveLength(20);
+  });
+
+  it("broadcasts trade steps and blocks as room state to both sides", async () => {
+    const { roomId, owner, partner } = await createChatRoom(database.db, { ownerFriendId: "1111222233334444", partnerFriendId: "9999888877776666" });
+    const a = await signedIn(server, owner.id);
+    const b = await signedIn(server, partner.id);
+    await call(a, "chat:join", { roomId });
+    await call(b, "chat:join", { roomId });
+    const states: unknown[] = [];
+    b.on("chat:room", (s) => states.push(s));
+    await call(a, "chat:step", { roomId, step: "agree" });
+    const both = await call(b, "chat:step", { roomId, step: "agree" });
+    expect(both).toMatchObject({ ok: true, state: { progress: { agreed: true }, offerStatus: "negotiating", friendIds: { [owner.id]: "1111222233334444" } } });
+    expect(await call(a, "chat:step", { roomId, step: "bogus" })).toMatchObject({ ok: false });
+    const block = await call(a, "chat:block", { roomId, blocked: true });
+    expect(block).toMatchObject({ ok: true, state: { blockerIds: [owner.id] } });
+    expect(await call(b, "chat:send", { roomId, clientId: newClientId(), body: "まだ？" })).toMatchObject({ ok: false, error: "blocked" });
+    await expect.poll(() => states.length).toBe(3);
+  });
+
+  it("files a report for a message from the room", async () => {
+    const { roomId, owner, partner } = await createChatRoom(database.db);
+    const a = await signedIn(server, owner.id);
+    const b = await signedIn(server, partner.id);
+    const sent = await call<{ message: ChatMessage }>(b, "chat:send", { roomId, clientId: newClientId(), body: "LINE教えて" });
+    if (!sent.ok) throw new Error("send failed");
+    expect(await call(a, "chat:report", { messageId: sent.message.id, reason: "外部連絡先の要求" })).toMatchObject({ ok: true });
+    expect(await call(a, "chat:report", { messageId: sent.message.id, reason: "" })).toMatchObject({ ok: false, error: "empty" });
+    expect(await call(a, "chat:report", { messageId: "nope", reason: "x" })).toMatchObject({ ok: false, error: "not_found" });
+  });
+});
+
+const redisUrl = process.env.TEST_REDIS_URL;
+describe.runIf(redisUrl)("two instances sharing Redis (TEST_REDIS_URL)", () => {
+  it("one participant on each instance: messages flow both ways, and the rate limit is shared", async () => {
+    const env = testEnv({ REDIS_URL: redisUrl! });
+    const one = await startInstance(env);
+    const two = await startInstance(env);
+    const { roomId, owner, partner } = await createChatRoom(database.db);
+    const a = await signedIn(one, owner.id);
+    const b = await signedIn(two, partner.id);
+    await call(a, "chat:join", { roomId });
+    await call(b, "chat:join", { roomId });
+    const aInbox = inbox(a);
+    const bInbox = inbox(b);
+    await call(a, "chat:send", { roomId, clientId: "x1", body: "インスタンス1から" });
+    await bInbox.until(1);
+    await call(b, "chat:send", { roomId, clientId: "x2", body: "インスタンス2から" });
+    await aInbox.until(2);
+    expect(aInbox.received.map((m) => m.body)).toContain("インスタンス2から");
+    expect(bInbox.received.map((m) => m.body)).toContain("インスタンス1から");
+
+    // 20 per 10 s in total, wherever the sockets are.
+    const a2 = await signedIn(two, owner.id);
+    const replies = [];
+    for (let i = 0; i < 10; i++) replies.push(await call(a, "chat:send", { roomId, clientId: `r1-${i}`, body: `${i}` }));
+    for (let i = 0; i < 10; i++) replies.push(await call(a2, "chat:send", { roomId, clientId: `r2-${i}`, body: `${i}` }));
+    // x1 counted already: 1 + 20 attempts → the last one is over the limit.
+    expect(replies.filter((r) => !r.ok).map((r) => (r.ok ? "" : r.error))).toEqual(["rate_limited"]);
+  });
+});
