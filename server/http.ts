@@ -10,6 +10,11 @@ import { Server as SocketServer } from "socket.io";
 import type { Database } from "../app/db/client.server";
 import type { AppContext } from "../app/lib/context";
 import type { Env } from "../app/lib/env.server";
+import { AUTH_BASE_PATH, authRequestHandler, CLIENT_IP_HEADER, getAuth } from "../app/lib/auth.server";
+import { isCsrfSafe } from "../app/lib/csrf.server";
+import { localeFromRequest, translate } from "../app/lib/i18n";
+import { usersMessages } from "../app/features/users/messages";
+import { toNodeHandler } from "better-auth/node";
 import type { Logger } from "./logger";
 import { attachRealtime, type Realtime } from "./realtime";
 
@@ -74,6 +79,23 @@ export async function createHttpApp(options: {
     }),
   );
   app.use(compression());
+
+  // CSRF: one rule for every state-changing request (app/lib/csrf.server.ts).
+  app.use((req, res, next) => {
+    // Auth rate limits key on Express's req.ip, never on a header the client chose.
+    req.headers[CLIENT_IP_HEADER] = req.ip ?? "";
+    const ok = isCsrfSafe(
+      { method: req.method, origin: req.headers.origin, referer: req.headers.referer, cookie: req.headers.cookie, host: req.headers.host },
+      siteOrigin.origin,
+    );
+    if (ok) return next();
+    const locale = localeFromRequest({ headers: new Headers({ cookie: req.headers.cookie ?? "" }) } as Request);
+    res.status(403).json({ error: translate(usersMessages, locale, "errorCsrf") });
+  });
+
+  // Better Auth at /api/auth/*, before any body parser (it reads the raw body itself).
+  const authHandler = toNodeHandler(authRequestHandler(getAuth(database.db, env)));
+  app.all(`${AUTH_BASE_PATH}/*splat`, (req, res) => void authHandler(req, res));
 
   app.get("/healthz", async (_req, res) => {
     try {

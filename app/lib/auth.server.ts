@@ -161,6 +161,13 @@ function createAuth(db: Db, env: Env, options: AuthOptions = {}) {
       },
     },
     telemetry: { enabled: false },
+    // Better Auth's own lines join our JSON log stream instead of coloured text.
+    logger: {
+      level: "error",
+      log: (level, message) => {
+        process.stderr.write(`${JSON.stringify({ level, time: new Date().toISOString(), msg: `auth: ${message}` })}\n`);
+      },
+    },
   });
 }
 
@@ -190,6 +197,7 @@ export function getAuth(db: Db, env: Env): Auth {
 export function authRequestHandler(auth: Auth): (request: Request) => Promise<Response> {
   return async (request) => {
     const response = await auth.handler(request);
+    if (response.status >= 400 && response.status !== 429) return localiseError(request, response);
     if (response.status !== 429) return response;
     const headers = new Headers(response.headers);
     headers.set("content-type", "application/json");
@@ -199,6 +207,32 @@ export function authRequestHandler(auth: Auth): (request: Request) => Promise<Re
     const message = translate(usersMessages, localeOf(request.headers), "errorRateLimited");
     return new Response(JSON.stringify({ code: "RATE_LIMITED", message, error: message }), { status: 429, headers });
   };
+}
+
+// Better Auth's error codes → our catalogue, so the API speaks the visitor's language too.
+const ERROR_MESSAGES: Record<string, keyof typeof usersMessages.ja> = {
+  INVALID_EMAIL_OR_PASSWORD: "errorCredentials",
+  INVALID_PASSWORD: "errorCredentials",
+  USER_ALREADY_EXISTS: "errorEmailTaken",
+  USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL: "errorEmailTaken",
+  INVALID_EMAIL: "errorEmailInvalid",
+  PASSWORD_TOO_SHORT: "errorPasswordLength",
+  PASSWORD_TOO_LONG: "errorPasswordLength",
+  VALIDATION_ERROR: "errorInvalidRequest",
+  BAD_REQUEST: "errorInvalidRequest",
+  INVALID_ORIGIN: "errorCsrf",
+  MISSING_OR_NULL_ORIGIN: "errorCsrf",
+};
+
+async function localiseError(request: Request, response: Response): Promise<Response> {
+  if (!response.headers.get("content-type")?.includes("application/json")) return response;
+  const body = (await response.clone().json().catch(() => null)) as { code?: string; message?: string } | null;
+  const key = body?.code ? ERROR_MESSAGES[body.code] : undefined;
+  if (!body || !key) return response;
+  const message = translate(usersMessages, localeOf(request.headers), key, { min: PASSWORD_MIN, max: PASSWORD_MAX });
+  const headers = new Headers(response.headers);
+  headers.delete("content-length");
+  return new Response(JSON.stringify({ ...body, message, error: message }), { status: response.status, headers });
 }
 
 /** A separate instance with other limits, for tests of the rate limiter. */

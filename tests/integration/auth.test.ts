@@ -74,17 +74,20 @@ describe("sign-up and sign-in through the auth API", () => {
   });
 
   it("refuses a duplicate e-mail, and a wrong password without saying which part was wrong", async () => {
-    const auth = getAuth(database.db, env);
+    const auth = { handler: authRequestHandler(getAuth(database.db, env)) };
     const email = uniqueEmail("bob");
     expect((await auth.handler(authRequest("/sign-up/email", { email, password: "password123", name: "ボブ" }))).status).toBe(200);
     const dup = await auth.handler(authRequest("/sign-up/email", { email, password: "password123", name: "ボブ2" }));
     expect(dup.status).toBe(422);
+    expect((await dup.json()).message).toBe("このメールアドレスはすでに登録されています");
 
     const wrong = await auth.handler(authRequest("/sign-in/email", { email, password: "wrong-password" }));
     const unknown = await auth.handler(authRequest("/sign-in/email", { email: uniqueEmail("nobody"), password: "wrong-password" }));
     expect(wrong.status).toBe(401);
     expect(unknown.status).toBe(401);
-    expect((await wrong.json()).message).toBe((await unknown.json()).message);
+    const wrongMessage = (await wrong.json()).message;
+    expect(wrongMessage).toBe("メールアドレスまたはパスワードが正しくありません");
+    expect((await unknown.json()).message).toBe(wrongMessage);
 
     const right = await auth.handler(authRequest("/sign-in/email", { email, password: "password123" }));
     expect(right.status).toBe(200);
@@ -112,11 +115,13 @@ describe("sign-up and sign-in through the auth API", () => {
     expect((await database.db.select({ id: users.id }).from(users)).length).toBe(before);
   });
 
-  it("answers malformed JSON with a 4xx error, not a crash", async () => {
-    const auth = getAuth(database.db, env);
-    const res = await auth.handler(authRequest("/sign-up/email", null, { raw: "{not json" }));
-    expect(res.status).toBeGreaterThanOrEqual(400);
-    expect(res.status).toBeLessThan(500);
+  it("answers malformed JSON with a clear 400, not a crash", async () => {
+    const handler = authRequestHandler(getAuth(database.db, env));
+    const res = await handler(authRequest("/sign-up/email", null, { raw: "{not json" }));
+    expect(res.status).toBe(400);
+    expect((await res.json()).message).toBe("リクエストの形式が正しくありません");
+    const english = await handler(authRequest("/sign-up/email", null, { raw: "[1,2", lang: "en" }));
+    expect((await english.json()).message).toBe("The request is malformed");
   });
 
   it("rate-limits sign-in per client IP in the database, with a Japanese 429 message", async () => {

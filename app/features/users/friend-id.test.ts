@@ -1,0 +1,39 @@
+import { describe, expect, it } from "vitest";
+import { formatFriendId, normalizeFriendId } from "./friend-id";
+import { checkDisplayName } from "./display-name";
+
+describe("normalizeFriendId", () => {
+  it("accepts full-width digits, spaces and hyphens of every width", () => {
+    expect(normalizeFriendId("１２３４－５６７８－９０１２－３４５６")).toBe("1234567890123456");
+    expect(normalizeFriendId("1234 5678 9012 3456")).toBe("1234567890123456");
+    expect(normalizeFriendId("1234　5678　9012　3456")).toBe("1234567890123456");
+    expect(normalizeFriendId(" 1234-5678-9012-3456 ")).toBe("1234567890123456");
+    expect(normalizeFriendId("1234ー5678ー9012ー3456")).toBe("1234567890123456");
+  });
+
+  it("refuses anything that is not exactly 16 digits", () => {
+    for (const raw of ["123456789012345", "12345678901234567", "1234-5678-9012-345a", "", "<b>1234567890123456</b>", "1234567890123456\u0000"]) {
+      expect(normalizeFriendId(raw)).toBeNull();
+    }
+  });
+
+  it("shows it grouped 4-4-4-4", () => {
+    expect(formatFriendId("1234567890123456")).toBe("1234-5678-9012-3456");
+  });
+});
+
+describe("checkDisplayName", () => {
+  it("trims and accepts Japanese names up to 20 characters", () => {
+    expect(checkDisplayName("  サトシ ")).toEqual({ ok: true, value: "サトシ" });
+    expect(checkDisplayName("あ".repeat(20)).ok).toBe(true);
+    expect(checkDisplayName("🃏".repeat(20)).ok).toBe(true);
+  });
+
+  it("refuses empty, overlong, invisible characters and markup", () => {
+    expect(checkDisplayName(" ")).toEqual({ ok: false, problem: "required" });
+    expect(checkDisplayName("あ".repeat(21))).toEqual({ ok: false, problem: "tooLong" });
+    expect(checkDisplayName("a\u0007b")).toEqual({ ok: false, problem: "control" });
+    expect(checkDisplayName("a\u200Bb")).toEqual({ ok: false, problem: "control" });
+    expect(checkDisplayName("<img src=x>")).toEqual({ ok: false, problem: "markup" });
+  });
+});
