@@ -14,6 +14,7 @@ import {
   tradeOffers,
   users,
 } from "../../db/schema/index";
+import { cancelNegotiationFromChat, completeTradeFromChat, startNegotiationFromChat } from "../trades/trades.server";
 import type { ChatMessage, RoomState, TradeProgress } from "./protocol";
 import { MESSAGE_MAX_LENGTH, MESSAGE_PAGE_SIZE, normaliseBody, RoomIdSchema, type TradeStep } from "./chat.schema";
 
@@ -440,11 +441,7 @@ export async function applyTradeStep(db: Db, input: { roomId: string; userId: st
         await post("agree");
         if (isOwner ? p.partnerAgreed : p.ownerAgreed) {
           // Both agreed: the offer is now being traded with this partner (取引中).
-          if (offer.status === "open") {
-            await tx
-              .update(tradeOffers)
-              .set({ status: "negotiating", partnerId: room.partnerId, updatedAt: now })
-              .where(eq(tradeOffers.id, offer.id));
+          if (await startNegotiationFromChat(tx as unknown as Db, { offerId: offer.id, partnerId: room.partnerId })) {
             offerStatus = "negotiating";
           }
           await post("agreed");
@@ -472,21 +469,27 @@ export async function applyTradeStep(db: Db, input: { roomId: string; userId: st
         await setRoom({ ...(isOwner ? { ownerCompletedAt: now } : { partnerCompletedAt: now }), ...(both ? { completedAt: now } : {}) });
         await post("complete");
         if (both) {
-          await tx
-            .update(tradeOffers)
-            .set({ status: "completed", partnerId: room.partnerId, completedAt: now, updatedAt: now })
-            .where(eq(tradeOffers.id, offer.id));
+          // The trade board's own rule moves the offer to 成立 and counts the trade for both.
+          const done = await completeTradeFromChat(tx as unknown as Db, { offerId: offer.id, partnerId: room.partnerId });
+          if (!done.completed) throw new ChatError("offer_unavailable");
           offerStatus = "completed";
-          await countCompletedTrade(tx, [room.ownerId, room.partnerId]);
           await post("completed");
         }
         break;
       }
       case "cancel": {
-        await setRoom({ cancelledAt: now });
+        // Steps start over if the partner presses 交渉する again (that clears cancelled_at).
+        await setRoom({
+          cancelledAt: now,
+          ownerAgreedAt: null,
+          partnerAgreedAt: null,
+          friendRequestedAt: null,
+          gameTradeRequestedAt: null,
+          ownerCompletedAt: null,
+          partnerCompletedAt: null,
+        });
         // The offer goes back on the board if it was being traded with this partner.
-        if (offer.status === "negotiating" && offer.partnerId === room.partnerId) {
-          await tx.update(tradeOffers).set({ status: "open", partnerId: null, updatedAt: now }).where(eq(tradeOffers.id, offer.id));
+        if (await cancelNegotiationFromChat(tx as unknown as Db, { offerId: offer.id, partnerId: room.partnerId })) {
           offerStatus = "open";
         }
         await post("cancel");
@@ -496,16 +499,6 @@ export async function applyTradeStep(db: Db, input: { roomId: string; userId: st
     const [after] = await tx.select().from(chatRooms).where(eq(chatRooms.id, room.id));
     return { messages, progress: progressOf(after), offerStatus, recipientId: partnerId };
   });
-}
-
-async function countCompletedTrade(tx: Tx, userIds: string[]): Promise<void> {
-  for (const userId of userIds) {
-    const [user] = await tx.select({ name: users.name }).from(users).where(eq(users.id, userId));
-    await tx
-      .insert(profiles)
-      .values({ userId, displayName: user?.name ?? "", completedTrades: 1 })
-      .onConflictDoUpdate({ target: profiles.userId, set: { completedTrades: sql`${profiles.completedTrades} + 1`, updatedAt: sql`now()` } });
-  }
 }
 
 /** Block the other participant of a room: they can still read it but no longer write or press steps. */
