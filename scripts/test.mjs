@@ -19,8 +19,9 @@ function run(title, command, args, env = {}) {
 }
 
 function fontsInstalled() {
-  const r = spawnSync("fc-list", [":lang=ja"], { encoding: "utf8" });
-  return r.status === 0 && r.stdout.trim().length > 0;
+  // Japanese text and the 👑 rarity must render, or screenshots and axe colour checks lie.
+  const r = spawnSync("fc-list", [], { encoding: "utf8" });
+  return r.status === 0 && /Noto Sans CJK JP/i.test(r.stdout) && /Noto Color Emoji/i.test(r.stdout);
 }
 
 function ensureBrowser() {
@@ -29,14 +30,14 @@ function ensureBrowser() {
   const hasApt = existsSync("/usr/bin/apt-get");
   if (isRoot && hasApt) {
     run("apt-get update", "apt-get", ["update", "-qq"]);
-    run("install chromium and Japanese fonts", "apt-get", ["install", "-y", "-qq", "chromium", "fonts-noto-cjk"], {
+    run("install chromium and Japanese fonts", "apt-get", ["install", "-y", "-qq", "chromium", "fonts-noto-cjk", "fonts-noto-color-emoji"], {
       DEBIAN_FRONTEND: "noninteractive",
     });
     return;
   }
   process.stderr.write(
     "Browser tests need Chromium and Japanese fonts. Install them, for example on Debian/Ubuntu:\n" +
-      "  sudo apt-get install -y chromium fonts-noto-cjk\n" +
+      "  sudo apt-get install -y chromium fonts-noto-cjk fonts-noto-color-emoji\n" +
       "or point CHROMIUM_PATH at a Chromium binary.\n",
   );
   process.exit(1);
