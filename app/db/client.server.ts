@@ -1,4 +1,4 @@
-import { mkdirSync } from "node:fs";
+import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from "node:fs";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
@@ -40,20 +40,64 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       },
     };
   }
-  if (options.dataDir) mkdirSync(path.dirname(path.resolve(options.dataDir)), { recursive: true });
-  const client = await PGlite.create({
-    dataDir: options.dataDir ? path.resolve(options.dataDir) : undefined,
-    extensions: { pg_trgm },
-  });
+  const dataDir = options.dataDir ? path.resolve(options.dataDir) : undefined;
+  if (dataDir) mkdirSync(path.dirname(dataDir), { recursive: true });
+  const releaseLock = dataDir ? lockDataDir(dataDir) : () => {};
+  let client: PGlite;
+  try {
+    client = await PGlite.create({ dataDir, extensions: { pg_trgm } });
+  } catch (err) {
+    releaseLock();
+    throw err;
+  }
   const db = drizzlePglite(client, { schema }) as unknown as Db;
   return {
     db,
     kind: "pglite",
-    close: () => client.close(),
+    close: async () => {
+      await client.close();
+      releaseLock();
+    },
     ping: async () => {
       await client.query("select 1");
     },
   };
+}
+
+/**
+ * PGlite is one process's database: a second process opening the same folder (a CLI while the
+ * server runs) would corrupt it. A lock file holding the owner's pid refuses that clearly; a
+ * lock left by a process that no longer exists is taken over.
+ */
+function lockDataDir(dataDir: string): () => void {
+  const lockFile = `${dataDir}.lock`;
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      const fd = openSync(lockFile, "wx");
+      writeSync(fd, String(process.pid));
+      closeSync(fd);
+      return () => rmSync(lockFile, { force: true });
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
+      const owner = Number(readFileSync(lockFile, "utf8").trim());
+      if (owner && owner !== process.pid && isAlive(owner)) {
+        throw new Error(
+          `the database in ${path.dirname(dataDir)} is in use by another process (pid ${owner}); stop it first, or use DATABASE_URL with PostgreSQL to share a database`,
+        );
+      }
+      rmSync(lockFile, { force: true });
+    }
+  }
+  throw new Error(`cannot lock ${lockFile}`);
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === "EPERM";
+  }
 }
 
 export function migrationsFolder(): string {
