@@ -1,9 +1,194 @@
-import { PagePlaceholder } from "../components/ui/page-placeholder";
+import { Form, Link, useNavigate, useNavigation, useSubmit } from "react-router";
+import { InvalidCursorError, listCards, listPacks, DEFAULT_PAGE_SIZE } from "../features/cards/cards.server";
+import { CardSearch } from "../features/cards/components/card-search";
+import { CardTile } from "../features/cards/components/card-tile";
+import { cardsMessages } from "../features/cards/messages";
+import { displayRarity, RARITIES } from "../features/cards/rarity";
+import { localeFromRequest, translate, useLocale, useT } from "../lib/i18n";
 import { pageMeta } from "../lib/meta";
+import { memo } from "../lib/memo.server";
 import type { Route } from "./+types/cards";
 
-export const meta: Route.MetaFunction = () => pageMeta("カードデータベース");
+// SPEC.md §9: the first pack selected by default is the time-and-space pack dialga.
+const DEFAULT_PACK = "dialga";
+const RARITY_CODES = new Set(RARITIES.map((r) => r.code));
 
-export default function Page() {
-  return <PagePlaceholder title="カードデータベース"></PagePlaceholder>;
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const url = new URL(request.url);
+  const locale = localeFromRequest(request);
+  // The pack list changes only on import (which clears this cache).
+  const packs = await memo("catalogue:packs", 60_000, () => listPacks(context.db));
+  const packParam = url.searchParams.get("pack");
+  const pack = packs.find((p) => p.id === (packParam || DEFAULT_PACK)) ?? (packParam ? undefined : packs[0]);
+  if (!pack) throw new Response(translate(cardsMessages, locale, "emptyPack"), { status: 404 });
+  const rarityParam = url.searchParams.get("rarity") ?? "";
+  const rarity = RARITY_CODES.has(rarityParam) ? rarityParam : "";
+  const q = (url.searchParams.get("q") ?? "").slice(0, 100);
+  const pageNumber = Math.max(1, Math.min(1000, Number.parseInt(url.searchParams.get("page") ?? "1", 10) || 1));
+  let cursor = url.searchParams.get("cursor");
+  let result;
+  try {
+    result = await listCards(context.db, { packId: pack.id, q, rarity: rarity || null, limit: DEFAULT_PAGE_SIZE, cursor });
+  } catch (error) {
+    if (!(error instanceof InvalidCursorError)) throw error;
+    cursor = null;
+    result = await listCards(context.db, { packId: pack.id, q, rarity: rarity || null, limit: DEFAULT_PAGE_SIZE });
+  }
+  const page = cursor ? pageNumber : 1;
+  const packName = locale === "en" ? pack.nameEn : pack.nameJa;
+  return {
+    packs: packs.map((p) => ({ id: p.id, nameJa: p.nameJa, nameEn: p.nameEn })),
+    pack: { id: pack.id, name: packName },
+    rarity,
+    q,
+    page,
+    pageSize: DEFAULT_PAGE_SIZE,
+    cards: result.cards,
+    total: result.total,
+    nextCursor: result.nextCursor,
+    title: `${translate(cardsMessages, locale, "pageTitle")}（${packName}）`,
+    description: translate(cardsMessages, locale, "packDescription", { pack: packName, count: pack.cardCount }),
+  };
+}
+
+export const meta: Route.MetaFunction = ({ data }) => pageMeta(data?.title ?? "カードデータベース", data?.description);
+
+function listUrl(params: { pack: string; rarity: string; q: string; cursor?: string; page?: number }): string {
+  const search = new URLSearchParams({ pack: params.pack });
+  if (params.rarity) search.set("rarity", params.rarity);
+  if (params.q) search.set("q", params.q);
+  if (params.cursor) search.set("cursor", params.cursor);
+  if (params.page && params.page > 1) search.set("page", String(params.page));
+  return `/cards?${search}`;
+}
+
+export default function CardsPage({ loaderData }: Route.ComponentProps) {
+  const { packs, pack, rarity, q, page, pageSize, cards, total, nextCursor } = loaderData;
+  const t = useT(cardsMessages);
+  const locale = useLocale();
+  const submit = useSubmit();
+  const navigate = useNavigate();
+  const navigation = useNavigation();
+  const from = (page - 1) * pageSize + 1;
+  const filtered = Boolean(q || rarity);
+  return (
+    <div className="space-y-6">
+      <h1 className="text-2xl font-bold">{t("pageTitle")}</h1>
+
+      <div className="max-w-xl">
+        <CardSearch label={t("searchLabel")} onSelect={(card) => navigate(`/cards/${encodeURIComponent(card.id)}`)} />
+      </div>
+
+      <Form
+        method="get"
+        action="/cards"
+        aria-label={t("filters")}
+        className="grid gap-3 rounded-lg border border-slate-200 bg-white p-4 sm:grid-cols-[2fr_1fr_2fr_auto] sm:items-end"
+      >
+        <div>
+          <label htmlFor="cards-pack" className="mb-1 block text-sm font-medium">
+            {t("pack")}
+          </label>
+          <select
+            id="cards-pack"
+            name="pack"
+            defaultValue={pack.id}
+            key={`pack-${pack.id}`}
+            onChange={(event) => submit(event.currentTarget.form)}
+            className="w-full rounded-md border border-slate-400 bg-white px-2 py-2"
+          >
+            {packs.map((p) => (
+              <option key={p.id} value={p.id}>
+                {locale === "en" ? p.nameEn : p.nameJa}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div>
+          <label htmlFor="cards-rarity" className="mb-1 block text-sm font-medium">
+            {t("rarity")}
+          </label>
+          <select
+            id="cards-rarity"
+            name="rarity"
+            defaultValue={rarity}
+            key={`rarity-${rarity}`}
+            onChange={(event) => submit(event.currentTarget.form)}
+            className="w-full rounded-md border border-slate-400 bg-white px-2 py-2"
+          >
+            <option value="">{t("allRarities")}</option>
+            {RARITIES.map((r) => (
+              <option key={r.code} value={r.code}>
+                {r.code}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div>
+          <label htmlFor="cards-q" className="mb-1 block text-sm font-medium">
+            {t("name")}
+          </label>
+          <input
+            id="cards-q"
+            name="q"
+            type="search"
+            defaultValue={q}
+            key={`q-${q}`}
+            maxLength={100}
+            placeholder={t("namePlaceholder")}
+            className="w-full rounded-md border border-slate-400 bg-white px-3 py-2"
+          />
+        </div>
+        <button type="submit" className="rounded-md bg-brand-700 px-4 py-2 font-bold text-white hover:bg-brand-800">
+          {t("apply")}
+        </button>
+      </Form>
+
+      <section aria-labelledby="card-list-heading" aria-busy={navigation.state === "loading"}>
+        <h2 id="card-list-heading" className="text-lg font-bold">
+          {pack.name}
+        </h2>
+        {cards.length === 0 ? (
+          <p className="mt-4 rounded-lg border border-dashed border-slate-300 bg-white p-6 text-center text-slate-700">
+            {filtered ? t("emptySearch") : t("emptyPack")}
+          </p>
+        ) : (
+          <>
+            <p className="mt-1 text-sm text-slate-600" aria-live="polite">
+              {t("resultCount", { total, from, to: from + cards.length - 1 })}
+            </p>
+            <ul className="mt-4 grid grid-cols-3 gap-3 sm:grid-cols-4 md:grid-cols-6" aria-label={t("cardList")}>
+              {cards.map((card, i) => (
+                <li key={card.id}>
+                  <Link to={`/cards/${encodeURIComponent(card.id)}`} className="block rounded-lg focus-visible:outline-2 focus-visible:outline-brand-600">
+                    <CardTile name={card.name} rarity={card.rarity} packName={pack.name} imageUrl={card.imageUrl} eager={i < 6} />
+                    <span className="mt-1 block truncate text-xs text-slate-700">
+                      {card.name} <span className="text-amber-700">{displayRarity(card.rarity)}</span>
+                    </span>
+                  </Link>
+                </li>
+              ))}
+            </ul>
+          </>
+        )}
+        <nav aria-label={t("cardList")} className="mt-6 flex flex-wrap justify-between gap-3 text-sm">
+          {page > 1 ? (
+            <Link to={listUrl({ pack: pack.id, rarity, q })} className="rounded-md border border-slate-300 bg-white px-4 py-2 hover:border-brand-500">
+              {t("firstPage")}
+            </Link>
+          ) : (
+            <span />
+          )}
+          {nextCursor ? (
+            <Link
+              to={listUrl({ pack: pack.id, rarity, q, cursor: nextCursor, page: page + 1 })}
+              className="rounded-md bg-brand-700 px-4 py-2 font-bold text-white hover:bg-brand-800"
+            >
+              {t("nextPage")}
+            </Link>
+          ) : null}
+        </nav>
+      </section>
+    </div>
+  );
 }
