@@ -7,19 +7,39 @@ import {
   Outlet,
   Scripts,
   ScrollRestoration,
+  useLocation,
   useRouteError,
   useRouteLoaderData,
 } from "react-router";
 import type { Route } from "./+types/root";
 import "./app.css";
-import { LocaleContext, localeFromRequest, type Locale } from "./lib/i18n";
+import { layoutMessages } from "./components/layout/messages";
+import { SiteFooter } from "./components/layout/site-footer";
+import { SiteHeader, type HeaderViewer } from "./components/layout/site-header";
+import { getViewer } from "./features/users/session.server";
+import { LocaleContext, localeFromRequest, useT, type Locale } from "./lib/i18n";
 import { useNonce } from "./lib/nonce";
 
-export async function loader({ request }: Route.LoaderArgs) {
-  return { locale: localeFromRequest(request) };
+/**
+ * Every page: the chosen language, who is signed in (what the header needs, nothing more), the
+ * video-channel link from configuration and the year for the footer (server time, so the
+ * hydrated page shows the same text).
+ */
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const viewer = await getViewer(request, context);
+  return {
+    locale: localeFromRequest(request),
+    viewer: viewer ? { displayName: viewer.displayName, isAdmin: viewer.isAdmin, suspended: viewer.suspended } : null,
+    videoChannelUrl: context.env.videoChannelUrl,
+    year: new Date().getFullYear(),
+  };
 }
 
-export const SITE_TITLE = "トレポケ";
+// Revalidate after actions (log-in, log-out, language, profile name) but not on every link.
+export function shouldRevalidate({ formMethod, defaultShouldRevalidate }: { formMethod?: string; defaultShouldRevalidate: boolean }) {
+  if (formMethod && formMethod !== "GET") return true;
+  return defaultShouldRevalidate;
+}
 
 export function Layout({ children }: { children: ReactNode }) {
   const nonce = useNonce();
@@ -42,79 +62,63 @@ export function Layout({ children }: { children: ReactNode }) {
   );
 }
 
-function Header() {
+function Shell({ children }: { children: ReactNode }) {
+  const root = useRouteLoaderData<typeof loader>("root");
+  const location = useLocation();
+  const t = useT(layoutMessages);
+  const viewer: HeaderViewer = root?.viewer ?? null;
+  // SPEC.md §1: the footer is hidden on admin paths.
+  const isAdminPath = location.pathname === "/admin" || location.pathname.startsWith("/admin/");
   return (
-    <header className="sticky top-0 z-30 border-b border-slate-200 bg-white/95 backdrop-blur">
-      <div className="mx-auto flex max-w-5xl items-center justify-between gap-4 px-4 py-3">
-        <Link to="/" className="text-xl font-bold text-brand-700">
-          {SITE_TITLE}
-        </Link>
-        <nav aria-label="メインメニュー">
-          <ul className="flex flex-wrap gap-x-4 gap-y-1 text-sm">
-            <li><Link to="/cards" className="hover:underline">カードデータベース</Link></li>
-            <li><Link to="/articles" className="hover:underline">記事</Link></li>
-            <li><Link to="/deck-recipes" className="hover:underline">デッキレシピ</Link></li>
-            <li><Link to="/trades" className="hover:underline">トレード</Link></li>
-            <li><Link to="/login" className="hover:underline">ログイン</Link></li>
-          </ul>
-        </nav>
-      </div>
-    </header>
-  );
-}
-
-function Footer() {
-  return (
-    <footer className="mt-12 border-t border-slate-200 bg-white">
-      <div className="mx-auto flex max-w-5xl flex-col gap-2 px-4 py-6 text-sm text-slate-600">
-        <nav aria-label="フッターメニュー">
-          <ul className="flex gap-4">
-            <li><Link to="/" className="hover:underline">HOME</Link></li>
-            <li><Link to="/privacy-policy" className="hover:underline">プライバシーポリシー</Link></li>
-            <li><Link to="/terms" className="hover:underline">利用規約</Link></li>
-          </ul>
-        </nav>
-        <p>© {new Date().getFullYear()} {SITE_TITLE}</p>
-      </div>
-    </footer>
+    <>
+      <SiteHeader viewer={viewer} videoChannelUrl={root?.videoChannelUrl ?? "https://www.youtube.com/"} />
+      {root?.viewer?.suspended ? (
+        <p role="status" className="bg-red-700 px-4 py-2 text-center text-sm font-medium text-white">
+          {t("suspendedBanner")}
+        </p>
+      ) : null}
+      <main id="main" tabIndex={-1} className="mx-auto w-full max-w-5xl flex-1 px-4 py-6 focus:outline-none">
+        {children}
+      </main>
+      {isAdminPath ? null : <SiteFooter year={root?.year ?? new Date().getFullYear()} />}
+    </>
   );
 }
 
 export default function App() {
   return (
-    <>
-      <Header />
-      <main id="main" className="mx-auto w-full max-w-5xl flex-1 px-4 py-6">
-        <Outlet />
-      </main>
-      <Footer />
-    </>
+    <Shell>
+      <Outlet />
+    </Shell>
   );
 }
 
 export function ErrorBoundary() {
   const error = useRouteError();
-  let title = "エラーが発生しました";
-  let message = "時間をおいてもう一度お試しください。";
+  const t = useT(layoutMessages);
+  let title = t("errorTitle");
+  let message = t("errorMessage");
   if (isRouteErrorResponse(error) && error.status === 404) {
-    title = "ページが見つかりません";
-    message = "お探しのページは移動または削除された可能性があります。";
+    title = t("notFoundTitle");
+    message = t("notFoundMessage");
   } else if (isRouteErrorResponse(error) && error.status === 403) {
-    title = "アクセスできません";
-    message = "このページを表示する権限がありません。";
+    title = t("forbiddenTitle");
+    const detail = (error.data as { message?: unknown } | null)?.message;
+    message = typeof detail === "string" ? detail : t("forbiddenMessage");
   }
   return (
-    <>
-      <title>{`${title} | ${SITE_TITLE}`}</title>
-      <Header />
-      <main id="main" className="mx-auto w-full max-w-5xl flex-1 px-4 py-12 text-center">
+    <Shell>
+      <title>{`${title} | ${t("siteTitle")}`}</title>
+      <meta name="description" content={message} />
+      <div className="py-6 text-center">
         <h1 className="text-2xl font-bold">{title}</h1>
         <p className="mt-4 text-slate-600">{message}</p>
         <p className="mt-6">
-          <Link to="/" className="text-brand-700 underline">トップページへ戻る</Link>
+          <Link to="/" className="text-brand-700 underline">
+            {t("backHome")}
+          </Link>
         </p>
-      </main>
-      <Footer />
-    </>
+      </div>
+    </Shell>
   );
 }

@@ -5,6 +5,8 @@ export default [
   index("routes/home.tsx"),
   route("login", "routes/login.tsx"),
   route("signup", "routes/signup.tsx"),
+  route("logout", "routes/logout.tsx"),
+  route("language", "routes/language.tsx"),
   route("profile", "routes/profile.tsx"),
   route("chat/:roomId", "routes/chat.tsx"),
   route("cards", "routes/cards.tsx"),

@@ -248,3 +248,31 @@ export async function ensureProfile(db: Db, userId: string, displayName: string)
     .values({ userId, displayName: checked.ok ? checked.value : "トレーナー" })
     .onConflictDoNothing({ target: profiles.userId });
 }
+
+/**
+ * Calls a Better Auth endpoint on behalf of a page action, through the same handler as
+ * /api/auth (so rate limits, hooks and localised errors apply). The page request already passed
+ * the site-wide CSRF check in server/http.ts, hence the site's own Origin here.
+ */
+export async function callAuthEndpoint(
+  db: Db,
+  env: Env,
+  request: Request,
+  path: "/sign-in/email" | "/sign-up/email" | "/sign-out",
+  body: Record<string, unknown> = {},
+): Promise<Response> {
+  const headers = new Headers({ "content-type": "application/json", origin: env.siteUrl });
+  for (const name of ["cookie", "user-agent", CLIENT_IP_HEADER]) {
+    const value = request.headers.get(name);
+    if (value) headers.set(name, value);
+  }
+  const handler = authRequestHandler(getAuth(db, env));
+  return handler(new Request(`${env.siteUrl}${AUTH_BASE_PATH}${path}`, { method: "POST", headers, body: JSON.stringify(body) }));
+}
+
+/** The Set-Cookie headers of an auth response, to pass on with a redirect. */
+export function cookiesOf(response: Response): Headers {
+  const headers = new Headers();
+  for (const cookie of response.headers.getSetCookie()) headers.append("set-cookie", cookie);
+  return headers;
+}

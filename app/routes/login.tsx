@@ -1,9 +1,102 @@
-import { PagePlaceholder } from "../components/ui/page-placeholder";
+import { data, Form, Link, redirect, useNavigation, useSearchParams } from "react-router";
+import { localeOfMatches } from "../components/layout/meta-locale";
+import { FormField } from "../features/users/components/form-field";
+import { usersMessages } from "../features/users/messages";
+import { safeRedirect } from "../features/users/safe-redirect";
+import { getViewer } from "../features/users/session.server";
+import { fieldErrors, LoginSchema, MESSAGE_PARAMS, type FieldErrors } from "../features/users/users.schema";
+import { callAuthEndpoint, cookiesOf } from "../lib/auth.server";
+import { localeFromRequest, translate, useT } from "../lib/i18n";
 import { pageMeta } from "../lib/meta";
 import type { Route } from "./+types/login";
 
-export const meta: Route.MetaFunction = () => pageMeta("ログイン");
+export const meta: Route.MetaFunction = ({ matches }) => {
+  const locale = localeOfMatches(matches);
+  return pageMeta(translate(usersMessages, locale, "loginTitle"), translate(usersMessages, locale, "loginDescription"));
+};
 
-export default function Page() {
-  return <PagePlaceholder title="ログイン"></PagePlaceholder>;
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const url = new URL(request.url);
+  // Already signed in: go where the guard wanted to send them.
+  if (await getViewer(request, context)) throw redirect(safeRedirect(url.searchParams.get("redirectTo")));
+  return null;
+}
+
+type LoginErrors = FieldErrors<"email" | "password" | "form"> & { formText?: string };
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const form = await request.formData();
+  const redirectTo = safeRedirect(form.get("redirectTo"));
+  const parsed = LoginSchema.safeParse({ email: form.get("email") ?? "", password: form.get("password") ?? "" });
+  if (!parsed.success) {
+    const errors = fieldErrors<"email" | "password" | "form">(parsed.error);
+    // A malformed password is reported like a wrong one: nothing about the account leaks.
+    if (errors.password) return data<{ errors: LoginErrors }>({ errors: { form: "errorCredentials" } }, { status: 400 });
+    return data<{ errors: LoginErrors }>({ errors }, { status: 400 });
+  }
+  const response = await callAuthEndpoint(context.db, context.env, request, "/sign-in/email", {
+    email: parsed.data.email,
+    password: parsed.data.password,
+  });
+  if (response.ok) throw redirect(redirectTo, { headers: cookiesOf(response) });
+  const locale = localeFromRequest(request);
+  const body = (await response.json().catch(() => ({}))) as { message?: string };
+  const formText = response.status === 401 ? translate(usersMessages, locale, "errorCredentials") : (body.message ?? translate(usersMessages, locale, "errorUnknown"));
+  return data<{ errors: LoginErrors }>({ errors: { formText } }, { status: response.status === 401 ? 400 : response.status });
+}
+
+export default function Login({ actionData }: Route.ComponentProps) {
+  const t = useT(usersMessages);
+  const [params] = useSearchParams();
+  const navigation = useNavigation();
+  const submitting = navigation.state === "submitting" && navigation.formAction?.startsWith("/login");
+  const errors: LoginErrors = actionData?.errors ?? {};
+  const redirectTo = safeRedirect(params.get("redirectTo"));
+  const formError = errors.formText ?? (errors.form ? t(errors.form, MESSAGE_PARAMS) : undefined);
+  return (
+    <section className="mx-auto max-w-md">
+      <h1 className="text-2xl font-bold">{t("loginHeading")}</h1>
+      <Form method="post" className="mt-6 space-y-4 rounded-lg border border-slate-200 bg-white p-6" noValidate>
+        <input type="hidden" name="redirectTo" value={redirectTo} />
+        {formError ? (
+          <p role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm font-medium text-red-800">
+            {formError}
+          </p>
+        ) : null}
+        <FormField
+          id="login-email"
+          name="email"
+          type="email"
+          autoComplete="email"
+          required
+          maxLength={254}
+          label={t("email")}
+          error={errors.email ? t(errors.email) : undefined}
+        />
+        <FormField
+          id="login-password"
+          name="password"
+          type="password"
+          autoComplete="current-password"
+          required
+          maxLength={128}
+          label={t("password")}
+          error={errors.password ? t(errors.password, MESSAGE_PARAMS) : undefined}
+        />
+        <button
+          type="submit"
+          disabled={submitting}
+          className="w-full rounded-md bg-brand-700 px-4 py-2 font-bold text-white hover:bg-brand-800 disabled:opacity-60"
+        >
+          {submitting ? t("loginSubmitting") : t("loginSubmit")}
+        </button>
+      </Form>
+      <p className="mt-4 text-center text-sm">
+        {t("loginNoAccount")}{" "}
+        <Link to={redirectTo === "/" ? "/signup" : `/signup?redirectTo=${encodeURIComponent(redirectTo)}`} className="text-brand-700 underline">
+          {t("loginToSignup")}
+        </Link>
+      </p>
+    </section>
+  );
 }

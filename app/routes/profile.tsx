@@ -1,9 +1,144 @@
-import { PagePlaceholder } from "../components/ui/page-placeholder";
+import { data, Form, useNavigation } from "react-router";
+import { localeOfMatches } from "../components/layout/meta-locale";
+import { CopyButton } from "../features/users/components/copy-button";
+import { FormField } from "../features/users/components/form-field";
+import { DISPLAY_NAME_MAX } from "../features/users/display-name";
+import { formatFriendId } from "../features/users/friend-id";
+import { usersMessages } from "../features/users/messages";
+import { requireViewer } from "../features/users/session.server";
+import { fieldErrors, ProfileSchema, type FieldErrors } from "../features/users/users.schema";
+import { getProfile, updateProfile } from "../features/users/users.server";
+import { translate, useLocale, useT } from "../lib/i18n";
 import { pageMeta } from "../lib/meta";
 import type { Route } from "./+types/profile";
 
-export const meta: Route.MetaFunction = () => pageMeta("プロフィール");
+export const meta: Route.MetaFunction = ({ matches }) => {
+  const locale = localeOfMatches(matches);
+  return pageMeta(translate(usersMessages, locale, "profileTitle"), translate(usersMessages, locale, "profileDescription"));
+};
 
-export default function Page() {
-  return <PagePlaceholder title="プロフィール"></PagePlaceholder>;
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const viewer = await requireViewer(request, context);
+  const profile = await getProfile(context.db, viewer.id);
+  if (!profile) throw data(null, { status: 404 });
+  return {
+    profile: {
+      email: profile.email,
+      displayName: profile.displayName,
+      friendId: profile.friendId,
+      completedTrades: profile.completedTrades,
+      memberSince: profile.memberSince.toISOString(),
+    },
+  };
+}
+
+type Field = "displayName" | "friendId";
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const viewer = await requireViewer(request, context);
+  const form = await request.formData();
+  const values = { displayName: String(form.get("displayName") ?? ""), friendId: String(form.get("friendId") ?? "") };
+  const parsed = ProfileSchema.safeParse(values);
+  if (!parsed.success) {
+    return data({ ok: false as const, errors: fieldErrors<Field>(parsed.error) as FieldErrors<Field>, values }, { status: 400 });
+  }
+  await updateProfile(context.db, viewer.id, parsed.data);
+  return { ok: true as const, errors: {} as FieldErrors<Field>, values };
+}
+
+export default function Profile({ loaderData, actionData }: Route.ComponentProps) {
+  const t = useT(usersMessages);
+  const locale = useLocale();
+  const navigation = useNavigation();
+  const saving = navigation.state === "submitting" && navigation.formAction === "/profile";
+  const { profile } = loaderData;
+  const errors = actionData?.errors ?? {};
+  const failedValues = actionData && !actionData.ok ? actionData.values : undefined;
+  const memberSince = new Intl.DateTimeFormat(locale === "en" ? "en-GB" : "ja-JP", {
+    dateStyle: "long",
+    timeZone: "Asia/Tokyo",
+  }).format(new Date(profile.memberSince));
+  return (
+    <div className="space-y-8">
+      <section aria-labelledby="profile-heading" className="space-y-4">
+        <h1 id="profile-heading" className="text-2xl font-bold">
+          {t("profileHeading")}
+        </h1>
+        <dl className="grid gap-x-6 gap-y-3 rounded-lg border border-slate-200 bg-white p-6 sm:grid-cols-[auto_1fr]">
+          <dt className="font-medium text-slate-600">{t("displayName")}</dt>
+          {/* Plain text: React escapes it, so a name can never become markup. */}
+          <dd className="text-lg font-bold" data-testid="profile-display-name">
+            {profile.displayName}
+          </dd>
+          <dt className="font-medium text-slate-600">{t("profileEmail")}</dt>
+          <dd>{profile.email}</dd>
+          <dt className="font-medium text-slate-600">{t("profileFriendId")}</dt>
+          <dd className="flex flex-wrap items-center gap-3">
+            {profile.friendId ? (
+              <>
+                <span className="font-mono text-lg tracking-wider" data-testid="profile-friend-id">
+                  {formatFriendId(profile.friendId)}
+                </span>
+                <CopyButton text={profile.friendId} label={`${t("profileFriendId")} ${t("profileCopy")}`} />
+              </>
+            ) : (
+              <span className="text-slate-600">{t("profileFriendIdNone")}</span>
+            )}
+          </dd>
+          <dt className="font-medium text-slate-600">{t("profileCompletedTrades")}</dt>
+          <dd>{t("profileCompletedTradesValue", { count: profile.completedTrades })}</dd>
+          <dt className="font-medium text-slate-600">{t("profileMemberSince")}</dt>
+          <dd>
+            <time dateTime={profile.memberSince}>{memberSince}</time>
+          </dd>
+        </dl>
+      </section>
+
+      <section aria-labelledby="profile-edit-heading" className="space-y-4">
+        <h2 id="profile-edit-heading" className="text-xl font-bold">
+          {t("profileEdit")}
+        </h2>
+        <Form method="post" className="space-y-4 rounded-lg border border-slate-200 bg-white p-6" noValidate>
+          {actionData?.ok ? (
+            <p role="status" className="rounded-md bg-green-50 px-3 py-2 text-sm font-medium text-green-800">
+              {t("profileSaved")}
+            </p>
+          ) : null}
+          <FormField
+            key={`name-${profile.displayName}`}
+            id="profile-display-name-input"
+            name="displayName"
+            required
+            maxLength={DISPLAY_NAME_MAX * 2}
+            defaultValue={failedValues?.displayName ?? profile.displayName}
+            label={t("displayName")}
+            hint={t("displayNameHint", { max: DISPLAY_NAME_MAX })}
+            error={errors.displayName ? t(errors.displayName, { max: DISPLAY_NAME_MAX }) : undefined}
+          />
+          <FormField
+            key={`friend-${profile.friendId ?? ""}`}
+            id="profile-friend-id-input"
+            name="friendId"
+            inputMode="numeric"
+            autoComplete="off"
+            maxLength={64}
+            placeholder="1234-5678-9012-3456"
+            defaultValue={failedValues?.friendId ?? (profile.friendId ? formatFriendId(profile.friendId) : "")}
+            label={t("profileFriendId")}
+            hint={t("profileFriendIdHint")}
+            error={errors.friendId ? t(errors.friendId) : undefined}
+          />
+          <button
+            type="submit"
+            disabled={saving}
+            className="rounded-md bg-brand-700 px-5 py-2 font-bold text-white hover:bg-brand-800 disabled:opacity-60"
+          >
+            {saving ? t("profileSaving") : t("profileSave")}
+          </button>
+        </Form>
+      </section>
+
+      {/* Later sections of the profile page (the viewer's trade offers, chat rooms) go below. */}
+    </div>
+  );
 }

@@ -1,9 +1,118 @@
-import { PagePlaceholder } from "../components/ui/page-placeholder";
+import { data, Form, Link, redirect, useNavigation, useSearchParams } from "react-router";
+import { localeOfMatches } from "../components/layout/meta-locale";
+import { FormField } from "../features/users/components/form-field";
+import { DISPLAY_NAME_MAX, EMAIL_MAX, PASSWORD_MAX } from "../features/users/display-name";
+import { usersMessages } from "../features/users/messages";
+import { safeRedirect } from "../features/users/safe-redirect";
+import { getViewer } from "../features/users/session.server";
+import { fieldErrors, MESSAGE_PARAMS, SignupSchema, type FieldErrors } from "../features/users/users.schema";
+import { callAuthEndpoint, cookiesOf } from "../lib/auth.server";
+import { localeFromRequest, translate, useT } from "../lib/i18n";
 import { pageMeta } from "../lib/meta";
 import type { Route } from "./+types/signup";
 
-export const meta: Route.MetaFunction = () => pageMeta("新規登録");
+export const meta: Route.MetaFunction = ({ matches }) => {
+  const locale = localeOfMatches(matches);
+  return pageMeta(translate(usersMessages, locale, "signupTitle"), translate(usersMessages, locale, "signupDescription"));
+};
 
-export default function Page() {
-  return <PagePlaceholder title="新規登録"></PagePlaceholder>;
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const url = new URL(request.url);
+  if (await getViewer(request, context)) throw redirect(safeRedirect(url.searchParams.get("redirectTo"), "/profile"));
+  return null;
+}
+
+type Field = "displayName" | "email" | "password";
+type SignupErrors = FieldErrors<Field> & { formText?: string; emailText?: string };
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const form = await request.formData();
+  const redirectTo = safeRedirect(form.get("redirectTo"), "/profile");
+  const values = {
+    displayName: String(form.get("displayName") ?? ""),
+    email: String(form.get("email") ?? ""),
+  };
+  const parsed = SignupSchema.safeParse({ ...values, password: form.get("password") ?? "" });
+  if (!parsed.success) {
+    return data<{ errors: SignupErrors; values: typeof values }>({ errors: fieldErrors<Field>(parsed.error), values }, { status: 400 });
+  }
+  const response = await callAuthEndpoint(context.db, context.env, request, "/sign-up/email", {
+    name: parsed.data.displayName,
+    email: parsed.data.email,
+    password: parsed.data.password,
+  });
+  if (response.ok) throw redirect(redirectTo, { headers: cookiesOf(response) });
+  const body = (await response.json().catch(() => ({}))) as { message?: string; code?: string };
+  const message = body.message ?? translate(usersMessages, localeFromRequest(request), "errorUnknown");
+  const errors: SignupErrors = body.code?.startsWith("USER_ALREADY_EXISTS") ? { emailText: message } : { formText: message };
+  return data<{ errors: SignupErrors; values: typeof values }>({ errors, values }, { status: response.status === 422 ? 400 : response.status });
+}
+
+export default function Signup({ actionData }: Route.ComponentProps) {
+  const t = useT(usersMessages);
+  const [params] = useSearchParams();
+  const navigation = useNavigation();
+  const submitting = navigation.state === "submitting" && navigation.formAction?.startsWith("/signup");
+  const errors: SignupErrors = actionData?.errors ?? {};
+  const values = actionData?.values;
+  const redirectTo = safeRedirect(params.get("redirectTo"), "/profile");
+  return (
+    <section className="mx-auto max-w-md">
+      <h1 className="text-2xl font-bold">{t("signupHeading")}</h1>
+      <Form method="post" className="mt-6 space-y-4 rounded-lg border border-slate-200 bg-white p-6" noValidate>
+        <input type="hidden" name="redirectTo" value={redirectTo} />
+        {errors.formText ? (
+          <p role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm font-medium text-red-800">
+            {errors.formText}
+          </p>
+        ) : null}
+        <FormField
+          id="signup-display-name"
+          name="displayName"
+          autoComplete="nickname"
+          required
+          maxLength={DISPLAY_NAME_MAX * 2}
+          defaultValue={values?.displayName}
+          label={t("displayName")}
+          hint={t("displayNameHint", { max: DISPLAY_NAME_MAX })}
+          error={errors.displayName ? t(errors.displayName, { max: DISPLAY_NAME_MAX }) : undefined}
+        />
+        <FormField
+          id="signup-email"
+          name="email"
+          type="email"
+          autoComplete="email"
+          required
+          maxLength={EMAIL_MAX}
+          defaultValue={values?.email}
+          label={t("email")}
+          error={errors.emailText ?? (errors.email ? t(errors.email) : undefined)}
+        />
+        <FormField
+          id="signup-password"
+          name="password"
+          type="password"
+          autoComplete="new-password"
+          required
+          maxLength={PASSWORD_MAX}
+          label={t("password")}
+          hint={t("passwordHint", MESSAGE_PARAMS)}
+          error={errors.password ? t(errors.password, MESSAGE_PARAMS) : undefined}
+        />
+        <button
+          type="submit"
+          disabled={submitting}
+          className="w-full rounded-md bg-brand-700 px-4 py-2 font-bold text-white hover:bg-brand-800 disabled:opacity-60"
+        >
+          {submitting ? t("signupSubmitting") : t("signupSubmit")}
+        </button>
+      </Form>
+      <p className="mt-4 text-center text-sm">
+        {t("signupHaveAccount")}{" "}
+        <Link to={redirectTo === "/profile" ? "/login" : `/login?redirectTo=${encodeURIComponent(redirectTo)}`} className="text-brand-700 underline">
+          {t("signupToLogin")}
+        </Link>
+      </p>
+    </section>
+  );
 }

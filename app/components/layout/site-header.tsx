@@ -1,0 +1,110 @@
+import { useEffect, useRef, useState } from "react";
+import { Form, Link, NavLink, useLocation } from "react-router";
+import { useT } from "../../lib/i18n";
+import { LanguageSwitch } from "./language-switch";
+import { layoutMessages } from "./messages";
+
+export type HeaderViewer = { displayName: string; isAdmin: boolean } | null;
+
+const linkClass = ({ isActive }: { isActive: boolean }) =>
+  `block rounded px-2 py-2 hover:bg-brand-50 hover:text-brand-800 md:py-1 ${isActive ? "font-bold text-brand-800" : ""}`;
+
+/**
+ * SPEC.md §1 header: the title links home, sticky; on small screens the menu folds behind a
+ * toggle (aria-expanded/controls, Escape closes and returns focus) and closes when a link is chosen.
+ */
+export function SiteHeader({ viewer, videoChannelUrl }: { viewer: HeaderViewer; videoChannelUrl: string }) {
+  const t = useT(layoutMessages);
+  const [open, setOpen] = useState(false);
+  const location = useLocation();
+  const toggleRef = useRef<HTMLButtonElement>(null);
+  const menuRef = useRef<HTMLDivElement>(null);
+
+  // Any navigation (a link, log-out, the language switch) closes the menu.
+  useEffect(() => {
+    setOpen(false);
+  }, [location.key]);
+
+  useEffect(() => {
+    if (!open) return;
+    menuRef.current?.querySelector<HTMLElement>("a, button")?.focus();
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.key === "Escape") {
+        setOpen(false);
+        toggleRef.current?.focus();
+      }
+    };
+    document.addEventListener("keydown", onKeyDown);
+    return () => document.removeEventListener("keydown", onKeyDown);
+  }, [open]);
+
+  const close = () => setOpen(false);
+
+  return (
+    <header className="sticky top-0 z-30 border-b border-slate-200 bg-white/95 backdrop-blur">
+      <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:rounded focus:bg-white focus:px-3 focus:py-2">
+        {t("skipToContent")}
+      </a>
+      <div className="mx-auto flex max-w-5xl items-center justify-between gap-4 px-4 py-3">
+        <Link to="/" className="text-xl font-bold text-brand-700" onClick={close}>
+          {t("siteTitle")}
+        </Link>
+        <button
+          ref={toggleRef}
+          type="button"
+          className="rounded-md border border-slate-300 px-3 py-1.5 text-sm font-bold md:hidden"
+          aria-expanded={open}
+          aria-controls="site-menu"
+          aria-label={open ? t("menuClose") : t("menuOpen")}
+          onClick={() => setOpen((v) => !v)}
+        >
+          <span aria-hidden="true">{open ? "✕" : "☰"}</span> {t("menu")}
+        </button>
+        <div
+          id="site-menu"
+          ref={menuRef}
+          className={`${open ? "block" : "hidden"} absolute inset-x-0 top-full border-b border-slate-200 bg-white px-4 pb-4 shadow-lg md:static md:block md:border-0 md:bg-transparent md:p-0 md:shadow-none`}
+        >
+          <nav aria-label={t("mainMenu")}>
+            <ul className="flex flex-col gap-1 text-base md:flex-row md:flex-wrap md:items-center md:gap-x-2 md:text-sm">
+              <li><NavLink to="/cards" className={linkClass} onClick={close}>{t("cards")}</NavLink></li>
+              <li><NavLink to="/articles" className={linkClass} onClick={close}>{t("articles")}</NavLink></li>
+              <li><NavLink to="/deck-recipes" className={linkClass} onClick={close}>{t("deckRecipes")}</NavLink></li>
+              <li><NavLink to="/trades" className={linkClass} onClick={close}>{t("trades")}</NavLink></li>
+              <li>
+                <a href={videoChannelUrl} target="_blank" rel="noopener noreferrer" className={linkClass({ isActive: false })} onClick={close}>
+                  {t("videoChannel")}
+                  <span className="sr-only">{t("newTab")}</span>
+                  <span aria-hidden="true"> ↗</span>
+                </a>
+              </li>
+              {viewer ? (
+                <>
+                  <li>
+                    {/* The unread-chat badge sits inside this link. */}
+                    <NavLink to="/profile" className={linkClass} onClick={close}>{t("profile")}</NavLink>
+                  </li>
+                  {viewer.isAdmin ? (
+                    <li><NavLink to="/admin" className={linkClass} onClick={close}>{t("admin")}</NavLink></li>
+                  ) : null}
+                  <li>
+                    <Form method="post" action="/logout" onSubmit={close}>
+                      <button type="submit" className="block w-full rounded px-2 py-2 text-left hover:bg-brand-50 hover:text-brand-800 md:py-1">
+                        {t("logout")}
+                      </button>
+                    </Form>
+                  </li>
+                </>
+              ) : (
+                <li><NavLink to="/login" className={linkClass} onClick={close}>{t("login")}</NavLink></li>
+              )}
+              <li className="pt-2 md:pl-2 md:pt-0">
+                <LanguageSwitch onChoose={close} />
+              </li>
+            </ul>
+          </nav>
+        </div>
+      </div>
+    </header>
+  );
+}

@@ -1,0 +1,73 @@
+import { z } from "zod";
+import { checkDisplayName, DISPLAY_NAME_MAX, EMAIL_MAX, hasControlCharacters, PASSWORD_MAX, PASSWORD_MIN } from "./display-name";
+import { normalizeFriendId } from "./friend-id";
+import type { usersMessages } from "./messages";
+
+/**
+ * Form schemas shared by the pages (instant feedback) and their actions (the gate). Issue
+ * messages are keys of usersMessages, so the same rule speaks Japanese or English.
+ */
+export type UsersMessageKey = keyof typeof usersMessages.ja;
+const key = (k: UsersMessageKey) => k;
+
+const emailField = z
+  .string()
+  .trim()
+  .max(EMAIL_MAX, key("errorEmailTooLong"))
+  .refine((v) => !hasControlCharacters(v), key("errorEmailInvalid"))
+  .pipe(z.email(key("errorEmailInvalid")));
+
+const displayNameField = z.string().transform((raw, ctx) => {
+  const checked = checkDisplayName(raw);
+  if (checked.ok) return checked.value;
+  const problems = {
+    required: "errorDisplayNameRequired",
+    tooLong: "errorDisplayNameTooLong",
+    control: "errorDisplayNameControl",
+    markup: "errorDisplayNameMarkup",
+  } as const;
+  ctx.addIssue({ code: "custom", message: key(problems[checked.problem]) });
+  return z.NEVER;
+});
+
+export const LoginSchema = z.object({
+  email: emailField,
+  password: z.string().min(1, key("errorCredentials")).max(PASSWORD_MAX, key("errorCredentials")),
+});
+
+export const SignupSchema = z.object({
+  displayName: displayNameField,
+  email: emailField,
+  password: z.string().min(PASSWORD_MIN, key("errorPasswordLength")).max(PASSWORD_MAX, key("errorPasswordLength")),
+});
+
+export const ProfileSchema = z.object({
+  displayName: displayNameField,
+  // Empty clears it; anything else must be 16 digits once normalised.
+  friendId: z
+    .string()
+    .max(64, key("errorFriendId"))
+    .transform((raw, ctx) => {
+      if (raw.trim() === "") return null;
+      const normalised = normalizeFriendId(raw);
+      if (normalised) return normalised;
+      ctx.addIssue({ code: "custom", message: key("errorFriendId") });
+      return z.NEVER;
+    }),
+});
+
+export type ProfileInput = z.output<typeof ProfileSchema>;
+
+export type FieldErrors<F extends string> = Partial<Record<F, UsersMessageKey>>;
+
+/** First issue per field, as message keys. */
+export function fieldErrors<F extends string>(error: z.ZodError): FieldErrors<F> {
+  const out: Partial<Record<string, UsersMessageKey>> = {};
+  for (const issue of error.issues) {
+    const field = String(issue.path[0] ?? "form");
+    out[field] ??= issue.message as UsersMessageKey;
+  }
+  return out as FieldErrors<F>;
+}
+
+export const MESSAGE_PARAMS = { min: PASSWORD_MIN, max: PASSWORD_MAX, nameMax: DISPLAY_NAME_MAX };

@@ -1,0 +1,22 @@
+import { redirect } from "react-router";
+import { safeRedirect } from "../features/users/safe-redirect";
+import { LOCALE_COOKIE, LOCALES, type Locale } from "../lib/i18n";
+import type { Route } from "./+types/language";
+
+const ONE_YEAR = 60 * 60 * 24 * 365;
+
+/** POST /language (JA/EN switch): remembers the choice in a cookie and returns to the page. */
+export async function action({ request, context }: Route.ActionArgs) {
+  const form = await request.formData();
+  const lang = String(form.get("lang") ?? "");
+  const back = safeRedirect(form.get("redirectTo"));
+  if (!LOCALES.includes(lang as Locale)) throw redirect(back);
+  const secure = context.env.siteUrl.startsWith("https:") ? "; Secure" : "";
+  return redirect(back, {
+    headers: { "set-cookie": `${LOCALE_COOKIE}=${lang}; Max-Age=${ONE_YEAR}; Path=/; SameSite=Lax${secure}` },
+  });
+}
+
+export function loader() {
+  return redirect("/");
+}

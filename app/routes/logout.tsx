@@ -1,0 +1,25 @@
+import { redirect } from "react-router";
+import { callAuthEndpoint, cookiesOf } from "../lib/auth.server";
+import type { Route } from "./+types/logout";
+
+/** POST /logout: ends the session on the server, clears the cookie, goes to / (SPEC.md §4). */
+export async function action({ request, context }: Route.ActionArgs) {
+  try {
+    const response = await callAuthEndpoint(context.db, context.env, request, "/sign-out");
+    if (!response.ok) throw new Error(`sign-out answered ${response.status}`);
+    return redirect("/", { headers: cookiesOf(response) });
+  } catch (error) {
+    // SPEC.md §8: a failed sign-out is logged as "Logout error"; the cookie is cleared anyway.
+    console.error("Logout error", error instanceof Error ? error.message : error);
+    const headers = new Headers();
+    for (const name of ["torepoke.session_token", "__Secure-torepoke.session_token"]) {
+      headers.append("set-cookie", `${name}=; Max-Age=0; Path=/; HttpOnly; SameSite=Lax${name.startsWith("__Secure-") ? "; Secure" : ""}`);
+    }
+    return redirect("/", { headers });
+  }
+}
+
+// A GET (typed URL, old bookmark) changes nothing.
+export function loader() {
+  return redirect("/");
+}
