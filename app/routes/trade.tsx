@@ -1,9 +1,249 @@
-import { PagePlaceholder } from "../components/ui/page-placeholder";
+import { data, Form, Link, redirect } from "react-router";
+import { OfferCard } from "../features/trades/components/offer-card";
+import { OfferForm } from "../features/trades/components/offer-form";
+import { RespondButton } from "../features/trades/components/respond-button";
+import { describeTradeError, offerInputFromForm, tradeText, zodMessage } from "../features/trades/http.server";
+import { tradesMessages } from "../features/trades/messages";
+import { tokyoDateTime } from "../features/trades/time";
+import { ReportInputSchema } from "../features/trades/trades.schema";
+import {
+  blockUser,
+  bumpOffer,
+  closeOffer,
+  deleteOffer,
+  getOffer,
+  markOfferCompleted,
+  openChatRoomForOffer,
+  reportOffer,
+  TradeError,
+  updateOffer,
+} from "../features/trades/trades.server";
+import { getViewer, requireViewer } from "../features/users/session.server";
+import { localeFromRequest, translate, useLocale, useT } from "../lib/i18n";
 import { pageMeta } from "../lib/meta";
 import type { Route } from "./+types/trade";
 
-export const meta: Route.MetaFunction = () => pageMeta("トレード");
+const DONE = ["posted", "saved", "bumped", "closed", "completed", "reported"] as const;
+type Done = (typeof DONE)[number];
 
-export default function Page() {
-  return <PagePlaceholder title="トレード"></PagePlaceholder>;
+export async function loader({ request, params, context }: Route.LoaderArgs) {
+  const locale = localeFromRequest(request);
+  const viewer = await getViewer(request, context);
+  const offer = await getOffer(context.db, params.id, viewer?.id);
+  if (!offer) throw data({ message: translate(tradesMessages, locale, "notFound") }, { status: 404 });
+  const url = new URL(request.url);
+  const isOwner = viewer?.id === offer.ownerId;
+  const done = url.searchParams.get("done");
+  const names = (cards: { name: string }[]) => cards.map((c) => c.name).join("・");
+  return {
+    now: new Date().toISOString(),
+    offer,
+    isOwner,
+    signedIn: Boolean(viewer),
+    editing: isOwner && offer.status === "open" && url.searchParams.get("edit") === "1",
+    done: DONE.includes(done as Done) ? (done as Done) : null,
+    title: translate(tradesMessages, locale, "offerTitle", { name: offer.ownerName }),
+    description: translate(tradesMessages, locale, "offerDescription", { give: names(offer.give), want: names(offer.want) }),
+  };
+}
+
+export const meta: Route.MetaFunction = ({ data }) => pageMeta(data?.title ?? "トレード募集", data?.description);
+
+export async function action({ request, params, context }: Route.ActionArgs) {
+  const viewer = await requireViewer(request, context);
+  const locale = localeFromRequest(request);
+  const form = await request.formData();
+  const intent = String(form.get("intent") ?? "");
+  const offerId = params.id;
+  const back = (done: Done) => redirect(`/trades/${offerId}?done=${done}`);
+  try {
+    switch (intent) {
+      case "respond": {
+        if (!viewer.friendId) return redirect("/profile?need=friendId");
+        const { roomId } = await openChatRoomForOffer(context.db, { offerId, userId: viewer.id });
+        return redirect(`/chat/${roomId}`);
+      }
+      case "save": {
+        const parsed = offerInputFromForm(form);
+        if (!parsed.success) return data({ intent, error: zodMessage(parsed.error, locale) }, { status: 400 });
+        await updateOffer(context.db, viewer.id, offerId, parsed.data);
+        return back("saved");
+      }
+      case "bump":
+        await bumpOffer(context.db, viewer.id, offerId);
+        return back("bumped");
+      case "close":
+        await closeOffer(context.db, viewer.id, offerId);
+        return back("closed");
+      case "complete":
+        await markOfferCompleted(context.db, viewer.id, offerId);
+        return back("completed");
+      case "delete":
+        await deleteOffer(context.db, viewer.id, offerId);
+        return redirect("/trades");
+      case "report": {
+        const parsed = ReportInputSchema.safeParse({ reason: String(form.get("reason") ?? "") });
+        if (!parsed.success) return data({ intent, error: tradeText(locale, parsed.error.issues[0]?.message ?? "badRequest") }, { status: 400 });
+        await reportOffer(context.db, viewer.id, offerId, parsed.data.reason);
+        return back("reported");
+      }
+      case "block": {
+        const offer = await getOffer(context.db, offerId, viewer.id);
+        if (!offer) throw new TradeError("notFound");
+        await blockUser(context.db, viewer.id, offer.ownerId);
+        return redirect("/trades");
+      }
+      default:
+        return data({ intent, error: tradeText(locale, "badRequest") }, { status: 400 });
+    }
+  } catch (error) {
+    const { status, message } = describeTradeError(error, locale);
+    return data({ intent, error: message }, { status });
+  }
+}
+
+const button = "rounded-full border px-4 py-1.5 text-sm font-bold";
+
+export default function TradePage({ loaderData, actionData }: Route.ComponentProps) {
+  const { offer, isOwner, signedIn, editing, done, now } = loaderData;
+  const t = useT(tradesMessages);
+  const locale = useLocale();
+  const error = actionData?.error;
+  if (editing) {
+    return (
+      <div className="space-y-6">
+        <h1 className="text-2xl font-bold">{t("editOfferTitle")}</h1>
+        <OfferForm
+          mode="edit"
+          error={error}
+          initialGive={offer.give.map((c) => ({ cardId: c.cardId, name: c.name, rarity: c.rarity, count: c.count }))}
+          initialWant={offer.want.map((c) => ({ cardId: c.cardId, name: c.name, rarity: c.rarity, count: c.count }))}
+          initialComment={offer.comment}
+          intent="save"
+        />
+        <p>
+          <Link to={`/trades/${offer.id}`} className="text-brand-700 underline">
+            {t("cancel")}
+          </Link>
+        </p>
+      </div>
+    );
+  }
+  const canBumpNow = offer.nextBumpAt !== null && offer.nextBumpAt <= now;
+  return (
+    <div className="space-y-6">
+      <p className="text-sm">
+        <Link to="/trades" className="text-brand-700 underline">
+          {t("boardTitle")}
+        </Link>
+      </p>
+      <h1 className="text-2xl font-bold">{t("offerTitle", { name: offer.ownerName })}</h1>
+      {done ? (
+        <p role="status" className="rounded-md border border-emerald-300 bg-emerald-50 px-3 py-2 font-medium text-emerald-900">
+          {t(done)}
+        </p>
+      ) : null}
+      {error ? (
+        <p role="alert" className="rounded-md border border-red-300 bg-red-50 px-3 py-2 font-medium text-red-800">
+          {error}
+        </p>
+      ) : null}
+      <OfferCard offer={offer} now={now} headingLevel={2}>
+        {offer.status === "open" ? <span>{t("expiresAt", { time: tokyoDateTime(offer.expiresAt, locale) })}</span> : null}
+      </OfferCard>
+
+      {isOwner ? (
+        <section aria-labelledby="owner-actions" className="space-y-3 rounded-xl border border-slate-200 bg-white p-4">
+          <h2 id="owner-actions" className="font-bold">
+            {t("ownerActions")}
+          </h2>
+          <div className="flex flex-wrap gap-2">
+            {offer.status === "open" ? (
+              <Link to={`/trades/${offer.id}?edit=1`} className={`${button} border-slate-400 hover:bg-slate-50`}>
+                {t("edit")}
+              </Link>
+            ) : null}
+            {offer.nextBumpAt !== null ? (
+              <Form method="post">
+                <input type="hidden" name="intent" value="bump" />
+                <button type="submit" disabled={!canBumpNow} className={`${button} border-brand-700 text-brand-800 hover:bg-brand-50 disabled:border-slate-300 disabled:text-slate-500`}>
+                  {t("bump")}
+                </button>
+              </Form>
+            ) : null}
+            {["open", "expired", "negotiating"].includes(offer.status) ? (
+              <>
+                <Form method="post">
+                  <input type="hidden" name="intent" value="complete" />
+                  <button type="submit" className={`${button} border-sky-700 text-sky-800 hover:bg-sky-50`}>
+                    {t("markCompleted")}
+                  </button>
+                </Form>
+                <Form method="post">
+                  <input type="hidden" name="intent" value="close" />
+                  <button type="submit" className={`${button} border-slate-500 text-slate-800 hover:bg-slate-50`}>
+                    {t("close")}
+                  </button>
+                </Form>
+              </>
+            ) : null}
+          </div>
+          {offer.nextBumpAt !== null && !canBumpNow ? (
+            <p className="text-sm text-slate-600">{t("bumpNext", { time: tokyoDateTime(offer.nextBumpAt, locale) })}</p>
+          ) : null}
+          {offer.status !== "negotiating" ? (
+            <details className="rounded-md border border-red-200 p-3">
+              <summary className="cursor-pointer font-bold text-red-700">{t("delete")}</summary>
+              <Form method="post" className="mt-2 space-y-2">
+                <input type="hidden" name="intent" value="delete" />
+                <p className="text-sm">{t("deleteConfirm")}</p>
+                <button type="submit" className="rounded-full bg-red-700 px-4 py-1.5 text-sm font-bold text-white hover:bg-red-800">
+                  {t("deleteConfirmYes")}
+                </button>
+              </Form>
+            </details>
+          ) : null}
+        </section>
+      ) : (
+        <section aria-label={t("respond")} className="space-y-4">
+          {offer.status === "open" || signedIn ? <RespondButton offerId={offer.id} signedIn={signedIn} /> : null}
+          {signedIn ? (
+            <div className="grid gap-3 sm:grid-cols-2">
+              <details className="rounded-md border border-slate-200 bg-white p-3">
+                <summary className="cursor-pointer font-bold">{t("report")}</summary>
+                <Form method="post" className="mt-2 space-y-2">
+                  <input type="hidden" name="intent" value="report" />
+                  <label htmlFor="report-reason" className="block text-sm font-medium">
+                    {t("reportReason")}
+                  </label>
+                  <textarea
+                    id="report-reason"
+                    name="reason"
+                    required
+                    maxLength={500}
+                    rows={3}
+                    placeholder={t("reportReasonPlaceholder")}
+                    className="w-full rounded-md border border-slate-400 px-3 py-2"
+                  />
+                  <button type="submit" className="rounded-full bg-slate-800 px-4 py-1.5 text-sm font-bold text-white">
+                    {t("reportSubmit")}
+                  </button>
+                </Form>
+              </details>
+              <details className="rounded-md border border-slate-200 bg-white p-3">
+                <summary className="cursor-pointer font-bold">{t("block")}</summary>
+                <Form method="post" className="mt-2 space-y-2">
+                  <input type="hidden" name="intent" value="block" />
+                  <p className="text-sm">{t("blockConfirm", { name: offer.ownerName })}</p>
+                  <button type="submit" className="rounded-full bg-red-700 px-4 py-1.5 text-sm font-bold text-white">
+                    {t("block")}
+                  </button>
+                </Form>
+              </details>
+            </div>
+          ) : null}
+        </section>
+      )}
+    </div>
+  );
 }

@@ -1,9 +1,47 @@
-import { PagePlaceholder } from "../components/ui/page-placeholder";
+import { data, redirect } from "react-router";
+import { describeTradeError, offerInputFromForm, zodMessage } from "../features/trades/http.server";
+import { OfferForm } from "../features/trades/components/offer-form";
+import { tradesMessages } from "../features/trades/messages";
+import { createOffer } from "../features/trades/trades.server";
+import { requireViewer } from "../features/users/session.server";
+import { localeFromRequest, translate, useT } from "../lib/i18n";
 import { pageMeta } from "../lib/meta";
 import type { Route } from "./+types/trades.new";
 
-export const meta: Route.MetaFunction = () => pageMeta("トレードを募集する");
+// Posting needs a signed-in user with a friend ID: without one, the profile page comes first.
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const viewer = await requireViewer(request, context);
+  if (!viewer.friendId) throw redirect("/profile?need=friendId");
+  const locale = localeFromRequest(request);
+  return {
+    title: translate(tradesMessages, locale, "newOfferTitle"),
+    description: translate(tradesMessages, locale, "newOfferDescription"),
+  };
+}
 
-export default function Page() {
-  return <PagePlaceholder title="トレードを募集する"></PagePlaceholder>;
+export async function action({ request, context }: Route.ActionArgs) {
+  const viewer = await requireViewer(request, context);
+  if (!viewer.friendId) throw redirect("/profile?need=friendId");
+  const locale = localeFromRequest(request);
+  const parsed = offerInputFromForm(await request.formData());
+  if (!parsed.success) return data({ error: zodMessage(parsed.error, locale) }, { status: 400 });
+  try {
+    const { id } = await createOffer(context.db, viewer.id, parsed.data);
+    return redirect(`/trades/${id}?done=posted`);
+  } catch (error) {
+    const { status, message } = describeTradeError(error, locale);
+    return data({ error: message }, { status });
+  }
+}
+
+export const meta: Route.MetaFunction = ({ data }) => pageMeta(data?.title ?? "トレード募集を作成", data?.description);
+
+export default function NewOffer({ actionData }: Route.ComponentProps) {
+  const t = useT(tradesMessages);
+  return (
+    <div className="space-y-6">
+      <h1 className="text-2xl font-bold">{t("newOfferTitle")}</h1>
+      <OfferForm mode="new" error={actionData?.error} />
+    </div>
+  );
 }

@@ -1,9 +1,271 @@
-import { PagePlaceholder } from "../components/ui/page-placeholder";
+import { useCallback } from "react";
+import { Form, Link, useNavigate, useSearchParams } from "react-router";
+import { listPacks } from "../features/cards/cards.server";
+import { CardSearch } from "../features/cards/components/card-search";
+import { displayRarity } from "../features/cards/rarity";
+import type { CardSearchResult } from "../features/cards/types";
+import { RespondButton } from "../features/trades/components/respond-button";
+import { OfferCard } from "../features/trades/components/offer-card";
+import { tradesMessages } from "../features/trades/messages";
+import { TRADE_EXCLUDED_PACKS } from "../features/trades/rules";
+import { boardFiltersFromParams, type BoardFilters } from "../features/trades/trades.schema";
+import { cardsByIds, listBoard, listMatches, listTradeRarities, TradeError } from "../features/trades/trades.server";
+import type { MatchView } from "../features/trades/types";
+import { getViewer } from "../features/users/session.server";
+import { localeFromRequest, translate, useLocale, useT } from "../lib/i18n";
 import { pageMeta } from "../lib/meta";
 import type { Route } from "./+types/trades";
 
-export const meta: Route.MetaFunction = () => pageMeta("トレード掲示板");
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const url = new URL(request.url);
+  const locale = localeFromRequest(request);
+  const viewer = await getViewer(request, context);
+  const view = url.searchParams.get("view") === "matches" ? "matches" : "all";
+  const filters = boardFiltersFromParams(url.searchParams);
+  const cursor = url.searchParams.get("cursor");
+  const [packs, rarityOptions, filterCards] = await Promise.all([
+    listPacks(context.db),
+    listTradeRarities(context.db),
+    cardsByIds(context.db, [filters.give, filters.want].filter((id): id is string => Boolean(id))),
+  ]);
+  let board: Awaited<ReturnType<typeof listBoard>> = { offers: [], nextCursor: null };
+  let matches: MatchView[] | null = null;
+  if (view === "matches") {
+    matches = viewer ? await listMatches(context.db, viewer.id) : null;
+  } else {
+    try {
+      board = await listBoard(context.db, { viewerId: viewer?.id, filters, cursor });
+    } catch (error) {
+      // A damaged cursor in a shared link shows the first page rather than an error.
+      if (!(error instanceof TradeError)) throw error;
+      board = await listBoard(context.db, { viewerId: viewer?.id, filters });
+    }
+  }
+  return {
+    now: new Date().toISOString(),
+    view,
+    filters,
+    isFirstPage: !cursor,
+    offers: board.offers,
+    nextCursor: board.nextCursor,
+    matches,
+    viewerId: viewer?.id ?? null,
+    packs: packs
+      .filter((p) => !TRADE_EXCLUDED_PACKS.includes(p.id))
+      .map((p) => ({ id: p.id, name: locale === "en" ? p.nameEn : p.nameJa })),
+    rarities: rarityOptions.map((r) => r.code),
+    filterCards,
+    title: translate(tradesMessages, locale, "boardTitle"),
+    description: translate(tradesMessages, locale, "boardDescription"),
+  };
+}
 
-export default function Page() {
-  return <PagePlaceholder title="トレード掲示板"></PagePlaceholder>;
+export const meta: Route.MetaFunction = ({ data }) => pageMeta(data?.title ?? "トレード掲示板", data?.description);
+
+function withParams(current: URLSearchParams, changes: Record<string, string | null>): string {
+  const next = new URLSearchParams(current);
+  next.delete("cursor");
+  for (const [key, value] of Object.entries(changes)) {
+    if (value === null) next.delete(key);
+    else next.set(key, value);
+  }
+  const query = next.toString();
+  return query ? `/trades?${query}` : "/trades";
+}
+
+function Filters({
+  filters,
+  packs,
+  rarities,
+  filterCards,
+}: {
+  filters: BoardFilters;
+  packs: { id: string; name: string }[];
+  rarities: string[];
+  filterCards: { id: string; name: string; rarity: string }[];
+}) {
+  const t = useT(tradesMessages);
+  const [params] = useSearchParams();
+  const navigate = useNavigate();
+  const nameOf = (id: string | undefined) => filterCards.find((c) => c.id === id);
+  const pick = useCallback(
+    (side: "give" | "want") => (card: CardSearchResult) => navigate(withParams(params, { [side]: card.id, view: null })),
+    [navigate, params],
+  );
+  const chips = (["give", "want"] as const).flatMap((side) => {
+    const card = nameOf(filters[side]);
+    return card ? [{ side, card }] : [];
+  });
+  return (
+    <section aria-labelledby="board-filters" className="rounded-xl border border-slate-200 bg-white p-4">
+      <h2 id="board-filters" className="font-bold">
+        {t("filters")}
+      </h2>
+      {chips.length ? (
+        <ul className="mt-2 flex flex-wrap gap-2">
+          {chips.map(({ side, card }) => (
+            <li key={side} className="flex items-center gap-1 rounded-full bg-brand-50 px-3 py-1 text-sm">
+              <span>
+                {t(side === "give" ? "filterGive" : "filterWant")}: {card.name} {displayRarity(card.rarity)}
+              </span>
+              <Link to={withParams(params, { [side]: null })} aria-label={t("filterRemove", { name: card.name })} className="px-1 font-bold text-brand-800">
+                ×
+              </Link>
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      <div className="mt-3 grid gap-3 sm:grid-cols-2">
+        <CardSearch label={t("filterGive")} onSelect={pick("give")} tradeableOnly excludePacks={[...TRADE_EXCLUDED_PACKS]} />
+        <CardSearch label={t("filterWant")} onSelect={pick("want")} tradeableOnly excludePacks={[...TRADE_EXCLUDED_PACKS]} />
+      </div>
+      <Form method="get" action="/trades" className="mt-3 flex flex-wrap items-end gap-3">
+        {filters.give ? <input type="hidden" name="give" value={filters.give} /> : null}
+        {filters.want ? <input type="hidden" name="want" value={filters.want} /> : null}
+        <label className="text-sm">
+          <span className="mb-1 block font-medium">{t("filterPack")}</span>
+          <select name="pack" defaultValue={filters.pack ?? ""} className="rounded-md border border-slate-400 bg-white px-2 py-2">
+            <option value="">{t("filterAny")}</option>
+            {packs.map((p) => (
+              <option key={p.id} value={p.id}>
+                {p.name}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="text-sm">
+          <span className="mb-1 block font-medium">{t("filterRarity")}</span>
+          <select name="rarity" defaultValue={filters.rarity ?? ""} className="rounded-md border border-slate-400 bg-white px-2 py-2">
+            <option value="">{t("filterAny")}</option>
+            {rarities.map((r) => (
+              <option key={r} value={r}>
+                {displayRarity(r)}
+              </option>
+            ))}
+          </select>
+        </label>
+        <button type="submit" className="rounded-full bg-brand-700 px-5 py-2 font-bold text-white hover:bg-brand-800">
+          {t("filterApply")}
+        </button>
+        {filters.give || filters.want || filters.pack || filters.rarity ? (
+          <Link to="/trades" className="py-2 text-sm text-brand-700 underline">
+            {t("filterClear")}
+          </Link>
+        ) : null}
+      </Form>
+    </section>
+  );
+}
+
+export default function TradeBoard({ loaderData }: Route.ComponentProps) {
+  const { view, offers, nextCursor, matches, viewerId, now, filters, isFirstPage } = loaderData;
+  const t = useT(tradesMessages);
+  useLocale();
+  const [params] = useSearchParams();
+  const tabClass = (active: boolean) =>
+    `rounded-t-lg border-b-2 px-4 py-2 font-bold ${active ? "border-brand-700 text-brand-800" : "border-transparent text-slate-600 hover:text-slate-900"}`;
+  return (
+    <div className="space-y-6">
+      <div className="flex flex-wrap items-start justify-between gap-3">
+        <div>
+          <h1 className="text-2xl font-bold">{t("boardTitle")}</h1>
+          <p className="mt-1 text-sm text-slate-600">{t("boardIntro")}</p>
+        </div>
+        <Link to="/trades/new" className="rounded-full bg-brand-700 px-5 py-2 font-bold text-white hover:bg-brand-800">
+          {t("newOffer")}
+        </Link>
+      </div>
+
+      <nav aria-label={t("boardTitle")} className="flex gap-2 border-b border-slate-200">
+        <Link to="/trades" className={tabClass(view === "all")} aria-current={view === "all" ? "page" : undefined}>
+          {t("tabAll")}
+        </Link>
+        <Link to="/trades?view=matches" className={tabClass(view === "matches")} aria-current={view === "matches" ? "page" : undefined}>
+          {t("tabMatches")}
+        </Link>
+      </nav>
+
+      {view === "matches" ? (
+        <section aria-labelledby="matches-heading" className="space-y-4">
+          <h2 id="matches-heading" className="sr-only">
+            {t("tabMatches")}
+          </h2>
+          {!viewerId ? (
+            <p>
+              <Link to={`/login?redirectTo=${encodeURIComponent("/trades?view=matches")}`} className="text-brand-700 underline">
+                {t("matchesLoginRequired")}
+              </Link>
+            </p>
+          ) : (
+            <>
+              <p className="text-sm text-slate-600">{t("matchesIntro")}</p>
+              {matches && matches.length ? (
+                <ul className="space-y-4">
+                  {matches.map((match) => (
+                    <li key={match.id}>
+                      <OfferCard
+                        offer={match}
+                        now={now}
+                        highlightGive={new Set(match.pairs.flatMap((p) => p.give))}
+                        highlightWant={new Set(match.pairs.flatMap((p) => p.want))}
+                      >
+                        <span className="font-bold text-brand-800">{t("fittingPairs", { count: match.fitting })}</span>
+                        <RespondButton offerId={match.id} signedIn />
+                      </OfferCard>
+                    </li>
+                  ))}
+                </ul>
+              ) : (
+                <p className="rounded-lg bg-white p-4 text-slate-700">
+                  {t("matchesEmpty")}{" "}
+                  <Link to="/trades/new" className="text-brand-700 underline">
+                    {t("matchesNeedOffer")}
+                  </Link>
+                </p>
+              )}
+            </>
+          )}
+        </section>
+      ) : (
+        <>
+          <Filters filters={filters} packs={loaderData.packs} rarities={loaderData.rarities} filterCards={loaderData.filterCards} />
+          <section aria-labelledby="offers-heading" className="space-y-4">
+            <h2 id="offers-heading" className="sr-only">
+              {t("tabAll")}
+            </h2>
+            {offers.length ? (
+              <ul className="space-y-4">
+                {offers.map((offer) => (
+                  <li key={offer.id}>
+                    <OfferCard
+                      offer={offer}
+                      now={now}
+                      highlightGive={filters.give ? new Set([filters.give]) : undefined}
+                      highlightWant={filters.want ? new Set([filters.want]) : undefined}
+                    >
+                      {offer.ownerId === viewerId ? <span>{t("yourOffer")}</span> : <RespondButton offerId={offer.id} signedIn={Boolean(viewerId)} />}
+                    </OfferCard>
+                  </li>
+                ))}
+              </ul>
+            ) : (
+              <p className="rounded-lg bg-white p-4 text-slate-700">{t("empty")}</p>
+            )}
+            <div className="flex flex-wrap gap-4">
+              {!isFirstPage ? (
+                <Link to={withParams(params, {})} className="text-brand-700 underline">
+                  {t("firstPage")}
+                </Link>
+              ) : null}
+              {nextCursor ? (
+                <Link to={withParams(params, { cursor: nextCursor })} className="text-brand-700 underline" rel="next">
+                  {t("nextPage")}
+                </Link>
+              ) : null}
+            </div>
+          </section>
+        </>
+      )}
+    </div>
+  );
 }

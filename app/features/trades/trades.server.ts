@@ -24,9 +24,9 @@ import {
   TRADE_EXCLUDED_PACKS,
   pairsByRarity,
   type OfferStatus,
-  type RarityPairs,
 } from "./rules";
 import type { BoardFilters, OfferInput } from "./trades.schema";
+import type { BoardPage, MatchView, OfferCardView, OfferView, ReportView } from "./types";
 
 // ---------------------------------------------------------------------------------------------
 // Errors
@@ -94,42 +94,7 @@ export class TradeError extends Error {
 // ---------------------------------------------------------------------------------------------
 // Views
 
-export type OfferCardView = {
-  cardId: string;
-  name: string;
-  nameEn: string;
-  rarity: string;
-  imageUrl: string;
-  count: number;
-};
-
-export type OfferView = {
-  id: string;
-  ownerId: string;
-  ownerName: string;
-  ownerCompletedTrades: number;
-  ownerLastActiveAt: string;
-  /** The status a reader sees: an open offer past its expiry reads as expired. */
-  status: OfferStatus;
-  comment: string;
-  partnerId: string | null;
-  give: OfferCardView[];
-  want: OfferCardView[];
-  createdAt: string;
-  bumpedAt: string;
-  expiresAt: string;
-  /** When the owner may bump again (ISO), or null when the status does not allow bumping. */
-  nextBumpAt: string | null;
-};
-
-export type MatchView = OfferView & {
-  /** How many 1:1 trades fit at once (sum over rarities of min(cards I get, cards I give)). */
-  fitting: number;
-  /** Per rarity: their cards I want (give) and my cards they want (want). */
-  pairs: RarityPairs[];
-};
-
-export type BoardPage = { offers: OfferView[]; nextCursor: string | null };
+export type { BoardPage, MatchView, OfferCardView, OfferView };
 
 type QueryRows<T> = { rows: T[] };
 async function rowsOf<T>(db: Db, query: SQL): Promise<T[]> {
@@ -794,21 +759,7 @@ export async function completeTradeFromChat(
 // ---------------------------------------------------------------------------------------------
 // Admin: the 通報 list
 
-export type ReportView = {
-  id: string;
-  status: string;
-  reason: string;
-  createdAt: string;
-  reporterName: string;
-  targetType: string;
-  targetId: string;
-  /** The user an admin would suspend for this report, when known. */
-  targetUserId: string | null;
-  targetUserName: string | null;
-  targetSuspended: boolean;
-  offer: { id: string; status: string; comment: string } | null;
-  messageBody: string | null;
-};
+export type { ReportView };
 
 export async function listReports(
   db: Db,
@@ -895,4 +846,13 @@ export async function resolveReport(db: Db, reportId: string, action: ReportActi
       .set({ status: action === "dismiss" ? "dismissed" : "actioned", resolvedAt: sql`now()` })
       .where(eq(reports.id, reportId));
   });
+}
+
+/** Rarities a trade may use (the admin-editable flag), highest first, for the board's filter. */
+export async function listTradeRarities(db: Db): Promise<{ code: string; labelJa: string; labelEn: string }[]> {
+  return db
+    .select({ code: rarities.code, labelJa: rarities.labelJa, labelEn: rarities.labelEn })
+    .from(rarities)
+    .where(eq(rarities.tradeable, true))
+    .orderBy(desc(rarities.rank));
 }

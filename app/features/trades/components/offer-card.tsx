@@ -1,0 +1,104 @@
+import type { ReactNode } from "react";
+import { Link } from "react-router";
+import { useLocale, useT } from "../../../lib/i18n";
+import { displayRarity } from "../../cards/rarity";
+import { tradesMessages } from "../messages";
+import type { OfferStatus } from "../rules";
+import { relativeTime } from "../time";
+import type { OfferCardView, OfferView } from "../types";
+
+const STATUS_KEY = {
+  open: "statusOpen",
+  negotiating: "statusNegotiating",
+  completed: "statusCompleted",
+  closed: "statusClosed",
+  expired: "statusExpired",
+} as const;
+
+const STATUS_STYLE: Record<OfferStatus, string> = {
+  open: "bg-emerald-100 text-emerald-900",
+  negotiating: "bg-amber-100 text-amber-900",
+  completed: "bg-sky-100 text-sky-900",
+  closed: "bg-slate-200 text-slate-800",
+  expired: "bg-slate-200 text-slate-800",
+};
+
+export function StatusBadge({ status }: { status: OfferStatus }) {
+  const t = useT(tradesMessages);
+  return <span className={`rounded-full px-2 py-0.5 text-xs font-bold ${STATUS_STYLE[status]}`}>{t(STATUS_KEY[status])}</span>;
+}
+
+function CardChips({ cards, highlight }: { cards: OfferCardView[]; highlight?: Set<string> }) {
+  const t = useT(tradesMessages);
+  return (
+    <ul className="flex flex-wrap gap-1.5">
+      {cards.map((card) => (
+        <li
+          key={card.cardId}
+          className={`rounded-md border px-2 py-1 text-sm ${highlight?.has(card.cardId) ? "border-brand-600 bg-brand-50 font-bold" : "border-slate-200 bg-white"}`}
+        >
+          <Link to={`/cards/${encodeURIComponent(card.cardId)}`} className="hover:underline">
+            {card.name}
+          </Link>{" "}
+          <span className="text-amber-700">{displayRarity(card.rarity)}</span>
+          {card.count > 1 ? <span className="text-slate-600"> {t("copies", { count: card.count })}</span> : null}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/**
+ * One offer on the board, in マッチ, on a profile: owner, their completed trades and activity,
+ * 譲 and 求 with rarities, comment (plain text) and age. Friend IDs are never shown here.
+ */
+export function OfferCard({
+  offer,
+  now,
+  highlightGive,
+  highlightWant,
+  children,
+  headingLevel = 3,
+}: {
+  offer: OfferView;
+  now: string;
+  highlightGive?: Set<string>;
+  highlightWant?: Set<string>;
+  children?: ReactNode;
+  headingLevel?: 2 | 3;
+}) {
+  const t = useT(tradesMessages);
+  const locale = useLocale();
+  const ago = (iso: string) => relativeTime(iso, now, locale, t("justNow"));
+  const Heading = headingLevel === 2 ? "h2" : "h3";
+  return (
+    <article className="rounded-xl border border-slate-200 bg-white p-4 shadow-sm" aria-labelledby={`offer-${offer.id}`}>
+      <header className="flex flex-wrap items-center justify-between gap-2">
+        <Heading id={`offer-${offer.id}`} className="font-bold">
+          <Link to={`/trades/${offer.id}`} className="hover:underline">
+            {t("offerTitle", { name: offer.ownerName })}
+          </Link>
+        </Heading>
+        <StatusBadge status={offer.status} />
+      </header>
+      <p className="mt-1 text-xs text-slate-600">
+        {t("completedTrades", { count: offer.ownerCompletedTrades })}・{t("lastActive", { time: ago(offer.ownerLastActiveAt) })}
+      </p>
+      <dl className="mt-3 grid gap-2 sm:grid-cols-[3rem_1fr]">
+        <dt className="text-sm font-bold text-brand-800">{t("give")}</dt>
+        <dd>
+          <CardChips cards={offer.give} highlight={highlightGive} />
+        </dd>
+        <dt className="text-sm font-bold text-sky-800">{t("want")}</dt>
+        <dd>
+          <CardChips cards={offer.want} highlight={highlightWant} />
+        </dd>
+      </dl>
+      {offer.comment ? <p className="mt-3 whitespace-pre-line break-words text-sm text-slate-800">{offer.comment}</p> : null}
+      <footer className="mt-3 flex flex-wrap items-center justify-between gap-2 text-xs text-slate-600">
+        <span>{offer.bumpedAt !== offer.createdAt ? t("bumpedAgo", { time: ago(offer.bumpedAt) }) : t("postedAgo", { time: ago(offer.createdAt) })}</span>
+        {children}
+      </footer>
+    </article>
+  );
+}

@@ -1,0 +1,194 @@
+import { useCallback, useState } from "react";
+import { Form, useNavigation } from "react-router";
+import { useT } from "../../../lib/i18n";
+import { CardSearch } from "../../cards/components/card-search";
+import { displayRarity } from "../../cards/rarity";
+import type { CardSearchResult } from "../../cards/types";
+import { tradesMessages } from "../messages";
+import { COMMENT_MAX_LENGTH, MAX_CARDS_PER_SIDE, MAX_COPIES, MIN_COPIES, TRADE_EXCLUDED_PACKS, pairsByRarity } from "../rules";
+
+export type ChosenCard = { cardId: string; name: string; rarity: string; count: number };
+
+type Side = "give" | "want";
+
+function ChosenList({
+  side,
+  cards,
+  onCount,
+  onRemove,
+}: {
+  side: Side;
+  cards: ChosenCard[];
+  onCount: (cardId: string, count: number) => void;
+  onRemove: (cardId: string) => void;
+}) {
+  const t = useT(tradesMessages);
+  if (!cards.length) return <p className="text-sm text-slate-600">{t("noCardsChosen")}</p>;
+  return (
+    <ul className="space-y-2">
+      {cards.map((card) => (
+        <li key={card.cardId} className="flex flex-wrap items-center gap-2 rounded-md border border-slate-200 bg-white px-3 py-2">
+          <input type="hidden" name={side} value={`${card.cardId}*${card.count}`} />
+          <span className="font-medium">{card.name}</span>
+          <span className="text-amber-700">{displayRarity(card.rarity)}</span>
+          <label className="ml-auto flex items-center gap-1 text-sm">
+            <span className="sr-only">{t("copiesLabel", { name: card.name })}</span>
+            <select
+              value={card.count}
+              onChange={(e) => onCount(card.cardId, Number(e.target.value))}
+              className="rounded border border-slate-400 bg-white px-2 py-1"
+            >
+              {Array.from({ length: MAX_COPIES - MIN_COPIES + 1 }, (_, i) => MIN_COPIES + i).map((n) => (
+                <option key={n} value={n}>
+                  {t("copies", { count: n })}
+                </option>
+              ))}
+            </select>
+          </label>
+          <button
+            type="button"
+            onClick={() => onRemove(card.cardId)}
+            className="rounded px-2 py-1 text-sm text-red-700 hover:bg-red-50"
+            aria-label={t("removeCard", { name: card.name })}
+          >
+            ×
+          </button>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/**
+ * The offer form: 譲 and 求 from the trade card picker (tradeable rarities only, Shining High
+ * hidden — SPEC.md §9), 1–2 copies each, a comment, and the possible same-rarity pairs live.
+ */
+export function OfferForm({
+  initialGive = [],
+  initialWant = [],
+  initialComment = "",
+  error,
+  mode,
+  intent,
+}: {
+  initialGive?: ChosenCard[];
+  initialWant?: ChosenCard[];
+  initialComment?: string;
+  error?: string | null;
+  mode: "new" | "edit";
+  /** Sent as `intent` when the route's action handles several forms. */
+  intent?: string;
+}) {
+  const t = useT(tradesMessages);
+  const navigation = useNavigation();
+  const submitting = navigation.state === "submitting";
+  const [give, setGive] = useState(initialGive);
+  const [want, setWant] = useState(initialWant);
+  const [comment, setComment] = useState(initialComment);
+
+  const add = useCallback((side: Side, card: CardSearchResult) => {
+    const setter = side === "give" ? setGive : setWant;
+    setter((list) =>
+      list.some((c) => c.cardId === card.id) || list.length >= MAX_CARDS_PER_SIDE
+        ? list
+        : [...list, { cardId: card.id, name: card.name, rarity: card.rarity, count: 1 }],
+    );
+    // A card cannot be on both sides: choosing it on one side takes it off the other.
+    (side === "give" ? setWant : setGive)((list) => list.filter((c) => c.cardId !== card.id));
+  }, []);
+  const onGive = useCallback((card: CardSearchResult) => add("give", card), [add]);
+  const onWant = useCallback((card: CardSearchResult) => add("want", card), [add]);
+
+  const pairs = pairsByRarity(give, want);
+  const names = new Map([...give, ...want].map((c) => [c.cardId, c.name]));
+  const ready = give.length > 0 && want.length > 0 && pairs.length > 0 && comment.length <= COMMENT_MAX_LENGTH;
+
+  return (
+    <Form method="post" className="space-y-6">
+      {intent ? <input type="hidden" name="intent" value={intent} /> : null}
+      {error ? (
+        <p role="alert" className="rounded-md border border-red-300 bg-red-50 px-3 py-2 font-medium text-red-800">
+          {error}
+        </p>
+      ) : null}
+      <p className="text-sm text-slate-600">{t("pickerHint")}</p>
+      <div className="grid gap-6 md:grid-cols-2">
+        <fieldset className="space-y-3 rounded-xl border border-brand-100 bg-brand-50/40 p-4">
+          <legend className="px-1 font-bold text-brand-800">{t("giveLong")}</legend>
+          <CardSearch label={t("pickGive")} onSelect={onGive} tradeableOnly excludePacks={[...TRADE_EXCLUDED_PACKS]} />
+          <ChosenList
+            side="give"
+            cards={give}
+            onCount={(id, count) => setGive((l) => l.map((c) => (c.cardId === id ? { ...c, count } : c)))}
+            onRemove={(id) => setGive((l) => l.filter((c) => c.cardId !== id))}
+          />
+        </fieldset>
+        <fieldset className="space-y-3 rounded-xl border border-sky-200 bg-sky-50/40 p-4">
+          <legend className="px-1 font-bold text-sky-800">{t("wantLong")}</legend>
+          <CardSearch label={t("pickWant")} onSelect={onWant} tradeableOnly excludePacks={[...TRADE_EXCLUDED_PACKS]} />
+          <ChosenList
+            side="want"
+            cards={want}
+            onCount={(id, count) => setWant((l) => l.map((c) => (c.cardId === id ? { ...c, count } : c)))}
+            onRemove={(id) => setWant((l) => l.filter((c) => c.cardId !== id))}
+          />
+        </fieldset>
+      </div>
+
+      <section aria-labelledby="possible-pairs" className="rounded-xl border border-slate-200 bg-white p-4">
+        <h2 id="possible-pairs" className="font-bold">
+          {t("possiblePairs")}
+        </h2>
+        {give.length && want.length ? (
+          pairs.length ? (
+            <ul className="mt-2 space-y-1 text-sm" aria-live="polite">
+              {pairs.map((p) => (
+                <li key={p.rarity}>
+                  {t("pairRarity", {
+                    rarity: displayRarity(p.rarity),
+                    give: p.give.map((id) => names.get(id)).join("・"),
+                    want: p.want.map((id) => names.get(id)).join("・"),
+                  })}
+                </li>
+              ))}
+            </ul>
+          ) : (
+            <p role="alert" className="mt-2 text-sm font-medium text-red-700">
+              {t("possiblePairsNone")}
+            </p>
+          )
+        ) : (
+          <p className="mt-2 text-sm text-slate-600">{t("noCardsChosen")}</p>
+        )}
+      </section>
+
+      <div>
+        <label htmlFor="offer-comment" className="mb-1 block font-bold">
+          {t("comment")}
+        </label>
+        <textarea
+          id="offer-comment"
+          name="comment"
+          rows={4}
+          maxLength={COMMENT_MAX_LENGTH}
+          value={comment}
+          onChange={(e) => setComment(e.target.value)}
+          placeholder={t("commentPlaceholder")}
+          aria-describedby="offer-comment-counter"
+          className="w-full rounded-md border border-slate-400 bg-white px-3 py-2"
+        />
+        <p id="offer-comment-counter" className="text-right text-xs text-slate-600">
+          {t("commentCounter", { count: comment.length, max: COMMENT_MAX_LENGTH })}
+        </p>
+      </div>
+
+      <button
+        type="submit"
+        disabled={!ready || submitting}
+        className="rounded-full bg-brand-700 px-6 py-2.5 font-bold text-white hover:bg-brand-800 disabled:cursor-not-allowed disabled:bg-slate-400"
+      >
+        {submitting ? t("submitting") : t(mode === "new" ? "submitNew" : "submitEdit")}
+      </button>
+    </Form>
+  );
+}

@@ -1,0 +1,57 @@
+import type { OfferStatus, RarityPairs } from "./rules";
+
+// Shapes the trade service returns; client components import them from here, not from the server file.
+
+export type OfferCardView = {
+  cardId: string;
+  name: string;
+  nameEn: string;
+  rarity: string;
+  imageUrl: string;
+  count: number;
+};
+
+export type OfferView = {
+  id: string;
+  ownerId: string;
+  ownerName: string;
+  ownerCompletedTrades: number;
+  ownerLastActiveAt: string;
+  /** The status a reader sees: an open offer past its expiry reads as expired. */
+  status: OfferStatus;
+  comment: string;
+  partnerId: string | null;
+  give: OfferCardView[];
+  want: OfferCardView[];
+  createdAt: string;
+  bumpedAt: string;
+  expiresAt: string;
+  /** When the owner may bump again (ISO), or null when the status does not allow bumping. */
+  nextBumpAt: string | null;
+};
+
+export type MatchView = OfferView & {
+  /** How many 1:1 trades fit at once (sum over rarities of min(cards I get, cards I give)). */
+  fitting: number;
+  /** Per rarity: their cards I want (give) and my cards they want (want). */
+  pairs: RarityPairs[];
+};
+
+export type BoardPage = { offers: OfferView[]; nextCursor: string | null };
+
+export type ReportView = {
+  id: string;
+  status: string;
+  reason: string;
+  createdAt: string;
+  reporterName: string;
+  targetType: string;
+  targetId: string;
+  /** The user an admin would suspend for this report, when known. */
+  targetUserId: string | null;
+  targetUserName: string | null;
+  targetSuspended: boolean;
+  offer: { id: string; status: string; comment: string } | null;
+  messageBody: string | null;
+};
+
