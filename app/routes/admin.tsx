@@ -1,9 +1,120 @@
-import { PagePlaceholder } from "../components/ui/page-placeholder";
+import { useRef, type KeyboardEvent } from "react";
+import { isRouteErrorResponse, Link, useNavigate, useRouteError } from "react-router";
+import { localeOfMatches } from "../components/layout/meta-locale";
+import { adminMessages } from "../features/admin/messages";
+import { ADMIN_TAB_DATA } from "../features/admin/tab-data.server";
+import { ADMIN_TABS, adminTabFromUrl } from "../features/admin/tabs";
+import { requireAdmin } from "../features/users/session.server";
+import { translate, useLocale, useT } from "../lib/i18n";
 import { pageMeta } from "../lib/meta";
 import type { Route } from "./+types/admin";
 
-export const meta: Route.MetaFunction = () => pageMeta("管理画面");
+export const meta: Route.MetaFunction = ({ matches, error }) => {
+  const locale = localeOfMatches(matches);
+  if (isRouteErrorResponse(error)) {
+    const key = error.status === 401 ? "loginRequired" : "forbidden";
+    return pageMeta(translate(adminMessages, locale, key), translate(adminMessages, locale, "description"));
+  }
+  return pageMeta(translate(adminMessages, locale, "title"), translate(adminMessages, locale, "description"));
+};
 
-export default function Page() {
-  return <PagePlaceholder title="管理画面"></PagePlaceholder>;
+export async function loader({ request, context }: Route.LoaderArgs) {
+  // 401 / 403 before anything of the admin data is read (SPEC.md §6).
+  const viewer = await requireAdmin(request, context);
+  const url = new URL(request.url);
+  const tab = adminTabFromUrl(url);
+  const load = ADMIN_TAB_DATA[tab];
+  // Each tab loads its data only when it is selected (SPEC.md §4).
+  const tabData = load ? await load({ db: context.db, viewer, url }) : null;
+  return { tab, tabData };
+}
+
+export default function Admin({ loaderData }: Route.ComponentProps) {
+  const t = useT(adminMessages);
+  const locale = useLocale();
+  const navigate = useNavigate();
+  const tabRefs = useRef<Record<string, HTMLAnchorElement | null>>({});
+  const { tab, tabData } = loaderData;
+  const selected = ADMIN_TABS.find((candidate) => candidate.id === tab) ?? ADMIN_TABS[0];
+  const Panel = selected.Panel;
+
+  // WAI-ARIA tabs: arrows, Home and End move between tabs (and select them).
+  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+    const index = ADMIN_TABS.findIndex((candidate) => candidate.id === selected.id);
+    const last = ADMIN_TABS.length - 1;
+    const next =
+      event.key === "ArrowRight" ? (index === last ? 0 : index + 1)
+      : event.key === "ArrowLeft" ? (index === 0 ? last : index - 1)
+      : event.key === "Home" ? 0
+      : event.key === "End" ? last
+      : null;
+    if (next === null) return;
+    event.preventDefault();
+    const target = ADMIN_TABS[next];
+    tabRefs.current[target.id]?.focus();
+    void navigate(`/admin?tab=${target.id}`, { preventScrollReset: true });
+  };
+
+  return (
+    <section className="space-y-6">
+      <h1 className="text-2xl font-bold">{t("heading")}</h1>
+      <div role="tablist" aria-label={t("tabsLabel")} onKeyDown={onKeyDown} className="flex flex-wrap gap-1 border-b border-slate-200">
+        {ADMIN_TABS.map((candidate) => {
+          const isSelected = candidate.id === selected.id;
+          return (
+            <Link
+              key={candidate.id}
+              ref={(el) => {
+                tabRefs.current[candidate.id] = el;
+              }}
+              to={`/admin?tab=${candidate.id}`}
+              preventScrollReset
+              role="tab"
+              id={`admin-tab-${candidate.id}`}
+              aria-selected={isSelected}
+              aria-controls="admin-tabpanel"
+              tabIndex={isSelected ? 0 : -1}
+              className={`-mb-px rounded-t-md border px-4 py-2 text-sm font-bold ${
+                isSelected ? "border-slate-200 border-b-white bg-white text-brand-800" : "border-transparent text-slate-600 hover:text-brand-800"
+              }`}
+            >
+              {candidate.label[locale]}
+            </Link>
+          );
+        })}
+      </div>
+      <div id="admin-tabpanel" role="tabpanel" aria-labelledby={`admin-tab-${selected.id}`} tabIndex={0} className="focus:outline-none">
+        <h2 className="sr-only">{selected.label[locale]}</h2>
+        {Panel ? (
+          <Panel data={tabData} />
+        ) : (
+          <p className="rounded-lg border border-dashed border-slate-300 bg-white p-6 text-slate-600">{t("preparing")}</p>
+        )}
+      </div>
+    </section>
+  );
+}
+
+/** 401 ログインが必要です / 403 管理者権限がありません, rendered by the server with that status. */
+export function ErrorBoundary() {
+  const error = useRouteError();
+  const t = useT(adminMessages);
+  if (!isRouteErrorResponse(error) || (error.status !== 401 && error.status !== 403)) throw error;
+  const loginRequired = error.status === 401;
+  return (
+    <section className="py-6 text-center">
+      <h1 className="text-2xl font-bold">{loginRequired ? t("loginRequired") : t("forbidden")}</h1>
+      <p className="mt-6">
+        {loginRequired ? (
+          <Link to="/login?redirectTo=%2Fadmin" className="text-brand-700 underline">
+            {t("loginLink")}
+          </Link>
+        ) : (
+          <Link to="/" className="text-brand-700 underline">
+            {t("backHome")}
+          </Link>
+        )}
+      </p>
+    </section>
+  );
 }

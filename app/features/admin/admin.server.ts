@@ -1,0 +1,17 @@
+import { count } from "drizzle-orm";
+import type { Db } from "../../db/client.server";
+import { chatRooms } from "../../db/schema/chat";
+import { tradeOffers } from "../../db/schema/trades";
+import { users } from "../../db/schema/users";
+
+export type DatabaseStats = { users: number; trades: number; chatRooms: number };
+
+/** SPEC.md §3 "Database statistics": users, trades (trade offers) and chat rooms. */
+export async function getDatabaseStats(db: Db): Promise<DatabaseStats> {
+  const [[u], [t], [c]] = await Promise.all([
+    db.select({ n: count() }).from(users),
+    db.select({ n: count() }).from(tradeOffers),
+    db.select({ n: count() }).from(chatRooms),
+  ]);
+  return { users: Number(u?.n ?? 0), trades: Number(t?.n ?? 0), chatRooms: Number(c?.n ?? 0) };
+}

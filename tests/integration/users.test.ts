@@ -1,0 +1,116 @@
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { AppLoadContext } from "react-router";
+import { profiles, users } from "../../app/db/schema/users";
+import { ProfileSchema } from "../../app/features/users/users.schema";
+import { getProfile, listRoleAdmins, setAdminRole, updateProfile } from "../../app/features/users/users.server";
+import { getViewer, requireApiViewer, requireViewer } from "../../app/features/users/session.server";
+import { CLIENT_IP_HEADER, getAuth } from "../../app/lib/auth.server";
+import { loadEnv, type Env } from "../../app/lib/env.server";
+import { createTestDatabase, type TestDatabase } from "../support/test-db";
+
+const SITE = "http://torepoke.test";
+let database: TestDatabase;
+let env: Env;
+let context: AppLoadContext;
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  env = loadEnv({ SITE_URL: SITE, BETTER_AUTH_SECRET: "z".repeat(40), AUTH_RATE_LIMIT_MAX: "1000" });
+  context = { db: database.db, env, cspNonce: "n" };
+});
+afterAll(async () => {
+  await database?.close();
+});
+
+async function signUp(name = "トレーナー") {
+  const email = `u-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`;
+  const res = await getAuth(database.db, env).handler(
+    new Request(`${SITE}/api/auth/sign-up/email`, {
+      method: "POST",
+      headers: { "content-type": "application/json", origin: SITE, [CLIENT_IP_HEADER]: "10.2.0.1" },
+      body: JSON.stringify({ email, password: "password123", name }),
+    }),
+  );
+  expect(res.status).toBe(200);
+  const cookie = res.headers.getSetCookie().find((c) => c.startsWith("torepoke.session_token="))!.split(";")[0];
+  const [user] = await database.db.select({ id: users.id }).from(users).where(eq(users.email, email));
+  return { email, cookie, userId: user.id };
+}
+
+const pageRequest = (path: string, cookie?: string) => new Request(`${SITE}${path}`, { headers: cookie ? { cookie } : {} });
+
+describe("profiles", () => {
+  it("saves a friend ID typed in full-width digits as 16 ASCII digits, and the name on both rows", async () => {
+    const { userId } = await signUp("サトシ");
+    const parsed = ProfileSchema.parse({ displayName: " カスミ ", friendId: "１２３４　５６７８－９０１２ー３４５６" });
+    await updateProfile(database.db, userId, parsed);
+    const profile = await getProfile(database.db, userId);
+    expect(profile).toMatchObject({ displayName: "カスミ", friendId: "1234567890123456", completedTrades: 0 });
+    expect(profile!.memberSince).toBeInstanceOf(Date);
+    const [user] = await database.db.select({ name: users.name }).from(users).where(eq(users.id, userId));
+    expect(user.name).toBe("カスミ");
+
+    await updateProfile(database.db, userId, ProfileSchema.parse({ displayName: "カスミ", friendId: "" }));
+    expect((await getProfile(database.db, userId))!.friendId).toBeNull();
+  });
+
+  it("rejects bad profile input before anything is written", () => {
+    const bad = [
+      { displayName: "ok", friendId: "1234" },
+      { displayName: "ok", friendId: "12345678901234567" },
+      { displayName: "ok", friendId: "1234-5678-9012-345x" },
+      { displayName: "<img src=x onerror=alert(1)>", friendId: "" },
+      { displayName: "a\u0000b", friendId: "" },
+      { displayName: "あ".repeat(21), friendId: "" },
+      { displayName: "ok", friendId: "1".repeat(100) },
+    ];
+    for (const input of bad) expect(ProfileSchema.safeParse(input).success, JSON.stringify(input)).toBe(false);
+  });
+
+  it("refuses to update a profile that does not exist, leaving users untouched", async () => {
+    await expect(updateProfile(database.db, "no-such-user", { displayName: "x", friendId: null })).rejects.toThrow();
+  });
+});
+
+describe("guards", () => {
+  it("requireViewer redirects a signed-out visitor to /login with the page to come back to", async () => {
+    const thrown = await requireViewer(pageRequest("/profile?tab=x"), context).catch((e: unknown) => e);
+    expect(thrown).toBeInstanceOf(Response);
+    const response = thrown as Response;
+    expect(response.status).toBe(302);
+    expect(response.headers.get("location")).toBe("/login?redirectTo=%2Fprofile%3Ftab%3Dx");
+  });
+
+  it("requireApiViewer answers 401 JSON when signed out and the viewer when signed in", async () => {
+    const thrown = (await requireApiViewer(pageRequest("/api/x"), context).catch((e: unknown) => e)) as Response;
+    expect(thrown.status).toBe(401);
+    expect(await thrown.json()).toEqual({ error: "ログインが必要です" });
+    const { cookie, userId } = await signUp();
+    expect((await requireApiViewer(pageRequest("/api/x", cookie), context)).id).toBe(userId);
+  });
+
+  it("refuses a suspended user on pages and APIs", async () => {
+    const { cookie, userId } = await signUp();
+    await database.db.update(profiles).set({ suspendedAt: new Date() }).where(eq(profiles.userId, userId));
+    const api = (await requireApiViewer(pageRequest("/api/x", cookie), context).catch((e: unknown) => e)) as Response;
+    expect(api.status).toBe(403);
+    const page = await requireViewer(pageRequest("/profile", cookie), context).catch((e: unknown) => e);
+    expect((page as { init?: { status?: number } }).init?.status).toBe(403);
+  });
+
+  it("an unknown or forged session cookie is signed out, not an error", async () => {
+    expect(await getViewer(pageRequest("/", "torepoke.session_token=forged.value"), context)).toBeNull();
+  });
+});
+
+describe("admin role", () => {
+  it("is granted and revoked by e-mail", async () => {
+    const { email, userId } = await signUp();
+    expect(await setAdminRole(database.db, email.toUpperCase(), true)).toBe(true);
+    expect((await listRoleAdmins(database.db)).map((a) => a.id)).toContain(userId);
+    expect(await setAdminRole(database.db, email, false)).toBe(true);
+    expect((await listRoleAdmins(database.db)).map((a) => a.id)).not.toContain(userId);
+    expect(await setAdminRole(database.db, "nobody@example.com", true)).toBe(false);
+  });
+});
