@@ -1,9 +1,15 @@
-import { PagePlaceholder } from "../components/ui/page-placeholder";
+import { localeOfMatches } from "../components/layout/meta-locale";
+import { LEGAL_DOCUMENTS } from "../features/legal/documents";
+import { LegalPage } from "../features/legal/legal-page";
+import { useLocale } from "../lib/i18n";
 import { pageMeta } from "../lib/meta";
 import type { Route } from "./+types/terms";
 
-export const meta: Route.MetaFunction = () => pageMeta("利用規約");
+export const meta: Route.MetaFunction = ({ matches }) => {
+  const document = LEGAL_DOCUMENTS.terms[localeOfMatches(matches)];
+  return pageMeta(document.title, document.description);
+};
 
 export default function Page() {
-  return <PagePlaceholder title="利用規約"></PagePlaceholder>;
+  return <LegalPage document={LEGAL_DOCUMENTS.terms[useLocale()]} />;
 }

@@ -1,0 +1,322 @@
+import type { Locale } from "../../lib/i18n";
+
+/**
+ * The privacy policy and terms of use (SPEC.md §2), written for a trade board: what is stored,
+ * cookies, no real-money trading, no personal contact details in posts, reporting, deleting an
+ * account. Japanese is the binding text; the English one is a full translation.
+ */
+export type LegalDocument = {
+  title: string;
+  description: string;
+  updatedLabel: string;
+  updated: string;
+  intro: string;
+  sections: Array<{ heading: string; paragraphs: string[]; items?: string[] }>;
+};
+
+const UPDATED = "2026-11-21";
+
+const privacyJa: LegalDocument = {
+  title: "プライバシーポリシー",
+  description: "トレポケが取得する情報、Cookieの利用、情報の管理と削除についての方針です。",
+  updatedLabel: "最終更新日",
+  updated: UPDATED,
+  intro:
+    "トレポケ（以下「本サービス」）は、ポケポケ（Pokémon TCG Pocket）のプレイヤー同士がカードのトレード相手を探すための非公式コミュニティサイトです。本サービスは、利用者の情報を以下の方針に従って取り扱います。",
+  sections: [
+    {
+      heading: "1. 取得する情報",
+      paragraphs: ["本サービスは、次の情報を取得・保存します。"],
+      items: [
+        "アカウント情報：メールアドレス、パスワード（復元できない形式でハッシュ化して保存し、平文では保存しません）、表示名、登録日時",
+        "プロフィール情報：ポケポケのフレンドID（任意）、成立したトレードの件数、最終利用日時",
+        "投稿内容：トレード募集の内容（譲るカード・求めるカード・コメント）、チャットのメッセージ、通報とブロックの記録",
+        "ログイン状態の管理に必要な情報：セッションの識別子、ログイン時のIPアドレスとブラウザの種類（User-Agent）",
+        "不正利用の防止に必要な情報：IPアドレスごとのログイン・登録の試行回数、アクセスログ（日時、URL、IPアドレス、応答結果）",
+      ],
+    },
+    {
+      heading: "2. 利用目的",
+      paragraphs: ["取得した情報は、次の目的にのみ利用します。"],
+      items: [
+        "アカウントの作成、ログインの維持、本人確認",
+        "トレード掲示板・チャットなど本サービスの機能の提供",
+        "不正ログイン、スパム、規約違反行為の防止と対応（通報の確認を含みます）",
+        "障害対応、セキュリティの確保、サービスの改善のための統計（個人を特定しない形に限ります）",
+      ],
+    },
+    {
+      heading: "3. 他の利用者に表示される情報",
+      paragraphs: [
+        "表示名、トレード募集の内容、成立したトレードの件数は、他の利用者に公開されます。フレンドIDは、トレードを進めるためにチャットの相手に表示されることがあります。メールアドレスは他の利用者に表示されません。",
+        "投稿やチャットに、メールアドレス・電話番号・LINE ID・SNSアカウントなどの連絡先や個人を特定できる情報を書かないでください（利用規約で禁止しています）。",
+      ],
+    },
+    {
+      heading: "4. Cookieについて",
+      paragraphs: ["本サービスが使用するCookieは、次の2つだけです。広告や行動追跡のためのCookie、外部の解析ツールは使用していません。"],
+      items: [
+        "ログイン状態を保つためのCookie（torepoke.session_token）：JavaScriptから読み取れない設定（HttpOnly）で、他サイトからのリクエストには送られない設定（SameSite=Lax）です。ログアウトすると削除されます。有効期限は最長30日です。",
+        "表示言語を記憶するCookie（lang）：日本語・英語の切り替えを記憶します。有効期限は1年です。",
+      ],
+    },
+    {
+      heading: "5. 第三者への提供",
+      paragraphs: [
+        "法令に基づく場合を除き、本人の同意なく個人情報を第三者に提供・販売することはありません。本サービスから外部サイト（動画チャンネルなど）へのリンク先での情報の取り扱いは、各サイトの方針に従います。",
+      ],
+    },
+    {
+      heading: "6. 保存期間と安全管理",
+      paragraphs: [
+        "アカウント情報と投稿内容は、アカウントが削除されるまで保存します。期限切れのセッションと試行回数の記録は、不要になった時点で削除します。アクセスログは障害対応と不正防止に必要な期間に限って保存します。",
+        "通信の暗号化（HTTPSで運用する場合）、パスワードのハッシュ化、アクセス権限の制限などにより、情報の漏えい・改ざんの防止に努めます。",
+      ],
+    },
+    {
+      heading: "7. 通報とアカウントの停止",
+      paragraphs: [
+        "規約に違反する投稿や利用者は、トレード募集やチャットの通報機能から運営に知らせることができます。通報の内容は運営のみが確認し、通報者の情報が通報された利用者に知らされることはありません。違反が確認された場合、投稿の削除やアカウントの利用停止を行うことがあります。",
+      ],
+    },
+    {
+      heading: "8. 情報の確認・訂正・削除",
+      paragraphs: [
+        "表示名とフレンドIDは、プロフィールページからいつでも変更・削除できます。",
+        "アカウントの削除を希望される場合は、登録したメールアドレスを添えて運営までご連絡ください。本人確認のうえ、アカウントと関連する情報（プロフィール、トレード募集、チャットのメッセージ、セッション）を削除します。法令により保存が必要な情報は、必要な期間に限り保存することがあります。",
+      ],
+    },
+    {
+      heading: "9. 改定",
+      paragraphs: ["本ポリシーは、必要に応じて改定することがあります。重要な変更がある場合は、本サービス上でお知らせします。"],
+    },
+  ],
+};
+
+const privacyEn: LegalDocument = {
+  title: "Privacy policy",
+  description: "What Torepoke stores, how it uses cookies, and how your information is kept and deleted.",
+  updatedLabel: "Last updated",
+  updated: UPDATED,
+  intro:
+    "Torepoke (“the service”) is an unofficial community site where Pokémon TCG Pocket players find trading partners for their cards. The service handles your information as described below. The Japanese version of this policy is the binding one.",
+  sections: [
+    {
+      heading: "1. What we store",
+      paragraphs: ["The service collects and stores the following information."],
+      items: [
+        "Account: e-mail address, password (stored only as a one-way hash, never in plain text), display name, date of registration",
+        "Profile: your Pokémon TCG Pocket friend ID (optional), the number of completed trades, when you were last active",
+        "What you post: trade offers (cards offered and wanted, comments), chat messages, reports and blocks",
+        "What keeps you logged in: a session identifier, and the IP address and browser type (User-Agent) of the log-in",
+        "What prevents abuse: counts of log-in and sign-up attempts per IP address, and access logs (time, URL, IP address, response)",
+      ],
+    },
+    {
+      heading: "2. Why we use it",
+      paragraphs: ["The information is used only to:"],
+      items: [
+        "create your account, keep you logged in and identify you",
+        "provide the service's features such as the trade board and chat",
+        "prevent and handle unauthorised log-ins, spam and breaches of the terms (including reviewing reports)",
+        "fix faults, keep the service secure, and improve it with statistics that do not identify anyone",
+      ],
+    },
+    {
+      heading: "3. What other users see",
+      paragraphs: [
+        "Your display name, your trade offers and your number of completed trades are public. Your friend ID may be shown to your chat partner so the two of you can complete a trade. Your e-mail address is never shown to other users.",
+        "Do not write contact details or anything that identifies you — e-mail addresses, phone numbers, LINE IDs, social media accounts — in offers or chat (the terms forbid it).",
+      ],
+    },
+    {
+      heading: "4. Cookies",
+      paragraphs: ["The service sets only these two cookies. There are no advertising or tracking cookies and no third-party analytics."],
+      items: [
+        "The log-in cookie (torepoke.session_token): not readable by JavaScript (HttpOnly) and not sent with requests from other sites (SameSite=Lax). Logging out deletes it. It lasts at most 30 days.",
+        "The language cookie (lang): remembers whether you chose Japanese or English. It lasts one year.",
+      ],
+    },
+    {
+      heading: "5. Sharing with third parties",
+      paragraphs: [
+        "Except where the law requires it, we never give or sell personal information to third parties without your consent. Sites linked from the service (such as the video channel) handle information under their own policies.",
+      ],
+    },
+    {
+      heading: "6. Retention and security",
+      paragraphs: [
+        "Account information and posts are kept until the account is deleted. Expired sessions and attempt counts are deleted once they are no longer needed. Access logs are kept only as long as needed to fix faults and prevent abuse.",
+        "We protect the information against leaks and tampering with encrypted connections (when served over HTTPS), hashed passwords and restricted access.",
+      ],
+    },
+    {
+      heading: "7. Reports and suspension",
+      paragraphs: [
+        "You can tell the operators about offers, messages or users that break the terms with the report function of trade offers and chat. Only the operators read reports, and the reported user is never told who reported them. When a breach is confirmed, posts may be removed and accounts suspended.",
+      ],
+    },
+    {
+      heading: "8. Seeing, correcting and deleting your information",
+      paragraphs: [
+        "You can change or remove your display name and friend ID at any time on your profile page.",
+        "To delete your account, contact the operators with the e-mail address you registered. After confirming it is you, we delete the account and its information (profile, trade offers, chat messages, sessions). Information the law requires us to keep may be kept for the required period only.",
+      ],
+    },
+    {
+      heading: "9. Changes",
+      paragraphs: ["This policy may change when needed. Important changes are announced on the service."],
+    },
+  ],
+};
+
+const termsJa: LegalDocument = {
+  title: "利用規約",
+  description: "トレポケのトレード掲示板・チャットを利用する際のルール（リアルマネートレード禁止、連絡先の投稿禁止など）です。",
+  updatedLabel: "最終更新日",
+  updated: UPDATED,
+  intro:
+    "この利用規約（以下「本規約」）は、トレポケ（以下「本サービス」）の利用条件を定めるものです。本サービスを利用した時点で、本規約に同意したものとみなします。",
+  sections: [
+    {
+      heading: "第1条（本サービスについて）",
+      paragraphs: [
+        "本サービスは、ポケポケ（Pokémon TCG Pocket）のプレイヤーが、カードのトレード相手を探し、ゲーム内のトレード機能で交換するための情報交換の場です。カードの受け渡しはゲーム内の公式機能で行われ、本サービスはカードやアカウントを預かったり仲介したりしません。",
+        "本サービスは非公式のファンサイトであり、株式会社ポケモン、株式会社クリーチャーズ、株式会社ゲームフリーク、株式会社ディー・エヌ・エー、任天堂株式会社とは関係ありません。ポケモンおよび関連する名称は各権利者の商標です。",
+      ],
+    },
+    {
+      heading: "第2条（アカウント）",
+      paragraphs: [
+        "利用者は、正確なメールアドレスで登録し、パスワードを自己の責任で管理するものとします。アカウントを他人に譲渡・貸与・共有することはできません。1人が複数のアカウントを使って評価や募集を操作することを禁止します。",
+      ],
+    },
+    {
+      heading: "第3条（禁止事項）",
+      paragraphs: ["利用者は、次の行為をしてはなりません。"],
+      items: [
+        "現金、電子マネー、ギフトカード、ゲーム内通貨の代行購入など、金銭や財産的価値のあるものとカード・アカウントを交換する行為（リアルマネートレード）、またはその勧誘",
+        "アカウントの売買・譲渡、代行プレイの依頼や募集",
+        "トレード募集・チャット・表示名に、メールアドレス、電話番号、住所、LINE ID、SNSアカウント、外部サービスへの誘導など、連絡先や個人を特定できる情報を書くこと",
+        "約束したトレードを意図的に行わない、虚偽の募集をするなどの詐欺的な行為",
+        "他の利用者への誹謗中傷、嫌がらせ、差別的な表現、つきまとい",
+        "同じ内容の連続投稿、宣伝、スパム",
+        "不正アクセス、過度な負荷をかける行為、脆弱性を悪用する行為、自動化ツールによる大量の操作",
+        "法令、公序良俗、ゲームの利用規約に違反する行為、その他運営が不適切と判断する行為",
+      ],
+    },
+    {
+      heading: "第4条（通報）",
+      paragraphs: [
+        "禁止事項に当たる投稿や利用者を見つけた場合は、トレード募集やチャットの通報機能から運営に知らせてください。相手をブロックすると、その相手とのチャットは行えなくなります。トラブルの際は、無理にやり取りを続けず通報してください。",
+      ],
+    },
+    {
+      heading: "第5条（投稿の削除と利用停止）",
+      paragraphs: [
+        "運営は、本規約に違反する、または違反のおそれがあると判断した場合、事前の通知なく投稿の削除、アカウントの利用停止その他必要な措置を行うことができます。利用停止中のアカウントは、トレードとチャットを利用できません。",
+      ],
+    },
+    {
+      heading: "第6条（利用者間のトレード）",
+      paragraphs: [
+        "トレードは利用者同士の合意と責任において行われます。運営は、トレードが成立すること、相手が約束を守ることを保証せず、利用者間のトラブルについて責任を負いません。ただし、通報を受けた違反行為には本規約に従って対応します。",
+      ],
+    },
+    {
+      heading: "第7条（アカウントの削除）",
+      paragraphs: [
+        "利用者は、運営に連絡することでいつでもアカウントの削除を依頼できます。削除の方法と削除される情報は、プライバシーポリシーに定めます。",
+      ],
+    },
+    {
+      heading: "第8条（免責）",
+      paragraphs: [
+        "本サービスは現状のまま提供されます。カードデータベースや記事の内容の正確性、サービスの継続性について保証しません。運営は、本サービスの変更・中断・終了によって生じた損害について、運営の故意または重大な過失による場合を除き、責任を負いません。",
+      ],
+    },
+    {
+      heading: "第9条（規約の変更・準拠法）",
+      paragraphs: [
+        "運営は、必要に応じて本規約を変更できます。重要な変更は本サービス上でお知らせし、変更後に利用した時点で同意したものとみなします。本規約は日本法に準拠し、本サービスに関する紛争は、運営者の所在地を管轄する地方裁判所を第一審の専属的合意管轄裁判所とします。",
+      ],
+    },
+  ],
+};
+
+const termsEn: LegalDocument = {
+  title: "Terms of use",
+  description: "The rules for using Torepoke's trade board and chat: no real-money trading, no contact details in posts, and more.",
+  updatedLabel: "Last updated",
+  updated: UPDATED,
+  intro:
+    "These terms of use (“the terms”) set the conditions for using Torepoke (“the service”). By using the service you agree to them. The Japanese version of the terms is the binding one.",
+  sections: [
+    {
+      heading: "Article 1 (The service)",
+      paragraphs: [
+        "The service is a place where Pokémon TCG Pocket players find partners for card trades, which they then carry out with the game's own trade feature. Cards change hands only inside the game; the service never holds or brokers cards or accounts.",
+        "The service is an unofficial fan site with no connection to The Pokémon Company, Creatures Inc., GAME FREAK inc., DeNA Co., Ltd. or Nintendo. Pokémon and related names are trademarks of their owners.",
+      ],
+    },
+    {
+      heading: "Article 2 (Accounts)",
+      paragraphs: [
+        "Register with an e-mail address that is yours and keep your password safe. An account may not be transferred, lent or shared. Using several accounts to manipulate offers or ratings is forbidden.",
+      ],
+    },
+    {
+      heading: "Article 3 (Prohibited conduct)",
+      paragraphs: ["Users must not:"],
+      items: [
+        "exchange cards or accounts for money or anything of monetary value — cash, e-money, gift cards, buying in-game currency on someone's behalf (real-money trading) — or solicit it",
+        "buy, sell or transfer accounts, or offer or request playing on someone else's behalf",
+        "put contact details or anything that identifies a person — e-mail addresses, phone numbers, addresses, LINE IDs, social media accounts, invitations to outside services — in offers, chat or display names",
+        "deceive others, such as deliberately not carrying out an agreed trade or posting false offers",
+        "insult, harass, stalk or discriminate against other users",
+        "post the same thing repeatedly, advertise or spam",
+        "access the service without authorisation, overload it, exploit vulnerabilities, or operate it in bulk with automated tools",
+        "break the law, public order, or the game's own terms, or do anything else the operators judge inappropriate",
+      ],
+    },
+    {
+      heading: "Article 4 (Reports)",
+      paragraphs: [
+        "If you find a post or user that breaks these rules, tell the operators with the report function of trade offers and chat. Blocking someone ends chat with them. When a trade goes wrong, do not keep arguing: report it.",
+      ],
+    },
+    {
+      heading: "Article 5 (Removal and suspension)",
+      paragraphs: [
+        "When the operators judge that the terms are or may be broken, they may remove posts, suspend accounts or take other necessary measures without notice. A suspended account cannot trade or chat.",
+      ],
+    },
+    {
+      heading: "Article 6 (Trades between users)",
+      paragraphs: [
+        "Trades are agreed and carried out by users on their own responsibility. The operators do not guarantee that a trade happens or that the other side keeps their word, and are not liable for disputes between users; reported breaches are handled under these terms.",
+      ],
+    },
+    {
+      heading: "Article 7 (Deleting your account)",
+      paragraphs: ["You can ask the operators to delete your account at any time. How, and what is deleted, is described in the privacy policy."],
+    },
+    {
+      heading: "Article 8 (Disclaimer)",
+      paragraphs: [
+        "The service is provided as is. The accuracy of the card database and articles, and the continuity of the service, are not guaranteed. Except for intent or gross negligence, the operators are not liable for damage caused by changes to, interruption of, or the end of the service.",
+      ],
+    },
+    {
+      heading: "Article 9 (Changes and governing law)",
+      paragraphs: [
+        "The operators may change these terms when needed. Important changes are announced on the service, and using it afterwards means you accept them. These terms are governed by Japanese law; the district court with jurisdiction over the operators' location is the exclusive court of first instance for disputes about the service.",
+      ],
+    },
+  ],
+};
+
+export const LEGAL_DOCUMENTS: Record<"privacy" | "terms", Record<Locale, LegalDocument>> = {
+  privacy: { ja: privacyJa, en: privacyEn },
+  terms: { ja: termsJa, en: termsEn },
+};
