@@ -171,7 +171,7 @@ export default function CardsPage({ loaderData }: Route.ComponentProps) {
             </ul>
           </>
         )}
-        <nav aria-label={t("cardList")} className="mt-6 flex flex-wrap justify-between gap-3 text-sm">
+        <nav aria-label={t("pagination")} className="mt-6 flex flex-wrap justify-between gap-3 text-sm">
           {page > 1 ? (
             <Link to={listUrl({ pack: pack.id, rarity, q })} className="rounded-md border border-slate-300 bg-white px-4 py-2 hover:border-brand-500">
               {t("firstPage")}

@@ -1,5 +1,6 @@
 import type { ComponentType } from "react";
 import type { Locale } from "../../lib/i18n";
+import { CardImportForm } from "../cards/components/card-import-form";
 import { DatabasePanel } from "./components/database-panel";
 
 export type AdminTab = {
@@ -19,7 +20,7 @@ export const ADMIN_TABS: AdminTab[] = [
   { id: "articles", label: { ja: "記事管理", en: "Articles" } },
   { id: "database", label: { ja: "データベース", en: "Database" }, Panel: DatabasePanel },
   { id: "decks", label: { ja: "デッキ管理", en: "Decks" } },
-  { id: "cards", label: { ja: "カード管理", en: "Cards" } },
+  { id: "cards", label: { ja: "カード管理", en: "Cards" }, Panel: CardImportForm },
   { id: "settings", label: { ja: "サイト設定", en: "Site settings" } },
 ];
 

@@ -44,17 +44,7 @@ export class CardImportError extends Error {
   }
 }
 
-/**
- * Text of an uploaded CSV file. UTF-8 (with or without BOM) when the bytes are valid UTF-8,
- * otherwise Shift_JIS/CP932 as Excel saves it in Japan (WHATWG "shift_jis" is CP932).
- */
-export function decodeCsvBytes(bytes: Uint8Array): string {
-  try {
-    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
-  } catch {
-    return new TextDecoder("shift_jis").decode(bytes);
-  }
-}
+export { decodeCsvBytes } from "./csv-encoding";
 
 export type ParsedCardRow = {
   line: number;

@@ -19,6 +19,7 @@ export const cardsMessages = defineMessages({
     emptyPack: "カードが見つかりません",
     emptySearch: "検索条件に一致するカードがありません",
     cardList: "カード一覧",
+    pagination: "ページ送り",
     fetchFailed: "カードの取得に失敗しました",
     // Card detail
     detailDescription: "{name}（{rarity}）: 収録パック {packs}",
@@ -90,6 +91,7 @@ export const cardsMessages = defineMessages({
     emptyPack: "No cards found",
     emptySearch: "No cards match your search",
     cardList: "Cards",
+    pagination: "Pages",
     fetchFailed: "Could not load the cards",
     detailDescription: "{name} ({rarity}): in {packs}",
     rarityLabel: "Rarity",

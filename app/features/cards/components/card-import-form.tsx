@@ -1,0 +1,103 @@
+import { useId, useRef, useState, type FormEvent } from "react";
+import { useT } from "../../../lib/i18n";
+import { decodeCsvBytes } from "../csv-encoding";
+import { cardsMessages } from "../messages";
+
+// Same limit as the server (import.server.ts): refuse before uploading.
+const MAX_FILE_BYTES = 5 * 1024 * 1024;
+
+type Outcome = { kind: "success" | "error"; text: string } | null;
+
+/**
+ * Admin カード管理 tab (SPEC.md §2 item 4): pack id as the title, a CSV file, and a button
+ * that shows 処理中... while uploading. The file is decoded in the browser (UTF-8 or
+ * Shift_JIS from Excel) and sent as text to POST /api/admin/cards/import.
+ */
+export function CardImportForm() {
+  const t = useT(cardsMessages);
+  const id = useId();
+  const fileInput = useRef<HTMLInputElement>(null);
+  const [title, setTitle] = useState("");
+  const [busy, setBusy] = useState(false);
+  const [outcome, setOutcome] = useState<Outcome>(null);
+
+  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const file = fileInput.current?.files?.[0];
+    if (!title.trim() || !file) {
+      setOutcome({ kind: "error", text: t("importMissingInputs") });
+      return;
+    }
+    if (file.size > MAX_FILE_BYTES) {
+      setOutcome({ kind: "error", text: t("importFailed", { message: t("importFileTooLarge", { max: 5 }) }) });
+      return;
+    }
+    setBusy(true);
+    setOutcome(null);
+    try {
+      const csvData = decodeCsvBytes(new Uint8Array(await file.arrayBuffer()));
+      const response = await fetch("/api/admin/cards/import", {
+        method: "POST",
+        headers: { "Content-Type": "application/json", Accept: "application/json" },
+        body: JSON.stringify({ title: title.trim(), csvData }),
+      });
+      const body = (await response.json().catch(() => ({}))) as { count?: number; error?: string };
+      if (!response.ok) throw new Error(body.error || t("importUploadFailed"));
+      setOutcome({ kind: "success", text: t("importSuccess", { count: body.count ?? 0 }) });
+      if (fileInput.current) fileInput.current.value = "";
+    } catch (error) {
+      const message = error instanceof Error && error.message ? error.message : t("importUnknownError");
+      setOutcome({ kind: "error", text: t("importFailed", { message }) });
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <section aria-labelledby={`${id}-heading`} className="space-y-4">
+      <h2 id={`${id}-heading`} className="text-lg font-bold">
+        {t("importHeading")}
+      </h2>
+      <form onSubmit={onSubmit} noValidate className="space-y-4 rounded-lg border border-slate-200 bg-white p-4">
+        <div>
+          <label htmlFor={`${id}-title`} className="mb-1 block text-sm font-medium">
+            {t("importTitle")}
+          </label>
+          <input
+            id={`${id}-title`}
+            name="title"
+            type="text"
+            value={title}
+            onChange={(event) => setTitle(event.target.value)}
+            placeholder={t("importTitlePlaceholder")}
+            autoComplete="off"
+            className="w-full max-w-sm rounded-md border border-slate-400 px-3 py-2"
+          />
+        </div>
+        <div>
+          <label htmlFor={`${id}-file`} className="mb-1 block text-sm font-medium">
+            {t("importFile")}
+          </label>
+          <input id={`${id}-file`} ref={fileInput} name="csv" type="file" accept=".csv,text/csv" className="block text-sm" aria-describedby={`${id}-help`} />
+          <p id={`${id}-help`} className="mt-1 text-xs text-slate-600">
+            {t("importHelp")}
+          </p>
+        </div>
+        <button
+          type="submit"
+          disabled={busy}
+          className="rounded-md bg-brand-700 px-4 py-2 font-bold text-white hover:bg-brand-800 disabled:cursor-wait disabled:opacity-70"
+        >
+          {busy ? t("importBusy") : t("importSubmit")}
+        </button>
+        <div aria-live="polite">
+          {outcome ? (
+            <p role={outcome.kind === "error" ? "alert" : "status"} className={outcome.kind === "error" ? "whitespace-pre-line font-medium text-red-700" : "font-medium text-green-800"}>
+              {outcome.text}
+            </p>
+          ) : null}
+        </div>
+      </form>
+    </section>
+  );
+}
