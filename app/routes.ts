@@ -9,6 +9,7 @@ export default [
   route("language", "routes/language.tsx"),
   route("profile", "routes/profile.tsx"),
   route("chat/:roomId", "routes/chat.tsx"),
+  route("api/chat/rooms/:roomId/messages", "routes/api.chat.rooms.$roomId.messages.ts"),
   route("cards", "routes/cards.tsx"),
   route("cards/:cardId", "routes/card.tsx"),
   route("api/cards", "routes/api.cards.ts"),

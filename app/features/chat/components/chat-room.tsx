@@ -1,0 +1,503 @@
+import { useEffect, useLayoutEffect, useRef, useState, type FormEvent, type KeyboardEvent } from "react";
+import { Link } from "react-router";
+import { displayRarity } from "../../cards/rarity";
+import { useLocale, useT } from "../../../lib/i18n";
+import { MESSAGE_MAX_LENGTH, normaliseBody } from "../chat.schema";
+import { chatTime } from "../format";
+import { CHAT_ERROR_KEYS, chatMessages, type ChatMessageKey } from "../messages";
+import type { ChatMessage, RoomState } from "../protocol";
+import { useChatRoom } from "../use-chat-room";
+import { MessageBody } from "./message-body";
+
+export type ChatRoomProps = {
+  roomId: string;
+  me: { id: string; displayName: string; hasFriendId: boolean };
+  partner: { id: string; displayName: string; completedTrades: number };
+  role: "owner" | "partner";
+  offer: {
+    id: string;
+    status: string;
+    comment: string;
+    cards: { cardId: string; side: "give" | "want"; count: number; name: string; rarity: string }[];
+  };
+  initialMessages: ChatMessage[];
+  initialState: RoomState;
+  lastSeq: number;
+};
+
+const STATUS_KEYS: Record<string, ChatMessageKey> = {
+  open: "statusOpen",
+  negotiating: "statusNegotiating",
+  completed: "statusCompleted",
+  closed: "statusClosed",
+  expired: "statusExpired",
+};
+
+const SYSTEM_KEYS: Record<string, ChatMessageKey> = {
+  agree: "sysAgree",
+  agreed: "sysAgreed",
+  friend_requested: "sysFriendRequested",
+  game_trade_requested: "sysGameTradeRequested",
+  complete: "sysComplete",
+  completed: "sysCompleted",
+  cancel: "sysCancel",
+};
+
+/** A 16-digit friend ID as 1234-5678-9012-3456 (how the game prints it). */
+const groupFriendId = (id: string) => id.replace(/(\d{4})(?=\d)/g, "$1-");
+
+export function ChatRoom(props: ChatRoomProps) {
+  const t = useT(chatMessages);
+  const locale = useLocale();
+  const room = useChatRoom({
+    roomId: props.roomId,
+    initialMessages: props.initialMessages,
+    initialState: props.initialState,
+    lastSeq: props.lastSeq,
+  });
+  const { state } = room;
+  const nameOf = (id: string | null) => (id === props.me.id ? t("you") : props.partner.displayName);
+  const blockedByMe = state.blockerIds.includes(props.me.id);
+  const blockedMe = state.blockerIds.includes(props.partner.id);
+  const p = state.progress;
+  const iAgreed = props.role === "owner" ? p.ownerAgreed : p.partnerAgreed;
+  const iCompleted = props.role === "owner" ? p.ownerCompleted : p.partnerCompleted;
+  const stepsClosed = p.completed || p.cancelled || blockedByMe || blockedMe;
+  const partnerFriendId = state.friendIds?.[props.partner.id] ?? null;
+
+  const noticeText = (() => {
+    if (!room.notice) return null;
+    if (room.notice.message) return room.notice.message;
+    return t(CHAT_ERROR_KEYS[room.notice.code] ?? "errorUnknown", { max: MESSAGE_MAX_LENGTH });
+  })();
+
+  return (
+    <div className="flex flex-col gap-4">
+      <header className="flex flex-wrap items-center justify-between gap-2">
+        <div>
+          <h1 className="text-xl font-bold">{t("heading", { name: props.partner.displayName })}</h1>
+          <p className="text-sm text-slate-600">{t("completedTrades", { count: props.partner.completedTrades })}</p>
+        </div>
+        <button
+          type="button"
+          className="rounded border border-slate-300 bg-white px-3 py-1 text-sm hover:bg-slate-100"
+          onClick={() => {
+            if (blockedByMe) void room.setBlocked(false);
+            else if (window.confirm(t("blockConfirm", { name: props.partner.displayName }))) void room.setBlocked(true);
+          }}
+        >
+          {blockedByMe ? t("unblock") : t("block")}
+        </button>
+      </header>
+
+      <section aria-labelledby="chat-offer" className="rounded-lg border border-slate-200 bg-white p-3">
+        <div className="flex items-center justify-between gap-2">
+          <h2 id="chat-offer" className="font-bold">
+            <Link to={`/trades/${props.offer.id}`} className="hover:underline">
+              {t("offerHeading")}
+            </Link>
+          </h2>
+          <span className="rounded-full bg-brand-100 px-2 py-0.5 text-xs font-bold text-brand-800" data-testid="offer-status">
+            {t(STATUS_KEYS[state.offerStatus] ?? "statusClosed")}
+          </span>
+        </div>
+        <div className="mt-2 grid gap-2 sm:grid-cols-2">
+          {(["give", "want"] as const).map((side) => (
+            <div key={side}>
+              <h3 className="text-sm font-bold text-slate-700">
+                {t(side === "give" ? "giveLong" : "wantLong")}（{t(side)}）
+              </h3>
+              <ul className="mt-1 flex flex-wrap gap-1 text-sm">
+                {props.offer.cards
+                  .filter((c) => c.side === side)
+                  .map((c) => (
+                    <li key={c.cardId} className="rounded border border-slate-200 bg-slate-50 px-2 py-0.5">
+                      {c.name} <span className="text-amber-700">{displayRarity(c.rarity)}</span>
+                      {c.count > 1 ? ` ×${c.count}` : ""}
+                    </li>
+                  ))}
+              </ul>
+            </div>
+          ))}
+        </div>
+        {props.offer.comment ? <p className="mt-2 whitespace-pre-wrap text-sm text-slate-700">{props.offer.comment}</p> : null}
+      </section>
+
+      <section aria-labelledby="chat-steps" className="rounded-lg border border-slate-200 bg-white p-3">
+        <h2 id="chat-steps" className="font-bold">
+          {t("stepsHeading")}
+        </h2>
+        {p.completed ? (
+          <p className="mt-2 font-bold text-green-700" role="status">
+            {t("tradeCompleted")}
+          </p>
+        ) : p.cancelled ? (
+          <p className="mt-2 text-slate-700" role="status">
+            {t("tradeCancelled")}
+          </p>
+        ) : (
+          <p className="mt-1 text-sm text-slate-600">{p.agreed ? t("stepCompleteHint") : t("stepAgreeHint")}</p>
+        )}
+        <ol className="mt-2 flex flex-wrap gap-2">
+          <StepButton label={t("stepAgree")} done={p.agreed} mine={iAgreed} waiting={iAgreed && !p.agreed ? t("stepWaitingPartner") : null} disabled={stepsClosed || iAgreed} doneLabel={t("stepDone")} onClick={() => room.step("agree")} />
+          <StepButton label={t("stepFriendRequested")} done={p.friendRequested} disabled={stepsClosed || !p.agreed || p.friendRequested} doneLabel={t("stepDone")} onClick={() => room.step("friend_requested")} />
+          <StepButton label={t("stepGameTradeRequested")} done={p.gameTradeRequested} disabled={stepsClosed || !p.friendRequested || p.gameTradeRequested} doneLabel={t("stepDone")} onClick={() => room.step("game_trade_requested")} />
+          <StepButton label={t("stepComplete")} done={p.completed} mine={iCompleted} waiting={iCompleted && !p.completed ? t("stepWaitingPartner") : null} disabled={stepsClosed || !p.gameTradeRequested || iCompleted} doneLabel={t("stepDone")} onClick={() => room.step("complete")} />
+        </ol>
+        {!p.completed && !p.cancelled ? (
+          <button
+            type="button"
+            className="mt-2 text-sm text-red-700 underline disabled:text-slate-400"
+            disabled={blockedMe}
+            onClick={() => {
+              if (window.confirm(t("stepCancelConfirm"))) void room.step("cancel");
+            }}
+          >
+            {t("stepCancel")}
+          </button>
+        ) : null}
+      </section>
+
+      <section aria-labelledby="chat-friend-id" className="rounded-lg border border-slate-200 bg-white p-3">
+        <h2 id="chat-friend-id" className="font-bold">
+          {t("friendIdHeading")}
+        </h2>
+        {!props.me.hasFriendId ? (
+          <p className="mt-1 text-sm text-amber-800">
+            <Link to="/profile" className="underline">
+              {t("myFriendIdMissing")}
+            </Link>
+          </p>
+        ) : null}
+        {p.agreed && !p.cancelled ? (
+          partnerFriendId ? (
+            <FriendId label={t("friendIdOf", { name: props.partner.displayName })} value={groupFriendId(partnerFriendId)} />
+          ) : (
+            <p className="mt-1 text-sm text-slate-600">{t("friendIdMissing", { name: props.partner.displayName })}</p>
+          )
+        ) : (
+          <p className="mt-1 text-sm text-slate-600">{t("friendIdHidden")}</p>
+        )}
+      </section>
+
+      <MessageList
+        messages={room.messages}
+        meId={props.me.id}
+        nameOf={nameOf}
+        locale={locale}
+        hasOlder={room.hasOlder}
+        loadingOlder={room.loadingOlder}
+        loadOlder={room.loadOlder}
+        outbox={room.outbox}
+        report={room.report}
+        connection={room.connection}
+      />
+
+      {noticeText ? (
+        <p role="alert" className="rounded border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-900">
+          {noticeText}
+        </p>
+      ) : null}
+      {room.connection === "offline" ? (
+        <p role="status" className="text-sm text-slate-600">
+          {t("offline")}
+        </p>
+      ) : null}
+
+      {blockedMe ? (
+        <p className="rounded bg-slate-100 px-3 py-2 text-sm text-slate-700">{t("readOnlyBlockedMe")}</p>
+      ) : blockedByMe ? (
+        <p className="rounded bg-slate-100 px-3 py-2 text-sm text-slate-700">{t("readOnlyBlockedByMe")}</p>
+      ) : (
+        <Composer
+          onSend={(body) => {
+            room.setNotice(null);
+            room.send(body);
+          }}
+        />
+      )}
+    </div>
+  );
+}
+
+function StepButton(props: { label: string; done: boolean; mine?: boolean; waiting?: string | null; disabled: boolean; doneLabel: string; onClick: () => void }) {
+  return (
+    <li>
+      <button
+        type="button"
+        onClick={props.onClick}
+        disabled={props.disabled}
+        aria-pressed={props.done || props.mine ? true : false}
+        className={`rounded-full border px-3 py-1 text-sm font-bold ${
+          props.done ? "border-green-600 bg-green-50 text-green-800" : props.mine ? "border-brand-700 bg-brand-50 text-brand-800" : "border-brand-700 bg-brand-700 text-white disabled:border-slate-300 disabled:bg-slate-100 disabled:text-slate-600"
+        }`}
+      >
+        {props.label}
+        {props.done ? `（${props.doneLabel}）` : props.waiting ? `（${props.waiting}）` : ""}
+      </button>
+    </li>
+  );
+}
+
+function FriendId({ label, value }: { label: string; value: string }) {
+  const t = useT(chatMessages);
+  const [copied, setCopied] = useState<"idle" | "ok" | "failed">("idle");
+  return (
+    <div className="mt-1 flex flex-wrap items-center gap-2">
+      <span className="text-sm text-slate-700">{label}</span>
+      <code className="rounded bg-slate-100 px-2 py-0.5 font-mono text-base" data-testid="partner-friend-id">
+        {value}
+      </code>
+      <button
+        type="button"
+        className="rounded border border-slate-300 px-2 py-0.5 text-sm hover:bg-slate-100"
+        onClick={async () => {
+          try {
+            await navigator.clipboard.writeText(value.replace(/-/g, ""));
+            setCopied("ok");
+          } catch {
+            setCopied("failed");
+          }
+        }}
+      >
+        {t("copy")}
+      </button>
+      <span role="status" className="text-sm text-slate-600">
+        {copied === "ok" ? t("copied") : copied === "failed" ? t("copyFailed") : ""}
+      </span>
+    </div>
+  );
+}
+
+function MessageList(props: {
+  messages: ChatMessage[];
+  meId: string;
+  nameOf: (id: string | null) => string;
+  locale: "ja" | "en";
+  hasOlder: boolean;
+  loadingOlder: boolean;
+  loadOlder: () => Promise<void>;
+  outbox: { clientId: string; body: string; attempts: number }[];
+  report: (messageId: string, reason: string) => Promise<boolean>;
+  connection: string;
+}) {
+  const t = useT(chatMessages);
+  const scroller = useRef<HTMLDivElement>(null);
+  const stickToBottom = useRef(true);
+  const previousHeight = useRef(0);
+  const previousFirst = useRef<string | undefined>(props.messages[0]?.id);
+
+  // New messages keep the view at the bottom (when it was there); older history loaded above
+  // keeps the message the reader was looking at in place.
+  useLayoutEffect(() => {
+    const el = scroller.current;
+    if (!el) return;
+    const first = props.messages[0]?.id;
+    if (first !== previousFirst.current && previousHeight.current) {
+      el.scrollTop += el.scrollHeight - previousHeight.current;
+    } else if (stickToBottom.current) {
+      el.scrollTop = el.scrollHeight;
+    }
+    previousFirst.current = first;
+    previousHeight.current = el.scrollHeight;
+  }, [props.messages, props.outbox]);
+
+  useEffect(() => {
+    const el = scroller.current;
+    if (el) el.scrollTop = el.scrollHeight;
+  }, []);
+
+  return (
+    <section aria-labelledby="chat-messages">
+      <h2 id="chat-messages" className="sr-only">
+        {t("messagesLabel")}
+      </h2>
+      <div
+        ref={scroller}
+        role="log"
+        aria-live="polite"
+        aria-label={t("messagesLabel")}
+        tabIndex={0}
+        className="h-[55vh] overflow-y-auto rounded-lg border border-slate-200 bg-white p-3"
+        onScroll={(e) => {
+          const el = e.currentTarget;
+          stickToBottom.current = el.scrollHeight - el.scrollTop - el.clientHeight < 40;
+          previousHeight.current = el.scrollHeight;
+          if (el.scrollTop < 60 && props.hasOlder && !props.loadingOlder) void props.loadOlder();
+        }}
+      >
+        {props.hasOlder ? (
+          <p className="mb-2 text-center">
+            <button type="button" className="text-sm text-brand-700 underline" onClick={() => void props.loadOlder()} disabled={props.loadingOlder}>
+              {props.loadingOlder ? t("loadingOlder") : t("loadOlder")}
+            </button>
+          </p>
+        ) : null}
+        {props.messages.length === 0 && props.outbox.length === 0 ? <p className="text-center text-sm text-slate-600">{t("empty")}</p> : null}
+        <ul className="flex flex-col gap-2" data-testid="chat-messages">
+          {props.messages.map((m) =>
+            m.kind === "system" ? (
+              <li key={m.id} data-seq={m.seq} data-kind="system" className="text-center text-xs text-slate-700">
+                <span className="inline-block rounded-full bg-slate-100 px-3 py-1">
+                  {t(SYSTEM_KEYS[m.body] ?? "errorUnknown", { name: props.nameOf(m.senderId) })}
+                </span>{" "}
+                <time dateTime={m.createdAt} className="text-slate-600">
+                  {chatTime(m.createdAt, props.locale)}
+                </time>
+              </li>
+            ) : (
+              <MessageItem key={m.id} message={m} mine={m.senderId === props.meId} name={props.nameOf(m.senderId)} locale={props.locale} report={props.report} />
+            ),
+          )}
+          {props.outbox.map((p) => (
+            <li key={p.clientId} data-pending="true" className="ml-auto max-w-[85%] rounded-lg bg-brand-50 px-3 py-2 text-slate-700 opacity-80">
+              <MessageBody body={p.body} />
+              <span className="text-xs text-slate-600">{p.attempts > 0 ? t("retrying") : t("sending")}</span>
+            </li>
+          ))}
+        </ul>
+      </div>
+      {props.connection === "connecting" ? <p className="mt-1 text-xs text-slate-600">{t("connecting")}</p> : null}
+    </section>
+  );
+}
+
+function MessageItem(props: { message: ChatMessage; mine: boolean; name: string; locale: "ja" | "en"; report: (id: string, reason: string) => Promise<boolean> }) {
+  const t = useT(chatMessages);
+  const [reporting, setReporting] = useState(false);
+  const [reason, setReason] = useState("");
+  const [reported, setReported] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const m = props.message;
+  return (
+    <li data-seq={m.seq} data-kind="text" data-mine={props.mine} className={`max-w-[85%] ${props.mine ? "ml-auto" : "mr-auto"}`}>
+      <div className={`rounded-lg px-3 py-2 ${props.mine ? "bg-brand-100 text-slate-900" : "bg-slate-100 text-slate-900"}`}>
+        <span className="sr-only">{props.name}: </span>
+        <MessageBody body={m.body} />
+      </div>
+      <div className={`mt-0.5 flex gap-2 text-xs text-slate-600 ${props.mine ? "justify-end" : ""}`}>
+        <time dateTime={m.createdAt}>{chatTime(m.createdAt, props.locale)}</time>
+        {!props.mine && !reported ? (
+          <button type="button" className="underline" onClick={() => setReporting((v) => !v)} aria-expanded={reporting}>
+            {t("report")}
+          </button>
+        ) : null}
+        {reported ? <span role="status">{t("reported")}</span> : null}
+      </div>
+      {reporting && !reported ? (
+        <form
+          className="mt-1 flex flex-col gap-1 rounded border border-slate-200 bg-white p-2"
+          onSubmit={async (e) => {
+            e.preventDefault();
+            if (!reason.trim()) {
+              setError(t("errorReasonRequired"));
+              return;
+            }
+            if (await props.report(m.id, reason)) {
+              setReported(true);
+              setReporting(false);
+            }
+          }}
+        >
+          <label className="text-xs font-bold" htmlFor={`report-${m.id}`}>
+            {t("reportHeading")}：{t("reportReason")}
+          </label>
+          <textarea
+            id={`report-${m.id}`}
+            value={reason}
+            maxLength={500}
+            onChange={(e) => {
+              setReason(e.target.value);
+              setError(null);
+            }}
+            placeholder={t("reportReasonPlaceholder")}
+            className="rounded border border-slate-300 p-1 text-sm"
+            rows={2}
+          />
+          {error ? <p className="text-xs text-red-700">{error}</p> : null}
+          <div className="flex gap-2">
+            <button type="submit" className="rounded bg-red-700 px-2 py-0.5 text-xs text-white">
+              {t("reportSubmit")}
+            </button>
+            <button type="button" className="text-xs underline" onClick={() => setReporting(false)}>
+              {t("reportCancel")}
+            </button>
+          </div>
+        </form>
+      ) : null}
+    </li>
+  );
+}
+
+function Composer({ onSend }: { onSend: (body: string) => void }) {
+  const t = useT(chatMessages);
+  const [text, setText] = useState("");
+  const [error, setError] = useState<string | null>(null);
+  const length = [...text].length;
+
+  const submit = () => {
+    const body = normaliseBody(text);
+    if (!body) {
+      setError(t("errorEmpty"));
+      return;
+    }
+    if ([...body].length > MESSAGE_MAX_LENGTH) {
+      setError(t("errorTooLong", { max: MESSAGE_MAX_LENGTH }));
+      return;
+    }
+    setError(null);
+    onSend(body);
+    setText("");
+  };
+
+  const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (e.key !== "Enter" || e.shiftKey) return;
+    // Enter that confirms a Japanese IME conversion must not send (keyCode 229 covers
+    // browsers that end composition before the keydown arrives).
+    if (e.nativeEvent.isComposing || e.keyCode === 229) return;
+    e.preventDefault();
+    submit();
+  };
+
+  return (
+    <form
+      className="flex flex-col gap-1"
+      onSubmit={(e: FormEvent) => {
+        e.preventDefault();
+        submit();
+      }}
+    >
+      <label htmlFor="chat-input" className="sr-only">
+        {t("inputLabel")}
+      </label>
+      <div className="flex items-end gap-2">
+        <textarea
+          id="chat-input"
+          name="body"
+          value={text}
+          rows={2}
+          onChange={(e) => {
+            setText(e.target.value);
+            if (error) setError(null);
+          }}
+          onKeyDown={onKeyDown}
+          placeholder={t("inputPlaceholder")}
+          aria-invalid={error ? true : undefined}
+          aria-describedby="chat-input-count chat-input-error"
+          className="min-h-[3rem] flex-1 resize-y rounded border border-slate-300 bg-white p-2"
+        />
+        <button type="submit" className="rounded bg-brand-700 px-4 py-2 font-bold text-white hover:bg-brand-800">
+          {t("send")}
+        </button>
+      </div>
+      <div className="flex justify-between text-xs">
+        <span id="chat-input-error" className="text-red-700">
+          {error}
+        </span>
+        <span id="chat-input-count" className={length > MESSAGE_MAX_LENGTH ? "text-red-700" : "text-slate-600"}>
+          {t("charCount", { count: length, max: MESSAGE_MAX_LENGTH })}
+        </span>
+      </div>
+    </form>
+  );
+}

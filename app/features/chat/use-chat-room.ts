@@ -1,0 +1,308 @@
+import { useCallback, useEffect, useRef, useState } from "react";
+import { io, type Socket } from "socket.io-client";
+import {
+  CHAT_NAMESPACE,
+  type Ack,
+  type ChatMessage,
+  type ClientToServerEvents,
+  type RoomState,
+  type ServerToClientEvents,
+} from "./protocol";
+
+type ChatSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
+
+export type PendingMessage = { clientId: string; body: string; attempts: number };
+export type Connection = "connecting" | "online" | "offline";
+export type Notice = { code: string; message: string } | null;
+
+// No ack within this time: the send is tried again (same clientId, so never stored twice).
+const ACK_TIMEOUT_MS = 6_000;
+const RETRY_DELAY_MS = 1_500;
+const RATE_LIMIT_RETRY_MS = 5_000;
+
+const outboxKey = (roomId: string) => `torepoke.chat.outbox.${roomId}`;
+
+function newClientId(): string {
+  if (typeof crypto !== "undefined" && "randomUUID" in crypto) return crypto.randomUUID();
+  return `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
+}
+
+/** Sorted by sequence, one entry per id: what makes the screen exactly-once and in order. */
+export function mergeMessages(current: ChatMessage[], incoming: ChatMessage[]): ChatMessage[] {
+  if (incoming.length === 0) return current;
+  const byId = new Map(current.map((m) => [m.id, m]));
+  let changed = false;
+  for (const m of incoming) {
+    if (!byId.has(m.id)) {
+      byId.set(m.id, m);
+      changed = true;
+    }
+  }
+  if (!changed) return current;
+  return [...byId.values()].sort((a, b) => a.seq - b.seq);
+}
+
+/**
+ * One chat room in the browser (DESIGN.md §6): joins over Socket.IO, syncs everything after the
+ * last sequence it holds on every (re)connect and whenever a gap shows, sends one message at a
+ * time and retries it until acknowledged (the outbox survives a reload in localStorage).
+ */
+export function useChatRoom(options: {
+  roomId: string;
+  initialMessages: ChatMessage[];
+  initialState: RoomState;
+  lastSeq: number;
+  onError?: (code: string) => void;
+}) {
+  const { roomId } = options;
+  const [messages, setMessages] = useState<ChatMessage[]>(options.initialMessages);
+  const [state, setState] = useState<RoomState>(options.initialState);
+  const [outbox, setOutbox] = useState<PendingMessage[]>([]);
+  const [connection, setConnection] = useState<Connection>("connecting");
+  const [notice, setNotice] = useState<Notice>(null);
+  const [hasOlder, setHasOlder] = useState(() => (options.initialMessages[0]?.seq ?? 1) > 1);
+  const [loadingOlder, setLoadingOlder] = useState(false);
+
+  const socketRef = useRef<ChatSocket | null>(null);
+  const outboxRef = useRef<PendingMessage[]>([]);
+  const sendingRef = useRef(false);
+  const retryTimer = useRef<ReturnType<typeof setTimeout> | null>(null);
+  // Everything up to syncedSeq is known to be on screen (or in older, not yet loaded history).
+  const syncedSeq = useRef(options.lastSeq);
+  const heldSeqs = useRef(new Set(options.initialMessages.map((m) => m.seq)));
+  const syncing = useRef(false);
+  const syncAgain = useRef(false);
+  const readSent = useRef(0);
+
+  const accept = useCallback((incoming: ChatMessage[]) => {
+    const mine = incoming.filter((m) => m.roomId === roomId);
+    if (mine.length === 0) return false;
+    for (const m of mine) heldSeqs.current.add(m.seq);
+    while (heldSeqs.current.has(syncedSeq.current + 1)) syncedSeq.current++;
+    setMessages((current) => mergeMessages(current, mine));
+    // A sequence number above the next expected one means something was missed: sync.
+    return mine.some((m) => m.seq > syncedSeq.current);
+  }, [roomId]);
+
+  const saveOutbox = useCallback(
+    (next: PendingMessage[]) => {
+      outboxRef.current = next;
+      setOutbox(next);
+      try {
+        if (next.length) localStorage.setItem(outboxKey(roomId), JSON.stringify(next));
+        else localStorage.removeItem(outboxKey(roomId));
+      } catch {
+        // Storage may be unavailable (private mode): the in-memory outbox still retries.
+      }
+    },
+    [roomId],
+  );
+
+  const sync = useCallback(async () => {
+    const socket = socketRef.current;
+    if (!socket?.connected) return;
+    if (syncing.current) {
+      syncAgain.current = true;
+      return;
+    }
+    syncing.current = true;
+    try {
+      do {
+        syncAgain.current = false;
+        for (;;) {
+          const reply: Ack<{ messages: ChatMessage[]; hasMore: boolean }> = await socket
+            .timeout(ACK_TIMEOUT_MS)
+            .emitWithAck("chat:sync", { roomId, afterSeq: syncedSeq.current });
+          if (!reply.ok) break;
+          for (const m of reply.messages) {
+            heldSeqs.current.add(m.seq);
+            if (m.seq > syncedSeq.current) syncedSeq.current = m.seq;
+          }
+          setMessages((current) => mergeMessages(current, reply.messages));
+          if (!reply.hasMore) break;
+        }
+      } while (syncAgain.current);
+    } catch {
+      // Timed out or disconnected: the next connect syncs again.
+    } finally {
+      syncing.current = false;
+    }
+  }, [roomId]);
+
+  const pump = useCallback(() => {
+    const socket = socketRef.current;
+    const head = outboxRef.current[0];
+    if (!socket?.connected || !head || sendingRef.current) return;
+    sendingRef.current = true;
+    const again = (delay: number) => {
+      sendingRef.current = false;
+      if (retryTimer.current) clearTimeout(retryTimer.current);
+      retryTimer.current = setTimeout(pump, delay);
+    };
+    socket.timeout(ACK_TIMEOUT_MS).emit("chat:send", { roomId, clientId: head.clientId, body: head.body }, (err, reply) => {
+      if (err || !reply) {
+        saveOutbox(outboxRef.current.map((p) => (p.clientId === head.clientId ? { ...p, attempts: p.attempts + 1 } : p)));
+        again(RETRY_DELAY_MS);
+        return;
+      }
+      if (!reply.ok) {
+        if (reply.error === "rate_limited") {
+          setNotice({ code: reply.error, message: reply.message });
+          again(RATE_LIMIT_RETRY_MS);
+          return;
+        }
+        // Refused for good (blocked, not found, invalid): drop it and say why.
+        setNotice({ code: reply.error, message: reply.message });
+        saveOutbox(outboxRef.current.filter((p) => p.clientId !== head.clientId));
+        sendingRef.current = false;
+        pump();
+        return;
+      }
+      setNotice((n) => (n?.code === "rate_limited" ? null : n));
+      if (accept([reply.message])) void sync();
+      saveOutbox(outboxRef.current.filter((p) => p.clientId !== head.clientId));
+      sendingRef.current = false;
+      pump();
+    });
+  }, [accept, roomId, saveOutbox, sync]);
+
+  useEffect(() => {
+    // Messages typed before a reload that were never acknowledged go out again.
+    try {
+      const saved = JSON.parse(localStorage.getItem(outboxKey(roomId)) ?? "[]") as PendingMessage[];
+      if (Array.isArray(saved) && saved.length) saveOutbox(saved.filter((p) => typeof p.clientId === "string" && typeof p.body === "string"));
+    } catch {
+      // ignore unreadable storage
+    }
+    const socket: ChatSocket = io(CHAT_NAMESPACE, { transports: ["websocket"], withCredentials: true });
+    socketRef.current = socket;
+
+    socket.on("connect", async () => {
+      setConnection("online");
+      try {
+        const joined = await socket.timeout(ACK_TIMEOUT_MS).emitWithAck("chat:join", { roomId });
+        if (!joined.ok) {
+          setNotice({ code: joined.error, message: joined.message });
+          return;
+        }
+        await sync();
+        pump();
+      } catch {
+        // The join timed out: Socket.IO reconnects and this runs again.
+      }
+    });
+    socket.on("disconnect", (reason) => {
+      setConnection("offline");
+      sendingRef.current = false;
+      // The server ended it on purpose (e.g. session gone): try again to learn why.
+      if (reason === "io server disconnect") socket.connect();
+    });
+    socket.on("connect_error", (err) => {
+      setConnection("offline");
+      if (err.message === "unauthorized") setNotice({ code: "unauthorized", message: "" });
+    });
+    socket.on("chat:message", (message) => {
+      if (accept([message])) void sync();
+    });
+    socket.on("chat:room", (next) => {
+      if (next.roomId === roomId) setState(next);
+    });
+    const online = () => {
+      if (!socket.connected) socket.connect();
+    };
+    window.addEventListener("online", online);
+    return () => {
+      window.removeEventListener("online", online);
+      if (retryTimer.current) clearTimeout(retryTimer.current);
+      socket.close();
+      socketRef.current = null;
+    };
+  }, [accept, pump, roomId, saveOutbox, sync]);
+
+  // Tell the server what has been seen (only while the page is visible), so unread counts drop.
+  const latestSeq = messages.at(-1)?.seq ?? 0;
+  useEffect(() => {
+    const markRead = () => {
+      const socket = socketRef.current;
+      if (!socket?.connected || document.visibilityState !== "visible" || latestSeq <= readSent.current) return;
+      readSent.current = latestSeq;
+      socket.emit("chat:read", { roomId, seq: latestSeq });
+    };
+    markRead();
+    document.addEventListener("visibilitychange", markRead);
+    const socket = socketRef.current;
+    socket?.on("connect", markRead);
+    return () => {
+      document.removeEventListener("visibilitychange", markRead);
+      socket?.off("connect", markRead);
+    };
+  }, [latestSeq, roomId, connection]);
+
+  const send = useCallback(
+    (body: string) => {
+      saveOutbox([...outboxRef.current, { clientId: newClientId(), body, attempts: 0 }]);
+      pump();
+    },
+    [pump, saveOutbox],
+  );
+
+  const call = useCallback(
+    async <T extends object>(event: "chat:step" | "chat:block" | "chat:report", payload: object): Promise<Ack<T> | null> => {
+      const socket = socketRef.current;
+      if (!socket?.connected) return null;
+      try {
+        const timed = socket.timeout(ACK_TIMEOUT_MS) as unknown as { emitWithAck(e: string, p: object): Promise<Ack<T>> };
+        const reply = await timed.emitWithAck(event, payload);
+        if (!reply.ok) setNotice({ code: reply.error, message: reply.message });
+        return reply;
+      } catch {
+        return null;
+      }
+    },
+    [],
+  );
+
+  const step = useCallback(
+    async (name: string) => {
+      const reply = await call<{ state: RoomState }>("chat:step", { roomId, step: name });
+      if (reply?.ok) setState(reply.state);
+      return reply?.ok ?? false;
+    },
+    [call, roomId],
+  );
+
+  const setBlocked = useCallback(
+    async (blocked: boolean) => {
+      const reply = await call<{ state: RoomState }>("chat:block", { roomId, blocked });
+      if (reply?.ok) setState(reply.state);
+    },
+    [call, roomId],
+  );
+
+  const report = useCallback(
+    async (messageId: string, reason: string) => {
+      const reply = await call("chat:report", { messageId, reason });
+      return reply?.ok ?? false;
+    },
+    [call],
+  );
+
+  const loadOlder = useCallback(async () => {
+    const first = messages[0]?.seq;
+    if (!first || first <= 1 || loadingOlder) return;
+    setLoadingOlder(true);
+    try {
+      const res = await fetch(`/api/chat/rooms/${roomId}/messages?beforeSeq=${first}`, { headers: { accept: "application/json" } });
+      if (res.ok) {
+        const data = (await res.json()) as { messages: ChatMessage[] };
+        for (const m of data.messages) heldSeqs.current.add(m.seq);
+        setMessages((current) => mergeMessages(current, data.messages));
+        setHasOlder((data.messages[0]?.seq ?? 1) > 1);
+      }
+    } finally {
+      setLoadingOlder(false);
+    }
+  }, [loadingOlder, messages, roomId]);
+
+  return { messages, state, outbox, connection, notice, setNotice, send, step, setBlocked, report, loadOlder, hasOlder, loadingOlder };
+}

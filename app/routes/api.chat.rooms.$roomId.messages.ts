@@ -1,0 +1,36 @@
+import { z } from "zod";
+import { ChatError, listMessages } from "../features/chat/chat.server";
+import { chatMessages } from "../features/chat/messages";
+import { requireApiViewer } from "../features/users/session.server";
+import { localeFromRequest, translate } from "../lib/i18n";
+import type { Route } from "./+types/api.chat.rooms.$roomId.messages";
+
+const QuerySchema = z.object({
+  afterSeq: z.coerce.number().int().min(0).optional(),
+  beforeSeq: z.coerce.number().int().min(1).optional(),
+  limit: z.coerce.number().int().min(1).max(200).optional(),
+});
+
+/**
+ * GET /api/chat/rooms/{roomId}/messages?afterSeq=|beforeSeq=&limit= — history over HTTP: the
+ * messages after a sequence number (sync) or the page before one (older history), oldest first.
+ * Participants only; anyone else gets 404 as if the room did not exist.
+ */
+export async function loader({ request, params, context }: Route.LoaderArgs) {
+  const viewer = await requireApiViewer(request, context);
+  const locale = localeFromRequest(request);
+  const url = new URL(request.url);
+  const query = QuerySchema.safeParse(Object.fromEntries([...url.searchParams].filter(([, v]) => v !== "")));
+  if (!query.success || (query.data.afterSeq !== undefined && query.data.beforeSeq !== undefined)) {
+    return Response.json({ error: "afterSeq or beforeSeq must be a whole number (not both); limit 1–200" }, { status: 400 });
+  }
+  try {
+    const messages = await listMessages(context.db, params.roomId, viewer.id, query.data);
+    return Response.json({ messages }, { headers: { "Cache-Control": "private, no-store" } });
+  } catch (err) {
+    if (err instanceof ChatError && err.code === "not_found") {
+      return Response.json({ error: translate(chatMessages, locale, "errorNotFound") }, { status: 404 });
+    }
+    throw err;
+  }
+}
