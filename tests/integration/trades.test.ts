@@ -235,6 +235,8 @@ describe("owner-only actions", () => {
     const before = await rowOf(id);
     const attempts: (() => Promise<unknown>)[] = [
       () => updateOffer(db, intruder.id, id, offer([d2[4]], [d2[5]], "乗っ取り")),
+      // Even an edit that breaks the rules is refused for ownership first.
+      () => updateOffer(db, intruder.id, id, offer([d2[4]], [d3[5]], "乗っ取り")),
       () => closeOffer(db, intruder.id, id),
       () => markOfferCompleted(db, intruder.id, id),
       () => bumpOffer(db, intruder.id, id),

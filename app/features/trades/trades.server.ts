@@ -372,6 +372,8 @@ async function lockOwnOffer(tx: Tx, offerId: string, userId: string) {
 
 /** Replaces the cards and comment of an open offer (owner only). Editing does not bump. */
 export async function updateOffer(db: Db, userId: string, offerId: string, input: OfferInput): Promise<void> {
+  // Someone else's offer is refused before its cards are even looked at.
+  await db.transaction((tx) => lockOwnOffer(tx, offerId, userId));
   const checked = await checkOfferCards(db, input);
   await db.transaction(async (tx) => {
     const offer = await lockOwnOffer(tx, offerId, userId);

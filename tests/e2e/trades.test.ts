@@ -1,0 +1,147 @@
+import { randomBytes } from "node:crypto";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { launchBrowser, newContext, PHONE, seriousA11yViolations, watchConsole } from "../support/browser";
+
+const baseUrl = inject("baseUrl");
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+type Player = { context: BrowserContext; page: Page; name: string; problems: string[] };
+
+/** Signs up through the auth API (the sign-up form has its own tests) and sets a friend ID on /profile. */
+async function player(prefix: string, options: Parameters<Browser["newContext"]>[0] = {}): Promise<Player> {
+  const tag = randomBytes(3).toString("hex");
+  const name = `${prefix}${tag}`;
+  const context = await newContext(browser, options);
+  const signup = await context.request.post(`${baseUrl}/api/auth/sign-up/email`, {
+    data: { name, email: `trader-${tag}-${Date.now()}@example.com`, password: "trade-pass-1234" },
+    headers: { Origin: baseUrl },
+  });
+  expect(signup.status()).toBe(200);
+  const page = await context.newPage();
+  const problems = watchConsole(page);
+  await page.goto(`${baseUrl}/profile`);
+  await page.fill("#profile-friend-id-input", `１２３４-５６７８-９０１２-${Math.floor(1000 + Math.random() * 8999)}`);
+  await page.locator("form:has(#profile-friend-id-input) button[type=submit]").click();
+  await page.locator("p[role=status]").waitFor();
+  return { context, page, name, problems };
+}
+
+/** Chooses the ◆ (one diamond) print of a card in a trade picker combobox. */
+async function pickCard(page: Page, label: string, query: string) {
+  await page.getByRole("combobox", { name: label }).fill(query);
+  const option = page.locator("[role=listbox]:visible [role=option]").filter({ hasText: /(^|[^◆])◆・/ }).first();
+  await option.waitFor();
+  await option.click();
+}
+
+async function postOffer(page: Page, give: string, want: string, comment: string): Promise<string> {
+  await page.goto(`${baseUrl}/trades/new`);
+  await pickCard(page, "譲れるカードを追加", give);
+  await pickCard(page, "欲しいカードを追加", want);
+  await page.fill("#offer-comment", comment);
+  await expect(page.getByRole("heading", { name: "交換できる組み合わせ" }).isVisible()).resolves.toBe(true);
+  await page.getByRole("button", { name: "募集を投稿する" }).click();
+  await page.waitForURL(/\/trades\/[0-9a-f-]{36}\?done=posted$/);
+  await expect(page.getByRole("status").textContent()).resolves.toBe("募集を投稿しました");
+  return new URL(page.url()).pathname.split("/").pop()!;
+}
+
+describe("trade board", () => {
+  it("A posts an offer; B finds it by a card filter and through マッチ, responds and lands in the chat room", async () => {
+    const alice = await player("アリス");
+    // A refuses a pair of different rarities in the form itself.
+    await alice.page.goto(`${baseUrl}/trades/new`);
+    expect(await seriousA11yViolations(alice.page)).toEqual([]);
+    const offerId = await postOffer(alice.page, "ふしぎだね", "ひとかげ", "フシギダネとヒトカゲを交換しませんか");
+    await expect(alice.page.getByRole("heading", { level: 1 }).textContent()).resolves.toBe(`${alice.name}さんのトレード募集`);
+    expect(await seriousA11yViolations(alice.page)).toEqual([]);
+
+    const bob = await player("ボブ");
+    // B's own offer is the mirror image of A's, so A's offer is one of B's matches.
+    await postOffer(bob.page, "ひとかげ", "ふしぎだね", "ヒトカゲを出せます");
+
+    // 1) The card filter: B picks the card A gives; the URL carries the filter.
+    await bob.page.goto(`${baseUrl}/trades`);
+    await pickCard(bob.page, "譲っているカード", "ふしぎだね");
+    await bob.page.waitForURL(/\/trades\?give=/);
+    const filtered = bob.page.locator("article", { has: bob.page.getByRole("heading", { name: `${alice.name}さんのトレード募集` }) });
+    await filtered.waitFor();
+    expect(await filtered.textContent()).toContain("フシギダネとヒトカゲを交換しませんか");
+    expect(await filtered.textContent()).not.toMatch(/1234/); // friend IDs never reach the board
+    expect(await seriousA11yViolations(bob.page)).toEqual([]);
+
+    // 2) マッチ.
+    await bob.page.getByRole("link", { name: "マッチ" }).click();
+    await bob.page.waitForURL(/view=matches/);
+    const match = bob.page.locator("article", { has: bob.page.getByRole("heading", { name: `${alice.name}さんのトレード募集` }) });
+    await match.waitFor();
+    expect(await match.textContent()).toContain("交換できるペア 1組");
+    expect(await seriousA11yViolations(bob.page)).toEqual([]);
+
+    // 3) 交渉する → the chat room of this offer and B.
+    await match.getByRole("button", { name: "交渉する" }).click();
+    await bob.page.waitForURL(/\/chat\/[0-9a-f-]{36}$/);
+    const roomUrl = bob.page.url();
+    // Pressing it again reopens the same room.
+    await bob.page.goto(`${baseUrl}/trades/${offerId}`);
+    await bob.page.getByRole("button", { name: "交渉する" }).click();
+    await bob.page.waitForURL(/\/chat\/[0-9a-f-]{36}$/);
+    expect(bob.page.url()).toBe(roomUrl);
+
+    expect(alice.problems).toEqual([]);
+    expect(bob.problems).toEqual([]);
+    await alice.context.close();
+    await bob.context.close();
+  });
+
+  it("another user cannot change an offer through the API, and the owner's actions work on a phone", async () => {
+    const owner = await player("オーナー", PHONE);
+    const offerId = await postOffer(owner.page, "ぜにがめ", "ぴっぴ", "");
+    const intruder = await player("よこどり");
+    for (const [method, data] of [
+      ["DELETE", undefined],
+      ["PATCH", { give: [{ cardId: "A1-001", count: 1 }], want: [{ cardId: "A1-002", count: 1 }], comment: "x" }],
+      ["POST", { action: "close" }],
+    ] as const) {
+      const response = await intruder.context.request.fetch(`${baseUrl}/api/trades/${offerId}`, { method, data, headers: { Origin: baseUrl } });
+      expect(response.status(), `${method}: ${await response.text()}`).toBe(403);
+      expect((await response.json()).error).toBe("この募集を操作する権限がありません");
+    }
+    const offer = await (await intruder.context.request.get(`${baseUrl}/api/trades/${offerId}`)).json();
+    expect(offer.offer.status).toBe("open");
+
+    // The owner closes the offer from the offer page on a phone.
+    await owner.page.getByRole("button", { name: "募集を終了する" }).click();
+    await owner.page.waitForURL(/done=closed/);
+    await expect(owner.page.getByRole("status").textContent()).resolves.toBe("募集を終了しました");
+    expect(await seriousA11yViolations(owner.page)).toEqual([]);
+    expect(owner.problems).toEqual([]);
+    await owner.context.close();
+    await intruder.context.close();
+  });
+
+  it("posting needs a signed-in user with a friend ID", async () => {
+    const context = await newContext(browser);
+    const page = await context.newPage();
+    const response = await page.goto(`${baseUrl}/trades/new`);
+    expect(new URL(page.url()).pathname).toBe("/login");
+    expect(response?.status()).toBe(200);
+    // Signed in without a friend ID: the profile comes first.
+    const signup = await context.request.post(`${baseUrl}/api/auth/sign-up/email`, {
+      data: { name: "フレンドIDなし", email: `no-friend-${Date.now()}@example.com`, password: "trade-pass-1234" },
+      headers: { Origin: baseUrl },
+    });
+    expect(signup.status()).toBe(200);
+    await page.goto(`${baseUrl}/trades/new`);
+    expect(new URL(page.url()).pathname).toBe("/profile");
+    await context.close();
+  });
+});
