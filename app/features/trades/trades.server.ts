@@ -502,7 +502,8 @@ export async function listBoard(
     db,
     sql`select ${OFFER_COLUMNS} from ${tradeOffers} o join ${profiles} p on p.user_id = o.owner_id
         where ${sql.join(where, sql` and `)}
-        order by o.bumped_at desc, o.id desc
+        -- NULLS LAST to match trade_offers_board_idx exactly: the first page is an index walk.
+        order by o.bumped_at desc nulls last, o.id desc nulls last
         limit ${limit + 1}`,
   );
   const page = rows.slice(0, limit);

@@ -1,0 +1,143 @@
+// `npm run bench:trades`: the trade board at scale. Seeds 100,000 offers (scripts/seed-trades.ts)
+// into a fresh database, then measures at 20 connections the board's first page, a card filter
+// (the most offered card) and マッチ for a signed-in trader whose offers use the most popular
+// cards — as SSR pages and as JSON — with /healthz of the same server as the baseline. PostgreSQL
+// (a fresh database on 127.0.0.1, dropped after) and PGlite side by side.
+// Needs a build (`npm run build`). Bounded: BENCH_SECONDS (default 10) per case, 127.0.0.1 only.
+// Aim (issue 5): p99 under 50 ms on PostgreSQL for the board, the card filter and マッチ.
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { eq } from "drizzle-orm";
+import { migrateDatabase, openDatabase, type Database } from "../app/db/client.server";
+import { profiles } from "../app/db/schema/index";
+import { seedCatalogue } from "../app/features/cards/catalogue.server";
+import { createOffer, listMatches } from "../app/features/trades/trades.server";
+import { OfferInputSchema } from "../app/features/trades/trades.schema";
+import { ensureProfile, getAuth } from "../app/lib/auth.server";
+import { loadEnv } from "../app/lib/env.server";
+import { seedTradeOffers } from "../scripts/seed-trades";
+import { startServer } from "../tests/support/server";
+import { createBenchDatabase, measure, printTable, type Measurement } from "./support";
+
+const duration = Number(process.env.BENCH_SECONDS ?? 10);
+const connections = Number(process.env.BENCH_CONNECTIONS ?? 20);
+const offers = Number(process.env.BENCH_OFFERS ?? 100_000);
+const opts = { duration, connections };
+const TRADER = { name: "ベンチ", email: "bench-trader@example.com", password: "bench-trader-pass" };
+
+type Target = { label: string; env: Record<string, string>; open(): Promise<Database>; cleanup(): Promise<void> };
+
+const pgliteDir = mkdtempSync(path.join(tmpdir(), "torepoke-bench-trades-"));
+const targets: Target[] = [];
+const pgDb = await createBenchDatabase();
+if (pgDb) {
+  targets.push({
+    label: "postgres",
+    env: { DATABASE_URL: pgDb.url },
+    open: () => openDatabase({ kind: "postgres", url: pgDb.url }),
+    cleanup: pgDb.drop,
+  });
+} else {
+  console.log("PostgreSQL not reachable: PGlite only.");
+}
+targets.push({
+  label: "pglite",
+  env: { DATA_DIR: pgliteDir },
+  open: () => openDatabase({ kind: "pglite", dataDir: path.join(pgliteDir, "db") }),
+  cleanup: async () => rmSync(pgliteDir, { recursive: true, force: true }),
+});
+
+/** Seeds the board and a trader whose open offers use the most popular cards of three rarities. */
+async function prepare(target: Target): Promise<{ giveFilter: string; matches: number }> {
+  const database = await target.open();
+  try {
+    await migrateDatabase(database);
+    let t = Date.now();
+    await seedCatalogue(database.db);
+    const seeded = await seedTradeOffers(database.db, { offers });
+    console.log(`[${target.label}] seeded ${seeded.offers} offers (${seeded.offerCards} offer cards, ${seeded.users} users) in ${((Date.now() - t) / 1000).toFixed(1)} s`);
+
+    const env = loadEnv({ DATA_DIR: pgliteDir, SITE_URL: "http://127.0.0.1", LOG_LEVEL: "silent" });
+    const signUp = await getAuth(database.db, env).api.signUpEmail({ body: TRADER });
+    await ensureProfile(database.db, signUp.user.id, TRADER.name);
+    await database.db.update(profiles).set({ friendId: "1111222233334444" }).where(eq(profiles.userId, signUp.user.id));
+    for (const rarity of ["◆◆◆◆", "☆", "◆◆◆"]) {
+      const popular = seeded.popular[rarity];
+      if (!popular) continue;
+      // Give what others want most, want what others give most (kept apart from each other).
+      const want = popular.give.slice(0, 2);
+      const give = popular.want.filter((c) => !want.includes(c)).slice(0, 2);
+      await createOffer(
+        database.db,
+        signUp.user.id,
+        OfferInputSchema.parse({ give: give.map((cardId) => ({ cardId, count: 1 })), want: want.map((cardId) => ({ cardId, count: 1 })) }),
+      );
+    }
+    t = Date.now();
+    const matches = await listMatches(database.db, signUp.user.id);
+    console.log(`[${target.label}] マッチ for the bench trader: ${matches.length} offers (direct call ${Date.now() - t} ms)`);
+    return { giveFilter: seeded.popular["◆◆◆◆"]?.give[0] ?? "", matches: matches.length };
+  } finally {
+    await database.close();
+  }
+}
+
+async function signIn(url: string): Promise<string> {
+  const response = await fetch(`${url}/api/auth/sign-in/email`, {
+    method: "POST",
+    headers: { "content-type": "application/json", origin: url },
+    body: JSON.stringify({ email: TRADER.email, password: TRADER.password }),
+  });
+  if (!response.ok) throw new Error(`sign-in failed: ${response.status} ${await response.text()}`);
+  return response.headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0])
+    .join("; ");
+}
+
+const summary: { label: string; rows: Measurement[] }[] = [];
+for (const target of targets) {
+  try {
+    const { giveFilter } = await prepare(target);
+    const server = await startServer({ ...target.env, LOG_LEVEL: "warn" });
+    try {
+      const cookie = await signIn(server.url);
+      const auth = { cookie };
+      const cases: [string, string, Record<string, string> | undefined][] = [
+        ["SSR /trades (first page)", "/trades", undefined],
+        ["SSR /trades?give=<top card>", `/trades?give=${encodeURIComponent(giveFilter)}`, undefined],
+        ["SSR /trades?view=matches", "/trades?view=matches", auth],
+        ["GET /api/trades", "/api/trades", undefined],
+        ["GET /api/trades?give=<top card>", `/api/trades?give=${encodeURIComponent(giveFilter)}`, undefined],
+        ["GET /api/trades/matches", "/api/trades/matches", auth],
+      ];
+      await measure("warm-up", `${server.url}/trades`, { duration: 2, connections: 4 });
+      const rows: Measurement[] = [await measure(`/healthz (${target.label})`, `${server.url}/healthz`, opts)];
+      for (const [name, pathname, headers] of cases) {
+        rows.push(await measure(`${name} (${target.label})`, `${server.url}${pathname}`, { ...opts, headers }));
+      }
+      printTable(`Trade board, ${offers} offers — ${target.label}, ${connections} connections, ${duration} s per case (baseline: /healthz)`, rows, rows[0]);
+      summary.push({ label: target.label, rows });
+    } finally {
+      await server.stop();
+    }
+  } finally {
+    await target.cleanup();
+  }
+}
+
+const pgRows = summary.find((s) => s.label === "postgres")?.rows;
+if (pgRows) {
+  const budget = pgRows.slice(1).filter((r) => /\(postgres\)$/.test(r.name));
+  const over = budget.filter((r) => r.p99 >= 50 || r.errors + r.non2xx > 0);
+  console.log(over.length ? `\nOver the 50 ms p99 aim on PostgreSQL: ${over.map((r) => `${r.name} ${r.p99} ms`).join(", ")}` : "\nAll trade cases on PostgreSQL: p99 under 50 ms, no errors.");
+  const pgl = summary.find((s) => s.label === "pglite")?.rows;
+  if (pgl) {
+    console.log("\np99 PGlite / PostgreSQL:");
+    pgRows.forEach((row, i) => {
+      const other = pgl[i];
+      if (other) console.log(`  ${row.name.replace(/ \(postgres\)$/, "").padEnd(34)} ${(other.p99 / Math.max(row.p99, 0.5)).toFixed(2)}×`);
+    });
+  }
+}
