@@ -23,7 +23,6 @@ function prng(seed: number): () => number {
   };
 }
 
-type Row = Record<string, unknown>;
 async function rowsOf<T>(db: Db, query: ReturnType<typeof sql>): Promise<T[]> {
   return ((await db.execute(query)) as unknown as { rows: T[] }).rows;
 }
