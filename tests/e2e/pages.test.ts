@@ -45,6 +45,18 @@ describe("public pages", () => {
     await context.close();
   });
 
+  it("protected pages answer a signed-out visitor with a server-side redirect to /login", async () => {
+    for (const path of ["/profile", "/profile?tab=trades"]) {
+      const res = await fetch(baseUrl + path, { redirect: "manual" });
+      expect(res.status, path).toBe(302);
+      expect(res.headers.get("location")).toBe(`/login?redirectTo=${encodeURIComponent(path)}`);
+    }
+    // The admin page is not a redirect: the server renders ログインが必要です with 401.
+    const admin = await fetch(`${baseUrl}/admin`, { redirect: "manual" });
+    expect(admin.status).toBe(401);
+    expect(await admin.text()).toContain("ログインが必要です");
+  });
+
   it("an unknown path answers 404 with a Japanese message", async () => {
     const context = await newContext(browser);
     const page = await context.newPage();

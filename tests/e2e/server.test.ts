@@ -87,11 +87,31 @@ describe("the running server", () => {
         }
       }
     });
+    // Sign-ups through the real auth API during the same load: every one that got a 200 was
+    // committed, so it must still be able to sign in after the restart.
+    const signedUp: string[] = [];
+    const signUps = Array.from({ length: 3 }, async (_, worker) => {
+      for (let i = 0; i < 100; i++) {
+        const email = `shutdown-${worker}-${i}-${Date.now()}@example.com`;
+        try {
+          const res = await fetch(`${server.url}/api/auth/sign-up/email`, {
+            method: "POST",
+            headers: { origin: server.url, "content-type": "application/json" },
+            body: JSON.stringify({ email, password: "password123", name: `負荷${worker}-${i}` }),
+          });
+          await res.text();
+          if (res.status === 200) signedUp.push(email);
+        } catch {
+          return;
+        }
+      }
+    });
     await new Promise((r) => setTimeout(r, 300));
     const code = await server.stop("SIGTERM");
-    await Promise.all(load);
+    await Promise.all([...load, ...signUps]);
     expect(code).toBe(0);
     expect(answered).toBeGreaterThan(0);
+    expect(signedUp.length).toBeGreaterThan(0);
     expect(server.logs.join("")).toContain('"msg":"stopped"');
 
     const again = await startServer({ DATA_DIR: server.dataDir });
@@ -99,6 +119,14 @@ describe("the running server", () => {
     expect(await health.json()).toEqual({ status: "ok", db: "ok" });
     // Second start reuses the catalogue instead of importing it again.
     expect(again.logs.join("")).not.toContain("card catalogue loaded");
+    for (const email of signedUp) {
+      const res = await fetch(`${again.url}/api/auth/sign-in/email`, {
+        method: "POST",
+        headers: { origin: again.url, "content-type": "application/json" },
+        body: JSON.stringify({ email, password: "password123" }),
+      });
+      expect(res.status, email).toBe(200);
+    }
     expect(await again.stop()).toBe(0);
   });
 });
