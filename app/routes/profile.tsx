@@ -1,5 +1,7 @@
 import { data, Form, useNavigation } from "react-router";
 import { localeOfMatches } from "../components/layout/meta-locale";
+import { listRoomsForUser } from "../features/chat/chat.server";
+import { ChatRoomsList } from "../features/chat/components/chat-rooms-list";
 import { CopyButton } from "../features/users/components/copy-button";
 import { FormField } from "../features/users/components/form-field";
 import { DISPLAY_NAME_MAX } from "../features/users/display-name";
@@ -21,6 +23,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const viewer = await requireViewer(request, context);
   const profile = await getProfile(context.db, viewer.id);
   if (!profile) throw data(null, { status: 404 });
+  const chatRooms = await listRoomsForUser(context.db, viewer.id);
   return {
     profile: {
       email: profile.email,
@@ -29,6 +32,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       completedTrades: profile.completedTrades,
       memberSince: profile.memberSince.toISOString(),
     },
+    chatRooms,
   };
 }
 
@@ -139,6 +143,7 @@ export default function Profile({ loaderData, actionData }: Route.ComponentProps
       </section>
 
       {/* Later sections of the profile page (the viewer's trade offers, chat rooms) go below. */}
+      <ChatRoomsList rooms={loaderData.chatRooms} />
     </div>
   );
 }

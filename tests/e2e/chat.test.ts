@@ -164,6 +164,33 @@ describe("trade chat in the browser", () => {
     await b.context.close();
   });
 
+  it("unread counts show live in the header badge and the /profile rooms list, and clear once read", async () => {
+    const { roomId, a, b } = await openRoom();
+    await b.page.goto(`${baseUrl}/profile`);
+    const rooms = b.page.getByTestId("chat-rooms");
+    await rooms.waitFor();
+    expect(await rooms.locator("li").count()).toBe(1);
+    expect(await rooms.textContent()).toContain("アカネさん");
+    // Wait for the badge's own socket before A writes.
+    await b.page.waitForFunction(() => document.readyState === "complete");
+    await send(a.page, "プロフ画面にも届く？");
+    await acked(a.page);
+    await send(a.page, "2通目");
+    await acked(a.page);
+    await b.page.getByTestId("chat-unread-badge").waitFor();
+    await expect.poll(() => b.page.getByTestId("chat-unread-badge").textContent()).toContain("2");
+    await expect.poll(() => b.page.getByTestId("room-unread").textContent()).toBe("未読 2件");
+    expect(await rooms.textContent()).toContain("2通目");
+    await b.page.goto(`${baseUrl}/chat/${roomId}`);
+    await b.page.getByText("2通目").waitFor();
+    await b.page.getByTestId("chat-unread-badge").waitFor({ state: "detached" });
+    await b.page.goto(`${baseUrl}/profile`);
+    expect(await b.page.getByTestId("room-unread").count()).toBe(0);
+    expect([...a.problems, ...b.problems]).toEqual([]);
+    await a.context.close();
+    await b.context.close();
+  });
+
   it("only the two participants get the room: others get 404 on the page and the API; signed-out users go to log in", async () => {
     const { roomId, a, b } = await openRoom();
     const strangerContext = await newContext(browser);

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from "react";
 import { Form, Link, NavLink, useLocation } from "react-router";
+import { UnreadBadge } from "../../features/chat/components/unread-badge";
 import { useT } from "../../lib/i18n";
 import { LanguageSwitch } from "./language-switch";
 import { layoutMessages } from "./messages";
@@ -82,7 +83,7 @@ export function SiteHeader({ viewer, videoChannelUrl }: { viewer: HeaderViewer; 
                 <>
                   <li>
                     {/* The unread-chat badge sits inside this link. */}
-                    <NavLink to="/profile" className={linkClass} onClick={close}>{t("profile")}</NavLink>
+                    <NavLink to="/profile" className={linkClass} onClick={close}>{t("profile")}<UnreadBadge /></NavLink>
                   </li>
                   {viewer.isAdmin ? (
                     <li><NavLink to="/admin" className={linkClass} onClick={close}>{t("admin")}</NavLink></li>

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from "react";
-import { io, type Socket } from "socket.io-client";
+import type { Socket } from "socket.io-client";
+import { acquireChatSocket } from "./chat-socket";
 import {
-  CHAT_NAMESPACE,
   type Ack,
   type ChatMessage,
   type ClientToServerEvents,
@@ -174,10 +174,11 @@ export function useChatRoom(options: {
     } catch {
       // ignore unreadable storage
     }
-    const socket: ChatSocket = io(CHAT_NAMESPACE, { transports: ["websocket"], withCredentials: true });
+    // One connection per page, shared with the header badge.
+    const { socket, release } = acquireChatSocket();
     socketRef.current = socket;
 
-    socket.on("connect", async () => {
+    const onConnect = async () => {
       setConnection("online");
       try {
         const joined = await socket.timeout(ACK_TIMEOUT_MS).emitWithAck("chat:join", { roomId });
@@ -190,32 +191,47 @@ export function useChatRoom(options: {
       } catch {
         // The join timed out: Socket.IO reconnects and this runs again.
       }
-    });
-    socket.on("disconnect", (reason) => {
+    };
+    socket.on("connect", onConnect);
+    if (socket.connected) void onConnect();
+    const onDisconnect = (reason: string) => {
       setConnection("offline");
       sendingRef.current = false;
       // The server ended it on purpose (e.g. session gone): try again to learn why.
       if (reason === "io server disconnect") socket.connect();
-    });
-    socket.on("connect_error", (err) => {
+    };
+    const onConnectError = (err: Error) => {
       setConnection("offline");
       if (err.message === "unauthorized") setNotice({ code: "unauthorized", message: "" });
-    });
-    socket.on("chat:message", (message) => {
+    };
+    const onMessage = (message: ChatMessage) => {
       if (accept([message])) void sync();
-    });
-    socket.on("chat:room", (next) => {
+    };
+    const onRoom = (next: RoomState) => {
       if (next.roomId === roomId) setState(next);
-    });
+    };
+    socket.on("disconnect", onDisconnect);
+    socket.on("connect_error", onConnectError);
+    socket.on("chat:message", onMessage);
+    socket.on("chat:room", onRoom);
+    // The browser says the network is gone: do not wait for a ping timeout to notice.
+    const offline = () => setConnection("offline");
     const online = () => {
       if (!socket.connected) socket.connect();
     };
+    window.addEventListener("offline", offline);
     window.addEventListener("online", online);
     return () => {
+      window.removeEventListener("offline", offline);
       window.removeEventListener("online", online);
       if (retryTimer.current) clearTimeout(retryTimer.current);
-      socket.close();
+      socket.off("connect", onConnect);
+      socket.off("disconnect", onDisconnect);
+      socket.off("connect_error", onConnectError);
+      socket.off("chat:message", onMessage);
+      socket.off("chat:room", onRoom);
       socketRef.current = null;
+      release();
     };
   }, [accept, pump, roomId, saveOutbox, sync]);
 

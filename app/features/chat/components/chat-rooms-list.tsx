@@ -1,0 +1,101 @@
+import { useEffect, useRef } from "react";
+import { Link, useRevalidator } from "react-router";
+import { displayRarity } from "../../cards/rarity";
+import { useLocale, useT } from "../../../lib/i18n";
+import { acquireChatSocket } from "../chat-socket";
+import { chatTime } from "../format";
+import { chatMessages, type ChatMessageKey } from "../messages";
+
+export type ChatRoomListItem = {
+  id: string;
+  partnerName: string;
+  offerStatus: string;
+  offerCards: { cardId: string; side: "give" | "want"; name: string; rarity: string }[];
+  lastMessage: { kind: "text" | "system"; body: string; createdAt: string } | null;
+  unread: number;
+};
+
+const STATUS_KEYS: Record<string, ChatMessageKey> = {
+  open: "statusOpen",
+  negotiating: "statusNegotiating",
+  completed: "statusCompleted",
+  closed: "statusClosed",
+  expired: "statusExpired",
+};
+
+const STEP_LABELS: Record<string, ChatMessageKey> = {
+  agree: "stepAgree",
+  agreed: "stepAgree",
+  friend_requested: "stepFriendRequested",
+  game_trade_requested: "stepGameTradeRequested",
+  complete: "stepComplete",
+  completed: "statusCompleted",
+  cancel: "stepCancel",
+};
+
+/** The user's chat rooms on /profile: partner, offer, last message and unread count, kept live. */
+export function ChatRoomsList({ rooms }: { rooms: ChatRoomListItem[] }) {
+  const t = useT(chatMessages);
+  const locale = useLocale();
+  const revalidator = useRevalidator();
+  const latest = useRef(revalidator);
+  latest.current = revalidator;
+  useEffect(() => {
+    const { socket, release } = acquireChatSocket();
+    // Something changed in one of the rooms (a message arrived or was read): reload the list.
+    const onUnread = () => {
+      if (latest.current.state === "idle") void latest.current.revalidate();
+    };
+    socket.on("chat:unread", onUnread);
+    return () => {
+      socket.off("chat:unread", onUnread);
+      release();
+    };
+  }, []);
+
+  return (
+    <section aria-labelledby="profile-chats" className="mt-8">
+      <h2 id="profile-chats" className="text-lg font-bold">
+        {t("roomsHeading")}
+      </h2>
+      {rooms.length === 0 ? (
+        <p className="mt-2 text-sm text-slate-600">{t("roomsEmpty")}</p>
+      ) : (
+        <ul className="mt-2 divide-y divide-slate-200 rounded-lg border border-slate-200 bg-white" data-testid="chat-rooms">
+          {rooms.map((room) => (
+            <li key={room.id}>
+              <Link to={`/chat/${room.id}`} className="flex items-start justify-between gap-3 px-3 py-2 hover:bg-slate-50">
+                <div className="min-w-0">
+                  <p className="font-bold">
+                    {t("roomsWith", { name: room.partnerName })}{" "}
+                    <span className="ml-1 rounded-full bg-brand-100 px-2 py-0.5 text-xs text-brand-800">{t(STATUS_KEYS[room.offerStatus] ?? "statusClosed")}</span>
+                  </p>
+                  <p className="truncate text-xs text-slate-600">
+                    {room.offerCards
+                      .map((c) => `${t(c.side)}: ${c.name} ${displayRarity(c.rarity)}`)
+                      .join(" / ")}
+                  </p>
+                  <p className="truncate text-sm text-slate-700">
+                    {room.lastMessage
+                      ? room.lastMessage.kind === "system"
+                        ? `【${t(STEP_LABELS[room.lastMessage.body] ?? "stepAgree")}】`
+                        : room.lastMessage.body
+                      : t("roomsNoMessages")}
+                  </p>
+                </div>
+                <div className="flex shrink-0 flex-col items-end gap-1 text-xs text-slate-600">
+                  {room.lastMessage ? <time dateTime={room.lastMessage.createdAt}>{chatTime(room.lastMessage.createdAt, locale)}</time> : null}
+                  {room.unread > 0 ? (
+                    <span className="rounded-full bg-red-700 px-2 py-0.5 font-bold text-white" data-testid="room-unread">
+                      {t("roomsUnread", { count: room.unread })}
+                    </span>
+                  ) : null}
+                </div>
+              </Link>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
