@@ -10,6 +10,7 @@ import {
   UnknownPackError,
   type CardListItem,
 } from "../../app/features/cards/cards.server";
+import { invalidateCardIndex } from "../../app/features/cards/card-index.server";
 import { cardSearchText, seedCatalogue } from "../../app/features/cards/catalogue.server";
 import { rarityRank } from "../../app/features/cards/rarity";
 import { createTestDatabase, type TestDatabase } from "../support/test-db";
@@ -27,6 +28,8 @@ afterAll(async () => {
 async function addCard(id: string, name: string, rarity: string, packIds: string[], nameEn = "") {
   await database.db.insert(cards).values({ id, name, nameEn, rarity, number: 999, searchText: cardSearchText(name, nameEn) });
   await database.db.insert(cardPacks).values(packIds.map((packId) => ({ cardId: id, packId })));
+  // Written behind the services' back: drop the in-memory card index.
+  invalidateCardIndex(database.db);
 }
 
 async function allPages(query: Parameters<typeof listCards>[1]): Promise<CardListItem[]> {

@@ -1,7 +1,9 @@
-import { and, asc, count, desc, eq, like, lte, ne, notInArray, sql, type SQL } from "drizzle-orm";
+import { asc, desc, eq, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.server";
 import { cardPacks, cards, packs, rarities } from "../../db/schema/index";
 import { foldForSearch } from "../../lib/search-text";
+import { cardIndex, compareCards, type IndexedCard, type IndexedPack } from "./card-index.server";
+import { isExcludedAsRare } from "./rarity";
 import type { CardListItem, CardSearchResult } from "./types";
 
 export type { CardListItem, CardSearchResult } from "./types";
@@ -81,26 +83,10 @@ export function searchTerms(query: string | null | undefined): string[] {
   return folded.split(" ").filter(Boolean).slice(0, MAX_QUERY_TERMS);
 }
 
-/** `%`, `_` and `\` in user input are literal characters, not LIKE wildcards. */
-export function escapeLike(term: string): string {
-  return term.replace(/[\\%_]/g, (ch) => `\\${ch}`);
+/** True when every term occurs in the folded name: a literal match, so `%`, `_` and `\\` are plain characters. */
+export function matchesAllTerms(searchText: string, terms: string[]): boolean {
+  return terms.every((term) => searchText.includes(term));
 }
-
-// A contains-match on the folded name. Three characters or more use the pg_trgm GIN index;
-// one- and two-character queries scan ~3,300 short strings, which is cheaper than any index
-// (docs/decisions/003-card-search.md).
-function matchesTerms(terms: string[]): SQL | undefined {
-  if (!terms.length) return undefined;
-  return and(...terms.map((term) => sql`${cards.searchText} like ${`%${escapeLike(term)}%`} escape '\\'`));
-}
-
-const rankExpr = sql<number>`coalesce(${rarities.rank}, 0)`;
-const numberExpr = sql<number>`coalesce(${cards.number}, 0)`;
-
-// SPEC.md §5: cards without a name or a rarity are never listed.
-const listable = and(ne(cards.name, ""), ne(cards.rarity, ""));
-// SPEC.md §5: the flag drops ☆☆ (also `??`, shown as ☆☆), ☆☆☆, PROMO and the crown.
-const notRare = sql`not (${cards.rarity} in ('☆☆', '☆☆☆', '??') or ${cards.rarity} like '%PROMO%' or ${cards.rarity} like '%👑%' or lower(${cards.rarity}) like '%crown%')`;
 
 export type PackInfo = { id: string; nameJa: string; nameEn: string; setCode: string; releaseDate: string };
 
@@ -178,55 +164,42 @@ export type CardListPage = {
  * rules of SPEC.md §5. Throws UnknownPackError for a pack that does not exist.
  */
 export async function listCards(db: Db, query: CardListQuery): Promise<CardListPage> {
-  const pack = await getPack(db, query.packId);
-  if (!pack) throw new UnknownPackError(query.packId);
+  const index = await cardIndex(db);
+  const indexed = index.packs.get(query.packId);
+  if (!indexed) throw new UnknownPackError(query.packId);
+  const pack: PackInfo = { id: indexed.id, nameJa: indexed.nameJa, nameEn: indexed.nameEn, setCode: indexed.setCode, releaseDate: indexed.releaseDate };
   const limit = Math.min(Math.max(query.limit ?? DEFAULT_PAGE_SIZE, 1), MAX_PAGE_SIZE);
-  const filters = [
-    eq(cardPacks.packId, pack.id),
-    listable,
-    isPromoPack(pack) ? like(cards.rarity, "%PROMO%") : undefined,
-    query.excludeRare ? notRare : undefined,
-    query.rarity ? eq(cards.rarity, query.rarity) : undefined,
-    matchesTerms(searchTerms(query.q)),
-  ];
+  const terms = searchTerms(query.q);
+  const promoOnly = isPromoPack(pack);
+  const matching = (index.byPack.get(pack.id) ?? []).filter(
+    (card) =>
+      (!promoOnly || card.rarity.includes("PROMO")) &&
+      (!query.excludeRare || !isExcludedAsRare(card.rarity)) &&
+      (!query.rarity || card.rarity === query.rarity) &&
+      matchesAllTerms(card.searchText, terms),
+  );
   const after = query.cursor ? decodeCursor(query.cursor) : null;
-  const keyset = after
-    ? sql`(${rankExpr} < ${after.rank} or (${rankExpr} = ${after.rank} and (${numberExpr} > ${after.number} or (${numberExpr} = ${after.number} and ${cards.id} > ${after.id}))))`
-    : undefined;
-
-  const base = db
-    .select({
-      id: cards.id,
-      name: cards.name,
-      nameEn: cards.nameEn,
-      rarity: cards.rarity,
-      imageUrl: cards.imageUrl,
-      number: cards.number,
-      rank: rankExpr,
-    })
-    .from(cardPacks)
-    .innerJoin(cards, eq(cards.id, cardPacks.cardId))
-    .leftJoin(rarities, eq(rarities.code, cards.rarity));
-  const [rows, [{ total }]] = await Promise.all([
-    base
-      .where(and(...filters, keyset))
-      .orderBy(desc(rankExpr), asc(numberExpr), asc(cards.id))
-      .limit(limit + 1),
-    db
-      .select({ total: count() })
-      .from(cardPacks)
-      .innerJoin(cards, eq(cards.id, cardPacks.cardId))
-      .where(and(...filters)),
-  ]);
-  const page = rows.slice(0, limit);
+  // The list is sorted: the page starts at the first card after the cursor's key.
+  const start = after ? matching.findIndex((card) => compareCards(card, after) > 0) : 0;
+  const page = start < 0 ? [] : matching.slice(start, start + limit);
   const last = page[page.length - 1];
+  const hasMore = start >= 0 && start + limit < matching.length;
   return {
     pack,
-    cards: page.map(({ rank: _rank, ...card }) => card),
-    total,
-    nextCursor: rows.length > limit && last ? encodeCursor({ rank: last.rank, number: last.number ?? 0, id: last.id }) : null,
+    cards: page.map(toListItem),
+    total: matching.length,
+    nextCursor: hasMore && last ? encodeCursor({ rank: last.rank, number: last.number ?? 0, id: last.id }) : null,
   };
 }
+
+const toListItem = (card: IndexedCard): CardListItem => ({
+  id: card.id,
+  name: card.name,
+  nameEn: card.nameEn,
+  rarity: card.rarity,
+  imageUrl: card.imageUrl,
+  number: card.number,
+});
 
 export type CardSearchOptions = {
   /** Only rarities whose `rarities.tradeable` is true (the trade board's pickers). */
@@ -244,77 +217,30 @@ export type CardSearchOptions = {
 export async function searchCards(db: Db, query: string, options: CardSearchOptions = {}): Promise<CardSearchResult[]> {
   const terms = searchTerms(query);
   if (!terms.length) return [];
-  const excluded = (options.excludePacks ?? []).filter(Boolean).slice(0, 50);
-  const prefix = sql<number>`case when ${cards.searchText} like ${`${escapeLike(terms[0])}%`} escape '\\' then 0 else 1 end`;
-  const matched = db.$with("matched").as(
-    db
-      .select({
-        id: cards.id,
-        name: cards.name,
-        nameEn: cards.nameEn,
-        rarity: cards.rarity,
-        imageUrl: cards.imageUrl,
-        number: cards.number,
-        rank: sql<number>`${rankExpr}`.as("rank"),
-        prefix: sql<number>`${prefix}`.as("prefix"),
-        packId: sql<string>`${packs.id}`.as("pack_id"),
-        packName: sql<string>`${packs.nameJa}`.as("pack_name"),
-        packNameEn: sql<string>`${packs.nameEn}`.as("pack_name_en"),
-        packOrder: sql<number>`${packs.sortOrder}`.as("pack_order"),
-        packPick: sql<number>`row_number() over (partition by ${cards.id} order by ${packs.sortOrder})`.as("pack_pick"),
-      })
-      .from(cards)
-      .innerJoin(cardPacks, eq(cardPacks.cardId, cards.id))
-      .innerJoin(packs, eq(packs.id, cardPacks.packId))
-      .leftJoin(rarities, eq(rarities.code, cards.rarity))
-      .where(
-        and(
-          listable,
-          matchesTerms(terms),
-          options.tradeableOnly ? eq(rarities.tradeable, true) : undefined,
-          excluded.length ? notInArray(packs.id, excluded) : undefined,
-        ),
-      ),
-  );
-  const ranked = db.$with("ranked").as(
-    db
-      .with(matched)
-      .select({
-        id: matched.id,
-        name: matched.name,
-        nameEn: matched.nameEn,
-        rarity: matched.rarity,
-        imageUrl: matched.imageUrl,
-        number: matched.number,
-        rank: matched.rank,
-        prefix: matched.prefix,
-        packId: matched.packId,
-        packName: matched.packName,
-        packNameEn: matched.packNameEn,
-        packOrder: matched.packOrder,
-        inPack: sql<number>`row_number() over (partition by ${matched.packId} order by ${matched.prefix}, ${matched.rank} desc, ${matched.number}, ${matched.id})`.as("in_pack"),
-      })
-      .from(matched)
-      .where(eq(matched.packPick, 1)),
-  );
-  const rows = await db
-    .with(ranked)
-    .select({
-      id: ranked.id,
-      name: ranked.name,
-      nameEn: ranked.nameEn,
-      rarity: ranked.rarity,
-      imageUrl: ranked.imageUrl,
-      number: ranked.number,
-      packId: ranked.packId,
-      packName: ranked.packName,
-      packNameEn: ranked.packNameEn,
-    })
-    .from(ranked)
-    .where(lte(ranked.inPack, SEARCH_PER_PACK))
-    .orderBy(asc(ranked.prefix), asc(ranked.packOrder), desc(ranked.rank), asc(ranked.number), asc(ranked.id))
-    .limit(SEARCH_TOTAL);
-  return rows;
+  const index = await cardIndex(db);
+  const excluded = new Set((options.excludePacks ?? []).filter(Boolean).slice(0, 50));
+  type Hit = { card: IndexedCard; pack: IndexedPack; prefix: number };
+  const perPack = new Map<string, Hit[]>();
+  for (const card of index.cards) {
+    if (options.tradeableOnly && !card.tradeable) continue;
+    if (!matchesAllTerms(card.searchText, terms)) continue;
+    const packId = card.packIds.find((id) => !excluded.has(id));
+    const pack = packId ? index.packs.get(packId) : undefined;
+    if (!pack) continue;
+    const hit = { card, pack, prefix: card.searchText.startsWith(terms[0]) ? 0 : 1 };
+    const list = perPack.get(pack.id);
+    if (list) list.push(hit);
+    else perPack.set(pack.id, [hit]);
+  }
+  const byRelevance = (a: Hit, b: Hit) => a.prefix - b.prefix || compareCards(a.card, b.card);
+  const hits = [...perPack.values()].flatMap((list) => list.sort(byRelevance).slice(0, SEARCH_PER_PACK));
+  hits.sort((a, b) => a.prefix - b.prefix || a.pack.sortOrder - b.pack.sortOrder || compareCards(a.card, b.card));
+  return hits.slice(0, SEARCH_TOTAL).map(({ card, pack }) => ({
+    ...toListItem(card),
+    packId: pack.id,
+    packName: pack.nameJa,
+    packNameEn: pack.nameEn,
+  }));
 }
 
 export type CardDetail = CardListItem & {

@@ -3,6 +3,7 @@ import { count, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.server";
 import { cardPacks, cards, packs, rarities } from "../../db/schema/index";
 import { foldForSearch } from "../../lib/search-text";
+import { invalidateCardIndex } from "./card-index.server";
 import { RARITIES, rarityFromCode } from "./rarity";
 
 const require = createRequire(import.meta.url);
@@ -253,6 +254,7 @@ export async function seedCatalogue(db: Db): Promise<{ packs: number; cards: num
       if (links.length) await tx.insert(cardPacks).values(links).onConflictDoNothing();
     }
   });
+  invalidateCardIndex(db);
   return { packs: catalogue.packs.length, cards: catalogue.cards.length };
 }
 

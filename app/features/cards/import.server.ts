@@ -4,6 +4,7 @@ import { sql } from "drizzle-orm";
 import type { Db } from "../../db/client.server";
 import { cardPacks, cards } from "../../db/schema/index";
 import { translate, type Locale, type Params } from "../../lib/i18n";
+import { invalidateCardIndex } from "./card-index.server";
 import { getPack } from "./cards.server";
 import { cardSearchText } from "./catalogue.server";
 import { cardsMessages } from "./messages";
@@ -214,6 +215,7 @@ export async function importCardsFromCsv(db: Db, input: CardImportInput): Promis
         .onConflictDoNothing();
     }
   });
+  invalidateCardIndex(db);
   return { count: rows.length };
 }
 

@@ -1,0 +1,122 @@
+import { and, eq, ne } from "drizzle-orm";
+import type { Db } from "../../db/client.server";
+import { cardPacks, cards, packs, rarities } from "../../db/schema/index";
+import type { CardListItem } from "./types";
+
+/**
+ * The listable catalogue (SPEC.md §5: cards with a name and a rarity), held in memory per
+ * database handle for browsing and search. The catalogue is a few thousand short rows that
+ * change only on import, and PGlite answers one query at a time: matching ~3,300 folded names
+ * in memory costs well under a millisecond, a query tens (docs/decisions/003-card-search.md).
+ *
+ * Freshness: an entry is reloaded after INDEX_TTL_MS, and at once after a write on this
+ * instance (`invalidateCardIndex`, called by the CSV import and the catalogue seed). Other
+ * instances behind a load balancer converge within the TTL.
+ */
+export const INDEX_TTL_MS = 30_000;
+
+export type IndexedPack = { id: string; nameJa: string; nameEn: string; setCode: string; releaseDate: string; sortOrder: number };
+
+export type IndexedCard = CardListItem & {
+  rank: number;
+  tradeable: boolean;
+  searchText: string;
+  /** Packs the card is in, newest (lowest sort order) first. */
+  packIds: string[];
+};
+
+export type CardIndex = {
+  packs: Map<string, IndexedPack>;
+  cards: IndexedCard[];
+  /** Each pack's cards by rarity rank (highest first), then number, then id. */
+  byPack: Map<string, IndexedCard[]>;
+};
+
+/** SPEC.md §9 order: rarity rank highest first, then card number, then id. */
+export function compareCards(a: Pick<IndexedCard, "rank" | "number" | "id">, b: Pick<IndexedCard, "rank" | "number" | "id">): number {
+  return b.rank - a.rank || (a.number ?? 0) - (b.number ?? 0) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+}
+
+async function loadCardIndex(db: Db): Promise<CardIndex> {
+  const [packRows, cardRows, linkRows] = await Promise.all([
+    db
+      .select({
+        id: packs.id,
+        nameJa: packs.nameJa,
+        nameEn: packs.nameEn,
+        setCode: packs.setCode,
+        releaseDate: packs.releaseDate,
+        sortOrder: packs.sortOrder,
+      })
+      .from(packs),
+    db
+      .select({
+        id: cards.id,
+        name: cards.name,
+        nameEn: cards.nameEn,
+        rarity: cards.rarity,
+        imageUrl: cards.imageUrl,
+        number: cards.number,
+        searchText: cards.searchText,
+        rank: rarities.rank,
+        tradeable: rarities.tradeable,
+      })
+      .from(cards)
+      .leftJoin(rarities, eq(rarities.code, cards.rarity))
+      .where(and(ne(cards.name, ""), ne(cards.rarity, ""))),
+    db.select({ cardId: cardPacks.cardId, packId: cardPacks.packId }).from(cardPacks),
+  ]);
+  const packMap = new Map(packRows.map((p) => [p.id, p]));
+  const cardMap = new Map<string, IndexedCard>();
+  for (const row of cardRows) {
+    cardMap.set(row.id, {
+      id: row.id,
+      name: row.name,
+      nameEn: row.nameEn,
+      rarity: row.rarity,
+      imageUrl: row.imageUrl,
+      number: row.number,
+      searchText: row.searchText,
+      rank: row.rank ?? 0,
+      tradeable: row.tradeable ?? false,
+      packIds: [],
+    });
+  }
+  const byPack = new Map<string, IndexedCard[]>();
+  for (const link of linkRows) {
+    const card = cardMap.get(link.cardId);
+    if (!card || !packMap.has(link.packId)) continue;
+    card.packIds.push(link.packId);
+    const list = byPack.get(link.packId);
+    if (list) list.push(card);
+    else byPack.set(link.packId, [card]);
+  }
+  const order = (id: string) => packMap.get(id)?.sortOrder ?? Number.MAX_SAFE_INTEGER;
+  for (const card of cardMap.values()) card.packIds.sort((a, b) => order(a) - order(b) || a.localeCompare(b));
+  for (const list of byPack.values()) list.sort(compareCards);
+  const all = [...cardMap.values()].filter((c) => c.packIds.length > 0).sort(compareCards);
+  return { packs: packMap, cards: all, byPack };
+}
+
+type Entry = { value: Promise<CardIndex>; expires: number };
+const indexes = new WeakMap<Db, Entry>();
+
+/** The card index of this database, loaded once and shared by concurrent requests. */
+export function cardIndex(db: Db): Promise<CardIndex> {
+  const now = Date.now();
+  const hit = indexes.get(db);
+  if (hit && hit.expires > now) return hit.value;
+  const value = loadCardIndex(db);
+  const entry = { value, expires: now + INDEX_TTL_MS };
+  indexes.set(db, entry);
+  // A failed load is not kept: the next request tries again.
+  value.catch(() => {
+    if (indexes.get(db) === entry) indexes.delete(db);
+  });
+  return value;
+}
+
+/** Drop the index after cards, packs or rarities changed on this instance. */
+export function invalidateCardIndex(db: Db): void {
+  indexes.delete(db);
+}

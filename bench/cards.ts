@@ -1,0 +1,76 @@
+// `npm run bench:cards`: the card search API, the pack listing API and the /cards SSR page
+// against /healthz measured in the same run and the same server, on PGlite and (when it
+// answers) PostgreSQL; then the CSV import of the whole real catalogue on both databases.
+// Needs a build (`npm run build`). Bounded: BENCH_SECONDS (default 10) per case, 127.0.0.1 only.
+// Aim (issue 4): search p99 under 20 ms and at least half the throughput of /healthz.
+import { migrateDatabase, openDatabase, type Database } from "../app/db/client.server";
+import { catalogueCsv } from "../app/features/cards/catalogue-csv.server";
+import { seedCatalogue } from "../app/features/cards/catalogue.server";
+import { importCardsFromCsv } from "../app/features/cards/import.server";
+import { startServer } from "../tests/support/server";
+import { createBenchDatabase, measure, printTable, type Measurement } from "./support";
+
+const duration = Number(process.env.BENCH_SECONDS ?? 10);
+const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
+const opts = { duration, connections };
+
+const CASES: [string, string][] = [
+  ["search ぴかちゅう (5 chars)", `/api/cards/search?q=${encodeURIComponent("ぴかちゅう")}`],
+  ["search ピ (1 char)", `/api/cards/search?q=${encodeURIComponent("ピ")}`],
+  ["GET /api/cards?pack=dialga", "/api/cards?pack=dialga&limit=60"],
+  ["SSR /cards?pack=dialga", "/cards?pack=dialga"],
+];
+
+type Target = { label: string; env: Record<string, string>; open(): Promise<Database>; cleanup?: () => Promise<void> };
+const targets: Target[] = [{ label: "pglite", env: {}, open: () => openDatabase({ kind: "pglite" }) }];
+const pgDb = await createBenchDatabase();
+if (pgDb) {
+  targets.push({
+    label: "postgres",
+    env: { DATABASE_URL: pgDb.url },
+    open: () => openDatabase({ kind: "postgres", url: pgDb.url }),
+    cleanup: pgDb.drop,
+  });
+} else {
+  console.log("PostgreSQL not reachable: PGlite only.");
+}
+
+const summary: string[] = [];
+for (const target of targets) {
+  const server = await startServer({ ...target.env, LOG_LEVEL: "warn" });
+  const rows: Measurement[] = [];
+  try {
+    for (const [, path] of CASES) await measure("warm-up", `${server.url}${path}`, { duration: 1, connections: 4 });
+    const healthz = await measure(`/healthz (${target.label})`, `${server.url}/healthz`, opts);
+    rows.push(healthz);
+    for (const [name, path] of CASES) rows.push(await measure(`${name} (${target.label})`, `${server.url}${path}`, opts));
+    printTable(`Cards benchmark on ${target.label} — ${connections} connections, ${duration} s per case, ratios vs /healthz`, rows, healthz);
+    for (const row of rows.slice(1)) {
+      summary.push(`${row.name}: ${(row.rps / healthz.rps).toFixed(2)}× /healthz req/s, p99 ${row.p99.toFixed(1)} ms`);
+    }
+  } finally {
+    await server.stop();
+  }
+
+  // The import of the whole real catalogue as one CSV, twice (the second run updates in place).
+  const csv = catalogueCsv({ imageBase: "https://img.example/cards" });
+  const database = await target.open();
+  try {
+    // Both are idempotent: the PostgreSQL database already holds what the server loaded.
+    await migrateDatabase(database);
+    await seedCatalogue(database.db);
+    for (const run of ["first", "again"]) {
+      const started = performance.now();
+      const { count } = await importCardsFromCsv(database.db, { title: "dialga", csvData: csv });
+      const ms = performance.now() - started;
+      const line = `CSV import (${target.label}, ${run}): ${count} rows in ${ms.toFixed(0)} ms`;
+      console.log(line);
+      summary.push(line);
+    }
+  } finally {
+    await database.close();
+    await target.cleanup?.();
+  }
+}
+
+console.log(`\nSummary\n${summary.map((s) => `- ${s}`).join("\n")}`);
