@@ -83,7 +83,7 @@ export default function Profile({ loaderData, actionData }: Route.ComponentProps
                 <span className="font-mono text-lg tracking-wider" data-testid="profile-friend-id">
                   {formatFriendId(profile.friendId)}
                 </span>
-                <CopyButton text={profile.friendId} label={`${t("profileFriendId")} ${t("profileCopy")}`} />
+                <CopyButton text={profile.friendId} label={t("profileCopyFriendId")} />
               </>
             ) : (
               <span className="text-slate-600">{t("profileFriendIdNone")}</span>

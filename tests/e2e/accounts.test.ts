@@ -54,18 +54,19 @@ describe("accounts", () => {
     expect(session?.sameSite).toBe("Lax");
 
     // A wrong friend ID is refused at the field and nothing changes.
-    await page.getByLabel("フレンドID").fill("1234-5678");
+    await page.getByRole("textbox", { name: "フレンドID" }).fill("1234-5678");
     await page.getByRole("button", { name: "保存する" }).click();
     await page.getByText("フレンドIDは16桁の数字で入力してください").waitFor();
     await expect(page.getByText("未設定").count()).resolves.toBe(1);
 
-    await page.getByLabel("フレンドID").fill("１２３４　５６７８－９０１２－３４５６");
+    await page.getByRole("textbox", { name: "フレンドID" }).fill("１２３４　５６７８－９０１２－３４５６");
     await page.getByRole("button", { name: "保存する" }).click();
     await page.getByText("プロフィールを保存しました").waitFor();
+    await page.getByTestId("profile-friend-id").waitFor();
     await expect(page.getByTestId("profile-friend-id").textContent()).resolves.toBe("1234-5678-9012-3456");
     await page.reload();
     await expect(page.getByTestId("profile-friend-id").textContent()).resolves.toBe("1234-5678-9012-3456");
-    await expect(page.getByRole("button", { name: "フレンドID コピー" }).count()).resolves.toBe(1);
+    await expect(page.getByRole("button", { name: "フレンドIDをコピー" }).count()).resolves.toBe(1);
 
     await page.getByRole("button", { name: "ログアウト" }).click();
     await page.waitForURL(`${baseUrl}/`);
@@ -267,7 +268,7 @@ describe("admin gate", () => {
       // Articles is the default tab; the selected tab is in the URL and the tablist is keyboard-operable.
       const articlesTab = page.getByRole("tab", { name: "記事管理" });
       expect(await articlesTab.getAttribute("aria-selected")).toBe("true");
-      await expect(page.getByRole("tab").count()).resolves.toBe(5);
+      await expect(page.getByRole("tab").count()).resolves.toBe(6); // SPEC.md §2's five tabs plus 通報 (trade reports)
       await expect(page.getByRole("contentinfo").count()).resolves.toBe(0);
       await articlesTab.focus();
       await page.keyboard.press("ArrowRight");

@@ -11,7 +11,7 @@ export function LanguageSwitch({ onChoose }: { onChoose?: () => void }) {
   const locale = useLocale();
   const location = useLocation();
   return (
-    <Form method="post" action="/language" onSubmit={onChoose} role="group" aria-label={t("language")} className="flex overflow-hidden rounded-full border border-slate-300 text-xs font-bold">
+    <Form method="post" action="/language" onSubmit={onChoose} role="group" aria-label={t("language")} className="flex w-fit overflow-hidden rounded-full border border-slate-300 text-xs font-bold">
       <input type="hidden" name="redirectTo" value={location.pathname + location.search} />
       {LOCALES.map((lang) => (
         <button
