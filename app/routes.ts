@@ -26,6 +26,7 @@ export default [
   route("api/trades", "routes/api.trades.ts"),
   route("api/trades/matches", "routes/api.trades.matches.ts"),
   route("api/trades/:id", "routes/api.trades.$id.ts"),
+  route("api/admin/reports/:id", "routes/api.admin.reports.$id.ts"),
   route("admin", "routes/admin.tsx"),
   route("admin/deck-recipes/new", "routes/admin.deck-recipes.new.tsx"),
   route("admin/deck-recipes/edit/:id", "routes/admin.deck-recipes.edit.tsx"),

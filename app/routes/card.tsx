@@ -3,6 +3,8 @@ import { getCard } from "../features/cards/cards.server";
 import { CardTile } from "../features/cards/components/card-tile";
 import { cardsMessages } from "../features/cards/messages";
 import { displayRarity } from "../features/cards/rarity";
+import { CardTradeCounts } from "../features/trades/components/card-trade-counts";
+import { offerCountsForCard } from "../features/trades/trades.server";
 import { localeFromRequest, translate, useLocale, useT } from "../lib/i18n";
 import { pageMeta } from "../lib/meta";
 import type { Route } from "./+types/card";
@@ -14,6 +16,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   const packNames = card.packs.map((p) => (locale === "en" ? p.nameEn : p.nameJa)).join("、");
   return {
     card,
+    tradeCounts: await offerCountsForCard(context.db, card.id),
     title: card.name,
     description: translate(cardsMessages, locale, "detailDescription", {
       name: card.name,
@@ -90,6 +93,7 @@ export default function CardPage({ loaderData }: Route.ComponentProps) {
               {t("tradeLabel")}
             </h2>
             <p className="mt-1 text-sm text-slate-700">{card.tradeable ? t("tradeableYes") : t("tradeableNo")}</p>
+            <CardTradeCounts cardId={card.id} give={loaderData.tradeCounts.give} want={loaderData.tradeCounts.want} />
           </section>
         </div>
       </div>

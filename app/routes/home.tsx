@@ -1,22 +1,27 @@
 import { Link } from "react-router";
 import { listPacks, showcaseCards } from "../features/cards/cards.server";
 import { CardTile } from "../features/cards/components/card-tile";
+import { NewestOffers } from "../features/trades/components/newest-offers";
+import { listBoard } from "../features/trades/trades.server";
+import { getViewer } from "../features/users/session.server";
 import { pageMeta } from "../lib/meta";
 import { memo } from "../lib/memo.server";
 import type { Route } from "./+types/home";
 
 export const meta: Route.MetaFunction = () => pageMeta(undefined);
 
-export async function loader({ context }: Route.LoaderArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
   // The catalogue changes only on import: a minute of staleness across instances is fine.
   const packs = await memo("catalogue:packs", 60_000, () => listPacks(context.db));
   const newest = packs[0];
   const featured = newest ? await memo(`catalogue:showcase:${newest.id}`, 60_000, () => showcaseCards(context.db, newest.id, 8)) : [];
-  return { packs: packs.slice(0, 8), totalPacks: packs.length, newest, featured };
+  const viewer = await getViewer(request, context);
+  const newestOffers = (await listBoard(context.db, { viewerId: viewer?.id, limit: 4 })).offers;
+  return { packs: packs.slice(0, 8), totalPacks: packs.length, newest, featured, newestOffers, now: new Date().toISOString() };
 }
 
 export default function Home({ loaderData }: Route.ComponentProps) {
-  const { packs, totalPacks, newest, featured } = loaderData;
+  const { packs, totalPacks, newest, featured, newestOffers, now } = loaderData;
   return (
     <div className="space-y-10">
       <section className="rounded-2xl bg-gradient-to-br from-brand-600 to-brand-800 px-6 py-8 text-white">
@@ -33,6 +38,8 @@ export default function Home({ loaderData }: Route.ComponentProps) {
           </Link>
         </div>
       </section>
+
+      <NewestOffers offers={newestOffers} now={now} />
 
       {newest ? (
         <section aria-labelledby="newest-pack">

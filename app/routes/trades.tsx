@@ -14,6 +14,7 @@ import type { MatchView } from "../features/trades/types";
 import { getViewer } from "../features/users/session.server";
 import { localeFromRequest, translate, useLocale, useT } from "../lib/i18n";
 import { pageMeta } from "../lib/meta";
+import { memo } from "../lib/memo.server";
 import type { Route } from "./+types/trades";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
@@ -24,8 +25,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const filters = boardFiltersFromParams(url.searchParams);
   const cursor = url.searchParams.get("cursor");
   const [packs, rarityOptions, filterCards] = await Promise.all([
-    listPacks(context.db),
-    listTradeRarities(context.db),
+    // Catalogue lists change only on import or an admin edit: a minute of staleness is fine.
+    memo("catalogue:packs", 60_000, () => listPacks(context.db)),
+    memo("catalogue:trade-rarities", 60_000, () => listTradeRarities(context.db)),
     cardsByIds(context.db, [filters.give, filters.want].filter((id): id is string => Boolean(id))),
   ]);
   let board: Awaited<ReturnType<typeof listBoard>> = { offers: [], nextCursor: null };

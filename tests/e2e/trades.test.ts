@@ -128,6 +128,60 @@ describe("trade board", () => {
     await intruder.context.close();
   });
 
+  it("a card's page counts its open offers and links to the filtered board", async () => {
+    const owner = await player("カード");
+    const offerId = await postOffer(owner.page, "ぽっぽ", "こらった", "");
+    await owner.page.locator("article").getByRole("link", { name: "ポッポ" }).click();
+    await owner.page.waitForURL(/\/cards\/[^/?]+$/);
+    const giveLink = owner.page.getByTestId("card-trade-counts").getByRole("link", { name: /^譲 \d+件$/ });
+    expect(Number((await giveLink.textContent())!.match(/\d+/)![0])).toBeGreaterThanOrEqual(1);
+    await giveLink.click();
+    await owner.page.waitForURL(/\/trades\?give=/);
+    await owner.page.locator(`a[href="/trades/${offerId}"]`).first().waitFor();
+    expect(owner.problems).toEqual([]);
+    await owner.context.close();
+  });
+
+  it("a report reaches the admin 通報 tab, where the admin closes the offer", async () => {
+    const owner = await player("通報対象");
+    const offerId = await postOffer(owner.page, "きゃたぴー", "びーどる", "怪しい募集");
+    const reporter = await player("通報者");
+    await reporter.page.goto(`${baseUrl}/trades/${offerId}`);
+    await reporter.page.getByText("通報する", { exact: true }).click();
+    await reporter.page.getByLabel("通報の理由").fill("実在しない取引を持ちかけている");
+    await reporter.page.getByRole("button", { name: "通報を送信" }).click();
+    await reporter.page.waitForURL(/done=reported/);
+
+    // The admin account of the e2e server (ADMIN_EMAILS); another test file may have created it.
+    const adminContext = await newContext(browser);
+    const admin = { email: "admin-e2e@example.com", password: "admin-e2e-password", name: "管理者" };
+    const signUp = await adminContext.request.post(`${baseUrl}/api/auth/sign-up/email`, { data: admin, headers: { Origin: baseUrl } });
+    if (signUp.status() !== 200) {
+      const signIn = await adminContext.request.post(`${baseUrl}/api/auth/sign-in/email`, { data: admin, headers: { Origin: baseUrl } });
+      expect(signIn.status()).toBe(200);
+    }
+    const page = await adminContext.newPage();
+    const problems = watchConsole(page);
+    await page.goto(`${baseUrl}/admin?tab=reports`);
+    const report = page.getByTestId("report").filter({ hasText: "実在しない取引を持ちかけている" });
+    await report.waitFor();
+    expect(await report.textContent()).toContain(owner.name);
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await report.getByRole("button", { name: "募集を終了させる" }).click();
+    await page.waitForURL(/tab=reports&done=1/);
+    expect(await page.getByTestId("report").filter({ hasText: "実在しない取引を持ちかけている" }).count()).toBe(0);
+    const offer = await (await adminContext.request.get(`${baseUrl}/api/trades/${offerId}`)).json();
+    expect(offer.offer.status).toBe("closed");
+    // Someone who is not an admin cannot resolve reports.
+    const denied = await reporter.context.request.post(`${baseUrl}/api/admin/reports/00000000-0000-4000-8000-000000000000`, {
+      data: { action: "dismiss" },
+      headers: { Origin: baseUrl },
+    });
+    expect(denied.status()).toBe(403);
+    expect(problems).toEqual([]);
+    await Promise.all([adminContext.close(), owner.context.close(), reporter.context.close()]);
+  });
+
   it("posting needs a signed-in user with a friend ID", async () => {
     const context = await newContext(browser);
     const page = await context.newPage();

@@ -1,5 +1,6 @@
 import type { Db } from "../../db/client.server";
 import type { Viewer } from "../users/session.server";
+import { reportsTabData } from "../trades/trades.server";
 import { getDatabaseStats } from "./admin.server";
 
 export type AdminTabDataArgs = { db: Db; viewer: Viewer; url: URL };
@@ -11,4 +12,5 @@ export type AdminTabDataArgs = { db: Db; viewer: Viewer; url: URL };
  */
 export const ADMIN_TAB_DATA: Record<string, (args: AdminTabDataArgs) => Promise<unknown>> = {
   database: ({ db }) => getDatabaseStats(db),
+  reports: ({ db, url }) => reportsTabData(db, url),
 };

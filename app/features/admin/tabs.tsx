@@ -1,6 +1,7 @@
 import type { ComponentType } from "react";
 import type { Locale } from "../../lib/i18n";
 import { CardImportForm } from "../cards/components/card-import-form";
+import { ReportsPanel } from "../trades/components/reports-panel";
 import { DatabasePanel } from "./components/database-panel";
 
 export type AdminTab = {
@@ -22,6 +23,7 @@ export const ADMIN_TABS: AdminTab[] = [
   { id: "decks", label: { ja: "デッキ管理", en: "Decks" } },
   { id: "cards", label: { ja: "カード管理", en: "Cards" }, Panel: CardImportForm },
   { id: "settings", label: { ja: "サイト設定", en: "Site settings" } },
+  { id: "reports", label: { ja: "通報", en: "Reports" }, Panel: ReportsPanel },
 ];
 
 export const DEFAULT_ADMIN_TAB = "articles";

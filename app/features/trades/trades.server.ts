@@ -859,3 +859,9 @@ export async function listTradeRarities(db: Db): Promise<{ code: string; labelJa
     .where(eq(rarities.tradeable, true))
     .orderBy(desc(rarities.rank));
 }
+
+/** Data of the admin 通報 tab (`?reports=all` shows handled ones too). */
+export async function reportsTabData(db: Db, url: URL): Promise<{ reports: ReportView[]; filter: "open" | "all"; done: boolean }> {
+  const filter = url.searchParams.get("reports") === "all" ? "all" : "open";
+  return { reports: await listReports(db, { status: filter }), filter, done: url.searchParams.get("done") === "1" };
+}

@@ -1,0 +1,33 @@
+import { Link } from "react-router";
+import { useT } from "../../../lib/i18n";
+import { tradesMessages } from "../messages";
+import type { OfferView } from "../types";
+import { OfferCard } from "./offer-card";
+
+/** The home page's newest offers, with a link to the whole board. */
+export function NewestOffers({ offers, now }: { offers: OfferView[]; now: string }) {
+  const t = useT(tradesMessages);
+  return (
+    <section aria-labelledby="newest-offers" className="space-y-4">
+      <h2 id="newest-offers" className="text-xl font-bold">
+        {t("newestOffers")}
+      </h2>
+      {offers.length ? (
+        <ul className="grid gap-4 md:grid-cols-2">
+          {offers.map((offer) => (
+            <li key={offer.id}>
+              <OfferCard offer={offer} now={now} />
+            </li>
+          ))}
+        </ul>
+      ) : (
+        <p className="rounded-lg bg-white p-4 text-slate-700">{t("empty")}</p>
+      )}
+      <p className="text-sm">
+        <Link to="/trades" className="text-brand-700 underline">
+          {t("seeAllOffers")}
+        </Link>
+      </p>
+    </section>
+  );
+}

@@ -1,0 +1,24 @@
+import { redirect } from "react-router";
+import { z } from "zod";
+import { apiCall } from "../features/trades/http.server";
+import { resolveReport } from "../features/trades/trades.server";
+import { requireApiAdmin } from "../features/users/session.server";
+import type { Route } from "./+types/api.admin.reports.$id";
+
+const ResolveSchema = z.object({ action: z.enum(["dismiss", "closeOffer", "suspendUser"]) });
+
+/**
+ * POST /api/admin/reports/:id {action: dismiss | closeOffer | suspendUser} — admins only (401 /
+ * 403 otherwise). JSON in, JSON out; the admin 通報 tab's form posts here and is sent back to it.
+ */
+export async function action({ request, params, context }: Route.ActionArgs) {
+  await requireApiAdmin(request, context);
+  const isJson = (request.headers.get("content-type") ?? "").includes("application/json");
+  const body = isJson ? await request.json().catch(() => null) : Object.fromEntries(await request.formData());
+  const parsed = ResolveSchema.safeParse(body);
+  if (!parsed.success) return Response.json({ error: "action must be dismiss, closeOffer or suspendUser" }, { status: 400 });
+  return apiCall(request, async () => {
+    await resolveReport(context.db, params.id, parsed.data.action);
+    return isJson ? Response.json({ ok: true }) : redirect("/admin?tab=reports&done=1");
+  });
+}
