@@ -35,12 +35,6 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   };
 }
 
-// Revalidate after actions (log-in, log-out, language, profile name) but not on every link.
-export function shouldRevalidate({ formMethod, defaultShouldRevalidate }: { formMethod?: string; defaultShouldRevalidate: boolean }) {
-  if (formMethod && formMethod !== "GET") return true;
-  return defaultShouldRevalidate;
-}
-
 export function Layout({ children }: { children: ReactNode }) {
   const nonce = useNonce();
   const locale: Locale = useRouteLoaderData<typeof loader>("root")?.locale ?? "ja";

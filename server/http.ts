@@ -76,6 +76,9 @@ export async function createHttpApp(options: {
       },
       strictTransportSecurity: secure ? { maxAge: 15552000, includeSubDomains: false } : false,
       crossOriginEmbedderPolicy: false,
+      // Not helmet's no-referrer: under it browsers send "Origin: null" with a plain form POST,
+      // which the CSRF rule below must refuse. same-origin still sends nothing to other sites.
+      referrerPolicy: { policy: "same-origin" },
     }),
   );
   app.use(compression());

@@ -4,6 +4,7 @@ import { FormField } from "../features/users/components/form-field";
 import { usersMessages } from "../features/users/messages";
 import { safeRedirect } from "../features/users/safe-redirect";
 import { getViewer } from "../features/users/session.server";
+import { useClientValidation } from "../features/users/use-client-validation";
 import { fieldErrors, LoginSchema, MESSAGE_PARAMS, type FieldErrors } from "../features/users/users.schema";
 import { callAuthEndpoint, cookiesOf } from "../lib/auth.server";
 import { localeFromRequest, translate, useT } from "../lib/i18n";
@@ -50,13 +51,14 @@ export default function Login({ actionData }: Route.ComponentProps) {
   const [params] = useSearchParams();
   const navigation = useNavigation();
   const submitting = navigation.state === "submitting" && navigation.formAction?.startsWith("/login");
-  const errors: LoginErrors = actionData?.errors ?? {};
+  const { clientErrors, onSubmit } = useClientValidation<"email" | "password">(LoginSchema);
+  const errors: LoginErrors = clientErrors ?? actionData?.errors ?? {};
   const redirectTo = safeRedirect(params.get("redirectTo"));
   const formError = errors.formText ?? (errors.form ? t(errors.form, MESSAGE_PARAMS) : undefined);
   return (
     <section className="mx-auto max-w-md">
       <h1 className="text-2xl font-bold">{t("loginHeading")}</h1>
-      <Form method="post" className="mt-6 space-y-4 rounded-lg border border-slate-200 bg-white p-6" noValidate>
+      <Form method="post" onSubmit={onSubmit} className="mt-6 space-y-4 rounded-lg border border-slate-200 bg-white p-6" noValidate>
         <input type="hidden" name="redirectTo" value={redirectTo} />
         {formError ? (
           <p role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm font-medium text-red-800">

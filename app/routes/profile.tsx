@@ -2,12 +2,15 @@ import { data, Form, useNavigation } from "react-router";
 import { localeOfMatches } from "../components/layout/meta-locale";
 import { listRoomsForUser } from "../features/chat/chat.server";
 import { ChatRoomsList } from "../features/chat/components/chat-rooms-list";
+import { MyOffers } from "../features/trades/components/my-offers";
+import { listOwnOffers } from "../features/trades/trades.server";
 import { CopyButton } from "../features/users/components/copy-button";
 import { FormField } from "../features/users/components/form-field";
 import { DISPLAY_NAME_MAX } from "../features/users/display-name";
 import { formatFriendId } from "../features/users/friend-id";
 import { usersMessages } from "../features/users/messages";
 import { requireViewer } from "../features/users/session.server";
+import { useClientValidation } from "../features/users/use-client-validation";
 import { fieldErrors, ProfileSchema, type FieldErrors } from "../features/users/users.schema";
 import { getProfile, updateProfile } from "../features/users/users.server";
 import { translate, useLocale, useT } from "../lib/i18n";
@@ -24,6 +27,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const profile = await getProfile(context.db, viewer.id);
   if (!profile) throw data(null, { status: 404 });
   const chatRooms = await listRoomsForUser(context.db, viewer.id);
+  const myOffers = await listOwnOffers(context.db, viewer.id);
   return {
     profile: {
       email: profile.email,
@@ -33,6 +37,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       memberSince: profile.memberSince.toISOString(),
     },
     chatRooms,
+    myOffers,
+    now: new Date().toISOString(),
   };
 }
 
@@ -56,7 +62,8 @@ export default function Profile({ loaderData, actionData }: Route.ComponentProps
   const navigation = useNavigation();
   const saving = navigation.state === "submitting" && navigation.formAction === "/profile";
   const { profile } = loaderData;
-  const errors = actionData?.errors ?? {};
+  const { clientErrors, onSubmit } = useClientValidation<Field>(ProfileSchema);
+  const errors = clientErrors ?? actionData?.errors ?? {};
   const failedValues = actionData && !actionData.ok ? actionData.values : undefined;
   const memberSince = new Intl.DateTimeFormat(locale === "en" ? "en-GB" : "ja-JP", {
     dateStyle: "long",
@@ -102,8 +109,8 @@ export default function Profile({ loaderData, actionData }: Route.ComponentProps
         <h2 id="profile-edit-heading" className="text-xl font-bold">
           {t("profileEdit")}
         </h2>
-        <Form method="post" className="space-y-4 rounded-lg border border-slate-200 bg-white p-6" noValidate>
-          {actionData?.ok ? (
+        <Form method="post" onSubmit={onSubmit} className="space-y-4 rounded-lg border border-slate-200 bg-white p-6" noValidate>
+          {actionData?.ok && !clientErrors ? (
             <p role="status" className="rounded-md bg-green-50 px-3 py-2 text-sm font-medium text-green-800">
               {t("profileSaved")}
             </p>
@@ -143,6 +150,7 @@ export default function Profile({ loaderData, actionData }: Route.ComponentProps
       </section>
 
       {/* Later sections of the profile page (the viewer's trade offers, chat rooms) go below. */}
+      <MyOffers offers={loaderData.myOffers} now={loaderData.now} />
       <ChatRoomsList rooms={loaderData.chatRooms} />
     </div>
   );

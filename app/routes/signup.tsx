@@ -5,6 +5,7 @@ import { DISPLAY_NAME_MAX, EMAIL_MAX, PASSWORD_MAX } from "../features/users/dis
 import { usersMessages } from "../features/users/messages";
 import { safeRedirect } from "../features/users/safe-redirect";
 import { getViewer } from "../features/users/session.server";
+import { useClientValidation } from "../features/users/use-client-validation";
 import { fieldErrors, MESSAGE_PARAMS, SignupSchema, type FieldErrors } from "../features/users/users.schema";
 import { callAuthEndpoint, cookiesOf } from "../lib/auth.server";
 import { localeFromRequest, translate, useT } from "../lib/i18n";
@@ -53,13 +54,14 @@ export default function Signup({ actionData }: Route.ComponentProps) {
   const [params] = useSearchParams();
   const navigation = useNavigation();
   const submitting = navigation.state === "submitting" && navigation.formAction?.startsWith("/signup");
-  const errors: SignupErrors = actionData?.errors ?? {};
+  const { clientErrors, onSubmit } = useClientValidation<Field>(SignupSchema);
+  const errors: SignupErrors = clientErrors ?? actionData?.errors ?? {};
   const values = actionData?.values;
   const redirectTo = safeRedirect(params.get("redirectTo"), "/profile");
   return (
     <section className="mx-auto max-w-md">
       <h1 className="text-2xl font-bold">{t("signupHeading")}</h1>
-      <Form method="post" className="mt-6 space-y-4 rounded-lg border border-slate-200 bg-white p-6" noValidate>
+      <Form method="post" onSubmit={onSubmit} className="mt-6 space-y-4 rounded-lg border border-slate-200 bg-white p-6" noValidate>
         <input type="hidden" name="redirectTo" value={redirectTo} />
         {errors.formText ? (
           <p role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm font-medium text-red-800">
