@@ -70,7 +70,7 @@ export async function showcaseCards(db: Db, packId: string, limit: number): Prom
 /** Longest folded query we match: a card name is never longer, and a 10,000-character query must cost nothing. */
 export const MAX_QUERY_LENGTH = 40;
 const MAX_QUERY_TERMS = 4;
-export const DEFAULT_PAGE_SIZE = 60;
+export const DEFAULT_PAGE_SIZE = 36;
 export const MAX_PAGE_SIZE = 100;
 // SPEC.md §7/§9: global card search returns at most 10 per pack and 20 overall.
 export const SEARCH_PER_PACK = 10;
