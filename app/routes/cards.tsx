@@ -1,5 +1,5 @@
 import { Form, Link, useNavigate, useNavigation, useSubmit } from "react-router";
-import { InvalidCursorError, listCards, listPacks, DEFAULT_PAGE_SIZE } from "../features/cards/cards.server";
+import { canonicalPackId, DEFAULT_PAGE_SIZE, InvalidCursorError, listCards, listPacks } from "../features/cards/cards.server";
 import { CardSearch } from "../features/cards/components/card-search";
 import { CardTile } from "../features/cards/components/card-tile";
 import { cardsMessages } from "../features/cards/messages";
@@ -19,7 +19,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   // The pack list changes only on import (which clears this cache).
   const packs = await memo("catalogue:packs", 60_000, () => listPacks(context.db));
   const packParam = url.searchParams.get("pack");
-  const pack = packs.find((p) => p.id === (packParam || DEFAULT_PACK)) ?? (packParam ? undefined : packs[0]);
+  const wanted = canonicalPackId(packParam || DEFAULT_PACK);
+  const pack = packs.find((p) => p.id === wanted) ?? (packParam ? undefined : packs[0]);
   if (!pack) throw new Response(translate(cardsMessages, locale, "emptyPack"), { status: 404 });
   const rarityParam = url.searchParams.get("rarity") ?? "";
   const rarity = RARITY_CODES.has(rarityParam) ? rarityParam : "";

@@ -95,6 +95,12 @@ describe("listCards (SPEC.md §5 card search by pack)", () => {
     await expect(listCards(database.db, { packId: "dialga", cursor: "!!!" })).rejects.toBeInstanceOf(InvalidCursorError);
   });
 
+  it("accepts SPEC.md §3's other pack id set (picachu, chalizard, mew, arceus, shininghigh)", async () => {
+    for (const [alias, id] of [["picachu", "pikachu"], ["chalizard", "charizard"], ["mew", "phantom"], ["arceus", "memorial"], ["shininghigh", "shining-high"]]) {
+      expect((await listCards(database.db, { packId: alias, limit: 1 })).pack.id, alias).toBe(id);
+    }
+  });
+
   it("filters by rarity and by name within the pack", async () => {
     const crowns = await allPages({ packId: "dialga", rarity: "👑" });
     expect(crowns.length).toBeGreaterThan(0);

@@ -90,11 +90,26 @@ export function matchesAllTerms(searchText: string, terms: string[]): boolean {
 
 export type PackInfo = { id: string; nameJa: string; nameEn: string; setCode: string; releaseDate: string };
 
+// SPEC.md §3 gives two id sets for the same nine packs; we store set B and accept set A too.
+const PACK_ALIASES: Record<string, string> = {
+  picachu: "pikachu",
+  chalizard: "charizard",
+  mew: "phantom",
+  arceus: "memorial",
+  shininghigh: "shining-high",
+};
+
+/** The stored pack id for an id of either SPEC.md §3 set (`picachu` → `pikachu`). */
+export function canonicalPackId(packId: string): string {
+  const id = packId.trim().toLowerCase();
+  return PACK_ALIASES[id] ?? id;
+}
+
 export async function getPack(db: Db, packId: string): Promise<PackInfo | null> {
   const [pack] = await db
     .select({ id: packs.id, nameJa: packs.nameJa, nameEn: packs.nameEn, setCode: packs.setCode, releaseDate: packs.releaseDate })
     .from(packs)
-    .where(eq(packs.id, packId));
+    .where(eq(packs.id, canonicalPackId(packId)));
   return pack ?? null;
 }
 
@@ -165,7 +180,7 @@ export type CardListPage = {
  */
 export async function listCards(db: Db, query: CardListQuery): Promise<CardListPage> {
   const index = await cardIndex(db);
-  const indexed = index.packs.get(query.packId);
+  const indexed = index.packs.get(canonicalPackId(query.packId));
   if (!indexed) throw new UnknownPackError(query.packId);
   const pack: PackInfo = { id: indexed.id, nameJa: indexed.nameJa, nameEn: indexed.nameEn, setCode: indexed.setCode, releaseDate: indexed.releaseDate };
   const limit = Math.min(Math.max(query.limit ?? DEFAULT_PAGE_SIZE, 1), MAX_PAGE_SIZE);
