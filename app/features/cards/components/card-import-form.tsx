@@ -78,7 +78,7 @@ export function CardImportForm() {
           <label htmlFor={`${id}-file`} className="mb-1 block text-sm font-medium">
             {t("importFile")}
           </label>
-          <input id={`${id}-file`} ref={fileInput} name="csv" type="file" accept=".csv,text/csv" className="block text-sm" aria-describedby={`${id}-help`} />
+          <input id={`${id}-file`} ref={fileInput} name="csv" type="file" accept=".csv,text/csv" className="block text-sm file:mr-3 file:rounded-md file:border file:border-slate-400 file:bg-white file:px-3 file:py-1.5 file:font-medium hover:file:border-brand-600" aria-describedby={`${id}-help`} />
           <p id={`${id}-help`} className="mt-1 text-xs text-slate-600">
             {t("importHelp")}
           </p>
