@@ -72,8 +72,18 @@ async function readViewerRow(db: Db, userId: string) {
   return row;
 }
 
+// The root loader and a page's loader both ask during one GET: resolve the session once.
+// (Not for POSTs: an action may change what the loaders after it must see.)
+const viewerOfRequest = new WeakMap<Request, Promise<Viewer | null>>();
+
 export async function getViewer(request: Request, context: AppLoadContext): Promise<Viewer | null> {
-  return getViewerFromHeaders(request.headers, context.db, context.env);
+  if (request.method !== "GET" && request.method !== "HEAD") return getViewerFromHeaders(request.headers, context.db, context.env);
+  let viewer = viewerOfRequest.get(request);
+  if (!viewer) {
+    viewer = getViewerFromHeaders(request.headers, context.db, context.env);
+    viewerOfRequest.set(request, viewer);
+  }
+  return viewer;
 }
 
 /** The path + search to come back to after logging in. */
