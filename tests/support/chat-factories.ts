@@ -59,6 +59,11 @@ export async function createSessionCookie(db: Db, userId: string, secret: string
     userId,
     expiresAt: new Date(Date.now() + 7 * 24 * 3600_000),
   });
+  return sessionCookieFor(token, secret);
+}
+
+/** The cookie a browser holds for session `token` (Better Auth: `token.base64(HMAC-SHA256)`). */
+export function sessionCookieFor(token: string, secret: string): string {
   const signature = createHmac("sha256", secret).update(token).digest("base64");
   return `torepoke.session_token=${encodeURIComponent(`${token}.${signature}`)}`;
 }

@@ -117,26 +117,37 @@ function isUniqueViolation(err: unknown): boolean {
   return false;
 }
 
+type MessageRow = { id: string; room_id: string; seq: number; sender_id: string | null; kind: string; body: string; client_id: string | null; created_at: Date | string };
+
+const fromRow = (r: MessageRow): ChatMessage =>
+  toMessage({ id: r.id, roomId: r.room_id, seq: Number(r.seq), senderId: r.sender_id, kind: r.kind, body: r.body, clientId: r.client_id, createdAt: r.created_at });
+
+async function rowsOf<T>(db: Db | Tx, query: ReturnType<typeof sql>): Promise<T[]> {
+  return ((await db.execute(query)) as unknown as { rows: T[] }).rows;
+}
+
 /**
- * Appends a message inside the caller's transaction. The room row's update hands out the next
- * sequence number and holds the row lock until commit, so concurrent senders in one room are
- * serialised and sequence numbers never repeat or go backwards.
+ * Appends a message in one statement: the room row's update hands out the next sequence number
+ * and holds the row lock until commit, so concurrent senders in one room are serialised and
+ * numbers never repeat or go backwards. One statement is one transaction: if the insert fails
+ * (a duplicate clientId racing), the increment is undone too, so no number is skipped.
  */
 async function appendMessage(
-  tx: Tx,
+  db: Db | Tx,
   roomId: string,
   message: { senderId: string | null; kind: "text" | "system"; clientId: string | null; body: string },
 ): Promise<ChatMessage> {
-  const [room] = await tx
-    .update(chatRooms)
-    .set({ lastSeq: sql`${chatRooms.lastSeq} + 1`, lastMessageAt: sql`now()` })
-    .where(eq(chatRooms.id, roomId))
-    .returning({ lastSeq: chatRooms.lastSeq });
-  const [row] = await tx
-    .insert(chatMessages)
-    .values({ roomId, seq: room.lastSeq, ...message })
-    .returning(messageColumns);
-  return toMessage(row);
+  const [row] = await rowsOf<MessageRow>(
+    db,
+    sql`with next as (
+          update chat_rooms set last_seq = last_seq + 1, last_message_at = now()
+          where id = ${roomId} returning last_seq
+        )
+        insert into chat_messages (room_id, seq, sender_id, kind, client_id, body)
+        select ${roomId}, next.last_seq, ${message.senderId}, ${message.kind}, ${message.clientId}, ${message.body} from next
+        returning id, room_id, seq, sender_id, kind, body, client_id, created_at`,
+  );
+  return fromRow(row);
 }
 
 async function findByClientId(db: Db | Tx, roomId: string, senderId: string, clientId: string): Promise<ChatMessage | null> {
@@ -156,27 +167,38 @@ export type SendResult = { message: ChatMessage; created: boolean; recipientId: 
  * ack always converges. `allowSend` (the rate limiter) is asked only for a genuinely new message.
  */
 export async function sendMessage(db: Db, input: SendInput, allowSend?: () => Promise<boolean>): Promise<SendResult> {
-  const room = await requireRoomMember(db, input.roomId, input.userId);
-  const recipientId = otherParticipant(room, input.userId);
-  const existing = await findByClientId(db, room.id, input.userId, input.clientId);
-  if (existing) return { message: existing, created: false, recipientId };
+  if (!RoomIdSchema.safeParse(input.roomId).success) throw new ChatError("not_found");
+  // Membership, a stored copy of this send, and whether the other side blocked the sender: one
+  // round trip, since this runs for every message.
+  const [found] = await rowsOf<MessageRow & { owner_id: string; partner_id: string; blocked_me: boolean; message_id: string | null }>(
+    db,
+    sql`select r.owner_id, r.partner_id,
+          exists (select 1 from blocks b
+                  where b.blocker_id = case when r.owner_id = ${input.userId} then r.partner_id else r.owner_id end
+                    and b.blocked_id = ${input.userId}) as blocked_me,
+          m.id as message_id, m.id, m.room_id, m.seq, m.sender_id, m.kind, m.body, m.client_id, m.created_at
+        from chat_rooms r
+        left join chat_messages m on m.room_id = r.id and m.sender_id = ${input.userId} and m.client_id = ${input.clientId}
+        where r.id = ${input.roomId} and (r.owner_id = ${input.userId} or r.partner_id = ${input.userId})`,
+  );
+  if (!found) throw new ChatError("not_found");
+  const recipientId = otherParticipant({ ownerId: found.owner_id, partnerId: found.partner_id }, input.userId);
+  if (found.message_id) return { message: fromRow(found), created: false, recipientId };
 
   const body = normaliseBody(input.body);
   if (body.length === 0) throw new ChatError("empty");
   if ([...body].length > MESSAGE_MAX_LENGTH) throw new ChatError("too_long");
   // A blocked user can read the room but no longer write to the one who blocked them.
-  if (await hasBlocked(db, recipientId, input.userId)) throw new ChatError("blocked");
+  if (found.blocked_me) throw new ChatError("blocked");
   if (allowSend && !(await allowSend())) throw new ChatError("rate_limited");
 
   try {
-    const message = await db.transaction((tx) =>
-      appendMessage(tx, room.id, { senderId: input.userId, kind: "text", clientId: input.clientId, body }),
-    );
+    const message = await appendMessage(db, input.roomId, { senderId: input.userId, kind: "text", clientId: input.clientId, body });
     return { message, created: true, recipientId };
   } catch (err) {
-    // Two copies of the same send raced: the loser's transaction rolled back; return the winner.
+    // Two copies of the same send raced: the loser's statement rolled back; return the winner.
     if (!isUniqueViolation(err)) throw err;
-    const stored = await findByClientId(db, room.id, input.userId, input.clientId);
+    const stored = await findByClientId(db, input.roomId, input.userId, input.clientId);
     if (!stored) throw err;
     return { message: stored, created: false, recipientId };
   }
@@ -232,19 +254,20 @@ export async function markRead(db: Db, roomId: string, userId: string, seq: numb
 
 /** Unread messages (from the other side, including their trade steps) over all the user's rooms. */
 export async function countUnread(db: Db, userId: string): Promise<number> {
-  const rows = await db
-    .select({ n: sql<number>`count(*)::int` })
-    .from(chatMessages)
-    .innerJoin(chatRooms, eq(chatRooms.id, chatMessages.roomId))
-    .leftJoin(chatReadCursors, and(eq(chatReadCursors.roomId, chatRooms.id), eq(chatReadCursors.userId, userId)))
-    .where(
-      and(
-        or(eq(chatRooms.ownerId, userId), eq(chatRooms.partnerId, userId)),
-        gt(chatMessages.seq, sql`coalesce(${chatReadCursors.lastReadSeq}, 0)`),
-        sql`${chatMessages.senderId} is distinct from ${userId}`,
-      ),
-    );
-  return Number(rows[0]?.n ?? 0);
+  // Per room through the (room_id, seq) index, so the cost follows the user's rooms and unread
+  // messages, not the size of chat_messages (this runs for every message delivered).
+  const [row] = await rowsOf<{ n: number | string | null }>(
+    db,
+    sql`select coalesce(sum((
+          select count(*) from chat_messages m
+          where m.room_id = r.id
+            and m.seq > coalesce((select c.last_read_seq from chat_read_cursors c where c.room_id = r.id and c.user_id = ${userId}), 0)
+            and m.sender_id is distinct from ${userId}
+        )), 0) as n
+        from chat_rooms r
+        where r.owner_id = ${userId} or r.partner_id = ${userId}`,
+  );
+  return Number(row?.n ?? 0);
 }
 
 export type OfferCard = { cardId: string; side: "give" | "want"; count: number; name: string; rarity: string; imageUrl: string; packName: string };
