@@ -8,6 +8,7 @@ import {
   Scripts,
   ScrollRestoration,
   useLocation,
+  useNavigation,
   useRouteError,
   useRouteLoaderData,
 } from "react-router";
@@ -63,8 +64,16 @@ function Shell({ children }: { children: ReactNode }) {
   const viewer: HeaderViewer = root?.viewer ?? null;
   // SPEC.md §1: the footer is hidden on admin paths.
   const isAdminPath = location.pathname === "/admin" || location.pathname.startsWith("/admin/");
+  // SPEC.md §2: Loading... while the next page (its code, its data, who is signed in) is not known
+  // yet. A server-rendered page is known at once, so this shows only on client navigations.
+  const loading = useNavigation().state === "loading";
   return (
     <>
+      {loading ? (
+        <p role="status" className="fixed left-1/2 top-2 z-50 -translate-x-1/2 rounded-full bg-slate-800 px-4 py-1 text-sm font-bold text-white shadow">
+          {t("loading")}
+        </p>
+      ) : null}
       <SiteHeader viewer={viewer} videoChannelUrl={root?.videoChannelUrl ?? "https://www.youtube.com/"} />
       {root?.viewer?.suspended ? (
         <p role="status" className="bg-red-700 px-4 py-2 text-center text-sm font-medium text-white">

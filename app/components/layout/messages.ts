@@ -36,6 +36,7 @@ export const layoutMessages = defineMessages({
     forbiddenMessage: "このページを表示する権限がありません。",
     backHome: "トップページへ戻る",
     suspendedBanner: "このアカウントは利用停止中です。トレードやチャットは利用できません。",
+    loading: "Loading...",
   },
   en: {
     siteTitle: "トレポケ",
@@ -71,5 +72,6 @@ export const layoutMessages = defineMessages({
     forbiddenMessage: "You do not have permission to view this page.",
     backHome: "Back to the home page",
     suspendedBanner: "This account is suspended: trading and chat are not available.",
+    loading: "Loading...",
   },
 });
