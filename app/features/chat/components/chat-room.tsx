@@ -339,7 +339,7 @@ function MessageList(props: {
             m.kind === "system" ? (
               <li key={m.id} data-seq={m.seq} data-kind="system" className="text-center text-xs text-slate-700">
                 <span className="inline-block rounded-full bg-slate-100 px-3 py-1">
-                  {t(SYSTEM_KEYS[m.body] ?? "errorUnknown", { name: props.nameOf(m.senderId) })}
+                  {t(SYSTEM_KEYS[m.body] ?? "errorUnknown", { name: m.senderId === props.meId ? t("you") : t("nameSan", { name: props.nameOf(m.senderId) }) })}
                 </span>{" "}
                 <time dateTime={m.createdAt} className="text-slate-600">
                   {chatTime(m.createdAt, props.locale)}
