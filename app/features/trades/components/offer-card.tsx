@@ -30,6 +30,7 @@ export function StatusBadge({ status }: { status: OfferStatus }) {
 
 function CardChips({ cards, highlight }: { cards: OfferCardView[]; highlight?: Set<string> }) {
   const t = useT(tradesMessages);
+  const locale = useLocale();
   return (
     <ul className="flex flex-wrap gap-1.5">
       {cards.map((card) => (
@@ -38,7 +39,7 @@ function CardChips({ cards, highlight }: { cards: OfferCardView[]; highlight?: S
           className={`rounded-md border px-2 py-1 text-sm ${highlight?.has(card.cardId) ? "border-brand-600 bg-brand-50 font-bold" : "border-slate-200 bg-white"}`}
         >
           <Link to={`/cards/${encodeURIComponent(card.cardId)}`} className="hover:underline">
-            {card.name}
+            {locale === "en" && card.nameEn ? card.nameEn : card.name}
           </Link>{" "}
           <span className="text-amber-700">{displayRarity(card.rarity)}</span>
           {card.count > 1 ? <span className="text-slate-600"> {t("copies", { count: card.count })}</span> : null}
