@@ -70,15 +70,18 @@ export async function attachRealtime(options: {
       if (typeof ack === "function") ack({ ok: true, at: Date.now() });
     });
   });
-  attachChat(io.of(CHAT_NAMESPACE) as ChatNamespace, { env, database, log, limiter });
+  const chat = attachChat(io.of(CHAT_NAMESPACE) as ChatNamespace, { env, database, log, limiter });
   return {
     close: async () => {
+      // Unread pushes still in flight finish before Redis goes away (a publish on a closed
+      // client would be an unhandled rejection inside the adapter).
+      await chat.drain();
       await Promise.allSettled(closers.map((c) => c()));
     },
   };
 }
 
-function attachChat(nsp: ChatNamespace, deps: { env: Env; database: Database; log: Logger; limiter: MessageRateLimiter }) {
+function attachChat(nsp: ChatNamespace, deps: { env: Env; database: Database; log: Logger; limiter: MessageRateLimiter }): { drain(): Promise<void> } {
   const { env, log, limiter } = deps;
   const db = deps.database.db;
 
@@ -109,9 +112,24 @@ function attachChat(nsp: ChatNamespace, deps: { env: Env; database: Database; lo
     return { ok: false, error: code, message: translate(chatCatalogue, socket.data.locale, key, { max: 1000 }) };
   };
 
-  const pushUnread = async (userId: string, roomId?: string) => {
-    const total = await countUnread(db, userId);
-    nsp.to(`user:${userId}`).emit("chat:unread", { total, roomId });
+  let closing = false;
+  const inFlight = new Set<Promise<unknown>>();
+  // Handlers still running at shutdown finish before Redis closes; their broadcasts are dropped
+  // once closing (the messages are stored, and clients sync when they reconnect).
+  const track = <T>(work: Promise<T>): Promise<T> => {
+    inFlight.add(work);
+    void work.finally(() => inFlight.delete(work)).catch(() => {});
+    return work;
+  };
+  const to = (room: string) => (closing ? null : nsp.to(room));
+  const pushUnread = (userId: string, roomId?: string) => {
+    if (closing) return;
+    const push = countUnread(db, userId)
+      .then((total) => {
+        to(`user:${userId}`)?.emit("chat:unread", { total, roomId });
+      })
+      .catch((err: unknown) => log.warn("unread push failed", { error: err instanceof Error ? err.message : String(err) }));
+    void track(push);
   };
 
   nsp.on("connection", (raw) => {
@@ -124,7 +142,7 @@ function attachChat(nsp: ChatNamespace, deps: { env: Env; database: Database; lo
       socket.on(event, (async (payload: P, ack: unknown) => {
         if (typeof ack !== "function") return;
         try {
-          ack({ ok: true, ...(await run(payload)) });
+          ack({ ok: true, ...(await track(run(payload))) });
         } catch (err) {
           ack(failure(socket, err));
         }
@@ -144,8 +162,8 @@ function attachChat(nsp: ChatNamespace, deps: { env: Env; database: Database; lo
       const result = await sendMessage(db, { ...input, userId }, () => limiter.allow(userId));
       // Stored first, then announced. A retry is announced again: receivers drop duplicates by
       // id, and a second chance helps when the first broadcast was lost with an instance.
-      nsp.to(`room:${input.roomId}`).emit("chat:message", result.message);
-      if (result.created) void pushUnread(result.recipientId, input.roomId).catch(() => {});
+      to(`room:${input.roomId}`)?.emit("chat:message", result.message);
+      if (result.created) pushUnread(result.recipientId, input.roomId);
       return { message: result.message };
     });
 
@@ -159,10 +177,9 @@ function attachChat(nsp: ChatNamespace, deps: { env: Env; database: Database; lo
       try {
         const roomId = RoomIdSchema.parse(payload?.roomId);
         const seq = z.number().int().min(0).parse(payload?.seq);
-        await markRead(db, roomId, userId, seq);
-        const total = await countUnread(db, userId);
+        const total = await track(markRead(db, roomId, userId, seq).then(() => countUnread(db, userId)));
         // Every tab of this user (header badges) learns the new total.
-        nsp.to(`user:${userId}`).emit("chat:unread", { total, roomId });
+        to(`user:${userId}`)?.emit("chat:unread", { total, roomId });
         if (typeof ack === "function") ack({ ok: true, total });
       } catch (err) {
         if (typeof ack === "function") ack(failure(socket, err));
@@ -172,10 +189,10 @@ function attachChat(nsp: ChatNamespace, deps: { env: Env; database: Database; lo
     handle<unknown, object>("chat:step", async (payload) => {
       const input = TradeStepSchema.parse(payload);
       const result = await applyTradeStep(db, { roomId: input.roomId, userId, step: input.step });
-      for (const message of result.messages) nsp.to(`room:${input.roomId}`).emit("chat:message", message);
+      for (const message of result.messages) to(`room:${input.roomId}`)?.emit("chat:message", message);
       const state = await getRoomState(db, input.roomId, userId);
-      nsp.to(`room:${input.roomId}`).emit("chat:room", state);
-      if (result.messages.length > 0) void pushUnread(result.recipientId, input.roomId).catch(() => {});
+      to(`room:${input.roomId}`)?.emit("chat:room", state);
+      if (result.messages.length > 0) pushUnread(result.recipientId, input.roomId);
       return { state };
     });
 
@@ -185,7 +202,7 @@ function attachChat(nsp: ChatNamespace, deps: { env: Env; database: Database; lo
       if (blocked) await blockRoomPartner(db, roomId, userId);
       else await unblockRoomPartner(db, roomId, userId);
       const state = await getRoomState(db, roomId, userId);
-      nsp.to(`room:${roomId}`).emit("chat:room", state);
+      to(`room:${roomId}`)?.emit("chat:room", state);
       return { state };
     });
 
@@ -208,4 +225,11 @@ function attachChat(nsp: ChatNamespace, deps: { env: Env; database: Database; lo
       }
     });
   });
+
+  return {
+    drain: async () => {
+      closing = true;
+      await Promise.allSettled([...inFlight]);
+    },
+  };
 }
