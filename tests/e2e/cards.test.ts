@@ -126,6 +126,40 @@ describe("/cards", () => {
     }
   });
 
+  it("the search picker passes axe while open, says when nothing matches, and shows a failed search inline", async () => {
+    const context = await newContext(browser);
+    const page = await context.newPage();
+    const problems = watchConsole(page);
+    await page.goto(`${baseUrl}/cards`, { waitUntil: "networkidle" });
+    const box = page.getByRole("combobox", { name: "カードを検索" });
+    // Typed one key at a time: each keystroke cancels the previous request, which is no error.
+    await box.pressSequentially("ぴか", { delay: 350 });
+    await page.getByRole("option").first().waitFor();
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await box.press("Escape");
+    expect(await box.getAttribute("aria-expanded")).toBe("false");
+    await box.fill("存在しないカード名");
+    await page.getByText("検索条件に一致するカードがありません").filter({ visible: true }).waitFor();
+
+    await page.route("**/api/cards/search?**", (route) => route.fulfill({ status: 500, body: "{}" }));
+    await box.fill("ぴかちゅう");
+    const failure = page.getByRole("alert").filter({ hasText: "カードの検索に失敗しました" });
+    await failure.waitFor();
+    // Shown in red: the text colour, rendered to a pixel, is mostly red.
+    const [r, g, b] = await failure.evaluate((el) => {
+      const canvas = document.createElement("canvas");
+      canvas.width = canvas.height = 1;
+      const ctx = canvas.getContext("2d")!;
+      ctx.fillStyle = getComputedStyle(el).color;
+      ctx.fillRect(0, 0, 1, 1);
+      return [...ctx.getImageData(0, 0, 1, 1).data];
+    });
+    expect(r).toBeGreaterThan(150);
+    expect(r).toBeGreaterThan(2 * Math.max(g, b));
+    expect(problems.filter((p) => !/status of 500/.test(p))).toEqual([]);
+    await context.close();
+  });
+
   it("filters in the URL, pages lazily, and shows the empty states", async () => {
     const context = await newContext(browser);
     const page = await context.newPage();

@@ -140,7 +140,8 @@ export function CardSearch({
     }
   };
 
-  const expanded = open && status === "done" && query.trim() !== "";
+  // A listbox holds options only: the "no match" text is shown beside it, not inside.
+  const expanded = open && status === "done" && query.trim() !== "" && results.length > 0;
   const optionId = (i: number) => `${autoId}-option-${i}`;
 
   return (
@@ -196,12 +197,12 @@ export function CardSearch({
             </span>
           </li>
         ))}
-        {results.length === 0 ? (
-          <li role="presentation" className="px-3 py-2 text-sm text-slate-600">
-            {t("searchEmpty")}
-          </li>
-        ) : null}
       </ul>
+      {open && status === "done" && query.trim() !== "" && results.length === 0 ? (
+        <p className="absolute z-20 mt-1 w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-sm text-slate-600 shadow-lg">
+          {t("searchEmpty")}
+        </p>
+      ) : null}
       <p aria-live="polite" className="sr-only">
         {status === "loading" ? t("searching") : status === "done" && query.trim() ? t("searchResults", { count: results.length }) : ""}
       </p>
