@@ -47,7 +47,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     cards: result.cards,
     total: result.total,
     nextCursor: result.nextCursor,
-    title: `${translate(cardsMessages, locale, "pageTitle")}（${packName}）`,
+    title: translate(cardsMessages, locale, "pageTitleWithPack", { pack: packName }),
     description: translate(cardsMessages, locale, "packDescription", { pack: packName, count: pack.cardCount }),
   };
 }

@@ -4,6 +4,7 @@ import { defineMessages } from "../../lib/i18n";
 export const cardsMessages = defineMessages({
   ja: {
     pageTitle: "カードデータベース",
+    pageTitleWithPack: "カードデータベース（{pack}）",
     pageDescription: "ポケポケ（Pokémon TCG Pocket）の全パック・全カードをレアリティ順に一覧。ひらがな・カタカナ・英語名で検索できます。",
     packDescription: "{pack}のカード一覧（{count}種類）。レアリティ順に表示します。",
     filters: "絞り込み",
@@ -76,6 +77,7 @@ export const cardsMessages = defineMessages({
   },
   en: {
     pageTitle: "Card database",
+    pageTitleWithPack: "Card database ({pack})",
     pageDescription: "Every pack and card of Pokémon TCG Pocket, by rarity. Search in hiragana, katakana or English.",
     packDescription: "Cards of {pack} ({count} cards), by rarity.",
     filters: "Filters",
