@@ -520,26 +520,39 @@ export async function listBoard(
  * trades fit at once, then by how recently the owner was active.
  */
 export async function listMatches(db: Db, userId: string, limit = MATCH_LIMIT): Promise<MatchView[]> {
+  const mine = await rowsOf<{ card_id: string; side: string; rarity: string }>(
+    db,
+    sql`select distinct c.card_id, c.side, k.rarity from ${tradeOfferCards} c
+        join ${tradeOffers} o on o.id = c.offer_id join ${cards} k on k.id = c.card_id
+        where o.owner_id = ${userId} and ${OPEN_NOW}`,
+  );
+  // Only rarities on both of my sides can ever pair (the game trades like for like).
+  const giveRarities = new Set(mine.filter((m) => m.side === "give").map((m) => m.rarity));
+  const wantRarities = new Set(mine.filter((m) => m.side === "want").map((m) => m.rarity));
+  const want = mine.filter((m) => m.side === "want" && giveRarities.has(m.rarity));
+  const give = mine.filter((m) => m.side === "give" && wantRarities.has(m.rarity));
+  if (!want.length || !give.length) return [];
+  const idsOf = (list: typeof mine) => sql.join(list.map((c) => sql`${c.card_id}`), sql`, `);
+  const rarityOf = (list: typeof mine) =>
+    sql`(case t.card_id ${sql.join(list.map((c) => sql`when ${c.card_id} then ${c.rarity}`), sql` `)} end)`;
+  // The card ids go in as literals so the planner sees how popular each one is (its statistics),
+  // and the side that would be larger is aggregated only for offers the other side selected.
   const rows = await rowsOf<OfferRow & { fitting: number }>(
     db,
-    sql`with mine as (
-          select c.card_id, c.side from ${tradeOfferCards} c join ${tradeOffers} o on o.id = c.offer_id
-          where o.owner_id = ${userId} and ${OPEN_NOW}
-        ),
-        my_want as (select distinct card_id from mine where side = 'want'),
-        my_give as (select distinct card_id from mine where side = 'give'),
-        -- their 譲 that I want, and their 求 that I give, counted per offer and rarity
-        receive as (
-          select t.offer_id, k.rarity, count(*) as n
-          from my_want w join ${tradeOfferCards} t on t.card_id = w.card_id and t.side = 'give'
-          join ${cards} k on k.id = t.card_id
-          group by t.offer_id, k.rarity
-        ),
+    sql`with
+        -- their 求 that I give, and their 譲 that I want, counted per offer and rarity
         send as (
-          select t.offer_id, k.rarity, count(*) as n
-          from my_give g join ${tradeOfferCards} t on t.card_id = g.card_id and t.side = 'want'
-          join ${cards} k on k.id = t.card_id
-          group by t.offer_id, k.rarity
+          select t.offer_id, ${rarityOf(give)} as rarity, count(*) as n
+          from ${tradeOfferCards} t
+          where t.side = 'want' and t.card_id in (${idsOf(give)})
+          group by 1, 2
+        ),
+        receive as (
+          select t.offer_id, ${rarityOf(want)} as rarity, count(*) as n
+          from ${tradeOfferCards} t
+          where t.side = 'give' and t.card_id in (${idsOf(want)})
+            and t.offer_id in (select offer_id from send)
+          group by 1, 2
         ),
         fit as (
           select r.offer_id, sum(least(r.n, s.n))::int as fitting
@@ -555,12 +568,6 @@ export async function listMatches(db: Db, userId: string, limit = MATCH_LIMIT): 
   );
   if (!rows.length) return [];
   const offers = await withCards(db, rows);
-  const mine = await rowsOf<{ card_id: string; side: string; rarity: string }>(
-    db,
-    sql`select distinct c.card_id, c.side, k.rarity from ${tradeOfferCards} c
-        join ${tradeOffers} o on o.id = c.offer_id join ${cards} k on k.id = c.card_id
-        where o.owner_id = ${userId} and ${OPEN_NOW}`,
-  );
   const myWant = new Set(mine.filter((m) => m.side === "want").map((m) => m.card_id));
   const myGive = new Set(mine.filter((m) => m.side === "give").map((m) => m.card_id));
   return offers.map((offer, i) => ({
