@@ -30,7 +30,7 @@ async function player(prefix: string, options: Parameters<Browser["newContext"]>
   await page.goto(`${baseUrl}/profile`);
   await page.fill("#profile-friend-id-input", `１２３４-５６７８-９０１２-${Math.floor(1000 + Math.random() * 8999)}`);
   await page.locator("form:has(#profile-friend-id-input) button[type=submit]").click();
-  await page.locator("p[role=status]").waitFor();
+  await page.getByTestId("profile-friend-id").waitFor();
   return { context, page, name, problems };
 }
 
@@ -50,7 +50,7 @@ async function postOffer(page: Page, give: string, want: string, comment: string
   await expect(page.getByRole("heading", { name: "交換できる組み合わせ" }).isVisible()).resolves.toBe(true);
   await page.getByRole("button", { name: "募集を投稿する" }).click();
   await page.waitForURL(/\/trades\/[0-9a-f-]{36}\?done=posted$/);
-  await expect(page.getByRole("status").textContent()).resolves.toBe("募集を投稿しました");
+  await page.getByRole("status").filter({ hasText: "募集を投稿しました" }).waitFor();
   return new URL(page.url()).pathname.split("/").pop()!;
 }
 
@@ -121,7 +121,7 @@ describe("trade board", () => {
     // The owner closes the offer from the offer page on a phone.
     await owner.page.getByRole("button", { name: "募集を終了する" }).click();
     await owner.page.waitForURL(/done=closed/);
-    await expect(owner.page.getByRole("status").textContent()).resolves.toBe("募集を終了しました");
+    await owner.page.getByRole("status").filter({ hasText: "募集を終了しました" }).waitFor();
     expect(await seriousA11yViolations(owner.page)).toEqual([]);
     // The profile lists the user's offers in every status.
     await owner.page.goto(`${baseUrl}/profile`);
