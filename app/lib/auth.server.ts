@@ -17,6 +17,8 @@ import { localeFromRequest, translate, type Locale } from "./i18n";
  */
 export const CLIENT_IP_HEADER = "x-torepoke-client-ip";
 export const AUTH_BASE_PATH = "/api/auth";
+/** Better Auth's session cookie with our prefix (`__Secure-` in front under https). */
+export const SESSION_COOKIE = "torepoke.session_token";
 
 // Endpoints Torepoke does not use (no e-mail delivery, no social log-in; profile edits go through
 // our own validated action): disabled so they are not an unreviewed surface.

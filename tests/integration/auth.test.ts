@@ -71,6 +71,11 @@ describe("sign-up and sign-in through the auth API", () => {
     expect(cookie).toMatch(/; Secure/i);
     expect(cookie).toMatch(/HttpOnly/i);
     expect(cookie).toMatch(/SameSite=Lax/i);
+    const viewer = await getViewerFromHeaders(new Headers({ cookie: cookie!.split(";")[0] }), database.db, httpsEnv);
+    expect(viewer?.displayName).toBe("S");
+    // The plain-named cookie is not accepted on an https site.
+    const plain = cookie!.split(";")[0].replace("__Secure-", "");
+    expect(await getViewerFromHeaders(new Headers({ cookie: plain }), database.db, httpsEnv)).toBeNull();
   });
 
   it("refuses a duplicate e-mail, and a wrong password without saying which part was wrong", async () => {

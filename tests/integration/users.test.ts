@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AppLoadContext } from "react-router";
-import { profiles, users } from "../../app/db/schema/users";
+import { profiles, sessions, users } from "../../app/db/schema/users";
 import { ProfileSchema } from "../../app/features/users/users.schema";
 import { getProfile, listRoleAdmins, setAdminRole, updateProfile } from "../../app/features/users/users.server";
 import { getViewer, requireApiViewer, requireViewer } from "../../app/features/users/session.server";
@@ -101,8 +101,27 @@ describe("guards", () => {
     expect((page as { init?: { status?: number } }).init?.status).toBe(403);
   });
 
-  it("an unknown or forged session cookie is signed out, not an error", async () => {
+  it("an unknown, tampered or expired session cookie is signed out, not an error", async () => {
     expect(await getViewer(pageRequest("/", "torepoke.session_token=forged.value"), context)).toBeNull();
+    expect(await getViewer(pageRequest("/", "torepoke.session_token=%E0%A4%A"), context)).toBeNull();
+    const { cookie, userId } = await signUp();
+    expect((await getViewer(pageRequest("/", `lang=en; ${cookie}`), context))?.id).toBe(userId);
+    // Another token under the same signature, or the right token signed with another secret.
+    const [name, value] = cookie.split("=");
+    const decoded = decodeURIComponent(value);
+    const tampered = `${decoded[0] === "a" ? "b" : "a"}${decoded.slice(1)}`;
+    expect(await getViewer(pageRequest("/", `${name}=${encodeURIComponent(tampered)}`), context)).toBeNull();
+    const otherSecret = { ...context, env: { ...env, authSecret: "q".repeat(40) } };
+    expect(await getViewer(pageRequest("/", cookie), otherSecret)).toBeNull();
+    await database.db.update(sessions).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(sessions.userId, userId));
+    expect(await getViewer(pageRequest("/", cookie), context)).toBeNull();
+  });
+
+  it("creates a missing profile row on the first request of its user", async () => {
+    const { cookie, userId } = await signUp("あとから");
+    await database.db.delete(profiles).where(eq(profiles.userId, userId));
+    const viewer = await getViewer(pageRequest("/", cookie), context);
+    expect(viewer).toMatchObject({ id: userId, displayName: "あとから", friendId: null });
   });
 });
 

@@ -1,8 +1,9 @@
 import { data, replace, type AppLoadContext } from "react-router";
-import { and, eq, lt } from "drizzle-orm";
+import { createHmac, timingSafeEqual } from "node:crypto";
+import { and, eq, gt, lt, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.server";
-import { profiles, users } from "../../db/schema/users";
-import { ensureProfile, getAuth } from "../../lib/auth.server";
+import { profiles, sessions, users } from "../../db/schema/users";
+import { ensureProfile, SESSION_COOKIE } from "../../lib/auth.server";
 import type { Env } from "../../lib/env.server";
 import { localeFromRequest, translate } from "../../lib/i18n";
 import { usersMessages } from "./messages";
@@ -25,21 +26,52 @@ export function isAdminUser(env: Env, user: { id: string; email: string; role: s
 // last_active_at is written at most this often per user, not on every request.
 const LAST_ACTIVE_RESOLUTION_MS = 5 * 60 * 1000;
 
-/** Resolves the session cookie in `headers`; null when signed out or the session is unknown. */
+/**
+ * The session token from Better Auth's signed cookie (`<token>.<base64 HMAC-SHA256>`, signed with
+ * the auth secret), or null when it is absent or its signature does not verify.
+ */
+export function sessionTokenFromCookie(cookieHeader: string | null, env: Env): string | null {
+  if (!cookieHeader) return null;
+  const name = env.siteUrl.startsWith("https:") ? `__Secure-${SESSION_COOKIE}` : SESSION_COOKIE;
+  let raw: string | undefined;
+  for (const part of cookieHeader.split(";")) {
+    const at = part.indexOf("=");
+    if (at > 0 && part.slice(0, at).trim() === name) raw = part.slice(at + 1).trim();
+  }
+  if (!raw) return null;
+  let value: string;
+  try {
+    value = decodeURIComponent(raw);
+  } catch {
+    return null;
+  }
+  const dot = value.lastIndexOf(".");
+  if (dot < 1) return null;
+  const token = value.slice(0, dot);
+  const signature = Buffer.from(value.slice(dot + 1), "base64");
+  const expected = createHmac("sha256", env.authSecret).update(token).digest();
+  return signature.length === expected.length && timingSafeEqual(signature, expected) ? token : null;
+}
+
+/**
+ * Resolves the session cookie in `headers`; null when signed out or the session is unknown or
+ * expired. One query (session ⋈ user ⋈ profile) instead of Better Auth's getSession plus a
+ * profile read: every signed-in page pays for this in its root loader.
+ */
 export async function getViewerFromHeaders(headers: Headers, db: Db, env: Env): Promise<Viewer | null> {
-  if (!/(?:^|;\s*)(?:__Secure-)?torepoke\.session_token=/.test(headers.get("cookie") ?? "")) return null;
-  const session = await getAuth(db, env).api.getSession({ headers, query: { disableRefresh: true } });
-  if (!session) return null;
-  const userId = session.user.id;
-  const row = await readViewerRow(db, userId);
-  let found = row;
-  if (!found) {
-    await ensureProfile(db, userId, session.user.name);
-    found = await readViewerRow(db, userId);
-    if (!found) return null;
+  const token = sessionTokenFromCookie(headers.get("cookie"), env);
+  if (!token) return null;
+  let found = await readViewerRow(db, token);
+  if (!found) return null;
+  if (found.displayName === null) {
+    // A user created before their profile row (or by hand): create it now.
+    await ensureProfile(db, found.userId, found.name);
+    found = await readViewerRow(db, token);
+    if (!found || found.displayName === null) return null;
   }
   const now = Date.now();
-  if (now - found.lastActiveAt.getTime() > LAST_ACTIVE_RESOLUTION_MS) {
+  const userId = found.userId;
+  if (!found.lastActiveAt || now - found.lastActiveAt.getTime() > LAST_ACTIVE_RESOLUTION_MS) {
     await db
       .update(profiles)
       .set({ lastActiveAt: new Date(now) })
@@ -55,9 +87,11 @@ export async function getViewerFromHeaders(headers: Headers, db: Db, env: Env): 
   };
 }
 
-async function readViewerRow(db: Db, userId: string) {
+async function readViewerRow(db: Db, token: string) {
   const [row] = await db
     .select({
+      userId: users.id,
+      name: users.name,
       email: users.email,
       role: users.role,
       displayName: profiles.displayName,
@@ -65,9 +99,10 @@ async function readViewerRow(db: Db, userId: string) {
       suspendedAt: profiles.suspendedAt,
       lastActiveAt: profiles.lastActiveAt,
     })
-    .from(users)
-    .innerJoin(profiles, eq(profiles.userId, users.id))
-    .where(eq(users.id, userId))
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .leftJoin(profiles, eq(profiles.userId, users.id))
+    .where(and(eq(sessions.token, token), gt(sessions.expiresAt, sql`now()`)))
     .limit(1);
   return row;
 }
