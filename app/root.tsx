@@ -104,6 +104,9 @@ export function ErrorBoundary() {
   if (isRouteErrorResponse(error) && error.status === 404) {
     title = t("notFoundTitle");
     message = t("notFoundMessage");
+  } else if (isRouteErrorResponse(error) && error.status === 400) {
+    title = t("badRequestTitle");
+    message = t("badRequestMessage");
   } else if (isRouteErrorResponse(error) && error.status === 403) {
     title = t("forbiddenTitle");
     const detail = (error.data as { message?: unknown } | null)?.message;

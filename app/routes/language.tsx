@@ -2,12 +2,13 @@ import { redirect } from "react-router";
 import { safeRedirect } from "../features/users/safe-redirect";
 import { LOCALE_COOKIE, LOCALES, type Locale } from "../lib/i18n";
 import type { Route } from "./+types/language";
+import { readFormData } from "../lib/forms.server";
 
 const ONE_YEAR = 60 * 60 * 24 * 365;
 
 /** POST /language (JA/EN switch): remembers the choice in a cookie and returns to the page. */
 export async function action({ request, context }: Route.ActionArgs) {
-  const form = await request.formData();
+  const form = await readFormData(request);
   const lang = String(form.get("lang") ?? "");
   const back = safeRedirect(form.get("redirectTo"));
   if (!LOCALES.includes(lang as Locale)) throw redirect(back);

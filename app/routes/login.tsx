@@ -10,6 +10,7 @@ import { callAuthEndpoint, cookiesOf } from "../lib/auth.server";
 import { localeFromRequest, translate, useT } from "../lib/i18n";
 import { pageMeta } from "../lib/meta";
 import type { Route } from "./+types/login";
+import { readFormData } from "../lib/forms.server";
 
 export const meta: Route.MetaFunction = ({ matches }) => {
   const locale = localeOfMatches(matches);
@@ -26,7 +27,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 type LoginErrors = FieldErrors<"email" | "password" | "form"> & { formText?: string };
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const form = await request.formData();
+  const form = await readFormData(request);
   const redirectTo = safeRedirect(form.get("redirectTo"));
   const parsed = LoginSchema.safeParse({ email: form.get("email") ?? "", password: form.get("password") ?? "" });
   if (!parsed.success) {

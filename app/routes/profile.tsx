@@ -16,6 +16,7 @@ import { getProfile, updateProfile } from "../features/users/users.server";
 import { translate, useLocale, useT } from "../lib/i18n";
 import { pageMeta } from "../lib/meta";
 import type { Route } from "./+types/profile";
+import { readFormData } from "../lib/forms.server";
 
 export const meta: Route.MetaFunction = ({ matches }) => {
   const locale = localeOfMatches(matches);
@@ -46,7 +47,7 @@ type Field = "displayName" | "friendId";
 
 export async function action({ request, context }: Route.ActionArgs) {
   const viewer = await requireViewer(request, context);
-  const form = await request.formData();
+  const form = await readFormData(request);
   const values = { displayName: String(form.get("displayName") ?? ""), friendId: String(form.get("friendId") ?? "") };
   const parsed = ProfileSchema.safeParse(values);
   if (!parsed.success) {

@@ -11,6 +11,7 @@ import { callAuthEndpoint, cookiesOf } from "../lib/auth.server";
 import { localeFromRequest, translate, useT } from "../lib/i18n";
 import { pageMeta } from "../lib/meta";
 import type { Route } from "./+types/signup";
+import { readFormData } from "../lib/forms.server";
 
 export const meta: Route.MetaFunction = ({ matches }) => {
   const locale = localeOfMatches(matches);
@@ -27,7 +28,7 @@ type Field = "displayName" | "email" | "password";
 type SignupErrors = FieldErrors<Field> & { formText?: string; emailText?: string };
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const form = await request.formData();
+  const form = await readFormData(request);
   const redirectTo = safeRedirect(form.get("redirectTo"), "/profile");
   const values = {
     displayName: String(form.get("displayName") ?? ""),

@@ -47,6 +47,19 @@ describe("the running server", () => {
     for (const tag of scripts) expect(tag).toContain(`nonce="${nonce}"`);
   });
 
+  it("answers 400, not 500, when a page action gets a body that is not a form", async () => {
+    for (const path of ["/login", "/signup", "/language", "/profile"]) {
+      const res = await fetch(`${baseUrl}${path}`, {
+        method: "POST",
+        headers: { origin: baseUrl, "content-type": "application/json" },
+        body: '{"email":"a@example.com"}',
+        redirect: "manual",
+      });
+      // /profile sends a signed-out visitor to log in before it reads anything.
+      expect(path === "/profile" ? [302, 400] : [400]).toContain(res.status);
+    }
+  });
+
   it("compresses HTML responses", async () => {
     const res = await fetch(`${baseUrl}/`, { headers: { "accept-encoding": "gzip" } });
     expect(res.headers.get("content-encoding")).toBe("gzip");
