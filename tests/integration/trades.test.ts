@@ -1,6 +1,7 @@
 import { and, count, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { blocks, chatRooms, profiles, rarities, reports, tradeOfferCards, tradeOffers } from "../../app/db/schema/index";
+import { blocks, chatMessages, chatRooms, profiles, rarities, reports, tradeOfferCards, tradeOffers } from "../../app/db/schema/index";
+import { applyTradeStep, ChatError, sendMessage } from "../../app/features/chat/chat.server";
 import { seedCatalogue } from "../../app/features/cards/catalogue.server";
 import {
   blockUser,
@@ -10,6 +11,7 @@ import {
   createOffer,
   decodeCursor,
   deleteOffer,
+  encodeCursor,
   getOffer,
   listBoard,
   listMatches,
@@ -277,7 +279,77 @@ describe("owner-only actions", () => {
   });
 });
 
+describe("deleting an offer someone answered", () => {
+  it("is refused (409) while the offer has a chat room, which keeps the room, its messages and reports; an unanswered offer is deleted", async () => {
+    const owner = await createUser(db);
+    const partner = await createUser(db);
+    const { id } = await createOffer(db, owner.id, offer([d3[4]], [d3[5]]));
+    const { roomId } = await openChatRoomForOffer(db, { offerId: id, userId: partner.id });
+    await sendMessage(db, { roomId, userId: partner.id, clientId: "delete-guard-1", body: "交換お願いします" });
+    const { reportId } = await reportOffer(db, partner.id, id, "怪しい");
+    // A cancelled conversation is still the partner's record.
+    await db.update(chatRooms).set({ cancelledAt: new Date() }).where(eq(chatRooms.id, roomId));
+
+    const error = await rejects(deleteOffer(db, owner.id, id), "hasChatCannotDelete");
+    expect(error.status).toBe(409);
+    expect((await rowOf(id)).status).toBe("open");
+    expect(await db.select({ id: chatRooms.id }).from(chatRooms).where(eq(chatRooms.offerId, id))).toEqual([{ id: roomId }]);
+    expect((await db.select({ body: chatMessages.body }).from(chatMessages).where(eq(chatMessages.roomId, roomId))).map((m) => m.body)).toEqual(["交換お願いします"]);
+    expect((await listReports(db)).find((r) => r.id === reportId)?.offer?.id).toBe(id);
+    // Closing is the way out, and even a closed offer keeps its room.
+    await closeOffer(db, owner.id, id);
+    await rejects(deleteOffer(db, owner.id, id), "hasChatCannotDelete");
+    // The database refuses too, whoever deletes.
+    await expect(db.delete(tradeOffers).where(eq(tradeOffers.id, id))).rejects.toThrow();
+    expect((await rowOf(id)).status).toBe("closed");
+
+    const unanswered = await createOffer(db, owner.id, offer([d3[4]], [d3[5]]));
+    await deleteOffer(db, owner.id, unanswered.id);
+    expect(await db.select().from(tradeOffers).where(eq(tradeOffers.id, unanswered.id))).toEqual([]);
+  });
+});
+
+describe("an expired offer the row still calls open", () => {
+  it("cannot become 取引中 from the chat: both agreeing answers offer_unavailable and writes nothing", async () => {
+    const owner = await createUser(db);
+    const partner = await createUser(db);
+    const { id } = await createOffer(db, owner.id, offer([d2[0]], [d2[1]]));
+    const { roomId } = await openChatRoomForOffer(db, { offerId: id, userId: partner.id });
+    await db.update(tradeOffers).set({ expiresAt: sql`now() - interval '1 second'` }).where(eq(tradeOffers.id, id));
+
+    expect(await startNegotiationFromChat(db, { offerId: id, partnerId: partner.id })).toBe(false);
+    expect((await rowOf(id)).status).toBe("open");
+
+    await applyTradeStep(db, { roomId, userId: partner.id, step: "agree" });
+    const error = await applyTradeStep(db, { roomId, userId: owner.id, step: "agree" }).then(() => null, (e: unknown) => e);
+    expect(error).toBeInstanceOf(ChatError);
+    expect((error as ChatError).code).toBe("offer_unavailable");
+    const [room] = await db.select().from(chatRooms).where(eq(chatRooms.id, roomId));
+    expect(room.ownerAgreedAt).toBeNull();
+    expect((await db.select({ body: chatMessages.body }).from(chatMessages).where(eq(chatMessages.roomId, roomId))).map((m) => m.body)).toEqual(["agree"]);
+    const row = await rowOf(id);
+    expect(row.partnerId).toBeNull();
+    expect((await getOffer(db, id))!.status).toBe("expired");
+  });
+});
+
 describe("the board", () => {
+  it("refuses a well-formed cursor that names no real time or id, before it reaches the database", async () => {
+    const id = "0b9d7c3e-1f2a-4b5c-8d6e-7f8091a2b3c4";
+    for (const bumpKey of ["2026-13-01T00:00:00.000000", "2026-02-30T12:00:00.000000", "2026-01-01T25:00:00.000000", "2026-01-01T23:60:00.000000", "0000-01-01T00:00:00.000000"]) {
+      const cursor = encodeCursor(bumpKey, id);
+      expect(() => decodeCursor(cursor), bumpKey).toThrow(TradeError);
+      await rejects(listBoard(db, { cursor }), "invalidCursor");
+    }
+    await rejects(listBoard(db, { cursor: encodeCursor("2026-01-01T00:00:00.000000", "not-a-uuid") }), "invalidCursor");
+    await rejects(listBoard(db, { cursor: Buffer.from(`2026-01-01T00:00:00.000000|${id}|x`).toString("base64url") }), "invalidCursor");
+    // A real instant still pages: the leap day of 2028 and the last microsecond of a year.
+    for (const bumpKey of ["2028-02-29T00:00:00.000000", "2026-12-31T23:59:59.999999"]) {
+      expect(decodeCursor(encodeCursor(bumpKey, id))).toEqual({ bumpKey, id });
+      expect((await listBoard(db, { cursor: encodeCursor(bumpKey, id) })).offers).toBeInstanceOf(Array);
+    }
+  });
+
   it("lists newest first with cursor pages that neither skip nor repeat, and filters by card, pack and rarity", async () => {
     const users = [await createUser(db), await createUser(db), await createUser(db)];
     // A rarity no other test offers, so this test sees only its own offers.

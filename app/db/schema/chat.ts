@@ -16,9 +16,11 @@ export const chatRooms = pgTable(
   "chat_rooms",
   {
     id: uuid("id").primaryKey().defaultRandom(),
+    // Restrict, not cascade: a room is the partner's record and a report's evidence, so an offer
+    // anyone answered can only be closed, never deleted.
     offerId: uuid("offer_id")
       .notNull()
-      .references(() => tradeOffers.id, { onDelete: "cascade" }),
+      .references(() => tradeOffers.id, { onDelete: "restrict" }),
     ownerId: text("owner_id")
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),

@@ -466,6 +466,9 @@ export async function applyTradeStep(db: Db, input: { roomId: string; userId: st
           // Both agreed: the offer is now being traded with this partner (取引中).
           if (await startNegotiationFromChat(tx as unknown as Db, { offerId: offer.id, partnerId: room.partnerId })) {
             offerStatus = "negotiating";
+          } else if (!(offer.status === "negotiating" && offer.partnerId === room.partnerId)) {
+            // Expired (possibly not yet marked so) or taken meanwhile: the agreement is rolled back.
+            throw new ChatError("offer_unavailable");
           }
           await post("agreed");
         }

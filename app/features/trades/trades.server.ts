@@ -52,6 +52,7 @@ export type TradeErrorCode =
   | "blocked"
   | "cannotBlockSelf"
   | "negotiatingCannotDelete"
+  | "hasChatCannotDelete"
   | "invalidCursor";
 
 const STATUS_OF: Record<TradeErrorCode, number> = {
@@ -75,6 +76,7 @@ const STATUS_OF: Record<TradeErrorCode, number> = {
   blocked: 403,
   cannotBlockSelf: 400,
   negotiatingCannotDelete: 409,
+  hasChatCannotDelete: 409,
   invalidCursor: 400,
 };
 
@@ -212,9 +214,22 @@ export function encodeCursor(bumpKey: string, id: string): string {
 }
 
 export function decodeCursor(cursor: string): { bumpKey: string; id: string } {
-  const [bumpKey, id] = Buffer.from(cursor, "base64url").toString("utf8").split("|");
-  if (!bumpKey || !id || !CURSOR_TIME.test(bumpKey) || !UUID.test(id)) throw new TradeError("invalidCursor");
+  const parts = Buffer.from(cursor, "base64url").toString("utf8").split("|");
+  const [bumpKey, id] = parts;
+  if (parts.length !== 2 || !bumpKey || !id || !isRealTime(bumpKey) || !UUID.test(id)) throw new TradeError("invalidCursor");
   return { bumpKey, id };
+}
+
+/**
+ * The shape alone lets month 13 or 25:00 through to PostgreSQL's `::timestamp` cast, which then
+ * fails the whole query: the time must name a real instant (it survives a round trip).
+ */
+function isRealTime(bumpKey: string): boolean {
+  if (!CURSOR_TIME.test(bumpKey)) return false;
+  const [year, month, day, hour, minute, second, micros] = bumpKey.split(/[-T:.]/).map(Number);
+  if (year < 1000) return false;
+  const time = new Date(Date.UTC(year, month - 1, day, hour, minute, second, Math.floor(micros / 1000)));
+  return time.toISOString().slice(0, 19) === bumpKey.slice(0, 19);
 }
 
 export const isOfferId = (value: string) => UUID.test(value);
@@ -444,11 +459,18 @@ export async function bumpOffer(db: Db, userId: string, offerId: string): Promis
   });
 }
 
-/** Deletes an offer and its cards (owner only). A negotiation in progress must be closed first. */
+/**
+ * Deletes an offer and its cards (owner only), but only while nobody has answered it: a chat room
+ * is the partner's conversation and a report's evidence, so such an offer can only be closed
+ * (chat_rooms.offer_id also restricts the delete in the database).
+ */
 export async function deleteOffer(db: Db, userId: string, offerId: string): Promise<void> {
   await db.transaction(async (tx) => {
     const offer = await lockOwnOffer(tx, offerId, userId);
     if (offer.status === "negotiating") throw new TradeError("negotiatingCannotDelete");
+    // The offer row is locked, so no room can be opened for it between this check and the delete.
+    const [room] = await tx.select({ id: chatRooms.id }).from(chatRooms).where(eq(chatRooms.offerId, offerId)).limit(1);
+    if (room) throw new TradeError("hasChatCannotDelete");
     await tx.delete(tradeOffers).where(and(eq(tradeOffers.id, offerId), eq(tradeOffers.ownerId, userId)));
   });
 }
@@ -715,12 +737,15 @@ export async function reportOffer(db: Db, reporterId: string, offerId: string, r
 // ---------------------------------------------------------------------------------------------
 // Called by the chat when a negotiation moves on
 
-/** 条件合意 in the room: the offer becomes 取引中 with this partner (only from 募集中). */
+/**
+ * 条件合意 in the room: the offer becomes 取引中 with this partner, only from 募集中 and before it
+ * expires (the expired status is written lazily, so the row may still say open). False otherwise.
+ */
 export async function startNegotiationFromChat(db: Db, { offerId, partnerId }: { offerId: string; partnerId: string }): Promise<boolean> {
   const rows = await rowsOf<{ id: string }>(
     db,
     sql`update ${tradeOffers} o set status = 'negotiating', partner_id = ${partnerId}, updated_at = now()
-        where o.id = ${offerId} and o.status = 'open'
+        where o.id = ${offerId} and ${OPEN_NOW}
           and exists (select 1 from ${chatRooms} r where r.offer_id = o.id and r.partner_id = ${partnerId})
         returning o.id`,
   );
