@@ -14,7 +14,10 @@ const ResolveSchema = z.object({ action: z.enum(["dismiss", "closeOffer", "suspe
 export async function action({ request, params, context }: Route.ActionArgs) {
   await requireApiAdmin(request, context);
   const isJson = (request.headers.get("content-type") ?? "").includes("application/json");
-  const body = isJson ? await request.json().catch(() => null) : Object.fromEntries(await request.formData());
+  // An unreadable body (not JSON, not a form) answers the same 400 as a missing action.
+  const body = isJson
+    ? await request.json().catch(() => null)
+    : await request.formData().then((form) => Object.fromEntries(form), () => null);
   const parsed = ResolveSchema.safeParse(body);
   if (!parsed.success) return Response.json({ error: "action must be dismiss, closeOffer or suspendUser" }, { status: 400 });
   return apiCall(request, async () => {

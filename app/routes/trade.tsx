@@ -19,6 +19,7 @@ import {
   updateOffer,
 } from "../features/trades/trades.server";
 import { getViewer, requireViewer } from "../features/users/session.server";
+import { readFormData } from "../lib/forms.server";
 import { localeFromRequest, translate, useLocale, useT } from "../lib/i18n";
 import { pageMeta } from "../lib/meta";
 import type { Route } from "./+types/trade";
@@ -52,7 +53,7 @@ export const meta: Route.MetaFunction = ({ data }) => pageMeta(data?.title ?? "ã
 export async function action({ request, params, context }: Route.ActionArgs) {
   const viewer = await requireViewer(request, context);
   const locale = localeFromRequest(request);
-  const form = await request.formData();
+  const form = await readFormData(request);
   const intent = String(form.get("intent") ?? "");
   const offerId = params.id;
   const back = (done: Done) => redirect(`/trades/${offerId}?done=${done}`);

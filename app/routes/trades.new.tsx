@@ -4,6 +4,7 @@ import { OfferForm } from "../features/trades/components/offer-form";
 import { tradesMessages } from "../features/trades/messages";
 import { createOffer } from "../features/trades/trades.server";
 import { requireViewer } from "../features/users/session.server";
+import { readFormData } from "../lib/forms.server";
 import { localeFromRequest, translate, useT } from "../lib/i18n";
 import { pageMeta } from "../lib/meta";
 import type { Route } from "./+types/trades.new";
@@ -23,7 +24,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const viewer = await requireViewer(request, context);
   if (!viewer.friendId) throw redirect("/profile?need=friendId");
   const locale = localeFromRequest(request);
-  const parsed = offerInputFromForm(await request.formData());
+  const parsed = offerInputFromForm(await readFormData(request));
   if (!parsed.success) return data({ error: zodMessage(parsed.error, locale) }, { status: 400 });
   try {
     const { id } = await createOffer(context.db, viewer.id, parsed.data);

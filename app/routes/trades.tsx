@@ -23,7 +23,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const viewer = await getViewer(request, context);
   const view = url.searchParams.get("view") === "matches" ? "matches" : "all";
   const filters = boardFiltersFromParams(url.searchParams);
-  const cursor = url.searchParams.get("cursor");
+  let cursor = url.searchParams.get("cursor");
   const [packs, rarityOptions, filterCards] = await Promise.all([
     // Catalogue lists change only on import or an admin edit: a minute of staleness is fine.
     memo("catalogue:packs", 60_000, () => listPacks(context.db)),
@@ -40,6 +40,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     } catch (error) {
       // A damaged cursor in a shared link shows the first page rather than an error.
       if (!(error instanceof TradeError)) throw error;
+      cursor = null;
       board = await listBoard(context.db, { viewerId: viewer?.id, filters });
     }
   }

@@ -1,0 +1,109 @@
+import { randomBytes } from "node:crypto";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import type { AppLoadContext } from "react-router";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { seedCatalogue } from "../../app/features/cards/catalogue.server";
+import { encodeCursor } from "../../app/features/trades/trades.server";
+import { loadEnv } from "../../app/lib/env.server";
+import { action as reportAction } from "../../app/routes/api.admin.reports.$id";
+import { loader as apiBoardLoader } from "../../app/routes/api.trades";
+import { action as offerAction } from "../../app/routes/trade";
+import { loader as boardLoader } from "../../app/routes/trades";
+import { action as newOfferAction } from "../../app/routes/trades.new";
+import { createSessionCookie } from "../support/chat-factories";
+import { catalogueCards, createUser } from "../support/factories";
+import { createTestDatabase, type TestDatabase } from "../support/test-db";
+
+const SECRET = randomBytes(32).toString("base64url");
+let database: TestDatabase;
+let context: AppLoadContext;
+beforeAll(async () => {
+  database = await createTestDatabase();
+  await seedCatalogue(database.db);
+  const env = loadEnv({ DATA_DIR: mkdtempSync(path.join(tmpdir(), "torepoke-trade-routes-")), BETTER_AUTH_SECRET: SECRET, SITE_URL: "http://127.0.0.1:3000", LOG_LEVEL: "silent" });
+  context = { db: database.db, env, cspNonce: "test" } as AppLoadContext;
+});
+afterAll(async () => {
+  await database?.close();
+});
+
+// React Router hands a loader or action more than these three; the trade routes read only them.
+type Args<F extends (...args: never[]) => unknown> = Parameters<F>[0];
+const args = <F extends (...a: never[]) => unknown>(request: Request, params: Record<string, string> = {}) =>
+  ({ request, params, context }) as unknown as Args<F>;
+const get = (url: string) => new Request(`http://127.0.0.1:3000${url}`);
+const post = (url: string, cookie: string, body: BodyInit, contentType: string) =>
+  new Request(`http://127.0.0.1:3000${url}`, { method: "POST", headers: { cookie, "content-type": contentType }, body });
+
+/** What a loader or action threw or returned, as a status and body. */
+async function outcome(run: () => Promise<unknown>): Promise<{ status: number; body: unknown }> {
+  try {
+    const value = await run();
+    if (value instanceof Response) return { status: value.status, body: value.headers.get("content-type")?.includes("json") ? await value.json() : null };
+    const init = (value as { init?: { status?: number } }).init;
+    return { status: init?.status ?? 200, body: (value as { data?: unknown }).data ?? value };
+  } catch (thrown) {
+    if (thrown instanceof Response) return { status: thrown.status, body: thrown.headers.get("content-type")?.includes("json") ? await thrown.json() : null };
+    const init = (thrown as { init?: { status?: number } }).init;
+    if (init?.status) return { status: init.status, body: (thrown as { data?: unknown }).data };
+    throw thrown;
+  }
+}
+
+// Month 13 has the cursor's exact shape; only PostgreSQL's ::timestamp cast would notice.
+const impossibleCursor = encodeCursor("2026-13-01T00:00:00.000000", "0b9d7c3e-1f2a-4b5c-8d6e-7f8091a2b3c4");
+
+describe("a board cursor that names no real time", () => {
+  it("answers 400 JSON on /api/trades", async () => {
+    const result = await outcome(() => apiBoardLoader(args<typeof apiBoardLoader>(get(`/api/trades?cursor=${impossibleCursor}`))));
+    expect(result.status).toBe(400);
+    expect(result.body).toMatchObject({ error: "ページの指定が正しくありません", code: "invalidCursor" });
+  });
+
+  it("shows the first page of /trades", async () => {
+    const owner = await createUser(database.db);
+    const [give, want] = await catalogueCards(database.db, "◆◆", 2);
+    const created = await outcome(() =>
+      newOfferAction(args<typeof newOfferAction>(post("/trades/new", "", new URLSearchParams(), "application/x-www-form-urlencoded"))),
+    );
+    // Signed out: the action sends the visitor to log in before reading anything.
+    expect(created.status).toBe(302);
+    const cookie = await createSessionCookie(database.db, owner.id, SECRET);
+    const form = new URLSearchParams([["give", `${give.id}*1`], ["want", `${want.id}*1`], ["comment", ""]]);
+    const posted = await outcome(() => newOfferAction(args<typeof newOfferAction>(post("/trades/new", cookie, form, "application/x-www-form-urlencoded"))));
+    expect(posted.status).toBe(302);
+
+    const result = await outcome(() => boardLoader(args<typeof boardLoader>(get(`/trades?cursor=${impossibleCursor}`))));
+    expect(result.status).toBe(200);
+    const board = result.body as { offers: { ownerId: string }[]; isFirstPage: boolean };
+    expect(board.offers.map((o) => o.ownerId)).toContain(owner.id);
+    expect(board.isFirstPage).toBe(true);
+  });
+});
+
+describe("an action given a body that is not a form", () => {
+  it("answers 400, not 500, on the offer pages and the admin report API", async () => {
+    const user = await createUser(database.db);
+    const admin = await createUser(database.db, { role: "admin" });
+    const [userCookie, adminCookie] = await Promise.all([user.id, admin.id].map((id) => createSessionCookie(database.db, id, SECRET)));
+    const notAForm = ["{\"intent\":\"delete\"}", "application/json"] as const;
+    const brokenMultipart = ["garbage", "multipart/form-data; boundary=nothing-here"] as const;
+
+    for (const [body, type] of [notAForm, brokenMultipart]) {
+      const created = await outcome(() => newOfferAction(args<typeof newOfferAction>(post("/trades/new", userCookie, body, type))));
+      expect(created.status, `trades/new ${type}`).toBe(400);
+      const offerId = "0b9d7c3e-1f2a-4b5c-8d6e-7f8091a2b3c4";
+      const acted = await outcome(() => offerAction(args<typeof offerAction>(post(`/trades/${offerId}`, userCookie, body, type), { id: offerId })));
+      expect(acted.status, `trades/:id ${type}`).toBe(400);
+    }
+
+    const reportId = "0b9d7c3e-1f2a-4b5c-8d6e-7f8091a2b3c4";
+    for (const [body, type] of [brokenMultipart, ["x", "text/plain"] as const]) {
+      const resolved = await outcome(() => reportAction(args<typeof reportAction>(post(`/api/admin/reports/${reportId}`, adminCookie, body, type), { id: reportId })));
+      expect(resolved.status, `admin report ${type}`).toBe(400);
+      expect(resolved.body).toEqual({ error: "action must be dismiss, closeOffer or suspendUser" });
+    }
+  });
+});
