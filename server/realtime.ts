@@ -16,7 +16,7 @@ import {
   sendMessage,
   unblockRoomPartner,
 } from "../app/features/chat/chat.server";
-import { ReportSchema, RoomIdSchema, SendMessageSchema, SyncSchema, TradeStepSchema } from "../app/features/chat/chat.schema";
+import { ReportSchema, RoomIdSchema, SendMessageSchema, SeqSchema, SyncSchema, TradeStepSchema } from "../app/features/chat/chat.schema";
 import { CHAT_ERROR_KEYS, chatMessages as chatCatalogue } from "../app/features/chat/messages";
 import {
   CHAT_NAMESPACE,
@@ -93,8 +93,9 @@ function attachChat(nsp: ChatNamespace, deps: { env: Env; database: Database; lo
         else if (Array.isArray(value)) headers.set(name, value.join(", "));
       }
       const viewer = await getViewerFromHeaders(headers, db, env);
-      // A signed-out (or suspended) socket never connects: connect_error "unauthorized".
-      if (!viewer || viewer.suspended) return next(new Error("unauthorized"));
+      // A signed-out or suspended socket never connects: connect_error "unauthorized" / "suspended".
+      if (!viewer) return next(new Error("unauthorized"));
+      if (viewer.suspended) return next(new Error("suspended"));
       socket.data.userId = viewer.id;
       socket.data.locale = localeFromRequest({ headers } as Request);
       next();
@@ -108,8 +109,18 @@ function attachChat(nsp: ChatNamespace, deps: { env: Env; database: Database; lo
     let code = "invalid";
     if (err instanceof ChatError) code = err.code;
     else if (!(err instanceof z.ZodError)) log.error("chat handler failed", { error: err instanceof Error ? err.message : String(err) });
+    if (code === "suspended") disconnectUser(socket.data.userId);
     const key = CHAT_ERROR_KEYS[code] ?? "errorUnknown";
     return { ok: false, error: code, message: translate(chatCatalogue, socket.data.locale, key, { max: 1000 }) };
+  };
+
+  // The handshake refuses a suspended user, but sockets opened before the suspension stay up:
+  // the first refused call closes every one of that user's sockets (on every instance). Deferred
+  // so the refusal's ack goes out first.
+  const disconnectUser = (userId: string) => {
+    setImmediate(() => {
+      if (!closing) nsp.in(`user:${userId}`).disconnectSockets(true);
+    });
   };
 
   let closing = false;
@@ -176,7 +187,7 @@ function attachChat(nsp: ChatNamespace, deps: { env: Env; database: Database; lo
     socket.on("chat:read", async (payload, ack) => {
       try {
         const roomId = RoomIdSchema.parse(payload?.roomId);
-        const seq = z.number().int().min(0).parse(payload?.seq);
+        const seq = SeqSchema.parse(payload?.seq);
         const total = await track(markRead(db, roomId, userId, seq).then(() => countUnread(db, userId)));
         // Every tab of this user (header badges) learns the new total.
         to(`user:${userId}`)?.emit("chat:unread", { total, roomId });
@@ -199,8 +210,14 @@ function attachChat(nsp: ChatNamespace, deps: { env: Env; database: Database; lo
     handle<{ roomId: string; blocked: boolean }, object>("chat:block", async (payload) => {
       const roomId = RoomIdSchema.parse(payload?.roomId);
       const blocked = z.boolean().parse(payload?.blocked);
-      if (blocked) await blockRoomPartner(db, roomId, userId);
-      else await unblockRoomPartner(db, roomId, userId);
+      if (blocked) {
+        // Blocking someone the offer is 取引中 with cancels that trade: announce the キャンセル.
+        const result = await blockRoomPartner(db, roomId, userId);
+        for (const message of result.messages) to(`room:${roomId}`)?.emit("chat:message", message);
+        if (result.messages.length > 0) pushUnread(result.blockedId, roomId);
+      } else {
+        await unblockRoomPartner(db, roomId, userId);
+      }
       const state = await getRoomState(db, roomId, userId);
       to(`room:${roomId}`)?.emit("chat:room", state);
       return { state };

@@ -1,13 +1,14 @@
 import { z } from "zod";
 import { ChatError, listMessages } from "../features/chat/chat.server";
+import { SEQ_MAX } from "../features/chat/chat.schema";
 import { chatMessages } from "../features/chat/messages";
 import { requireApiViewer } from "../features/users/session.server";
 import { localeFromRequest, translate } from "../lib/i18n";
 import type { Route } from "./+types/api.chat.rooms.$roomId.messages";
 
 const QuerySchema = z.object({
-  afterSeq: z.coerce.number().int().min(0).optional(),
-  beforeSeq: z.coerce.number().int().min(1).optional(),
+  afterSeq: z.coerce.number().int().nonnegative().max(SEQ_MAX).optional(),
+  beforeSeq: z.coerce.number().int().min(1).max(SEQ_MAX).optional(),
   limit: z.coerce.number().int().min(1).max(200).optional(),
 });
 

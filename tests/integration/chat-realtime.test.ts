@@ -7,7 +7,7 @@ import { eq } from "drizzle-orm";
 import { Server as SocketServer } from "socket.io";
 import { io as connect, type Socket } from "socket.io-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { chatMessages } from "../../app/db/schema/index";
+import { chatMessages, profiles, tradeOffers } from "../../app/db/schema/index";
 import type { Ack, ChatMessage, ClientToServerEvents, ServerToClientEvents } from "../../app/features/chat/protocol";
 import { loadEnv, type Env } from "../../app/lib/env.server";
 import { createLogger } from "../../server/logger";
@@ -33,10 +33,10 @@ function testEnv(extra: Record<string, string> = {}): Env {
   });
 }
 
-async function startInstance(env: Env): Promise<Instance> {
+async function startInstance(env: Env, log = createLogger("silent")): Promise<Instance> {
   const http = createServer();
   const io = new SocketServer(http, { serveClient: false });
-  const realtime = await attachRealtime({ io, env, database, log: createLogger("silent") });
+  const realtime = await attachRealtime({ io, env, database, log });
   await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
   const address = http.address();
   const port = typeof address === "object" && address ? address.port : 0;
@@ -238,10 +238,66 @@ describe("the chat socket", () => {
     const both = await call(b, "chat:step", { roomId, step: "agree" });
     expect(both).toMatchObject({ ok: true, state: { progress: { agreed: true }, offerStatus: "negotiating", friendIds: { [owner.id]: "1111222233334444" } } });
     expect(await call(a, "chat:step", { roomId, step: "bogus" })).toMatchObject({ ok: false });
+    const bInbox = inbox(b);
     const block = await call(a, "chat:block", { roomId, blocked: true });
-    expect(block).toMatchObject({ ok: true, state: { blockerIds: [owner.id] } });
+    // Blocking the partner the offer is 取引中 with puts it back on the board, with the キャンセル notice.
+    expect(block).toMatchObject({ ok: true, state: { blockerIds: [owner.id], offerStatus: "open", progress: { cancelled: true, agreed: false }, friendIds: null } });
+    await bInbox.until(1);
+    expect(bInbox.received).toMatchObject([{ kind: "system", body: "cancel", senderId: owner.id }]);
     expect(await call(b, "chat:send", { roomId, clientId: newClientId(), body: "まだ？" })).toMatchObject({ ok: false, error: "blocked" });
     await expect.poll(() => states.length).toBe(3);
+  });
+
+  it("answers a sync cursor beyond the sequence range with a clean error", async () => {
+    // Its own instance, to see that the bad cursor is refused as input, not logged as a failure.
+    const logged: string[] = [];
+    const watched = await startInstance(testEnv(), createLogger("warn", (line) => logged.push(line)));
+    const { roomId, owner } = await createChatRoom(database.db);
+    const a = await signedIn(watched, owner.id);
+    for (const afterSeq of [99_999_999_999, 2_147_483_648, -1, 1.5]) {
+      expect(await call(a, "chat:sync", { roomId, afterSeq })).toMatchObject({ ok: false, error: "invalid", message: "エラーが発生しました。時間をおいてもう一度お試しください。" });
+    }
+    expect(await call(a, "chat:sync", { roomId, afterSeq: 2_147_483_647 })).toMatchObject({ ok: true, messages: [], hasMore: false });
+    expect(logged).toEqual([]);
+  });
+
+  it("a user suspended while connected is refused on the open socket, and all their sockets are closed", async () => {
+    const calls = [
+      { event: "chat:send", payload: (roomId: string) => ({ roomId, clientId: newClientId(), body: "停止後" }) },
+      { event: "chat:step", payload: (roomId: string) => ({ roomId, step: "cancel" }) },
+    ];
+    for (const { event, payload } of calls) {
+      const { roomId, owner, partner, offer } = await createChatRoom(database.db);
+      const a = await signedIn(server, owner.id);
+      const b = await signedIn(server, partner.id);
+      const bOtherTab = await signedIn(server, partner.id);
+      await call(a, "chat:join", { roomId });
+      await call(b, "chat:join", { roomId });
+      await call(a, "chat:step", { roomId, step: "agree" });
+      await call(b, "chat:step", { roomId, step: "agree" });
+      const aInbox = inbox(a);
+      const closed = [b, bOtherTab].map((s) => new Promise<string>((resolve) => s.once("disconnect", resolve)));
+      await database.db.update(profiles).set({ suspendedAt: new Date() }).where(eq(profiles.userId, partner.id));
+
+      expect(await call(b, event, payload(roomId)), event).toMatchObject({
+        ok: false,
+        error: "suspended",
+        message: "このアカウントは利用停止中のため、チャットを利用できません",
+      });
+      expect(await Promise.all(closed), event).toEqual(["io server disconnect", "io server disconnect"]);
+      // Coming back (the page reconnects after a server disconnect) is refused at the handshake.
+      const again = await connected(client(server, await createSessionCookie(database.db, partner.id, SECRET))).then(
+        () => new Error("connected"),
+        (err: Error) => err,
+      );
+      expect(again.message).toBe("suspended");
+      expect(a.connected).toBe(true);
+      // Nothing was stored or announced: the three messages are the two agreements and 合意.
+      expect(await database.db.select().from(chatMessages).where(eq(chatMessages.roomId, roomId))).toHaveLength(3);
+      expect(aInbox.received).toEqual([]);
+      const [stored] = await database.db.select({ status: tradeOffers.status }).from(tradeOffers).where(eq(tradeOffers.id, offer.id));
+      expect(stored.status).toBe("negotiating");
+    }
   });
 
   it("files a report for a message from the room", async () => {

@@ -87,5 +87,13 @@ describe("the chat page and history API enforce membership", () => {
     expect((await outcome(() => api(`/api/chat/rooms/${roomId}/messages`, roomId))).status).toBe(401);
     expect((await outcome(() => api(`/api/chat/rooms/${roomId}/messages?afterSeq=-1`, roomId, ownerCookie))).status).toBe(400);
     expect((await outcome(() => api(`/api/chat/rooms/${roomId}/messages?afterSeq=1&beforeSeq=3`, roomId, ownerCookie))).status).toBe(400);
+    // Sequence numbers are int4: a cursor past that range is bad input, not a database error.
+    for (const query of ["afterSeq=99999999999", "afterSeq=2147483648", "beforeSeq=2147483648", "afterSeq=1.5"]) {
+      const bad = await outcome(() => api(`/api/chat/rooms/${roomId}/messages?${query}`, roomId, ownerCookie));
+      expect(bad.status, query).toBe(400);
+      expect(bad.body, query).toMatchObject({ error: expect.any(String) });
+    }
+    const edge = await outcome(() => api(`/api/chat/rooms/${roomId}/messages?afterSeq=2147483647`, roomId, ownerCookie));
+    expect(edge).toMatchObject({ status: 200, body: { messages: [] } });
   });
 });

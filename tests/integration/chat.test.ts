@@ -56,6 +56,36 @@ describe("chat membership", () => {
   });
 });
 
+describe("suspended users", () => {
+  it("a participant suspended after the room opened can no longer read, write or press steps; nothing is written", async () => {
+    const db = database.db;
+    const { roomId, owner, partner, offer } = await createChatRoom(db);
+    const clientId = newClientId();
+    await sendMessage(db, { roomId, userId: partner.id, clientId, body: "停止前" });
+    await applyTradeStep(db, { roomId, userId: owner.id, step: "agree" });
+    await applyTradeStep(db, { roomId, userId: partner.id, step: "agree" });
+    await db.update(profiles).set({ suspendedAt: new Date() }).where(eq(profiles.userId, partner.id));
+
+    expect(await code(sendMessage(db, { roomId, userId: partner.id, clientId: newClientId(), body: "停止後" }))).toBe("suspended");
+    // Not even a retry of a stored send answers.
+    expect(await code(sendMessage(db, { roomId, userId: partner.id, clientId, body: "停止前" }))).toBe("suspended");
+    for (const step of ["friend_requested", "cancel"] as const) {
+      expect(await code(applyTradeStep(db, { roomId, userId: partner.id, step }))).toBe("suspended");
+    }
+    expect(await code(listMessages(db, roomId, partner.id, { afterSeq: 0 }))).toBe("suspended");
+    const rows = await db.select({ body: chatMessages.body }).from(chatMessages).where(eq(chatMessages.roomId, roomId)).orderBy(chatMessages.seq);
+    expect(rows.map((r) => r.body)).toEqual(["停止前", "agree", "agree", "agreed"]);
+    const [stored] = await db.select().from(tradeOffers).where(eq(tradeOffers.id, offer.id));
+    expect(stored).toMatchObject({ status: "negotiating", partnerId: partner.id });
+    // The other side is unaffected, and a suspended stranger still learns nothing about the room.
+    expect((await sendMessage(db, { roomId, userId: owner.id, clientId: newClientId(), body: "大丈夫？" })).created).toBe(true);
+    const stranger = await createChatUser(db);
+    await db.update(profiles).set({ suspendedAt: new Date() }).where(eq(profiles.userId, stranger.id));
+    expect(await code(sendMessage(db, { roomId, userId: stranger.id, clientId: newClientId(), body: "x" }))).toBe("not_found");
+    expect(await code(applyTradeStep(db, { roomId, userId: stranger.id, step: "agree" }))).toBe("not_found");
+  });
+});
+
 describe("sending", () => {
   it("is idempotent by client id: a retried send returns the stored message and stores nothing new", async () => {
     const db = database.db;
@@ -265,6 +295,46 @@ describe("blocks and reports", () => {
     expect((await getRoomView(db, roomId, owner.id)).blockedByMe).toBe(true);
     await unblockRoomPartner(db, roomId, owner.id);
     expect((await sendMessage(db, { roomId, userId: partner.id, clientId: newClientId(), body: "again" })).created).toBe(true);
+  });
+
+  it("blocking the partner the offer is 取引中 with cancels that trade in the same transaction", async () => {
+    const db = database.db;
+    const { roomId, owner, partner, offer } = await createChatRoom(db);
+    await applyTradeStep(db, { roomId, userId: owner.id, step: "agree" });
+    await applyTradeStep(db, { roomId, userId: partner.id, step: "agree" });
+    const blocked = await blockRoomPartner(db, roomId, partner.id);
+    expect(blocked.messages).toMatchObject([{ kind: "system", body: "cancel", senderId: partner.id }]);
+    const [stored] = await db.select().from(tradeOffers).where(eq(tradeOffers.id, offer.id));
+    expect(stored).toMatchObject({ status: "open", partnerId: null });
+    const view = await getRoomView(db, roomId, owner.id);
+    expect(view.progress).toMatchObject({ cancelled: true, agreed: false, ownerAgreed: false, partnerAgreed: false });
+    expect(view.blockedMe).toBe(true);
+    // Blocking again (or before any agreement) cancels nothing more.
+    expect((await blockRoomPartner(db, roomId, partner.id)).messages).toEqual([]);
+    const fresh = await createChatRoom(db);
+    await applyTradeStep(db, { roomId: fresh.roomId, userId: fresh.owner.id, step: "agree" });
+    expect((await blockRoomPartner(db, fresh.roomId, fresh.owner.id)).messages).toEqual([]);
+    const [untouched] = await db.select().from(tradeOffers).where(eq(tradeOffers.id, fresh.offer.id));
+    expect(untouched).toMatchObject({ status: "open" });
+    expect((await getRoomView(db, fresh.roomId, fresh.owner.id)).progress).toMatchObject({ ownerAgreed: true, cancelled: false });
+  });
+
+  it("either side can still キャンセル a trade across a block; other steps stay refused", async () => {
+    const db = database.db;
+    for (const canceller of ["blocked", "blocker"] as const) {
+      const { roomId, owner, partner, offer } = await createChatRoom(db);
+      await applyTradeStep(db, { roomId, userId: owner.id, step: "agree" });
+      await applyTradeStep(db, { roomId, userId: partner.id, step: "agree" });
+      // A block that is already there while the offer is 取引中 (e.g. made before blocks cancelled trades).
+      await db.insert(blocks).values({ blockerId: owner.id, blockedId: partner.id });
+      expect(await code(applyTradeStep(db, { roomId, userId: partner.id, step: "friend_requested" }))).toBe("blocked");
+      expect(await code(applyTradeStep(db, { roomId, userId: owner.id, step: "friend_requested" }))).toBe("blocked");
+      const userId = canceller === "blocked" ? partner.id : owner.id;
+      const cancelled = await applyTradeStep(db, { roomId, userId, step: "cancel" });
+      expect(cancelled).toMatchObject({ offerStatus: "open", progress: { cancelled: true }, messages: [{ body: "cancel", senderId: userId }] });
+      const [stored] = await db.select().from(tradeOffers).where(eq(tradeOffers.id, offer.id));
+      expect(stored).toMatchObject({ status: "open", partnerId: null });
+    }
   });
 
   it("reporting a message files a 'message' report for the admin list", async () => {

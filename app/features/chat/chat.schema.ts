@@ -12,6 +12,10 @@ const uuid = z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-
 
 export const RoomIdSchema = uuid;
 
+/** Sequence numbers are int4 columns: a larger cursor would fail in the database, not match nothing. */
+export const SEQ_MAX = 2_147_483_647;
+export const SeqSchema = z.number().int().nonnegative().max(SEQ_MAX);
+
 export const SendMessageSchema = z.object({
   roomId: uuid,
   // Chosen by the client so a retried send is recognised (DESIGN.md §6).
@@ -21,7 +25,7 @@ export const SendMessageSchema = z.object({
 
 export const SyncSchema = z.object({
   roomId: uuid,
-  afterSeq: z.number().int().min(0).default(0),
+  afterSeq: SeqSchema.default(0),
 });
 
 export const TradeStepSchema = z.object({

@@ -33,7 +33,8 @@ export type ChatErrorCode =
   | "blocked"
   | "rate_limited"
   | "step_not_allowed"
-  | "offer_unavailable";
+  | "offer_unavailable"
+  | "suspended";
 
 export class ChatError extends Error {
   override name = "ChatError";
@@ -81,19 +82,25 @@ export function progressOf(room: RoomRow): TradeProgress {
 }
 
 /** The room when userId is one of its two participants; null otherwise (and for malformed ids). */
-export async function findRoomForMember(db: Db | Tx, roomId: string, userId: string): Promise<RoomRow | null> {
+async function findRoomForMember(db: Db | Tx, roomId: string, userId: string): Promise<{ room: RoomRow; suspended: boolean } | null> {
   if (!RoomIdSchema.safeParse(roomId).success) return null;
-  const [room] = await db
-    .select()
+  const [found] = await db
+    .select({ room: chatRooms, suspendedAt: profiles.suspendedAt })
     .from(chatRooms)
+    .leftJoin(profiles, eq(profiles.userId, userId))
     .where(and(eq(chatRooms.id, roomId), or(eq(chatRooms.ownerId, userId), eq(chatRooms.partnerId, userId))));
-  return room ?? null;
+  return found ? { room: found.room, suspended: found.suspendedAt !== null } : null;
 }
 
+/**
+ * The room for one of its participants who is not suspended. Suspension is checked here, not
+ * only at the socket handshake, because a socket opened before the suspension stays connected.
+ */
 export async function requireRoomMember(db: Db | Tx, roomId: string, userId: string): Promise<RoomRow> {
-  const room = await findRoomForMember(db, roomId, userId);
-  if (!room) throw new ChatError("not_found");
-  return room;
+  const found = await findRoomForMember(db, roomId, userId);
+  if (!found) throw new ChatError("not_found");
+  if (found.suspended) throw new ChatError("suspended");
+  return found.room;
 }
 
 export function otherParticipant(room: { ownerId: string; partnerId: string }, userId: string): string {
@@ -170,9 +177,10 @@ export async function sendMessage(db: Db, input: SendInput, allowSend?: () => Pr
   if (!RoomIdSchema.safeParse(input.roomId).success) throw new ChatError("not_found");
   // Membership, a stored copy of this send, and whether the other side blocked the sender: one
   // round trip, since this runs for every message.
-  const [found] = await rowsOf<MessageRow & { owner_id: string; partner_id: string; blocked_me: boolean; message_id: string | null }>(
+  const [found] = await rowsOf<MessageRow & { owner_id: string; partner_id: string; suspended: boolean; blocked_me: boolean; message_id: string | null }>(
     db,
     sql`select r.owner_id, r.partner_id,
+          exists (select 1 from profiles p where p.user_id = ${input.userId} and p.suspended_at is not null) as suspended,
           exists (select 1 from blocks b
                   where b.blocker_id = case when r.owner_id = ${input.userId} then r.partner_id else r.owner_id end
                     and b.blocked_id = ${input.userId}) as blocked_me,
@@ -182,6 +190,8 @@ export async function sendMessage(db: Db, input: SendInput, allowSend?: () => Pr
         where r.id = ${input.roomId} and (r.owner_id = ${input.userId} or r.partner_id = ${input.userId})`,
   );
   if (!found) throw new ChatError("not_found");
+  // Before the stored-copy shortcut: a suspended user gets nothing back from an old socket.
+  if (found.suspended) throw new ChatError("suspended");
   const recipientId = otherParticipant({ ownerId: found.owner_id, partnerId: found.partner_id }, input.userId);
   if (found.message_id) return { message: fromRow(found), created: false, recipientId };
 
@@ -419,6 +429,29 @@ export async function listRoomsForUser(db: Db, userId: string, limit = 50): Prom
   }));
 }
 
+/**
+ * Ends the trade of a room (キャンセル), inside the caller's transaction with the room locked:
+ * the steps start over if the partner presses 交渉する again (that clears cancelled_at), and the
+ * offer goes back on the board if it was being traded with this partner.
+ */
+async function cancelRoomTrade(tx: Tx, room: RoomRow, userId: string): Promise<{ message: ChatMessage; offerReopened: boolean }> {
+  await tx
+    .update(chatRooms)
+    .set({
+      cancelledAt: new Date(),
+      ownerAgreedAt: null,
+      partnerAgreedAt: null,
+      friendRequestedAt: null,
+      gameTradeRequestedAt: null,
+      ownerCompletedAt: null,
+      partnerCompletedAt: null,
+    })
+    .where(eq(chatRooms.id, room.id));
+  const offerReopened = await cancelNegotiationFromChat(tx as unknown as Db, { offerId: room.offerId, partnerId: room.partnerId });
+  const message = await appendMessage(tx, room.id, { senderId: userId, kind: "system", clientId: null, body: "cancel" });
+  return { message, offerReopened };
+}
+
 export type StepResult = { messages: ChatMessage[]; progress: TradeProgress; offerStatus: string; recipientId: string };
 
 /**
@@ -430,7 +463,9 @@ export type StepResult = { messages: ChatMessage[]; progress: TradeProgress; off
 export async function applyTradeStep(db: Db, input: { roomId: string; userId: string; step: TradeStep }): Promise<StepResult> {
   const checked = await requireRoomMember(db, input.roomId, input.userId);
   const partnerId = otherParticipant(checked, input.userId);
-  if ((await hasBlocked(db, input.userId, partnerId)) || (await hasBlocked(db, partnerId, input.userId))) {
+  // A block stops the trade going forward, but either side can still end it: キャンセル puts
+  // the offer back on the board instead of leaving it 取引中 with someone who cannot answer.
+  if (input.step !== "cancel" && ((await hasBlocked(db, input.userId, partnerId)) || (await hasBlocked(db, partnerId, input.userId)))) {
     throw new ChatError("blocked");
   }
   return db.transaction(async (tx) => {
@@ -504,21 +539,9 @@ export async function applyTradeStep(db: Db, input: { roomId: string; userId: st
         break;
       }
       case "cancel": {
-        // Steps start over if the partner presses 交渉する again (that clears cancelled_at).
-        await setRoom({
-          cancelledAt: now,
-          ownerAgreedAt: null,
-          partnerAgreedAt: null,
-          friendRequestedAt: null,
-          gameTradeRequestedAt: null,
-          ownerCompletedAt: null,
-          partnerCompletedAt: null,
-        });
-        // The offer goes back on the board if it was being traded with this partner.
-        if (await cancelNegotiationFromChat(tx as unknown as Db, { offerId: offer.id, partnerId: room.partnerId })) {
-          offerStatus = "open";
-        }
-        await post("cancel");
+        const cancelled = await cancelRoomTrade(tx, room, input.userId);
+        messages.push(cancelled.message);
+        if (cancelled.offerReopened) offerStatus = "open";
         break;
       }
     }
@@ -527,12 +550,29 @@ export async function applyTradeStep(db: Db, input: { roomId: string; userId: st
   });
 }
 
-/** Block the other participant of a room: they can still read it but no longer write or press steps. */
-export async function blockRoomPartner(db: Db, roomId: string, userId: string): Promise<{ blockedId: string }> {
-  const room = await requireRoomMember(db, roomId, userId);
-  const blockedId = otherParticipant(room, userId);
-  await db.insert(blocks).values({ blockerId: userId, blockedId }).onConflictDoNothing();
-  return { blockedId };
+/**
+ * Block the other participant of a room: they can still read it but no longer write or press
+ * steps. When the offer is 取引中 with them, the trade is cancelled in the same transaction (with
+ * the usual キャンセル message), so the offer goes back on the board instead of staying stuck.
+ */
+export async function blockRoomPartner(db: Db, roomId: string, userId: string): Promise<{ blockedId: string; messages: ChatMessage[] }> {
+  const checked = await requireRoomMember(db, roomId, userId);
+  const blockedId = otherParticipant(checked, userId);
+  return db.transaction(async (tx) => {
+    await tx.insert(blocks).values({ blockerId: userId, blockedId }).onConflictDoNothing();
+    // Same lock order as applyTradeStep (room, then offer), so a step racing the block waits.
+    const [room] = await tx.select().from(chatRooms).where(eq(chatRooms.id, checked.id)).for("update");
+    const [offer] = await tx
+      .select({ status: tradeOffers.status, partnerId: tradeOffers.partnerId })
+      .from(tradeOffers)
+      .where(eq(tradeOffers.id, room.offerId))
+      .for("update");
+    const p = progressOf(room);
+    const negotiatingHere = offer?.status === "negotiating" && offer.partnerId === room.partnerId;
+    if (!negotiatingHere || p.completed || p.cancelled) return { blockedId, messages: [] };
+    const cancelled = await cancelRoomTrade(tx, room, userId);
+    return { blockedId, messages: [cancelled.message] };
+  });
 }
 
 export async function unblockRoomPartner(db: Db, roomId: string, userId: string): Promise<{ blockedId: string }> {

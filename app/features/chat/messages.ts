@@ -78,6 +78,7 @@ export const chatMessages = defineMessages({
     errorRateLimited: "メッセージの送信が多すぎます。10秒ほど待ってから送信してください。",
     errorBlocked: "ブロックされているため送信できません",
     errorNotFound: "チャットルームが見つかりません",
+    errorSuspended: "このアカウントは利用停止中のため、チャットを利用できません",
     errorStepNotAllowed: "この操作は今はできません",
     errorOfferUnavailable: "この募集はすでに終了しているか、他のユーザーと取引中です",
     errorReasonRequired: "通報の理由を入力してください",
@@ -166,6 +167,7 @@ export const chatMessages = defineMessages({
     errorRateLimited: "You are sending too many messages. Wait about 10 seconds and try again.",
     errorBlocked: "You cannot send messages because you are blocked",
     errorNotFound: "Chat room not found",
+    errorSuspended: "This account is suspended, so you cannot use the chat",
     errorStepNotAllowed: "This step is not available now",
     errorOfferUnavailable: "This offer has ended or is being traded with someone else",
     errorReasonRequired: "Please enter a reason",
@@ -191,6 +193,7 @@ export const CHAT_ERROR_KEYS: Record<string, ChatMessageKey> = {
   rate_limited: "errorRateLimited",
   step_not_allowed: "errorStepNotAllowed",
   offer_unavailable: "errorOfferUnavailable",
+  suspended: "errorSuspended",
   unauthorized: "errorLoginRequired",
   invalid: "errorUnknown",
 };

@@ -202,7 +202,7 @@ export function useChatRoom(options: {
     };
     const onConnectError = (err: Error) => {
       setConnection("offline");
-      if (err.message === "unauthorized") setNotice({ code: "unauthorized", message: "" });
+      if (err.message === "unauthorized" || err.message === "suspended") setNotice({ code: err.message, message: "" });
     };
     const onMessage = (message: ChatMessage) => {
       if (accept([message])) void sync();

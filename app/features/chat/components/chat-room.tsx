@@ -147,8 +147,7 @@ export function ChatRoom(props: ChatRoomProps) {
         {!p.completed && !p.cancelled ? (
           <button
             type="button"
-            className="mt-2 text-sm text-red-700 underline disabled:text-slate-400"
-            disabled={blockedMe}
+            className="mt-2 text-sm text-red-700 underline"
             onClick={() => {
               if (window.confirm(t("stepCancelConfirm"))) void room.step("cancel");
             }}
