@@ -2,7 +2,9 @@
 // failure: browser prerequisites, typecheck, lint, unit + integration (PGlite, and PostgreSQL
 // when TEST_DATABASE_URL is set), build, then browser end-to-end tests against the built app.
 import { spawnSync } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const started = Date.now();
@@ -43,10 +45,23 @@ function ensureBrowser() {
   process.exit(1);
 }
 
+// Each vitest run also writes a JSON report, so the closing line can count every test.
+const reports = mkdtempSync(path.join(tmpdir(), "torepoke-test-"));
+const totals = { passed: 0, failed: 0, skipped: 0 };
+function vitest(title, args, name) {
+  const file = path.join(reports, `${name}.json`);
+  run(title, "npx", ["vitest", "run", ...args, "--reporter=default", "--reporter=json", `--outputFile.json=${file}`]);
+  const report = JSON.parse(readFileSync(file, "utf8"));
+  totals.passed += report.numPassedTests;
+  totals.failed += report.numFailedTests;
+  totals.skipped += report.numPendingTests + report.numTodoTests;
+}
+
 ensureBrowser();
 run("typecheck", "npm", ["run", "--silent", "typecheck"]);
 run("lint", "npm", ["run", "--silent", "lint"]);
-run("unit and integration tests", "npx", ["vitest", "run"]);
+vitest("unit and integration tests", [], "unit-integration");
 run("build", "npm", ["run", "--silent", "build"]);
-run("browser end-to-end tests", "npx", ["vitest", "run", "--config", "vitest.e2e.config.ts"]);
+vitest("browser end-to-end tests", ["--config", "vitest.e2e.config.ts"], "e2e");
 process.stdout.write(`\nAll checks passed in ${((Date.now() - started) / 1000).toFixed(0)} s.\n`);
+process.stdout.write(`tests: ${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped\n`);

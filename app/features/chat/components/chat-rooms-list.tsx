@@ -40,15 +40,28 @@ export function ChatRoomsList({ rooms }: { rooms: ChatRoomListItem[] }) {
   const revalidator = useRevalidator();
   const latest = useRef(revalidator);
   latest.current = revalidator;
+  // A change that arrives while the list is already reloading may not be in that reload's
+  // answer: remember it and reload once more when the current one ends.
+  const pending = useRef(false);
+  useEffect(() => {
+    if (revalidator.state === "idle" && pending.current) {
+      pending.current = false;
+      void revalidator.revalidate();
+    }
+  }, [revalidator, revalidator.state]);
   useEffect(() => {
     const { socket, release } = acquireChatSocket();
     // Something changed in one of the rooms (a message arrived or was read): reload the list.
-    const onUnread = () => {
+    const onChange = () => {
       if (latest.current.state === "idle") void latest.current.revalidate();
+      else pending.current = true;
     };
-    socket.on("chat:unread", onUnread);
+    socket.on("chat:unread", onChange);
+    // Events sent while the socket was away are not replayed: reload after every reconnect.
+    socket.io.on("reconnect", onChange);
     return () => {
-      socket.off("chat:unread", onUnread);
+      socket.off("chat:unread", onChange);
+      socket.io.off("reconnect", onChange);
       release();
     };
   }, []);
