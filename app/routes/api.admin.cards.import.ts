@@ -5,6 +5,7 @@ import { requireApiAdmin } from "../features/users/session.server";
 import { localeFromRequest, translate } from "../lib/i18n";
 import { forget } from "../lib/memo.server";
 import type { Route } from "./+types/api.admin.cards.import";
+import { withJsonErrors } from "../lib/api.server";
 
 // JSON escaping can grow the CSV text a little; anything far past the CSV limit is refused unread.
 const MAX_BODY_BYTES = IMPORT_MAX_BYTES + 1024 * 1024;
@@ -38,7 +39,7 @@ async function readBody(request: Request, limit: number): Promise<string> {
  * POST /api/admin/cards/import `{"title": packId, "csvData": text}` → `{"count": n}` — the
  * SPEC.md §7 importCardsFromCSV function. Admins only (401 / 403 JSON); errors are `{"error"}`.
  */
-export async function action({ request, context }: Route.ActionArgs) {
+export const action = withJsonErrors(async function action({ request, context }: Route.ActionArgs) {
   if (request.method !== "POST") return Response.json({ error: "Method Not Allowed" }, { status: 405, headers: { Allow: "POST" } });
   await requireApiAdmin(request, context);
   const locale = localeFromRequest(request);
@@ -69,7 +70,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     }
     throw error;
   }
-}
+});
 
 export function loader() {
   return Response.json({ error: "Method Not Allowed" }, { status: 405, headers: { Allow: "POST" } });

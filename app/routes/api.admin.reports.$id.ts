@@ -4,6 +4,7 @@ import { apiCall } from "../features/trades/http.server";
 import { resolveReport } from "../features/trades/trades.server";
 import { requireApiAdmin } from "../features/users/session.server";
 import type { Route } from "./+types/api.admin.reports.$id";
+import { withJsonErrors } from "../lib/api.server";
 
 const ResolveSchema = z.object({ action: z.enum(["dismiss", "closeOffer", "suspendUser"]) });
 
@@ -11,7 +12,7 @@ const ResolveSchema = z.object({ action: z.enum(["dismiss", "closeOffer", "suspe
  * POST /api/admin/reports/:id {action: dismiss | closeOffer | suspendUser} — admins only (401 /
  * 403 otherwise). JSON in, JSON out; the admin 通報 tab's form posts here and is sent back to it.
  */
-export async function action({ request, params, context }: Route.ActionArgs) {
+export const action = withJsonErrors(async function action({ request, params, context }: Route.ActionArgs) {
   await requireApiAdmin(request, context);
   const isJson = (request.headers.get("content-type") ?? "").includes("application/json");
   // An unreadable body (not JSON, not a form) answers the same 400 as a missing action.
@@ -24,4 +25,4 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     await resolveReport(context.db, params.id, parsed.data.action);
     return isJson ? Response.json({ ok: true }) : redirect("/admin?tab=reports&done=1");
   });
-}
+});

@@ -1,9 +1,10 @@
 import { getCardInPack } from "../features/cards/cards.server";
 import type { Route } from "./+types/api.cards.$packId.$cardId";
+import { withJsonErrors } from "../lib/api.server";
 
 /** GET /api/cards/:packId/:cardId — SPEC.md §7 card lookup by pack and card id. */
-export async function loader({ params, context }: Route.LoaderArgs) {
+export const loader = withJsonErrors(async function loader({ params, context }: Route.LoaderArgs) {
   const card = await getCardInPack(context.db, params.packId, params.cardId);
   if (!card) return Response.json({ error: "Card not found" }, { status: 404 });
   return Response.json({ card, packId: params.packId }, { headers: { "Cache-Control": "public, max-age=60" } });
-}
+});

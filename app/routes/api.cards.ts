@@ -1,5 +1,6 @@
 import { InvalidCursorError, listCards, MAX_PAGE_SIZE, UnknownPackError } from "../features/cards/cards.server";
 import type { Route } from "./+types/api.cards";
+import { withJsonErrors } from "../lib/api.server";
 
 const badRequest = (error: string) => Response.json({ error }, { status: 400 });
 
@@ -7,7 +8,7 @@ const badRequest = (error: string) => Response.json({ error }, { status: 400 });
  * GET /api/cards?pack=&q=&rarity=&excludeRare=1&limit=&cursor= — SPEC.md §5 "card search by
  * pack": one page of a pack's cards by rarity; `nextCursor` fetches the next page.
  */
-export async function loader({ request, context }: Route.LoaderArgs) {
+export const loader = withJsonErrors(async function loader({ request, context }: Route.LoaderArgs) {
   const params = new URL(request.url).searchParams;
   const packId = params.get("pack")?.trim();
   if (!packId) return badRequest("Unknown pack name");
@@ -32,4 +33,4 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     if (error instanceof InvalidCursorError) return badRequest("Invalid cursor");
     throw error;
   }
-}
+});

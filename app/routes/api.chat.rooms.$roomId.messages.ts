@@ -5,6 +5,7 @@ import { chatMessages } from "../features/chat/messages";
 import { requireApiViewer } from "../features/users/session.server";
 import { localeFromRequest, translate } from "../lib/i18n";
 import type { Route } from "./+types/api.chat.rooms.$roomId.messages";
+import { withJsonErrors } from "../lib/api.server";
 
 const QuerySchema = z.object({
   afterSeq: z.coerce.number().int().nonnegative().max(SEQ_MAX).optional(),
@@ -17,7 +18,7 @@ const QuerySchema = z.object({
  * messages after a sequence number (sync) or the page before one (older history), oldest first.
  * Participants only; anyone else gets 404 as if the room did not exist.
  */
-export async function loader({ request, params, context }: Route.LoaderArgs) {
+export const loader = withJsonErrors(async function loader({ request, params, context }: Route.LoaderArgs) {
   const viewer = await requireApiViewer(request, context);
   const locale = localeFromRequest(request);
   const url = new URL(request.url);
@@ -34,4 +35,4 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     }
     throw err;
   }
-}
+});

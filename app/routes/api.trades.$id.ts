@@ -16,16 +16,17 @@ import {
 import { getViewer, requireApiViewer } from "../features/users/session.server";
 import { localeFromRequest } from "../lib/i18n";
 import type { Route } from "./+types/api.trades.$id";
+import { withJsonErrors } from "../lib/api.server";
 
 /** GET /api/trades/:id — one offer (404 when missing or hidden by a block). */
-export async function loader({ request, params, context }: Route.LoaderArgs) {
+export const loader = withJsonErrors(async function loader({ request, params, context }: Route.LoaderArgs) {
   const viewer = await getViewer(request, context);
   return apiCall(request, async () => {
     const offer = await getOffer(context.db, params.id, viewer?.id);
     if (!offer) throw new TradeError("notFound");
     return Response.json({ offer });
   });
-}
+});
 
 const ActionSchema = z.object({
   action: z.enum(["bump", "close", "complete", "respond", "report", "block"]),
@@ -37,7 +38,7 @@ const ActionSchema = z.object({
  * completes, responds (→ {roomId}), reports ({reason}) or blocks the owner. Owner-only actions
  * answer 403 for anyone else and change nothing.
  */
-export async function action({ request, params, context }: Route.ActionArgs) {
+export const action = withJsonErrors(async function action({ request, params, context }: Route.ActionArgs) {
   const viewer = await requireApiViewer(request, context);
   const locale = localeFromRequest(request);
   const id = params.id;
@@ -82,4 +83,4 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     }
     return Response.json({ ok: true });
   });
-}
+});
