@@ -44,7 +44,12 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
       } catch {
         // not listening yet
       }
-      if (Date.now() > deadline) return reject(new Error(`server did not start:\n${logs.join("")}`));
+      if (Date.now() > deadline) {
+        // Never leave a half-started server behind.
+        child.off("exit", onExit);
+        child.kill("SIGKILL");
+        return reject(new Error(`server did not start:\n${logs.join("")}`));
+      }
       setTimeout(poll, 100);
     };
     void poll();
