@@ -1,7 +1,6 @@
 // `npm run admin -- grant <email>` / `revoke <email>` / `list`: the admin role in the database.
 // (ADMIN_EMAILS / ADMIN_USER_IDS grant it through configuration instead; see README.)
-import path from "node:path";
-import { migrateDatabase, openDatabase, type Database } from "../app/db/client.server";
+import { openConfiguredDatabase, type Database } from "../app/db/client.server";
 import { listRoleAdmins, setAdminRole } from "../app/features/users/users.server";
 import { ConfigError, loadEnv } from "../app/lib/env.server";
 
@@ -25,10 +24,7 @@ try {
 
 let database: Database;
 try {
-  database = env.databaseUrl
-    ? await openDatabase({ kind: "postgres", url: env.databaseUrl })
-    : await openDatabase({ kind: "pglite", dataDir: path.join(env.dataDir, "db") });
-  await migrateDatabase(database);
+  database = await openConfiguredDatabase(env);
 } catch (err) {
   fail(`Cannot open the database: ${err instanceof Error ? err.message : String(err)}`);
 }

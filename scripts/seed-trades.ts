@@ -7,9 +7,10 @@ import { randomUUID } from "node:crypto";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { sql } from "drizzle-orm";
-import { migrateDatabase, openDatabase, type Db } from "../app/db/client.server";
+import { openConfiguredDatabase, type Db } from "../app/db/client.server";
 import { hasCatalogue, seedCatalogue } from "../app/features/cards/catalogue.server";
 import { OFFER_TTL_HOURS, TRADE_EXCLUDED_PACKS } from "../app/features/trades/rules";
+import { loadEnv } from "../app/lib/env.server";
 
 /** mulberry32: a small deterministic PRNG, so two runs seed the same board. */
 function prng(seed: number): () => number {
@@ -160,11 +161,8 @@ export async function seedTradeOffers(db: Db, options: { offers?: number; seed?:
 async function main() {
   const count = Number(process.argv[2] ?? 100_000);
   if (!Number.isInteger(count) || count < 1) throw new Error("usage: npm run db:seed-trades -- [count]");
-  const database = process.env.DATABASE_URL
-    ? await openDatabase({ kind: "postgres", url: process.env.DATABASE_URL })
-    : await openDatabase({ kind: "pglite", dataDir: path.join(process.env.DATA_DIR ?? "./data", "db") });
+  const database = await openConfiguredDatabase(loadEnv());
   try {
-    await migrateDatabase(database);
     if (!(await hasCatalogue(database.db))) await seedCatalogue(database.db);
     const started = Date.now();
     const result = await seedTradeOffers(database.db, { offers: count });

@@ -1,14 +1,10 @@
 // `npm run db:seed`: (re)loads the real card catalogue; idempotent, safe to run any time.
-import path from "node:path";
-import { migrateDatabase, openDatabase } from "../app/db/client.server";
+import { openConfiguredDatabase } from "../app/db/client.server";
 import { seedCatalogue } from "../app/features/cards/catalogue.server";
 import { loadEnv } from "../app/lib/env.server";
 
 const env = loadEnv();
-const database = env.databaseUrl
-  ? await openDatabase({ kind: "postgres", url: env.databaseUrl })
-  : await openDatabase({ kind: "pglite", dataDir: path.join(env.dataDir, "db") });
-await migrateDatabase(database);
+const database = await openConfiguredDatabase(env);
 const started = Date.now();
 const result = await seedCatalogue(database.db);
 console.log(`Catalogue loaded: ${result.packs} packs, ${result.cards} cards (${Date.now() - started} ms).`);

@@ -1,7 +1,7 @@
 import path from "node:path";
 import * as build from "virtual:react-router/server-build";
 import type { ServerBuild } from "react-router";
-import { migrateDatabase, openDatabase, type Database } from "../app/db/client.server";
+import { openConfiguredDatabase, type Database } from "../app/db/client.server";
 import { hasCatalogue, seedCatalogue } from "../app/features/cards/catalogue.server";
 import { ConfigError, loadEnv } from "../app/lib/env.server";
 import { createHttpApp } from "./http";
@@ -27,10 +27,7 @@ export async function start(): Promise<void> {
 
   let database: Database;
   try {
-    database = env.databaseUrl
-      ? await openDatabase({ kind: "postgres", url: env.databaseUrl })
-      : await openDatabase({ kind: "pglite", dataDir: path.join(env.dataDir, "db") });
-    await migrateDatabase(database);
+    database = await openConfiguredDatabase(env);
   } catch (err) {
     const what = env.databaseUrl ? "DATABASE_URL" : "DATA_DIR";
     process.stderr.write(`Cannot open the database (${what}): ${err instanceof Error ? err.message : String(err)}\n`);

@@ -100,6 +100,23 @@ function isAlive(pid: number): boolean {
   }
 }
 
+/**
+ * The database the configuration names — PostgreSQL for DATABASE_URL, else PGlite in
+ * DATA_DIR/db — with the committed migrations applied. The server and every CLI open it so.
+ */
+export async function openConfiguredDatabase(config: { databaseUrl?: string; dataDir: string }): Promise<Database> {
+  const database = config.databaseUrl
+    ? await openDatabase({ kind: "postgres", url: config.databaseUrl })
+    : await openDatabase({ kind: "pglite", dataDir: path.join(config.dataDir, "db") });
+  try {
+    await migrateDatabase(database);
+  } catch (err) {
+    await database.close();
+    throw err;
+  }
+  return database;
+}
+
 export function migrationsFolder(): string {
   return path.resolve(process.env.MIGRATIONS_DIR ?? "drizzle");
 }

@@ -197,3 +197,12 @@ export const CHAT_ERROR_KEYS: Record<string, ChatMessageKey> = {
   unauthorized: "errorLoginRequired",
   invalid: "errorUnknown",
 };
+
+/** The offer's status as the chat shows it (room header, the profile's room list). */
+export const OFFER_STATUS_KEYS: Record<string, ChatMessageKey> = {
+  open: "statusOpen",
+  negotiating: "statusNegotiating",
+  completed: "statusCompleted",
+  closed: "statusClosed",
+  expired: "statusExpired",
+};

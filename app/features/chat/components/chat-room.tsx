@@ -4,7 +4,7 @@ import { displayRarity } from "../../cards/rarity";
 import { useLocale, useT } from "../../../lib/i18n";
 import { MESSAGE_MAX_LENGTH, normaliseBody } from "../chat.schema";
 import { chatTime } from "../format";
-import { CHAT_ERROR_KEYS, chatMessages, type ChatMessageKey } from "../messages";
+import { CHAT_ERROR_KEYS, chatMessages, OFFER_STATUS_KEYS, type ChatMessageKey } from "../messages";
 import type { ChatMessage, RoomState } from "../protocol";
 import { useChatRoom } from "../use-chat-room";
 import { MessageBody } from "./message-body";
@@ -23,14 +23,6 @@ export type ChatRoomProps = {
   initialMessages: ChatMessage[];
   initialState: RoomState;
   lastSeq: number;
-};
-
-const STATUS_KEYS: Record<string, ChatMessageKey> = {
-  open: "statusOpen",
-  negotiating: "statusNegotiating",
-  completed: "statusCompleted",
-  closed: "statusClosed",
-  expired: "statusExpired",
 };
 
 const SYSTEM_KEYS: Record<string, ChatMessageKey> = {
@@ -98,7 +90,7 @@ export function ChatRoom(props: ChatRoomProps) {
             </Link>
           </h2>
           <span className="rounded-full bg-brand-100 px-2 py-0.5 text-xs font-bold text-brand-800" data-testid="offer-status">
-            {t(STATUS_KEYS[state.offerStatus] ?? "statusClosed")}
+            {t(OFFER_STATUS_KEYS[state.offerStatus] ?? "statusClosed")}
           </span>
         </div>
         <div className="mt-2 grid gap-2 sm:grid-cols-2">

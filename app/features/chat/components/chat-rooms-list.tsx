@@ -4,7 +4,7 @@ import { displayRarity } from "../../cards/rarity";
 import { useLocale, useT } from "../../../lib/i18n";
 import { acquireChatSocket } from "../chat-socket";
 import { chatTime } from "../format";
-import { chatMessages, type ChatMessageKey } from "../messages";
+import { chatMessages, OFFER_STATUS_KEYS, type ChatMessageKey } from "../messages";
 
 export type ChatRoomListItem = {
   id: string;
@@ -13,14 +13,6 @@ export type ChatRoomListItem = {
   offerCards: { cardId: string; side: "give" | "want"; name: string; rarity: string }[];
   lastMessage: { kind: "text" | "system"; body: string; createdAt: string } | null;
   unread: number;
-};
-
-const STATUS_KEYS: Record<string, ChatMessageKey> = {
-  open: "statusOpen",
-  negotiating: "statusNegotiating",
-  completed: "statusCompleted",
-  closed: "statusClosed",
-  expired: "statusExpired",
 };
 
 const STEP_LABELS: Record<string, ChatMessageKey> = {
@@ -81,7 +73,7 @@ export function ChatRoomsList({ rooms }: { rooms: ChatRoomListItem[] }) {
                 <div className="min-w-0">
                   <p className="font-bold">
                     {t("roomsWith", { name: room.partnerName })}{" "}
-                    <span className="ml-1 rounded-full bg-brand-100 px-2 py-0.5 text-xs text-brand-800">{t(STATUS_KEYS[room.offerStatus] ?? "statusClosed")}</span>
+                    <span className="ml-1 rounded-full bg-brand-100 px-2 py-0.5 text-xs text-brand-800">{t(OFFER_STATUS_KEYS[room.offerStatus] ?? "statusClosed")}</span>
                   </p>
                   <p className="truncate text-xs text-slate-600">
                     {room.offerCards
