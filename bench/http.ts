@@ -1,8 +1,10 @@
 // `npm run bench`: requests/s and p50/p99 of the SSR home page and /healthz, against a bare
-// node:http server measured in the same run, on PGlite and (when it answers) PostgreSQL.
+// node:http server measured in the same run, on PGlite and (when it answers) PostgreSQL. The home
+// page is measured as signed-out visitors get it (from the page cache, renewed every few seconds)
+// and as a cache miss (rendered for every request).
 // Needs a build (`npm run build`). Bounded: BENCH_SECONDS (default 10) per case.
 import { startServer } from "../tests/support/server";
-import { createBenchDatabase, measure, printTable, startBareServer, type Measurement } from "./support";
+import { CACHE_MISS, createBenchDatabase, measure, printTable, startBareServer, type Measurement } from "./support";
 
 const duration = Number(process.env.BENCH_SECONDS ?? 10);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
@@ -25,6 +27,7 @@ for (const target of targets) {
     await measure("warm-up", `${server.url}/`, { duration: 2, connections: 4 });
     rows.push(await measure(`/healthz (${target.label})`, `${server.url}/healthz`, opts));
     rows.push(await measure(`SSR / (${target.label})`, `${server.url}/`, opts));
+    rows.push(await measure(`SSR /, cache miss (${target.label})`, `${server.url}/`, { ...opts, headers: CACHE_MISS }));
   } finally {
     await server.stop();
     await target.cleanup?.();

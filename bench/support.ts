@@ -7,6 +7,12 @@ import autocannon from "autocannon";
 import pg from "pg";
 import { freePort } from "../tests/support/server";
 
+/**
+ * Sent by the "(cache miss)" cases: any cookie but the language one keeps a request away from the
+ * page cache of signed-out visitors (server/page-cache.ts), so the page or API is computed anew.
+ */
+export const CACHE_MISS: Record<string, string> = { cookie: "bench=no-page-cache" };
+
 export type Measurement = { name: string; rps: number; p50: number; p99: number; errors: number; non2xx: number };
 
 export async function measure(

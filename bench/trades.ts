@@ -18,7 +18,8 @@ import { ensureProfile, getAuth } from "../app/lib/auth.server";
 import { loadEnv } from "../app/lib/env.server";
 import { seedTradeOffers } from "../scripts/seed-trades";
 import { startServer } from "../tests/support/server";
-import { createBenchDatabase, measure, printTable, type Measurement } from "./support";
+import { noteBoardChange } from "../app/lib/board-version.server";
+import { CACHE_MISS, createBenchDatabase, measure, printTable, type Measurement } from "./support";
 
 const duration = Number(process.env.BENCH_SECONDS ?? 10);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 20);
@@ -74,9 +75,17 @@ async function prepare(target: Target): Promise<{ giveFilter: string; matches: n
         OfferInputSchema.parse({ give: give.map((cardId) => ({ cardId, count: 1 })), want: want.map((cardId) => ({ cardId, count: 1 })) }),
       );
     }
-    t = Date.now();
-    const matches = await listMatches(database.db, signUp.user.id);
-    console.log(`[${target.label}] マッチ for the bench trader: ${matches.length} offers (direct call ${Date.now() - t} ms)`);
+    // マッチ is kept per user until the board changes; each of these runs after a change, cold.
+    const cold: number[] = [];
+    let matches: Awaited<ReturnType<typeof listMatches>> = [];
+    for (let i = 0; i < 11; i++) {
+      noteBoardChange();
+      t = performance.now();
+      matches = await listMatches(database.db, signUp.user.id);
+      cold.push(performance.now() - t);
+    }
+    cold.sort((a, b) => a - b);
+    console.log(`[${target.label}] マッチ for the bench trader: ${matches.length} offers; computed after a board change: median ${cold[5].toFixed(1)} ms, max ${cold[10].toFixed(1)} ms`);
     return { giveFilter: seeded.popular["◆◆◆◆"]?.give[0] ?? "", matches: matches.length };
   } finally {
     await database.close();
@@ -111,6 +120,11 @@ for (const target of targets) {
         ["GET /api/trades", "/api/trades", undefined],
         ["GET /api/trades?give=<top card>", `/api/trades?give=${encodeURIComponent(giveFilter)}`, undefined],
         ["GET /api/trades/matches", "/api/trades/matches", auth],
+        // Signed-out pages and APIs come from the page cache; these are computed every time.
+        ["SSR /trades, cache miss", "/trades", CACHE_MISS],
+        ["SSR ?give=<top card>, cache miss", `/trades?give=${encodeURIComponent(giveFilter)}`, CACHE_MISS],
+        ["GET /api/trades, cache miss", "/api/trades", CACHE_MISS],
+        ["GET /api/trades?give=, cache miss", `/api/trades?give=${encodeURIComponent(giveFilter)}`, CACHE_MISS],
       ];
       await measure("warm-up", `${server.url}/trades`, { duration: 2, connections: 4 });
       const rows: Measurement[] = [await measure(`/healthz (${target.label})`, `${server.url}/healthz`, opts)];
@@ -129,7 +143,7 @@ for (const target of targets) {
 
 const pgRows = summary.find((s) => s.label === "postgres")?.rows;
 if (pgRows) {
-  const budget = pgRows.slice(1).filter((r) => /\(postgres\)$/.test(r.name));
+  const budget = pgRows.slice(1).filter((r) => /\(postgres\)$/.test(r.name) && !r.name.includes("cache miss"));
   const over = budget.filter((r) => r.p99 >= 50 || r.errors + r.non2xx > 0);
   console.log(over.length ? `\nOver the 50 ms p99 aim on PostgreSQL: ${over.map((r) => `${r.name} ${r.p99} ms`).join(", ")}` : "\nAll trade cases on PostgreSQL: p99 under 50 ms, no errors.");
   const pgl = summary.find((s) => s.label === "pglite")?.rows;

@@ -16,6 +16,7 @@ import { localeFromRequest, translate } from "../app/lib/i18n";
 import { usersMessages } from "../app/features/users/messages";
 import { toNodeHandler } from "better-auth/node";
 import type { Logger } from "./logger";
+import { createPageCache } from "./page-cache";
 import { attachRealtime, type Realtime } from "./realtime";
 
 export type HttpApp = {
@@ -124,6 +125,9 @@ export async function createHttpApp(options: {
     },
   });
   const realtime = await attachRealtime({ io, env, database, log });
+
+  // Signed-out visitors of the board, the card pages and their APIs share renders for a few seconds.
+  app.use(createPageCache({ ttlSeconds: env.pageCacheSeconds }).middleware);
 
   app.use(
     createRequestHandler({

@@ -1,5 +1,6 @@
 import { createAdapter } from "@socket.io/redis-adapter";
 import { createClient } from "redis";
+import { noteRemoteBoardChange, onLocalBoardChange } from "../app/lib/board-version.server";
 import type { Namespace, Server as SocketServer, Socket } from "socket.io";
 import { z } from "zod";
 import type { Database } from "../app/db/client.server";
@@ -38,6 +39,8 @@ type ChatNamespace = Namespace<ClientToServerEvents, ServerToClientEvents, Recor
 
 // Sync answers at most this many messages per call; the client asks again while hasMore.
 const SYNC_PAGE = 200;
+/** Server-to-server event: some instance changed the trade board (app/lib/board-version.server.ts). */
+const BOARD_CHANGED = "board:changed";
 
 /**
  * Socket.IO on the same HTTP server. With REDIS_URL the Redis adapter fans events out across
@@ -64,6 +67,21 @@ export async function attachRealtime(options: {
     limiter = createRedisRateLimiter(pub);
     closers.push(() => pub.quit(), () => sub.quit());
     log.info("realtime fan-out through redis");
+  }
+  if (env.redisUrl) {
+    // A board write here makes the other instances' board caches stale: tell them, at most once
+    // a tick (serverSideEmit reaches the other servers through the Redis adapter).
+    let relayQueued = false;
+    const stopRelay = onLocalBoardChange(() => {
+      if (relayQueued) return;
+      relayQueued = true;
+      setImmediate(() => {
+        relayQueued = false;
+        io.serverSideEmit(BOARD_CHANGED);
+      });
+    });
+    io.on(BOARD_CHANGED, () => noteRemoteBoardChange());
+    closers.unshift(async () => stopRelay());
   }
   io.on("connection", (socket) => {
     socket.on("ping:server", (ack?: (reply: { ok: true; at: number }) => void) => {

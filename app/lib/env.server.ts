@@ -56,6 +56,12 @@ const EnvSchema = z.object({
     .default("10")
     .refine((v) => /^\d+$/.test(v) && Number(v) >= 1, { message: "must be a positive whole number" })
     .transform(Number),
+  PAGE_CACHE_SECONDS: z
+    .string()
+    .trim()
+    .default("5")
+    .refine((v) => /^\d+$/.test(v) && Number(v) <= 3600, { message: "must be a whole number of seconds from 0 to 3600" })
+    .transform(Number),
 });
 
 export type Env = {
@@ -74,6 +80,8 @@ export type Env = {
   seedCatalogue: boolean;
   /** Sign-in and sign-up attempts allowed per client IP per minute (each). */
   authRateLimitMax: number;
+  /** How long a signed-out visitor's page or public API answer is reused (server/page-cache.ts); 0 = off. */
+  pageCacheSeconds: number;
 };
 
 const list = (v: string) =>
@@ -111,6 +119,7 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
     logLevel: e.LOG_LEVEL,
     seedCatalogue: e.SEED_CATALOGUE === "auto",
     authRateLimitMax: e.AUTH_RATE_LIMIT_MAX,
+    pageCacheSeconds: e.PAGE_CACHE_SECONDS,
   };
 }
 

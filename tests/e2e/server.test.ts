@@ -47,6 +47,22 @@ describe("the running server", () => {
     for (const tag of scripts) expect(tag).toContain(`nonce="${nonce}"`);
   });
 
+  it("shares a signed-out render through the page cache, each copy with its own CSP nonce", async () => {
+    const first = await fetch(`${baseUrl}/trades?rarity=${encodeURIComponent("◆◆")}`);
+    await first.text();
+    const res = await fetch(`${baseUrl}/trades?rarity=${encodeURIComponent("◆◆")}`);
+    expect(res.headers.get("x-page-cache")).toBe("hit");
+    const nonce = /'nonce-([^']+)'/.exec(res.headers.get("content-security-policy") ?? "")?.[1];
+    expect(nonce).toBeTruthy();
+    expect(nonce).not.toBe(/'nonce-([^']+)'/.exec(first.headers.get("content-security-policy") ?? "")?.[1]);
+    const scripts = [...(await res.text()).matchAll(/<script\b[^>]*>/g)].map((m) => m[0]);
+    expect(scripts.length).toBeGreaterThan(0);
+    for (const tag of scripts) expect(tag).toContain(`nonce="${nonce}"`);
+    // A session cookie (even a forged one) is never served from it.
+    const withCookie = await fetch(`${baseUrl}/trades?rarity=${encodeURIComponent("◆◆")}`, { headers: { cookie: "torepoke.session_token=x.y" } });
+    expect(withCookie.headers.get("x-page-cache")).toBeNull();
+  });
+
   it("answers 400, not 500, when a page action gets a body that is not a form", async () => {
     for (const path of ["/login", "/signup", "/language", "/profile"]) {
       const res = await fetch(`${baseUrl}${path}`, {

@@ -12,6 +12,7 @@ import type { Ack, ChatMessage, ClientToServerEvents, ServerToClientEvents } fro
 import { loadEnv, type Env } from "../../app/lib/env.server";
 import { createLogger } from "../../server/logger";
 import { attachRealtime, type Realtime } from "../../server/realtime";
+import { boardVersion, noteBoardChange } from "../../app/lib/board-version.server";
 import { createChatRoom, createChatUser, createSessionCookie, newClientId } from "../support/chat-factories";
 import { createTestDatabase, type TestDatabase } from "../support/test-db";
 
@@ -339,5 +340,18 @@ describe.runIf(redisUrl)("two instances sharing Redis (TEST_REDIS_URL)", () => {
     for (let i = 0; i < 10; i++) replies.push(await call(a2, "chat:send", { roomId, clientId: `r2-${i}`, body: `${i}` }));
     // x1 counted already: 1 + 20 attempts → the last one is over the limit.
     expect(replies.filter((r) => !r.ok).map((r) => (r.ok ? "" : r.error))).toEqual(["rate_limited"]);
+  });
+
+  it("relays trade-board writes to the other instance, whose board caches then drop", async () => {
+    const env = testEnv({ REDIS_URL: redisUrl! });
+    await startInstance(env);
+    await startInstance(env);
+    // Both instances live in this process and share one counter: a local change moves it once,
+    // and each relayed copy that arrives from the other instance moves it again.
+    const before = boardVersion();
+    noteBoardChange();
+    const deadline = Date.now() + 5000;
+    while (boardVersion() < before + 2 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(boardVersion()).toBeGreaterThanOrEqual(before + 2);
   });
 });

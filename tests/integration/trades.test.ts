@@ -24,6 +24,7 @@ import {
   resolveReport,
   startNegotiationFromChat,
   TradeError,
+  unblockUser,
   updateOffer,
   type TradeErrorCode,
 } from "../../app/features/trades/trades.server";
@@ -463,6 +464,52 @@ describe("マッチ", () => {
     expect((await listMatches(db, two.id)).map((m) => m.ownerId)).toContain(me.id);
     // Nobody matches a user with no open offers.
     expect(await listMatches(db, (await createUser(db)).id)).toEqual([]);
+  });
+});
+
+describe("マッチ stays current", () => {
+  it("shows a new offer, drops a closed or blocked one and follows my own edits at once", async () => {
+    const cards = await catalogueCards(db, "◆◆", 16);
+    const [A, C, E] = [cards[13], cards[14], cards[15]];
+    const me = await createUser(db);
+    const other = await createUser(db);
+    const mine = await createOffer(db, me.id, offer([A], [C]));
+    const ids = async () => (await listMatches(db, me.id)).map((m) => m.id);
+    expect(await ids()).toEqual([]);
+
+    // Posted after my last look: there at once.
+    const theirs = await createOffer(db, other.id, offer([C], [A]));
+    expect(await ids()).toEqual([theirs.id]);
+    // Closed: gone at once.
+    await closeOffer(db, other.id, theirs.id);
+    expect(await ids()).toEqual([]);
+    const again = await createOffer(db, other.id, offer([C, E], [A]));
+    expect(await ids()).toEqual([again.id]);
+    // Blocked and unblocked.
+    await blockUser(db, me.id, other.id);
+    expect(await ids()).toEqual([]);
+    await unblockUser(db, me.id, other.id);
+    expect(await ids()).toEqual([again.id]);
+    // My own edit: I now want E, which they also give.
+    await updateOffer(db, me.id, mine.id, OfferInputSchema.parse({ give: [{ cardId: A.id, count: 1 }], want: [{ cardId: E.id, count: 1 }] }));
+    expect(await ids()).toEqual([again.id]);
+    await updateOffer(db, me.id, mine.id, OfferInputSchema.parse({ give: [{ cardId: C.id, count: 1 }], want: [{ cardId: E.id, count: 1 }] }));
+    expect(await ids()).toEqual([]);
+  });
+
+  it("keeps trade_offers.match_keys equal to the offer's cards, whoever writes them", async () => {
+    const [A, C, E] = (await catalogueCards(db, "◆◆", 16)).slice(10, 13);
+    const user = await createUser(db);
+    const created = await createOffer(db, user.id, offer([A, E], [C]));
+    const keysOf = async (id: string) => (await db.select({ k: tradeOffers.matchKeys }).from(tradeOffers).where(eq(tradeOffers.id, id)))[0].k;
+    expect(await keysOf(created.id)).toEqual([`g:${A.id}`, `g:${E.id}`, `w:${C.id}`].sort());
+    await updateOffer(db, user.id, created.id, OfferInputSchema.parse({ give: [{ cardId: C.id, count: 2 }], want: [{ cardId: A.id, count: 1 }] }));
+    expect(await keysOf(created.id)).toEqual([`g:${C.id}`, `w:${A.id}`]);
+    // Straight SQL too: the database keeps the keys, not the service.
+    await db.delete(tradeOfferCards).where(and(eq(tradeOfferCards.offerId, created.id), eq(tradeOfferCards.side, "want")));
+    expect(await keysOf(created.id)).toEqual([`g:${C.id}`]);
+    await db.update(tradeOfferCards).set({ side: "want" }).where(eq(tradeOfferCards.offerId, created.id));
+    expect(await keysOf(created.id)).toEqual([`w:${C.id}`]);
   });
 });
 

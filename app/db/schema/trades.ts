@@ -30,6 +30,9 @@ export const tradeOffers = pgTable(
     completedAt: timestamp("completed_at", { withTimezone: true }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+    // 'g:<cardId>' for each card given and 'w:<cardId>' for each card wanted: kept by triggers on
+    // trade_offer_cards (drizzle/0007), searched by マッチ through the GIN index below.
+    matchKeys: text("match_keys").array().notNull().default(sql`'{}'::text[]`),
   },
   (t) => [
     check(
@@ -38,6 +41,7 @@ export const tradeOffers = pgTable(
     ),
     index("trade_offers_board_idx").on(t.status, t.bumpedAt.desc(), t.id.desc()),
     index("trade_offers_owner_idx").on(t.ownerId, t.status),
+    index("trade_offers_open_match_keys_idx").using("gin", t.matchKeys).where(sql`status = 'open'`),
   ],
 );
 

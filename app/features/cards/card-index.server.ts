@@ -18,6 +18,7 @@ export const INDEX_TTL_MS = 30_000;
 export type IndexedPack = { id: string; nameJa: string; nameEn: string; setCode: string; releaseDate: string; sortOrder: number };
 
 export type IndexedCard = CardListItem & {
+  setCode: string | null;
   rank: number;
   tradeable: boolean;
   searchText: string;
@@ -28,6 +29,8 @@ export type IndexedCard = CardListItem & {
 export type CardIndex = {
   packs: Map<string, IndexedPack>;
   cards: IndexedCard[];
+  /** Every listable card by id, with or without a pack (offers and decks look cards up here). */
+  byId: Map<string, IndexedCard>;
   /** Each pack's cards by rarity rank (highest first), then number, then id. */
   byPack: Map<string, IndexedCard[]>;
 };
@@ -57,6 +60,7 @@ async function loadCardIndex(db: Db): Promise<CardIndex> {
         rarity: cards.rarity,
         imageUrl: cards.imageUrl,
         number: cards.number,
+        setCode: cards.setCode,
         searchText: cards.searchText,
         rank: rarities.rank,
         tradeable: rarities.tradeable,
@@ -76,6 +80,7 @@ async function loadCardIndex(db: Db): Promise<CardIndex> {
       rarity: row.rarity,
       imageUrl: row.imageUrl,
       number: row.number,
+      setCode: row.setCode,
       searchText: row.searchText,
       rank: row.rank ?? 0,
       tradeable: row.tradeable ?? false,
@@ -95,7 +100,7 @@ async function loadCardIndex(db: Db): Promise<CardIndex> {
   for (const card of cardMap.values()) card.packIds.sort((a, b) => order(a) - order(b) || a.localeCompare(b));
   for (const list of byPack.values()) list.sort(compareCards);
   const all = [...cardMap.values()].filter((c) => c.packIds.length > 0).sort(compareCards);
-  return { packs: packMap, cards: all, byPack };
+  return { packs: packMap, cards: all, byPack, byId: cardMap };
 }
 
 type Entry = { value: Promise<CardIndex>; expires: number };

@@ -1,5 +1,7 @@
-import { and, asc, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
+import { and, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../../db/client.server";
+import { boardVersion, noteBoardChange } from "../../lib/board-version.server";
+import { cardIndex } from "../cards/card-index.server";
 import {
   blocks,
   cards,
@@ -121,6 +123,8 @@ type OfferRow = {
   display_name: string;
   completed_trades: number;
   last_active_at: Date | string;
+  /** [side, cardId, count] of each card, from OFFER_COLUMNS. */
+  offer_cards: [string, string, number][] | string;
 };
 
 // Columns every offer list selects; `bump_key` is the exact (microsecond) cursor value.
@@ -129,7 +133,9 @@ const OFFER_COLUMNS = sql`
   to_char(o.bumped_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US') as bump_key,
   (o.status = 'open' and o.expires_at <= now()) as expired,
   o.bumped_at + make_interval(hours => ${BUMP_INTERVAL_HOURS}) as can_bump_at,
-  p.display_name, p.completed_trades, p.last_active_at`;
+  p.display_name, p.completed_trades, p.last_active_at,
+  (select coalesce(json_agg(json_build_array(c.side, c.card_id, c.count)), '[]'::json)
+   from ${tradeOfferCards} c where c.offer_id = o.id) as offer_cards`;
 
 const OPEN_NOW = sql`o.status = 'open' and o.expires_at > now()`;
 
@@ -142,40 +148,55 @@ function notBlockedFor(viewerId: string | null | undefined): SQL {
        or (b.blocker_id = o.owner_id and b.blocked_id = ${viewerId}))`;
 }
 
-async function cardsOfOffers(db: Db, offerIds: string[]): Promise<Map<string, { give: OfferCardView[]; want: OfferCardView[] }>> {
-  const byOffer = new Map<string, { give: OfferCardView[]; want: OfferCardView[] }>();
-  for (const id of offerIds) byOffer.set(id, { give: [], want: [] });
-  if (!offerIds.length) return byOffer;
-  const rows = await db
-    .select({
-      offerId: tradeOfferCards.offerId,
-      side: tradeOfferCards.side,
-      count: tradeOfferCards.count,
-      cardId: cards.id,
-      name: cards.name,
-      nameEn: cards.nameEn,
-      rarity: cards.rarity,
-      imageUrl: cards.imageUrl,
-    })
-    .from(tradeOfferCards)
-    .innerJoin(cards, eq(cards.id, tradeOfferCards.cardId))
-    .leftJoin(rarities, eq(rarities.code, cards.rarity))
-    .where(inArray(tradeOfferCards.offerId, offerIds))
-    .orderBy(desc(sql`coalesce(${rarities.rank}, 0)`), asc(cards.setCode), asc(cards.number), asc(cards.id));
-  for (const row of rows) {
-    const entry = byOffer.get(row.offerId);
-    if (!entry) continue;
-    const card: OfferCardView = {
-      cardId: row.cardId,
-      name: row.name,
-      nameEn: row.nameEn,
-      rarity: row.rarity,
-      imageUrl: row.imageUrl,
-      count: row.count,
-    };
-    (row.side === "give" ? entry.give : entry.want).push(card);
+type CardInfo = Omit<OfferCardView, "cardId" | "count"> & { setCode: string | null; number: number | null; rank: number };
+
+/**
+ * Name, rarity and picture of the cards of some offers: from the in-process card index (the
+ * catalogue changes only on import), so an offer list is one query. A card the index does not
+ * know yet (imported on another instance a moment ago) is read from the database.
+ */
+async function cardInfo(db: Db, ids: Set<string>): Promise<Map<string, CardInfo>> {
+  const index = await cardIndex(db);
+  const found = new Map<string, CardInfo>();
+  const missing: string[] = [];
+  for (const id of ids) {
+    const card = index.byId.get(id);
+    if (card) found.set(id, card);
+    else missing.push(id);
   }
-  return byOffer;
+  if (missing.length) {
+    const rows = await db
+      .select({
+        id: cards.id,
+        name: cards.name,
+        nameEn: cards.nameEn,
+        rarity: cards.rarity,
+        imageUrl: cards.imageUrl,
+        setCode: cards.setCode,
+        number: cards.number,
+        rank: sql<number>`coalesce(${rarities.rank}, 0)`,
+      })
+      .from(cards)
+      .leftJoin(rarities, eq(rarities.code, cards.rarity))
+      .where(inArray(cards.id, missing));
+    for (const row of rows) found.set(row.id, { ...row, rank: Number(row.rank) });
+  }
+  return found;
+}
+
+/** Highest rarity first, then set and number: how every offer lists its cards. */
+function compareOfferCards(a: CardInfo & { cardId: string }, b: CardInfo & { cardId: string }): number {
+  return (
+    b.rank - a.rank ||
+    // As PostgreSQL orders them: a card without a set code after those with one.
+    ((a.setCode ?? "\uffff") < (b.setCode ?? "\uffff") ? -1 : (a.setCode ?? "\uffff") > (b.setCode ?? "\uffff") ? 1 : 0) ||
+    (a.number ?? 0) - (b.number ?? 0) ||
+    (a.cardId < b.cardId ? -1 : a.cardId > b.cardId ? 1 : 0)
+  );
+}
+
+function offerCardsOf(row: OfferRow): [string, string, number][] {
+  return typeof row.offer_cards === "string" ? JSON.parse(row.offer_cards) : row.offer_cards;
 }
 
 function toView(row: OfferRow, sides: { give: OfferCardView[]; want: OfferCardView[] } | undefined): OfferView {
@@ -199,8 +220,20 @@ function toView(row: OfferRow, sides: { give: OfferCardView[]; want: OfferCardVi
 }
 
 async function withCards(db: Db, rows: OfferRow[]): Promise<OfferView[]> {
-  const sides = await cardsOfOffers(db, rows.map((r) => r.id));
-  return rows.map((row) => toView(row, sides.get(row.id)));
+  const ids = new Set<string>();
+  for (const row of rows) for (const [, cardId] of offerCardsOf(row)) ids.add(cardId);
+  const info = ids.size ? await cardInfo(db, ids) : new Map<string, CardInfo>();
+  return rows.map((row) => {
+    const listed = offerCardsOf(row)
+      .filter(([, cardId]) => info.has(cardId))
+      .map(([side, cardId, count]) => ({ side, cardId, count: Number(count), ...info.get(cardId)! }))
+      .sort(compareOfferCards);
+    const view = (side: string): OfferCardView[] =>
+      listed
+        .filter((c) => c.side === side)
+        .map((c) => ({ cardId: c.cardId, name: c.name, nameEn: c.nameEn, rarity: c.rarity, imageUrl: c.imageUrl, count: c.count }));
+    return toView(row, { give: view("give"), want: view("want") });
+  });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -347,7 +380,7 @@ async function touchActive(tx: Tx | Db, userId: string): Promise<void> {
 /** Posts an offer: friend ID set, not suspended, ≤5 open, within the hourly limit, valid cards. */
 export async function createOffer(db: Db, userId: string, input: OfferInput): Promise<{ id: string }> {
   const checked = await checkOfferCards(db, input);
-  return db.transaction(async (tx) => {
+  const created = await db.transaction(async (tx) => {
     // Locking the profile row serialises one user's posts, so two at once cannot both be the 5th.
     await lockActiveProfile(tx, userId, true);
     await flipExpired(tx, userId);
@@ -368,6 +401,8 @@ export async function createOffer(db: Db, userId: string, input: OfferInput): Pr
     await touchActive(tx, userId);
     return { id: offer.id };
   });
+  noteBoardChange();
+  return created;
 }
 
 /** Loads an offer for an owner-only action: 404 when missing, 403 when someone else's. */
@@ -404,6 +439,7 @@ export async function updateOffer(db: Db, userId: string, offerId: string, input
     ]);
     await touchActive(tx, userId);
   });
+  noteBoardChange();
 }
 
 /** 終了: the owner takes an open, expired or negotiating offer off the board. */
@@ -416,6 +452,7 @@ export async function closeOffer(db: Db, userId: string, offerId: string): Promi
       .set({ status: "closed", updatedAt: sql`now()` })
       .where(and(eq(tradeOffers.id, offerId), eq(tradeOffers.ownerId, userId)));
   });
+  noteBoardChange();
 }
 
 /**
@@ -431,6 +468,7 @@ export async function markOfferCompleted(db: Db, userId: string, offerId: string
       .set({ status: "completed", completedAt: sql`now()`, updatedAt: sql`now()` })
       .where(and(eq(tradeOffers.id, offerId), eq(tradeOffers.ownerId, userId)));
   });
+  noteBoardChange();
 }
 
 /**
@@ -457,6 +495,7 @@ export async function bumpOffer(db: Db, userId: string, offerId: string): Promis
       .where(and(eq(tradeOffers.id, offerId), eq(tradeOffers.ownerId, userId)));
     await touchActive(tx, userId);
   });
+  noteBoardChange();
 }
 
 /**
@@ -473,6 +512,7 @@ export async function deleteOffer(db: Db, userId: string, offerId: string): Prom
     if (room) throw new TradeError("hasChatCannotDelete");
     await tx.delete(tradeOffers).where(and(eq(tradeOffers.id, offerId), eq(tradeOffers.ownerId, userId)));
   });
+  noteBoardChange();
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -541,7 +581,24 @@ export async function listBoard(
  * and want a card the user gives, with at least one same-rarity pair; ranked by how many 1:1
  * trades fit at once, then by how recently the owner was active.
  */
-export async function listMatches(db: Db, userId: string, limit = MATCH_LIMIT): Promise<MatchView[]> {
+export function listMatches(db: Db, userId: string, limit = MATCH_LIMIT): Promise<MatchView[]> {
+  limit = Math.min(Math.max(limit, 1), 100);
+  // Kept per user while the board version stands (every board write on this instance, and on the
+  // others through Redis, moves it) and at most MATCH_CACHE_TTL_MS (expiry, writes outside the app).
+  const key = `${userId}|${limit}`;
+  const version = boardVersion();
+  const hit = matchCache.get(key);
+  if (hit && hit.version === version && hit.expires > Date.now()) return hit.value;
+  const value = computeMatches(db, userId, limit);
+  const entry = { version, expires: Date.now() + MATCH_CACHE_TTL_MS, value };
+  matchCache.delete(key);
+  matchCache.set(key, entry);
+  while (matchCache.size > MATCH_CACHE_MAX_KEYS) matchCache.delete(matchCache.keys().next().value!);
+  value.catch(() => matchCache.get(key) === entry && matchCache.delete(key));
+  return value;
+}
+
+async function computeMatches(db: Db, userId: string, limit: number): Promise<MatchView[]> {
   const mine = await rowsOf<{ card_id: string; side: string; rarity: string }>(
     db,
     sql`select distinct c.card_id, c.side, k.rarity from ${tradeOfferCards} c
@@ -554,52 +611,80 @@ export async function listMatches(db: Db, userId: string, limit = MATCH_LIMIT): 
   const want = mine.filter((m) => m.side === "want" && giveRarities.has(m.rarity));
   const give = mine.filter((m) => m.side === "give" && wantRarities.has(m.rarity));
   if (!want.length || !give.length) return [];
-  const idsOf = (list: typeof mine) => sql.join(list.map((c) => sql`${c.card_id}`), sql`, `);
-  const rarityOf = (list: typeof mine) =>
-    sql`(case t.card_id ${sql.join(list.map((c) => sql`when ${c.card_id} then ${c.rarity}`), sql` `)} end)`;
-  // The card ids go in as literals so the planner sees how popular each one is (its statistics),
-  // and the side that would be larger is aggregated only for offers the other side selected.
-  const rows = await rowsOf<OfferRow & { fitting: number }>(
+  const ranked = (await rankMatches(db, userId, want, give)).slice(0, limit);
+  if (!ranked.length) return [];
+  const rows = await rowsOf<OfferRow>(
     db,
-    sql`with
-        -- their 求 that I give, and their 譲 that I want, counted per offer and rarity
-        send as (
-          select t.offer_id, ${rarityOf(give)} as rarity, count(*) as n
-          from ${tradeOfferCards} t
-          where t.side = 'want' and t.card_id in (${idsOf(give)})
-          group by 1, 2
-        ),
-        receive as (
-          select t.offer_id, ${rarityOf(want)} as rarity, count(*) as n
-          from ${tradeOfferCards} t
-          where t.side = 'give' and t.card_id in (${idsOf(want)})
-            and t.offer_id in (select offer_id from send)
-          group by 1, 2
-        ),
-        fit as (
-          select r.offer_id, sum(least(r.n, s.n))::int as fitting
-          from receive r join send s on s.offer_id = r.offer_id and s.rarity = r.rarity
-          group by r.offer_id
-        )
-        select ${OFFER_COLUMNS}, fit.fitting
-        from fit join ${tradeOffers} o on o.id = fit.offer_id
-        join ${profiles} p on p.user_id = o.owner_id
-        where ${OPEN_NOW} and o.owner_id <> ${userId} and p.suspended_at is null and ${notBlockedFor(userId)}
-        order by fit.fitting desc, p.last_active_at desc, o.bumped_at desc, o.id desc
-        limit ${Math.min(Math.max(limit, 1), 100)}`,
+    sql`select ${OFFER_COLUMNS} from ${tradeOffers} o join ${profiles} p on p.user_id = o.owner_id
+        where o.id in (${sql.join(ranked.map((r) => sql`${r.id}::uuid`), sql`, `)})`,
   );
-  if (!rows.length) return [];
-  const offers = await withCards(db, rows);
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  const page = ranked.filter((r) => byId.has(r.id));
+  const offers = await withCards(db, page.map((r) => byId.get(r.id)!));
   const myWant = new Set(mine.filter((m) => m.side === "want").map((m) => m.card_id));
   const myGive = new Set(mine.filter((m) => m.side === "give").map((m) => m.card_id));
   return offers.map((offer, i) => ({
     ...offer,
-    fitting: Number(rows[i].fitting),
+    fitting: page[i].fitting,
     pairs: pairsByRarity(
       offer.give.filter((c) => myWant.has(c.cardId)),
       offer.want.filter((c) => myGive.has(c.cardId)),
     ),
   }));
+}
+
+const MATCH_CACHE_TTL_MS = 10_000;
+const MATCH_CACHE_MAX_KEYS = 5_000;
+type RankedMatch = { id: string; fitting: number };
+const matchCache = new Map<string, { version: number; expires: number; value: Promise<MatchView[]> }>();
+
+/**
+ * Ranks every open offer that gives one of my wanted cards and wants one of my given cards.
+ * trade_offers.match_keys ('g:<card>' / 'w:<card>') and its GIN index find them in one index
+ * scan, however popular the cards; the same-rarity fit is counted here from those keys.
+ */
+async function rankMatches(
+  db: Db,
+  userId: string,
+  want: { card_id: string; rarity: string }[],
+  give: { card_id: string; rarity: string }[],
+): Promise<RankedMatch[]> {
+  const keys = (prefix: string, list: { card_id: string }[]) =>
+    sql`array[${sql.join(list.map((c) => sql`${prefix + c.card_id}`), sql`, `)}]::text[]`;
+  const candidates = await rowsOf<{ id: string; match_keys: string[]; last_active_at: Date | string; bumped_at: Date | string }>(
+    db,
+    sql`select o.id, o.match_keys, p.last_active_at, o.bumped_at
+        from ${tradeOffers} o join ${profiles} p on p.user_id = o.owner_id
+        where ${OPEN_NOW} and o.match_keys && ${keys("g:", want)} and o.match_keys && ${keys("w:", give)}
+          and o.owner_id <> ${userId} and p.suspended_at is null and ${notBlockedFor(userId)}`,
+  );
+  const wantRarity = new Map(want.map((c) => [c.card_id, c.rarity]));
+  const giveRarity = new Map(give.map((c) => [c.card_id, c.rarity]));
+  const ranked: (RankedMatch & { active: number; bumped: number })[] = [];
+  for (const offer of candidates) {
+    // Per rarity: their cards I want, and their wanted cards I give.
+    const receive = new Map<string, number>();
+    const send = new Map<string, number>();
+    for (const k of parseTextArray(offer.match_keys)) {
+      const rarity = (k.startsWith("g:") ? wantRarity : giveRarity).get(k.slice(2));
+      if (!rarity) continue;
+      const side = k.startsWith("g:") ? receive : send;
+      side.set(rarity, (side.get(rarity) ?? 0) + 1);
+    }
+    let fitting = 0;
+    for (const [rarity, n] of receive) fitting += Math.min(n, send.get(rarity) ?? 0);
+    if (fitting > 0) {
+      ranked.push({ id: offer.id, fitting, active: new Date(offer.last_active_at).getTime(), bumped: new Date(offer.bumped_at).getTime() });
+    }
+  }
+  ranked.sort((a, b) => b.fitting - a.fitting || b.active - a.active || b.bumped - a.bumped || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
+  return ranked.map(({ id, fitting }) => ({ id, fitting }));
+}
+
+/** A text[] as the driver hands it over: an array (node-postgres, PGlite) or its literal. */
+function parseTextArray(value: string[] | string): string[] {
+  if (Array.isArray(value)) return value;
+  return value.replace(/^\{|\}$/g, "").split(",").filter(Boolean).map((s) => s.replace(/^"|"$/g, ""));
 }
 
 /** The user's own offers in every status (expired ones included), newest first. */
@@ -699,10 +784,12 @@ export async function blockUser(db: Db, blockerId: string, blockedId: string): P
   const [target] = await db.select({ id: users.id }).from(users).where(eq(users.id, blockedId));
   if (!target) throw new TradeError("notFound");
   await db.insert(blocks).values({ blockerId, blockedId }).onConflictDoNothing();
+  noteBoardChange();
 }
 
 export async function unblockUser(db: Db, blockerId: string, blockedId: string): Promise<void> {
   await db.delete(blocks).where(and(eq(blocks.blockerId, blockerId), eq(blocks.blockedId, blockedId)));
+  noteBoardChange();
 }
 
 export async function listBlockedUsers(db: Db, blockerId: string): Promise<{ userId: string; displayName: string }[]> {
@@ -749,6 +836,7 @@ export async function startNegotiationFromChat(db: Db, { offerId, partnerId }: {
           and exists (select 1 from ${chatRooms} r where r.offer_id = o.id and r.partner_id = ${partnerId})
         returning o.id`,
   );
+  if (rows.length) noteBoardChange();
   return rows.length > 0;
 }
 
@@ -760,6 +848,7 @@ export async function cancelNegotiationFromChat(db: Db, { offerId, partnerId }: 
         where id = ${offerId} and status = 'negotiating' and partner_id = ${partnerId}
         returning id`,
   );
+  if (rows.length) noteBoardChange();
   return rows.length > 0;
 }
 
@@ -771,7 +860,7 @@ export async function completeTradeFromChat(
   db: Db,
   { offerId, partnerId }: { offerId: string; partnerId: string },
 ): Promise<{ completed: boolean }> {
-  return db.transaction(async (tx) => {
+  const result = await db.transaction(async (tx) => {
     const rows = await rowsOf<{ owner_id: string }>(
       tx as unknown as Db,
       sql`update ${tradeOffers} o set status = 'completed', partner_id = ${partnerId},
@@ -789,6 +878,8 @@ export async function completeTradeFromChat(
       .where(inArray(profiles.userId, [offer.owner_id, partnerId]));
     return { completed: true };
   });
+  if (result.completed) noteBoardChange();
+  return result;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -881,6 +972,7 @@ export async function resolveReport(db: Db, reportId: string, action: ReportActi
       .set({ status: action === "dismiss" ? "dismissed" : "actioned", resolvedAt: sql`now()` })
       .where(eq(reports.id, reportId));
   });
+  noteBoardChange();
 }
 
 /** Rarities a trade may use (the admin-editable flag), highest first, for the board's filter. */

@@ -87,8 +87,8 @@ export async function getViewerFromHeaders(headers: Headers, db: Db, env: Env): 
   };
 }
 
-async function readViewerRow(db: Db, token: string) {
-  const [row] = await db
+function viewerQuery(db: Db) {
+  return db
     .select({
       userId: users.id,
       name: users.name,
@@ -102,8 +102,22 @@ async function readViewerRow(db: Db, token: string) {
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
     .leftJoin(profiles, eq(profiles.userId, users.id))
-    .where(and(eq(sessions.token, token), gt(sessions.expiresAt, sql`now()`)))
-    .limit(1);
+    .where(and(eq(sessions.token, sql.placeholder("token")), gt(sessions.expiresAt, sql`now()`)))
+    .limit(1)
+    .prepare("viewer_by_session_token");
+}
+
+// Every signed-in request runs this query: built once per database handle and prepared by name,
+// so neither Drizzle nor PostgreSQL plans it again for each request.
+const preparedViewerQuery = new WeakMap<Db, ReturnType<typeof viewerQuery>>();
+
+async function readViewerRow(db: Db, token: string) {
+  let query = preparedViewerQuery.get(db);
+  if (!query) {
+    query = viewerQuery(db);
+    preparedViewerQuery.set(db, query);
+  }
+  const [row] = await query.execute({ token });
   return row;
 }
 

@@ -1,4 +1,5 @@
 import { eq } from "drizzle-orm";
+import { noteBoardChange } from "../../lib/board-version.server";
 import type { Db } from "../../db/client.server";
 import { profiles, users } from "../../db/schema/users";
 import type { ProfileInput } from "./users.schema";
@@ -46,6 +47,8 @@ export async function updateProfile(db: Db, userId: string, input: ProfileInput)
     if (updated.length === 0) throw new Error(`no profile for user ${userId}`);
     await tx.update(users).set({ name: input.displayName, updatedAt: now }).where(eq(users.id, userId));
   });
+  // The display name shows on the owner's offers.
+  noteBoardChange();
 }
 
 /** Grants or revokes the admin role by e-mail (scripts/admin.ts); false when no such user. */
