@@ -1,10 +1,12 @@
 // `npx tsx bench/accounts.ts`: what being signed in costs a page. Measures, on one server per
 // database, the SSR home page and /profile for a signed-in user (session cookie → Better Auth
 // session lookup → profile) against the anonymous home page of the same server (the baseline:
-// no cookie, no session query), on PGlite and (when it answers) PostgreSQL.
+// no session query, and rendered for every request — it carries a cookie that keeps it away from
+// the signed-out page cache, so the comparison is of the session, not of the cache), on PGlite
+// and (when it answers) PostgreSQL.
 // Needs a build (`npm run build`). Bounded: BENCH_SECONDS (default 10) per case, 127.0.0.1 only.
 import { startServer } from "../tests/support/server";
-import { createBenchDatabase, measure, printTable, type Measurement } from "./support";
+import { CACHE_MISS, createBenchDatabase, measure, printTable, type Measurement } from "./support";
 
 const duration = Number(process.env.BENCH_SECONDS ?? 10);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 20);
@@ -28,7 +30,7 @@ for (const target of targets) {
     await measure("warm-up", `${server.url}/`, { duration: 2, connections: 4 });
     await measure("warm-up", `${server.url}/profile`, { duration: 2, connections: 4, headers: { cookie } });
 
-    const baseline = await measure(`SSR / anonymous (${target.label})`, `${server.url}/`, opts);
+    const baseline = await measure(`SSR / anonymous, rendered (${target.label})`, `${server.url}/`, { ...opts, headers: CACHE_MISS });
     const rows: Measurement[] = [baseline];
     rows.push(await measure(`SSR / signed in (${target.label})`, `${server.url}/`, { ...opts, headers: { cookie } }));
     rows.push(await measure(`SSR /profile signed in (${target.label})`, `${server.url}/profile`, { ...opts, headers: { cookie } }));

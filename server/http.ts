@@ -16,6 +16,7 @@ import { localeFromRequest, translate } from "../app/lib/i18n";
 import { usersMessages } from "../app/features/users/messages";
 import { toNodeHandler } from "better-auth/node";
 import type { Logger } from "./logger";
+import { directApi } from "./direct-api";
 import { createPageCache } from "./page-cache";
 import { attachRealtime, type Realtime } from "./realtime";
 
@@ -129,15 +130,18 @@ export async function createHttpApp(options: {
   // Signed-out visitors of the board, the card pages and their APIs share renders for a few seconds.
   app.use(createPageCache({ ttlSeconds: env.pageCacheSeconds }).middleware);
 
+  const loadContext = (res: express.Response): AppContext => ({
+    db: database.db,
+    env,
+    cspNonce: res.locals.cspNonce as string,
+  });
+  // The hot read APIs call their route's loader directly (server/direct-api.ts).
+  app.use(directApi({ build, siteOrigin: siteOrigin.origin, context: loadContext }));
   app.use(
     createRequestHandler({
       build,
       mode: env.nodeEnv === "development" ? "development" : "production",
-      getLoadContext: (_req, res): AppContext => ({
-        db: database.db,
-        env,
-        cspNonce: res.locals.cspNonce as string,
-      }),
+      getLoadContext: (_req, res) => loadContext(res),
     }),
   );
 

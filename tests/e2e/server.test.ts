@@ -63,6 +63,27 @@ describe("the running server", () => {
     expect(withCookie.headers.get("x-page-cache")).toBeNull();
   });
 
+  it("answers the directly dispatched read APIs with the same statuses and JSON errors", async () => {
+    const signedOut = await fetch(`${baseUrl}/api/trades/matches`);
+    expect(signedOut.status).toBe(401);
+    expect(signedOut.headers.get("content-type")).toContain("application/json");
+    expect(await signedOut.json()).toEqual({ error: expect.any(String) });
+    const forged = await fetch(`${baseUrl}/api/trades/matches`, { headers: { cookie: "torepoke.session_token=forged.c2ln" } });
+    expect(forged.status).toBe(401);
+    const badCursor = await fetch(`${baseUrl}/api/trades?cursor=${encodeURIComponent("not a cursor")}`);
+    expect(badCursor.status).toBe(400);
+    expect(await badCursor.json()).toMatchObject({ error: expect.any(String) });
+    const board = await fetch(`${baseUrl}/api/trades`, { headers: { cookie: "x=1" } });
+    expect(board.status).toBe(200);
+    expect(await board.json()).toMatchObject({ offers: expect.any(Array) });
+    const search = await fetch(`${baseUrl}/api/cards/search?q=${encodeURIComponent("ぴかちゅう")}`, { headers: { cookie: "x=1" } });
+    expect(search.headers.get("cache-control")).toBe("public, max-age=60");
+    expect((await search.json()).cards.length).toBeGreaterThan(0);
+    // Writes still go through React Router's handler.
+    const post = await fetch(`${baseUrl}/api/trades`, { method: "POST", headers: { origin: baseUrl, "content-type": "application/json" }, body: "{}" });
+    expect(post.status).toBe(401);
+  });
+
   it("answers 400, not 500, when a page action gets a body that is not a form", async () => {
     for (const path of ["/login", "/signup", "/language", "/profile"]) {
       const res = await fetch(`${baseUrl}${path}`, {

@@ -584,18 +584,35 @@ export async function listBoard(
 export function listMatches(db: Db, userId: string, limit = MATCH_LIMIT): Promise<MatchView[]> {
   limit = Math.min(Math.max(limit, 1), 100);
   // Kept per user while the board version stands (every board write on this instance, and on the
-  // others through Redis, moves it) and at most MATCH_CACHE_TTL_MS (expiry, writes outside the app).
+  // others through Redis, moves it); after MATCH_CACHE_TTL_MS (expiry by time, writes outside the
+  // app) it is recomputed in the background while the last result still answers.
   const key = `${userId}|${limit}`;
   const version = boardVersion();
   const hit = matchCache.get(key);
-  if (hit && hit.version === version && hit.expires > Date.now()) return hit.value;
+  if (hit && hit.version === version) {
+    if (hit.expires > Date.now()) return hit.value;
+    // Only time has passed: answer from the last result while one recomputation runs.
+    if (!hit.refreshing) {
+      hit.refreshing = true;
+      const next = computeMatches(db, userId, limit);
+      next.then(
+        () => matchCache.get(key) === hit && remember(key, version, next),
+        () => (hit.refreshing = false),
+      );
+    }
+    return hit.value;
+  }
   const value = computeMatches(db, userId, limit);
-  const entry = { version, expires: Date.now() + MATCH_CACHE_TTL_MS, value };
+  remember(key, version, value);
+  return value;
+}
+
+function remember(key: string, version: number, value: Promise<MatchView[]>): void {
+  const entry = { version, expires: Date.now() + MATCH_CACHE_TTL_MS, value, refreshing: false };
   matchCache.delete(key);
   matchCache.set(key, entry);
   while (matchCache.size > MATCH_CACHE_MAX_KEYS) matchCache.delete(matchCache.keys().next().value!);
   value.catch(() => matchCache.get(key) === entry && matchCache.delete(key));
-  return value;
 }
 
 async function computeMatches(db: Db, userId: string, limit: number): Promise<MatchView[]> {
@@ -636,7 +653,7 @@ async function computeMatches(db: Db, userId: string, limit: number): Promise<Ma
 const MATCH_CACHE_TTL_MS = 10_000;
 const MATCH_CACHE_MAX_KEYS = 5_000;
 type RankedMatch = { id: string; fitting: number };
-const matchCache = new Map<string, { version: number; expires: number; value: Promise<MatchView[]> }>();
+const matchCache = new Map<string, { version: number; expires: number; value: Promise<MatchView[]>; refreshing: boolean }>();
 
 /**
  * Ranks every open offer that gives one of my wanted cards and wants one of my given cards.
