@@ -25,7 +25,7 @@ const CACHEABLE: RegExp[] = [
 ];
 
 /** Headers of a kept answer that are replayed; the rest (CSP, dates, encodings) are per request. */
-const KEPT_HEADERS = ["content-type", "cache-control", "content-language", "link", "x-robots-tag"];
+const KEPT_HEADERS = ["content-type", "cache-control", "content-language", "link", "x-robots-tag", "x-remix-response"];
 
 type Entry = { parts: Buffer[]; headers: [string, string][]; expires: number; bytes: number };
 
