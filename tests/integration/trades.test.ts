@@ -1,7 +1,7 @@
 import { and, count, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { blocks, chatMessages, chatRooms, profiles, rarities, reports, tradeOfferCards, tradeOffers } from "../../app/db/schema/index";
-import { applyTradeStep, ChatError, sendMessage } from "../../app/features/chat/chat.server";
+import { applyTradeStep, blockRoomPartner, ChatError, sendMessage, unblockRoomPartner } from "../../app/features/chat/chat.server";
 import { seedCatalogue } from "../../app/features/cards/catalogue.server";
 import {
   blockUser,
@@ -497,6 +497,33 @@ describe("マッチ stays current", () => {
     expect(await ids()).toEqual([]);
   });
 
+  it("follows what the chat does: 取引中 and a block from the room take an offer out at once", async () => {
+    const cards = await catalogueCards(db, "◆◆", 20);
+    const [A, C] = [cards[17], cards[18]];
+    const me = await createUser(db);
+    const owner = await createUser(db);
+    const partner = await createUser(db);
+    await createOffer(db, me.id, offer([A], [C]));
+    const theirs = await createOffer(db, owner.id, offer([C], [A]));
+    const ids = async () => (await listMatches(db, me.id)).map((m) => m.id);
+    expect(await ids()).toContain(theirs.id);
+    // Someone else agrees with the owner in their room: the offer is 取引中, not on offer any more.
+    const { roomId } = await openChatRoomForOffer(db, { offerId: theirs.id, userId: partner.id });
+    await applyTradeStep(db, { roomId, userId: partner.id, step: "agree" });
+    await applyTradeStep(db, { roomId, userId: owner.id, step: "agree" });
+    expect((await rowOf(theirs.id)).status).toBe("negotiating");
+    expect(await ids()).not.toContain(theirs.id);
+    // キャンセル puts it back.
+    await applyTradeStep(db, { roomId, userId: owner.id, step: "cancel" });
+    expect(await ids()).toContain(theirs.id);
+    // I open a room with the owner and block them from it.
+    const mine = await openChatRoomForOffer(db, { offerId: theirs.id, userId: me.id });
+    await blockRoomPartner(db, mine.roomId, me.id);
+    expect(await ids()).not.toContain(theirs.id);
+    await unblockRoomPartner(db, mine.roomId, me.id);
+    expect(await ids()).toContain(theirs.id);
+  });
+
   it("keeps trade_offers.match_keys equal to the offer's cards, whoever writes them", async () => {
     const [A, C, E] = (await catalogueCards(db, "◆◆", 16)).slice(10, 13);
     const user = await createUser(db);
@@ -510,6 +537,11 @@ describe("マッチ stays current", () => {
     expect(await keysOf(created.id)).toEqual([`g:${C.id}`]);
     await db.update(tradeOfferCards).set({ side: "want" }).where(eq(tradeOfferCards.offerId, created.id));
     expect(await keysOf(created.id)).toEqual([`w:${C.id}`]);
+    // A card moved to another offer leaves the first one's keys too.
+    const other = await createOffer(db, user.id, offer([E], [A]));
+    await db.update(tradeOfferCards).set({ offerId: other.id }).where(eq(tradeOfferCards.offerId, created.id));
+    expect(await keysOf(created.id)).toEqual([]);
+    expect(await keysOf(other.id)).toEqual([`g:${E.id}`, `w:${A.id}`, `w:${C.id}`].sort());
   });
 });
 

@@ -15,6 +15,7 @@ import {
   users,
 } from "../../db/schema/index";
 import { cancelNegotiationFromChat, completeTradeFromChat, startNegotiationFromChat } from "../trades/trades.server";
+import { noteBoardChange } from "../../lib/board-version.server";
 import type { ChatMessage, RoomState, TradeProgress } from "./protocol";
 import { MESSAGE_MAX_LENGTH, MESSAGE_PAGE_SIZE, normaliseBody, RoomIdSchema, type TradeStep } from "./chat.schema";
 
@@ -461,6 +462,13 @@ export type StepResult = { messages: ChatMessage[]; progress: TradeProgress; off
  * becomes completed and both completed-trade counts go up, in the same transaction.
  */
 export async function applyTradeStep(db: Db, input: { roomId: string; userId: string; step: TradeStep }): Promise<StepResult> {
+  const result = await applyTradeStepInTransaction(db, input);
+  // An offer may have changed status (取引中, 募集中 again, 成立): board caches drop, after commit.
+  noteBoardChange();
+  return result;
+}
+
+async function applyTradeStepInTransaction(db: Db, input: { roomId: string; userId: string; step: TradeStep }): Promise<StepResult> {
   const checked = await requireRoomMember(db, input.roomId, input.userId);
   const partnerId = otherParticipant(checked, input.userId);
   // A block stops the trade going forward, but either side can still end it: キャンセル puts
@@ -558,7 +566,7 @@ export async function applyTradeStep(db: Db, input: { roomId: string; userId: st
 export async function blockRoomPartner(db: Db, roomId: string, userId: string): Promise<{ blockedId: string; messages: ChatMessage[] }> {
   const checked = await requireRoomMember(db, roomId, userId);
   const blockedId = otherParticipant(checked, userId);
-  return db.transaction(async (tx) => {
+  const result = await db.transaction(async (tx) => {
     await tx.insert(blocks).values({ blockerId: userId, blockedId }).onConflictDoNothing();
     // Same lock order as applyTradeStep (room, then offer), so a step racing the block waits.
     const [room] = await tx.select().from(chatRooms).where(eq(chatRooms.id, checked.id)).for("update");
@@ -573,12 +581,16 @@ export async function blockRoomPartner(db: Db, roomId: string, userId: string): 
     const cancelled = await cancelRoomTrade(tx, room, userId);
     return { blockedId, messages: [cancelled.message] };
   });
+  // Blocks hide offers both ways (and a cancelled trade puts the offer back): after commit.
+  noteBoardChange();
+  return result;
 }
 
 export async function unblockRoomPartner(db: Db, roomId: string, userId: string): Promise<{ blockedId: string }> {
   const room = await requireRoomMember(db, roomId, userId);
   const blockedId = otherParticipant(room, userId);
   await db.delete(blocks).where(and(eq(blocks.blockerId, userId), eq(blocks.blockedId, blockedId)));
+  noteBoardChange();
   return { blockedId };
 }
 

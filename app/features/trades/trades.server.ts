@@ -190,7 +190,7 @@ function compareOfferCards(a: CardInfo & { cardId: string }, b: CardInfo & { car
     b.rank - a.rank ||
     // As PostgreSQL orders them: a card without a set code after those with one.
     ((a.setCode ?? "\uffff") < (b.setCode ?? "\uffff") ? -1 : (a.setCode ?? "\uffff") > (b.setCode ?? "\uffff") ? 1 : 0) ||
-    (a.number ?? 0) - (b.number ?? 0) ||
+    (a.number ?? Number.MAX_SAFE_INTEGER) - (b.number ?? Number.MAX_SAFE_INTEGER) ||
     (a.cardId < b.cardId ? -1 : a.cardId > b.cardId ? 1 : 0)
   );
 }
@@ -589,9 +589,10 @@ export function listMatches(db: Db, userId: string, limit = MATCH_LIMIT): Promis
   const key = `${userId}|${limit}`;
   const version = boardVersion();
   const hit = matchCache.get(key);
-  if (hit && hit.version === version) {
-    if (hit.expires > Date.now()) return hit.value;
-    // Only time has passed: answer from the last result while one recomputation runs.
+  const now = Date.now();
+  if (hit && hit.version === version && hit.expires + MATCH_STALE_GRACE_MS > now) {
+    if (hit.expires > now) return hit.value;
+    // Only time has passed, and not much: answer from the last result while one recomputation runs.
     if (!hit.refreshing) {
       hit.refreshing = true;
       const next = computeMatches(db, userId, limit);
@@ -651,7 +652,9 @@ async function computeMatches(db: Db, userId: string, limit: number): Promise<Ma
 }
 
 const MATCH_CACHE_TTL_MS = 10_000;
-const MATCH_CACHE_MAX_KEYS = 5_000;
+/** Past its TTL an answer is served while a fresh one is computed, for this long at most. */
+const MATCH_STALE_GRACE_MS = 20_000;
+const MATCH_CACHE_MAX_KEYS = 1_000;
 type RankedMatch = { id: string; fitting: number };
 const matchCache = new Map<string, { version: number; expires: number; value: Promise<MatchView[]>; refreshing: boolean }>();
 
@@ -841,6 +844,9 @@ export async function reportOffer(db: Db, reporterId: string, offerId: string, r
 // ---------------------------------------------------------------------------------------------
 // Called by the chat when a negotiation moves on
 
+// The three below run inside the chat's transaction (applyTradeStep): the chat notes the board
+// change once that transaction has committed, never before.
+
 /**
  * 条件合意 in the room: the offer becomes 取引中 with this partner, only from 募集中 and before it
  * expires (the expired status is written lazily, so the row may still say open). False otherwise.
@@ -853,7 +859,6 @@ export async function startNegotiationFromChat(db: Db, { offerId, partnerId }: {
           and exists (select 1 from ${chatRooms} r where r.offer_id = o.id and r.partner_id = ${partnerId})
         returning o.id`,
   );
-  if (rows.length) noteBoardChange();
   return rows.length > 0;
 }
 
@@ -865,7 +870,6 @@ export async function cancelNegotiationFromChat(db: Db, { offerId, partnerId }: 
         where id = ${offerId} and status = 'negotiating' and partner_id = ${partnerId}
         returning id`,
   );
-  if (rows.length) noteBoardChange();
   return rows.length > 0;
 }
 
@@ -895,7 +899,6 @@ export async function completeTradeFromChat(
       .where(inArray(profiles.userId, [offer.owner_id, partnerId]));
     return { completed: true };
   });
-  if (result.completed) noteBoardChange();
   return result;
 }
 
