@@ -124,7 +124,7 @@ type OfferRow = {
   completed_trades: number;
   last_active_at: Date | string;
   /** [side, cardId, count] of each card, from OFFER_COLUMNS. */
-  offer_cards: [string, string, number][] | string;
+  offer_cards: [string, string, number][];
 };
 
 // Columns every offer list selects; `bump_key` is the exact (microsecond) cursor value.
@@ -195,10 +195,6 @@ function compareOfferCards(a: CardInfo & { cardId: string }, b: CardInfo & { car
   );
 }
 
-function offerCardsOf(row: OfferRow): [string, string, number][] {
-  return typeof row.offer_cards === "string" ? JSON.parse(row.offer_cards) : row.offer_cards;
-}
-
 function toView(row: OfferRow, sides: { give: OfferCardView[]; want: OfferCardView[] } | undefined): OfferView {
   const status = (row.expired ? "expired" : row.status) as OfferStatus;
   return {
@@ -221,10 +217,10 @@ function toView(row: OfferRow, sides: { give: OfferCardView[]; want: OfferCardVi
 
 async function withCards(db: Db, rows: OfferRow[]): Promise<OfferView[]> {
   const ids = new Set<string>();
-  for (const row of rows) for (const [, cardId] of offerCardsOf(row)) ids.add(cardId);
+  for (const row of rows) for (const [, cardId] of row.offer_cards) ids.add(cardId);
   const info = ids.size ? await cardInfo(db, ids) : new Map<string, CardInfo>();
   return rows.map((row) => {
-    const listed = offerCardsOf(row)
+    const listed = row.offer_cards
       .filter(([, cardId]) => info.has(cardId))
       .map(([side, cardId, count]) => ({ side, cardId, count: Number(count), ...info.get(cardId)! }))
       .sort(compareOfferCards);
@@ -685,7 +681,7 @@ async function rankMatches(
     // Per rarity: their cards I want, and their wanted cards I give.
     const receive = new Map<string, number>();
     const send = new Map<string, number>();
-    for (const k of parseTextArray(offer.match_keys)) {
+    for (const k of offer.match_keys) {
       const rarity = (k.startsWith("g:") ? wantRarity : giveRarity).get(k.slice(2));
       if (!rarity) continue;
       const side = k.startsWith("g:") ? receive : send;
@@ -699,12 +695,6 @@ async function rankMatches(
   }
   ranked.sort((a, b) => b.fitting - a.fitting || b.active - a.active || b.bumped - a.bumped || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
   return ranked.map(({ id, fitting }) => ({ id, fitting }));
-}
-
-/** A text[] as the driver hands it over: an array (node-postgres, PGlite) or its literal. */
-function parseTextArray(value: string[] | string): string[] {
-  if (Array.isArray(value)) return value;
-  return value.replace(/^\{|\}$/g, "").split(",").filter(Boolean).map((s) => s.replace(/^"|"$/g, ""));
 }
 
 /** The user's own offers in every status (expired ones included), newest first. */
