@@ -6,16 +6,15 @@
 // and (when it answers) PostgreSQL.
 // Needs a build (`npm run build`). Bounded: BENCH_SECONDS (default 10) per case, 127.0.0.1 only.
 import { startServer } from "../tests/support/server";
-import { CACHE_MISS, createBenchDatabase, measure, printTable, type Measurement } from "./support";
+import { CACHE_MISS, measure, postgresTarget, printTable, type Measurement } from "./support";
 
 const duration = Number(process.env.BENCH_SECONDS ?? 10);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 20);
 const opts = { duration, connections };
 
 const targets: { label: string; env: Record<string, string>; cleanup?: () => Promise<void> }[] = [{ label: "pglite", env: {} }];
-const pgDb = await createBenchDatabase();
-if (pgDb) targets.push({ label: "postgres", env: { DATABASE_URL: pgDb.url }, cleanup: pgDb.drop });
-else console.log("PostgreSQL not reachable: PGlite only.");
+const postgres = await postgresTarget();
+if (postgres) targets.push(postgres);
 
 for (const target of targets) {
   const server = await startServer({ ...target.env, LOG_LEVEL: "warn" });

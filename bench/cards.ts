@@ -3,12 +3,12 @@
 // answers) PostgreSQL; then the CSV import of the whole real catalogue on both databases.
 // Needs a build (`npm run build`). Bounded: BENCH_SECONDS (default 10) per case, 127.0.0.1 only.
 // Aim (issue 4): search p99 under 20 ms and at least half the throughput of /healthz.
-import { migrateDatabase, openDatabase, type Database } from "../app/db/client.server";
+import { migrateDatabase, openDatabase } from "../app/db/client.server";
 import { catalogueCsv } from "../app/features/cards/catalogue-csv.server";
 import { seedCatalogue } from "../app/features/cards/catalogue.server";
 import { importCardsFromCsv } from "../app/features/cards/import.server";
 import { startServer } from "../tests/support/server";
-import { CACHE_MISS, createBenchDatabase, measure, printTable, type Measurement } from "./support";
+import { CACHE_MISS, measure, postgresTarget, printTable, type BenchTarget, type Measurement } from "./support";
 
 const duration = Number(process.env.BENCH_SECONDS ?? 10);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
@@ -26,19 +26,9 @@ const CASES: [string, string, Record<string, string>?][] = [
   ["SSR /cards?pack=dialga, cache miss", "/cards?pack=dialga", CACHE_MISS],
 ];
 
-type Target = { label: string; env: Record<string, string>; open(): Promise<Database>; cleanup?: () => Promise<void> };
-const targets: Target[] = [{ label: "pglite", env: {}, open: () => openDatabase({ kind: "pglite" }) }];
-const pgDb = await createBenchDatabase();
-if (pgDb) {
-  targets.push({
-    label: "postgres",
-    env: { DATABASE_URL: pgDb.url },
-    open: () => openDatabase({ kind: "postgres", url: pgDb.url }),
-    cleanup: pgDb.drop,
-  });
-} else {
-  console.log("PostgreSQL not reachable: PGlite only.");
-}
+const targets: BenchTarget[] = [{ label: "pglite", env: {}, open: () => openDatabase({ kind: "pglite" }), cleanup: async () => {} }];
+const postgres = await postgresTarget();
+if (postgres) targets.push(postgres);
 
 const summary: string[] = [];
 for (const target of targets) {
@@ -74,7 +64,7 @@ for (const target of targets) {
     }
   } finally {
     await database.close();
-    await target.cleanup?.();
+    await target.cleanup();
   }
 }
 

@@ -4,7 +4,7 @@
 // and as a cache miss (rendered for every request).
 // Needs a build (`npm run build`). Bounded: BENCH_SECONDS (default 10) per case.
 import { startServer } from "../tests/support/server";
-import { CACHE_MISS, createBenchDatabase, measure, printTable, startBareServer, type Measurement } from "./support";
+import { CACHE_MISS, measure, postgresTarget, printTable, startBareServer, type Measurement } from "./support";
 
 const duration = Number(process.env.BENCH_SECONDS ?? 10);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
@@ -16,9 +16,8 @@ await bare.stop();
 
 const rows: Measurement[] = [baseline];
 const targets: { label: string; env: Record<string, string>; cleanup?: () => Promise<void> }[] = [{ label: "pglite", env: {} }];
-const pgDb = await createBenchDatabase();
-if (pgDb) targets.push({ label: "postgres", env: { DATABASE_URL: pgDb.url }, cleanup: pgDb.drop });
-else console.log("PostgreSQL not reachable: PGlite only.");
+const postgres = await postgresTarget();
+if (postgres) targets.push(postgres);
 
 for (const target of targets) {
   const server = await startServer({ ...target.env, LOG_LEVEL: "warn" });

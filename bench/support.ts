@@ -5,6 +5,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import autocannon from "autocannon";
 import pg from "pg";
+import { openDatabase, type Database } from "../app/db/client.server";
 import { freePort } from "../tests/support/server";
 
 /**
@@ -75,6 +76,30 @@ export async function createBenchDatabase(): Promise<{ url: string; drop(): Prom
       await c.query(`drop database if exists ${name} with (force)`);
       await c.end();
     },
+  };
+}
+
+export type BenchTarget = {
+  label: string;
+  /** Environment for the server under test. */
+  env: Record<string, string>;
+  /** The same database, opened in the bench process (for seeding and direct calls). */
+  open(): Promise<Database>;
+  cleanup(): Promise<void>;
+};
+
+/** A fresh PostgreSQL database as a bench target, or null (and a line saying so) without a server. */
+export async function postgresTarget(): Promise<BenchTarget | null> {
+  const created = await createBenchDatabase();
+  if (!created) {
+    console.log("PostgreSQL not reachable: PGlite only.");
+    return null;
+  }
+  return {
+    label: "postgres",
+    env: { DATABASE_URL: created.url },
+    open: () => openDatabase({ kind: "postgres", url: created.url }),
+    cleanup: created.drop,
   };
 }
 

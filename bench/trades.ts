@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { eq } from "drizzle-orm";
-import { migrateDatabase, openDatabase, type Database } from "../app/db/client.server";
+import { migrateDatabase, openDatabase } from "../app/db/client.server";
 import { profiles } from "../app/db/schema/index";
 import { seedCatalogue } from "../app/features/cards/catalogue.server";
 import { createOffer, listMatches } from "../app/features/trades/trades.server";
@@ -19,7 +19,7 @@ import { loadEnv } from "../app/lib/env.server";
 import { seedTradeOffers } from "../scripts/seed-trades";
 import { startServer } from "../tests/support/server";
 import { noteBoardChange } from "../app/lib/board-version.server";
-import { CACHE_MISS, createBenchDatabase, measure, printTable, type Measurement } from "./support";
+import { CACHE_MISS, measure, postgresTarget, printTable, type BenchTarget, type Measurement } from "./support";
 
 const duration = Number(process.env.BENCH_SECONDS ?? 10);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 20);
@@ -27,21 +27,10 @@ const offers = Number(process.env.BENCH_OFFERS ?? 100_000);
 const opts = { duration, connections };
 const TRADER = { name: "ベンチ", email: "bench-trader@example.com", password: "bench-trader-pass" };
 
-type Target = { label: string; env: Record<string, string>; open(): Promise<Database>; cleanup(): Promise<void> };
-
 const pgliteDir = mkdtempSync(path.join(tmpdir(), "torepoke-bench-trades-"));
-const targets: Target[] = [];
-const pgDb = await createBenchDatabase();
-if (pgDb) {
-  targets.push({
-    label: "postgres",
-    env: { DATABASE_URL: pgDb.url },
-    open: () => openDatabase({ kind: "postgres", url: pgDb.url }),
-    cleanup: pgDb.drop,
-  });
-} else {
-  console.log("PostgreSQL not reachable: PGlite only.");
-}
+const targets: BenchTarget[] = [];
+const postgres = await postgresTarget();
+if (postgres) targets.push(postgres);
 targets.push({
   label: "pglite",
   env: { DATA_DIR: pgliteDir },
@@ -50,7 +39,7 @@ targets.push({
 });
 
 /** Seeds the board and a trader whose open offers use the most popular cards of three rarities. */
-async function prepare(target: Target): Promise<{ giveFilter: string; matches: number }> {
+async function prepare(target: BenchTarget): Promise<{ giveFilter: string; matches: number }> {
   const database = await target.open();
   try {
     await migrateDatabase(database);

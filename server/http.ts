@@ -12,7 +12,7 @@ import type { AppContext } from "../app/lib/context";
 import type { Env } from "../app/lib/env.server";
 import { AUTH_BASE_PATH, authRequestHandler, CLIENT_IP_HEADER, getAuth } from "../app/lib/auth.server";
 import { isCsrfSafe } from "../app/lib/csrf.server";
-import { localeFromRequest, translate } from "../app/lib/i18n";
+import { localeFromCookie, translate } from "../app/lib/i18n";
 import { usersMessages } from "../app/features/users/messages";
 import { toNodeHandler } from "better-auth/node";
 import type { Logger } from "./logger";
@@ -94,8 +94,7 @@ export async function createHttpApp(options: {
       siteOrigin.origin,
     );
     if (ok) return next();
-    const locale = localeFromRequest({ headers: new Headers({ cookie: req.headers.cookie ?? "" }) } as Request);
-    res.status(403).json({ error: translate(usersMessages, locale, "errorCsrf") });
+    res.status(403).json({ error: translate(usersMessages, localeFromCookie(req.headers.cookie), "errorCsrf") });
   });
 
   // Better Auth at /api/auth/*, before any body parser (it reads the raw body itself).

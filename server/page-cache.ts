@@ -11,7 +11,7 @@
 // - Freshness is a TTL (PAGE_CACHE_SECONDS, 0 turns the cache off) and the same on every
 //   instance; signed-in users — the ones who just wrote something — never read from it.
 import type { NextFunction, Request, Response } from "express";
-import { LOCALE_COOKIE } from "../app/lib/i18n";
+import { LOCALE_COOKIE, localeFromCookie } from "../app/lib/i18n";
 
 const CACHEABLE: RegExp[] = [
   /^\/(?:_root\.data)?$/,
@@ -45,7 +45,6 @@ export type PageCache = {
 };
 
 const LOCALE_ONLY = new RegExp(`^\\s*${LOCALE_COOKIE}=[^;]*;?\\s*$`);
-const LOCALE_VALUE = new RegExp(`(?:^|;\\s*)${LOCALE_COOKIE}=(ja|en)(?:;|\\s*$)`);
 
 /** The cache key, or null when this request must not read or fill the cache. */
 export function pageCacheKey(req: Pick<Request, "method" | "path" | "originalUrl" | "headers">): string | null {
@@ -53,8 +52,7 @@ export function pageCacheKey(req: Pick<Request, "method" | "path" | "originalUrl
   const cookie = req.headers.cookie;
   if (cookie && !LOCALE_ONLY.test(cookie)) return null;
   if (!CACHEABLE.some((re) => re.test(req.path))) return null;
-  const locale = LOCALE_VALUE.exec(cookie ?? "")?.[1] ?? "ja";
-  return `${locale} ${req.originalUrl}`;
+  return `${localeFromCookie(cookie)} ${req.originalUrl}`;
 }
 
 export function createPageCache(options: PageCacheOptions): PageCache {

@@ -37,8 +37,13 @@ export function useT<K extends string>(catalogue: Catalogue<K>) {
 }
 
 /** The language chosen with the JA/EN switch (a cookie), Japanese by default. */
+const LOCALE_IN_COOKIE = new RegExp(`(?:^|;\\s*)${LOCALE_COOKIE}=(ja|en)(?:;|$)`);
+
+/** The language chosen with the JA/EN switch, from a Cookie header; Japanese by default. */
+export function localeFromCookie(cookie: string | null | undefined): Locale {
+  return (LOCALE_IN_COOKIE.exec(cookie ?? "")?.[1] as Locale | undefined) ?? "ja";
+}
+
 export function localeFromRequest(request: Request): Locale {
-  const cookie = request.headers.get("cookie") ?? "";
-  const match = new RegExp(`(?:^|;\\s*)${LOCALE_COOKIE}=(ja|en)(?:;|$)`).exec(cookie);
-  return (match?.[1] as Locale | undefined) ?? "ja";
+  return localeFromCookie(request.headers.get("cookie"));
 }
