@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { readdirSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import path from "node:path";
 import { createRequestHandler } from "@react-router/express";
@@ -112,7 +113,11 @@ export async function createHttpApp(options: {
 
   // Hashed build assets never change: cache them for a year.
   app.use("/assets", express.static(path.join(clientDir, "assets"), { immutable: true, maxAge: "1y" }));
-  app.use(express.static(clientDir, { maxAge: "1h", index: false }));
+  // The other public files (favicon.ico, …) are known once the build exists: only their paths look
+  // at the disk, so a page or API request never pays for a file-system lookup that must fail.
+  const publicEntries = new Set(readdirSync(clientDir).filter((name) => name !== "assets"));
+  const publicFiles = express.static(clientDir, { maxAge: "1h", index: false });
+  app.use((req, res, next) => (publicEntries.has(firstSegment(req.path)) ? publicFiles(req, res, next) : next()));
 
   const server = createServer(app);
   const io = new SocketServer(server, {
@@ -150,6 +155,16 @@ export async function createHttpApp(options: {
   });
 
   return { server, io, realtime };
+}
+
+function firstSegment(pathname: string): string {
+  const end = pathname.indexOf("/", 1);
+  const segment = pathname.slice(1, end < 0 ? undefined : end);
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
 }
 
 function isLoopbackOrigin(origin: string, host: string | undefined): boolean {

@@ -1,20 +1,24 @@
-import { listMatches } from "../features/trades/trades.server";
-import type { MatchView } from "../features/trades/types";
+import { apiCall } from "../features/trades/http.server";
+import { listMatchPage, parseMatchPage } from "../features/trades/trades.server";
+import type { MatchPage } from "../features/trades/types";
 import { requireApiViewer } from "../features/users/session.server";
 import type { Route } from "./+types/api.trades.matches";
 import { withJsonErrors } from "../lib/api.server";
 
-// listMatches hands out the same array while a user's マッチ is unchanged: serialise it once.
-const bodies = new WeakMap<MatchView[], string>();
+// listMatchPage hands out the same page object while a user's マッチ is unchanged: encode it once.
+const bodies = new WeakMap<MatchPage, Uint8Array<ArrayBuffer>>();
+const encoder = new TextEncoder();
 
-/** GET /api/trades/matches — マッチ for the signed-in user. */
+/** GET /api/trades/matches?page= — one page of マッチ for the signed-in user. */
 export const loader = withJsonErrors(async function loader({ request, context }: Route.LoaderArgs) {
   const viewer = await requireApiViewer(request, context);
-  const matches = await listMatches(context.db, viewer.id);
-  let body = bodies.get(matches);
-  if (body === undefined) {
-    body = JSON.stringify({ matches });
-    bodies.set(matches, body);
-  }
-  return new Response(body, { headers: { "content-type": "application/json" } });
+  return apiCall(request, async () => {
+    const page = await listMatchPage(context.db, viewer.id, parseMatchPage(new URL(request.url).searchParams.get("page")));
+    let body = bodies.get(page);
+    if (body === undefined) {
+      body = encoder.encode(JSON.stringify(page));
+      bodies.set(page, body);
+    }
+    return new Response(body, { headers: { "content-type": "application/json" } });
+  });
 });

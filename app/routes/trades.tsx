@@ -9,8 +9,8 @@ import { OfferCard } from "../features/trades/components/offer-card";
 import { tradesMessages } from "../features/trades/messages";
 import { TRADE_EXCLUDED_PACKS } from "../features/trades/rules";
 import { boardFiltersFromParams, type BoardFilters } from "../features/trades/trades.schema";
-import { cardsByIds, listBoard, listMatches, listTradeRarities, TradeError } from "../features/trades/trades.server";
-import type { MatchView } from "../features/trades/types";
+import { cardsByIds, listBoard, listMatchPage, listTradeRarities, parseMatchPage, TradeError } from "../features/trades/trades.server";
+import type { MatchPage } from "../features/trades/types";
 import { getViewer } from "../features/users/session.server";
 import { localeFromRequest, translate, useLocale, useT } from "../lib/i18n";
 import { pageMeta } from "../lib/meta";
@@ -24,16 +24,27 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const view = url.searchParams.get("view") === "matches" ? "matches" : "all";
   const filters = boardFiltersFromParams(url.searchParams);
   let cursor = url.searchParams.get("cursor");
-  const [packs, rarityOptions, filterCards] = await Promise.all([
-    // Catalogue lists change only on import or an admin edit: a minute of staleness is fine.
-    memo("catalogue:packs", 60_000, () => listPacks(context.db)),
-    memo("catalogue:trade-rarities", 60_000, () => listTradeRarities(context.db)),
-    cardsByIds(context.db, [filters.give, filters.want].filter((id): id is string => Boolean(id))),
-  ]);
+  // The filter form's lists belong to the whole board; マッチ shows no filters and sends none.
+  const [packs, rarityOptions, filterCards] =
+    view === "matches"
+      ? [[], [], []]
+      : await Promise.all([
+          // Catalogue lists change only on import or an admin edit: a minute of staleness is fine.
+          memo("catalogue:packs", 60_000, () => listPacks(context.db)),
+          memo("catalogue:trade-rarities", 60_000, () => listTradeRarities(context.db)),
+          cardsByIds(context.db, [filters.give, filters.want].filter((id): id is string => Boolean(id))),
+        ]);
   let board: Awaited<ReturnType<typeof listBoard>> = { offers: [], nextCursor: null };
-  let matches: MatchView[] | null = null;
+  let matches: MatchPage | null = null;
   if (view === "matches") {
-    matches = viewer ? await listMatches(context.db, viewer.id) : null;
+    // Like a damaged cursor, a bad page number in a shared link shows the first page.
+    let page = 1;
+    try {
+      page = parseMatchPage(url.searchParams.get("page"));
+    } catch (error) {
+      if (!(error instanceof TradeError)) throw error;
+    }
+    matches = viewer ? await listMatchPage(context.db, viewer.id, page) : null;
   } else {
     try {
       board = await listBoard(context.db, { viewerId: viewer?.id, filters, cursor });
@@ -160,6 +171,27 @@ function Filters({
   );
 }
 
+/** マッチ is ranked, so it pages by number: 前のページ · n / m · 次のページ. */
+function MatchPager({ page, pageCount }: { page: number; pageCount: number }) {
+  const t = useT(tradesMessages);
+  const to = (n: number) => (n === 1 ? "/trades?view=matches" : `/trades?view=matches&page=${n}`);
+  return (
+    <nav aria-label={t("matchesPages")} className="flex flex-wrap items-center gap-4">
+      {page > 1 ? (
+        <Link to={to(Math.min(page - 1, pageCount))} className="text-brand-700 underline" rel="prev">
+          {t("prevPage")}
+        </Link>
+      ) : null}
+      <span className="text-sm text-slate-600">{t("pageOf", { page, count: pageCount })}</span>
+      {page < pageCount ? (
+        <Link to={to(page + 1)} className="text-brand-700 underline" rel="next">
+          {t("nextPage")}
+        </Link>
+      ) : null}
+    </nav>
+  );
+}
+
 export default function TradeBoard({ loaderData }: Route.ComponentProps) {
   const { view, offers, nextCursor, matches, viewerId, now, filters, isFirstPage } = loaderData;
   const t = useT(tradesMessages);
@@ -202,9 +234,9 @@ export default function TradeBoard({ loaderData }: Route.ComponentProps) {
           ) : (
             <>
               <p className="text-sm text-slate-600">{t("matchesIntro")}</p>
-              {matches && matches.length ? (
+              {matches && matches.matches.length ? (
                 <ul className="space-y-4">
-                  {matches.map((match) => (
+                  {matches.matches.map((match) => (
                     <li key={match.id}>
                       <OfferCard
                         offer={match}
@@ -218,6 +250,8 @@ export default function TradeBoard({ loaderData }: Route.ComponentProps) {
                     </li>
                   ))}
                 </ul>
+              ) : matches && matches.total ? (
+                <p className="rounded-lg bg-white p-4 text-slate-700">{t("empty")}</p>
               ) : (
                 <p className="rounded-lg bg-white p-4 text-slate-700">
                   {t("matchesEmpty")}{" "}
@@ -226,6 +260,7 @@ export default function TradeBoard({ loaderData }: Route.ComponentProps) {
                   </Link>
                 </p>
               )}
+              {matches && matches.pageCount > 1 ? <MatchPager page={matches.page} pageCount={matches.pageCount} /> : null}
             </>
           )}
         </section>

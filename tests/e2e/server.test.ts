@@ -79,6 +79,20 @@ describe("the running server", () => {
     const search = await fetch(`${baseUrl}/api/cards/search?q=${encodeURIComponent("ぴかちゅう")}`, { headers: { cookie: "x=1" } });
     expect(search.headers.get("cache-control")).toBe("public, max-age=60");
     expect((await search.json()).cards.length).toBeGreaterThan(0);
+    // Signed in: マッチ pages, and a page number that is not one gets a Japanese 400.
+    const signUp = await fetch(`${baseUrl}/api/auth/sign-up/email`, {
+      method: "POST",
+      headers: { origin: baseUrl, "content-type": "application/json" },
+      body: JSON.stringify({ email: `direct-${Date.now()}@example.com`, password: "direct-api-pass", name: "ページ" }),
+    });
+    expect(signUp.status).toBe(200);
+    const session = { cookie: signUp.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ") };
+    const matches = await fetch(`${baseUrl}/api/trades/matches?page=1`, { headers: session });
+    expect(matches.status).toBe(200);
+    expect(await matches.json()).toEqual({ matches: [], page: 1, pageCount: 0, total: 0 });
+    const badPage = await fetch(`${baseUrl}/api/trades/matches?page=abc`, { headers: session });
+    expect(badPage.status).toBe(400);
+    expect(await badPage.json()).toMatchObject({ error: "ページの指定が正しくありません" });
     // Writes still go through React Router's handler.
     const post = await fetch(`${baseUrl}/api/trades`, { method: "POST", headers: { origin: baseUrl, "content-type": "application/json" }, body: "{}" });
     expect(post.status).toBe(401);

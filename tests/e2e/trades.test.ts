@@ -102,6 +102,52 @@ describe("trade board", () => {
     await bob.context.close();
   });
 
+  it("マッチ shows its ranked list ten to a page, with 次のページ and 前のページ, on a phone", async () => {
+    // ◆ ナゾノクサ (A1-011) and ◆ コンパン (A1-016): no other test trades them.
+    const mirror = { give: [{ cardId: "A1-011", count: 1 }], want: [{ cardId: "A1-016", count: 1 }] };
+    const seeker = await player("ページ", PHONE);
+    const own = await seeker.context.request.post(`${baseUrl}/api/trades`, { data: { give: mirror.want, want: mirror.give }, headers: { Origin: baseUrl } });
+    expect(own.status()).toBe(201);
+    // Eleven partners post the mirror offer (through the APIs; the form has its own test).
+    for (let i = 0; i < 11; i++) {
+      const email = `pager-${randomBytes(4).toString("hex")}@example.com`;
+      const signUp = await fetch(`${baseUrl}/api/auth/sign-up/email`, {
+        method: "POST",
+        headers: { origin: baseUrl, "content-type": "application/json" },
+        body: JSON.stringify({ email, password: "trade-pass-1234", name: `相手${i + 1}` }),
+      });
+      expect(signUp.status).toBe(200);
+      const cookie = signUp.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+      const friendId = `5555${String(Date.now() + i).slice(-12)}`;
+      const profile = await fetch(`${baseUrl}/profile`, {
+        method: "POST",
+        headers: { origin: baseUrl, cookie, "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({ displayName: `相手${i + 1}`, friendId }).toString(),
+        redirect: "manual",
+      });
+      expect(profile.status).toBe(200);
+      const posted = await fetch(`${baseUrl}/api/trades`, { method: "POST", headers: { origin: baseUrl, cookie, "content-type": "application/json" }, body: JSON.stringify(mirror) });
+      expect(posted.status).toBe(201);
+    }
+
+    const { page } = seeker;
+    await page.goto(`${baseUrl}/trades?view=matches`);
+    const pager = page.getByRole("navigation", { name: "マッチのページ" });
+    await pager.getByText("1 / 2ページ").waitFor();
+    expect(await page.locator('section[aria-labelledby="matches-heading"] article').count()).toBe(10);
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await pager.getByRole("link", { name: "次のページ" }).click();
+    await page.waitForURL(/view=matches&page=2$/);
+    // The URL moves before the new page has rendered: wait for its pager.
+    await pager.getByText("2 / 2ページ").waitFor();
+    expect(await page.locator('section[aria-labelledby="matches-heading"] article').count()).toBe(1);
+    await pager.getByRole("link", { name: "前のページ" }).click();
+    await page.waitForURL(/view=matches$/);
+    await pager.getByText("1 / 2ページ").waitFor();
+    expect(seeker.problems).toEqual([]);
+    await seeker.context.close();
+  });
+
   it("another user cannot change an offer through the API, and the owner's actions work on a phone", async () => {
     const owner = await player("オーナー", PHONE);
     const offerId = await postOffer(owner.page, "ぜにがめ", "ぴっぴ", "");

@@ -14,12 +14,14 @@ import {
   encodeCursor,
   getOffer,
   listBoard,
+  listMatchPage,
   listMatches,
   listOwnOffers,
   listReports,
   markOfferCompleted,
   offerCountsForCard,
   openChatRoomForOffer,
+  parseMatchPage,
   reportOffer,
   resolveReport,
   startNegotiationFromChat,
@@ -29,7 +31,7 @@ import {
   type TradeErrorCode,
 } from "../../app/features/trades/trades.server";
 import { OfferInputSchema } from "../../app/features/trades/trades.schema";
-import { MAX_OPEN_OFFERS, POSTS_PER_HOUR, RESPONSES_PER_HOUR } from "../../app/features/trades/rules";
+import { MATCH_PAGE_SIZE, MAX_OPEN_OFFERS, POSTS_PER_HOUR, RESPONSES_PER_HOUR } from "../../app/features/trades/rules";
 import { catalogueCards, createUser } from "../support/factories";
 import { createTestDatabase, type TestDatabase } from "../support/test-db";
 
@@ -542,6 +544,49 @@ describe("マッチ stays current", () => {
     await db.update(tradeOfferCards).set({ offerId: other.id }).where(eq(tradeOfferCards.offerId, created.id));
     expect(await keysOf(created.id)).toEqual([]);
     expect(await keysOf(other.id)).toEqual([`g:${E.id}`, `w:${A.id}`, `w:${C.id}`].sort());
+  });
+});
+
+describe("マッチ pages", () => {
+  it("shows the ranked list a page at a time and hands out the same page while nothing changes", async () => {
+    const cards = await catalogueCards(db, "◆◆", 24);
+    const [A, C] = [cards[21], cards[22]];
+    const me = await createUser(db);
+    await createOffer(db, me.id, offer([A], [C]));
+    const owners: { id: string }[] = [];
+    const theirs: { id: string }[] = [];
+    for (let i = 0; i < MATCH_PAGE_SIZE + 3; i++) {
+      owners.push(await createUser(db));
+      theirs.push(await createOffer(db, owners[i].id, offer([C], [A])));
+    }
+    const all = (await listMatches(db, me.id)).map((m) => m.id);
+    expect(all).toHaveLength(MATCH_PAGE_SIZE + 3);
+
+    const first = await listMatchPage(db, me.id);
+    expect(first).toMatchObject({ page: 1, pageCount: 2, total: MATCH_PAGE_SIZE + 3 });
+    expect(first.matches.map((m) => m.id)).toEqual(all.slice(0, MATCH_PAGE_SIZE));
+    const second = await listMatchPage(db, me.id, 2);
+    expect(second.matches.map((m) => m.id)).toEqual(all.slice(MATCH_PAGE_SIZE));
+    expect(await listMatchPage(db, me.id, 3)).toMatchObject({ matches: [], page: 3, pageCount: 2 });
+    // Unchanged board: the very same page (routes keep what they serialised from it).
+    expect(await listMatchPage(db, me.id, 1)).toBe(first);
+
+    // A change on the board makes new pages at once.
+    await closeOffer(db, owners[0].id, theirs[0].id);
+    const after = await listMatchPage(db, me.id, 1);
+    expect(after).not.toBe(first);
+    expect(after.total).toBe(MATCH_PAGE_SIZE + 2);
+    expect(after.matches.map((m) => m.id)).not.toContain(theirs[0].id);
+  });
+
+  it("reads ?page= as 1–999 and refuses anything else", () => {
+    expect(parseMatchPage(null)).toBe(1);
+    expect(parseMatchPage("")).toBe(1);
+    expect(parseMatchPage("2")).toBe(2);
+    expect(parseMatchPage("999")).toBe(999);
+    for (const bad of ["0", "-1", "1.5", "01", "abc", "1000", "２"]) {
+      expect(() => parseMatchPage(bad), bad).toThrow(expect.objectContaining({ code: "invalidPage", status: 400 }));
+    }
   });
 });
 

@@ -20,7 +20,9 @@ export const POSTS_PER_HOUR = 10;
 export const RESPONSES_PER_HOUR = 20;
 export const REPORTS_PER_HOUR = 10;
 export const BOARD_PAGE_SIZE = 20;
-export const MATCH_LIMIT = 30;
+/** マッチ keeps the best this many offers, shown MATCH_PAGE_SIZE to a page. */
+export const MATCH_LIMIT = 50;
+export const MATCH_PAGE_SIZE = 10;
 /** SPEC.md §9: the trade card picker hides the Shining High pack (Triumphant Light is offered). */
 export const TRADE_EXCLUDED_PACKS: readonly string[] = ["shining-high"];
 

@@ -18,6 +18,7 @@ import {
   BOARD_PAGE_SIZE,
   BUMP_INTERVAL_HOURS,
   MATCH_LIMIT,
+  MATCH_PAGE_SIZE,
   MAX_OPEN_OFFERS,
   OFFER_TTL_HOURS,
   POSTS_PER_HOUR,
@@ -28,7 +29,7 @@ import {
   type OfferStatus,
 } from "./rules";
 import type { BoardFilters, OfferInput } from "./trades.schema";
-import type { BoardPage, MatchView, OfferCardView, OfferView, ReportView } from "./types";
+import type { BoardPage, MatchPage, MatchView, OfferCardView, OfferView, ReportView } from "./types";
 
 // ---------------------------------------------------------------------------------------------
 // Errors
@@ -55,7 +56,8 @@ export type TradeErrorCode =
   | "cannotBlockSelf"
   | "negotiatingCannotDelete"
   | "hasChatCannotDelete"
-  | "invalidCursor";
+  | "invalidCursor"
+  | "invalidPage";
 
 const STATUS_OF: Record<TradeErrorCode, number> = {
   notFound: 404,
@@ -80,6 +82,7 @@ const STATUS_OF: Record<TradeErrorCode, number> = {
   negotiatingCannotDelete: 409,
   hasChatCannotDelete: 409,
   invalidCursor: 400,
+  invalidPage: 400,
 };
 
 /** A rule the request broke. `code` is a key of the trades message catalogue. */
@@ -603,6 +606,32 @@ export function listMatches(db: Db, userId: string, limit = MATCH_LIMIT): Promis
   remember(key, version, value);
   return value;
 }
+
+/**
+ * One page of マッチ (1-based, MATCH_PAGE_SIZE offers). While the user's list stands, the same page
+ * object is handed out again, so a route can keep what it serialised from it.
+ */
+export async function listMatchPage(db: Db, userId: string, page = 1): Promise<MatchPage> {
+  const all = await listMatches(db, userId);
+  let pages = matchPages.get(all);
+  if (!pages) matchPages.set(all, (pages = new Map()));
+  let result = pages.get(page);
+  if (!result) {
+    const start = (page - 1) * MATCH_PAGE_SIZE;
+    result = { matches: all.slice(start, start + MATCH_PAGE_SIZE), page, pageCount: Math.ceil(all.length / MATCH_PAGE_SIZE), total: all.length };
+    pages.set(page, result);
+  }
+  return result;
+}
+
+/** `?page=` of マッチ: absent means the first page; anything but 1–999 is refused. */
+export function parseMatchPage(value: string | null): number {
+  if (value === null || value === "") return 1;
+  if (!/^[1-9]\d{0,2}$/.test(value)) throw new TradeError("invalidPage");
+  return Number(value);
+}
+
+const matchPages = new WeakMap<MatchView[], Map<number, MatchPage>>();
 
 function remember(key: string, version: number, value: Promise<MatchView[]>): void {
   const entry = { version, expires: Date.now() + MATCH_CACHE_TTL_MS, value, refreshing: false };

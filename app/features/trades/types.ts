@@ -39,6 +39,9 @@ export type MatchView = OfferView & {
 
 export type BoardPage = { offers: OfferView[]; nextCursor: string | null };
 
+/** One page of マッチ: `page` is 1-based; `total` counts every ranked offer kept (MATCH_LIMIT at most). */
+export type MatchPage = { matches: MatchView[]; page: number; pageCount: number; total: number };
+
 export type ReportView = {
   id: string;
   status: string;
