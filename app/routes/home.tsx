@@ -2,7 +2,7 @@ import { Link } from "react-router";
 import { listPacks, showcaseCards } from "../features/cards/cards.server";
 import { CardTile } from "../features/cards/components/card-tile";
 import { NewestOffers } from "../features/trades/components/newest-offers";
-import { listBoard } from "../features/trades/trades.server";
+import { listBoard, toListItem } from "../features/trades/trades.server";
 import { getViewer } from "../features/users/session.server";
 import { pageMeta } from "../lib/meta";
 import { memo } from "../lib/memo.server";
@@ -16,7 +16,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const newest = packs[0];
   const featured = newest ? await memo(`catalogue:showcase:${newest.id}`, 60_000, () => showcaseCards(context.db, newest.id, 8)) : [];
   const viewer = await getViewer(request, context);
-  const newestOffers = (await listBoard(context.db, { viewerId: viewer?.id, limit: 4 })).offers;
+  const newestOffers = (await listBoard(context.db, { viewerId: viewer?.id, limit: 4 })).offers.map(toListItem);
   return { packs: packs.slice(0, 8), totalPacks: packs.length, newest, featured, newestOffers, now: new Date().toISOString() };
 }
 

@@ -9,8 +9,8 @@ import { OfferCard } from "../features/trades/components/offer-card";
 import { tradesMessages } from "../features/trades/messages";
 import { TRADE_EXCLUDED_PACKS } from "../features/trades/rules";
 import { boardFiltersFromParams, type BoardFilters } from "../features/trades/trades.schema";
-import { cardsByIds, listBoard, listMatchPage, listTradeRarities, parseMatchPage, TradeError } from "../features/trades/trades.server";
-import type { MatchPage } from "../features/trades/types";
+import { cardsByIds, listBoard, listMatchPage, listTradeRarities, matchListItems, parseMatchPage, toListItem, TradeError } from "../features/trades/trades.server";
+import type { MatchListItem } from "../features/trades/types";
 import { getViewer } from "../features/users/session.server";
 import { localeFromRequest, translate, useLocale, useT } from "../lib/i18n";
 import { pageMeta } from "../lib/meta";
@@ -35,7 +35,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
           cardsByIds(context.db, [filters.give, filters.want].filter((id): id is string => Boolean(id))),
         ]);
   let board: Awaited<ReturnType<typeof listBoard>> = { offers: [], nextCursor: null };
-  let matches: MatchPage | null = null;
+  let matches: { items: MatchListItem[]; page: number; pageCount: number } | null = null;
   if (view === "matches") {
     // Like a damaged cursor, a bad page number in a shared link shows the first page.
     let page = 1;
@@ -44,7 +44,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     } catch (error) {
       if (!(error instanceof TradeError)) throw error;
     }
-    matches = viewer ? await listMatchPage(context.db, viewer.id, page) : null;
+    if (viewer) {
+      const found = await listMatchPage(context.db, viewer.id, page);
+      matches = { items: matchListItems(found), page: found.page, pageCount: found.pageCount };
+    }
   } else {
     try {
       board = await listBoard(context.db, { viewerId: viewer?.id, filters, cursor });
@@ -60,7 +63,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     view,
     filters,
     isFirstPage: !cursor,
-    offers: board.offers,
+    offers: board.offers.map(toListItem),
     nextCursor: board.nextCursor,
     matches,
     viewerId: viewer?.id ?? null,
@@ -234,15 +237,15 @@ export default function TradeBoard({ loaderData }: Route.ComponentProps) {
           ) : (
             <>
               <p className="text-sm text-slate-600">{t("matchesIntro")}</p>
-              {matches && matches.matches.length ? (
+              {matches && matches.items.length ? (
                 <ul className="space-y-4">
-                  {matches.matches.map((match) => (
+                  {matches.items.map((match) => (
                     <li key={match.id}>
                       <OfferCard
                         offer={match}
                         now={now}
-                        highlightGive={new Set(match.pairs.flatMap((p) => p.give))}
-                        highlightWant={new Set(match.pairs.flatMap((p) => p.want))}
+                        highlightGive={new Set(match.pairGive)}
+                        highlightWant={new Set(match.pairWant)}
                       >
                         <span className="font-bold text-brand-800">{t("fittingPairs", { count: match.fitting })}</span>
                         <RespondButton offerId={match.id} signedIn />
@@ -250,7 +253,7 @@ export default function TradeBoard({ loaderData }: Route.ComponentProps) {
                     </li>
                   ))}
                 </ul>
-              ) : matches && matches.total ? (
+              ) : matches && matches.pageCount ? (
                 <p className="rounded-lg bg-white p-4 text-slate-700">{t("empty")}</p>
               ) : (
                 <p className="rounded-lg bg-white p-4 text-slate-700">

@@ -29,7 +29,7 @@ import {
   type OfferStatus,
 } from "./rules";
 import type { BoardFilters, OfferInput } from "./trades.schema";
-import type { BoardPage, MatchPage, MatchView, OfferCardView, OfferView, ReportView } from "./types";
+import type { BoardPage, MatchListItem, MatchPage, MatchView, OfferCardView, OfferChipView, OfferListItem, OfferView, ReportView } from "./types";
 
 // ---------------------------------------------------------------------------------------------
 // Errors
@@ -632,6 +632,42 @@ export function parseMatchPage(value: string | null): number {
 }
 
 const matchPages = new WeakMap<MatchView[], Map<number, MatchPage>>();
+
+const toChip = (c: OfferCardView): OfferChipView => ({ cardId: c.cardId, name: c.name, nameEn: c.nameEn, rarity: c.rarity, count: c.count });
+
+/** What a list page sends to the browser of an offer (OfferListItem). */
+export function toListItem(offer: OfferView): OfferListItem {
+  return {
+    id: offer.id,
+    ownerId: offer.ownerId,
+    ownerName: offer.ownerName,
+    ownerCompletedTrades: offer.ownerCompletedTrades,
+    ownerLastActiveAt: offer.ownerLastActiveAt,
+    status: offer.status,
+    comment: offer.comment,
+    createdAt: offer.createdAt,
+    bumpedAt: offer.bumpedAt,
+    give: offer.give.map(toChip),
+    want: offer.want.map(toChip),
+  };
+}
+
+/** A page of マッチ as its list shows it, made once per page object. */
+export function matchListItems(page: MatchPage): MatchListItem[] {
+  let items = matchItems.get(page);
+  if (!items) {
+    items = page.matches.map((match) => ({
+      ...toListItem(match),
+      fitting: match.fitting,
+      pairGive: match.pairs.flatMap((p) => p.give),
+      pairWant: match.pairs.flatMap((p) => p.want),
+    }));
+    matchItems.set(page, items);
+  }
+  return items;
+}
+
+const matchItems = new WeakMap<MatchPage, MatchListItem[]>();
 
 function remember(key: string, version: number, value: Promise<MatchView[]>): void {
   const entry = { version, expires: Date.now() + MATCH_CACHE_TTL_MS, value, refreshing: false };

@@ -30,6 +30,21 @@ export type OfferView = {
   nextBumpAt: string | null;
 };
 
+/** A card chip of an offer on a list: what the chip shows, nothing more. */
+export type OfferChipView = Pick<OfferCardView, "cardId" | "name" | "nameEn" | "rarity" | "count">;
+
+/**
+ * An offer as a list shows it (OfferCard on the board, マッチ, the home page): list pages send only
+ * this to the browser, not the whole OfferView.
+ */
+export type OfferListItem = Pick<
+  OfferView,
+  "id" | "ownerId" | "ownerName" | "ownerCompletedTrades" | "ownerLastActiveAt" | "status" | "comment" | "createdAt" | "bumpedAt"
+> & { give: OfferChipView[]; want: OfferChipView[] };
+
+/** A match as the マッチ list shows it: the offer, how many trades fit, and the cards that pair. */
+export type MatchListItem = OfferListItem & { fitting: number; pairGive: string[]; pairWant: string[] };
+
 export type MatchView = OfferView & {
   /** How many 1:1 trades fit at once (sum over rarities of min(cards I get, cards I give)). */
   fitting: number;

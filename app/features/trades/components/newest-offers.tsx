@@ -1,11 +1,11 @@
 import { Link } from "react-router";
 import { useT } from "../../../lib/i18n";
 import { tradesMessages } from "../messages";
-import type { OfferView } from "../types";
+import type { OfferListItem } from "../types";
 import { OfferCard } from "./offer-card";
 
 /** The home page's newest offers, with a link to the whole board. */
-export function NewestOffers({ offers, now }: { offers: OfferView[]; now: string }) {
+export function NewestOffers({ offers, now }: { offers: OfferListItem[]; now: string }) {
   const t = useT(tradesMessages);
   return (
     <section aria-labelledby="newest-offers" className="space-y-4">

@@ -5,7 +5,7 @@ import { displayRarity } from "../../cards/rarity";
 import { tradesMessages } from "../messages";
 import type { OfferStatus } from "../rules";
 import { relativeTime } from "../time";
-import type { OfferCardView, OfferView } from "../types";
+import type { OfferChipView, OfferListItem } from "../types";
 
 const STATUS_KEY = {
   open: "statusOpen",
@@ -28,7 +28,7 @@ export function StatusBadge({ status }: { status: OfferStatus }) {
   return <span className={`rounded-full px-2 py-0.5 text-xs font-bold ${STATUS_STYLE[status]}`}>{t(STATUS_KEY[status])}</span>;
 }
 
-function CardChips({ cards, highlight }: { cards: OfferCardView[]; highlight?: Set<string> }) {
+function CardChips({ cards, highlight }: { cards: OfferChipView[]; highlight?: Set<string> }) {
   const t = useT(tradesMessages);
   const locale = useLocale();
   return (
@@ -61,7 +61,7 @@ export function OfferCard({
   children,
   headingLevel = 3,
 }: {
-  offer: OfferView;
+  offer: OfferListItem;
   now: string;
   highlightGive?: Set<string>;
   highlightWant?: Set<string>;
