@@ -6,7 +6,7 @@
 // Needs a build (`npm run build`). Bounded: BENCH_SECONDS (default 10) per case, 127.0.0.1 only.
 // Aim (issue 5): p99 under 50 ms on PostgreSQL for the board, the card filter and マッチ. A signed-in
 // page is rendered for each request, so the マッチ page is also set against the lightest signed-in
-// page (/terms) of the same run: no fresh signed-in render here gets under the aim (README, bench).
+// page (/terms) of the same run (docs/decisions/008).
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
