@@ -17,6 +17,7 @@ import "./app.css";
 import { layoutMessages } from "./components/layout/messages";
 import { SiteFooter } from "./components/layout/site-footer";
 import { SiteHeader, type HeaderViewer } from "./components/layout/site-header";
+import { ListLinkNavigation } from "./components/ui/list-link";
 import { getViewer } from "./features/users/session.server";
 import { LocaleContext, localeFromRequest, useT, type Locale } from "./lib/i18n";
 import { useNonce } from "./lib/nonce";
@@ -81,7 +82,7 @@ function Shell({ children }: { children: ReactNode }) {
         </p>
       ) : null}
       <main id="main" tabIndex={-1} className="mx-auto w-full max-w-5xl flex-1 px-4 py-6 focus:outline-none">
-        {children}
+        <ListLinkNavigation>{children}</ListLinkNavigation>
       </main>
       {isAdminPath ? null : <SiteFooter year={root?.year ?? new Date().getFullYear()} />}
     </>

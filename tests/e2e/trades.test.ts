@@ -183,8 +183,11 @@ describe("trade board", () => {
   it("a card's page counts its open offers and links to the filtered board", async () => {
     const owner = await player("カード");
     const offerId = await postOffer(owner.page, "ぽっぽ", "こらった", "");
+    // A card chip navigates inside the app: the page's JavaScript state survives the click.
+    await owner.page.evaluate(() => Object.assign(window, { sameDocument: true }));
     await owner.page.locator("article").getByRole("link", { name: "ポッポ" }).click();
     await owner.page.waitForURL(/\/cards\/[^/?]+$/);
+    expect(await owner.page.evaluate(() => (window as { sameDocument?: boolean }).sameDocument)).toBe(true);
     const giveLink = owner.page.getByTestId("card-trade-counts").getByRole("link", { name: /^譲 \d+件$/ });
     expect(Number((await giveLink.textContent())!.match(/\d+/)![0])).toBeGreaterThanOrEqual(1);
     await giveLink.click();

@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import { Link } from "react-router";
+import { ListLink } from "../../../components/ui/list-link";
 import { useLocale, useT } from "../../../lib/i18n";
 import { displayRarity } from "../../cards/rarity";
 import { tradesMessages } from "../messages";
@@ -38,9 +38,9 @@ function CardChips({ cards, highlight }: { cards: OfferChipView[]; highlight?: S
           key={card.cardId}
           className={`rounded-md border px-2 py-1 text-sm ${highlight?.has(card.cardId) ? "border-brand-600 bg-brand-50 font-bold" : "border-slate-200 bg-white"}`}
         >
-          <Link to={`/cards/${encodeURIComponent(card.cardId)}`} className="hover:underline">
+          <ListLink to={`/cards/${encodeURIComponent(card.cardId)}`} className="hover:underline">
             {locale === "en" && card.nameEn ? card.nameEn : card.name}
-          </Link>{" "}
+          </ListLink>{" "}
           <span className="text-amber-700">{displayRarity(card.rarity)}</span>
           {card.count > 1 ? <span className="text-slate-600"> {t("copies", { count: card.count })}</span> : null}
         </li>
@@ -76,9 +76,9 @@ export function OfferCard({
     <article className="rounded-xl border border-slate-200 bg-white p-4 shadow-sm" aria-labelledby={`offer-${offer.id}`}>
       <header className="flex flex-wrap items-center justify-between gap-2">
         <Heading id={`offer-${offer.id}`} className="font-bold">
-          <Link to={`/trades/${offer.id}`} className="hover:underline">
+          <ListLink to={`/trades/${offer.id}`} className="hover:underline">
             {t("offerTitle", { name: offer.ownerName })}
-          </Link>
+          </ListLink>
         </Heading>
         <StatusBadge status={offer.status} />
       </header>
