@@ -2,6 +2,7 @@ import { useCallback } from "react";
 import { Form, Link, useNavigate, useSearchParams } from "react-router";
 import { listPacks } from "../features/cards/cards.server";
 import { CardSearch } from "../features/cards/components/card-search";
+import { cardName } from "../features/cards/names";
 import { displayRarity } from "../features/cards/rarity";
 import type { CardSearchResult } from "../features/cards/types";
 import { RespondButton } from "../features/trades/components/respond-button";
@@ -99,9 +100,10 @@ function Filters({
   filters: BoardFilters;
   packs: { id: string; name: string }[];
   rarities: string[];
-  filterCards: { id: string; name: string; rarity: string }[];
+  filterCards: { id: string; name: string; nameEn: string; rarity: string }[];
 }) {
   const t = useT(tradesMessages);
+  const locale = useLocale();
   const [params] = useSearchParams();
   const navigate = useNavigate();
   const nameOf = (id: string | undefined) => filterCards.find((c) => c.id === id);
@@ -111,7 +113,7 @@ function Filters({
   );
   const chips = (["give", "want"] as const).flatMap((side) => {
     const card = nameOf(filters[side]);
-    return card ? [{ side, card }] : [];
+    return card ? [{ side, card: { ...card, name: cardName(card, locale) } }] : [];
   });
   return (
     <section aria-labelledby="board-filters" className="rounded-xl border border-slate-200 bg-white p-4">

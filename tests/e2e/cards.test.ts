@@ -126,6 +126,24 @@ describe("/cards", () => {
     }
   });
 
+  it("in English, the trade board's picker and its filter chip name cards in English", async () => {
+    const context = await newContext(browser);
+    await context.addCookies([{ name: "lang", value: "en", url: baseUrl }]);
+    const page = await context.newPage();
+    const problems = watchConsole(page);
+    await page.goto(`${baseUrl}/trades`, { waitUntil: "networkidle" });
+    await page.getByRole("combobox", { name: "Card given" }).fill("pikachu");
+    const option = page.locator("[role=listbox]:visible [role=option]").first();
+    await option.waitFor();
+    expect(await option.textContent()).toMatch(/^Pikachu/);
+    expect(await option.textContent()).not.toContain("ピカチュウ");
+    await option.click();
+    await page.waitForURL(/\/trades\?give=/);
+    await page.getByRole("link", { name: /^Remove the filter Pikachu/ }).waitFor();
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
   it("the search picker passes axe while open, says when nothing matches, and shows a failed search inline", async () => {
     const context = await newContext(browser);
     const page = await context.newPage();

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useId, useRef, useState, type KeyboardEvent } from "react";
-import { useT } from "../../../lib/i18n";
+import { useLocale, useT } from "../../../lib/i18n";
+import { cardName } from "../names";
 import { cardsMessages } from "../messages";
 import { displayRarity } from "../rarity";
 import type { CardSearchResult } from "../types";
@@ -49,6 +50,7 @@ export function CardSearch({
   id,
 }: CardSearchProps) {
   const t = useT(cardsMessages);
+  const locale = useLocale();
   const autoId = useId();
   const inputId = id ?? `${autoId}-input`;
   const listId = `${autoId}-list`;
@@ -108,10 +110,10 @@ export function CardSearch({
         setResults([]);
         setStatus("idle");
       } else {
-        setQuery(card.name);
+        setQuery(cardName(card, locale));
       }
     },
-    [onSelect, clearOnSelect],
+    [onSelect, clearOnSelect, locale],
   );
 
   const onKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {
@@ -191,9 +193,9 @@ export function CardSearch({
             onMouseEnter={() => setActive(i)}
             className={`flex cursor-pointer items-baseline justify-between gap-2 px-3 py-2 text-sm ${i === active ? "bg-brand-50 text-brand-900" : "text-slate-800"}`}
           >
-            <span className="font-medium">{card.name}</span>
+            <span className="font-medium">{cardName(card, locale)}</span>
             <span className="shrink-0 text-xs text-slate-600">
-              {displayRarity(card.rarity)}・{card.packName}
+              {displayRarity(card.rarity)}・{locale === "en" && card.packNameEn ? card.packNameEn : card.packName}
             </span>
           </li>
         ))}

@@ -1,6 +1,7 @@
 import type { ReactNode } from "react";
 import { ListLink } from "../../../components/ui/list-link";
 import { useLocale, useT } from "../../../lib/i18n";
+import { cardName } from "../../cards/names";
 import { displayRarity } from "../../cards/rarity";
 import { tradesMessages } from "../messages";
 import type { OfferStatus } from "../rules";
@@ -39,7 +40,7 @@ function CardChips({ cards, highlight }: { cards: OfferChipView[]; highlight?: S
           className={`rounded-md border px-2 py-1 text-sm ${highlight?.has(card.cardId) ? "border-brand-600 bg-brand-50 font-bold" : "border-slate-200 bg-white"}`}
         >
           <ListLink to={`/cards/${encodeURIComponent(card.cardId)}`} className="hover:underline">
-            {locale === "en" && card.nameEn ? card.nameEn : card.name}
+            {cardName(card, locale)}
           </ListLink>{" "}
           <span className="text-amber-700">{displayRarity(card.rarity)}</span>
           {card.count > 1 ? <span className="text-slate-600"> {t("copies", { count: card.count })}</span> : null}

@@ -1,13 +1,14 @@
 import { useCallback, useState } from "react";
 import { Form, useNavigation } from "react-router";
-import { useT } from "../../../lib/i18n";
+import { useLocale, useT } from "../../../lib/i18n";
+import { cardName } from "../../cards/names";
 import { CardSearch } from "../../cards/components/card-search";
 import { displayRarity } from "../../cards/rarity";
 import type { CardSearchResult } from "../../cards/types";
 import { tradesMessages } from "../messages";
 import { COMMENT_MAX_LENGTH, MAX_CARDS_PER_SIDE, MAX_COPIES, MIN_COPIES, TRADE_EXCLUDED_PACKS, pairsByRarity } from "../rules";
 
-export type ChosenCard = { cardId: string; name: string; rarity: string; count: number };
+export type ChosenCard = { cardId: string; name: string; nameEn?: string; rarity: string; count: number };
 
 type Side = "give" | "want";
 
@@ -23,16 +24,17 @@ function ChosenList({
   onRemove: (cardId: string) => void;
 }) {
   const t = useT(tradesMessages);
+  const locale = useLocale();
   if (!cards.length) return <p className="text-sm text-slate-600">{t("noCardsChosen")}</p>;
   return (
     <ul className="space-y-2">
       {cards.map((card) => (
         <li key={card.cardId} className="flex flex-wrap items-center gap-2 rounded-md border border-slate-200 bg-white px-3 py-2">
           <input type="hidden" name={side} value={`${card.cardId}*${card.count}`} />
-          <span className="font-medium">{card.name}</span>
+          <span className="font-medium">{cardName(card, locale)}</span>
           <span className="text-amber-700">{displayRarity(card.rarity)}</span>
           <label className="ml-auto flex items-center gap-1 text-sm">
-            <span className="sr-only">{t("copiesLabel", { name: card.name })}</span>
+            <span className="sr-only">{t("copiesLabel", { name: cardName(card, locale) })}</span>
             <select
               value={card.count}
               onChange={(e) => onCount(card.cardId, Number(e.target.value))}
@@ -49,7 +51,7 @@ function ChosenList({
             type="button"
             onClick={() => onRemove(card.cardId)}
             className="rounded px-2 py-1 text-sm text-red-700 hover:bg-red-50"
-            aria-label={t("removeCard", { name: card.name })}
+            aria-label={t("removeCard", { name: cardName(card, locale) })}
           >
             ×
           </button>
@@ -80,6 +82,7 @@ export function OfferForm({
   intent?: string;
 }) {
   const t = useT(tradesMessages);
+  const locale = useLocale();
   const navigation = useNavigation();
   const submitting = navigation.state === "submitting";
   const [give, setGive] = useState(initialGive);
@@ -91,7 +94,7 @@ export function OfferForm({
     setter((list) =>
       list.some((c) => c.cardId === card.id) || list.length >= MAX_CARDS_PER_SIDE
         ? list
-        : [...list, { cardId: card.id, name: card.name, rarity: card.rarity, count: 1 }],
+        : [...list, { cardId: card.id, name: card.name, nameEn: card.nameEn, rarity: card.rarity, count: 1 }],
     );
     // A card cannot be on both sides: choosing it on one side takes it off the other.
     (side === "give" ? setWant : setGive)((list) => list.filter((c) => c.cardId !== card.id));
@@ -100,7 +103,7 @@ export function OfferForm({
   const onWant = useCallback((card: CardSearchResult) => add("want", card), [add]);
 
   const pairs = pairsByRarity(give, want);
-  const names = new Map([...give, ...want].map((c) => [c.cardId, c.name]));
+  const names = new Map([...give, ...want].map((c) => [c.cardId, cardName(c, locale)]));
   const ready = give.length > 0 && want.length > 0 && pairs.length > 0 && comment.length <= COMMENT_MAX_LENGTH;
 
   return (
