@@ -15,6 +15,18 @@ import type { CardListItem } from "./types";
  */
 export const INDEX_TTL_MS = 30_000;
 
+/** A card's own columns as lists read them: picture, names and rarity. */
+export const CARD_SUMMARY_COLUMNS = {
+  id: cards.id,
+  name: cards.name,
+  nameEn: cards.nameEn,
+  rarity: cards.rarity,
+  imageUrl: cards.imageUrl,
+};
+
+/** The summary with the card's place in its set, for ordering. */
+export const CARD_COLUMNS = { ...CARD_SUMMARY_COLUMNS, number: cards.number, setCode: cards.setCode };
+
 export type IndexedPack = { id: string; nameJa: string; nameEn: string; setCode: string; releaseDate: string; sortOrder: number };
 
 export type IndexedCard = CardListItem & {
@@ -54,13 +66,7 @@ async function loadCardIndex(db: Db): Promise<CardIndex> {
       .from(packs),
     db
       .select({
-        id: cards.id,
-        name: cards.name,
-        nameEn: cards.nameEn,
-        rarity: cards.rarity,
-        imageUrl: cards.imageUrl,
-        number: cards.number,
-        setCode: cards.setCode,
+        ...CARD_COLUMNS,
         searchText: cards.searchText,
         rank: rarities.rank,
         tradeable: rarities.tradeable,

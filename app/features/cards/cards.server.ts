@@ -2,7 +2,7 @@ import { asc, desc, eq, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.server";
 import { cardPacks, cards, packs, rarities } from "../../db/schema/index";
 import { foldForSearch } from "../../lib/search-text";
-import { cardIndex, compareCards, type IndexedCard, type IndexedPack } from "./card-index.server";
+import { CARD_COLUMNS, CARD_SUMMARY_COLUMNS, cardIndex, compareCards, type IndexedCard, type IndexedPack } from "./card-index.server";
 import { isExcludedAsRare } from "./rarity";
 import type { CardListItem, CardSearchResult } from "./types";
 
@@ -46,11 +46,7 @@ export async function listPacks(db: Db): Promise<PackSummary[]> {
 export async function showcaseCards(db: Db, packId: string, limit: number): Promise<CardSummary[]> {
   return db
     .select({
-      id: cards.id,
-      name: cards.name,
-      nameEn: cards.nameEn,
-      rarity: cards.rarity,
-      imageUrl: cards.imageUrl,
+      ...CARD_SUMMARY_COLUMNS,
       packId: packs.id,
       packName: packs.nameJa,
     })
@@ -270,13 +266,7 @@ export type CardDetail = CardListItem & {
 export async function getCard(db: Db, cardId: string): Promise<CardDetail | null> {
   const [card] = await db
     .select({
-      id: cards.id,
-      name: cards.name,
-      nameEn: cards.nameEn,
-      rarity: cards.rarity,
-      imageUrl: cards.imageUrl,
-      number: cards.number,
-      setCode: cards.setCode,
+      ...CARD_COLUMNS,
       rarityLabelJa: rarities.labelJa,
       rarityLabelEn: rarities.labelEn,
       tradeable: sql<boolean>`coalesce(${rarities.tradeable}, false)`,

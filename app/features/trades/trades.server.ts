@@ -1,7 +1,7 @@
 import { and, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../../db/client.server";
 import { boardVersion, noteBoardChange } from "../../lib/board-version.server";
-import { cardIndex } from "../cards/card-index.server";
+import { CARD_COLUMNS, cardIndex } from "../cards/card-index.server";
 import {
   blocks,
   cards,
@@ -170,13 +170,7 @@ async function cardInfo(db: Db, ids: Set<string>): Promise<Map<string, CardInfo>
   if (missing.length) {
     const rows = await db
       .select({
-        id: cards.id,
-        name: cards.name,
-        nameEn: cards.nameEn,
-        rarity: cards.rarity,
-        imageUrl: cards.imageUrl,
-        setCode: cards.setCode,
-        number: cards.number,
+        ...CARD_COLUMNS,
         rank: sql<number>`coalesce(${rarities.rank}, 0)`,
       })
       .from(cards)
