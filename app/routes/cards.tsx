@@ -1,5 +1,6 @@
 import { Form, Link, useNavigate, useNavigation, useSubmit } from "react-router";
-import { canonicalPackId, DEFAULT_PAGE_SIZE, InvalidCursorError, listCards, listPacks } from "../features/cards/cards.server";
+import { canonicalPackId, DEFAULT_PAGE_SIZE, listCards, listPacks } from "../features/cards/cards.server";
+import { CardError } from "../features/cards/errors";
 import { CardSearch } from "../features/cards/components/card-search";
 import { CardTile } from "../features/cards/components/card-tile";
 import { cardsMessages } from "../features/cards/messages";
@@ -31,7 +32,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   try {
     result = await listCards(context.db, { packId: pack.id, q, rarity: rarity || null, limit: DEFAULT_PAGE_SIZE, cursor });
   } catch (error) {
-    if (!(error instanceof InvalidCursorError)) throw error;
+    if (!(error instanceof CardError && error.code === "invalid_cursor")) throw error;
     cursor = null;
     result = await listCards(context.db, { packId: pack.id, q, rarity: rarity || null, limit: DEFAULT_PAGE_SIZE });
   }

@@ -2,7 +2,7 @@ import { data, Form, Link, redirect } from "react-router";
 import { OfferCard } from "../features/trades/components/offer-card";
 import { OfferForm } from "../features/trades/components/offer-form";
 import { RespondButton } from "../features/trades/components/respond-button";
-import { describeTradeError, offerInputFromForm, tradeText, zodMessage } from "../features/trades/http.server";
+import { offerInputFromForm, tradeText, zodMessage } from "../features/trades/http.server";
 import { tradesMessages } from "../features/trades/messages";
 import { tokyoDateTime } from "../features/trades/time";
 import { ReportInputSchema } from "../features/trades/trades.schema";
@@ -15,10 +15,11 @@ import {
   markOfferCompleted,
   openChatRoomForOffer,
   reportOffer,
-  TradeError,
   updateOffer,
 } from "../features/trades/trades.server";
+import { TradeError } from "../features/trades/errors";
 import { getViewer, requireViewer } from "../features/users/session.server";
+import { formError } from "../lib/api.server";
 import { readFormData } from "../lib/forms.server";
 import { localeFromRequest, translate, useLocale, useT } from "../lib/i18n";
 import { pageMeta } from "../lib/meta";
@@ -90,7 +91,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       }
       case "block": {
         const offer = await getOffer(context.db, offerId, viewer.id);
-        if (!offer) throw new TradeError("notFound");
+        if (!offer) throw new TradeError("not_found");
         await blockUser(context.db, viewer.id, offer.ownerId);
         return redirect("/trades");
       }
@@ -98,8 +99,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
         return data({ intent, error: tradeText(locale, "badRequest") }, { status: 400 });
     }
   } catch (error) {
-    const { status, message } = describeTradeError(error, locale);
-    return data({ intent, error: message }, { status });
+    return formError(error, locale, { intent });
   }
 }
 
