@@ -3,7 +3,6 @@ import { CardError } from "../features/cards/errors";
 import { IMPORT_MAX_BYTES, importCardsFromCsv } from "../features/cards/import.server";
 import { requireApiAdmin } from "../features/users/session.server";
 import { localeFromRequest } from "../lib/i18n";
-import { forget } from "../lib/memo.server";
 import type { Route } from "./+types/api.admin.cards.import";
 import { errorResponse, withJsonErrors } from "../lib/api.server";
 
@@ -54,10 +53,7 @@ export const action = withJsonErrors(async function action({ request, context }:
   }
   const parsed = ImportRequestSchema.safeParse(body);
   if (!parsed.success) throw new CardError("invalid_request");
-  const result = await importCardsFromCsv(context.db, parsed.data);
-  // Pack lists and showcases cached by pages now have new cards.
-  forget("catalogue:");
-  return Response.json(result);
+  return Response.json(await importCardsFromCsv(context.db, parsed.data));
 });
 
 export function loader() {

@@ -7,7 +7,6 @@ import { cardsMessages } from "../features/cards/messages";
 import { displayRarity, RARITIES } from "../features/cards/rarity";
 import { localeFromRequest, translate, useLocale, useT } from "../lib/i18n";
 import { pageMeta } from "../lib/meta";
-import { memo } from "../lib/memo.server";
 import type { Route } from "./+types/cards";
 
 // SPEC.md §9: the first pack selected by default is the time-and-space pack dialga.
@@ -18,7 +17,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const url = new URL(request.url);
   const locale = localeFromRequest(request);
   // The pack list changes only on import (which clears this cache).
-  const packs = await memo("catalogue:packs", 60_000, () => listPacks(context.db));
+  const packs = await listPacks(context.db);
   const packParam = url.searchParams.get("pack");
   const wanted = canonicalPackId(packParam || DEFAULT_PACK);
   const pack = packs.find((p) => p.id === wanted) ?? (packParam ? undefined : packs[0]);

@@ -3,7 +3,7 @@ import type { Db } from "../../db/client.server";
 import { cardPacks, cards, packs, rarities } from "../../db/schema/index";
 import { foldForSearch } from "../../lib/search-text";
 import { CardError } from "./errors";
-import { CARD_COLUMNS, CARD_SUMMARY_COLUMNS, cardIndex, compareCards, type IndexedCard, type IndexedPack } from "./card-index.server";
+import { CARD_COLUMNS, CARD_SUMMARY_COLUMNS, cardIndex, compareCards, rememberCatalogueList, type IndexedCard, type IndexedPack } from "./card-index.server";
 import { isExcludedAsRare } from "./rarity";
 import type { CardListItem, CardSearchResult } from "./types";
 
@@ -28,8 +28,12 @@ export type CardSummary = {
   packName: string;
 };
 
-/** Every pack, newest set first, with how many cards it holds. */
-export async function listPacks(db: Db): Promise<PackSummary[]> {
+/** Every pack, newest set first, with how many cards it holds (kept until the catalogue changes). */
+export function listPacks(db: Db): Promise<PackSummary[]> {
+  return rememberCatalogueList(db, "packs", () => loadPacks(db));
+}
+
+async function loadPacks(db: Db): Promise<PackSummary[]> {
   return db
     .select({
       id: packs.id,
@@ -43,8 +47,12 @@ export async function listPacks(db: Db): Promise<PackSummary[]> {
     .orderBy(asc(packs.sortOrder));
 }
 
-/** The rarest cards of one pack, for showcases such as the home page. */
-export async function showcaseCards(db: Db, packId: string, limit: number): Promise<CardSummary[]> {
+/** The rarest cards of one pack, for showcases such as the home page (kept until the catalogue changes). */
+export function showcaseCards(db: Db, packId: string, limit: number): Promise<CardSummary[]> {
+  return rememberCatalogueList(db, `showcase:${packId}:${limit}`, () => loadShowcase(db, packId, limit));
+}
+
+async function loadShowcase(db: Db, packId: string, limit: number): Promise<CardSummary[]> {
   return db
     .select({
       ...CARD_SUMMARY_COLUMNS,

@@ -1,7 +1,7 @@
 import { and, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../../db/client.server";
 import { boardVersion, noteBoardChange } from "../../lib/board-version.server";
-import { CARD_COLUMNS, cardIndex } from "../cards/card-index.server";
+import { CARD_COLUMNS, cardIndex, rememberCatalogueList } from "../cards/card-index.server";
 import {
   blocks,
   cards,
@@ -981,12 +981,14 @@ export async function resolveReport(db: Db, reportId: string, action: ReportActi
 }
 
 /** Rarities a trade may use (the admin-editable flag), highest first, for the board's filter. */
-export async function listTradeRarities(db: Db): Promise<{ code: string; labelJa: string; labelEn: string }[]> {
-  return db
-    .select({ code: rarities.code, labelJa: rarities.labelJa, labelEn: rarities.labelEn })
-    .from(rarities)
-    .where(eq(rarities.tradeable, true))
-    .orderBy(desc(rarities.rank));
+export function listTradeRarities(db: Db): Promise<{ code: string; labelJa: string; labelEn: string }[]> {
+  return rememberCatalogueList(db, "trade-rarities", () =>
+    db
+      .select({ code: rarities.code, labelJa: rarities.labelJa, labelEn: rarities.labelEn })
+      .from(rarities)
+      .where(eq(rarities.tradeable, true))
+      .orderBy(desc(rarities.rank)),
+  );
 }
 
 /** Data of the admin 通報 tab (`?reports=all` shows handled ones too). */
