@@ -15,6 +15,7 @@ import { AUTH_BASE_PATH, authRequestHandler, CLIENT_IP_HEADER, getAuth } from ".
 import { isCsrfSafe } from "../app/lib/csrf.server";
 import { localeFromCookie, translate } from "../app/lib/i18n";
 import { usersMessages } from "../app/features/users/messages";
+import { onSettingsChange } from "../app/features/settings/settings-version.server";
 import { IMMUTABLE_CACHE_CONTROL, LOCAL_UPLOADS_PATH, localUploadsDir } from "../app/features/uploads/storage.server";
 import { toNodeHandler } from "better-auth/node";
 import type { Logger } from "./logger";
@@ -151,7 +152,11 @@ export async function createHttpApp(options: {
   const realtime = await attachRealtime({ io, env, database, log });
 
   // Signed-out visitors of the board, the card pages and their APIs share renders for a few seconds.
-  app.use(createPageCache({ ttlSeconds: env.pageCacheSeconds }).middleware);
+  const pageCache = createPageCache({ ttlSeconds: env.pageCacheSeconds });
+  // Every page's head shows the site settings: a save anywhere empties the shared renders.
+  const stopSettingsPurge = onSettingsChange(() => pageCache.clear());
+  server.on("close", stopSettingsPurge);
+  app.use(pageCache.middleware);
 
   const loadContext = (res: express.Response): AppContext => ({
     db: database.db,

@@ -7,9 +7,9 @@ import { encodeImage, type EncodedImage } from "./image.server";
 import { UPLOAD_FOLDERS, WIDE_FOLDERS, type UploadFolder } from "./limits";
 import type { UploadStore } from "./storage.server";
 
-export type UploadedImage = { url: string; width: number; height: number };
-/** `POST /api/admin/uploads` answers this; `eyecatch` (1200×630) only for the wide folders. */
-export type UploadResult = UploadedImage & { eyecatch?: UploadedImage };
+import type { UploadedImage, UploadResult } from "./types";
+
+export type { UploadedImage, UploadResult } from "./types";
 
 export function parseUploadFolder(value: unknown): UploadFolder {
   if (value === null || value === undefined || value === "") return "images";
