@@ -34,5 +34,8 @@ export default [
   route("admin/deck-recipes/edit/:id", "routes/admin.deck-recipes.edit.tsx"),
   route("privacy-policy", "routes/privacy-policy.tsx"),
   route("terms", "routes/terms.tsx"),
+  route("robots.txt", "routes/robots.ts"),
+  route("sitemap.xml", "routes/sitemap.ts"),
+  route("sitemaps/:part", "routes/sitemap-part.ts"),
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;
