@@ -15,13 +15,13 @@ import { useClientValidation } from "../features/users/use-client-validation";
 import { fieldErrors, ProfileSchema, type FieldErrors } from "../features/users/users.schema";
 import { getProfile, updateProfile } from "../features/users/users.server";
 import { translate, useLocale, useT } from "../lib/i18n";
-import { pageMeta } from "../lib/meta";
+import { seoMeta } from "../lib/seo";
 import type { Route } from "./+types/profile";
 import { readFormData } from "../lib/forms.server";
 
-export const meta: Route.MetaFunction = ({ matches }) => {
-  const locale = localeOfMatches(matches);
-  return pageMeta(translate(usersMessages, locale, "profileTitle"), translate(usersMessages, locale, "profileDescription"));
+export const meta: Route.MetaFunction = (args) => {
+  const locale = localeOfMatches(args.matches);
+  return seoMeta(args, { title: translate(usersMessages, locale, "profileTitle"), description: translate(usersMessages, locale, "profileDescription"), noindex: true });
 };
 
 export async function loader({ request, context }: Route.LoaderArgs) {

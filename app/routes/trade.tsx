@@ -25,7 +25,8 @@ import { SubmitButton } from "../components/ui/submit-button";
 import { formError } from "../lib/api.server";
 import { readFormData } from "../lib/forms.server";
 import { localeFromRequest, translate, useLocale, useT } from "../lib/i18n";
-import { pageMeta } from "../lib/meta";
+import { localeOfMatches } from "../components/layout/meta-locale";
+import { seoMeta } from "../lib/seo";
 import type { Route } from "./+types/trade";
 
 const DONE = ["posted", "saved", "bumped", "closed", "completed", "reported"] as const;
@@ -52,7 +53,22 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   };
 }
 
-export const meta: Route.MetaFunction = ({ data }) => pageMeta(data?.title ?? "トレード募集", data?.description);
+export const meta: Route.MetaFunction = (args) => {
+  const { data } = args;
+  const locale = localeOfMatches(args.matches);
+  const title = data?.title ?? "トレード募集";
+  return seoMeta(args, {
+    title,
+    description: data?.description,
+    image: data?.offer.give[0]?.imageUrl || null,
+    breadcrumbs: [
+      { name: translate(tradesMessages, locale, "boardTitle"), path: "/trades" },
+      { name: title, path: `/trades/${data?.offer.id ?? ""}` },
+    ],
+    // Only open offers are worth finding (and only they are in the sitemap).
+    noindex: data?.offer.status !== "open",
+  });
+};
 
 export async function action({ request, params, context }: Route.ActionArgs) {
   const viewer = await requireViewer(request, context);
