@@ -2,6 +2,7 @@ import { and, count, desc, eq, gt, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.server";
 import { tradeOffers } from "../../db/schema/trades";
 import { cardIndex } from "../cards/card-index.server";
+import { deckSitemapSource } from "../decks/deck-sitemap.server";
 
 /** sitemaps.org: at most 50,000 URLs per sitemap file. */
 export const SITEMAP_PART_SIZE = 50_000;
@@ -25,9 +26,9 @@ export type SitemapSource = {
 
 const staticPages: SitemapSource = {
   name: "pages",
-  count: async () => 5,
+  count: async () => 6,
   async *urls() {
-    for (const path of ["/", "/cards", "/trades", "/privacy-policy", "/terms"]) yield { path };
+    for (const path of ["/", "/cards", "/trades", "/deck-recipes", "/privacy-policy", "/terms"]) yield { path };
   },
 };
 
@@ -74,7 +75,7 @@ const offers: SitemapSource = {
   },
 };
 
-export const SITEMAP_SOURCES: SitemapSource[] = [staticPages, cards, offers];
+export const SITEMAP_SOURCES: SitemapSource[] = [staticPages, cards, offers, deckSitemapSource];
 
 export type SitemapPart = { source: SitemapSource; part: number };
 
