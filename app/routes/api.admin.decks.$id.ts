@@ -1,8 +1,9 @@
 import { DeckError } from "../features/decks/errors";
 import { deleteDeck, getDeckForEdit, updateDeck } from "../features/decks/decks.server";
-import { deckErrorResponse, NO_STORE, parseDeckInput, readDeckJson } from "../features/decks/http.server";
+import { deckErrorResponse, NO_STORE, parseDeckInput, DECK_BODY_MAX_BYTES } from "../features/decks/http.server";
 import { requireApiAdmin } from "../features/users/session.server";
 import { withJsonErrors } from "../lib/api.server";
+import { readJsonBody } from "../lib/json-body.server";
 import { localeFromRequest } from "../lib/i18n";
 import type { Route } from "./+types/api.admin.decks.$id";
 
@@ -26,8 +27,8 @@ export const action = withJsonErrors(async function action({ request, params, co
       await deleteDeck(context.db, params.id);
       return new Response(null, { status: 204, headers: NO_STORE });
     }
-    const input = parseDeckInput(await readDeckJson(request, locale), locale);
-    return Response.json(await updateDeck(context.db, params.id, input), { headers: NO_STORE });
+    const input = parseDeckInput(await readJsonBody(request, DECK_BODY_MAX_BYTES), locale);
+    return Response.json(await updateDeck(context.db, context.env, params.id, input), { headers: NO_STORE });
   } catch (error) {
     if (error instanceof DeckError) return deckErrorResponse(error, locale);
     throw error;

@@ -1,8 +1,9 @@
 import { DeckError } from "../features/decks/errors";
 import { createDeck, listAdminDecks } from "../features/decks/decks.server";
-import { deckErrorResponse, NO_STORE, parseDeckInput, readDeckJson } from "../features/decks/http.server";
+import { deckErrorResponse, NO_STORE, parseDeckInput, DECK_BODY_MAX_BYTES } from "../features/decks/http.server";
 import { requireApiAdmin } from "../features/users/session.server";
 import { withJsonErrors } from "../lib/api.server";
+import { readJsonBody } from "../lib/json-body.server";
 import { localeFromRequest } from "../lib/i18n";
 import type { Route } from "./+types/api.admin.decks";
 
@@ -18,8 +19,8 @@ export const action = withJsonErrors(async function action({ request, context }:
   const viewer = await requireApiAdmin(request, context);
   const locale = localeFromRequest(request);
   try {
-    const input = parseDeckInput(await readDeckJson(request, locale), locale);
-    return Response.json(await createDeck(context.db, viewer.id, input), { status: 201, headers: NO_STORE });
+    const input = parseDeckInput(await readJsonBody(request, DECK_BODY_MAX_BYTES), locale);
+    return Response.json(await createDeck(context.db, context.env, viewer.id, input), { status: 201, headers: NO_STORE });
   } catch (error) {
     if (error instanceof DeckError) return deckErrorResponse(error, locale);
     throw error;

@@ -1,14 +1,13 @@
 import { and, eq, inArray, or } from "drizzle-orm";
 import type { Db } from "../../db/client.server";
 import { decks } from "../../db/schema/decks";
-import { cardIndex } from "../cards/card-index.server";
-import type { CardRef, ContentRefs, RelatedRef } from "../content/blocks";
-import { contentRefIds } from "../content/format";
+import type { RelatedRef } from "../content/blocks";
 import { isDeckId } from "./rules";
 
 /**
  * The lookup of `[[deck:<slug or id>]]` blocks (docs/content-format.md): public decks only, keyed
- * by the reference as typed. Articles' rendering uses it for their deck blocks too.
+ * by the reference as typed. Registered in RELATED_LOOKUPS (features/content/refs.server.ts),
+ * so articles' and decks' texts and the editors' preview resolve deck blocks the same way.
  */
 export async function deckContentRefs(db: Db, refs: readonly string[]): Promise<Map<string, RelatedRef>> {
   const found = new Map<string, RelatedRef>();
@@ -26,18 +25,4 @@ export async function deckContentRefs(db: Db, refs: readonly string[]): Promise<
     if (row) found.set(ref, { href: `/deck-recipes/${row.slug}`, title: row.name, date: row.updatedAt.toISOString(), thumbnailUrl: row.eyecatchUrl });
   }
   return found;
-}
-
-/** What a deck description's blocks refer to: cards from the card index, decks from the table. */
-export async function resolveDeckContentRefs(db: Db, source: string): Promise<ContentRefs> {
-  const ids = contentRefIds(source);
-  const cards = new Map<string, CardRef>();
-  if (ids.cards.length) {
-    const index = await cardIndex(db);
-    for (const id of ids.cards) {
-      const card = index.byId.get(id);
-      if (card) cards.set(id, { id: card.id, name: card.name, rarity: card.rarity, imageUrl: card.imageUrl });
-    }
-  }
-  return { cards, decks: await deckContentRefs(db, ids.decks) };
 }

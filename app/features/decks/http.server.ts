@@ -8,20 +8,6 @@ import { decksMessages, type DecksMessageKey } from "./messages";
 export const DECK_BODY_MAX_BYTES = 256 * 1024;
 export const NO_STORE = { "Cache-Control": "private, no-store" };
 
-/** The JSON body of an admin deck request: 415/413/400 answers for the wrong type, size or syntax. */
-export async function readDeckJson(request: Request, locale: Locale): Promise<unknown> {
-  const fail = (status: number) => Response.json({ error: translate(decksMessages, locale, "errInvalidRequest") }, { status });
-  if (!/^application\/json\b/i.test(request.headers.get("content-type") ?? "")) throw fail(415);
-  if (Number(request.headers.get("content-length") ?? "0") > DECK_BODY_MAX_BYTES) throw fail(413);
-  const text = await request.text();
-  if (Buffer.byteLength(text) > DECK_BODY_MAX_BYTES) throw fail(413);
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw fail(400);
-  }
-}
-
 /** Parses a deck save; a broken rule throws DeckError("invalid_input") naming each field (SPEC.md §5 texts). */
 export function parseDeckInput(body: unknown, locale: Locale): DeckInput {
   const parsed = DeckInputSchema.safeParse(body);
