@@ -189,10 +189,10 @@ export function getDeck(db: Db, slugOrId: string, options: { includePrivate?: bo
 /** SPEC.md §2 admin デッキ管理: every deck, newest first, with the sum of its counts. */
 export async function listAdminDecks(db: Db): Promise<AdminDeckRow[]> {
   const rows = await db
-    .select({ id: decks.id, slug: decks.slug, name: decks.name, isPublic: decks.isPublic, createdAt: decks.createdAt, total: sql<number>`coalesce((select sum(${deckCards.count}) from ${deckCards} where ${deckCards.deckId} = ${decks.id}), 0)::int` })
+    .select({ id: decks.id, slug: decks.slug, name: decks.name, isPublic: decks.isPublic, createdAt: decks.createdAt, updatedAt: decks.updatedAt, eyecatchUrl: decks.eyecatchUrl, total: sql<number>`coalesce((select sum(${deckCards.count}) from ${deckCards} where ${deckCards.deckId} = ${decks.id}), 0)::int` })
     .from(decks)
     .orderBy(desc(decks.createdAt), desc(decks.id));
-  return rows.map((r) => ({ ...r, total: Number(r.total), createdAt: r.createdAt.toISOString() }));
+  return rows.map((r) => ({ ...r, total: Number(r.total), createdAt: r.createdAt.toISOString(), updatedAt: r.updatedAt.toISOString() }));
 }
 
 /** SPEC.md §7 "all decks (also for the related-deck list)". */

@@ -73,7 +73,7 @@ export type DeckEditData = {
 };
 
 /** A row of the admin デッキ管理 list. */
-export type AdminDeckRow = { id: string; slug: string; name: string; isPublic: boolean; total: number; createdAt: string };
+export type AdminDeckRow = { id: string; slug: string; name: string; isPublic: boolean; total: number; createdAt: string; updatedAt: string; eyecatchUrl: string | null };
 
 /** A deck the related-deck picker offers. */
 export type DeckOption = { id: string; name: string; slug: string; isPublic: boolean; eyecatchUrl: string | null; updatedAt: string };
