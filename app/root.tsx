@@ -1,7 +1,5 @@
 import type { ReactNode } from "react";
 import {
-  isRouteErrorResponse,
-  Link,
   Links,
   Meta,
   Outlet,
@@ -9,7 +7,6 @@ import {
   ScrollRestoration,
   useLocation,
   useNavigation,
-  useRouteError,
   useRouteLoaderData,
 } from "react-router";
 import type { Route } from "./+types/root";
@@ -18,6 +15,7 @@ import { layoutMessages } from "./components/layout/messages";
 import { SiteFooter } from "./components/layout/site-footer";
 import { SiteHeader, type HeaderViewer } from "./components/layout/site-header";
 import { ListLinkNavigation } from "./components/ui/list-link";
+import { RouteError } from "./components/ui/route-error";
 import { getViewer } from "./features/users/session.server";
 import { LocaleContext, localeFromRequest, useT, type Locale } from "./lib/i18n";
 import { useNonce } from "./lib/nonce";
@@ -98,34 +96,9 @@ export default function App() {
 }
 
 export function ErrorBoundary() {
-  const error = useRouteError();
-  const t = useT(layoutMessages);
-  let title = t("errorTitle");
-  let message = t("errorMessage");
-  if (isRouteErrorResponse(error) && error.status === 404) {
-    title = t("notFoundTitle");
-    message = t("notFoundMessage");
-  } else if (isRouteErrorResponse(error) && error.status === 400) {
-    title = t("badRequestTitle");
-    message = t("badRequestMessage");
-  } else if (isRouteErrorResponse(error) && error.status === 403) {
-    title = t("forbiddenTitle");
-    const detail = (error.data as { message?: unknown } | null)?.message;
-    message = typeof detail === "string" ? detail : t("forbiddenMessage");
-  }
   return (
     <Shell>
-      <title>{`${title} | ${t("siteTitle")}`}</title>
-      <meta name="description" content={message} />
-      <div className="py-6 text-center">
-        <h1 className="text-2xl font-bold">{title}</h1>
-        <p className="mt-4 text-slate-600">{message}</p>
-        <p className="mt-6">
-          <Link to="/" className="text-brand-700 underline">
-            {t("backHome")}
-          </Link>
-        </p>
-      </div>
+      <RouteError />
     </Shell>
   );
 }

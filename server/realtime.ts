@@ -18,7 +18,6 @@ import {
   unblockRoomPartner,
 } from "../app/features/chat/chat.server";
 import { ReportSchema, RoomIdSchema, SendMessageSchema, SeqSchema, SyncSchema, TradeStepSchema } from "../app/features/chat/chat.schema";
-import { CHAT_ERROR_KEYS, chatMessages as chatCatalogue } from "../app/features/chat/messages";
 import {
   CHAT_NAMESPACE,
   type AckError,
@@ -28,7 +27,8 @@ import {
 import { createMemoryRateLimiter, createRedisRateLimiter, type MessageRateLimiter } from "../app/features/chat/rate-limit.server";
 import { getViewerFromHeaders } from "../app/features/users/session.server";
 import type { Env } from "../app/lib/env.server";
-import { localeFromRequest, translate, type Locale } from "../app/lib/i18n";
+import { AppError } from "../app/lib/errors";
+import { localeFromRequest, type Locale } from "../app/lib/i18n";
 import type { Logger } from "./logger";
 
 export type Realtime = { close(): Promise<void> };
@@ -124,12 +124,10 @@ function attachChat(nsp: ChatNamespace, deps: { env: Env; database: Database; lo
   });
 
   const failure = (socket: ChatSocket, err: unknown): AckError => {
-    let code = "invalid";
-    if (err instanceof ChatError) code = err.code;
-    else if (!(err instanceof z.ZodError)) log.error("chat handler failed", { error: err instanceof Error ? err.message : String(err) });
-    if (code === "suspended") disconnectUser(socket.data.userId);
-    const key = CHAT_ERROR_KEYS[code] ?? "errorUnknown";
-    return { ok: false, error: code, message: translate(chatCatalogue, socket.data.locale, key, { max: 1000 }) };
+    if (!(err instanceof AppError) && !(err instanceof z.ZodError)) log.error("chat handler failed", { error: err instanceof Error ? err.message : String(err) });
+    const known = err instanceof AppError ? err : new ChatError("invalid");
+    if (known.code === "suspended") disconnectUser(socket.data.userId);
+    return { ok: false, error: known.code, message: known.text(socket.data.locale) };
   };
 
   // The handshake refuses a suspended user, but sockets opened before the suspension stay up:

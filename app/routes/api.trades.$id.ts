@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { safeString } from "../lib/text";
-import { apiCall, tradeText, zodMessage } from "../features/trades/http.server";
+import { tradeText, zodMessage } from "../features/trades/http.server";
 import { OfferInputSchema, ReportInputSchema } from "../features/trades/trades.schema";
 import {
   blockUser,
@@ -11,9 +11,9 @@ import {
   markOfferCompleted,
   openChatRoomForOffer,
   reportOffer,
-  TradeError,
   updateOffer,
 } from "../features/trades/trades.server";
+import { TradeError } from "../features/trades/errors";
 import { getViewer, requireApiViewer } from "../features/users/session.server";
 import { localeFromRequest } from "../lib/i18n";
 import type { Route } from "./+types/api.trades.$id";
@@ -22,11 +22,9 @@ import { withJsonErrors } from "../lib/api.server";
 /** GET /api/trades/:id — one offer (404 when missing or hidden by a block). */
 export const loader = withJsonErrors(async function loader({ request, params, context }: Route.LoaderArgs) {
   const viewer = await getViewer(request, context);
-  return apiCall(request, async () => {
-    const offer = await getOffer(context.db, params.id, viewer?.id);
-    if (!offer) throw new TradeError("notFound");
-    return Response.json({ offer });
-  });
+  const offer = await getOffer(context.db, params.id, viewer?.id);
+  if (!offer) throw new TradeError("not_found");
+  return Response.json({ offer });
 });
 
 const ActionSchema = z.object({
@@ -44,44 +42,42 @@ export const action = withJsonErrors(async function action({ request, params, co
   const locale = localeFromRequest(request);
   const id = params.id;
   const body = request.method === "DELETE" ? null : await request.json().catch(() => null);
-  return apiCall(request, async () => {
-    if (request.method === "DELETE") {
-      await deleteOffer(context.db, viewer.id, id);
-      return new Response(null, { status: 204 });
-    }
-    if (request.method === "PATCH") {
-      const parsed = OfferInputSchema.safeParse(body);
-      if (!parsed.success) return Response.json({ error: zodMessage(parsed.error, locale) }, { status: 400 });
-      await updateOffer(context.db, viewer.id, id, parsed.data);
-      return Response.json({ ok: true });
-    }
-    if (request.method !== "POST") return Response.json({ error: "Method Not Allowed" }, { status: 405 });
-    const parsed = ActionSchema.safeParse(body);
-    if (!parsed.success) return Response.json({ error: tradeText(locale, "badRequest") }, { status: 400 });
-    switch (parsed.data.action) {
-      case "bump":
-        await bumpOffer(context.db, viewer.id, id);
-        break;
-      case "close":
-        await closeOffer(context.db, viewer.id, id);
-        break;
-      case "complete":
-        await markOfferCompleted(context.db, viewer.id, id);
-        break;
-      case "respond":
-        return Response.json(await openChatRoomForOffer(context.db, { offerId: id, userId: viewer.id }));
-      case "report": {
-        const reason = ReportInputSchema.safeParse({ reason: parsed.data.reason ?? "" });
-        if (!reason.success) return Response.json({ error: tradeText(locale, reason.error.issues[0]?.message ?? "badRequest") }, { status: 400 });
-        return Response.json(await reportOffer(context.db, viewer.id, id, reason.data.reason), { status: 201 });
-      }
-      case "block": {
-        const offer = await getOffer(context.db, id, viewer.id);
-        if (!offer) throw new TradeError("notFound");
-        await blockUser(context.db, viewer.id, offer.ownerId);
-        break;
-      }
-    }
+  if (request.method === "DELETE") {
+    await deleteOffer(context.db, viewer.id, id);
+    return new Response(null, { status: 204 });
+  }
+  if (request.method === "PATCH") {
+    const parsed = OfferInputSchema.safeParse(body);
+    if (!parsed.success) return Response.json({ error: zodMessage(parsed.error, locale) }, { status: 400 });
+    await updateOffer(context.db, viewer.id, id, parsed.data);
     return Response.json({ ok: true });
-  });
+  }
+  if (request.method !== "POST") return Response.json({ error: "Method Not Allowed" }, { status: 405 });
+  const parsed = ActionSchema.safeParse(body);
+  if (!parsed.success) return Response.json({ error: tradeText(locale, "badRequest") }, { status: 400 });
+  switch (parsed.data.action) {
+    case "bump":
+      await bumpOffer(context.db, viewer.id, id);
+      break;
+    case "close":
+      await closeOffer(context.db, viewer.id, id);
+      break;
+    case "complete":
+      await markOfferCompleted(context.db, viewer.id, id);
+      break;
+    case "respond":
+      return Response.json(await openChatRoomForOffer(context.db, { offerId: id, userId: viewer.id }));
+    case "report": {
+      const reason = ReportInputSchema.safeParse({ reason: parsed.data.reason ?? "" });
+      if (!reason.success) return Response.json({ error: tradeText(locale, reason.error.issues[0]?.message ?? "badRequest") }, { status: 400 });
+      return Response.json(await reportOffer(context.db, viewer.id, id, reason.data.reason), { status: 201 });
+    }
+    case "block": {
+      const offer = await getOffer(context.db, id, viewer.id);
+      if (!offer) throw new TradeError("not_found");
+      await blockUser(context.db, viewer.id, offer.ownerId);
+      break;
+    }
+  }
+  return Response.json({ ok: true });
 });

@@ -5,16 +5,15 @@ import { NewestOffers } from "../features/trades/components/newest-offers";
 import { listBoard, toListItem } from "../features/trades/trades.server";
 import { getViewer } from "../features/users/session.server";
 import { pageMeta } from "../lib/meta";
-import { memo } from "../lib/memo.server";
 import type { Route } from "./+types/home";
 
 export const meta: Route.MetaFunction = () => pageMeta(undefined);
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   // The catalogue changes only on import: a minute of staleness across instances is fine.
-  const packs = await memo("catalogue:packs", 60_000, () => listPacks(context.db));
+  const packs = await listPacks(context.db);
   const newest = packs[0];
-  const featured = newest ? await memo(`catalogue:showcase:${newest.id}`, 60_000, () => showcaseCards(context.db, newest.id, 8)) : [];
+  const featured = newest ? await showcaseCards(context.db, newest.id, 8) : [];
   const viewer = await getViewer(request, context);
   const newestOffers = (await listBoard(context.db, { viewerId: viewer?.id, limit: 4 })).offers.map(toListItem);
   return { packs: packs.slice(0, 8), totalPacks: packs.length, newest, featured, newestOffers, now: new Date().toISOString() };

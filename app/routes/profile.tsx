@@ -5,7 +5,8 @@ import { ChatRoomsList } from "../features/chat/components/chat-rooms-list";
 import { MyOffers } from "../features/trades/components/my-offers";
 import { listOwnOffers } from "../features/trades/trades.server";
 import { CopyButton } from "../features/users/components/copy-button";
-import { FormField } from "../features/users/components/form-field";
+import { FormField } from "../components/ui/form-field";
+import { SubmitButton } from "../components/ui/submit-button";
 import { DISPLAY_NAME_MAX } from "../features/users/display-name";
 import { formatFriendId } from "../features/users/friend-id";
 import { usersMessages } from "../features/users/messages";
@@ -140,13 +141,9 @@ export default function Profile({ loaderData, actionData }: Route.ComponentProps
             hint={t("profileFriendIdHint")}
             error={errors.friendId ? t(errors.friendId) : undefined}
           />
-          <button
-            type="submit"
-            disabled={saving}
-            className="rounded-md bg-brand-700 px-5 py-2 font-bold text-white hover:bg-brand-800 disabled:opacity-60"
-          >
-            {saving ? t("profileSaving") : t("profileSave")}
-          </button>
+          <SubmitButton pending={saving} pendingText={t("profileSaving")}>
+            {t("profileSave")}
+          </SubmitButton>
         </Form>
       </section>
 

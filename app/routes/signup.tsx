@@ -1,6 +1,7 @@
 import { data, Form, Link, redirect, useNavigation, useSearchParams } from "react-router";
 import { localeOfMatches } from "../components/layout/meta-locale";
-import { FormField } from "../features/users/components/form-field";
+import { FormField } from "../components/ui/form-field";
+import { SubmitButton } from "../components/ui/submit-button";
 import { DISPLAY_NAME_MAX, EMAIL_MAX, PASSWORD_MAX } from "../features/users/display-name";
 import { usersMessages } from "../features/users/messages";
 import { safeRedirect } from "../features/users/safe-redirect";
@@ -102,13 +103,9 @@ export default function Signup({ actionData }: Route.ComponentProps) {
           hint={t("passwordHint", MESSAGE_PARAMS)}
           error={errors.password ? t(errors.password, MESSAGE_PARAMS) : undefined}
         />
-        <button
-          type="submit"
-          disabled={submitting}
-          className="w-full rounded-md bg-brand-700 px-4 py-2 font-bold text-white hover:bg-brand-800 disabled:opacity-60"
-        >
-          {submitting ? t("signupSubmitting") : t("signupSubmit")}
-        </button>
+        <SubmitButton pending={submitting} pendingText={t("signupSubmitting")} wide>
+          {t("signupSubmit")}
+        </SubmitButton>
       </Form>
       <p className="mt-4 text-center text-sm">
         {t("signupHaveAccount")}{" "}

@@ -2,9 +2,10 @@ import { data, Form, Link, redirect } from "react-router";
 import { OfferCard } from "../features/trades/components/offer-card";
 import { OfferForm } from "../features/trades/components/offer-form";
 import { RespondButton } from "../features/trades/components/respond-button";
-import { describeTradeError, offerInputFromForm, tradeText, zodMessage } from "../features/trades/http.server";
+import { offerInputFromForm, tradeText, zodMessage } from "../features/trades/http.server";
 import { tradesMessages } from "../features/trades/messages";
 import { tokyoDateTime } from "../features/trades/time";
+import { REPORT_REASON_MAX_LENGTH } from "../features/trades/rules";
 import { ReportInputSchema } from "../features/trades/trades.schema";
 import {
   blockUser,
@@ -15,10 +16,13 @@ import {
   markOfferCompleted,
   openChatRoomForOffer,
   reportOffer,
-  TradeError,
   updateOffer,
 } from "../features/trades/trades.server";
+import { TradeError } from "../features/trades/errors";
 import { getViewer, requireViewer } from "../features/users/session.server";
+import { TextareaField } from "../components/ui/form-field";
+import { SubmitButton } from "../components/ui/submit-button";
+import { formError } from "../lib/api.server";
 import { readFormData } from "../lib/forms.server";
 import { localeFromRequest, translate, useLocale, useT } from "../lib/i18n";
 import { pageMeta } from "../lib/meta";
@@ -90,7 +94,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       }
       case "block": {
         const offer = await getOffer(context.db, offerId, viewer.id);
-        if (!offer) throw new TradeError("notFound");
+        if (!offer) throw new TradeError("not_found");
         await blockUser(context.db, viewer.id, offer.ownerId);
         return redirect("/trades");
       }
@@ -98,8 +102,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
         return data({ intent, error: tradeText(locale, "badRequest") }, { status: 400 });
     }
   } catch (error) {
-    const { status, message } = describeTradeError(error, locale);
-    return data({ intent, error: message }, { status });
+    return formError(error, locale, { intent });
   }
 }
 
@@ -214,21 +217,17 @@ export default function TradePage({ loaderData, actionData }: Route.ComponentPro
                 <summary className="cursor-pointer font-bold">{t("report")}</summary>
                 <Form method="post" className="mt-2 space-y-2">
                   <input type="hidden" name="intent" value="report" />
-                  <label htmlFor="report-reason" className="block text-sm font-medium">
-                    {t("reportReason")}
-                  </label>
-                  <textarea
+                  <TextareaField
                     id="report-reason"
                     name="reason"
                     required
-                    maxLength={500}
+                    maxLength={REPORT_REASON_MAX_LENGTH}
                     rows={3}
+                    label={t("reportReason")}
+                    labelClassName="block text-sm font-medium"
                     placeholder={t("reportReasonPlaceholder")}
-                    className="w-full rounded-md border border-slate-400 px-3 py-2"
                   />
-                  <button type="submit" className="rounded-full bg-slate-800 px-4 py-1.5 text-sm font-bold text-white">
-                    {t("reportSubmit")}
-                  </button>
+                  <SubmitButton>{t("reportSubmit")}</SubmitButton>
                 </Form>
               </details>
               <details className="rounded-md border border-slate-200 bg-white p-3">

@@ -1,9 +1,10 @@
 import { data, redirect } from "react-router";
-import { describeTradeError, offerInputFromForm, zodMessage } from "../features/trades/http.server";
+import { offerInputFromForm, zodMessage } from "../features/trades/http.server";
 import { OfferForm } from "../features/trades/components/offer-form";
 import { tradesMessages } from "../features/trades/messages";
 import { createOffer } from "../features/trades/trades.server";
 import { requireViewer } from "../features/users/session.server";
+import { formError } from "../lib/api.server";
 import { readFormData } from "../lib/forms.server";
 import { localeFromRequest, translate, useT } from "../lib/i18n";
 import { pageMeta } from "../lib/meta";
@@ -30,8 +31,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     const { id } = await createOffer(context.db, viewer.id, parsed.data);
     return redirect(`/trades/${id}?done=posted`);
   } catch (error) {
-    const { status, message } = describeTradeError(error, locale);
-    return data({ error: message }, { status });
+    return formError(error, locale);
   }
 }
 

@@ -10,12 +10,12 @@ import { OfferCard } from "../features/trades/components/offer-card";
 import { tradesMessages } from "../features/trades/messages";
 import { TRADE_EXCLUDED_PACKS } from "../features/trades/rules";
 import { boardFiltersFromParams, type BoardFilters } from "../features/trades/trades.schema";
-import { cardsByIds, listBoard, listMatchPage, listTradeRarities, matchListItems, parseMatchPage, toListItem, TradeError } from "../features/trades/trades.server";
+import { cardsByIds, listBoard, listMatchPage, listTradeRarities, matchListItems, parseMatchPage, toListItem } from "../features/trades/trades.server";
+import { TradeError } from "../features/trades/errors";
 import type { MatchListItem } from "../features/trades/types";
 import { getViewer } from "../features/users/session.server";
 import { localeFromRequest, translate, useLocale, useT } from "../lib/i18n";
 import { pageMeta } from "../lib/meta";
-import { memo } from "../lib/memo.server";
 import type { Route } from "./+types/trades";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
@@ -30,9 +30,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     view === "matches"
       ? [[], [], []]
       : await Promise.all([
-          // Catalogue lists change only on import or an admin edit: a minute of staleness is fine.
-          memo("catalogue:packs", 60_000, () => listPacks(context.db)),
-          memo("catalogue:trade-rarities", 60_000, () => listTradeRarities(context.db)),
+          listPacks(context.db),
+          listTradeRarities(context.db),
           cardsByIds(context.db, [filters.give, filters.want].filter((id): id is string => Boolean(id))),
         ]);
   let board: Awaited<ReturnType<typeof listBoard>> = { offers: [], nextCursor: null };

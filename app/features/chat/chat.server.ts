@@ -17,6 +17,7 @@ import {
 import { cancelNegotiationFromChat, completeTradeFromChat, startNegotiationFromChat } from "../trades/trades.server";
 import { noteBoardChange } from "../../lib/board-version.server";
 import type { ChatMessage, RoomState, TradeProgress } from "./protocol";
+import { ChatError, type ChatErrorCode } from "./errors";
 import { MESSAGE_MAX_LENGTH, MESSAGE_PAGE_SIZE, normaliseBody, RoomIdSchema, type TradeStep } from "./chat.schema";
 
 /**
@@ -27,22 +28,7 @@ import { MESSAGE_MAX_LENGTH, MESSAGE_PAGE_SIZE, normaliseBody, RoomIdSchema, typ
  * - a room that is not yours does not exist (not_found), whatever the reason.
  */
 
-export type ChatErrorCode =
-  | "not_found"
-  | "empty"
-  | "too_long"
-  | "blocked"
-  | "rate_limited"
-  | "step_not_allowed"
-  | "offer_unavailable"
-  | "suspended";
-
-export class ChatError extends Error {
-  override name = "ChatError";
-  constructor(readonly code: ChatErrorCode) {
-    super(code);
-  }
-}
+export { ChatError, type ChatErrorCode };
 
 export type { ChatMessage, RoomState, TradeProgress };
 
@@ -198,7 +184,7 @@ export async function sendMessage(db: Db, input: SendInput, allowSend?: () => Pr
 
   const body = normaliseBody(input.body);
   if (body.length === 0) throw new ChatError("empty");
-  if ([...body].length > MESSAGE_MAX_LENGTH) throw new ChatError("too_long");
+  if ([...body].length > MESSAGE_MAX_LENGTH) throw new ChatError("too_long", { max: MESSAGE_MAX_LENGTH });
   // A blocked user can read the room but no longer write to the one who blocked them.
   if (found.blocked_me) throw new ChatError("blocked");
   if (allowSend && !(await allowSend())) throw new ChatError("rate_limited");

@@ -1,7 +1,7 @@
 import { and, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../../db/client.server";
 import { boardVersion, noteBoardChange } from "../../lib/board-version.server";
-import { CARD_COLUMNS, cardIndex } from "../cards/card-index.server";
+import { CARD_COLUMNS, cardIndex, rememberCatalogueList } from "../cards/card-index.server";
 import {
   blocks,
   cards,
@@ -28,75 +28,11 @@ import {
   pairsByRarity,
   type OfferStatus,
 } from "./rules";
+import { TradeError, type TradeErrorCode } from "./errors";
+
+export { TradeError };
 import type { BoardFilters, OfferInput } from "./trades.schema";
 import type { BoardPage, MatchListItem, MatchPage, MatchView, OfferCardView, OfferChipView, OfferListItem, OfferView, ReportView } from "./types";
-
-// ---------------------------------------------------------------------------------------------
-// Errors
-
-export type TradeErrorCode =
-  | "notFound"
-  | "forbidden"
-  | "friendIdRequired"
-  | "suspended"
-  | "tooManyOpen"
-  | "noSameRarityPair"
-  | "notTradeable"
-  | "unknownCard"
-  | "sameCardBothSides"
-  | "duplicateCard"
-  | "notOpen"
-  | "notEditable"
-  | "bumpTooSoon"
-  | "rateLimitedPost"
-  | "rateLimitedRespond"
-  | "rateLimitedReport"
-  | "ownOffer"
-  | "blocked"
-  | "cannotBlockSelf"
-  | "negotiatingCannotDelete"
-  | "hasChatCannotDelete"
-  | "invalidCursor"
-  | "invalidPage";
-
-const STATUS_OF: Record<TradeErrorCode, number> = {
-  notFound: 404,
-  forbidden: 403,
-  friendIdRequired: 409,
-  suspended: 403,
-  tooManyOpen: 409,
-  noSameRarityPair: 400,
-  notTradeable: 400,
-  unknownCard: 400,
-  sameCardBothSides: 400,
-  duplicateCard: 400,
-  notOpen: 409,
-  notEditable: 409,
-  bumpTooSoon: 409,
-  rateLimitedPost: 429,
-  rateLimitedRespond: 429,
-  rateLimitedReport: 429,
-  ownOffer: 400,
-  blocked: 403,
-  cannotBlockSelf: 400,
-  negotiatingCannotDelete: 409,
-  hasChatCannotDelete: 409,
-  invalidCursor: 400,
-  invalidPage: 400,
-};
-
-/** A rule the request broke. `code` is a key of the trades message catalogue. */
-export class TradeError extends Error {
-  override name = "TradeError";
-  readonly status: number;
-  constructor(
-    readonly code: TradeErrorCode,
-    readonly params: Record<string, string | number> = {},
-  ) {
-    super(code);
-    this.status = STATUS_OF[code];
-  }
-}
 
 // ---------------------------------------------------------------------------------------------
 // Views
@@ -242,7 +178,7 @@ export function encodeCursor(bumpKey: string, id: string): string {
 export function decodeCursor(cursor: string): { bumpKey: string; id: string } {
   const parts = Buffer.from(cursor, "base64url").toString("utf8").split("|");
   const [bumpKey, id] = parts;
-  if (parts.length !== 2 || !bumpKey || !id || !isRealTime(bumpKey) || !UUID.test(id)) throw new TradeError("invalidCursor");
+  if (parts.length !== 2 || !bumpKey || !id || !isRealTime(bumpKey) || !UUID.test(id)) throw new TradeError("invalid_cursor");
   return { bumpKey, id };
 }
 
@@ -275,12 +211,12 @@ export async function checkOfferCards(db: Db, input: Pick<OfferInput, "give" | "
   for (const side of [input.give, input.want]) {
     const inSide = new Set<string>();
     for (const card of side) {
-      if (inSide.has(card.cardId)) throw new TradeError("duplicateCard");
+      if (inSide.has(card.cardId)) throw new TradeError("duplicate_card");
       inSide.add(card.cardId);
     }
   }
   for (const card of input.give) seen.add(card.cardId);
-  for (const card of input.want) if (seen.has(card.cardId)) throw new TradeError("sameCardBothSides");
+  for (const card of input.want) if (seen.has(card.cardId)) throw new TradeError("same_card_both_sides");
 
   const ids = [...new Set([...input.give, ...input.want].map((c) => c.cardId))];
   const excluded = TRADE_EXCLUDED_PACKS.length ? TRADE_EXCLUDED_PACKS : ["-"];
@@ -295,13 +231,13 @@ export async function checkOfferCards(db: Db, input: Pick<OfferInput, "give" | "
   const byId = new Map(found.map((row) => [row.id, row]));
   const check = (card: { cardId: string; count: number }): CheckedCard => {
     const row = byId.get(card.cardId);
-    if (!row) throw new TradeError("unknownCard");
-    if (!row.tradeable || !row.listed) throw new TradeError("notTradeable", { name: row.name });
+    if (!row) throw new TradeError("unknown_card");
+    if (!row.tradeable || !row.listed) throw new TradeError("not_tradeable", { name: row.name });
     return { cardId: row.id, count: card.count, rarity: row.rarity, name: row.name };
   };
   const give = input.give.map(check);
   const want = input.want.map(check);
-  if (pairsByRarity(give, want).length === 0) throw new TradeError("noSameRarityPair");
+  if (pairsByRarity(give, want).length === 0) throw new TradeError("no_same_rarity_pair");
   return { give, want };
 }
 
@@ -311,9 +247,9 @@ export async function checkOfferCards(db: Db, input: Pick<OfferInput, "give" | "
 type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 type RateAction = "post" | "respond" | "report";
 const RATE_LIMITS: Record<RateAction, { perHour: number; error: TradeErrorCode }> = {
-  post: { perHour: POSTS_PER_HOUR, error: "rateLimitedPost" },
-  respond: { perHour: RESPONSES_PER_HOUR, error: "rateLimitedRespond" },
-  report: { perHour: REPORTS_PER_HOUR, error: "rateLimitedReport" },
+  post: { perHour: POSTS_PER_HOUR, error: "rate_limited_post" },
+  respond: { perHour: RESPONSES_PER_HOUR, error: "rate_limited_respond" },
+  report: { perHour: REPORTS_PER_HOUR, error: "rate_limited_report" },
 };
 
 /**
@@ -344,9 +280,9 @@ async function lockActiveProfile(tx: Tx, userId: string, needFriendId: boolean) 
     tx as unknown as Db,
     sql`select friend_id, suspended_at from ${profiles} where user_id = ${userId} for update`,
   );
-  if (!profile) throw new TradeError("friendIdRequired");
+  if (!profile) throw new TradeError("friend_id_required");
   if (profile.suspended_at) throw new TradeError("suspended");
-  if (needFriendId && !profile.friend_id) throw new TradeError("friendIdRequired");
+  if (needFriendId && !profile.friend_id) throw new TradeError("friend_id_required");
 }
 
 /** Marks the owner's open offers that passed their expiry as expired (expiry needs no cron). */
@@ -377,7 +313,7 @@ export async function createOffer(db: Db, userId: string, input: OfferInput): Pr
     // Locking the profile row serialises one user's posts, so two at once cannot both be the 5th.
     await lockActiveProfile(tx, userId, true);
     await flipExpired(tx, userId);
-    if ((await openOfferCount(tx, userId)) >= MAX_OPEN_OFFERS) throw new TradeError("tooManyOpen", { max: MAX_OPEN_OFFERS });
+    if ((await openOfferCount(tx, userId)) >= MAX_OPEN_OFFERS) throw new TradeError("too_many_open", { max: MAX_OPEN_OFFERS });
     await countAction(tx, userId, "post");
     const [offer] = await tx
       .insert(tradeOffers)
@@ -400,14 +336,14 @@ export async function createOffer(db: Db, userId: string, input: OfferInput): Pr
 
 /** Loads an offer for an owner-only action: 404 when missing, 403 when someone else's. */
 async function lockOwnOffer(tx: Tx, offerId: string, userId: string) {
-  if (!isOfferId(offerId)) throw new TradeError("notFound");
+  if (!isOfferId(offerId)) throw new TradeError("not_found");
   const [offer] = await rowsOf<{ owner_id: string; status: string; expired: boolean; can_bump: boolean }>(
     tx as unknown as Db,
     sql`select owner_id, status, (status = 'open' and expires_at <= now()) as expired,
           (bumped_at <= now() - make_interval(hours => ${BUMP_INTERVAL_HOURS})) as can_bump
         from ${tradeOffers} where id = ${offerId} for update`,
   );
-  if (!offer) throw new TradeError("notFound");
+  if (!offer) throw new TradeError("not_found");
   if (offer.owner_id !== userId) throw new TradeError("forbidden");
   const status = (offer.expired ? "expired" : offer.status) as OfferStatus;
   return { status, canBump: offer.can_bump };
@@ -420,7 +356,7 @@ export async function updateOffer(db: Db, userId: string, offerId: string, input
   const checked = await checkOfferCards(db, input);
   await db.transaction(async (tx) => {
     const offer = await lockOwnOffer(tx, offerId, userId);
-    if (offer.status !== "open") throw new TradeError("notEditable");
+    if (offer.status !== "open") throw new TradeError("not_editable");
     await tx
       .update(tradeOffers)
       .set({ comment: input.comment, updatedAt: sql`now()` })
@@ -439,7 +375,7 @@ export async function updateOffer(db: Db, userId: string, offerId: string, input
 export async function closeOffer(db: Db, userId: string, offerId: string): Promise<void> {
   await db.transaction(async (tx) => {
     const offer = await lockOwnOffer(tx, offerId, userId);
-    if (!["open", "expired", "negotiating"].includes(offer.status)) throw new TradeError("notOpen");
+    if (!["open", "expired", "negotiating"].includes(offer.status)) throw new TradeError("not_open");
     await tx
       .update(tradeOffers)
       .set({ status: "closed", updatedAt: sql`now()` })
@@ -455,7 +391,7 @@ export async function closeOffer(db: Db, userId: string, offerId: string): Promi
 export async function markOfferCompleted(db: Db, userId: string, offerId: string): Promise<void> {
   await db.transaction(async (tx) => {
     const offer = await lockOwnOffer(tx, offerId, userId);
-    if (!["open", "expired", "negotiating"].includes(offer.status)) throw new TradeError("notOpen");
+    if (!["open", "expired", "negotiating"].includes(offer.status)) throw new TradeError("not_open");
     await tx
       .update(tradeOffers)
       .set({ status: "completed", completedAt: sql`now()`, updatedAt: sql`now()` })
@@ -472,10 +408,10 @@ export async function bumpOffer(db: Db, userId: string, offerId: string): Promis
   await db.transaction(async (tx) => {
     await lockActiveProfile(tx, userId, false);
     const offer = await lockOwnOffer(tx, offerId, userId);
-    if (offer.status !== "open" && offer.status !== "expired") throw new TradeError("notOpen");
-    if (!offer.canBump) throw new TradeError("bumpTooSoon", { hours: BUMP_INTERVAL_HOURS });
+    if (offer.status !== "open" && offer.status !== "expired") throw new TradeError("not_open");
+    if (!offer.canBump) throw new TradeError("bump_too_soon", { hours: BUMP_INTERVAL_HOURS });
     if (offer.status === "expired" && (await openOfferCount(tx, userId, offerId)) >= MAX_OPEN_OFFERS) {
-      throw new TradeError("tooManyOpen", { max: MAX_OPEN_OFFERS });
+      throw new TradeError("too_many_open", { max: MAX_OPEN_OFFERS });
     }
     await tx
       .update(tradeOffers)
@@ -499,10 +435,10 @@ export async function bumpOffer(db: Db, userId: string, offerId: string): Promis
 export async function deleteOffer(db: Db, userId: string, offerId: string): Promise<void> {
   await db.transaction(async (tx) => {
     const offer = await lockOwnOffer(tx, offerId, userId);
-    if (offer.status === "negotiating") throw new TradeError("negotiatingCannotDelete");
+    if (offer.status === "negotiating") throw new TradeError("negotiating_cannot_delete");
     // The offer row is locked, so no room can be opened for it between this check and the delete.
     const [room] = await tx.select({ id: chatRooms.id }).from(chatRooms).where(eq(chatRooms.offerId, offerId)).limit(1);
-    if (room) throw new TradeError("hasChatCannotDelete");
+    if (room) throw new TradeError("has_chat_cannot_delete");
     await tx.delete(tradeOffers).where(and(eq(tradeOffers.id, offerId), eq(tradeOffers.ownerId, userId)));
   });
   noteBoardChange();
@@ -621,7 +557,7 @@ export async function listMatchPage(db: Db, userId: string, page = 1): Promise<M
 /** `?page=` of マッチ: absent means the first page; anything but 1–999 is refused. */
 export function parseMatchPage(value: string | null): number {
   if (value === null || value === "") return 1;
-  if (!/^[1-9]\d{0,2}$/.test(value)) throw new TradeError("invalidPage");
+  if (!/^[1-9]\d{0,2}$/.test(value)) throw new TradeError("invalid_page");
   return Number(value);
 }
 
@@ -813,7 +749,7 @@ export async function openChatRoomForOffer(
   db: Db,
   { offerId, userId }: { offerId: string; userId: string },
 ): Promise<{ roomId: string; created: boolean }> {
-  if (!isOfferId(offerId)) throw new TradeError("notFound");
+  if (!isOfferId(offerId)) throw new TradeError("not_found");
   return db.transaction(async (tx) => {
     await lockActiveProfile(tx, userId, true);
     const [offer] = await rowsOf<{ owner_id: string; status: string; expired: boolean; suspended: boolean }>(
@@ -822,8 +758,8 @@ export async function openChatRoomForOffer(
             (p.suspended_at is not null) as suspended
           from ${tradeOffers} o join ${profiles} p on p.user_id = o.owner_id where o.id = ${offerId}`,
     );
-    if (!offer || offer.suspended) throw new TradeError("notFound");
-    if (offer.owner_id === userId) throw new TradeError("ownOffer");
+    if (!offer || offer.suspended) throw new TradeError("not_found");
+    if (offer.owner_id === userId) throw new TradeError("own_offer");
     if (await isBlockedEitherWay(tx as unknown as Db, userId, offer.owner_id)) throw new TradeError("blocked");
     const isOpen = offer.status === "open" && !offer.expired;
     if (!isOpen) {
@@ -832,7 +768,7 @@ export async function openChatRoomForOffer(
         .select({ id: chatRooms.id })
         .from(chatRooms)
         .where(and(eq(chatRooms.offerId, offerId), eq(chatRooms.partnerId, userId)));
-      if (!existing) throw new TradeError("notOpen");
+      if (!existing) throw new TradeError("not_open");
       return { roomId: existing.id, created: false };
     }
     const [room] = await rowsOf<{ id: string; created: boolean }>(
@@ -849,9 +785,9 @@ export async function openChatRoomForOffer(
 }
 
 export async function blockUser(db: Db, blockerId: string, blockedId: string): Promise<void> {
-  if (blockerId === blockedId) throw new TradeError("cannotBlockSelf");
+  if (blockerId === blockedId) throw new TradeError("cannot_block_self");
   const [target] = await db.select({ id: users.id }).from(users).where(eq(users.id, blockedId));
-  if (!target) throw new TradeError("notFound");
+  if (!target) throw new TradeError("not_found");
   await db.insert(blocks).values({ blockerId, blockedId }).onConflictDoNothing();
   noteBoardChange();
 }
@@ -873,8 +809,8 @@ export async function listBlockedUsers(db: Db, blockerId: string): Promise<{ use
 /** 通報: a reason for an offer someone else posted; one open report per reporter and offer. */
 export async function reportOffer(db: Db, reporterId: string, offerId: string, reason: string): Promise<{ reportId: string }> {
   const offer = await getOffer(db, offerId, reporterId);
-  if (!offer) throw new TradeError("notFound");
-  if (offer.ownerId === reporterId) throw new TradeError("ownOffer");
+  if (!offer) throw new TradeError("not_found");
+  if (offer.ownerId === reporterId) throw new TradeError("own_offer");
   return db.transaction(async (tx) => {
     const [existing] = await tx
       .select({ id: reports.id })
@@ -1017,19 +953,19 @@ export type ReportAction = "dismiss" | "closeOffer" | "suspendUser";
 
 /** Resolves a report: dismiss it, close the reported offer, or suspend the user behind it. */
 export async function resolveReport(db: Db, reportId: string, action: ReportAction): Promise<void> {
-  if (!isOfferId(reportId)) throw new TradeError("notFound");
+  if (!isOfferId(reportId)) throw new TradeError("not_found");
   const [report] = await listReports(db, { status: "all", id: reportId });
-  if (!report) throw new TradeError("notFound");
+  if (!report) throw new TradeError("not_found");
   await db.transaction(async (tx) => {
     if (action === "closeOffer") {
-      if (!report.offer) throw new TradeError("notFound");
+      if (!report.offer) throw new TradeError("not_found");
       await tx
         .update(tradeOffers)
         .set({ status: "closed", updatedAt: sql`now()` })
         .where(and(eq(tradeOffers.id, report.offer.id), inArray(tradeOffers.status, ["open", "negotiating", "expired"])));
     }
     if (action === "suspendUser") {
-      if (!report.targetUserId) throw new TradeError("notFound");
+      if (!report.targetUserId) throw new TradeError("not_found");
       await tx.update(profiles).set({ suspendedAt: sql`coalesce(${profiles.suspendedAt}, now())` }).where(eq(profiles.userId, report.targetUserId));
       await tx
         .update(tradeOffers)
@@ -1045,12 +981,14 @@ export async function resolveReport(db: Db, reportId: string, action: ReportActi
 }
 
 /** Rarities a trade may use (the admin-editable flag), highest first, for the board's filter. */
-export async function listTradeRarities(db: Db): Promise<{ code: string; labelJa: string; labelEn: string }[]> {
-  return db
-    .select({ code: rarities.code, labelJa: rarities.labelJa, labelEn: rarities.labelEn })
-    .from(rarities)
-    .where(eq(rarities.tradeable, true))
-    .orderBy(desc(rarities.rank));
+export function listTradeRarities(db: Db): Promise<{ code: string; labelJa: string; labelEn: string }[]> {
+  return rememberCatalogueList(db, "trade-rarities", () =>
+    db
+      .select({ code: rarities.code, labelJa: rarities.labelJa, labelEn: rarities.labelEn })
+      .from(rarities)
+      .where(eq(rarities.tradeable, true))
+      .orderBy(desc(rarities.rank)),
+  );
 }
 
 /** Data of the admin 通報 tab (`?reports=all` shows handled ones too). */
