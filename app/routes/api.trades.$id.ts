@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { safeString } from "../lib/text";
 import { tradeText, zodMessage } from "../features/trades/http.server";
 import { OfferInputSchema, ReportInputSchema } from "../features/trades/trades.schema";
 import {
@@ -28,7 +29,7 @@ export const loader = withJsonErrors(async function loader({ request, params, co
 
 const ActionSchema = z.object({
   action: z.enum(["bump", "close", "complete", "respond", "report", "block"]),
-  reason: z.string().optional(),
+  reason: safeString().optional(),
 });
 
 /**

@@ -161,7 +161,7 @@ describe("the running server", () => {
           const res = await fetch(`${server.url}/api/auth/sign-up/email`, {
             method: "POST",
             headers: { origin: server.url, "content-type": "application/json" },
-            body: JSON.stringify({ email, password: "password123", name: `負荷${worker}-${i}` }),
+            body: JSON.stringify({ email, password: "kouKan-pass-2026", name: `負荷${worker}-${i}` }),
           });
           await res.text();
           if (res.status === 200) signedUp.push(email);
@@ -187,7 +187,7 @@ describe("the running server", () => {
       const res = await fetch(`${again.url}/api/auth/sign-in/email`, {
         method: "POST",
         headers: { origin: again.url, "content-type": "application/json" },
-        body: JSON.stringify({ email, password: "password123" }),
+        body: JSON.stringify({ email, password: "kouKan-pass-2026" }),
       });
       expect(res.status, email).toBe(200);
     }
