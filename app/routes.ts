@@ -8,6 +8,7 @@ export default [
   route("logout", "routes/logout.tsx"),
   route("language", "routes/language.tsx"),
   route("profile", "routes/profile.tsx"),
+  route("profile/blocks/:userId", "routes/profile.blocks.$userId.ts"),
   route("chat/:roomId", "routes/chat.tsx"),
   route("api/chat/rooms/:roomId/messages", "routes/api.chat.rooms.$roomId.messages.ts"),
   route("cards", "routes/cards.tsx"),
