@@ -1,6 +1,7 @@
 import { DeckError } from "../features/decks/errors";
 import { deleteDeck, getDeckForEdit, updateDeck } from "../features/decks/decks.server";
 import { deckErrorResponse, NO_STORE, parseDeckInput, DECK_BODY_MAX_BYTES } from "../features/decks/http.server";
+import { uploadStore } from "../features/uploads/storage.server";
 import { requireApiAdmin } from "../features/users/session.server";
 import { withJsonErrors } from "../lib/api.server";
 import { readJsonBody } from "../lib/json-body.server";
@@ -28,7 +29,7 @@ export const action = withJsonErrors(async function action({ request, params, co
       return new Response(null, { status: 204, headers: NO_STORE });
     }
     const input = parseDeckInput(await readJsonBody(request, DECK_BODY_MAX_BYTES), locale);
-    return Response.json(await updateDeck(context.db, context.env, params.id, input), { headers: NO_STORE });
+    return Response.json(await updateDeck(context.db, uploadStore(context.env), params.id, input), { headers: NO_STORE });
   } catch (error) {
     if (error instanceof DeckError) return deckErrorResponse(error, locale);
     throw error;

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { safeString } from "../lib/text";
 import { DeckError } from "../features/decks/errors";
 import { importDeckText } from "../features/decks/decks.server";
 import { deckErrorResponse, NO_STORE, DECK_BODY_MAX_BYTES } from "../features/decks/http.server";
@@ -8,7 +9,7 @@ import { readJsonBody } from "../lib/json-body.server";
 import { localeFromRequest } from "../lib/i18n";
 import type { Route } from "./+types/api.admin.decks.import";
 
-const ImportSchema = z.object({ text: z.string().max(20_000) });
+const ImportSchema = z.object({ text: safeString().max(20_000) });
 
 /**
  * POST /api/admin/decks/import `{"text"}` — a pasted deck list (community text format) matched

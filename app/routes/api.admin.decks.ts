@@ -1,6 +1,7 @@
 import { DeckError } from "../features/decks/errors";
 import { createDeck, listAdminDecks } from "../features/decks/decks.server";
 import { deckErrorResponse, NO_STORE, parseDeckInput, DECK_BODY_MAX_BYTES } from "../features/decks/http.server";
+import { uploadStore } from "../features/uploads/storage.server";
 import { requireApiAdmin } from "../features/users/session.server";
 import { withJsonErrors } from "../lib/api.server";
 import { readJsonBody } from "../lib/json-body.server";
@@ -20,7 +21,7 @@ export const action = withJsonErrors(async function action({ request, context }:
   const locale = localeFromRequest(request);
   try {
     const input = parseDeckInput(await readJsonBody(request, DECK_BODY_MAX_BYTES), locale);
-    return Response.json(await createDeck(context.db, context.env, viewer.id, input), { status: 201, headers: NO_STORE });
+    return Response.json(await createDeck(context.db, uploadStore(context.env), viewer.id, input), { status: 201, headers: NO_STORE });
   } catch (error) {
     if (error instanceof DeckError) return deckErrorResponse(error, locale);
     throw error;

@@ -83,6 +83,10 @@ describe("admin deck API", () => {
     expect(bad.status).toBe(400);
     expect(bad.body).toMatchObject({ error: "デッキ名を入力してください。", fields: { name: "デッキ名を入力してください。", tier: "Tierを選択してください。", category: "カテゴリーを選択してください。" } });
     expect((await outcome(() => createAction(args(req("/api/admin/decks", { method: "POST", cookie: adminCookie, body: "{" }))))).status).toBe(400);
+    const nul = await outcome(() => createAction(args(req("/api/admin/decks", { method: "POST", cookie: adminCookie, body: deckBody({ description: "a\u0000b" }) }))));
+    expect(nul).toMatchObject({ status: 400, body: { fields: { description: "リクエストの形式が正しくありません" } } });
+    const huge = await outcome(() => createAction(args(req("/api/admin/decks", { method: "POST", cookie: adminCookie, body: deckBody({ description: "あ".repeat(300_000) }) }))));
+    expect(huge.status).toBe(413);
     const unknownCard = await outcome(() => createAction(args(req("/api/admin/decks", { method: "POST", cookie: adminCookie, body: deckBody({ cards: [{ cardId: "NOPE-1", count: 1 }] }) }))));
     expect(unknownCard).toMatchObject({ status: 400, body: { code: "unknown_card", fields: { cards: "カードが見つかりません：NOPE-1" } } });
   });

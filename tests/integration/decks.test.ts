@@ -20,14 +20,15 @@ import {
 } from "../../app/features/decks/decks.server";
 import { DeckError } from "../../app/features/decks/errors";
 import { checkDeck } from "../../app/features/decks/rules";
-import { loadEnv, type Env } from "../../app/lib/env.server";
+import { uploadStore, type UploadStore } from "../../app/features/uploads/storage.server";
+import { loadEnv } from "../../app/lib/env.server";
 import { createTestDatabase, type TestDatabase } from "../support/test-db";
 
 let database: TestDatabase;
-let env: Env;
+let store: UploadStore;
 beforeAll(async () => {
   database = await createTestDatabase();
-  env = loadEnv({ DATA_DIR: mkdtempSync(path.join(tmpdir(), "torepoke-decks-")), SITE_URL: "http://127.0.0.1:3000", LOG_LEVEL: "silent" });
+  store = uploadStore(loadEnv({ DATA_DIR: mkdtempSync(path.join(tmpdir(), "torepoke-decks-")), SITE_URL: "http://127.0.0.1:3000", LOG_LEVEL: "silent" }));
   await seedCatalogue(database.db);
 });
 afterAll(async () => {
@@ -115,7 +116,7 @@ describe("deck legality on real catalogue decks", () => {
 
 describe("deck saves", () => {
   it("creates with a generated slug, keeps the card order and reads back public only", async () => {
-    const { id, slug } = await createDeck(database.db, env, null, input(LEGAL));
+    const { id, slug } = await createDeck(database.db, store, null, input(LEGAL));
     expect(slug).toBe(`deck-${id.slice(0, 8)}`);
     expect(await getDeck(database.db, slug)).toBeNull(); // 公開する defaults to off
     const preview = await getDeck(database.db, id, { includePrivate: true });
@@ -125,13 +126,13 @@ describe("deck saves", () => {
   });
 
   it("accepts slugs with underscores, refuses other characters, an id-shaped slug and a taken one", async () => {
-    const a = await createDeck(database.db, env, null, input(LEGAL, { slug: "pikachu_ex-deck", isPublic: true }));
+    const a = await createDeck(database.db, store, null, input(LEGAL, { slug: "pikachu_ex-deck", isPublic: true }));
     expect(a.slug).toBe("pikachu_ex-deck");
     expect((await getDeck(database.db, "pikachu_ex-deck"))?.id).toBe(a.id);
     expect(DeckInputSchema.safeParse({ ...input(LEGAL), slug: "ピカチュウ" }).success).toBe(false);
     expect(DeckInputSchema.safeParse({ ...input(LEGAL), slug: "a/b" }).success).toBe(false);
-    await expect(createDeck(database.db, env, null, input(LEGAL, { slug: "pikachu_ex-deck" }))).rejects.toMatchObject({ code: "slug_taken", status: 409 });
-    await expect(createDeck(database.db, env, null, input(LEGAL, { slug: "0b6e7a52-8a43-4c1e-9d5e-7d1f7f6b2a10" }))).rejects.toMatchObject({ code: "slug_invalid" });
+    await expect(createDeck(database.db, store, null, input(LEGAL, { slug: "pikachu_ex-deck" }))).rejects.toMatchObject({ code: "slug_taken", status: 409 });
+    await expect(createDeck(database.db, store, null, input(LEGAL, { slug: "0b6e7a52-8a43-4c1e-9d5e-7d1f7f6b2a10" }))).rejects.toMatchObject({ code: "slug_invalid" });
     await deleteDeck(database.db, a.id);
   });
 
@@ -148,23 +149,23 @@ describe("deck saves", () => {
   });
 
   it("an update replaces fields and cards in one transaction; an unknown card changes nothing", async () => {
-    const { id } = await createDeck(database.db, env, null, input(LEGAL));
-    await updateDeck(database.db, env, id, input(LEGAL.slice(0, 2), { name: "改名", tier: 2 }));
+    const { id } = await createDeck(database.db, store, null, input(LEGAL));
+    await updateDeck(database.db, store, id, input(LEGAL.slice(0, 2), { name: "改名", tier: 2 }));
     let edit = await getDeckForEdit(database.db, id);
     expect(edit).toMatchObject({ name: "改名", tier: 2 });
     expect(edit?.cards.map((c) => c.cardId)).toEqual(["A1-096", "A1-104"]);
-    await expect(updateDeck(database.db, env, id, input([["A1-096", 1], ["ZZ-999", 1]], { name: "壊れた" }))).rejects.toBeInstanceOf(DeckError);
+    await expect(updateDeck(database.db, store, id, input([["A1-096", 1], ["ZZ-999", 1]], { name: "壊れた" }))).rejects.toBeInstanceOf(DeckError);
     edit = await getDeckForEdit(database.db, id);
     expect(edit?.name).toBe("改名");
     expect(edit?.cards).toHaveLength(2);
-    await expect(updateDeck(database.db, env, "0b6e7a52-8a43-4c1e-9d5e-7d1f7f6b2a10", input(LEGAL))).rejects.toMatchObject({ code: "not_found" });
+    await expect(updateDeck(database.db, store, "0b6e7a52-8a43-4c1e-9d5e-7d1f7f6b2a10", input(LEGAL))).rejects.toMatchObject({ code: "not_found" });
     await deleteDeck(database.db, id);
     expect((await database.db.select({ n: count() }).from(deckCards).where(eq(deckCards.deckId, id)))[0].n).toBe(0);
   });
 
   it("stores the description as the formatter's HTML with card and deck blocks resolved", async () => {
-    const target = await createDeck(database.db, env, null, input(LEGAL, { isPublic: true, slug: "target_deck", name: "参照先" }));
-    const { id } = await createDeck(database.db, env, null, input(LEGAL, { isPublic: true, description: "**強い**\n[[card:A1-096]]\n[[deck:target_deck]]\n<script>x</script>" }));
+    const target = await createDeck(database.db, store, null, input(LEGAL, { isPublic: true, slug: "target_deck", name: "参照先" }));
+    const { id } = await createDeck(database.db, store, null, input(LEGAL, { isPublic: true, description: "**強い**\n[[card:A1-096]]\n[[deck:target_deck]]\n<script>x</script>" }));
     const deck = await getDeck(database.db, id);
     expect(deck?.description).toContain("[[card:A1-096]]");
     expect(deck?.contentHtml).toContain("<strong>強い</strong>");
@@ -176,8 +177,8 @@ describe("deck saves", () => {
   });
 
   it("deleting a deck takes it out of other decks' related lists", async () => {
-    const a = await createDeck(database.db, env, null, input(LEGAL, { isPublic: true }));
-    const b = await createDeck(database.db, env, null, input(LEGAL, { isPublic: true, relatedDeckIds: [a.id] }));
+    const a = await createDeck(database.db, store, null, input(LEGAL, { isPublic: true }));
+    const b = await createDeck(database.db, store, null, input(LEGAL, { isPublic: true, relatedDeckIds: [a.id] }));
     expect((await getDeck(database.db, b.slug))?.related.map((d) => d.id)).toEqual([a.id]);
     await deleteDeck(database.db, a.id);
     const [row] = await database.db.select({ related: decks.relatedDeckIds }).from(decks).where(eq(decks.id, b.id));
@@ -191,7 +192,7 @@ describe("deck lists", () => {
   it("pinned first, then newest; filters by tier, energy and category; pages with a cursor", async () => {
     const made: string[] = [];
     const make = async (over: Partial<Record<keyof DeckInput, unknown>>) => {
-      const { id } = await createDeck(database.db, env, null, input(LEGAL, { isPublic: true, ...over }));
+      const { id } = await createDeck(database.db, store, null, input(LEGAL, { isPublic: true, ...over }));
       made.push(id);
       return id;
     };
@@ -225,7 +226,7 @@ describe("deck lists", () => {
 
 describe("deck text", () => {
   it("exports the community format and imports it back (set code + number, P-A, names), listing what does not match", async () => {
-    const { id } = await createDeck(database.db, env, null, input(LEGAL, { isPublic: true }));
+    const { id } = await createDeck(database.db, store, null, input(LEGAL, { isPublic: true }));
     const deck = await getDeck(database.db, id);
     const text = deck!.exportText;
     expect(text.startsWith("Pokémon: 8\n2 ピカチュウex A1 96\n")).toBe(true);

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { isSafeText, safeString } from "../../lib/text";
 import { ENERGY_VALUES } from "./energy";
 import type { DecksMessageKey } from "./messages";
 import {
@@ -39,13 +40,14 @@ export function isImageUrl(value: string): boolean {
   }
 }
 
-// Line breaks stay; other control characters (and NUL) go, so stored text is plain.
+// NUL and lone surrogates are refused (lib/text.ts); line breaks stay; other control characters go.
+const text = () => safeString(key("errInvalidRequest"));
 const CONTROL = /[\u0000-\u0009\u000b\u000c\u000e-\u001f\u007f]/g;
 const plain = (value: string) => value.replace(/\r\n?/g, "\n").replace(CONTROL, "");
 
 export const DeckCardInputSchema = z.object({
-  cardId: z.string().trim().min(1, key("errInvalidRequest")).max(64, key("errInvalidRequest")),
-  packId: z.string().trim().max(64).nullish().transform((v) => v || null),
+  cardId: text().trim().min(1, key("errInvalidRequest")).max(64, key("errInvalidRequest")),
+  packId: text().trim().max(64).nullish().transform((v) => v || null),
   // SPEC.md §5: 0–4 in the deck list; a 0 is dropped (setting a count to 0 removes the card).
   count: z.coerce.number().int(key("errCopies")).min(0, key("errCopies")).max(LIST_MAX_COPIES, key("errCopies")),
 });
@@ -58,33 +60,32 @@ export const DeckCardInputSchema = z.object({
 export const DeckInputSchema = z.object({
   name: z
     .string({ error: key("nameRequired") })
+    .refine(isSafeText, key("errInvalidRequest"))
     .transform((v) => plain(v).replace(/\s+/g, " ").trim())
     .pipe(z.string().min(1, key("nameRequired")).max(NAME_MAX, key("errNameTooLong"))),
   tier: z.coerce.number({ error: key("tierRequired") }).int(key("tierRequired")).min(1, key("tierRequired")).max(4, key("tierRequired")),
   category: z.enum(DECK_CATEGORIES, { error: key("categoryRequired") }),
-  description: z.string().default("").transform(plain).pipe(z.string().max(DESCRIPTION_MAX, key("errDescriptionTooLong"))),
+  description: text().default("").transform(plain).pipe(z.string().max(DESCRIPTION_MAX, key("errDescriptionTooLong"))),
   energyTypes: z
     .array(z.string().refine((v) => ENERGY_VALUES.includes(v), key("errEnergyInvalid")))
     .max(ENERGY_VALUES.length, key("errEnergyInvalid"))
     .default([])
     .transform((list) => [...new Set(list)]),
-  eyecatchUrl: z
-    .string()
+  eyecatchUrl: text()
     .trim()
     .max(URL_MAX, key("errEyecatch"))
     .nullish()
     .transform((v) => v || null)
     .refine((v) => v === null || isImageUrl(v), key("errEyecatch")),
-  slug: z
-    .string()
+  slug: text()
     .trim()
     .max(SLUG_MAX, key("errSlugInvalid"))
     .nullish()
     .transform((v) => v || null)
     .refine((v) => v === null || SLUG_PATTERN.test(v), key("errSlugInvalid")),
   isPublic: z.boolean().default(false),
-  keywords: z.string().default("").transform(plain).pipe(z.string().max(KEYWORDS_MAX, key("errKeywordsTooLong"))).transform(normaliseKeywords),
-  metaDescription: z.string().default("").transform((v) => plain(v).replace(/\n/g, " ").trim()).pipe(z.string().max(META_DESCRIPTION_MAX, key("errMetaTooLong"))),
+  keywords: text().default("").transform(plain).pipe(z.string().max(KEYWORDS_MAX, key("errKeywordsTooLong"))).transform(normaliseKeywords),
+  metaDescription: text().default("").transform((v) => plain(v).replace(/\n/g, " ").trim()).pipe(z.string().max(META_DESCRIPTION_MAX, key("errMetaTooLong"))),
   relatedDeckIds: z.array(z.string().uuid(key("errRelatedUnknown"))).max(MAX_RELATED, key("errRelatedUnknown")).default([]).transform((list) => [...new Set(list)]),
   featuredOrder: z.coerce.number().int(key("errFeatured")).min(1, key("errFeatured")).max(999, key("errFeatured")).nullish().transform((v) => v ?? null),
   cards: z

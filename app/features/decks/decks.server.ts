@@ -3,9 +3,8 @@ import { and, asc, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../../db/client.server";
 import { deckCards, decks } from "../../db/schema/decks";
 import { createCache, scopeOf } from "../../lib/cache.server";
-import { contentRefIds, formatContent } from "../content/format";
-import { resolveContentRefs } from "../content/refs.server";
-import type { Env } from "../../lib/env.server";
+import { renderStoredContent } from "../content/refs.server";
+import type { UploadStore } from "../uploads/storage.server";
 import { deckCardViews, exportDeckText, keyCardsOf, checkDeckCardIds, type DeckCardRow } from "./deck-cards.server";
 import type { DeckInput } from "./decks.schema";
 import { DeckError } from "./errors";
@@ -233,7 +232,7 @@ function isUniqueViolation(error: unknown): boolean {
   return false;
 }
 
-async function prepare(db: Db, env: Env, input: DeckInput, deckId: string) {
+async function prepare(db: Db, store: UploadStore, input: DeckInput, deckId: string) {
   // A slug shaped like an id would be read as one: the id URL would never reach the slug.
   if (input.slug && isDeckId(input.slug)) throw new DeckError("slug_invalid", {}, { slug: "errSlugInvalid" });
   await checkDeckCardIds(db, input.cards.map((c) => c.cardId));
@@ -242,13 +241,12 @@ async function prepare(db: Db, env: Env, input: DeckInput, deckId: string) {
     const found = await db.select({ id: decks.id }).from(decks).where(inArray(decks.id, related));
     if (found.length !== related.length) throw new DeckError("related_unknown", {}, { relatedDeckIds: "errRelatedUnknown" });
   }
-  const refs = await resolveContentRefs(db, env, contentRefIds(input.description));
   return {
     name: input.name,
     tier: input.tier,
     category: input.category,
     description: input.description,
-    contentHtml: formatContent(input.description, refs),
+    contentHtml: await renderStoredContent(db, store, input.description),
     energyTypes: input.energyTypes,
     eyecatchUrl: input.eyecatchUrl,
     isPublic: input.isPublic,
@@ -264,9 +262,9 @@ function cardValues(deckId: string, input: DeckInput) {
 }
 
 /** SPEC.md §4 deck save without an id: creates it (slug generated when empty). */
-export async function createDeck(db: Db, env: Env, userId: string | null, input: DeckInput): Promise<{ id: string; slug: string }> {
+export async function createDeck(db: Db, store: UploadStore, userId: string | null, input: DeckInput): Promise<{ id: string; slug: string }> {
   const id = randomUUID();
-  const values = await prepare(db, env, input, id);
+  const values = await prepare(db, store, input, id);
   const slug = input.slug ?? `deck-${id.slice(0, 8)}`;
   try {
     await db.transaction(async (tx) => {
@@ -282,10 +280,10 @@ export async function createDeck(db: Db, env: Env, userId: string | null, input:
 }
 
 /** SPEC.md §4 deck save with an id: replaces its fields and its card list in one transaction. */
-export async function updateDeck(db: Db, env: Env, id: string, input: DeckInput): Promise<{ id: string; slug: string }> {
+export async function updateDeck(db: Db, store: UploadStore, id: string, input: DeckInput): Promise<{ id: string; slug: string }> {
   if (!isDeckId(id)) throw new DeckError("not_found");
   const deckId = id.toLowerCase();
-  const values = await prepare(db, env, input, deckId);
+  const values = await prepare(db, store, input, deckId);
   const slug = input.slug ?? `deck-${deckId.slice(0, 8)}`;
   try {
     await db.transaction(async (tx) => {
