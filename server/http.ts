@@ -20,6 +20,7 @@ import { IMMUTABLE_CACHE_CONTROL, LOCAL_UPLOADS_PATH, localUploadsDir } from "..
 import { toNodeHandler } from "better-auth/node";
 import type { Logger } from "./logger";
 import { directApi } from "./direct-api";
+import { onContentChange } from "../app/lib/content-version.server";
 import { createPageCache } from "./page-cache";
 import { attachRealtime, type Realtime } from "./realtime";
 
@@ -156,6 +157,9 @@ export async function createHttpApp(options: {
   // Every page's head shows the site settings: a save anywhere empties the shared renders.
   const stopSettingsPurge = onSettingsChange(() => pageCache.clear());
   server.on("close", stopSettingsPurge);
+  // An article published, changed or taken down anywhere: shared renders (lists, home, the page itself) go.
+  const stopContentPurge = onContentChange(() => pageCache.clear());
+  server.on("close", stopContentPurge);
   app.use(pageCache.middleware);
 
   const loadContext = (res: express.Response): AppContext => ({

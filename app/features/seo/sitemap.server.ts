@@ -1,6 +1,7 @@
 import { and, count, desc, eq, gt, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.server";
 import { tradeOffers } from "../../db/schema/trades";
+import { articlesSitemapSource } from "../articles/sitemap.server";
 import { cardIndex } from "../cards/card-index.server";
 
 /** sitemaps.org: at most 50,000 URLs per sitemap file. */
@@ -74,7 +75,7 @@ const offers: SitemapSource = {
   },
 };
 
-export const SITEMAP_SOURCES: SitemapSource[] = [staticPages, cards, offers];
+export const SITEMAP_SOURCES: SitemapSource[] = [staticPages, cards, offers, articlesSitemapSource];
 
 export type SitemapPart = { source: SitemapSource; part: number };
 
