@@ -15,7 +15,7 @@ const content = (meta: ReturnType<typeof seoMeta>, key: string) => find(meta, (m
 describe("seoMeta", () => {
   it("gives the home page the site's settings, a canonical URL and WebSite JSON-LD with a SearchAction", () => {
     const meta = seoMeta(args("/"));
-    expect(find(meta, (m) => "title" in m)?.title).toBe("OGタイトル");
+    expect(find(meta, (m) => "title" in m)?.title).toBe("トレポケ - ポケポケのトレード掲示板・カードデータベース");
     expect(content(meta, "description")).toBe("サイトの説明");
     expect(content(meta, "keywords")).toBe("ポケポケ, トレード");
     expect(find(meta, (m) => m.rel === "canonical")?.href).toBe("https://torepoke.example/");

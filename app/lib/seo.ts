@@ -73,7 +73,7 @@ export function seoMeta(args: MetaArgs, page: PageSeo = {}): MetaDescriptor[] {
   const base = site?.url ?? "";
   const settings = site?.settings;
   const isHome = args.location.pathname === "/";
-  const title = page.title ? `${page.title} | ${SITE_NAME}` : (settings?.ogTitle || translate(seoMessages, locale, "homeTitle"));
+  const title = page.title ? `${page.title} | ${SITE_NAME}` : translate(seoMessages, locale, "homeTitle");
   const description = page.description || settings?.metaDescription || DEFAULT_DESCRIPTION;
   const keywords = page.keywords ?? settings?.seoKeywords ?? "";
   const canonical = canonicalUrl(base, args.location.pathname, page.canonicalQuery);

@@ -5,7 +5,6 @@ import { uploadStore } from "../features/uploads/storage.server";
 import { listRecentUploads, parseUploadFolder, saveUpload } from "../features/uploads/uploads.server";
 import { requireApiAdmin } from "../features/users/session.server";
 import { withJsonErrors } from "../lib/api.server";
-import { localeFromRequest } from "../lib/i18n";
 import type { Route } from "./+types/api.admin.uploads";
 
 /**
@@ -16,20 +15,15 @@ import type { Route } from "./+types/api.admin.uploads";
 export const action = withJsonErrors(async function action({ request, context }: Route.ActionArgs) {
   if (request.method !== "POST") return Response.json({ error: "Method Not Allowed" }, { status: 405, headers: { Allow: "GET, POST" } });
   const viewer = await requireApiAdmin(request, context);
-  const locale = localeFromRequest(request);
-  try {
-    const form = await readLimitedFormData(request, UPLOAD_MAX_BYTES);
-    const folder = parseUploadFolder(form.get("folder"));
-    const file = form.get("file");
-    if (!(file instanceof File) || file.size === 0) throw new UploadError("no_file");
-    if (file.size > UPLOAD_MAX_BYTES) throw new UploadError("too_large");
-    const bytes = Buffer.from(await file.arrayBuffer());
-    const result = await saveUpload(context.db, uploadStore(context.env), { bytes, folder, userId: viewer.id });
-    return Response.json(result, { status: 201 });
-  } catch (error) {
-    if (error instanceof UploadError) return Response.json({ error: error.describe(locale) }, { status: error.status });
-    throw error;
-  }
+  // UploadErrors (413, 415, 400) become their JSON answer in withJsonErrors.
+  const form = await readLimitedFormData(request, UPLOAD_MAX_BYTES);
+  const folder = parseUploadFolder(form.get("folder"));
+  const file = form.get("file");
+  if (!(file instanceof File) || file.size === 0) throw new UploadError("no_file");
+  if (file.size > UPLOAD_MAX_BYTES) throw new UploadError("too_large");
+  const bytes = Buffer.from(await file.arrayBuffer());
+  const result = await saveUpload(context.db, uploadStore(context.env), { bytes, folder, userId: viewer.id });
+  return Response.json(result, { status: 201 });
 });
 
 /** GET /api/admin/uploads?limit= → the newest uploads, for reuse. */

@@ -38,7 +38,7 @@ async function signUp(): Promise<{ cookie: string; email: string; id: string }> 
     new Request(`${SITE}/api/auth/sign-up/email`, {
       method: "POST",
       headers: { "content-type": "application/json", origin: SITE, [CLIENT_IP_HEADER]: "10.6.0.1" },
-      body: JSON.stringify({ email, password: "password123", name: "記事" }),
+      body: JSON.stringify({ email, password: "kiji-no-himitsu-2026", name: "記事" }),
     }),
   );
   expect(res.status).toBe(200);

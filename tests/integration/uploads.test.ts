@@ -32,7 +32,7 @@ async function signUp(): Promise<{ cookie: string; email: string }> {
     new Request(`${SITE}/api/auth/sign-up/email`, {
       method: "POST",
       headers: { "content-type": "application/json", origin: SITE, [CLIENT_IP_HEADER]: "10.4.0.1" },
-      body: JSON.stringify({ email, password: "password123", name: "管理" }),
+      body: JSON.stringify({ email, password: "kanri-gazou-no-kagi-2026", name: "管理" }),
     }),
   );
   expect(res.status).toBe(200);
@@ -150,7 +150,7 @@ describe("POST /api/admin/uploads (local store)", () => {
     for (const [bytes, name, type] of [[svg, "x.svg", "image/svg+xml"], [html, "x.png", "image/png"], [pdf, "x.jpg", "image/jpeg"]] as const) {
       const res = await upload(form(bytes, {}, name, type));
       expect(res.status).toBe(415);
-      expect(await res.json()).toEqual({ error: "この形式のファイルはアップロードできません（JPEG・PNG・WebP・GIF・AVIFの画像のみ）" });
+      expect(await res.json()).toEqual({ error: "この形式のファイルはアップロードできません（JPEG・PNG・WebP・GIF・AVIFの画像のみ）", code: "unsupported_type" });
     }
   });
 
@@ -194,7 +194,7 @@ describe("POST /api/admin/uploads (local store)", () => {
     });
     const res = await upload(stream, { headers: { "content-type": `multipart/form-data; boundary=${boundary}` } });
     expect(res.status).toBe(413);
-    expect(await res.json()).toEqual({ error: "画像ファイルが大きすぎます（10MBまで）" });
+    expect(await res.json()).toEqual({ error: "画像ファイルが大きすぎます（10MBまで）", code: "too_large" });
     expect(sent).toBeLessThan(UPLOAD_MAX_BYTES + 2 * 1024 * 1024);
   });
 
@@ -209,7 +209,7 @@ describe("POST /api/admin/uploads (local store)", () => {
     expect((await upload(empty)).status).toBe(400);
     const res = await upload(form(await jpeg(10, 10), { folder: "../secrets" }));
     expect(res.status).toBe(400);
-    expect(await res.json()).toEqual({ error: "保存先フォルダが正しくありません" });
+    expect(await res.json()).toEqual({ error: "保存先フォルダが正しくありません", code: "bad_folder" });
   });
 
   it("answers 401 signed out and 403 for a user who is not an admin, storing nothing", async () => {

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { normaliseKeywords } from "../../lib/keywords";
+import { isSafeText } from "../../lib/text";
 import { ARTICLE_CATEGORIES } from "./categories";
 import type { ArticlesMessageKey } from "./messages";
 
@@ -15,7 +16,6 @@ const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 const UUID_SHAPE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 const key = (k: ArticlesMessageKey) => k;
-const noNul = (value: string) => !value.includes("\0");
 
 /** A thumbnail is an absolute http(s) URL or one of our own paths (an upload). */
 export function isThumbnailUrl(value: string): boolean {
@@ -31,7 +31,7 @@ export function isThumbnailUrl(value: string): boolean {
 const text = (max: number) =>
   z
     .string({ error: key("errInvalid") })
-    .refine(noNul, { message: key("errNul") })
+    .refine(isSafeText, { message: key("errNul") })
     .transform((value) => value.trim())
     .pipe(z.string().max(max, { message: key("errTooLong") }));
 
@@ -46,7 +46,7 @@ const fields = {
   category: z.enum(ARTICLE_CATEGORIES, { error: key("errCategoryRequired") }),
   content: z
     .string({ error: key("errContentRequired") })
-    .refine(noNul, { message: key("errNul") })
+    .refine(isSafeText, { message: key("errNul") })
     .refine((value) => value.trim().length > 0, { message: key("errContentRequired") })
     .refine((value) => value.length <= CONTENT_MAX, { message: key("errTooLong") }),
   isPublic: z.boolean({ error: key("errInvalid") }),
@@ -72,7 +72,7 @@ function aliases(input: unknown): unknown {
 
 /**
  * A new article. It starts 非公開 unless isPublic is sent as true (SPEC.md §4 and
- * docs/decisions/010: the list shows a new article as 非公開).
+ * docs/decisions/012: the list shows a new article as 非公開).
  */
 export const ArticleCreateSchema = z.preprocess(
   aliases,

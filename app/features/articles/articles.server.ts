@@ -7,8 +7,9 @@ import type { Db } from "../../db/client.server";
 import { articles } from "../../db/schema/articles";
 import { noteContentChange } from "../../lib/content-version.server";
 import type { Env } from "../../lib/env.server";
-import { contentRefIds, formatContent } from "../content/format";
-import { resolveContentRefs } from "../content/refs.server";
+import { contentRefIds } from "../content/format";
+import { renderStoredContent } from "../content/refs.server";
+import { uploadStore } from "../uploads/storage.server";
 import { isArticleId } from "./article-refs.server";
 import { slugFromTitle, type ArticleCreateInput, type ArticleUpdateInput } from "./articles.schema";
 import { ArticleError } from "./errors";
@@ -62,8 +63,8 @@ export async function getArticleForEditor(db: Db, id: string): Promise<ArticleFo
 }
 
 /** The stored HTML of a source: the one formatter with the server's lookups (DESIGN.md §8). */
-async function render(db: Db, env: Env, source: string): Promise<string> {
-  return formatContent(source, await resolveContentRefs(db, env, contentRefIds(source)));
+function render(db: Db, env: Env, source: string): Promise<string> {
+  return renderStoredContent(db, uploadStore(env), source);
 }
 
 function isUniqueViolation(error: unknown): boolean {

@@ -1,27 +1,20 @@
 /**
- * A counter of site-settings writes, like the board's (lib/board-version.server.ts): the settings
- * cache is kept per version, so a save on this instance shows on its next page at once. With
- * REDIS_URL, server/realtime.ts relays each local save to the other instances, which bump their
- * own counter; every instance also drops its signed-out page cache on any save (server/http.ts).
+ * Site-settings saves, told to whoever keeps something derived from them: the settings cache
+ * (settings.server.ts) and the signed-out page cache (server/http.ts) listen to saves made
+ * anywhere; with REDIS_URL, server/realtime.ts relays each local save to the other instances,
+ * like the board's changes (lib/board-version.server.ts).
  */
-let version = 0;
 const localListeners = new Set<() => void>();
 const anyListeners = new Set<() => void>();
 
-export function settingsVersion(): number {
-  return version;
-}
-
 /** Settings were saved on this instance. */
 export function noteSettingsChange(): void {
-  version++;
   for (const listener of localListeners) listener();
   for (const listener of anyListeners) listener();
 }
 
 /** Another instance saved settings. */
 export function noteRemoteSettingsChange(): void {
-  version++;
   for (const listener of anyListeners) listener();
 }
 

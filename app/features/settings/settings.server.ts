@@ -2,19 +2,20 @@ import { sql } from "drizzle-orm";
 import type { Db } from "../../db/client.server";
 import { siteSettings } from "../../db/schema/content";
 import { EMPTY_SITE_SETTINGS, type SiteSettings } from "./settings.schema";
-import { noteSettingsChange, settingsVersion } from "./settings-version.server";
+import { createCache, scopeOf } from "../../lib/cache.server";
+import { noteSettingsChange, onSettingsChange } from "./settings-version.server";
 
 export type { SiteSettings } from "./settings.schema";
 
 /**
- * Every page's head reads the settings, so they are held in memory per database handle and
- * settings version: a save here (or, through the relay, on another instance) is visible on the
- * next request. SETTINGS_TTL_MS covers writes made outside the app (SQL by hand).
+ * Every page's head reads the settings, so they are kept in the one cache module per database
+ * handle; a save here — or, through the relay, on another instance — empties it, so the next
+ * page shows the change. SETTINGS_TTL_MS covers writes made outside the app (SQL by hand).
  */
 export const SETTINGS_TTL_MS = 60_000;
 
-type Entry = { value: Promise<SiteSettings>; version: number; expires: number };
-const cached = new WeakMap<Db, Entry>();
+const settingsCache = createCache<SiteSettings>({ name: "site-settings", max: 16, ttlMs: SETTINGS_TTL_MS });
+onSettingsChange(() => settingsCache.clear());
 
 const COLUMNS = {
   metaDescription: siteSettings.metaDescription,
@@ -31,17 +32,7 @@ async function loadSiteSettings(db: Db): Promise<SiteSettings> {
 
 /** SPEC.md §7 "Settings document settings/site": the five fields ("" when never saved). */
 export function getSiteSettings(db: Db): Promise<SiteSettings> {
-  const now = Date.now();
-  const version = settingsVersion();
-  const hit = cached.get(db);
-  if (hit && hit.version === version && hit.expires > now) return hit.value;
-  const entry: Entry = { value: loadSiteSettings(db), version, expires: now + SETTINGS_TTL_MS };
-  cached.set(db, entry);
-  // A failed read is not kept: the next request asks again.
-  entry.value.catch(() => {
-    if (cached.get(db) === entry) cached.delete(db);
-  });
-  return entry.value;
+  return settingsCache.remember(scopeOf(db), () => loadSiteSettings(db));
 }
 
 /**

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { safeString } from "../../lib/text";
 import {
   COMMENT_MAX_LENGTH,
   MAX_CARDS_PER_SIDE,
@@ -10,7 +11,7 @@ import {
 // Messages are keys of the trades catalogue (messages.ts): the form and the API translate them.
 
 const OfferCardSchema = z.object({
-  cardId: z.string().trim().min(1, "unknownCard").max(64, "unknownCard"),
+  cardId: safeString("unknownCard").trim().min(1, "unknownCard").max(64, "unknownCard"),
   count: z.coerce.number().int("copiesRange").min(MIN_COPIES, "copiesRange").max(MAX_COPIES, "copiesRange"),
 });
 
@@ -20,8 +21,7 @@ const CONTROL = /[\u0000-\u0009\u000b\u000c\u000e-\u001f\u007f]/g;
 export const OfferInputSchema = z.object({
   give: z.array(OfferCardSchema).min(1, "giveRequired").max(MAX_CARDS_PER_SIDE, "tooManyCards"),
   want: z.array(OfferCardSchema).min(1, "wantRequired").max(MAX_CARDS_PER_SIDE, "tooManyCards"),
-  comment: z
-    .string()
+  comment: safeString("badRequest")
     .default("")
     .transform((v) => v.replace(/\r\n?/g, "\n").replace(CONTROL, "").trim())
     .pipe(z.string().max(COMMENT_MAX_LENGTH, "commentTooLong")),
@@ -29,8 +29,7 @@ export const OfferInputSchema = z.object({
 export type OfferInput = z.infer<typeof OfferInputSchema>;
 
 export const ReportInputSchema = z.object({
-  reason: z
-    .string()
+  reason: safeString("badRequest")
     .transform((v) => v.replace(CONTROL, "").trim())
     .pipe(z.string().min(1, "reportReasonRequired").max(REPORT_REASON_MAX_LENGTH, "reportReasonTooLong")),
 });

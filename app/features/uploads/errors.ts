@@ -1,41 +1,25 @@
-import type { Locale } from "../../lib/i18n";
-import { translate } from "../../lib/i18n";
-import { uploadsMessages } from "./messages";
+import { AppError, type ErrorTable } from "../../lib/errors";
 import { MAX_INPUT_PIXELS, UPLOAD_MAX_BYTES } from "./limits";
+import { uploadsMessages } from "./messages";
 
-export type UploadErrorCode = "no_file" | "bad_folder" | "too_large" | "too_many_pixels" | "unsupported_type" | "unreadable";
+type UploadsMessageKey = keyof (typeof uploadsMessages)["ja"];
 
-const STATUS: Record<UploadErrorCode, number> = {
-  no_file: 400,
-  bad_folder: 400,
-  too_large: 413,
-  too_many_pixels: 413,
-  unsupported_type: 415,
-  unreadable: 415,
-};
+/** Every way an upload is refused: HTTP status and the catalogue key of its message. */
+const UPLOAD_ERRORS = {
+  no_file: [400, "errNoFile"],
+  bad_folder: [400, "errBadFolder"],
+  too_large: [413, "errTooLarge"],
+  too_many_pixels: [413, "errTooManyPixels"],
+  unsupported_type: [415, "errUnsupportedType"],
+  unreadable: [415, "errUnreadable"],
+} as const satisfies ErrorTable<UploadsMessageKey>;
 
-const MESSAGE_KEY = {
-  no_file: "errNoFile",
-  bad_folder: "errBadFolder",
-  too_large: "errTooLarge",
-  too_many_pixels: "errTooManyPixels",
-  unsupported_type: "errUnsupportedType",
-  unreadable: "errUnreadable",
-} as const satisfies Record<UploadErrorCode, keyof (typeof uploadsMessages)["ja"]>;
+export type UploadErrorCode = keyof typeof UPLOAD_ERRORS;
 
-/** Why an upload was refused; the route answers `{"error"}` with `status` and the Japanese text. */
-export class UploadError extends Error {
-  override name = "UploadError";
-  constructor(readonly code: UploadErrorCode) {
-    super(code);
-  }
-
-  get status(): number {
-    return STATUS[this.code];
-  }
-
-  describe(locale: Locale): string {
-    return translate(uploadsMessages, locale, MESSAGE_KEY[this.code], {
+/** Why an upload was refused (docs/decisions/009); withJsonErrors answers it as `{"error","code"}`. */
+export class UploadError extends AppError<UploadErrorCode> {
+  constructor(code: UploadErrorCode) {
+    super(uploadsMessages, UPLOAD_ERRORS, code, {
       maxMb: UPLOAD_MAX_BYTES / 1024 / 1024,
       maxMegapixels: MAX_INPUT_PIXELS / 1_000_000,
       maxManPixels: MAX_INPUT_PIXELS / 10_000,

@@ -24,7 +24,7 @@ type Values = {
   metaDescription: string;
 };
 
-// SPEC.md §4 / docs/decisions/010: a new article starts 非公開 (the list shows it so).
+// SPEC.md §4 / docs/decisions/012: a new article starts 非公開 (the list shows it so).
 const EMPTY: Values = { title: "", category: "", isPublic: false, thumbnailUrl: "", slug: "", content: "", keywords: "", metaDescription: "" };
 
 function valuesOf(article: ArticleForEditor | null): Values {

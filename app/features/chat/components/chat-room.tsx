@@ -44,6 +44,7 @@ export function ChatRoom(props: ChatRoomProps) {
   const locale = useLocale();
   const room = useChatRoom({
     roomId: props.roomId,
+    userId: props.me.id,
     initialMessages: props.initialMessages,
     initialState: props.initialState,
     lastSeq: props.lastSeq,

@@ -1,7 +1,8 @@
 import { useEffect, useId, useState, type FormEvent } from "react";
 import { useT } from "../../../lib/i18n";
 import { ImageUploadButton } from "../../uploads/components/image-upload-button";
-import { FormField } from "../../../components/ui/form-field";
+import { FormField, TextareaField } from "../../../components/ui/form-field";
+import { SubmitButton } from "../../../components/ui/submit-button";
 import { settingsMessages, type SettingsMessageKey } from "../messages";
 import { EMPTY_SITE_SETTINGS, FIELD_MAX, settingsFieldErrors, SiteSettingsSchema, type SiteSettings, type SiteSettingsField } from "../settings.schema";
 
@@ -90,39 +91,19 @@ export function SettingsPanel({ data }: { data: unknown }) {
     />
   );
 
-  const textarea = (name: "metaDescription" | "ogDescription", label: SettingsMessageKey, hint?: SettingsMessageKey) => {
-    const fieldId = `${id}-${name}`;
-    const describedBy = [hint ? `${fieldId}-hint` : null, `${fieldId}-count`, errors[name] ? `${fieldId}-error` : null].filter(Boolean).join(" ");
-    return (
-      <div className="space-y-1">
-        <label htmlFor={fieldId} className="block font-medium">
-          {t(label)}
-        </label>
-        <textarea
-          id={fieldId}
-          name={name}
-          rows={3}
-          value={values[name]}
-          maxLength={FIELD_MAX[name]}
-          aria-invalid={errors[name] ? true : undefined}
-          aria-describedby={describedBy}
-          onChange={(event) => set(name)(event.target.value)}
-          className="block w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-base focus:border-brand-600 focus:outline-none focus:ring-2 focus:ring-brand-500/40 aria-[invalid=true]:border-red-600"
-        />
-        <div className="flex justify-between gap-4 text-sm text-slate-600">
-          <span id={`${fieldId}-hint`}>{hint ? t(hint) : ""}</span>
-          <span id={`${fieldId}-count`} className="tabular-nums">
-            {values[name].length}/{FIELD_MAX[name]}
-          </span>
-        </div>
-        {errors[name] ? (
-          <p id={`${fieldId}-error`} role="alert" className="text-sm font-medium text-red-700">
-            {errors[name]}
-          </p>
-        ) : null}
-      </div>
-    );
-  };
+  const textarea = (name: "metaDescription" | "ogDescription", label: SettingsMessageKey, hint?: SettingsMessageKey) => (
+    <TextareaField
+      id={`${id}-${name}`}
+      name={name}
+      label={t(label)}
+      hint={hint ? t(hint) : undefined}
+      error={errors[name]}
+      rows={3}
+      value={values[name]}
+      maxLength={FIELD_MAX[name]}
+      onChange={(event) => set(name)(event.target.value)}
+    />
+  );
 
   return (
     <form onSubmit={onSubmit} noValidate className="space-y-6">
@@ -147,9 +128,9 @@ export function SettingsPanel({ data }: { data: unknown }) {
         ) : null}
       </fieldset>
       <div className="flex flex-wrap items-center gap-4">
-        <button type="submit" disabled={busy} className="rounded-md bg-brand-700 px-5 py-2 font-bold text-white hover:bg-brand-800 disabled:cursor-wait disabled:opacity-70">
-          {busy ? t("saving") : t("save")}
-        </button>
+        <SubmitButton pending={busy} pendingText={t("saving")}>
+          {t("save")}
+        </SubmitButton>
         <div aria-live="polite">
           {outcome?.kind === "saved" ? (
             <p role="status" className="font-medium text-green-800">
