@@ -180,7 +180,11 @@ export function ArticleEditor({
             className={`-mb-px rounded-t-md border px-4 py-2 text-sm font-bold ${tab === candidate.id ? "border-slate-200 border-b-white bg-white text-brand-800" : "border-transparent text-slate-600"}`}
           >
             {t(candidate.label)}
-            {tabHasError(candidate.id) ? <span className="ml-1 text-red-700">*</span> : null}
+            {tabHasError(candidate.id) ? (
+              <span aria-hidden="true" className="ml-1 text-red-700">
+                *
+              </span>
+            ) : null}
           </button>
         ))}
       </div>
