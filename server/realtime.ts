@@ -12,11 +12,11 @@ import {
   getRoomState,
   listMessages,
   markRead,
-  reportMessage,
   requireRoomMember,
   sendMessage,
   unblockRoomPartner,
 } from "../app/features/chat/chat.server";
+import { reportMessage } from "../app/features/moderation/moderation.server";
 import { ReportSchema, RoomIdSchema, SendMessageSchema, SeqSchema, SyncSchema, TradeStepSchema } from "../app/features/chat/chat.schema";
 import {
   CHAT_NAMESPACE,

@@ -1,6 +1,7 @@
 import { zodMessage } from "../features/trades/http.server";
 import { boardFiltersFromParams, OfferInputSchema } from "../features/trades/trades.schema";
-import { createOffer, listBoard } from "../features/trades/trades.server";
+import { createOffer } from "../features/trades/offers.server";
+import { listBoard } from "../features/trades/board.server";
 import { getViewer, requireApiViewer } from "../features/users/session.server";
 import { localeFromRequest } from "../lib/i18n";
 import type { Route } from "./+types/api.trades";

@@ -4,7 +4,7 @@ import { CardTile } from "../features/cards/components/card-tile";
 import { cardsMessages } from "../features/cards/messages";
 import { displayRarity } from "../features/cards/rarity";
 import { CardTradeCounts } from "../features/trades/components/card-trade-counts";
-import { offerCountsForCard } from "../features/trades/trades.server";
+import { offerCountsForCard } from "../features/trades/board.server";
 import { localeFromRequest, translate, useLocale, useT } from "../lib/i18n";
 import { pageMeta } from "../lib/meta";
 import type { Route } from "./+types/card";

@@ -2,7 +2,7 @@ import { data, redirect } from "react-router";
 import { offerInputFromForm, zodMessage } from "../features/trades/http.server";
 import { OfferForm } from "../features/trades/components/offer-form";
 import { tradesMessages } from "../features/trades/messages";
-import { createOffer } from "../features/trades/trades.server";
+import { createOffer } from "../features/trades/offers.server";
 import { requireViewer } from "../features/users/session.server";
 import { formError } from "../lib/api.server";
 import { readFormData } from "../lib/forms.server";

@@ -10,7 +10,9 @@ import { OfferCard } from "../features/trades/components/offer-card";
 import { tradesMessages } from "../features/trades/messages";
 import { TRADE_EXCLUDED_PACKS } from "../features/trades/rules";
 import { boardFiltersFromParams, type BoardFilters } from "../features/trades/trades.schema";
-import { cardsByIds, listBoard, listMatchPage, listTradeRarities, matchListItems, parseMatchPage, toListItem } from "../features/trades/trades.server";
+import { cardsByIds, listBoard, listTradeRarities } from "../features/trades/board.server";
+import { listMatchListPage, parseMatchPage } from "../features/trades/matches.server";
+import { toListItem } from "../features/trades/offer-views.server";
 import { TradeError } from "../features/trades/errors";
 import type { MatchListItem } from "../features/trades/types";
 import { getViewer } from "../features/users/session.server";
@@ -45,8 +47,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       if (!(error instanceof TradeError)) throw error;
     }
     if (viewer) {
-      const found = await listMatchPage(context.db, viewer.id, page);
-      matches = { items: matchListItems(found), page: found.page, pageCount: found.pageCount };
+      matches = await listMatchListPage(context.db, viewer.id, page);
     }
   } else {
     try {

@@ -3,29 +3,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { blocks, chatMessages, chatRooms, profiles, rarities, reports, tradeOfferCards, tradeOffers } from "../../app/db/schema/index";
 import { applyTradeStep, blockRoomPartner, ChatError, sendMessage, unblockRoomPartner } from "../../app/features/chat/chat.server";
 import { seedCatalogue } from "../../app/features/cards/catalogue.server";
-import {
-  bumpOffer,
-  closeOffer,
-  createOffer,
-  decodeCursor,
-  deleteOffer,
-  encodeCursor,
-  getOffer,
-  listBoard,
-  listMatchPage,
-  listMatches,
-  listOwnOffers,
-  listReports,
-  markOfferCompleted,
-  offerCountsForCard,
-  openChatRoomForOffer,
-  parseMatchPage,
-  reportOffer,
-  resolveReport,
-  TradeError,
-  updateOffer,
-} from "../../app/features/trades/trades.server";
+import { bumpOffer, closeOffer, createOffer, deleteOffer, getOffer, listOwnOffers, markOfferCompleted, openChatRoomForOffer, TradeError, updateOffer } from "../../app/features/trades/offers.server";
+import { decodeCursor, encodeCursor, listBoard, offerCountsForCard } from "../../app/features/trades/board.server";
+import { listMatchPage, listMatches, parseMatchPage } from "../../app/features/trades/matches.server";
 import { blockUser, unblockUser } from "../../app/features/blocks/blocks.server";
+import { listReports, reportOffer, resolveReport } from "../../app/features/moderation/moderation.server";
 import { completeTradeFromChat, startNegotiationFromChat } from "../../app/features/trades/negotiation.server";
 import type { TradeErrorCode } from "../../app/features/trades/errors";
 import { OfferInputSchema } from "../../app/features/trades/trades.schema";

@@ -1,6 +1,6 @@
 import type { Db } from "../../db/client.server";
 import type { Viewer } from "../users/session.server";
-import { reportsTabData } from "../trades/trades.server";
+import { reportsTabData } from "../moderation/moderation.server";
 import { getDatabaseStats } from "./admin.server";
 
 export type AdminTabDataArgs = { db: Db; viewer: Viewer; url: URL };
@@ -12,5 +12,6 @@ export type AdminTabDataArgs = { db: Db; viewer: Viewer; url: URL };
  */
 export const ADMIN_TAB_DATA: Record<string, (args: AdminTabDataArgs) => Promise<unknown>> = {
   database: ({ db }) => getDatabaseStats(db),
-  reports: ({ db, url }) => reportsTabData(db, url),
+  // ?reports=all shows handled reports too; ?done=1 after one was resolved.
+  reports: ({ db, url }) => reportsTabData(db, { filter: url.searchParams.get("reports") === "all" ? "all" : "open", done: url.searchParams.get("done") === "1" }),
 };

@@ -1,7 +1,7 @@
 import type { ComponentType } from "react";
 import type { Locale } from "../../lib/i18n";
 import { CardImportForm } from "../cards/components/card-import-form";
-import { ReportsPanel } from "../trades/components/reports-panel";
+import { ReportsPanel } from "../moderation/components/reports-panel";
 import { DatabasePanel } from "./components/database-panel";
 
 export type AdminTab = {

@@ -5,7 +5,7 @@ import { cardName } from "../../cards/names";
 import { displayRarity } from "../../cards/rarity";
 import { tradesMessages } from "../messages";
 import type { OfferStatus } from "../rules";
-import { relativeTime } from "../time";
+import { relativeTime } from "../../../lib/tokyo-time";
 import type { OfferChipView, OfferListItem } from "../types";
 
 const STATUS_KEY = {
