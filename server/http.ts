@@ -16,7 +16,7 @@ import { isCsrfSafe } from "../app/lib/csrf.server";
 import { localeFromCookie, translate } from "../app/lib/i18n";
 import { usersMessages } from "../app/features/users/messages";
 import { toNodeHandler } from "better-auth/node";
-import type { Logger } from "./logger";
+import type { Logger } from "../app/lib/logger.server";
 import { directApi } from "./direct-api";
 import { createPageCache } from "./page-cache";
 import { attachRealtime, type Realtime } from "./realtime";

@@ -29,7 +29,7 @@ import { getViewerFromHeaders } from "../app/features/users/session.server";
 import type { Env } from "../app/lib/env.server";
 import { AppError } from "../app/lib/errors";
 import { localeFromRequest, type Locale } from "../app/lib/i18n";
-import type { Logger } from "./logger";
+import type { Logger } from "../app/lib/logger.server";
 
 export type Realtime = { close(): Promise<void> };
 

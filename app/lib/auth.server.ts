@@ -1,6 +1,6 @@
 import { betterAuth } from "better-auth";
 import { drizzleAdapter } from "better-auth/adapters/drizzle";
-import { APIError, createAuthMiddleware } from "better-auth/api";
+import { APIError, createAuthMiddleware, isAPIError } from "better-auth/api";
 import { eq } from "drizzle-orm";
 import type { Db } from "../db/client.server";
 import * as schema from "../db/schema/index";
@@ -9,6 +9,7 @@ import { checkDisplayName, DISPLAY_NAME_MAX, EMAIL_MAX, hasControlCharacters, PA
 import { usersMessages } from "../features/users/messages";
 import type { Env } from "./env.server";
 import { localeFromRequest, translate, type Locale } from "./i18n";
+import { createLogger } from "./logger.server";
 
 /**
  * Better Auth sees the client address only through this header, which server/http.ts sets from
@@ -47,7 +48,14 @@ function badRequest(headers: Headers | undefined, key: keyof typeof usersMessage
 
 export type AuthOptions = { rateLimitMax?: number };
 
+/** Extra arguments of a Better Auth log line as JSON fields (errors by message and stack). */
+function detailsOf(args: unknown[]): Record<string, unknown> | undefined {
+  if (!args.length) return undefined;
+  return { details: args.map((arg) => (arg instanceof Error ? { error: arg.message, stack: arg.stack } : arg)) };
+}
+
 function createAuth(db: Db, env: Env, options: AuthOptions = {}) {
+  const log = createLogger(env.logLevel);
   const secure = env.siteUrl.startsWith("https:");
   const rateLimitMax = options.rateLimitMax ?? env.authRateLimitMax;
   return betterAuth({
@@ -163,11 +171,21 @@ function createAuth(db: Db, env: Env, options: AuthOptions = {}) {
       },
     },
     telemetry: { enabled: false },
-    // Better Auth's own lines join our JSON log stream instead of coloured text.
+    // Better Auth's own lines join the JSON log stream (LOG_LEVEL applies) instead of coloured text.
     logger: {
-      level: "error",
-      log: (level, message) => {
-        process.stderr.write(`${JSON.stringify({ level, time: new Date().toISOString(), msg: `auth: ${message}` })}\n`);
+      level: "warn",
+      log: (level, message, ...args) => log[level](`auth: ${message}`, detailsOf(args)),
+    },
+    // A refused request (wrong password, taken e-mail, rate limit) is routine: info, with its
+    // code; only a failure of ours (5xx, anything unexpected) is an error. Without this hook
+    // Better Auth prints every refusal through its default, coloured console logger.
+    onAPIError: {
+      onError: (error) => {
+        if (isAPIError(error) && error.statusCode < 500) {
+          log.info("auth: request refused", { status: error.statusCode, code: (error.body as { code?: unknown } | undefined)?.code });
+        } else {
+          log.error("auth: request failed", detailsOf([error]));
+        }
       },
     },
   });
