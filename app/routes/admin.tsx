@@ -1,6 +1,7 @@
 import { useRef, type KeyboardEvent } from "react";
 import { isRouteErrorResponse, Link, useNavigate, useRouteError } from "react-router";
 import { localeOfMatches } from "../components/layout/meta-locale";
+import { RouteError } from "../components/ui/route-error";
 import { adminMessages } from "../features/admin/messages";
 import { ADMIN_TAB_DATA } from "../features/admin/tab-data.server";
 import { ADMIN_TABS, adminTabFromUrl } from "../features/admin/tabs";
@@ -99,7 +100,7 @@ export default function Admin({ loaderData }: Route.ComponentProps) {
 export function ErrorBoundary() {
   const error = useRouteError();
   const t = useT(adminMessages);
-  if (!isRouteErrorResponse(error) || (error.status !== 401 && error.status !== 403)) throw error;
+  if (!isRouteErrorResponse(error) || (error.status !== 401 && error.status !== 403)) return <RouteError />;
   const loginRequired = error.status === 401;
   return (
     <section className="py-6 text-center">
