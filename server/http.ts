@@ -138,6 +138,7 @@ export async function createHttpApp(options: {
     db: database.db,
     env,
     cspNonce: res.locals.cspNonce as string,
+    setCookie: (cookie) => void res.append("set-cookie", cookie),
   });
   // The hot read APIs call their route's loader directly (server/direct-api.ts).
   app.use(directApi({ build, siteOrigin: siteOrigin.origin, context: loadContext }));

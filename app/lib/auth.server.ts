@@ -48,6 +48,14 @@ function badRequest(headers: Headers | undefined, key: keyof typeof usersMessage
 
 export type AuthOptions = { rateLimitMax?: number };
 
+/**
+ * Sessions slide: one lasts SESSION_EXPIRES_IN_S from its last refresh, and a request made more
+ * than SESSION_UPDATE_AGE_S after that refresh extends it again (features/users/session.server.ts
+ * does this for the sessions it reads itself, with Better Auth's rule).
+ */
+export const SESSION_EXPIRES_IN_S = 60 * 60 * 24 * 30;
+export const SESSION_UPDATE_AGE_S = 60 * 60 * 24;
+
 /** Extra arguments of a Better Auth log line as JSON fields (errors by message and stack). */
 function detailsOf(args: unknown[]): Record<string, unknown> | undefined {
   if (!args.length) return undefined;
@@ -78,8 +86,8 @@ function createAuth(db: Db, env: Env, options: AuthOptions = {}) {
       autoSignIn: true,
     },
     session: {
-      expiresIn: 60 * 60 * 24 * 30,
-      updateAge: 60 * 60 * 24,
+      expiresIn: SESSION_EXPIRES_IN_S,
+      updateAge: SESSION_UPDATE_AGE_S,
     },
     disabledPaths: DISABLED_PATHS,
     // On in every mode, stored in the database so the limit holds across instances.
