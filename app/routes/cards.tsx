@@ -8,6 +8,7 @@ import { displayRarity, RARITIES } from "../features/cards/rarity";
 import { FormField, SelectField } from "../components/ui/form-field";
 import { SubmitButton } from "../components/ui/submit-button";
 import { localeFromRequest, translate, useLocale, useT } from "../lib/i18n";
+import { localeOfMatches } from "../components/layout/meta-locale";
 import { pageMeta } from "../lib/meta";
 import type { Route } from "./+types/cards";
 
@@ -56,7 +57,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   };
 }
 
-export const meta: Route.MetaFunction = ({ data }) => pageMeta(data?.title ?? "カードデータベース", data?.description);
+export const meta: Route.MetaFunction = ({ data, matches }) => pageMeta(data?.title ?? translate(cardsMessages, localeOfMatches(matches), "pageTitle"), data?.description);
 
 function listUrl(params: { pack: string; rarity: string; q: string; cursor?: string; page?: number }): string {
   const search = new URLSearchParams({ pack: params.pack });

@@ -6,6 +6,7 @@ import { requireViewer } from "../features/users/session.server";
 import { RouteError } from "../components/ui/route-error";
 import { withPageErrors } from "../lib/api.server";
 import { localeFromRequest, translate } from "../lib/i18n";
+import { localeOfMatches } from "../components/layout/meta-locale";
 import { pageMeta } from "../lib/meta";
 import type { Route } from "./+types/chat";
 
@@ -47,8 +48,8 @@ export function headers({ loaderHeaders }: Route.HeadersArgs) {
   return loaderHeaders;
 }
 
-export const meta: Route.MetaFunction = ({ data: loaded }) => [
-  ...pageMeta(loaded?.title ?? "チャット", loaded?.description),
+export const meta: Route.MetaFunction = ({ data: loaded, matches }) => [
+  ...pageMeta(loaded?.title ?? translate(chatMessages, localeOfMatches(matches), "title"), loaded?.description, localeOfMatches(matches)),
   { name: "robots", content: "noindex" },
 ];
 

@@ -1,8 +1,11 @@
 import { data } from "react-router";
+import { layoutMessages } from "../components/layout/messages";
+import { translate } from "../lib/i18n";
+import { localeOfMatches } from "../components/layout/meta-locale";
 import { pageMeta } from "../lib/meta";
 import type { Route } from "./+types/not-found";
 
-export const meta: Route.MetaFunction = () => pageMeta("ページが見つかりません");
+export const meta: Route.MetaFunction = ({ matches }) => pageMeta(translate(layoutMessages, localeOfMatches(matches), "notFoundTitle"), undefined, localeOfMatches(matches));
 
 // Unknown paths answer 404 through the root error boundary.
 export function loader() {

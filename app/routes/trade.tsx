@@ -16,6 +16,7 @@ import { TradeError } from "../features/trades/errors";
 import { formError, withPageErrors } from "../lib/api.server";
 import { readFormData } from "../lib/forms.server";
 import { localeFromRequest, translate, useLocale, useT } from "../lib/i18n";
+import { localeOfMatches } from "../components/layout/meta-locale";
 import { pageMeta } from "../lib/meta";
 import type { Route } from "./+types/trade";
 
@@ -44,7 +45,7 @@ export const loader = withPageErrors(async function loader({ request, params, co
   };
 });
 
-export const meta: Route.MetaFunction = ({ data }) => pageMeta(data?.title ?? "トレード募集", data?.description);
+export const meta: Route.MetaFunction = ({ data, matches }) => pageMeta(data?.title ?? translate(tradesMessages, localeOfMatches(matches), "boardTitle"), data?.description, localeOfMatches(matches));
 
 export async function action({ request, params, context }: Route.ActionArgs) {
   const viewer = await requireViewer(request, context);

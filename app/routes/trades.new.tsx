@@ -7,6 +7,7 @@ import { requireViewer } from "../features/users/session.server";
 import { formError } from "../lib/api.server";
 import { readFormData } from "../lib/forms.server";
 import { localeFromRequest, translate, useT } from "../lib/i18n";
+import { localeOfMatches } from "../components/layout/meta-locale";
 import { pageMeta } from "../lib/meta";
 import type { Route } from "./+types/trades.new";
 
@@ -35,7 +36,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
 }
 
-export const meta: Route.MetaFunction = ({ data }) => pageMeta(data?.title ?? "トレード募集を作成", data?.description);
+export const meta: Route.MetaFunction = ({ data, matches }) => pageMeta(data?.title ?? translate(tradesMessages, localeOfMatches(matches), "newOfferTitle"), data?.description, localeOfMatches(matches));
 
 export default function NewOffer({ actionData }: Route.ComponentProps) {
   const t = useT(tradesMessages);

@@ -17,6 +17,7 @@ import { TradeError } from "../features/trades/errors";
 import type { MatchListItem } from "../features/trades/types";
 import { getViewer } from "../features/users/session.server";
 import { localeFromRequest, translate, useLocale, useT } from "../lib/i18n";
+import { localeOfMatches } from "../components/layout/meta-locale";
 import { pageMeta } from "../lib/meta";
 import type { Route } from "./+types/trades";
 
@@ -78,7 +79,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   };
 }
 
-export const meta: Route.MetaFunction = ({ data }) => pageMeta(data?.title ?? "トレード掲示板", data?.description);
+export const meta: Route.MetaFunction = ({ data, matches }) => pageMeta(data?.title ?? translate(tradesMessages, localeOfMatches(matches), "boardTitle"), data?.description, localeOfMatches(matches));
 
 function withParams(current: URLSearchParams, changes: Record<string, string | null>): string {
   const next = new URLSearchParams(current);

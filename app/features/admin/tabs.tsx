@@ -1,13 +1,14 @@
 import type { ComponentType } from "react";
-import type { Locale } from "../../lib/i18n";
 import { CardImportForm } from "../cards/components/card-import-form";
 import { ReportsPanel } from "../moderation/components/reports-panel";
 import { DatabasePanel } from "./components/database-panel";
+import type { AdminMessageKey } from "./messages";
 
 export type AdminTab = {
   /** The `?tab=` value. */
   id: string;
-  label: Record<Locale, string>;
+  /** Its label in the admin catalogue. */
+  label: AdminMessageKey;
   /** Receives what ADMIN_TAB_DATA[id] returned (undefined when the tab has no data loader). */
   Panel?: ComponentType<{ data: unknown }>;
 };
@@ -18,12 +19,12 @@ export type AdminTab = {
  * set its Panel here and, if it needs data, add ADMIN_TAB_DATA[id] in tab-data.server.ts.
  */
 export const ADMIN_TABS: AdminTab[] = [
-  { id: "articles", label: { ja: "記事管理", en: "Articles" } },
-  { id: "database", label: { ja: "データベース", en: "Database" }, Panel: DatabasePanel },
-  { id: "decks", label: { ja: "デッキ管理", en: "Decks" } },
-  { id: "cards", label: { ja: "カード管理", en: "Cards" }, Panel: CardImportForm },
-  { id: "settings", label: { ja: "サイト設定", en: "Site settings" } },
-  { id: "reports", label: { ja: "通報", en: "Reports" }, Panel: ReportsPanel },
+  { id: "articles", label: "tabArticles" },
+  { id: "database", label: "tabDatabase", Panel: DatabasePanel },
+  { id: "decks", label: "tabDecks" },
+  { id: "cards", label: "tabCards", Panel: CardImportForm },
+  { id: "settings", label: "tabSettings" },
+  { id: "reports", label: "tabReports", Panel: ReportsPanel },
 ];
 
 export const DEFAULT_ADMIN_TAB = "articles";

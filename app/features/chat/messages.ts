@@ -180,7 +180,7 @@ export const chatMessages = defineMessages({
     roomsWith: "{name}",
     roomsUnread: "{count} unread",
     roomsNoMessages: "No messages yet",
-    badgeLabel: "{count} unread chat messages",
+    badgeLabel: { one: "{count} unread chat message", other: "{count} unread chat messages" },
   },
 });
 
