@@ -17,7 +17,7 @@ import { localeFromCookie, translate } from "../app/lib/i18n";
 import { usersMessages } from "../app/features/users/messages";
 import { toNodeHandler } from "better-auth/node";
 import type { Logger } from "../app/lib/logger.server";
-import { directApi } from "./direct-api";
+import { jsonApi } from "./json-api";
 import { createPageCache } from "./page-cache";
 import { attachRealtime, type Realtime } from "./realtime";
 
@@ -140,8 +140,8 @@ export async function createHttpApp(options: {
     cspNonce: res.locals.cspNonce as string,
     setCookie: (cookie) => void res.append("set-cookie", cookie),
   });
-  // The hot read APIs call their route's loader directly (server/direct-api.ts).
-  app.use(directApi({ build, siteOrigin: siteOrigin.origin, context: loadContext }));
+  // The hottest read APIs are answered straight from Express (server/json-api.ts).
+  app.use(jsonApi({ siteOrigin: siteOrigin.origin, context: loadContext }));
   app.use(
     createRequestHandler({
       build,
