@@ -17,7 +17,7 @@ import { seedCatalogue } from "../app/features/cards/catalogue.server";
 import { createOffer } from "../app/features/trades/offers.server";
 import { listMatches } from "../app/features/trades/matches.server";
 import { OfferInputSchema } from "../app/features/trades/trades.schema";
-import { ensureProfile, getAuth } from "../app/lib/auth.server";
+import { ensureProfile, getAuth } from "../app/features/users/auth.server";
 import { loadEnv } from "../app/lib/env.server";
 import { seedTradeOffers } from "../scripts/seed-trades";
 import { startServer } from "../tests/support/server";

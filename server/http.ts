@@ -11,7 +11,7 @@ import { Server as SocketServer } from "socket.io";
 import type { Database } from "../app/db/client.server";
 import type { AppContext } from "../app/lib/context";
 import type { Env } from "../app/lib/env.server";
-import { AUTH_BASE_PATH, authRequestHandler, CLIENT_IP_HEADER, getAuth } from "../app/lib/auth.server";
+import { AUTH_BASE_PATH, authRequestHandler, CLIENT_IP_HEADER, getAuth } from "../app/features/users/auth.server";
 import { isCsrfSafe } from "../app/lib/csrf.server";
 import { localeFromCookie, translate } from "../app/lib/i18n";
 import { usersMessages } from "../app/features/users/messages";

@@ -3,7 +3,7 @@ import { getCard } from "../features/cards/cards.server";
 import { CardError } from "../features/cards/errors";
 import { CardTile } from "../features/cards/components/card-tile";
 import { cardsMessages } from "../features/cards/messages";
-import { displayRarity } from "../features/cards/rarity";
+import { displayRarity } from "../lib/rarity";
 import { CardTradeCounts } from "../features/trades/components/card-trade-counts";
 import { offerCountsForCard } from "../features/trades/board.server";
 import { RouteError } from "../components/ui/route-error";

@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { profiles, rateLimits, sessions, users } from "../../app/db/schema/users";
 import { getViewerFromHeaders } from "../../app/features/users/session.server";
-import { authRequestHandler, CLIENT_IP_HEADER, createAuthForTest, getAuth } from "../../app/lib/auth.server";
+import { authRequestHandler, CLIENT_IP_HEADER, createAuthForTest, getAuth } from "../../app/features/users/auth.server";
 import { loadEnv, type Env } from "../../app/lib/env.server";
 import { createTestDatabase, type TestDatabase } from "../support/test-db";
 

@@ -3,7 +3,7 @@ import { createHmac, timingSafeEqual } from "node:crypto";
 import { and, eq, gt, lt, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.server";
 import { profiles, sessions, users } from "../../db/schema/users";
-import { ensureProfile, SESSION_COOKIE, SESSION_EXPIRES_IN_S, SESSION_UPDATE_AGE_S } from "../../lib/auth.server";
+import { ensureProfile, SESSION_COOKIE, SESSION_EXPIRES_IN_S, SESSION_UPDATE_AGE_S } from "./auth.server";
 import type { Env } from "../../lib/env.server";
 import { localeFromRequest, translate } from "../../lib/i18n";
 import { usersMessages } from "./messages";

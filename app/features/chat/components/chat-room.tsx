@@ -1,6 +1,6 @@
 import { useEffect, useLayoutEffect, useRef, useState, type FormEvent, type KeyboardEvent } from "react";
 import { Link } from "react-router";
-import { displayRarity } from "../../cards/rarity";
+import { displayRarity } from "../../../lib/rarity";
 import { useLocale, useT } from "../../../lib/i18n";
 import { MESSAGE_MAX_LENGTH, normaliseBody } from "../chat.schema";
 import { tokyoDateTime } from "../../../lib/tokyo-time";

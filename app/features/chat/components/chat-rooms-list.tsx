@@ -1,6 +1,6 @@
 import { useEffect, useRef } from "react";
 import { Link, useRevalidator } from "react-router";
-import { displayRarity } from "../../cards/rarity";
+import { displayRarity } from "../../../lib/rarity";
 import { useLocale, useT } from "../../../lib/i18n";
 import { acquireChatSocket } from "../chat-socket";
 import { tokyoDateTime } from "../../../lib/tokyo-time";

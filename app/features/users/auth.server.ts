@@ -2,14 +2,14 @@ import { betterAuth } from "better-auth";
 import { drizzleAdapter } from "better-auth/adapters/drizzle";
 import { APIError, createAuthMiddleware, isAPIError } from "better-auth/api";
 import { eq } from "drizzle-orm";
-import type { Db } from "../db/client.server";
-import * as schema from "../db/schema/index";
-import { profiles } from "../db/schema/users";
-import { checkDisplayName, DISPLAY_NAME_MAX, EMAIL_MAX, hasControlCharacters, PASSWORD_MAX, PASSWORD_MIN } from "../features/users/display-name";
-import { usersMessages } from "../features/users/messages";
-import type { Env } from "./env.server";
-import { localeFromRequest, translate, type Locale } from "./i18n";
-import { createLogger } from "./logger.server";
+import type { Db } from "../../db/client.server";
+import * as schema from "../../db/schema/index";
+import { profiles } from "../../db/schema/users";
+import { checkDisplayName, DISPLAY_NAME_MAX, EMAIL_MAX, hasControlCharacters, PASSWORD_MAX, PASSWORD_MIN } from "./display-name";
+import { usersMessages } from "./messages";
+import type { Env } from "../../lib/env.server";
+import { localeFromRequest, translate, type Locale } from "../../lib/i18n";
+import { createLogger } from "../../lib/logger.server";
 
 /**
  * Better Auth sees the client address only through this header, which server/http.ts sets from
