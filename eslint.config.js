@@ -1,4 +1,18 @@
+import reactHooks from "eslint-plugin-react-hooks";
 import tseslint from "typescript-eslint";
+
+// Layering (docs/architecture.md "Layout"): routes → features → lib / components → db.
+// - lib, db and components/ui never import a feature or a route;
+// - a feature imports another feature only through its public modules: services
+//   (`*.server.ts`), `errors`, `messages`, `types`, `rules`, `protocol`, `*.schema` and
+//   `components/*` — never its helpers, hooks or internal modules;
+// - nothing imports a route module (React Router loads them), except the server's JSON endpoints test.
+const NO_FEATURES = { regex: "(^|/)(features|routes)/", message: "lib, db and components/ui sit below the features: move the shared piece down instead." };
+const PUBLIC = "(?!components/|[\\w-]+\\.server$|errors$|messages$|types$|rules$|protocol$|[\\w-]+\\.schema$)";
+const OTHER_FEATURE_INTERNALS = (up) => ({
+  regex: `^${up}(?!\\.)[a-z-]+/${PUBLIC}`,
+  message: "Import another feature only through its public modules (services, errors, messages, types, rules, protocol, schemas, components).",
+});
 
 export default tseslint.config(
   { ignores: ["build/", "build-*/", ".react-router/", "node_modules/", "data/", "drizzle/"] },
@@ -8,6 +22,27 @@ export default tseslint.config(
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_", destructuredArrayIgnorePattern: "^_" }],
       "no-console": ["error", { allow: ["warn", "error"] }],
     },
+  },
+  {
+    files: ["app/**/*.{ts,tsx}"],
+    plugins: { "react-hooks": reactHooks },
+    rules: {
+      "react-hooks/rules-of-hooks": "error",
+      "react-hooks/exhaustive-deps": "error",
+    },
+  },
+  {
+    files: ["app/lib/**/*.{ts,tsx}", "app/db/**/*.ts", "app/components/ui/**/*.tsx"],
+    rules: { "no-restricted-imports": ["error", { patterns: [NO_FEATURES] }] },
+  },
+  {
+    files: ["app/features/*/*.{ts,tsx}"],
+    ignores: ["**/*.test.{ts,tsx}"],
+    rules: { "no-restricted-imports": ["error", { patterns: [OTHER_FEATURE_INTERNALS("\\.\\./"), { regex: "(^|/)routes/", message: "Features never import routes." }] }] },
+  },
+  {
+    files: ["app/features/*/components/**/*.{ts,tsx}"],
+    rules: { "no-restricted-imports": ["error", { patterns: [OTHER_FEATURE_INTERNALS("\\.\\./\\.\\./"), { regex: "(^|/)routes/", message: "Features never import routes." }] }] },
   },
   {
     files: ["scripts/**", "bench/**", "server.js"],

@@ -7,6 +7,7 @@ const integration = (name: string, driver: "pglite" | "postgres") => ({
     name,
     include: ["tests/integration/**/*.test.ts"],
     env: { TEST_DB: driver },
+    setupFiles: ["tests/support/console-guard.ts"],
     testTimeout: 30_000,
     hookTimeout: 60_000,
   },
@@ -18,7 +19,8 @@ export default defineConfig({
       {
         test: {
           name: "unit",
-          include: ["app/**/*.test.{ts,tsx}", "server/**/*.test.ts", "scripts/**/*.test.ts"],
+          include: ["app/**/*.test.{ts,tsx}", "server/**/*.test.ts", "scripts/**/*.test.ts", "tests/support/**/*.test.ts"],
+          setupFiles: ["tests/support/console-guard.ts"],
         },
       },
       integration("integration-pglite", "pglite"),

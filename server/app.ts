@@ -5,7 +5,7 @@ import { openConfiguredDatabase, type Database } from "../app/db/client.server";
 import { hasCatalogue, seedCatalogue } from "../app/features/cards/catalogue.server";
 import { ConfigError, loadEnv } from "../app/lib/env.server";
 import { createHttpApp } from "./http";
-import { createLogger } from "./logger";
+import { createLogger } from "../app/lib/logger.server";
 
 /**
  * The process: configuration → database (migrated, catalogue loaded on first start) → HTTP +

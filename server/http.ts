@@ -11,19 +11,19 @@ import { Server as SocketServer } from "socket.io";
 import type { Database } from "../app/db/client.server";
 import type { AppContext } from "../app/lib/context";
 import type { Env } from "../app/lib/env.server";
-import { AUTH_BASE_PATH, authRequestHandler, CLIENT_IP_HEADER, getAuth } from "../app/lib/auth.server";
+import { AUTH_BASE_PATH, authRequestHandler, CLIENT_IP_HEADER, getAuth } from "../app/features/users/auth.server";
 import { isCsrfSafe, isSiteOrigin } from "../app/lib/csrf.server";
 import { localeFromCookie, translate } from "../app/lib/i18n";
 import { usersMessages } from "../app/features/users/messages";
 import { onSettingsChange } from "../app/features/settings/settings-version.server";
-import { UPLOAD_MAX_BYTES } from "../app/features/uploads/limits";
+import { UPLOAD_MAX_BYTES } from "../app/features/uploads/rules";
 import { IMMUTABLE_CACHE_CONTROL, LOCAL_UPLOADS_PATH, localUploadsDir } from "../app/features/uploads/storage.server";
 import { IMPORT_MAX_BYTES } from "../app/features/cards/import.server";
 import { ARTICLE_BODY_MAX_BYTES } from "../app/features/articles/http.server";
 import { toNodeHandler } from "better-auth/node";
-import type { Logger } from "./logger";
+import type { Logger } from "../app/lib/logger.server";
 import { bodyLimit, type BodyLimitRoute } from "./body-limit";
-import { directApi } from "./direct-api";
+import { jsonApi } from "./json-api";
 import { onContentChange } from "../app/lib/content-version.server";
 import { urlGuard } from "./url-guard";
 import { createPageCache } from "./page-cache";
@@ -204,9 +204,10 @@ export async function createHttpApp(options: {
     db: database.db,
     env,
     cspNonce: res.locals.cspNonce as string,
+    setCookie: (cookie) => void res.append("set-cookie", cookie),
   });
-  // The hot read APIs call their route's loader directly (server/direct-api.ts).
-  app.use(directApi({ build, siteOrigin: siteOrigin.origin, context: loadContext }));
+  // The hottest read APIs are answered straight from Express (server/json-api.ts).
+  app.use(jsonApi({ siteOrigin: siteOrigin.origin, context: loadContext }));
   app.use(
     createRequestHandler({
       build,

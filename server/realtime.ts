@@ -14,11 +14,11 @@ import {
   getRoomState,
   listMessages,
   markRead,
-  reportMessage,
   requireRoomMember,
   sendMessage,
   unblockRoomPartner,
 } from "../app/features/chat/chat.server";
+import { reportMessage } from "../app/features/moderation/moderation.server";
 import { ReportSchema, RoomIdSchema, SendMessageSchema, SeqSchema, SyncSchema, TradeStepSchema } from "../app/features/chat/chat.schema";
 import {
   CHAT_NAMESPACE,
@@ -31,7 +31,7 @@ import { getViewerFromHeaders } from "../app/features/users/session.server";
 import type { Env } from "../app/lib/env.server";
 import { AppError } from "../app/lib/errors";
 import { localeFromRequest, type Locale } from "../app/lib/i18n";
-import type { Logger } from "./logger";
+import type { Logger } from "../app/lib/logger.server";
 
 export type Realtime = { close(): Promise<void> };
 

@@ -1,5 +1,6 @@
 import { data } from "react-router";
 import { AppError, describeAppError } from "./errors";
+import type { AppContext } from "./context";
 import { localeFromCookie, type Locale } from "./i18n";
 
 /** The one JSON answer of an AppError: `{"error": message, "code": code}` with its status (DESIGN.md §5). */
@@ -67,4 +68,25 @@ export function formError<E extends Record<string, unknown> = Record<never, neve
   if (!(error instanceof AppError)) throw error;
   const { status, code, message } = describeAppError(error, locale);
   return data({ ...(extra as E), error: message, code }, { status });
+}
+
+/**
+ * A JSON endpoint: a GET API as one function of the request and the load context. Its route
+ * module exports `endpointLoader(endpoint)`; server/json-api.ts answers the hottest ones straight
+ * from Express with `answerEndpoint` — the same function and the same error mapping either way.
+ */
+export type JsonEndpoint = (request: Request, context: AppContext) => Promise<Response>;
+
+export function endpointLoader(endpoint: JsonEndpoint) {
+  return withJsonErrors(({ request, context }: { request: Request; context: AppContext }) => endpoint(request, context));
+}
+
+/** The endpoint's answer outside React Router: a thrown Response (401, 403) is the answer. */
+export async function answerEndpoint(endpoint: JsonEndpoint, request: Request, context: AppContext): Promise<Response> {
+  try {
+    return await endpointLoader(endpoint)({ request, context });
+  } catch (thrown) {
+    if (thrown instanceof Response) return thrown;
+    throw thrown;
+  }
 }

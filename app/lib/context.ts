@@ -6,6 +6,8 @@ export type AppContext = {
   db: Db;
   env: Env;
   cspNonce: string;
+  /** Adds a Set-Cookie header to this request's response (a refreshed session cookie). */
+  setCookie?: (cookie: string) => void;
 };
 
 declare module "react-router" {

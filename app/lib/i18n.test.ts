@@ -19,3 +19,13 @@ describe("i18n", () => {
     expect(localeFromRequest(new Request("http://x/", { headers: { cookie: "lang=fr" } }))).toBe("ja");
   });
 });
+
+describe("plural messages", () => {
+  const catalogue = defineMessages({ ja: { cards: "{count}枚" }, en: { cards: { one: "{count} card", other: "{count} cards" } } });
+  it("picks the language's plural form by count", () => {
+    expect(translate(catalogue, "en", "cards", { count: 1 })).toBe("1 card");
+    expect(translate(catalogue, "en", "cards", { count: 2 })).toBe("2 cards");
+    expect(translate(catalogue, "en", "cards", { count: 0 })).toBe("0 cards");
+    expect(translate(catalogue, "ja", "cards", { count: 1 })).toBe("1枚");
+  });
+});

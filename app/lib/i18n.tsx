@@ -9,10 +9,27 @@ export type Locale = "ja" | "en";
 export const LOCALES: readonly Locale[] = ["ja", "en"];
 export const LOCALE_COOKIE = "lang";
 
-export type Catalogue<K extends string> = { ja: Record<K, string>; en: Record<K, string> };
+/**
+ * A message is a template, or for counted things one template per plural category of the
+ * language (`{ one: "{count} card", other: "{count} cards" }`), chosen by `params.count` with
+ * Intl.PluralRules. Japanese has one form, so its side is usually a plain string.
+ */
+export type Message = string | ({ other: string } & Partial<Record<Intl.LDMLPluralRule, string>>);
+export type Catalogue<K extends string> = { ja: Record<K, Message>; en: Record<K, Message> };
 
-export function defineMessages<K extends string>(catalogue: { ja: Record<K, string>; en: Record<NoInfer<K>, string> }): Catalogue<K> {
+export function defineMessages<K extends string>(catalogue: { ja: Record<K, Message>; en: Record<NoInfer<K>, Message> }): Catalogue<K> {
   return catalogue;
+}
+
+const pluralRules = new Map<Locale, Intl.PluralRules>();
+
+function pick(message: Message, locale: Locale, params?: Params): string {
+  if (typeof message === "string") return message;
+  const count = params?.count;
+  if (typeof count !== "number") return message.other;
+  let rules = pluralRules.get(locale);
+  if (!rules) pluralRules.set(locale, (rules = new Intl.PluralRules(locale)));
+  return message[rules.select(count)] ?? message.other;
 }
 
 export type Params = Record<string, string | number>;
@@ -24,7 +41,7 @@ export function format(template: string, params?: Params): string {
 }
 
 export function translate<K extends string>(catalogue: Catalogue<K>, locale: Locale, key: K, params?: Params): string {
-  return format(catalogue[locale][key] ?? catalogue.ja[key], params);
+  return format(pick(catalogue[locale][key] ?? catalogue.ja[key], locale, params), params);
 }
 
 export const LocaleContext = createContext<Locale>("ja");

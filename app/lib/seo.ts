@@ -5,9 +5,27 @@
 import type { MetaDescriptor } from "react-router";
 import { defineMessages, translate, type Locale } from "./i18n";
 
-export const SITE_NAME = "トレポケ";
-export const DEFAULT_DESCRIPTION =
-  "ポケポケ（Pokémon TCG Pocket）のトレード掲示板とカードデータベース。欲しいカードと譲れるカードでトレード相手が見つかります。";
+/**
+ * The site's name, the home page's title and what a page without its own description says
+ * (SPEC.md's wording in Japanese), and the breadcrumb trail's first step.
+ */
+export const siteMessages = defineMessages({
+  ja: {
+    siteName: "トレポケ",
+    home: "ホーム",
+    homeTitle: "トレポケ - ポケポケのトレード掲示板・カードデータベース",
+    description: "ポケポケ（Pokémon TCG Pocket）のトレード掲示板とカードデータベース。欲しいカードと譲れるカードでトレード相手が見つかります。",
+  },
+  en: {
+    siteName: "トレポケ",
+    home: "Home",
+    homeTitle: "トレポケ - Trade board and card database for Pokémon TCG Pocket",
+    description: "A trade board and card database for Pokémon TCG Pocket. Find trading partners with the cards you want and the cards you can give.",
+  },
+});
+
+/** The site's name where no reader's language applies (the Atom feed's author, JSON-LD organisations). */
+export const SITE_NAME = translate(siteMessages, "ja", "siteName");
 /** Shown when neither the page nor the site settings have an image (public/, 1200×630). */
 export const DEFAULT_OG_IMAGE = "/og-default.png";
 
@@ -44,11 +62,6 @@ type MetaArgs = {
   matches: ReadonlyArray<{ id: string; loaderData?: unknown } | undefined>;
 };
 
-const seoMessages = defineMessages({
-  ja: { home: "ホーム", homeTitle: "トレポケ - ポケポケのトレード掲示板・カードデータベース" },
-  en: { home: "Home", homeTitle: "Torepoke - Pokémon TCG Pocket trade board and card database" },
-});
-
 function rootData(matches: MetaArgs["matches"]): { locale: Locale; site: SiteHead | null } {
   const root = matches.find((m) => m?.id === "root")?.loaderData as { locale?: Locale; site?: SiteHead } | undefined;
   return { locale: root?.locale === "en" ? "en" : "ja", site: root?.site ?? null };
@@ -73,8 +86,10 @@ export function seoMeta(args: MetaArgs, page: PageSeo = {}): MetaDescriptor[] {
   const base = site?.url ?? "";
   const settings = site?.settings;
   const isHome = args.location.pathname === "/";
-  const title = page.title ? `${page.title} | ${SITE_NAME}` : translate(seoMessages, locale, "homeTitle");
-  const description = page.description || settings?.metaDescription || DEFAULT_DESCRIPTION;
+  const t = (key: keyof (typeof siteMessages)["ja"]) => translate(siteMessages, locale, key);
+  const siteName = t("siteName");
+  const title = page.title ? `${page.title} | ${siteName}` : t("homeTitle");
+  const description = page.description || settings?.metaDescription || t("description");
   const keywords = page.keywords ?? settings?.seoKeywords ?? "";
   const canonical = canonicalUrl(base, args.location.pathname, page.canonicalQuery);
   const image = absolute(base, page.image || settings?.ogImage || DEFAULT_OG_IMAGE);
@@ -91,7 +106,7 @@ export function seoMeta(args: MetaArgs, page: PageSeo = {}): MetaDescriptor[] {
     { property: "og:description", content: ogDescription },
     { property: "og:type", content: page.type ?? "website" },
     { property: "og:url", content: canonical },
-    { property: "og:site_name", content: SITE_NAME },
+    { property: "og:site_name", content: siteName },
     { property: "og:locale", content: locale === "en" ? "en_US" : "ja_JP" },
     { property: "og:image", content: image },
     { name: "twitter:card", content: image ? "summary_large_image" : "summary" },
@@ -103,7 +118,7 @@ export function seoMeta(args: MetaArgs, page: PageSeo = {}): MetaDescriptor[] {
     jsonLd.push({
       "@context": "https://schema.org",
       "@type": "WebSite",
-      name: SITE_NAME,
+      name: siteName,
       url: `${base}/`,
       description,
       inLanguage: locale,
@@ -114,7 +129,7 @@ export function seoMeta(args: MetaArgs, page: PageSeo = {}): MetaDescriptor[] {
       },
     });
   } else if (page.breadcrumbs?.length) {
-    const trail = [{ name: translate(seoMessages, locale, "home"), path: "/" }, ...page.breadcrumbs];
+    const trail = [{ name: t("home"), path: "/" }, ...page.breadcrumbs];
     jsonLd.push({
       "@context": "https://schema.org",
       "@type": "BreadcrumbList",

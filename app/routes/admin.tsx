@@ -1,11 +1,12 @@
 import { useRef, type KeyboardEvent } from "react";
 import { isRouteErrorResponse, Link, useNavigate, useRouteError } from "react-router";
 import { localeOfMatches } from "../components/layout/meta-locale";
+import { RouteError } from "../components/ui/route-error";
 import { adminMessages } from "../features/admin/messages";
 import { ADMIN_TAB_DATA } from "../features/admin/tab-data.server";
 import { ADMIN_TABS, adminTabFromUrl } from "../features/admin/tabs";
 import { requireAdmin } from "../features/users/session.server";
-import { translate, useLocale, useT } from "../lib/i18n";
+import { translate, useT } from "../lib/i18n";
 import { seoMeta } from "../lib/seo";
 import type { Route } from "./+types/admin";
 
@@ -32,7 +33,6 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 export default function Admin({ loaderData }: Route.ComponentProps) {
   const t = useT(adminMessages);
-  const locale = useLocale();
   const navigate = useNavigate();
   const tabRefs = useRef<Record<string, HTMLAnchorElement | null>>({});
   const { tab, tabData } = loaderData;
@@ -79,13 +79,13 @@ export default function Admin({ loaderData }: Route.ComponentProps) {
                 isSelected ? "border-slate-200 border-b-white bg-white text-brand-800" : "border-transparent text-slate-600 hover:text-brand-800"
               }`}
             >
-              {candidate.label[locale]}
+              {t(candidate.label)}
             </Link>
           );
         })}
       </div>
       <div id="admin-tabpanel" role="tabpanel" aria-labelledby={`admin-tab-${selected.id}`} tabIndex={0} className="focus:outline-none">
-        <h2 className="sr-only">{selected.label[locale]}</h2>
+        <h2 className="sr-only">{t(selected.label)}</h2>
         {Panel ? (
           <Panel data={tabData} />
         ) : (
@@ -100,7 +100,7 @@ export default function Admin({ loaderData }: Route.ComponentProps) {
 export function ErrorBoundary() {
   const error = useRouteError();
   const t = useT(adminMessages);
-  if (!isRouteErrorResponse(error) || (error.status !== 401 && error.status !== 403)) throw error;
+  if (!isRouteErrorResponse(error) || (error.status !== 401 && error.status !== 403)) return <RouteError />;
   const loginRequired = error.status === 401;
   return (
     <section className="py-6 text-center">

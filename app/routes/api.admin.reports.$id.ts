@@ -1,6 +1,6 @@
 import { redirect } from "react-router";
 import { z } from "zod";
-import { resolveReport } from "../features/trades/trades.server";
+import { resolveReport } from "../features/moderation/moderation.server";
 import { requireApiAdmin } from "../features/users/session.server";
 import type { Route } from "./+types/api.admin.reports.$id";
 import { withJsonErrors } from "../lib/api.server";

@@ -1,5 +1,5 @@
 import { UploadError } from "../features/uploads/errors";
-import { UPLOAD_MAX_BYTES } from "../features/uploads/limits";
+import { UPLOAD_MAX_BYTES } from "../features/uploads/rules";
 import { readLimitedFormData } from "../features/uploads/multipart.server";
 import { uploadStore } from "../features/uploads/storage.server";
 import { listRecentUploads, parseUploadFolder, saveUpload } from "../features/uploads/uploads.server";

@@ -1,19 +1,5 @@
-import { searchCards } from "../features/cards/cards.server";
-import type { Route } from "./+types/api.cards.search";
-import { withJsonErrors } from "../lib/api.server";
+import { cardSearchEndpoint } from "../features/cards/endpoints.server";
+import { endpointLoader } from "../lib/api.server";
 
-/**
- * GET /api/cards/search?q=&tradeableOnly=1&excludePacks=a,b — global card search (SPEC.md §7):
- * at most 10 per pack and 20 in all. Pickers restrict it with tradeableOnly and excludePacks.
- */
-export const loader = withJsonErrors(async function loader({ request, context }: Route.LoaderArgs) {
-  const params = new URL(request.url).searchParams;
-  const excludePacks = params
-    .getAll("excludePacks")
-    .flatMap((value) => value.split(","))
-    .map((id) => id.trim())
-    .filter(Boolean);
-  const tradeableOnly = ["1", "true"].includes(params.get("tradeableOnly") ?? "");
-  const found = await searchCards(context.db, params.get("q") ?? "", { tradeableOnly, excludePacks });
-  return Response.json({ cards: found }, { headers: { "Cache-Control": "public, max-age=60" } });
-});
+/** GET /api/cards/search (features/cards/endpoints.server.ts; Express answers it directly too). */
+export const loader = endpointLoader(cardSearchEndpoint);

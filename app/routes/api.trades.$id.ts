@@ -1,6 +1,6 @@
 import { TradeError } from "../features/trades/errors";
 import { isOfferAction, runOfferAction, type OfferAction } from "../features/trades/offer-actions.server";
-import { getOffer } from "../features/trades/trades.server";
+import { getOffer } from "../features/trades/offers.server";
 import { getViewer, requireApiViewer } from "../features/users/session.server";
 import type { Route } from "./+types/api.trades.$id";
 import { withJsonErrors } from "../lib/api.server";

@@ -1,23 +1,14 @@
 import { zodMessage } from "../features/trades/http.server";
-import { boardFiltersFromParams, OfferInputSchema } from "../features/trades/trades.schema";
-import { createOffer, listBoard } from "../features/trades/trades.server";
-import { getViewer, requireApiViewer } from "../features/users/session.server";
+import { OfferInputSchema } from "../features/trades/trades.schema";
+import { createOffer } from "../features/trades/offers.server";
+import { boardEndpoint } from "../features/trades/endpoints.server";
+import { requireApiViewer } from "../features/users/session.server";
 import { localeFromRequest } from "../lib/i18n";
 import type { Route } from "./+types/api.trades";
-import { withJsonErrors } from "../lib/api.server";
+import { endpointLoader, withJsonErrors } from "../lib/api.server";
 
-/** GET /api/trades?give=&want=&pack=&rarity=&cursor= — the board as JSON. */
-export const loader = withJsonErrors(async function loader({ request, context }: Route.LoaderArgs) {
-  const url = new URL(request.url);
-  const viewer = await getViewer(request, context);
-  return Response.json(
-    await listBoard(context.db, {
-      viewerId: viewer?.id,
-      filters: boardFiltersFromParams(url.searchParams),
-      cursor: url.searchParams.get("cursor"),
-    }),
-  );
-});
+/** GET /api/trades?give=&want=&pack=&rarity=&cursor= (features/trades/endpoints.server.ts; Express answers it directly too). */
+export const loader = endpointLoader(boardEndpoint);
 
 /** POST /api/trades {give:[{cardId,count}], want:[…], comment} → 201 {id}. */
 export const action = withJsonErrors(async function action({ request, context }: Route.ActionArgs) {

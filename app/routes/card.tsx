@@ -1,19 +1,22 @@
 import { Link } from "react-router";
 import { getCard } from "../features/cards/cards.server";
+import { CardError } from "../features/cards/errors";
 import { CardTile } from "../features/cards/components/card-tile";
 import { cardsMessages } from "../features/cards/messages";
-import { displayRarity } from "../features/cards/rarity";
+import { displayRarity } from "../lib/rarity";
 import { CardTradeCounts } from "../features/trades/components/card-trade-counts";
-import { offerCountsForCard } from "../features/trades/trades.server";
+import { offerCountsForCard } from "../features/trades/board.server";
+import { RouteError } from "../components/ui/route-error";
+import { withPageErrors } from "../lib/api.server";
 import { localeFromRequest, translate, useLocale, useT } from "../lib/i18n";
 import { localeOfMatches } from "../components/layout/meta-locale";
 import { seoMeta } from "../lib/seo";
 import type { Route } from "./+types/card";
 
-export async function loader({ params, request, context }: Route.LoaderArgs) {
+export const loader = withPageErrors(async function loader({ params, request, context }: Route.LoaderArgs) {
   const card = await getCard(context.db, params.cardId);
   const locale = localeFromRequest(request);
-  if (!card) throw new Response(translate(cardsMessages, locale, "notFound"), { status: 404 });
+  if (!card) throw new CardError("not_found");
   const packNames = card.packs.map((p) => (locale === "en" ? p.nameEn : p.nameJa)).join("、");
   return {
     card,
@@ -25,7 +28,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
       packs: packNames,
     }),
   };
-}
+});
 
 export const meta: Route.MetaFunction = (args) => {
   const { data } = args;
@@ -116,4 +119,9 @@ export default function CardPage({ loaderData }: Route.ComponentProps) {
       </div>
     </article>
   );
+}
+
+/** A missing card keeps the site's localised 404 page; the header and footer stay. */
+export function ErrorBoundary() {
+  return <RouteError />;
 }

@@ -4,7 +4,7 @@ import { CardError } from "../features/cards/errors";
 import { CardSearch } from "../features/cards/components/card-search";
 import { CardTile } from "../features/cards/components/card-tile";
 import { cardsMessages } from "../features/cards/messages";
-import { displayRarity, RARITIES } from "../features/cards/rarity";
+import { displayRarity, RARITIES } from "../lib/rarity";
 import { FormField, SelectField } from "../components/ui/form-field";
 import { SubmitButton } from "../components/ui/submit-button";
 import { localeFromRequest, translate, useLocale, useT } from "../lib/i18n";

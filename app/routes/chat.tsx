@@ -1,58 +1,62 @@
 import { data } from "react-router";
-import { ChatError, getRoomState, getRoomView, listMessages } from "../features/chat/chat.server";
+import { getRoomState, getRoomView, listMessages } from "../features/chat/chat.server";
 import { ChatRoom } from "../features/chat/components/chat-room";
 import { chatMessages } from "../features/chat/messages";
 import { requireViewer } from "../features/users/session.server";
+import { RouteError } from "../components/ui/route-error";
+import { withPageErrors } from "../lib/api.server";
 import { localeFromRequest, translate } from "../lib/i18n";
+import { localeOfMatches } from "../components/layout/meta-locale";
 import { seoMeta } from "../lib/seo";
 import type { Route } from "./+types/chat";
 
 /** /chat/{roomId} (SPEC.md §2, login required): the latest messages rendered here, then live. */
-export async function loader({ request, params, context }: Route.LoaderArgs) {
+// Not a participant, or no such room: the same 404 (never reveal that a room exists).
+export const loader = withPageErrors(async function loader({ request, params, context }: Route.LoaderArgs) {
   const viewer = await requireViewer(request, context);
   const locale = localeFromRequest(request);
-  try {
-    const [view, messages, state] = await Promise.all([
-      getRoomView(context.db, params.roomId, viewer.id),
-      listMessages(context.db, params.roomId, viewer.id),
-      getRoomState(context.db, params.roomId, viewer.id),
-    ]);
-    return data(
-      {
-        title: translate(chatMessages, locale, "heading", { name: view.partner.displayName }),
-        description: translate(chatMessages, locale, "description"),
-        room: {
-          roomId: view.id,
-          role: view.role,
-          me: { id: viewer.id, displayName: viewer.displayName, hasFriendId: Boolean(viewer.friendId) },
-          partner: { id: view.partner.id, displayName: view.partner.displayName, completedTrades: view.partner.completedTrades },
-          offer: {
-            id: view.offer.id,
-            status: view.offer.status,
-            comment: view.offer.comment,
-            cards: view.offer.cards.map((c) => ({ cardId: c.cardId, side: c.side, count: c.count, name: c.name, rarity: c.rarity })),
-          },
-          initialMessages: messages,
-          initialState: state,
-          lastSeq: view.lastSeq,
+  const [view, messages, state] = await Promise.all([
+    getRoomView(context.db, params.roomId, viewer.id),
+    listMessages(context.db, params.roomId, viewer.id),
+    getRoomState(context.db, params.roomId, viewer.id),
+  ]);
+  return data(
+    {
+      title: translate(chatMessages, locale, "heading", { name: view.partner.displayName }),
+      description: translate(chatMessages, locale, "description"),
+      room: {
+        roomId: view.id,
+        role: view.role,
+        me: { id: viewer.id, displayName: viewer.displayName, hasFriendId: Boolean(viewer.friendId) },
+        partner: { id: view.partner.id, displayName: view.partner.displayName, completedTrades: view.partner.completedTrades },
+        offer: {
+          id: view.offer.id,
+          status: view.offer.status,
+          comment: view.offer.comment,
+          cards: view.offer.cards.map((c) => ({ cardId: c.cardId, side: c.side, count: c.count, name: c.name, rarity: c.rarity })),
         },
+        initialMessages: messages,
+        initialState: state,
+        lastSeq: view.lastSeq,
       },
-      { headers: { "Cache-Control": "private, no-store" } },
-    );
-  } catch (err) {
-    // Not a participant, or no such room: the same 404 (never reveal that a room exists).
-    if (err instanceof ChatError && err.code === "not_found") throw data({ message: "not found" }, { status: 404 });
-    throw err;
-  }
-}
+    },
+    { headers: { "Cache-Control": "private, no-store" } },
+  );
+});
 
 export function headers({ loaderHeaders }: Route.HeadersArgs) {
   return loaderHeaders;
 }
 
-export const meta: Route.MetaFunction = (args) => seoMeta(args, { title: args.data?.title ?? "チャット", description: args.data?.description, noindex: true });
+export const meta: Route.MetaFunction = (args) =>
+  seoMeta(args, { title: args.data?.title ?? translate(chatMessages, localeOfMatches(args.matches), "title"), description: args.data?.description, noindex: true });
 
 export default function Page({ loaderData }: Route.ComponentProps) {
   // Keyed by room: moving to another room starts a fresh connection and state.
   return <ChatRoom key={loaderData.room.roomId} {...loaderData.room} />;
+}
+
+/** A room you are not in is "page not found"; a suspended account sees why. */
+export function ErrorBoundary() {
+  return <RouteError />;
 }

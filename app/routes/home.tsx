@@ -7,9 +7,11 @@ import { CardTile } from "../features/cards/components/card-tile";
 import { HomeDeckRecipes } from "../features/decks/components/home-deck-recipes";
 import { listHomeDecks } from "../features/decks/decks.server";
 import { NewestOffers } from "../features/trades/components/newest-offers";
-import { listBoard, toListItem } from "../features/trades/trades.server";
+import { listBoard } from "../features/trades/board.server";
+import { toListItem } from "../features/trades/offer-views.server";
 import { getViewer } from "../features/users/session.server";
-import { useT } from "../lib/i18n";
+import { homeMessages } from "../features/home/messages";
+import { useLocale, useT } from "../lib/i18n";
 import { seoMeta } from "../lib/seo";
 import type { Route } from "./+types/home";
 
@@ -35,20 +37,21 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 export default function Home({ loaderData }: Route.ComponentProps) {
   const { packs, totalPacks, newest, featured, newestOffers, newestArticles, deckRecipes, now } = loaderData;
+  const t = useT(homeMessages);
   const ta = useT(articlesMessages);
+  const locale = useLocale();
+  const packName = (pack: { nameJa: string; nameEn: string }) => (locale === "en" && pack.nameEn ? pack.nameEn : pack.nameJa);
   return (
     <div className="space-y-10">
       <section className="rounded-2xl bg-gradient-to-br from-brand-600 to-brand-800 px-6 py-8 text-white">
-        <h1 className="text-2xl font-bold sm:text-3xl">ポケポケのトレード相手が見つかる掲示板</h1>
-        <p className="mt-3 max-w-2xl text-brand-50">
-          譲れるカードと欲しいカードを登録すると、同じレアリティで交換できる相手が見つかります。
-        </p>
+        <h1 className="text-2xl font-bold sm:text-3xl">{t("heroTitle")}</h1>
+        <p className="mt-3 max-w-2xl text-brand-50">{t("heroText")}</p>
         <div className="mt-5 flex flex-wrap gap-3">
           <Link to="/trades" className="rounded-full bg-white px-5 py-2 font-bold text-brand-800 hover:bg-brand-50">
-            トレード掲示板を見る
+            {t("toBoard")}
           </Link>
           <Link to="/cards" className="rounded-full border border-white px-5 py-2 font-bold text-white hover:bg-white/10">
-            カードを探す
+            {t("toCards")}
           </Link>
         </div>
       </section>
@@ -74,10 +77,10 @@ export default function Home({ loaderData }: Route.ComponentProps) {
       {newest ? (
         <section aria-labelledby="newest-pack">
           <h2 id="newest-pack" className="text-xl font-bold">
-            最新パック：{newest.nameJa}
+            {t("newestPack", { name: packName(newest) })}
           </h2>
           <p className="text-sm text-slate-600">
-            {newest.releaseDate} 発売・{newest.cardCount}種類
+            {t("newestPackFacts", { date: newest.releaseDate, count: newest.cardCount })}
           </p>
           <ul className="mt-4 grid grid-cols-3 gap-3 sm:grid-cols-4 md:grid-cols-8">
             {featured.map((card, i) => (
@@ -91,7 +94,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
 
       <section aria-labelledby="packs">
         <h2 id="packs" className="text-xl font-bold">
-          パック一覧
+          {t("packs")}
         </h2>
         <ul className="mt-4 grid gap-3 sm:grid-cols-2">
           {packs.map((pack) => (
@@ -100,15 +103,15 @@ export default function Home({ loaderData }: Route.ComponentProps) {
                 to={`/cards?pack=${encodeURIComponent(pack.id)}`}
                 className="flex items-center justify-between rounded-lg border border-slate-200 bg-white px-4 py-3 hover:border-brand-500"
               >
-                <span className="font-medium">{pack.nameJa}</span>
-                <span className="text-sm text-slate-600">{pack.cardCount}枚</span>
+                <span className="font-medium">{packName(pack)}</span>
+                <span className="text-sm text-slate-600">{t("packCardCount", { count: pack.cardCount })}</span>
               </Link>
             </li>
           ))}
         </ul>
         <p className="mt-3 text-sm">
           <Link to="/cards" className="text-brand-700 underline">
-            全{totalPacks}パックのカードを見る
+            {t("allPacks", { count: totalPacks })}
           </Link>
         </p>
       </section>

@@ -1,5 +1,5 @@
 import { redirect } from "react-router";
-import { callAuthEndpoint, cookiesOf } from "../lib/auth.server";
+import { callAuthEndpoint, cookiesOf } from "../features/users/auth.server";
 import type { Route } from "./+types/logout";
 
 /** POST /logout: ends the session on the server, clears the cookie, goes to / (SPEC.md §4). */

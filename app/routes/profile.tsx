@@ -5,7 +5,7 @@ import { BlockedUsers } from "../features/blocks/components/blocked-users";
 import { listRoomsForUser } from "../features/chat/chat.server";
 import { ChatRoomsList } from "../features/chat/components/chat-rooms-list";
 import { MyOffers } from "../features/trades/components/my-offers";
-import { listOwnOffers } from "../features/trades/trades.server";
+import { listOwnOffers } from "../features/trades/offers.server";
 import { CopyButton } from "../features/users/components/copy-button";
 import { FormField } from "../components/ui/form-field";
 import { SubmitButton } from "../components/ui/submit-button";
@@ -18,6 +18,7 @@ import { fieldErrors, ProfileSchema, type FieldErrors } from "../features/users/
 import { getProfile, updateProfile } from "../features/users/users.server";
 import { translate, useLocale, useT } from "../lib/i18n";
 import { seoMeta } from "../lib/seo";
+import { tokyoLongDate } from "../lib/tokyo-time";
 import type { Route } from "./+types/profile";
 import { readFormData } from "../lib/forms.server";
 
@@ -72,10 +73,7 @@ export default function Profile({ loaderData, actionData }: Route.ComponentProps
   const { clientErrors, onSubmit } = useClientValidation<Field>(ProfileSchema);
   const errors = clientErrors ?? actionData?.errors ?? {};
   const failedValues = actionData && !actionData.ok ? actionData.values : undefined;
-  const memberSince = new Intl.DateTimeFormat(locale === "en" ? "en-GB" : "ja-JP", {
-    dateStyle: "long",
-    timeZone: "Asia/Tokyo",
-  }).format(new Date(profile.memberSince));
+  const memberSince = tokyoLongDate(profile.memberSince, locale);
   return (
     <div className="space-y-8">
       <section aria-labelledby="profile-heading" className="space-y-4">

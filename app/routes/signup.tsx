@@ -8,7 +8,7 @@ import { safeRedirect } from "../features/users/safe-redirect";
 import { getViewer } from "../features/users/session.server";
 import { useClientValidation } from "../features/users/use-client-validation";
 import { fieldErrors, MESSAGE_PARAMS, SignupSchema, type FieldErrors } from "../features/users/users.schema";
-import { callAuthEndpoint, cookiesOf } from "../lib/auth.server";
+import { callAuthEndpoint, cookiesOf } from "../features/users/auth.server";
 import { localeFromRequest, translate, useT } from "../lib/i18n";
 import { seoMeta } from "../lib/seo";
 import type { Route } from "./+types/signup";

@@ -5,13 +5,15 @@ import { RespondButton } from "../features/trades/components/respond-button";
 import { offerFieldsFromForm, tradeText } from "../features/trades/http.server";
 import { tradesMessages } from "../features/trades/messages";
 import { isOfferAction, runOfferAction } from "../features/trades/offer-actions.server";
-import { tokyoDateTime } from "../features/trades/time";
+import { tokyoDateTime } from "../lib/tokyo-time";
 import { REPORT_REASON_MAX_LENGTH } from "../features/trades/rules";
-import { getOffer } from "../features/trades/trades.server";
+import { getOffer } from "../features/trades/offers.server";
 import { getViewer, requireViewer } from "../features/users/session.server";
 import { TextareaField } from "../components/ui/form-field";
 import { SubmitButton } from "../components/ui/submit-button";
-import { formError } from "../lib/api.server";
+import { RouteError } from "../components/ui/route-error";
+import { TradeError } from "../features/trades/errors";
+import { formError, withPageErrors } from "../lib/api.server";
 import { readFormData } from "../lib/forms.server";
 import { localeFromRequest, translate, useLocale, useT } from "../lib/i18n";
 import { localeOfMatches } from "../components/layout/meta-locale";
@@ -22,11 +24,11 @@ const DONE = ["posted", "saved", "bumped", "closed", "completed", "reported"] as
 type Done = (typeof DONE)[number];
 const DONE_OF = { save: "saved", bump: "bumped", close: "closed", complete: "completed", report: "reported" } as const satisfies Record<string, Done>;
 
-export async function loader({ request, params, context }: Route.LoaderArgs) {
+export const loader = withPageErrors(async function loader({ request, params, context }: Route.LoaderArgs) {
   const locale = localeFromRequest(request);
   const viewer = await getViewer(request, context);
   const offer = await getOffer(context.db, params.id, viewer?.id);
-  if (!offer) throw data({ message: translate(tradesMessages, locale, "notFound") }, { status: 404 });
+  if (!offer) throw new TradeError("not_found");
   const url = new URL(request.url);
   const isOwner = viewer?.id === offer.ownerId;
   const done = url.searchParams.get("done");
@@ -41,12 +43,12 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     title: translate(tradesMessages, locale, "offerTitle", { name: offer.ownerName }),
     description: translate(tradesMessages, locale, "offerDescription", { give: names(offer.give), want: names(offer.want) }),
   };
-}
+});
 
 export const meta: Route.MetaFunction = (args) => {
   const { data } = args;
   const locale = localeOfMatches(args.matches);
-  const title = data?.title ?? "トレード募集";
+  const title = data?.title ?? translate(tradesMessages, locale, "boardTitle");
   return seoMeta(args, {
     title,
     description: data?.description,
@@ -227,4 +229,9 @@ export default function TradePage({ loaderData, actionData }: Route.ComponentPro
       )}
     </div>
   );
+}
+
+/** A missing or hidden offer keeps the site's localised 404 page; the header and footer stay. */
+export function ErrorBoundary() {
+  return <RouteError />;
 }

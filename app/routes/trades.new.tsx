@@ -3,11 +3,12 @@ import { offerInputFromForm, zodMessage } from "../features/trades/http.server";
 import { OfferForm } from "../features/trades/components/offer-form";
 import { tradesMessages } from "../features/trades/messages";
 import { offerPrefillFromParams } from "../features/trades/trades.schema";
-import { createOffer, offerPrefill } from "../features/trades/trades.server";
+import { createOffer, offerPrefill } from "../features/trades/offers.server";
 import { requireViewer } from "../features/users/session.server";
 import { formError } from "../lib/api.server";
 import { readFormData } from "../lib/forms.server";
 import { localeFromRequest, translate, useT } from "../lib/i18n";
+import { localeOfMatches } from "../components/layout/meta-locale";
 import { seoMeta } from "../lib/seo";
 import type { Route } from "./+types/trades.new";
 
@@ -39,7 +40,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
 }
 
-export const meta: Route.MetaFunction = (args) => seoMeta(args, { title: args.data?.title ?? "トレード募集を作成", description: args.data?.description, noindex: true });
+export const meta: Route.MetaFunction = (args) =>
+  seoMeta(args, { title: args.data?.title ?? translate(tradesMessages, localeOfMatches(args.matches), "newOfferTitle"), description: args.data?.description, noindex: true });
 
 export default function NewOffer({ loaderData, actionData }: Route.ComponentProps) {
   const t = useT(tradesMessages);

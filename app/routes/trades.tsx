@@ -2,19 +2,22 @@ import { useCallback } from "react";
 import { Form, Link, useNavigate, useSearchParams } from "react-router";
 import { listPacks } from "../features/cards/cards.server";
 import { CardSearch } from "../features/cards/components/card-search";
-import { cardName } from "../features/cards/names";
-import { displayRarity } from "../features/cards/rarity";
+import { cardName } from "../lib/card-name";
+import { displayRarity } from "../lib/rarity";
 import type { CardSearchResult } from "../features/cards/types";
 import { RespondButton } from "../features/trades/components/respond-button";
 import { OfferCard } from "../features/trades/components/offer-card";
 import { tradesMessages } from "../features/trades/messages";
 import { TRADE_EXCLUDED_PACKS } from "../features/trades/rules";
 import { boardFiltersFromParams, type BoardFilters } from "../features/trades/trades.schema";
-import { cardsByIds, listBoard, listMatchPage, listTradeRarities, matchListItems, parseMatchPage, toListItem } from "../features/trades/trades.server";
+import { cardsByIds, listBoard, listTradeRarities } from "../features/trades/board.server";
+import { listMatchListPage, parseMatchPage } from "../features/trades/matches.server";
+import { toListItem } from "../features/trades/offer-views.server";
 import { TradeError } from "../features/trades/errors";
 import type { MatchListItem } from "../features/trades/types";
 import { getViewer } from "../features/users/session.server";
 import { localeFromRequest, translate, useLocale, useT } from "../lib/i18n";
+import { localeOfMatches } from "../components/layout/meta-locale";
 import { seoMeta } from "../lib/seo";
 import type { Route } from "./+types/trades";
 
@@ -45,8 +48,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       if (!(error instanceof TradeError)) throw error;
     }
     if (viewer) {
-      const found = await listMatchPage(context.db, viewer.id, page);
-      matches = { items: matchListItems(found), page: found.page, pageCount: found.pageCount };
+      matches = await listMatchListPage(context.db, viewer.id, page);
     }
   } else {
     try {
@@ -79,7 +81,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 export const meta: Route.MetaFunction = (args) => {
   const { data } = args;
-  const title = data?.title ?? "トレード掲示板";
+  const title = data?.title ?? translate(tradesMessages, localeOfMatches(args.matches), "boardTitle");
   // マッチ is personal and an empty board has nothing to find: neither is indexed. Filters and
   // cursors are views of the one board, whose canonical URL is /trades.
   const empty = !data || data.view === "matches" || (data.isFirstPage && data.offers.length === 0);

@@ -6,7 +6,7 @@ import { tradeOffers } from "../../app/db/schema/trades";
 import { users } from "../../app/db/schema/users";
 import { getDatabaseStats } from "../../app/features/admin/admin.server";
 import { requireAdmin, requireApiAdmin } from "../../app/features/users/session.server";
-import { CLIENT_IP_HEADER, getAuth } from "../../app/lib/auth.server";
+import { CLIENT_IP_HEADER, getAuth } from "../../app/features/users/auth.server";
 import { loadEnv, type Env } from "../../app/lib/env.server";
 import { createTestDatabase, type TestDatabase } from "../support/test-db";
 

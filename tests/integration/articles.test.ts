@@ -7,7 +7,7 @@ import { createArticle, setArticleVisibility, updateArticle } from "../../app/fe
 import { ArticleCreateSchema } from "../../app/features/articles/articles.schema";
 import { seedCatalogue } from "../../app/features/cards/catalogue.server";
 import { cardIndex } from "../../app/features/cards/card-index.server";
-import { CLIENT_IP_HEADER, getAuth } from "../../app/lib/auth.server";
+import { CLIENT_IP_HEADER, getAuth } from "../../app/features/users/auth.server";
 import { onContentChange } from "../../app/lib/content-version.server";
 import { loadEnv, type Env } from "../../app/lib/env.server";
 import { loader as articlePage } from "../../app/routes/article";

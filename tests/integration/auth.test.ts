@@ -1,8 +1,8 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { profiles, rateLimits, users } from "../../app/db/schema/users";
+import { profiles, rateLimits, sessions, users } from "../../app/db/schema/users";
 import { getViewerFromHeaders } from "../../app/features/users/session.server";
-import { authRequestHandler, CLIENT_IP_HEADER, createAuthForTest, getAuth } from "../../app/lib/auth.server";
+import { authRequestHandler, CLIENT_IP_HEADER, createAuthForTest, getAuth } from "../../app/features/users/auth.server";
 import { loadEnv, type Env } from "../../app/lib/env.server";
 import { createTestDatabase, type TestDatabase } from "../support/test-db";
 
@@ -189,5 +189,41 @@ describe("sign-up and sign-in through the auth API", () => {
     const again = await auth.handler(authRequest("/sign-in/email", { email, password: "kouKan-pass-2026" }));
     expect(again.status).toBe(403);
     expect((await again.json()).message).toBe("このアカウントは利用停止中です");
+  });
+});
+
+describe("sliding sessions", () => {
+  const DAY = 24 * 60 * 60 * 1000;
+  async function signedUp() {
+    const auth = getAuth(database.db, env);
+    const res = await auth.handler(authRequest("/sign-up/email", { email: uniqueEmail("slide"), password: "kouKan-pass-2026", name: "スライド" }));
+    const cookie = sessionCookie(res);
+    const [row] = await database.db.select({ id: sessions.id }).from(sessions).innerJoin(users, eq(users.id, sessions.userId)).where(eq(sessions.token, decodeURIComponent(cookie.split("=")[1]).split(".")[0]));
+    const setExpiry = (at: Date) => database.db.update(sessions).set({ expiresAt: at }).where(eq(sessions.id, row.id));
+    const expiry = async () => (await database.db.select({ at: sessions.expiresAt }).from(sessions).where(eq(sessions.id, row.id)))[0].at.getTime();
+    return { cookie, setExpiry, expiry };
+  }
+
+  it("extends a session that is used after a day, in the database and in the browser's cookie", async () => {
+    const { cookie, setExpiry, expiry } = await signedUp();
+    // Last refreshed ten days ago: twenty days left.
+    await setExpiry(new Date(Date.now() + 20 * DAY));
+    const refreshed: string[] = [];
+    expect(await getViewerFromHeaders(new Headers({ cookie }), database.db, env, (c) => refreshed.push(c))).not.toBeNull();
+    expect(await expiry()).toBeGreaterThan(Date.now() + 29 * DAY);
+    expect(refreshed).toHaveLength(1);
+    expect(refreshed[0]).toMatch(new RegExp(`^${cookie.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}; Max-Age=${30 * 24 * 60 * 60}; Path=/; HttpOnly; SameSite=Lax$`));
+    // Within the day after a refresh nothing is written again.
+    const again: string[] = [];
+    await getViewerFromHeaders(new Headers({ cookie }), database.db, env, (c) => again.push(c));
+    expect(again).toEqual([]);
+  });
+
+  it("lets an idle session expire: past its expiry the cookie no longer signs anyone in", async () => {
+    const { cookie, setExpiry } = await signedUp();
+    await setExpiry(new Date(Date.now() - 60_000));
+    const refreshed: string[] = [];
+    expect(await getViewerFromHeaders(new Headers({ cookie }), database.db, env, (c) => refreshed.push(c))).toBeNull();
+    expect(refreshed).toEqual([]);
   });
 });

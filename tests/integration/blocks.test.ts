@@ -6,7 +6,7 @@ import { seedCatalogue } from "../../app/features/cards/catalogue.server";
 import { applyTradeStep, blockRoomPartner } from "../../app/features/chat/chat.server";
 import { runOfferAction } from "../../app/features/trades/offer-actions.server";
 import { OfferInputSchema } from "../../app/features/trades/trades.schema";
-import { createOffer, getOffer, openChatRoomForOffer } from "../../app/features/trades/trades.server";
+import { createOffer, getOffer, openChatRoomForOffer } from "../../app/features/trades/offers.server";
 import { catalogueCards, createUser } from "../support/factories";
 import { createTestDatabase, type TestDatabase } from "../support/test-db";
 

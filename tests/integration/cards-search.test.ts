@@ -11,7 +11,7 @@ import {
 import { CardError } from "../../app/features/cards/errors";
 import { invalidateCardIndex } from "../../app/features/cards/card-index.server";
 import { cardSearchText, seedCatalogue } from "../../app/features/cards/catalogue.server";
-import { rarityRank } from "../../app/features/cards/rarity";
+import { rarityRank } from "../../app/lib/rarity";
 import { createTestDatabase, type TestDatabase } from "../support/test-db";
 
 let database: TestDatabase;

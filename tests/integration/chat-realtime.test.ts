@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { chatMessages, profiles, tradeOffers } from "../../app/db/schema/index";
 import type { Ack, ChatMessage, ClientToServerEvents, ServerToClientEvents } from "../../app/features/chat/protocol";
 import { loadEnv, type Env } from "../../app/lib/env.server";
-import { createLogger } from "../../server/logger";
+import { createLogger } from "../../app/lib/logger.server";
 import { attachRealtime, type Realtime } from "../../server/realtime";
 import { boardVersion, noteBoardChange } from "../../app/lib/board-version.server";
 import { createChatRoom, createChatUser, createSessionCookie, newClientId } from "../support/chat-factories";

@@ -10,10 +10,10 @@ import {
   listMessages,
   listRoomsForUser,
   markRead,
-  reportMessage,
   sendMessage,
   unblockRoomPartner,
 } from "../../app/features/chat/chat.server";
+import { reportMessage } from "../../app/features/moderation/moderation.server";
 import { createChatRoom, createChatUser, newClientId } from "../support/chat-factories";
 import { createTestDatabase, type TestDatabase } from "../support/test-db";
 

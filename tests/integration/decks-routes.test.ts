@@ -6,7 +6,7 @@ import type { AppLoadContext } from "react-router";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seedCatalogue } from "../../app/features/cards/catalogue.server";
 import { sitemapPart, parseSitemapPart } from "../../app/features/seo/sitemap.server";
-import { createOffer, offerPrefill } from "../../app/features/trades/trades.server";
+import { createOffer, offerPrefill } from "../../app/features/trades/offers.server";
 import { offerPrefillFromParams } from "../../app/features/trades/trades.schema";
 import { loadEnv } from "../../app/lib/env.server";
 import { action as adminDeckAction, loader as adminDeckLoader } from "../../app/routes/api.admin.decks.$id";

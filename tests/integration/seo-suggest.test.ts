@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { users } from "../../app/db/schema/users";
 import { seedCatalogue } from "../../app/features/cards/catalogue.server";
 import { suggestDescription, suggestSeo } from "../../app/features/seo/suggest.server";
-import { CLIENT_IP_HEADER, getAuth } from "../../app/lib/auth.server";
+import { CLIENT_IP_HEADER, getAuth } from "../../app/features/users/auth.server";
 import { loadEnv, type Env } from "../../app/lib/env.server";
 import { action } from "../../app/routes/api.admin.seo.suggest";
 import { createTestDatabase, type TestDatabase } from "../support/test-db";

@@ -5,7 +5,7 @@ import { siteSettings } from "../../app/db/schema/content";
 import { users } from "../../app/db/schema/users";
 import { getSiteSettings } from "../../app/features/settings/settings.server";
 import { onLocalSettingsChange, onSettingsChange } from "../../app/features/settings/settings-version.server";
-import { CLIENT_IP_HEADER, getAuth } from "../../app/lib/auth.server";
+import { CLIENT_IP_HEADER, getAuth } from "../../app/features/users/auth.server";
 import { loadEnv, type Env } from "../../app/lib/env.server";
 import { action, loader } from "../../app/routes/api.admin.settings";
 import { createTestDatabase, type TestDatabase } from "../support/test-db";

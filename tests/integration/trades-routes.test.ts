@@ -5,7 +5,7 @@ import path from "node:path";
 import type { AppLoadContext } from "react-router";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seedCatalogue } from "../../app/features/cards/catalogue.server";
-import { encodeCursor } from "../../app/features/trades/trades.server";
+import { encodeCursor } from "../../app/features/trades/board.server";
 import { loadEnv } from "../../app/lib/env.server";
 import { action as reportAction } from "../../app/routes/api.admin.reports.$id";
 import { loader as apiBoardLoader } from "../../app/routes/api.trades";

@@ -1,31 +1,14 @@
 import { and, count, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { blocks, chatMessages, chatRooms, profiles, rarities, reports, tradeOfferCards, tradeOffers } from "../../app/db/schema/index";
+import { randomBytes } from "node:crypto";
+import { blocks, cardPacks, cards, chatMessages, chatRooms, profiles, rarities, reports, tradeOfferCards, tradeOffers } from "../../app/db/schema/index";
 import { applyTradeStep, blockRoomPartner, ChatError, sendMessage, unblockRoomPartner } from "../../app/features/chat/chat.server";
 import { seedCatalogue } from "../../app/features/cards/catalogue.server";
-import {
-  bumpOffer,
-  closeOffer,
-  createOffer,
-  decodeCursor,
-  deleteOffer,
-  encodeCursor,
-  getOffer,
-  listBoard,
-  listMatchPage,
-  listMatches,
-  listOwnOffers,
-  listReports,
-  markOfferCompleted,
-  offerCountsForCard,
-  openChatRoomForOffer,
-  parseMatchPage,
-  reportOffer,
-  resolveReport,
-  TradeError,
-  updateOffer,
-} from "../../app/features/trades/trades.server";
+import { bumpOffer, closeOffer, createOffer, deleteOffer, getOffer, listOwnOffers, markOfferCompleted, openChatRoomForOffer, TradeError, updateOffer } from "../../app/features/trades/offers.server";
+import { decodeCursor, encodeCursor, listBoard, offerCountsForCard } from "../../app/features/trades/board.server";
+import { listMatchPage, listMatches, parseMatchPage } from "../../app/features/trades/matches.server";
 import { blockUser, unblockUser } from "../../app/features/blocks/blocks.server";
+import { listReports, reportOffer, resolveReport } from "../../app/features/moderation/moderation.server";
 import { completeTradeFromChat, startNegotiationFromChat } from "../../app/features/trades/negotiation.server";
 import type { TradeErrorCode } from "../../app/features/trades/errors";
 import { OfferInputSchema } from "../../app/features/trades/trades.schema";
@@ -102,14 +85,17 @@ describe("posting an offer", () => {
     expect(error.params.name).toBe(sr[0].name);
     await rejects(createOffer(db, user.id, offer([d2[0]], [{ id: "NO-SUCH-CARD", name: "", rarity: "◆◆" }])), "unknown_card");
     expect(await offerCount(user.id)).toBe(0);
-    // An admin allows ☆☆ trades (the game changed its rules): the same offer goes through.
-    await db.update(rarities).set({ tradeable: true }).where(eq(rarities.code, "☆☆"));
-    try {
-      await createOffer(db, user.id, offer([sr[0]], [sr[1]]));
-      expect(await offerCount(user.id)).toBe(1);
-    } finally {
-      await db.update(rarities).set({ tradeable: false }).where(eq(rarities.code, "☆☆"));
-    }
+    // A rarity of this test's own (no other test reads or changes it), not tradeable at first.
+    const code = `T${randomBytes(3).toString("hex")}`;
+    await db.insert(rarities).values({ code, sourceCode: code, labelJa: code, labelEn: code, rank: 99, tradeable: false });
+    const own = [`${code}-1`, `${code}-2`].map((id) => ({ id, name: `テスト${id}`, rarity: code }));
+    await db.insert(cards).values(own);
+    await db.insert(cardPacks).values(own.map((c) => ({ cardId: c.id, packId: "dialga" })));
+    await rejects(createOffer(db, user.id, offer([own[0]], [own[1]])), "not_tradeable");
+    // An admin allows trades of that rarity (the game changed its rules): the same offer goes through.
+    await db.update(rarities).set({ tradeable: true }).where(eq(rarities.code, code));
+    await createOffer(db, user.id, offer([own[0]], [own[1]]));
+    expect(await offerCount(user.id)).toBe(1);
   });
 
   it("refuses cards the trade picker hides: the Shining High pack (SPEC.md §9)", async () => {

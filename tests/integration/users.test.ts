@@ -5,7 +5,7 @@ import { profiles, sessions, users } from "../../app/db/schema/users";
 import { ProfileSchema } from "../../app/features/users/users.schema";
 import { getProfile, listRoleAdmins, setAdminRole, updateProfile } from "../../app/features/users/users.server";
 import { getViewer, requireApiViewer, requireViewer } from "../../app/features/users/session.server";
-import { CLIENT_IP_HEADER, getAuth } from "../../app/lib/auth.server";
+import { CLIENT_IP_HEADER, getAuth } from "../../app/features/users/auth.server";
 import { loadEnv, type Env } from "../../app/lib/env.server";
 import { createTestDatabase, type TestDatabase } from "../support/test-db";
 

@@ -39,6 +39,7 @@ export const layoutMessages = defineMessages({
     backHome: "トップページへ戻る",
     suspendedBanner: "このアカウントは利用停止中です。トレードやチャットは利用できません。",
     loading: "Loading...",
+    pagePreparing: "このページは準備中です。",
   },
   en: {
     siteTitle: "トレポケ",
@@ -77,5 +78,6 @@ export const layoutMessages = defineMessages({
     backHome: "Back to the home page",
     suspendedBanner: "This account is suspended: trading and chat are not available.",
     loading: "Loading...",
+    pagePreparing: "This page is being prepared.",
   },
 });

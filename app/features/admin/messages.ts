@@ -8,6 +8,12 @@ export const adminMessages = defineMessages({
     heading: "管理画面",
     tabsLabel: "管理メニュー",
     preparing: "この機能は準備中です。",
+    tabArticles: "記事管理",
+    tabDatabase: "データベース",
+    tabDecks: "デッキ管理",
+    tabCards: "カード管理",
+    tabSettings: "サイト設定",
+    tabReports: "通報",
     statsUsers: "ユーザー数",
     statsTrades: "トレード数",
     statsChatRooms: "チャットルーム数",
@@ -23,6 +29,12 @@ export const adminMessages = defineMessages({
     heading: "Admin",
     tabsLabel: "Admin sections",
     preparing: "This section is being prepared.",
+    tabArticles: "Articles",
+    tabDatabase: "Database",
+    tabDecks: "Decks",
+    tabCards: "Cards",
+    tabSettings: "Site settings",
+    tabReports: "Reports",
     statsUsers: "Users",
     statsTrades: "Trades",
     statsChatRooms: "Chat rooms",
@@ -33,3 +45,5 @@ export const adminMessages = defineMessages({
     backHome: "Back to the home page",
   },
 });
+
+export type AdminMessageKey = keyof (typeof adminMessages)["ja"];

@@ -1,16 +1,17 @@
 import type { ComponentType } from "react";
-import type { Locale } from "../../lib/i18n";
 import { ArticlesPanel } from "../articles/components/articles-panel";
 import { CardImportForm } from "../cards/components/card-import-form";
 import { DecksPanel } from "../decks/components/decks-panel";
+import { ReportsPanel } from "../moderation/components/reports-panel";
 import { SettingsPanel } from "../settings/components/settings-panel";
-import { ReportsPanel } from "../trades/components/reports-panel";
 import { DatabasePanel } from "./components/database-panel";
+import type { AdminMessageKey } from "./messages";
 
 export type AdminTab = {
   /** The `?tab=` value. */
   id: string;
-  label: Record<Locale, string>;
+  /** Its label in the admin catalogue. */
+  label: AdminMessageKey;
   /** Receives what ADMIN_TAB_DATA[id] returned (undefined when the tab has no data loader). */
   Panel?: ComponentType<{ data: unknown }>;
 };
@@ -21,12 +22,12 @@ export type AdminTab = {
  * set its Panel here and, if it needs data, add ADMIN_TAB_DATA[id] in tab-data.server.ts.
  */
 export const ADMIN_TABS: AdminTab[] = [
-  { id: "articles", label: { ja: "記事管理", en: "Articles" }, Panel: ArticlesPanel },
-  { id: "database", label: { ja: "データベース", en: "Database" }, Panel: DatabasePanel },
-  { id: "decks", label: { ja: "デッキ管理", en: "Decks" }, Panel: DecksPanel },
-  { id: "cards", label: { ja: "カード管理", en: "Cards" }, Panel: CardImportForm },
-  { id: "settings", label: { ja: "サイト設定", en: "Site settings" }, Panel: SettingsPanel },
-  { id: "reports", label: { ja: "通報", en: "Reports" }, Panel: ReportsPanel },
+  { id: "articles", label: "tabArticles", Panel: ArticlesPanel },
+  { id: "database", label: "tabDatabase", Panel: DatabasePanel },
+  { id: "decks", label: "tabDecks", Panel: DecksPanel },
+  { id: "cards", label: "tabCards", Panel: CardImportForm },
+  { id: "settings", label: "tabSettings", Panel: SettingsPanel },
+  { id: "reports", label: "tabReports", Panel: ReportsPanel },
 ];
 
 export const DEFAULT_ADMIN_TAB = "articles";

@@ -1,7 +1,7 @@
 import { and, inArray, or } from "drizzle-orm";
 import type { Db } from "../../db/client.server";
 import { articles } from "../../db/schema/articles";
-import type { RelatedRef } from "../content/blocks";
+import type { RelatedRef } from "../content/types";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

@@ -6,7 +6,7 @@ import type { Db } from "../../db/client.server";
 import { articles } from "../../db/schema/articles";
 import { createCache, scopeOf } from "../../lib/cache.server";
 import { contentVersion } from "../../lib/content-version.server";
-import { sanitizeContentHtml } from "../content/format";
+import { sanitizeContentHtml } from "../content/refs.server";
 import { isArticleId } from "./article-refs.server";
 import type { ArticleCategory } from "./categories";
 import type { ArticleDetail, ArticleListItem } from "./types";

@@ -4,7 +4,7 @@ import { cardPacks, cards, packs, rarities } from "../../db/schema/index";
 import { foldForSearch } from "../../lib/search-text";
 import { CardError } from "./errors";
 import { CARD_COLUMNS, CARD_SUMMARY_COLUMNS, cardIndex, compareCards, rememberCatalogueList, type IndexedCard, type IndexedPack } from "./card-index.server";
-import { isExcludedAsRare } from "./rarity";
+import { isExcludedAsRare } from "../../lib/rarity";
 import type { CardListItem, CardSearchResult } from "./types";
 
 export type { CardListItem, CardSearchResult } from "./types";

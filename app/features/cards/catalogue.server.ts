@@ -4,7 +4,7 @@ import type { Db } from "../../db/client.server";
 import { cardPacks, cards, packs, rarities } from "../../db/schema/index";
 import { foldForSearch } from "../../lib/search-text";
 import { invalidateCardIndex } from "./card-index.server";
-import { RARITIES, rarityFromCode } from "./rarity";
+import { RARITIES, rarityFromCode } from "../../lib/rarity";
 
 const require = createRequire(import.meta.url);
 

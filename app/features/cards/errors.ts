@@ -7,6 +7,7 @@ import { cardsMessages, type CardsMessageKey } from "./messages";
  * `unknown_pack_name` and `invalid_cursor` are the card API's fixed texts (SPEC.md §7).
  */
 const CARD_ERRORS = {
+  not_found: [404, "notFound"],
   unknown_pack_name: [400, "apiUnknownPack"],
   invalid_cursor: [400, "apiInvalidCursor"],
   invalid_request: [400, "errInvalidRequest"],

@@ -7,7 +7,7 @@ import { invalidateCardIndex } from "./card-index.server";
 import { getPack } from "./cards.server";
 import { cardSearchText } from "./catalogue.server";
 import { CardImportError, type ImportErrorCode, type ImportIssue, type ImportIssueCode } from "./errors";
-import { rarityFromSpelling } from "./rarity";
+import { rarityFromSpelling } from "../../lib/rarity";
 
 // Limits of one import (issue 4): the whole real catalogue is ~3,300 rows and ~200 KB.
 export const IMPORT_MAX_BYTES = 5 * 1024 * 1024;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { cardName } from "./names";
+import { cardName } from "../../lib/card-name";
 
 describe("cardName", () => {
   it("reads the English name in English and the Japanese one otherwise", () => {

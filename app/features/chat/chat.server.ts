@@ -10,7 +10,6 @@ import {
   chatRooms,
   packs,
   profiles,
-  reports,
   tradeOfferCards,
   tradeOffers,
   users,
@@ -472,23 +471,6 @@ export async function unblockRoomPartner(db: Db, roomId: string, userId: string)
   return { blockedId };
 }
 
-/** Report (通報) a message of a room you are in; it lands in the admin reports list. */
-export async function reportMessage(db: Db, input: { reporterId: string; messageId: string; reason: string }): Promise<{ reportId: string }> {
-  if (!RoomIdSchema.safeParse(input.messageId).success) throw new ChatError("not_found");
-  const [message] = await db
-    .select({ roomId: chatMessages.roomId })
-    .from(chatMessages)
-    .where(eq(chatMessages.id, input.messageId));
-  if (!message) throw new ChatError("not_found");
-  await requireRoomMember(db, message.roomId, input.reporterId);
-  const reason = normaliseBody(input.reason).slice(0, 500);
-  if (!reason) throw new ChatError("empty");
-  const [row] = await db
-    .insert(reports)
-    .values({ reporterId: input.reporterId, targetType: "message", targetId: input.messageId, reason })
-    .returning({ id: reports.id });
-  return { reportId: row.id };
-}
 
 /**
  * What both participants' screens need after a step or a block: broadcast to the room as is,

@@ -12,6 +12,7 @@ export const CHAT_ERRORS = {
   too_long: [400, "errorTooLong"],
   blocked: [403, "errorBlocked"],
   rate_limited: [429, "errorRateLimited"],
+  report_rate_limited: [429, "errorReportRateLimited"],
   step_not_allowed: [409, "errorStepNotAllowed"],
   offer_unavailable: [409, "errorOfferUnavailable"],
   suspended: [403, "errorSuspended"],

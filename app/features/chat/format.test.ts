@@ -1,10 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { chatTime, splitLinks } from "./format";
+import { tokyoDateTime } from "../../lib/tokyo-time";
+import { splitLinks } from "./format";
 
 describe("chat message formatting", () => {
   it("prints times in Asia/Tokyo whatever the machine's zone", () => {
-    expect(chatTime("2026-11-21T09:05:00.000Z", "ja")).toBe("11/21 18:05");
-    expect(chatTime("2026-12-31T15:30:00.000Z", "ja")).toBe("1/1 00:30");
+    expect(tokyoDateTime("2026-11-21T09:05:00.000Z", "ja")).toBe("11/21 18:05");
+    expect(tokyoDateTime("2026-12-31T15:30:00.000Z", "ja")).toBe("1/1 00:30");
   });
 
   it("turns http(s) URLs into link segments and leaves everything else as text", () => {

@@ -1,17 +1,3 @@
-import type { Locale } from "../../lib/i18n";
-
-/** A message time in Japan time (the players' clock), e.g. "11/21 18:05". */
-export function chatTime(iso: string, locale: Locale): string {
-  return new Intl.DateTimeFormat(locale === "ja" ? "ja-JP" : "en-US", {
-    timeZone: "Asia/Tokyo",
-    month: "numeric",
-    day: "numeric",
-    hour: "2-digit",
-    minute: "2-digit",
-    hour12: false,
-  }).format(new Date(iso));
-}
-
 export type BodySegment = { kind: "text"; text: string } | { kind: "link"; href: string; text: string };
 
 // http(s) only; a URL ends at whitespace (including the ideographic space) or at characters

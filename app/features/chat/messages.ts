@@ -82,6 +82,7 @@ export const chatMessages = defineMessages({
     errorStepNotAllowed: "この操作は今はできません",
     errorOfferUnavailable: "この募集はすでに終了しているか、他のユーザーと取引中です",
     errorReasonRequired: "通報の理由を入力してください",
+    errorReportRateLimited: "通報が多すぎます。しばらくしてからお試しください。",
     errorUnknown: "エラーが発生しました。時間をおいてもう一度お試しください。",
     errorLoginRequired: "ログインが必要です",
     roomsHeading: "チャット",
@@ -171,6 +172,7 @@ export const chatMessages = defineMessages({
     errorStepNotAllowed: "This step is not available now",
     errorOfferUnavailable: "This offer has ended or is being traded with someone else",
     errorReasonRequired: "Please enter a reason",
+    errorReportRateLimited: "Too many reports. Please try again later.",
     errorUnknown: "Something went wrong. Please try again later.",
     errorLoginRequired: "Please log in",
     roomsHeading: "Chats",
@@ -178,7 +180,7 @@ export const chatMessages = defineMessages({
     roomsWith: "{name}",
     roomsUnread: "{count} unread",
     roomsNoMessages: "No messages yet",
-    badgeLabel: "{count} unread chat messages",
+    badgeLabel: { one: "{count} unread chat message", other: "{count} unread chat messages" },
   },
 });
 

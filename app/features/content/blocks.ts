@@ -9,21 +9,9 @@
 // (［［card：A1-001］］): the line is NFKC-normalised before matching, so that works too.
 import type { StateBlock, Token } from "markdown-it";
 
-export type ContentBlockKind = "card" | "article" | "deck";
+import type { CardRef, ContentBlockKind, ContentRefs, RelatedRef } from "./types";
 
-/** A card as its block shows it (from the card index on the server, the card API in the browser). */
-export type CardRef = { id: string; name: string; rarity: string; imageUrl: string };
-/** A related article or deck recipe as its block shows it. */
-export type RelatedRef = { href: string; title: string; date: string; thumbnailUrl: string | null };
-
-/** Everything the renderer may need looked up; a missing entry renders as "not found". */
-export type ContentRefs = {
-  cards?: Map<string, CardRef>;
-  articles?: Map<string, RelatedRef>;
-  decks?: Map<string, RelatedRef>;
-  /** Sizes of images we host, by the URL used in the text. */
-  images?: Map<string, { width: number; height: number }>;
-};
+export type { CardRef, ContentBlockKind, ContentRefs, RelatedRef } from "./types";
 
 const ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (ch) => ESCAPES[ch]);

@@ -7,6 +7,9 @@ import { hostedImageSizes } from "../uploads/uploads.server";
 import type { CardRef, ContentRefs, RelatedRef } from "./blocks";
 import { contentRefIds, formatContent, type ContentRefIds } from "./format";
 
+// The formatter's pure helpers server code of other features needs.
+export { contentRefIds, sanitizeContentHtml } from "./format";
+
 type RelatedLookup = (db: Db, refs: readonly string[]) => Promise<Map<string, RelatedRef>>;
 
 /**

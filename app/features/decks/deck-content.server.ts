@@ -1,7 +1,7 @@
 import { and, eq, inArray, or } from "drizzle-orm";
 import type { Db } from "../../db/client.server";
 import { decks } from "../../db/schema/decks";
-import type { RelatedRef } from "../content/blocks";
+import type { RelatedRef } from "../content/types";
 import { isDeckId } from "./rules";
 
 /**

@@ -2,7 +2,8 @@ import type { Db } from "../../db/client.server";
 import { blockUser } from "../blocks/blocks.server";
 import { TradeError, tradeInputError } from "./errors";
 import { OfferInputSchema, ReportInputSchema } from "./trades.schema";
-import { bumpOffer, closeOffer, deleteOffer, getOffer, markOfferCompleted, openChatRoomForOffer, reportOffer, updateOffer } from "./trades.server";
+import { reportOffer } from "../moderation/moderation.server";
+import { bumpOffer, closeOffer, deleteOffer, getOffer, markOfferCompleted, openChatRoomForOffer, updateOffer } from "./offers.server";
 
 /**
  * What a signed-in user can do to one offer, for both the offer page's form (`intent`) and

@@ -61,7 +61,7 @@ export function boardFiltersFromParams(params: URLSearchParams): BoardFilters {
 /**
  * A new offer's 求 side prefilled from the URL: `/trades/new?want=A1-096*2,A1-104` (card id and
  * copies, as the offer form posts them). Unparseable parts are skipped; the service checks the
- * cards themselves (offerPrefill in trades.server.ts).
+ * cards themselves (offerPrefill in offers.server.ts).
  */
 export function offerPrefillFromParams(params: URLSearchParams): { cardId: string; count: number }[] {
   const seen = new Map<string, number>();

@@ -57,19 +57,4 @@ export type BoardPage = { offers: OfferView[]; nextCursor: string | null };
 /** One page of マッチ: `page` is 1-based; `total` counts every ranked offer kept (MATCH_LIMIT at most). */
 export type MatchPage = { matches: MatchView[]; page: number; pageCount: number; total: number };
 
-export type ReportView = {
-  id: string;
-  status: string;
-  reason: string;
-  createdAt: string;
-  reporterName: string;
-  targetType: string;
-  targetId: string;
-  /** The user an admin would suspend for this report, when known. */
-  targetUserId: string | null;
-  targetUserName: string | null;
-  targetSuspended: boolean;
-  offer: { id: string; status: string; comment: string } | null;
-  messageBody: string | null;
-};
 

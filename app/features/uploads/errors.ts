@@ -1,5 +1,5 @@
 import { AppError, type ErrorTable } from "../../lib/errors";
-import { MAX_INPUT_PIXELS, UPLOAD_MAX_BYTES } from "./limits";
+import { MAX_INPUT_PIXELS, UPLOAD_MAX_BYTES } from "./rules";
 import { uploadsMessages } from "./messages";
 
 type UploadsMessageKey = keyof (typeof uploadsMessages)["ja"];

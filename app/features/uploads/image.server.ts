@@ -1,7 +1,7 @@
 import { fileTypeFromBuffer } from "file-type";
 import sharp, { type Metadata, type Sharp } from "sharp";
 import { UploadError } from "./errors";
-import { MAX_INPUT_PIXELS, UPLOAD_MAX_BYTES } from "./limits";
+import { MAX_INPUT_PIXELS, UPLOAD_MAX_BYTES } from "./rules";
 
 /** Every stored image is at most this wide (DESIGN.md §8). */
 export const MAX_WIDTH = 1600;

@@ -4,7 +4,7 @@ import type { Db } from "../../db/client.server";
 import { uploads } from "../../db/schema/content";
 import { UploadError } from "./errors";
 import { encodeImage, type EncodedImage } from "./image.server";
-import { UPLOAD_FOLDERS, WIDE_FOLDERS, type UploadFolder } from "./limits";
+import { UPLOAD_FOLDERS, WIDE_FOLDERS, type UploadFolder } from "./rules";
 import type { UploadStore } from "./storage.server";
 
 import type { UploadedImage, UploadResult } from "./types";

@@ -3,7 +3,7 @@ import { createHmac, timingSafeEqual } from "node:crypto";
 import { and, eq, gt, lt, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.server";
 import { profiles, sessions, users } from "../../db/schema/users";
-import { ensureProfile, SESSION_COOKIE } from "../../lib/auth.server";
+import { ensureProfile, SESSION_COOKIE, SESSION_EXPIRES_IN_S, SESSION_UPDATE_AGE_S } from "./auth.server";
 import type { Env } from "../../lib/env.server";
 import { localeFromRequest, translate } from "../../lib/i18n";
 import { usersMessages } from "./messages";
@@ -31,8 +31,15 @@ const LAST_ACTIVE_RESOLUTION_MS = 5 * 60 * 1000;
  * the auth secret), or null when it is absent or its signature does not verify.
  */
 export function sessionTokenFromCookie(cookieHeader: string | null, env: Env): string | null {
+  return signedSessionCookie(cookieHeader, env)?.token ?? null;
+}
+
+const cookieName = (env: Env) => (env.siteUrl.startsWith("https:") ? `__Secure-${SESSION_COOKIE}` : SESSION_COOKIE);
+
+/** The session cookie's raw value and its verified token, or null. */
+function signedSessionCookie(cookieHeader: string | null, env: Env): { raw: string; token: string } | null {
   if (!cookieHeader) return null;
-  const name = env.siteUrl.startsWith("https:") ? `__Secure-${SESSION_COOKIE}` : SESSION_COOKIE;
+  const name = cookieName(env);
   let raw: string | undefined;
   for (const part of cookieHeader.split(";")) {
     const at = part.indexOf("=");
@@ -50,7 +57,28 @@ export function sessionTokenFromCookie(cookieHeader: string | null, env: Env): s
   const token = value.slice(0, dot);
   const signature = Buffer.from(value.slice(dot + 1), "base64");
   const expected = createHmac("sha256", env.authSecret).update(token).digest();
-  return signature.length === expected.length && timingSafeEqual(signature, expected) ? token : null;
+  return signature.length === expected.length && timingSafeEqual(signature, expected) ? { raw, token } : null;
+}
+
+/**
+ * Better Auth's sliding rule for a session read without it: once SESSION_UPDATE_AGE_S have passed
+ * since the last refresh, the session gets a full SESSION_EXPIRES_IN_S again — in the database
+ * (conditional, so concurrent requests extend it once) and, through `setCookie`, in the browser.
+ */
+async function slideSession(db: Db, env: Env, session: { raw: string; token: string }, expiresAt: Date, setCookie?: (cookie: string) => void) {
+  const refreshedAt = expiresAt.getTime() - SESSION_EXPIRES_IN_S * 1000;
+  if (Date.now() - refreshedAt < SESSION_UPDATE_AGE_S * 1000) return;
+  const next = new Date(Date.now() + SESSION_EXPIRES_IN_S * 1000);
+  const updated = await db
+    .update(sessions)
+    .set({ expiresAt: next, updatedAt: new Date() })
+    .where(and(eq(sessions.token, session.token), lt(sessions.expiresAt, next), gt(sessions.expiresAt, sql`now()`)))
+    .returning({ id: sessions.id });
+  if (!updated.length || !setCookie) return;
+  const secure = env.siteUrl.startsWith("https:");
+  setCookie(
+    `${cookieName(env)}=${session.raw}; Max-Age=${SESSION_EXPIRES_IN_S}; Path=/; HttpOnly; SameSite=Lax${secure ? "; Secure" : ""}`,
+  );
 }
 
 /**
@@ -58,11 +86,13 @@ export function sessionTokenFromCookie(cookieHeader: string | null, env: Env): s
  * expired. One query (session ⋈ user ⋈ profile) instead of Better Auth's getSession plus a
  * profile read: every signed-in page pays for this in its root loader.
  */
-export async function getViewerFromHeaders(headers: Headers, db: Db, env: Env): Promise<Viewer | null> {
-  const token = sessionTokenFromCookie(headers.get("cookie"), env);
-  if (!token) return null;
+export async function getViewerFromHeaders(headers: Headers, db: Db, env: Env, setCookie?: (cookie: string) => void): Promise<Viewer | null> {
+  const session = signedSessionCookie(headers.get("cookie"), env);
+  if (!session) return null;
+  const token = session.token;
   let found = await readViewerRow(db, token);
   if (!found) return null;
+  await slideSession(db, env, session, found.sessionExpiresAt, setCookie);
   if (found.displayName === null) {
     // A user created before their profile row (or by hand): create it now.
     await ensureProfile(db, found.userId, found.name);
@@ -98,6 +128,7 @@ function viewerQuery(db: Db) {
       friendId: profiles.friendId,
       suspendedAt: profiles.suspendedAt,
       lastActiveAt: profiles.lastActiveAt,
+      sessionExpiresAt: sessions.expiresAt,
     })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
@@ -126,10 +157,10 @@ async function readViewerRow(db: Db, token: string) {
 const viewerOfRequest = new WeakMap<Request, Promise<Viewer | null>>();
 
 export async function getViewer(request: Request, context: AppLoadContext): Promise<Viewer | null> {
-  if (request.method !== "GET" && request.method !== "HEAD") return getViewerFromHeaders(request.headers, context.db, context.env);
+  if (request.method !== "GET" && request.method !== "HEAD") return getViewerFromHeaders(request.headers, context.db, context.env, context.setCookie);
   let viewer = viewerOfRequest.get(request);
   if (!viewer) {
-    viewer = getViewerFromHeaders(request.headers, context.db, context.env);
+    viewer = getViewerFromHeaders(request.headers, context.db, context.env, context.setCookie);
     viewerOfRequest.set(request, viewer);
   }
   return viewer;

@@ -1,8 +1,8 @@
 import { useCallback, useEffect, useId, useRef, useState, type KeyboardEvent } from "react";
 import { useLocale, useT } from "../../../lib/i18n";
-import { cardName } from "../names";
+import { cardName } from "../../../lib/card-name";
 import { cardsMessages } from "../messages";
-import { displayRarity } from "../rarity";
+import { displayRarity } from "../../../lib/rarity";
 import type { CardSearchResult } from "../types";
 
 /**

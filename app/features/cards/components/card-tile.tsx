@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from "react";
-import { displayRarity } from "../rarity";
+import { displayRarity } from "../../../lib/rarity";
 
 type CardTileProps = {
   name: string;

@@ -1,9 +1,9 @@
 import { useEffect, useLayoutEffect, useRef, useState, type FormEvent, type KeyboardEvent } from "react";
 import { Link } from "react-router";
-import { displayRarity } from "../../cards/rarity";
+import { displayRarity } from "../../../lib/rarity";
 import { useLocale, useT } from "../../../lib/i18n";
 import { MESSAGE_MAX_LENGTH, normaliseBody } from "../chat.schema";
-import { chatTime } from "../format";
+import { tokyoDateTime } from "../../../lib/tokyo-time";
 import { chatErrorKey } from "../errors";
 import { chatMessages, OFFER_STATUS_KEYS, type ChatMessageKey } from "../messages";
 import type { ChatMessage, RoomState } from "../protocol";
@@ -335,7 +335,7 @@ function MessageList(props: {
                   {t(SYSTEM_KEYS[m.body] ?? "errorUnknown", { name: m.senderId === props.meId ? t("you") : t("nameSan", { name: props.nameOf(m.senderId) }) })}
                 </span>{" "}
                 <time dateTime={m.createdAt} className="text-slate-600">
-                  {chatTime(m.createdAt, props.locale)}
+                  {tokyoDateTime(m.createdAt, props.locale)}
                 </time>
               </li>
             ) : (
@@ -369,7 +369,7 @@ function MessageItem(props: { message: ChatMessage; mine: boolean; name: string;
         <MessageBody body={m.body} />
       </div>
       <div className={`mt-0.5 flex gap-2 text-xs text-slate-600 ${props.mine ? "justify-end" : ""}`}>
-        <time dateTime={m.createdAt}>{chatTime(m.createdAt, props.locale)}</time>
+        <time dateTime={m.createdAt}>{tokyoDateTime(m.createdAt, props.locale)}</time>
         {!props.mine && !reported ? (
           <button type="button" className="underline" onClick={() => setReporting((v) => !v)} aria-expanded={reporting}>
             {t("report")}

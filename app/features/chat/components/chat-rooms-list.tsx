@@ -1,9 +1,9 @@
 import { useEffect, useRef } from "react";
 import { Link, useRevalidator } from "react-router";
-import { displayRarity } from "../../cards/rarity";
+import { displayRarity } from "../../../lib/rarity";
 import { useLocale, useT } from "../../../lib/i18n";
 import { acquireChatSocket } from "../chat-socket";
-import { chatTime } from "../format";
+import { tokyoDateTime } from "../../../lib/tokyo-time";
 import { chatMessages, OFFER_STATUS_KEYS, type ChatMessageKey } from "../messages";
 
 export type ChatRoomListItem = {
@@ -89,7 +89,7 @@ export function ChatRoomsList({ rooms }: { rooms: ChatRoomListItem[] }) {
                   </p>
                 </div>
                 <div className="flex shrink-0 flex-col items-end gap-1 text-xs text-slate-600">
-                  {room.lastMessage ? <time dateTime={room.lastMessage.createdAt}>{chatTime(room.lastMessage.createdAt, locale)}</time> : null}
+                  {room.lastMessage ? <time dateTime={room.lastMessage.createdAt}>{tokyoDateTime(room.lastMessage.createdAt, locale)}</time> : null}
                   {room.unread > 0 ? (
                     <span className="rounded-full bg-red-700 px-2 py-0.5 font-bold text-white" data-testid="room-unread">
                       {t("roomsUnread", { count: room.unread })}

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useId, useLayoutEffect, useRef, useState, type ReactNode } from "react";
 import { useT } from "../../../lib/i18n";
 import { ImageUploadButton } from "../../uploads/components/image-upload-button";
-import type { UploadFolder } from "../../uploads/limits";
+import type { UploadFolder } from "../../uploads/rules";
 import type { ContentRefs } from "../blocks";
 import { insertBlock, insertCode, insertInline, markdownImage, markdownLink, prefixLines, wrapSelection, type TextEdit } from "../editing";
 import { contentRefIds, formatContent, type ContentRefIds } from "../format";

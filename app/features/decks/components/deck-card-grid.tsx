@@ -1,7 +1,7 @@
 import { Link } from "react-router";
 import { useLocale, useT } from "../../../lib/i18n";
 import { CardTile } from "../../cards/components/card-tile";
-import { cardName } from "../../cards/names";
+import { cardName } from "../../../lib/card-name";
 import { decksMessages, type DecksMessageKey } from "../messages";
 import type { DeckCardView } from "../types";
 

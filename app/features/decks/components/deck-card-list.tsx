@@ -1,7 +1,7 @@
 import { useEffect, useId, useState } from "react";
 import { useLocale, useT } from "../../../lib/i18n";
-import { cardName } from "../../cards/names";
-import { displayRarity } from "../../cards/rarity";
+import { cardName } from "../../../lib/card-name";
+import { displayRarity } from "../../../lib/rarity";
 import type { CardListItem } from "../../cards/types";
 import { deckEditorMessages } from "../editor-messages";
 import { LIST_MAX_COPIES, PICKER_MAX_COPIES } from "../rules";

@@ -1,5 +1,5 @@
 import { useT } from "../../../lib/i18n";
-import { displayRarity } from "../../cards/rarity";
+import { displayRarity } from "../../../lib/rarity";
 import { ENERGY_TYPES } from "../energy";
 import { decksMessages } from "../messages";
 import type { KeyCard } from "../types";

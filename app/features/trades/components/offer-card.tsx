@@ -1,11 +1,11 @@
 import type { ReactNode } from "react";
 import { ListLink } from "../../../components/ui/list-link";
 import { useLocale, useT } from "../../../lib/i18n";
-import { cardName } from "../../cards/names";
-import { displayRarity } from "../../cards/rarity";
+import { cardName } from "../../../lib/card-name";
+import { displayRarity } from "../../../lib/rarity";
 import { tradesMessages } from "../messages";
 import type { OfferStatus } from "../rules";
-import { relativeTime } from "../time";
+import { relativeTime } from "../../../lib/tokyo-time";
 import type { OfferChipView, OfferListItem } from "../types";
 
 const STATUS_KEY = {

@@ -1,6 +1,6 @@
 import { useId, useRef, useState, type ChangeEvent } from "react";
 import { useT } from "../../../lib/i18n";
-import { UPLOAD_ACCEPT, UPLOAD_MAX_BYTES, type UploadFolder } from "../limits";
+import { UPLOAD_ACCEPT, UPLOAD_MAX_BYTES, type UploadFolder } from "../rules";
 import { uploadsMessages } from "../messages";
 import type { UploadResult } from "../types";
 

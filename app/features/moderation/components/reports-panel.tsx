@@ -1,7 +1,7 @@
 import { Form, Link } from "react-router";
 import { useLocale, useT } from "../../../lib/i18n";
-import { tradesMessages } from "../messages";
-import { tokyoDateTime } from "../time";
+import { tokyoDateTime } from "../../../lib/tokyo-time";
+import { moderationMessages } from "../messages";
 import type { ReportView } from "../types";
 
 export type ReportsPanelData = { reports: ReportView[]; filter: "open" | "all"; done: boolean };
@@ -23,7 +23,7 @@ function ResolveButton({ reportId, action, label, tone }: { reportId: string; ac
 /** The 通報 tab of the admin area: reports of offers and chat messages, with what to do about them. */
 export function ReportsPanel({ data }: { data: unknown }) {
   const { reports, filter, done } = data as ReportsPanelData;
-  const t = useT(tradesMessages);
+  const t = useT(moderationMessages);
   const locale = useLocale();
   const filterLink = (value: "open" | "all", label: string) => (
     <Link

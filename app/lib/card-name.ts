@@ -1,4 +1,4 @@
-import type { Locale } from "../../lib/i18n";
+import type { Locale } from "./i18n";
 
 /** A card's name in the reader's language: in English the English name, when the catalogue has one. */
 export function cardName(card: { name: string; nameEn?: string | null }, locale: Locale): string {

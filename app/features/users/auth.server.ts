@@ -1,15 +1,16 @@
 import { betterAuth } from "better-auth";
 import { drizzleAdapter } from "better-auth/adapters/drizzle";
-import { APIError, createAuthMiddleware } from "better-auth/api";
+import { APIError, createAuthMiddleware, isAPIError } from "better-auth/api";
 import { eq } from "drizzle-orm";
-import type { Db } from "../db/client.server";
-import * as schema from "../db/schema/index";
-import { profiles } from "../db/schema/users";
-import { isCommonPassword } from "../features/users/common-passwords.server";
-import { checkDisplayName, DISPLAY_NAME_MAX, EMAIL_MAX, hasControlCharacters, PASSWORD_MAX, PASSWORD_MIN } from "../features/users/display-name";
-import { usersMessages } from "../features/users/messages";
-import type { Env } from "./env.server";
-import { localeFromRequest, translate, type Locale } from "./i18n";
+import type { Db } from "../../db/client.server";
+import * as schema from "../../db/schema/index";
+import { profiles } from "../../db/schema/users";
+import { isCommonPassword } from "./common-passwords.server";
+import { checkDisplayName, DISPLAY_NAME_MAX, EMAIL_MAX, hasControlCharacters, PASSWORD_MAX, PASSWORD_MIN } from "./display-name";
+import { usersMessages } from "./messages";
+import type { Env } from "../../lib/env.server";
+import { localeFromRequest, translate, type Locale } from "../../lib/i18n";
+import { createLogger } from "../../lib/logger.server";
 
 /**
  * Better Auth sees the client address only through this header, which server/http.ts sets from
@@ -48,7 +49,22 @@ function badRequest(headers: Headers | undefined, key: keyof typeof usersMessage
 
 export type AuthOptions = { rateLimitMax?: number };
 
+/**
+ * Sessions slide: one lasts SESSION_EXPIRES_IN_S from its last refresh, and a request made more
+ * than SESSION_UPDATE_AGE_S after that refresh extends it again (features/users/session.server.ts
+ * does this for the sessions it reads itself, with Better Auth's rule).
+ */
+export const SESSION_EXPIRES_IN_S = 60 * 60 * 24 * 30;
+export const SESSION_UPDATE_AGE_S = 60 * 60 * 24;
+
+/** Extra arguments of a Better Auth log line as JSON fields (errors by message and stack). */
+function detailsOf(args: unknown[]): Record<string, unknown> | undefined {
+  if (!args.length) return undefined;
+  return { details: args.map((arg) => (arg instanceof Error ? { error: arg.message, stack: arg.stack } : arg)) };
+}
+
 function createAuth(db: Db, env: Env, options: AuthOptions = {}) {
+  const log = createLogger(env.logLevel);
   const secure = env.siteUrl.startsWith("https:");
   const rateLimitMax = options.rateLimitMax ?? env.authRateLimitMax;
   return betterAuth({
@@ -71,8 +87,8 @@ function createAuth(db: Db, env: Env, options: AuthOptions = {}) {
       autoSignIn: true,
     },
     session: {
-      expiresIn: 60 * 60 * 24 * 30,
-      updateAge: 60 * 60 * 24,
+      expiresIn: SESSION_EXPIRES_IN_S,
+      updateAge: SESSION_UPDATE_AGE_S,
     },
     disabledPaths: DISABLED_PATHS,
     // On in every mode, stored in the database so the limit holds across instances.
@@ -165,11 +181,21 @@ function createAuth(db: Db, env: Env, options: AuthOptions = {}) {
       },
     },
     telemetry: { enabled: false },
-    // Better Auth's own lines join our JSON log stream instead of coloured text.
+    // Better Auth's own lines join the JSON log stream (LOG_LEVEL applies) instead of coloured text.
     logger: {
-      level: "error",
-      log: (level, message) => {
-        process.stderr.write(`${JSON.stringify({ level, time: new Date().toISOString(), msg: `auth: ${message}` })}\n`);
+      level: "warn",
+      log: (level, message, ...args) => log[level](`auth: ${message}`, detailsOf(args)),
+    },
+    // A refused request (wrong password, taken e-mail, rate limit) is routine: info, with its
+    // code; only a failure of ours (5xx, anything unexpected) is an error. Without this hook
+    // Better Auth prints every refusal through its default, coloured console logger.
+    onAPIError: {
+      onError: (error) => {
+        if (isAPIError(error) && error.statusCode < 500) {
+          log.info("auth: request refused", { status: error.statusCode, code: (error.body as { code?: unknown } | undefined)?.code });
+        } else {
+          log.error("auth: request failed", detailsOf([error]));
+        }
       },
     },
   });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { relativeTime, tokyoDateTime } from "./time";
+import { relativeTime, tokyoDateTime, tokyoLongDate } from "./tokyo-time";
 
 describe("offer times", () => {
   const now = "2026-01-10T12:00:00.000Z";
@@ -10,5 +10,12 @@ describe("offer times", () => {
   });
   it("prints Japan time", () => {
     expect(tokyoDateTime("2026-01-10T15:30:00.000Z", "ja")).toBe("1/11 00:30");
+  });
+});
+
+describe("tokyoLongDate", () => {
+  it("writes the date out in Japan time", () => {
+    expect(tokyoLongDate("2026-01-10T15:30:00.000Z", "ja")).toBe("2026年1月11日");
+    expect(tokyoLongDate("2026-01-10T15:30:00.000Z", "en")).toBe("11 January 2026");
   });
 });

@@ -1,0 +1,17 @@
+// What the formatter's blocks show (blocks.ts), shared with the features that look them up.
+
+export type ContentBlockKind = "card" | "article" | "deck";
+
+/** A card as its block shows it (from the card index on the server, the card API in the browser). */
+export type CardRef = { id: string; name: string; rarity: string; imageUrl: string };
+/** A related article or deck recipe as its block shows it. */
+export type RelatedRef = { href: string; title: string; date: string; thumbnailUrl: string | null };
+
+/** Everything the renderer may need looked up; a missing entry renders as "not found". */
+export type ContentRefs = {
+  cards?: Map<string, CardRef>;
+  articles?: Map<string, RelatedRef>;
+  decks?: Map<string, RelatedRef>;
+  /** Sizes of images we host, by the URL used in the text. */
+  images?: Map<string, { width: number; height: number }>;
+};

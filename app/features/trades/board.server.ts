@@ -1,0 +1,127 @@
+import { desc, eq, inArray, sql, type SQL } from "drizzle-orm";
+import type { Db } from "../../db/client.server";
+import { cards, profiles, rarities, tradeOfferCards, tradeOffers } from "../../db/schema/index";
+import { rowsOf } from "../../db/sql.server";
+import { rememberCatalogueList } from "../cards/card-index.server";
+import { notBlockedFor } from "../blocks/blocks.server";
+import { TradeError } from "./errors";
+import { OPEN_NOW } from "./negotiation.server";
+import { OFFER_COLUMNS, UUID, withCards, type OfferRow } from "./offer-views.server";
+import { BOARD_PAGE_SIZE } from "./rules";
+import type { BoardFilters } from "./trades.schema";
+import type { BoardPage } from "./types";
+
+/**
+ * The trade board (DESIGN.md §5): open offers newest-bumped first, in pages with a cursor of the
+ * exact bumped_at and id of the last offer shown; filters by card, pack and rarity; and the
+ * counts and lists the board's filters show.
+ */
+
+// Cursors: the exact bumped_at (microseconds, UTC) and id of the last offer shown.
+const CURSOR_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}$/;
+
+export function encodeCursor(bumpKey: string, id: string): string {
+  return Buffer.from(`${bumpKey}|${id}`, "utf8").toString("base64url");
+}
+
+export function decodeCursor(cursor: string): { bumpKey: string; id: string } {
+  const parts = Buffer.from(cursor, "base64url").toString("utf8").split("|");
+  const [bumpKey, id] = parts;
+  if (parts.length !== 2 || !bumpKey || !id || !isRealTime(bumpKey) || !UUID.test(id)) throw new TradeError("invalid_cursor");
+  return { bumpKey, id };
+}
+
+/**
+ * The shape alone lets month 13 or 25:00 through to PostgreSQL's `::timestamp` cast, which then
+ * fails the whole query: the time must name a real instant (it survives a round trip).
+ */
+function isRealTime(bumpKey: string): boolean {
+  if (!CURSOR_TIME.test(bumpKey)) return false;
+  const [year, month, day, hour, minute, second, micros] = bumpKey.split(/[-T:.]/).map(Number);
+  if (year < 1000) return false;
+  const time = new Date(Date.UTC(year, month - 1, day, hour, minute, second, Math.floor(micros / 1000)));
+  return time.toISOString().slice(0, 19) === bumpKey.slice(0, 19);
+}
+
+/**
+ * The board: open, unexpired offers, most recently posted or bumped first, 20 a page with a
+ * cursor. Filters: a card given, any of several cards given, a card wanted, a pack (either side),
+ * a rarity (either side).
+ */
+export async function listBoard(
+  db: Db,
+  options: { viewerId?: string | null; filters?: BoardFilters; cursor?: string | null; limit?: number } = {},
+): Promise<BoardPage> {
+  const limit = Math.min(Math.max(options.limit ?? BOARD_PAGE_SIZE, 1), 50);
+  const f = options.filters ?? {};
+  const where: SQL[] = [OPEN_NOW, sql`p.suspended_at is null`, notBlockedFor(options.viewerId)];
+  if (f.give) {
+    where.push(sql`exists (select 1 from ${tradeOfferCards} c where c.offer_id = o.id and c.side = 'give' and c.card_id = ${f.give})`);
+  }
+  if (f.giveAny?.length) {
+    const ids = sql.join(f.giveAny.map((id) => sql`${id}`), sql`, `);
+    where.push(sql`exists (select 1 from ${tradeOfferCards} c where c.offer_id = o.id and c.side = 'give' and c.card_id in (${ids}))`);
+  }
+  if (f.want) {
+    where.push(sql`exists (select 1 from ${tradeOfferCards} c where c.offer_id = o.id and c.side = 'want' and c.card_id = ${f.want})`);
+  }
+  if (f.pack) {
+    where.push(sql`exists (select 1 from ${tradeOfferCards} c join card_packs cp on cp.card_id = c.card_id
+                           where c.offer_id = o.id and cp.pack_id = ${f.pack})`);
+  }
+  if (f.rarity) {
+    where.push(sql`exists (select 1 from ${tradeOfferCards} c join ${cards} k on k.id = c.card_id
+                           where c.offer_id = o.id and k.rarity = ${f.rarity})`);
+  }
+  if (options.cursor) {
+    const cursor = decodeCursor(options.cursor);
+    where.push(sql`(o.bumped_at, o.id) < ((${cursor.bumpKey}::timestamp at time zone 'UTC'), ${cursor.id}::uuid)`);
+  }
+  const rows = await rowsOf<OfferRow>(
+    db,
+    sql`select ${OFFER_COLUMNS} from ${tradeOffers} o join ${profiles} p on p.user_id = o.owner_id
+        where ${sql.join(where, sql` and `)}
+        -- NULLS LAST to match trade_offers_board_idx exactly: the first page is an index walk.
+        order by o.bumped_at desc nulls last, o.id desc nulls last
+        limit ${limit + 1}`,
+  );
+  const page = rows.slice(0, limit);
+  const last = page[page.length - 1];
+  return {
+    offers: await withCards(db, page),
+    nextCursor: rows.length > limit && last ? encodeCursor(last.bump_key, last.id) : null,
+  };
+}
+
+/** For a card page: how many open offers give and want this card. */
+export async function offerCountsForCard(db: Db, cardId: string): Promise<{ give: number; want: number }> {
+  const rows = await rowsOf<{ side: string; n: number }>(
+    db,
+    sql`select c.side, count(*)::int as n from ${tradeOfferCards} c
+        join ${tradeOffers} o on o.id = c.offer_id join ${profiles} p on p.user_id = o.owner_id
+        where c.card_id = ${cardId} and ${OPEN_NOW} and p.suspended_at is null
+        group by c.side`,
+  );
+  const of = (side: string) => Number(rows.find((r) => r.side === side)?.n ?? 0);
+  return { give: of("give"), want: of("want") };
+}
+
+/** Cards offered for trading, for the picker's labels and the board's filter chips. */
+export async function cardsByIds(db: Db, ids: string[]): Promise<{ id: string; name: string; nameEn: string; rarity: string }[]> {
+  if (!ids.length) return [];
+  return db
+    .select({ id: cards.id, name: cards.name, nameEn: cards.nameEn, rarity: cards.rarity })
+    .from(cards)
+    .where(inArray(cards.id, ids));
+}
+
+/** Rarities a trade may use (the admin-editable flag), highest first, for the board's filter. */
+export function listTradeRarities(db: Db): Promise<{ code: string; labelJa: string; labelEn: string }[]> {
+  return rememberCatalogueList(db, "trade-rarities", () =>
+    db
+      .select({ code: rarities.code, labelJa: rarities.labelJa, labelEn: rarities.labelEn })
+      .from(rarities)
+      .where(eq(rarities.tradeable, true))
+      .orderBy(desc(rarities.rank)),
+  );
+}

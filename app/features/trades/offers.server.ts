@@ -1,0 +1,370 @@
+import { and, eq, sql } from "drizzle-orm";
+import type { Db } from "../../db/client.server";
+import { rowsOf, type Queryable, type Tx } from "../../db/sql.server";
+import { noteBoardChange } from "../../lib/board-version.server";
+import { cardIndex } from "../cards/card-index.server";
+import { countInHour } from "../../lib/hourly-limit.server";
+import {
+  cards,
+  chatRooms,
+  profiles,
+  rarities,
+  tradeOfferCards,
+  tradeOffers,
+} from "../../db/schema/index";
+import {
+  BUMP_INTERVAL_HOURS,
+  MAX_CARDS_PER_SIDE,
+  MAX_OPEN_OFFERS,
+  OFFER_TTL_HOURS,
+  POSTS_PER_HOUR,
+  RESPONSES_PER_HOUR,
+  TRADE_EXCLUDED_PACKS,
+  pairsByRarity,
+  type OfferStatus,
+} from "./rules";
+import { isBlockedEitherWay, notBlockedFor } from "../blocks/blocks.server";
+import { OPEN_NOW } from "./negotiation.server";
+import { isOfferId, OFFER_COLUMNS, withCards, type OfferRow } from "./offer-views.server";
+import { TradeError, type TradeErrorCode } from "./errors";
+import type { OfferInput } from "./trades.schema";
+import type { OfferView } from "./types";
+
+/**
+ * Trade offers (DESIGN.md §5, docs/decisions/005): the owner's side — create, edit, close,
+ * complete, bump (上げる), delete — reading one offer or one's own, and 交渉する (the chat room
+ * of an offer). The board lives in board.server.ts, マッチ in matches.server.ts, reports in
+ * features/moderation and blocks in features/blocks.
+ */
+
+export { TradeError };
+
+// ---------------------------------------------------------------------------------------------
+// Card validation
+
+type CheckedCard = { cardId: string; count: number; rarity: string; name: string };
+
+/**
+ * Checks both sides against the catalogue: cards exist, their rarity is tradeable (the admin-
+ * editable flag), they come from a pack the trade picker offers, no card sits on both sides, and
+ * at least one given card shares a rarity with a wanted one (the game trades only like for like).
+ */
+export async function checkOfferCards(db: Db, input: Pick<OfferInput, "give" | "want">): Promise<{ give: CheckedCard[]; want: CheckedCard[] }> {
+  const seen = new Set<string>();
+  for (const side of [input.give, input.want]) {
+    const inSide = new Set<string>();
+    for (const card of side) {
+      if (inSide.has(card.cardId)) throw new TradeError("duplicate_card");
+      inSide.add(card.cardId);
+    }
+  }
+  for (const card of input.give) seen.add(card.cardId);
+  for (const card of input.want) if (seen.has(card.cardId)) throw new TradeError("same_card_both_sides");
+
+  const ids = [...new Set([...input.give, ...input.want].map((c) => c.cardId))];
+  const excluded = TRADE_EXCLUDED_PACKS.length ? TRADE_EXCLUDED_PACKS : ["-"];
+  const found = await rowsOf<{ id: string; name: string; rarity: string; tradeable: boolean; listed: boolean }>(
+    db,
+    sql`select c.id, c.name, c.rarity, coalesce(r.tradeable, false) as tradeable,
+          exists (select 1 from card_packs cp where cp.card_id = c.id
+                  and cp.pack_id not in (${sql.join(excluded.map((p) => sql`${p}`), sql`, `)})) as listed
+        from ${cards} c left join ${rarities} r on r.code = c.rarity
+        where c.id in (${sql.join(ids.map((id) => sql`${id}`), sql`, `)})`,
+  );
+  const byId = new Map(found.map((row) => [row.id, row]));
+  const check = (card: { cardId: string; count: number }): CheckedCard => {
+    const row = byId.get(card.cardId);
+    if (!row) throw new TradeError("unknown_card");
+    if (!row.tradeable || !row.listed) throw new TradeError("not_tradeable", { name: row.name });
+    return { cardId: row.id, count: card.count, rarity: row.rarity, name: row.name };
+  };
+  const give = input.give.map(check);
+  const want = input.want.map(check);
+  if (pairsByRarity(give, want).length === 0) throw new TradeError("no_same_rarity_pair");
+  return { give, want };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Rate limits
+
+type RateAction = "post" | "respond";
+const RATE_LIMITS: Record<RateAction, { perHour: number; error: TradeErrorCode }> = {
+  post: { perHour: POSTS_PER_HOUR, error: "rate_limited_post" },
+  respond: { perHour: RESPONSES_PER_HOUR, error: "rate_limited_respond" },
+};
+
+/**
+ * Counts one action in the current hour's window with an atomic upsert. Call it inside the
+ * transaction that does the action: when the limit is passed the error rolls both back.
+ */
+async function countAction(tx: Tx, userId: string, action: RateAction): Promise<void> {
+  const { perHour, error } = RATE_LIMITS[action];
+  if ((await countInHour(tx, userId, action)) > perHour) throw new TradeError(error, { limit: perHour });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Offers: the owner's side
+
+async function lockActiveProfile(tx: Tx, userId: string, needFriendId: boolean) {
+  const [profile] = await rowsOf<{ friend_id: string | null; suspended_at: Date | null }>(
+    tx,
+    sql`select friend_id, suspended_at from ${profiles} where user_id = ${userId} for update`,
+  );
+  if (!profile) throw new TradeError("friend_id_required");
+  if (profile.suspended_at) throw new TradeError("suspended");
+  if (needFriendId && !profile.friend_id) throw new TradeError("friend_id_required");
+}
+
+/** Marks the owner's open offers that passed their expiry as expired (expiry needs no cron). */
+async function flipExpired(tx: Queryable, ownerId: string): Promise<void> {
+  await tx.execute(
+    sql`update ${tradeOffers} set status = 'expired', updated_at = now()
+        where owner_id = ${ownerId} and status = 'open' and expires_at <= now()`,
+  );
+}
+
+async function openOfferCount(tx: Tx, ownerId: string, exceptId?: string): Promise<number> {
+  const [row] = await rowsOf<{ n: number }>(
+    tx,
+    sql`select count(*)::int as n from ${tradeOffers} o
+        where o.owner_id = ${ownerId} and ${OPEN_NOW} ${exceptId ? sql`and o.id <> ${exceptId}` : sql``}`,
+  );
+  return Number(row?.n ?? 0);
+}
+
+async function touchActive(tx: Queryable, userId: string): Promise<void> {
+  await tx.update(profiles).set({ lastActiveAt: sql`now()` }).where(eq(profiles.userId, userId));
+}
+
+/** Posts an offer: friend ID set, not suspended, ≤5 open, within the hourly limit, valid cards. */
+export async function createOffer(db: Db, userId: string, input: OfferInput): Promise<{ id: string }> {
+  const checked = await checkOfferCards(db, input);
+  const created = await db.transaction(async (tx) => {
+    // Locking the profile row serialises one user's posts, so two at once cannot both be the 5th.
+    await lockActiveProfile(tx, userId, true);
+    await flipExpired(tx, userId);
+    if ((await openOfferCount(tx, userId)) >= MAX_OPEN_OFFERS) throw new TradeError("too_many_open", { max: MAX_OPEN_OFFERS });
+    await countAction(tx, userId, "post");
+    const [offer] = await tx
+      .insert(tradeOffers)
+      .values({
+        ownerId: userId,
+        comment: input.comment,
+        expiresAt: sql`now() + make_interval(hours => ${OFFER_TTL_HOURS})`,
+      })
+      .returning({ id: tradeOffers.id });
+    await tx.insert(tradeOfferCards).values([
+      ...checked.give.map((c) => ({ offerId: offer.id, cardId: c.cardId, side: "give", count: c.count })),
+      ...checked.want.map((c) => ({ offerId: offer.id, cardId: c.cardId, side: "want", count: c.count })),
+    ]);
+    await touchActive(tx, userId);
+    return { id: offer.id };
+  });
+  noteBoardChange();
+  return created;
+}
+
+/** Loads an offer for an owner-only action: 404 when missing, 403 when someone else's. */
+async function lockOwnOffer(tx: Tx, offerId: string, userId: string) {
+  if (!isOfferId(offerId)) throw new TradeError("not_found");
+  const [offer] = await rowsOf<{ owner_id: string; status: string; expired: boolean; can_bump: boolean }>(
+    tx,
+    sql`select owner_id, status, (status = 'open' and expires_at <= now()) as expired,
+          (bumped_at <= now() - make_interval(hours => ${BUMP_INTERVAL_HOURS})) as can_bump
+        from ${tradeOffers} where id = ${offerId} for update`,
+  );
+  if (!offer) throw new TradeError("not_found");
+  if (offer.owner_id !== userId) throw new TradeError("forbidden");
+  const status = (offer.expired ? "expired" : offer.status) as OfferStatus;
+  return { status, canBump: offer.can_bump };
+}
+
+/** Replaces the cards and comment of an open offer (owner only). Editing does not bump. */
+export async function updateOffer(db: Db, userId: string, offerId: string, input: OfferInput): Promise<void> {
+  // Someone else's offer is refused before its cards are even looked at.
+  await db.transaction((tx) => lockOwnOffer(tx, offerId, userId));
+  const checked = await checkOfferCards(db, input);
+  await db.transaction(async (tx) => {
+    const offer = await lockOwnOffer(tx, offerId, userId);
+    if (offer.status !== "open") throw new TradeError("not_editable");
+    await tx
+      .update(tradeOffers)
+      .set({ comment: input.comment, updatedAt: sql`now()` })
+      .where(and(eq(tradeOffers.id, offerId), eq(tradeOffers.ownerId, userId)));
+    await tx.delete(tradeOfferCards).where(eq(tradeOfferCards.offerId, offerId));
+    await tx.insert(tradeOfferCards).values([
+      ...checked.give.map((c) => ({ offerId, cardId: c.cardId, side: "give", count: c.count })),
+      ...checked.want.map((c) => ({ offerId, cardId: c.cardId, side: "want", count: c.count })),
+    ]);
+    await touchActive(tx, userId);
+  });
+  noteBoardChange();
+}
+
+/** 終了: the owner takes an open, expired or negotiating offer off the board. */
+export async function closeOffer(db: Db, userId: string, offerId: string): Promise<void> {
+  await db.transaction(async (tx) => {
+    const offer = await lockOwnOffer(tx, offerId, userId);
+    if (!["open", "expired", "negotiating"].includes(offer.status)) throw new TradeError("not_open");
+    await tx
+      .update(tradeOffers)
+      .set({ status: "closed", updatedAt: sql`now()` })
+      .where(and(eq(tradeOffers.id, offerId), eq(tradeOffers.ownerId, userId)));
+  });
+  noteBoardChange();
+}
+
+/**
+ * 成立 marked by the owner alone (e.g. the trade happened elsewhere). Completed-trade counts go
+ * up only when both sides confirm in the chat (completeTradeFromChat), so this one counts nothing.
+ */
+export async function markOfferCompleted(db: Db, userId: string, offerId: string): Promise<void> {
+  await db.transaction(async (tx) => {
+    const offer = await lockOwnOffer(tx, offerId, userId);
+    if (!["open", "expired", "negotiating"].includes(offer.status)) throw new TradeError("not_open");
+    await tx
+      .update(tradeOffers)
+      .set({ status: "completed", completedAt: sql`now()`, updatedAt: sql`now()` })
+      .where(and(eq(tradeOffers.id, offerId), eq(tradeOffers.ownerId, userId)));
+  });
+  noteBoardChange();
+}
+
+/**
+ * Pushes an open offer back to the top and restarts its 72 h window, once per 24 h. An expired
+ * offer can be put back the same way, as long as the owner stays within 5 open offers.
+ */
+export async function bumpOffer(db: Db, userId: string, offerId: string): Promise<void> {
+  await db.transaction(async (tx) => {
+    await lockActiveProfile(tx, userId, false);
+    const offer = await lockOwnOffer(tx, offerId, userId);
+    if (offer.status !== "open" && offer.status !== "expired") throw new TradeError("not_open");
+    if (!offer.canBump) throw new TradeError("bump_too_soon", { hours: BUMP_INTERVAL_HOURS });
+    if (offer.status === "expired" && (await openOfferCount(tx, userId, offerId)) >= MAX_OPEN_OFFERS) {
+      throw new TradeError("too_many_open", { max: MAX_OPEN_OFFERS });
+    }
+    await tx
+      .update(tradeOffers)
+      .set({
+        status: "open",
+        bumpedAt: sql`now()`,
+        expiresAt: sql`now() + make_interval(hours => ${OFFER_TTL_HOURS})`,
+        updatedAt: sql`now()`,
+      })
+      .where(and(eq(tradeOffers.id, offerId), eq(tradeOffers.ownerId, userId)));
+    await touchActive(tx, userId);
+  });
+  noteBoardChange();
+}
+
+/**
+ * Deletes an offer and its cards (owner only), but only while nobody has answered it: a chat room
+ * is the partner's conversation and a report's evidence, so such an offer can only be closed
+ * (chat_rooms.offer_id also restricts the delete in the database).
+ */
+export async function deleteOffer(db: Db, userId: string, offerId: string): Promise<void> {
+  await db.transaction(async (tx) => {
+    const offer = await lockOwnOffer(tx, offerId, userId);
+    if (offer.status === "negotiating") throw new TradeError("negotiating_cannot_delete");
+    // The offer row is locked, so no room can be opened for it between this check and the delete.
+    const [room] = await tx.select({ id: chatRooms.id }).from(chatRooms).where(eq(chatRooms.offerId, offerId)).limit(1);
+    if (room) throw new TradeError("has_chat_cannot_delete");
+    await tx.delete(tradeOffers).where(and(eq(tradeOffers.id, offerId), eq(tradeOffers.ownerId, userId)));
+  });
+  noteBoardChange();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reading
+
+/** One offer as `viewerId` may see it; null when missing, hidden by a block or by suspension. */
+export async function getOffer(db: Db, offerId: string, viewerId?: string | null): Promise<OfferView | null> {
+  if (!isOfferId(offerId)) return null;
+  const rows = await rowsOf<OfferRow>(
+    db,
+    sql`select ${OFFER_COLUMNS} from ${tradeOffers} o join ${profiles} p on p.user_id = o.owner_id
+        where o.id = ${offerId}
+          and (o.owner_id = ${viewerId ?? ""} or (p.suspended_at is null and ${notBlockedFor(viewerId)}))`,
+  );
+  const [offer] = await withCards(db, rows);
+  return offer ?? null;
+}
+
+/**
+ * The 求 side a new offer starts with (offerPrefillFromParams): only cards that exist and may be
+ * traded, shown in the trade picker's packs, at most MAX_CARDS_PER_SIDE; the rest are dropped,
+ * so the form never starts with a card the board would refuse.
+ */
+export async function offerPrefill(db: Db, wanted: { cardId: string; count: number }[]): Promise<{ cardId: string; name: string; nameEn: string; rarity: string; count: number }[]> {
+  if (!wanted.length) return [];
+  const index = await cardIndex(db);
+  const prefill = [];
+  for (const { cardId, count } of wanted) {
+    const card = index.byId.get(cardId);
+    if (!card || !card.tradeable || !card.packIds.some((id) => !TRADE_EXCLUDED_PACKS.includes(id))) continue;
+    prefill.push({ cardId, name: card.name, nameEn: card.nameEn, rarity: card.rarity, count });
+    if (prefill.length >= MAX_CARDS_PER_SIDE) break;
+  }
+  return prefill;
+}
+
+/** The user's own offers in every status (expired ones included), newest first. */
+export async function listOwnOffers(db: Db, userId: string, limit = 50): Promise<OfferView[]> {
+  await flipExpired(db, userId);
+  const rows = await rowsOf<OfferRow>(
+    db,
+    sql`select ${OFFER_COLUMNS} from ${tradeOffers} o join ${profiles} p on p.user_id = o.owner_id
+        where o.owner_id = ${userId}
+        order by (o.status in ('open', 'negotiating')) desc, o.bumped_at desc, o.id desc
+        limit ${limit}`,
+  );
+  return withCards(db, rows);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Responding, blocking, reporting
+
+/**
+ * 交渉する: creates — or reopens — the one chat room for this offer and this user. The unique
+ * (offer_id, partner_id) constraint decides, not a read-then-write, so two racing requests get
+ * the same room. Only new rooms count against the hourly responding limit.
+ */
+export async function openChatRoomForOffer(
+  db: Db,
+  { offerId, userId }: { offerId: string; userId: string },
+): Promise<{ roomId: string; created: boolean }> {
+  if (!isOfferId(offerId)) throw new TradeError("not_found");
+  return db.transaction(async (tx) => {
+    await lockActiveProfile(tx, userId, true);
+    const [offer] = await rowsOf<{ owner_id: string; status: string; expired: boolean; suspended: boolean }>(
+      tx,
+      sql`select o.owner_id, o.status, (o.status = 'open' and o.expires_at <= now()) as expired,
+            (p.suspended_at is not null) as suspended
+          from ${tradeOffers} o join ${profiles} p on p.user_id = o.owner_id where o.id = ${offerId}`,
+    );
+    if (!offer || offer.suspended) throw new TradeError("not_found");
+    if (offer.owner_id === userId) throw new TradeError("own_offer");
+    if (await isBlockedEitherWay(tx, userId, offer.owner_id)) throw new TradeError("blocked");
+    const isOpen = offer.status === "open" && !offer.expired;
+    if (!isOpen) {
+      // A closed or expired offer still lets an existing conversation continue.
+      const [existing] = await tx
+        .select({ id: chatRooms.id })
+        .from(chatRooms)
+        .where(and(eq(chatRooms.offerId, offerId), eq(chatRooms.partnerId, userId)));
+      if (!existing) throw new TradeError("not_open");
+      return { roomId: existing.id, created: false };
+    }
+    const [room] = await rowsOf<{ id: string; created: boolean }>(
+      tx,
+      sql`insert into ${chatRooms} (offer_id, owner_id, partner_id)
+          values (${offerId}, ${offer.owner_id}, ${userId})
+          on conflict (offer_id, partner_id) do update set cancelled_at = null
+          returning id, (xmax = 0) as created`,
+    );
+    if (room.created) await countAction(tx, userId, "respond");
+    await touchActive(tx, userId);
+    return { roomId: room.id, created: Boolean(room.created) };
+  });
+}
+
