@@ -47,11 +47,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (response.ok) throw redirect(redirectTo, { headers: cookiesOf(response) });
   const body = (await response.json().catch(() => ({}))) as { message?: string; code?: string };
   const message = body.message ?? translate(usersMessages, localeFromRequest(request), "errorUnknown");
-  const errors: SignupErrors = body.code?.startsWith("USER_ALREADY_EXISTS")
-    ? { emailText: message }
-    : body.code === "PASSWORD_TOO_COMMON"
-      ? { passwordText: message }
-      : { formText: message };
+  const errors: SignupErrors =
+    body.code === "email_taken" ? { emailText: message } : body.code === "password_common" ? { passwordText: message } : { formText: message };
   return data<{ errors: SignupErrors; values: typeof values }>({ errors, values }, { status: response.status === 422 ? 400 : response.status });
 }
 

@@ -46,7 +46,7 @@ describe("sign-up and sign-in through the auth API", () => {
       const res = await auth.handler(authRequest("/sign-up/email", { email: uniqueEmail("common"), password, name: "よくある" }));
       expect(res.status, password).toBe(400);
       expect(await res.json(), password).toMatchObject({
-        code: "PASSWORD_TOO_COMMON",
+        code: "password_common",
         message: "このパスワードはよく使われていて推測されやすいため使えません。ほかの人が思いつかない、長めのパスワードにしてください。",
       });
     }

@@ -87,7 +87,7 @@ describe("guards", () => {
   it("requireApiViewer answers 401 JSON when signed out and the viewer when signed in", async () => {
     const thrown = (await requireApiViewer(pageRequest("/api/x"), context).catch((e: unknown) => e)) as Response;
     expect(thrown.status).toBe(401);
-    expect(await thrown.json()).toEqual({ error: "ログインが必要です" });
+    expect(await thrown.json()).toEqual({ error: "ログインが必要です", code: "login_required" });
     const { cookie, userId } = await signUp();
     expect((await requireApiViewer(pageRequest("/api/x", cookie), context)).id).toBe(userId);
   });

@@ -7,9 +7,10 @@ import * as schema from "../../db/schema/index";
 import { profiles } from "../../db/schema/users";
 import { isCommonPassword } from "./common-passwords.server";
 import { checkDisplayName, DISPLAY_NAME_MAX, EMAIL_MAX, hasControlCharacters, PASSWORD_MAX, PASSWORD_MIN } from "./display-name";
-import { usersMessages } from "./messages";
+import { FROM_BETTER_AUTH, UserError } from "./errors";
+import { describeAppError } from "../../lib/errors";
 import type { Env } from "../../lib/env.server";
-import { localeFromRequest, translate, type Locale } from "../../lib/i18n";
+import { localeFromRequest, type Locale } from "../../lib/i18n";
 import { createLogger } from "../../lib/logger.server";
 
 /**
@@ -43,8 +44,10 @@ const DISABLED_PATHS = [
 
 const localeOf = (headers: Headers | undefined): Locale => (headers ? localeFromRequest({ headers } as Request) : "ja");
 
-function badRequest(headers: Headers | undefined, key: keyof typeof usersMessages.ja, code: string, params?: Record<string, number>) {
-  return new APIError("BAD_REQUEST", { message: translate(usersMessages, localeOf(headers), key, params), code });
+/** A refusal of ours inside Better Auth: its APIError carrying our code and message. */
+function refusal(headers: Headers | undefined, error: UserError) {
+  const status = error.status === 401 ? "UNAUTHORIZED" : error.status === 403 ? "FORBIDDEN" : "BAD_REQUEST";
+  return new APIError(status, { message: error.text(localeOf(headers)), code: error.code });
 }
 
 export type AuthOptions = { rateLimitMax?: number };
@@ -117,35 +120,32 @@ function createAuth(db: Db, env: Env, options: AuthOptions = {}) {
         const headers = ctx.headers;
         const email = body.email;
         if (typeof email !== "string" || email.length > EMAIL_MAX) {
-          throw badRequest(headers, typeof email === "string" ? "errorEmailTooLong" : "errorEmailInvalid", "INVALID_EMAIL");
+          throw refusal(headers, new UserError(typeof email === "string" ? "email_too_long" : "email_invalid"));
         }
-        if (hasControlCharacters(email)) throw badRequest(headers, "errorEmailInvalid", "INVALID_EMAIL");
+        if (hasControlCharacters(email)) throw refusal(headers, new UserError("email_invalid"));
         const password = body.password;
         if (typeof password !== "string" || password.length < PASSWORD_MIN || password.length > PASSWORD_MAX) {
           if (ctx.path === "/sign-in/email") {
             // Never hint at which half was wrong.
-            throw new APIError("UNAUTHORIZED", {
-              message: translate(usersMessages, localeOf(headers), "errorCredentials"),
-              code: "INVALID_EMAIL_OR_PASSWORD",
-            });
+            throw refusal(headers, new UserError("invalid_credentials"));
           }
-          throw badRequest(headers, "errorPasswordLength", "INVALID_PASSWORD_LENGTH", { min: PASSWORD_MIN, max: PASSWORD_MAX });
+          throw refusal(headers, new UserError("password_length", { min: PASSWORD_MIN, max: PASSWORD_MAX }));
         }
         if (ctx.path === "/sign-up/email") {
-          if (isCommonPassword(password)) throw badRequest(headers, "errorPasswordCommon", "PASSWORD_TOO_COMMON");
+          if (isCommonPassword(password)) throw refusal(headers, new UserError("password_common"));
           const checked = checkDisplayName(typeof body.name === "string" ? body.name : "");
           if (!checked.ok) {
-            const key = {
-              required: "errorDisplayNameRequired",
-              tooLong: "errorDisplayNameTooLong",
-              control: "errorDisplayNameControl",
-              markup: "errorDisplayNameMarkup",
+            const code = {
+              required: "display_name_required",
+              tooLong: "display_name_too_long",
+              control: "display_name_control",
+              markup: "display_name_markup",
             } as const;
-            throw badRequest(headers, key[checked.problem], "INVALID_DISPLAY_NAME", { max: DISPLAY_NAME_MAX });
+            throw refusal(headers, new UserError(code[checked.problem], { max: DISPLAY_NAME_MAX }));
           }
           for (const field of Object.keys(body)) {
             if (!["email", "password", "name", "rememberMe", "callbackURL"].includes(field)) {
-              throw badRequest(headers, "errorInvalidRequest", "UNKNOWN_FIELD");
+              throw refusal(headers, new UserError("invalid_request"));
             }
           }
           return { context: { ...ctx, body: { ...body, name: checked.value, email: email.trim() } } };
@@ -171,10 +171,7 @@ function createAuth(db: Db, env: Env, options: AuthOptions = {}) {
               .where(eq(profiles.userId, session.userId))
               .limit(1);
             if (profile?.suspendedAt) {
-              throw new APIError("FORBIDDEN", {
-                message: translate(usersMessages, localeOf(ctx?.headers), "errorSuspended"),
-                code: "ACCOUNT_SUSPENDED",
-              });
+              throw refusal(ctx?.headers, new UserError("suspended"));
             }
           },
         },
@@ -234,35 +231,21 @@ export function authRequestHandler(auth: Auth): (request: Request) => Promise<Re
     headers.delete("content-length");
     const retryAfter = headers.get("x-retry-after");
     if (retryAfter) headers.set("retry-after", retryAfter);
-    const message = translate(usersMessages, localeOf(request.headers), "errorRateLimited");
-    return new Response(JSON.stringify({ code: "RATE_LIMITED", message, error: message }), { status: 429, headers });
+    const { code, message } = describeAppError(new UserError("rate_limited"), localeOf(request.headers));
+    return new Response(JSON.stringify({ code, message, error: message }), { status: 429, headers });
   };
 }
 
-// Better Auth's error codes → our catalogue, so the API speaks the visitor's language too.
-const ERROR_MESSAGES: Record<string, keyof typeof usersMessages.ja> = {
-  INVALID_EMAIL_OR_PASSWORD: "errorCredentials",
-  INVALID_PASSWORD: "errorCredentials",
-  USER_ALREADY_EXISTS: "errorEmailTaken",
-  USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL: "errorEmailTaken",
-  INVALID_EMAIL: "errorEmailInvalid",
-  PASSWORD_TOO_SHORT: "errorPasswordLength",
-  PASSWORD_TOO_LONG: "errorPasswordLength",
-  VALIDATION_ERROR: "errorInvalidRequest",
-  BAD_REQUEST: "errorInvalidRequest",
-  INVALID_ORIGIN: "errorCsrf",
-  MISSING_OR_NULL_ORIGIN: "errorCsrf",
-};
 
 async function localiseError(request: Request, response: Response): Promise<Response> {
   if (!response.headers.get("content-type")?.includes("application/json")) return response;
   const body = (await response.clone().json().catch(() => null)) as { code?: string; message?: string } | null;
-  const key = body?.code ? ERROR_MESSAGES[body.code] : undefined;
-  if (!body || !key) return response;
-  const message = translate(usersMessages, localeOf(request.headers), key, { min: PASSWORD_MIN, max: PASSWORD_MAX });
+  const code = body?.code ? FROM_BETTER_AUTH[body.code] : undefined;
+  if (!body || !code) return response;
+  const message = new UserError(code, { min: PASSWORD_MIN, max: PASSWORD_MAX }).text(localeOf(request.headers));
   const headers = new Headers(response.headers);
   headers.delete("content-length");
-  return new Response(JSON.stringify({ ...body, message, error: message }), { status: response.status, headers });
+  return new Response(JSON.stringify({ ...body, code, message, error: message }), { status: response.status, headers });
 }
 
 /** A separate instance with other limits, for tests of the rate limiter. */

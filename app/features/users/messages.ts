@@ -123,3 +123,4 @@ export const usersMessages = defineMessages({
     loading: "Loading...",
   },
 });
+export type UsersMessageKey = keyof (typeof usersMessages)["ja"];

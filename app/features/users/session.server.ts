@@ -5,8 +5,9 @@ import type { Db } from "../../db/client.server";
 import { profiles, sessions, users } from "../../db/schema/users";
 import { ensureProfile, SESSION_COOKIE, SESSION_EXPIRES_IN_S, SESSION_UPDATE_AGE_S } from "./auth.server";
 import type { Env } from "../../lib/env.server";
-import { localeFromRequest, translate } from "../../lib/i18n";
-import { usersMessages } from "./messages";
+import { localeFromRequest } from "../../lib/i18n";
+import { errorResponse, pageError } from "../../lib/api.server";
+import { UserError } from "./errors";
 
 /** Who is making the request, as every loader, action and socket handler sees it. */
 export type Viewer = {
@@ -181,9 +182,7 @@ export async function requireViewer(request: Request, context: AppLoadContext): 
   if (!viewer) {
     throw replace(`/login?redirectTo=${encodeURIComponent(currentPath(request))}`);
   }
-  if (viewer.suspended) {
-    throw data({ message: translate(usersMessages, localeFromRequest(request), "errorSuspended") }, { status: 403 });
-  }
+  if (viewer.suspended) throw pageError(new UserError("suspended"), localeFromRequest(request));
   return viewer;
 }
 
@@ -191,8 +190,8 @@ export async function requireViewer(request: Request, context: AppLoadContext): 
 export async function requireApiViewer(request: Request, context: AppLoadContext): Promise<Viewer> {
   const viewer = await getViewer(request, context);
   const locale = localeFromRequest(request);
-  if (!viewer) throw Response.json({ error: translate(usersMessages, locale, "errorLoginRequired") }, { status: 401 });
-  if (viewer.suspended) throw Response.json({ error: translate(usersMessages, locale, "errorSuspended") }, { status: 403 });
+  if (!viewer) throw errorResponse(new UserError("login_required"), locale);
+  if (viewer.suspended) throw errorResponse(new UserError("suspended"), locale);
   return viewer;
 }
 
