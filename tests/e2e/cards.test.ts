@@ -86,7 +86,7 @@ describe("card APIs", () => {
     const body = JSON.stringify({ title: "dialga", csvData: "name,rarity,imageUrl\nx,◆,\n" });
     const signedOut = await fetch(`${baseUrl}/api/admin/cards/import`, { method: "POST", body, headers: { "content-type": "application/json" } });
     expect(signedOut.status).toBe(401);
-    expect(await signedOut.json()).toEqual({ error: "ログインが必要です", code: "login_required" });
+    expect(await signedOut.json()).toEqual({ error: "ログインが必要です" });
     const context = await newContext(browser);
     await signIn(context, { email: `cards-user-${suffix()}@example.com`, password: "password-1234", name: "カード利用者" });
     const forbidden = await context.request.post(`${baseUrl}/api/admin/cards/import`, {

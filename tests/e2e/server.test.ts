@@ -68,7 +68,7 @@ describe("the running server", () => {
     const signedOut = await fetch(`${baseUrl}/api/trades/matches`);
     expect(signedOut.status).toBe(401);
     expect(signedOut.headers.get("content-type")).toContain("application/json");
-    expect(await signedOut.json()).toEqual({ error: expect.any(String) });
+    expect(await signedOut.json()).toEqual({ error: expect.any(String), code: "login_required" });
     const forged = await fetch(`${baseUrl}/api/trades/matches`, { headers: { cookie: "torepoke.session_token=forged.c2ln" } });
     expect(forged.status).toBe(401);
     const badCursor = await fetch(`${baseUrl}/api/trades?cursor=${encodeURIComponent("not a cursor")}`);
