@@ -30,6 +30,7 @@ export default [
   route("api/admin/uploads", "routes/api.admin.uploads.ts"),
   route("api/admin/settings", "routes/api.admin.settings.ts"),
   route("api/admin/seo/suggest", "routes/api.admin.seo.suggest.ts"),
+  route("api/admin/content/refs", "routes/api.admin.content.refs.ts"),
   route("admin", "routes/admin.tsx"),
   route("admin/deck-recipes/new", "routes/admin.deck-recipes.new.tsx"),
   route("admin/deck-recipes/edit/:id", "routes/admin.deck-recipes.edit.tsx"),

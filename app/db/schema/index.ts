@@ -1,4 +1,5 @@
 // The one place drizzle-kit and the database client read the whole schema from.
+export * from "./articles";
 export * from "./cards";
 export * from "./chat";
 export * from "./content";

@@ -1,35 +1,51 @@
 import type { Db } from "../../db/client.server";
+import type { Env } from "../../lib/env.server";
+import { publicArticleRefs } from "../articles/article-refs.server";
 import { cardIndex } from "../cards/card-index.server";
+import { uploadStore } from "../uploads/storage.server";
 import { hostedImageSizes } from "../uploads/uploads.server";
-import type { UploadStore } from "../uploads/storage.server";
-import type { ContentRefs, RelatedRef } from "./blocks";
-import { contentRefIds, formatContent } from "./format";
+import type { CardRef, ContentRefs, RelatedRef } from "./blocks";
+import type { ContentRefIds } from "./format";
+
+type RelatedLookup = (db: Db, refs: readonly string[]) => Promise<Map<string, RelatedRef>>;
 
 /**
- * How related-article and related-deck blocks find what they show. Extension point: the articles
- * and deck recipes features register their lookup here when their tables exist (public items
- * only); until then those blocks render as "not found".
+ * Where related blocks are looked up (docs/content-format.md): each content type registers its
+ * public lookup here. Deck recipes add `decks` when their table exists.
  */
-export const RELATED_LOOKUPS: Partial<Record<"article" | "deck", (db: Db, refs: string[]) => Promise<Map<string, RelatedRef>>>> = {};
+export const RELATED_LOOKUPS: { articles: RelatedLookup; decks?: RelatedLookup } = {
+  articles: publicArticleRefs,
+};
 
-/** Looks up everything a text's blocks and images refer to (card index, uploads table, related lookups). */
-export async function resolveContentRefs(db: Db, store: UploadStore, source: string): Promise<ContentRefs> {
-  const ids = contentRefIds(source);
-  const index = ids.cards.length > 0 ? await cardIndex(db) : null;
-  const cards = new Map<string, { id: string; name: string; rarity: string; imageUrl: string }>();
-  for (const id of ids.cards) {
+/** At most this many references of each kind are looked up per text (the rest render as not found). */
+export const MAX_REFS = 200;
+
+/** The data `formatContent(text, refs)` needs for `contentRefIds(text)`: cards, related articles/decks, image sizes. */
+export async function resolveContentRefs(db: Db, env: Env, ids: ContentRefIds): Promise<ContentRefs> {
+  const cap = <T,>(list: readonly T[]) => list.slice(0, MAX_REFS);
+  const [index, articles, decks, images] = await Promise.all([
+    ids.cards.length ? cardIndex(db) : null,
+    RELATED_LOOKUPS.articles(db, cap(ids.articles)),
+    RELATED_LOOKUPS.decks ? RELATED_LOOKUPS.decks(db, cap(ids.decks)) : new Map<string, RelatedRef>(),
+    hostedImageSizes(db, uploadStore(env), cap(ids.images)),
+  ]);
+  const cards = new Map<string, CardRef>();
+  for (const id of cap(ids.cards)) {
     const card = index?.byId.get(id);
     if (card) cards.set(id, { id: card.id, name: card.name, rarity: card.rarity, imageUrl: card.imageUrl });
   }
-  const [images, articles, decks] = await Promise.all([
-    hostedImageSizes(db, store, ids.images),
-    ids.articles.length > 0 && RELATED_LOOKUPS.article ? RELATED_LOOKUPS.article(db, ids.articles) : new Map<string, RelatedRef>(),
-    ids.decks.length > 0 && RELATED_LOOKUPS.deck ? RELATED_LOOKUPS.deck(db, ids.decks) : new Map<string, RelatedRef>(),
-  ]);
-  return { cards, images, articles, decks };
+  return { cards, articles, decks, images };
 }
 
-/** The stored HTML of an editor's text: the one formatter, with its references looked up. */
-export async function renderStoredContent(db: Db, store: UploadStore, source: string): Promise<string> {
-  return formatContent(source, await resolveContentRefs(db, store, source));
+/** ContentRefs as JSON (maps become objects) for the editors' preview in the browser. */
+export type ContentRefsJson = {
+  cards: Record<string, CardRef>;
+  articles: Record<string, RelatedRef>;
+  decks: Record<string, RelatedRef>;
+  images: Record<string, { width: number; height: number }>;
+};
+
+export function contentRefsToJson(refs: ContentRefs): ContentRefsJson {
+  const plain = <V,>(map: Map<string, V> | undefined) => Object.fromEntries(map ?? []);
+  return { cards: plain(refs.cards), articles: plain(refs.articles), decks: plain(refs.decks), images: plain(refs.images) };
 }
