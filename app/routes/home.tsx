@@ -4,6 +4,8 @@ import { articlesMessages } from "../features/articles/messages";
 import { newestPublicArticles } from "../features/articles/public.server";
 import { listPacks, showcaseCards } from "../features/cards/cards.server";
 import { CardTile } from "../features/cards/components/card-tile";
+import { HomeDeckRecipes } from "../features/decks/components/home-deck-recipes";
+import { listHomeDecks } from "../features/decks/decks.server";
 import { NewestOffers } from "../features/trades/components/newest-offers";
 import { listBoard, toListItem } from "../features/trades/trades.server";
 import { getViewer } from "../features/users/session.server";
@@ -21,13 +23,18 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const newest = packs[0];
   const featured = newest ? await showcaseCards(context.db, newest.id, 8) : [];
   const viewer = await getViewer(request, context);
-  const [board, newestArticles] = await Promise.all([listBoard(context.db, { viewerId: viewer?.id, limit: 4 }), newestPublicArticles(context.db, HOME_ARTICLES)]);
+  const [board, newestArticles, deckRecipes] = await Promise.all([
+    listBoard(context.db, { viewerId: viewer?.id, limit: 4 }),
+    newestPublicArticles(context.db, HOME_ARTICLES),
+    // デッキレシピ: tier 1 first, then newest.
+    listHomeDecks(context.db, 6),
+  ]);
   const newestOffers = board.offers.map(toListItem);
-  return { packs: packs.slice(0, 8), totalPacks: packs.length, newest, featured, newestOffers, newestArticles, now: new Date().toISOString() };
+  return { packs: packs.slice(0, 8), totalPacks: packs.length, newest, featured, newestOffers, newestArticles, deckRecipes, now: new Date().toISOString() };
 }
 
 export default function Home({ loaderData }: Route.ComponentProps) {
-  const { packs, totalPacks, newest, featured, newestOffers, newestArticles, now } = loaderData;
+  const { packs, totalPacks, newest, featured, newestOffers, newestArticles, deckRecipes, now } = loaderData;
   const ta = useT(articlesMessages);
   return (
     <div className="space-y-10">
@@ -61,6 +68,8 @@ export default function Home({ loaderData }: Route.ComponentProps) {
           </p>
         </section>
       ) : null}
+
+      <HomeDeckRecipes decks={deckRecipes} />
 
       {newest ? (
         <section aria-labelledby="newest-pack">

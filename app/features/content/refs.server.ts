@@ -1,6 +1,7 @@
 import type { Db } from "../../db/client.server";
 import { publicArticleRefs } from "../articles/article-refs.server";
 import { cardIndex } from "../cards/card-index.server";
+import { deckContentRefs } from "../decks/deck-content.server";
 import type { UploadStore } from "../uploads/storage.server";
 import { hostedImageSizes } from "../uploads/uploads.server";
 import type { CardRef, ContentRefs, RelatedRef } from "./blocks";
@@ -10,10 +11,11 @@ type RelatedLookup = (db: Db, refs: readonly string[]) => Promise<Map<string, Re
 
 /**
  * Where related blocks are looked up (docs/content-format.md): each content type registers its
- * public lookup here. Deck recipes add `decks` when their table exists.
+ * public lookup here.
  */
 export const RELATED_LOOKUPS: { articles: RelatedLookup; decks?: RelatedLookup } = {
   articles: publicArticleRefs,
+  decks: deckContentRefs,
 };
 
 /** At most this many references of each kind are looked up per text (the rest render as not found). */
