@@ -113,6 +113,8 @@ export async function createHttpApp(options: {
 
   // Hashed build assets never change: cache them for a year.
   app.use("/assets", express.static(path.join(clientDir, "assets"), { immutable: true, maxAge: "1y" }));
+  // Uploaded files (card art stored by `cards:images`) are named by their content: cache them for a year.
+  app.use("/uploads", express.static(path.join(env.dataDir, "uploads"), { immutable: true, maxAge: "1y", index: false, fallthrough: false }));
   // The other public files (favicon.ico, …) are known once the build exists: only their paths look
   // at the disk, so a page or API request never pays for a file-system lookup that must fail.
   const publicEntries = new Set(readdirSync(clientDir).filter((name) => name !== "assets"));

@@ -2,7 +2,7 @@ import { asc, desc, eq, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.server";
 import { cardPacks, cards, packs, rarities } from "../../db/schema/index";
 import { foldForSearch } from "../../lib/search-text";
-import { CARD_COLUMNS, CARD_SUMMARY_COLUMNS, cardIndex, compareCards, type IndexedCard, type IndexedPack } from "./card-index.server";
+import { CARD_COLUMNS, cardIndex, compareCards, type IndexedCard, type IndexedPack } from "./card-index.server";
 import { isExcludedAsRare } from "./rarity";
 import type { CardListItem, CardSearchResult } from "./types";
 
@@ -17,12 +17,7 @@ export type PackSummary = {
   cardCount: number;
 };
 
-export type CardSummary = {
-  id: string;
-  name: string;
-  nameEn: string;
-  rarity: string;
-  imageUrl: string;
+export type CardSummary = CardListItem & {
   packId: string;
   packName: string;
 };
@@ -46,7 +41,7 @@ export async function listPacks(db: Db): Promise<PackSummary[]> {
 export async function showcaseCards(db: Db, packId: string, limit: number): Promise<CardSummary[]> {
   return db
     .select({
-      ...CARD_SUMMARY_COLUMNS,
+      ...CARD_COLUMNS,
       packId: packs.id,
       packName: packs.nameJa,
     })
@@ -209,6 +204,13 @@ const toListItem = (card: IndexedCard): CardListItem => ({
   nameEn: card.nameEn,
   rarity: card.rarity,
   imageUrl: card.imageUrl,
+  imageFile: card.imageFile,
+  storedImage: card.storedImage,
+  element: card.element,
+  cardType: card.cardType,
+  stage: card.stage,
+  hp: card.hp,
+  setCode: card.setCode,
   number: card.number,
 });
 
@@ -255,7 +257,9 @@ export async function searchCards(db: Db, query: string, options: CardSearchOpti
 }
 
 export type CardDetail = CardListItem & {
-  setCode: string | null;
+  nameReading: string;
+  weakness: string | null;
+  retreatCost: number | null;
   rarityLabelJa: string | null;
   rarityLabelEn: string | null;
   tradeable: boolean;
@@ -267,6 +271,9 @@ export async function getCard(db: Db, cardId: string): Promise<CardDetail | null
   const [card] = await db
     .select({
       ...CARD_COLUMNS,
+      nameReading: cards.nameReading,
+      weakness: cards.weakness,
+      retreatCost: cards.retreatCost,
       rarityLabelJa: rarities.labelJa,
       rarityLabelEn: rarities.labelEn,
       tradeable: sql<boolean>`coalesce(${rarities.tradeable}, false)`,
