@@ -203,7 +203,9 @@ export function CardSearch({
             </span>
             {/* What tells same-name cards apart: set and number, then rarity. */}
             <span className="shrink-0 text-right text-xs leading-tight">
-              <span className="block font-bold text-rarity">{displayRarity(card.rarity)}</span>
+              <span className="block font-bold text-rarity" data-rarity={card.rarity}>
+                {displayRarity(card.rarity)}
+              </span>
               <span className="block font-mono text-slate-600">{card.setCode ? `${card.setCode} ${String(card.number ?? "").padStart(3, "0")}` : ""}</span>
             </span>
           </li>
