@@ -1,7 +1,8 @@
 import { createContext, useContext, useEffect, useRef, useState } from "react";
-import { useT } from "../../../lib/i18n";
+import { useLocale, useT } from "../../../lib/i18n";
 import { ART_SIZES, cardArt, elementOf, isExCard, isTrainerCard, STAGE_MESSAGE, trainerMessage, TYPE_MESSAGE, type CardFace, type Element } from "../card-face";
 import { cardsMessages } from "../messages";
+import { cardName } from "../names";
 import { displayRarity } from "../rarity";
 
 /** CARD_IMAGE_BASE_URL as the root layout hands it down (null when the operator set none). */
@@ -64,6 +65,7 @@ export type CardImageProps = {
  */
 export function CardImage({ face, packName, eager = false, sizes = "(min-width: 768px) 160px, 30vw", className = "", decorative = false }: CardImageProps) {
   const baseUrl = useContext(CardImageBaseUrlContext);
+  const locale = useLocale();
   const art = cardArt(face, baseUrl);
   const [failedSrc, setFailedSrc] = useState<string | null>(null);
   const img = useRef<HTMLImageElement>(null);
@@ -72,7 +74,7 @@ export function CardImage({ face, packName, eager = false, sizes = "(min-width: 
     const el = img.current;
     if (el && el.complete && el.naturalWidth === 0) setFailedSrc(el.getAttribute("src"));
   }, []);
-  const label = `${face.name}（${displayRarity(face.rarity)}${packName ? `・${packName}` : ""}）`;
+  const label = `${cardName(face, locale)}（${displayRarity(face.rarity)}${packName ? `・${packName}` : ""}）`;
   const showArt = art && failedSrc !== art.src;
   return (
     <div className={`@container relative aspect-[63/88] w-full ${className}`} data-card-art={showArt ? "image" : "placeholder"}>
@@ -101,20 +103,31 @@ export function CardImage({ face, packName, eager = false, sizes = "(min-width: 
 /** A card drawn from its data: frame by type, stage, name (once), HP, ex, rarity, set and number. */
 export function CardPlaceholder({ face, label }: { face: CardFace; label: string | null }) {
   const t = useT(cardsMessages);
+  const locale = useLocale();
   const trainer = isTrainerCard(face);
   const element = elementOf(face);
   const ex = !trainer && isExCard(face);
-  const name = ex ? face.name.replace(/ ?ex$/, "") : face.name;
+  const shownName = cardName(face, locale);
+  const name = ex ? shownName.replace(/ ?ex$/, "") : shownName;
   const stageKey = face.stage ? STAGE_MESSAGE[face.stage] : undefined;
   const kind = trainer ? t(trainerMessage(face.cardType)) : stageKey ? t(stageKey) : null;
   const frame = trainer ? "bg-trainer-frame" : FRAME[element];
   const window = trainer ? "bg-trainer-soft" : WINDOW[element];
   const setNumber = face.setCode && face.number !== null ? `${face.setCode} ${String(face.number).padStart(3, "0")}` : (face.setCode ?? "");
+  if (!label) {
+    // A thumbnail beside the name (pickers, chips): too small for text, so frame and type mark only.
+    return (
+      <div aria-hidden="true" className={`absolute inset-0 grid place-items-center rounded-[12%] p-[8%] shadow-card ${frame}`} data-card-kind={trainer ? "trainer" : "pokemon"}>
+        <div className={`grid h-full w-full place-items-center rounded-[10%] ${window}`}>
+          <Emblem className={`size-[70%] ${trainer ? "fill-trainer-frame" : FILL[element]}`} />
+        </div>
+      </div>
+    );
+  }
   return (
     <div
-      role={label ? "img" : undefined}
-      aria-label={label ?? undefined}
-      aria-hidden={label ? undefined : true}
+      role="img"
+      aria-label={label}
       className={`absolute inset-0 rounded-card p-[4.5%] shadow-card ${frame}`} data-card-kind={trainer ? "trainer" : "pokemon"}>
       <div aria-hidden="true" className="flex h-full flex-col overflow-hidden rounded-[5cqw] bg-white/95 text-slate-900">
         <div className="flex items-start gap-[2cqw] px-[5cqw] pt-[4cqw]">
@@ -152,13 +165,15 @@ export function CardPlaceholder({ face, label }: { face: CardFace; label: string
 }
 
 /** A round type mark. Drawn in SVG: it is decoration, and SVG text is not held to text contrast. */
-function Emblem({ className, letter }: { className: string; letter: string }) {
+function Emblem({ className, letter }: { className: string; letter?: string }) {
   return (
     <svg viewBox="0 0 40 40" className={className} aria-hidden="true" focusable="false">
       <circle cx="20" cy="20" r="19" stroke="white" strokeWidth="2" />
-      <text x="20" y="27" textAnchor="middle" fontSize="20" fontWeight="700" fill="white">
-        {letter}
-      </text>
+      {letter ? (
+        <text x="20" y="27" textAnchor="middle" fontSize="20" fontWeight="700" fill="white">
+          {letter}
+        </text>
+      ) : null}
     </svg>
   );
 }
