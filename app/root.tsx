@@ -1,7 +1,5 @@
 import type { ReactNode } from "react";
 import {
-  isRouteErrorResponse,
-  Link,
   Links,
   Meta,
   Outlet,
@@ -9,7 +7,6 @@ import {
   ScrollRestoration,
   useLocation,
   useNavigation,
-  useRouteError,
   useRouteLoaderData,
 } from "react-router";
 import type { Route } from "./+types/root";
@@ -19,18 +16,24 @@ import { SiteFooter } from "./components/layout/site-footer";
 import { SiteHeader, type HeaderViewer } from "./components/layout/site-header";
 import { ListLinkNavigation } from "./components/ui/list-link";
 import { CardImageBaseUrlContext } from "./features/cards/components/card-image";
+import { RouteError } from "./components/ui/route-error";
+import { getSiteSettings } from "./features/settings/settings.server";
 import { getViewer } from "./features/users/session.server";
 import { LocaleContext, localeFromRequest, useT, type Locale } from "./lib/i18n";
 import { useNonce } from "./lib/nonce";
+import type { SiteHead } from "./lib/seo";
 
 /**
  * Every page: the chosen language, who is signed in (what the header needs, nothing more), the
- * video-channel link from configuration and the year for the footer (server time, so the
- * hydrated page shows the same text).
+ * video-channel link from configuration, the year for the footer (server time, so the
+ * hydrated page shows the same text) and what every page's head needs: the site's origin and the
+ * admin's site settings (lib/seo.ts).
  */
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const viewer = await getViewer(request, context);
+  const [viewer, settings] = await Promise.all([getViewer(request, context), getSiteSettings(context.db)]);
+  const site: SiteHead = { url: context.env.siteUrl, settings };
   return {
+    site,
     locale: localeFromRequest(request),
     viewer: viewer ? { displayName: viewer.displayName, isAdmin: viewer.isAdmin, suspended: viewer.suspended } : null,
     videoChannelUrl: context.env.videoChannelUrl,
@@ -103,34 +106,9 @@ export default function App() {
 }
 
 export function ErrorBoundary() {
-  const error = useRouteError();
-  const t = useT(layoutMessages);
-  let title = t("errorTitle");
-  let message = t("errorMessage");
-  if (isRouteErrorResponse(error) && error.status === 404) {
-    title = t("notFoundTitle");
-    message = t("notFoundMessage");
-  } else if (isRouteErrorResponse(error) && error.status === 400) {
-    title = t("badRequestTitle");
-    message = t("badRequestMessage");
-  } else if (isRouteErrorResponse(error) && error.status === 403) {
-    title = t("forbiddenTitle");
-    const detail = (error.data as { message?: unknown } | null)?.message;
-    message = typeof detail === "string" ? detail : t("forbiddenMessage");
-  }
   return (
     <Shell>
-      <title>{`${title} | ${t("siteTitle")}`}</title>
-      <meta name="description" content={message} />
-      <div className="py-6 text-center">
-        <h1 className="text-2xl font-bold">{title}</h1>
-        <p className="mt-4 text-slate-600">{message}</p>
-        <p className="mt-6">
-          <Link to="/" className="text-brand-700 underline">
-            {t("backHome")}
-          </Link>
-        </p>
-      </div>
+      <RouteError />
     </Shell>
   );
 }

@@ -22,6 +22,9 @@ const CACHEABLE: RegExp[] = [
   /^\/api\/cards(?:\/search)?$/,
   /^\/api\/cards\/[^/]+\/[^/]+$/,
   /^\/api\/trades$/,
+  /^\/deck-recipes(?:\.data)?$/,
+  /^\/deck-recipes\/[^/]+(?:\.data)?$/,
+  /^\/api\/decks(?:\/[^/]+)?$/,
 ];
 
 /** Headers of a kept answer that are replayed; the rest (CSP, dates, encodings) are per request. */

@@ -1,6 +1,7 @@
 import { createAdapter } from "@socket.io/redis-adapter";
 import { createClient } from "redis";
 import { noteRemoteBoardChange, onLocalBoardChange } from "../app/lib/board-version.server";
+import { noteRemoteSettingsChange, onLocalSettingsChange } from "../app/features/settings/settings-version.server";
 import type { Namespace, Server as SocketServer, Socket } from "socket.io";
 import { z } from "zod";
 import type { Database } from "../app/db/client.server";
@@ -18,7 +19,6 @@ import {
   unblockRoomPartner,
 } from "../app/features/chat/chat.server";
 import { ReportSchema, RoomIdSchema, SendMessageSchema, SeqSchema, SyncSchema, TradeStepSchema } from "../app/features/chat/chat.schema";
-import { CHAT_ERROR_KEYS, chatMessages as chatCatalogue } from "../app/features/chat/messages";
 import {
   CHAT_NAMESPACE,
   type AckError,
@@ -28,7 +28,8 @@ import {
 import { createMemoryRateLimiter, createRedisRateLimiter, type MessageRateLimiter } from "../app/features/chat/rate-limit.server";
 import { getViewerFromHeaders } from "../app/features/users/session.server";
 import type { Env } from "../app/lib/env.server";
-import { localeFromRequest, translate, type Locale } from "../app/lib/i18n";
+import { AppError } from "../app/lib/errors";
+import { localeFromRequest, type Locale } from "../app/lib/i18n";
 import type { Logger } from "./logger";
 
 export type Realtime = { close(): Promise<void> };
@@ -41,6 +42,8 @@ type ChatNamespace = Namespace<ClientToServerEvents, ServerToClientEvents, Recor
 const SYNC_PAGE = 200;
 /** Server-to-server event: some instance changed the trade board (app/lib/board-version.server.ts). */
 const BOARD_CHANGED = "board:changed";
+/** Server-to-server event: some instance saved the site settings (features/settings/settings-version.server.ts). */
+const SETTINGS_CHANGED = "settings:changed";
 
 /**
  * Socket.IO on the same HTTP server. With REDIS_URL the Redis adapter fans events out across
@@ -69,19 +72,23 @@ export async function attachRealtime(options: {
     log.info("realtime fan-out through redis");
   }
   if (env.redisUrl) {
-    // A board write here makes the other instances' board caches stale: tell them, at most once
-    // a tick (serverSideEmit reaches the other servers through the Redis adapter).
-    let relayQueued = false;
-    const stopRelay = onLocalBoardChange(() => {
-      if (relayQueued) return;
-      relayQueued = true;
-      setImmediate(() => {
-        relayQueued = false;
-        io.serverSideEmit(BOARD_CHANGED);
+    // A write here makes the other instances' caches stale: tell them, at most once a tick per
+    // kind (serverSideEmit reaches the other servers through the Redis adapter).
+    const relay = (event: string, onLocal: (listener: () => void) => () => void, noteRemote: () => void) => {
+      let queued = false;
+      const stop = onLocal(() => {
+        if (queued) return;
+        queued = true;
+        setImmediate(() => {
+          queued = false;
+          io.serverSideEmit(event);
+        });
       });
-    });
-    io.on(BOARD_CHANGED, () => noteRemoteBoardChange());
-    closers.unshift(async () => stopRelay());
+      io.on(event, () => noteRemote());
+      closers.unshift(async () => stop());
+    };
+    relay(BOARD_CHANGED, onLocalBoardChange, noteRemoteBoardChange);
+    relay(SETTINGS_CHANGED, onLocalSettingsChange, noteRemoteSettingsChange);
   }
   io.on("connection", (socket) => {
     socket.on("ping:server", (ack?: (reply: { ok: true; at: number }) => void) => {
@@ -124,12 +131,10 @@ function attachChat(nsp: ChatNamespace, deps: { env: Env; database: Database; lo
   });
 
   const failure = (socket: ChatSocket, err: unknown): AckError => {
-    let code = "invalid";
-    if (err instanceof ChatError) code = err.code;
-    else if (!(err instanceof z.ZodError)) log.error("chat handler failed", { error: err instanceof Error ? err.message : String(err) });
-    if (code === "suspended") disconnectUser(socket.data.userId);
-    const key = CHAT_ERROR_KEYS[code] ?? "errorUnknown";
-    return { ok: false, error: code, message: translate(chatCatalogue, socket.data.locale, key, { max: 1000 }) };
+    if (!(err instanceof AppError) && !(err instanceof z.ZodError)) log.error("chat handler failed", { error: err instanceof Error ? err.message : String(err) });
+    const known = err instanceof AppError ? err : new ChatError("invalid");
+    if (known.code === "suspended") disconnectUser(socket.data.userId);
+    return { ok: false, error: known.code, message: known.text(socket.data.locale) };
   };
 
   // The handshake refuses a suspended user, but sockets opened before the suspension stay up:

@@ -1,6 +1,5 @@
 import { redirect } from "react-router";
 import { z } from "zod";
-import { apiCall } from "../features/trades/http.server";
 import { resolveReport } from "../features/trades/trades.server";
 import { requireApiAdmin } from "../features/users/session.server";
 import type { Route } from "./+types/api.admin.reports.$id";
@@ -21,8 +20,6 @@ export const action = withJsonErrors(async function action({ request, params, co
     : await request.formData().then((form) => Object.fromEntries(form), () => null);
   const parsed = ResolveSchema.safeParse(body);
   if (!parsed.success) return Response.json({ error: "action must be dismiss, closeOffer or suspendUser" }, { status: 400 });
-  return apiCall(request, async () => {
-    await resolveReport(context.db, params.id, parsed.data.action);
-    return isJson ? Response.json({ ok: true }) : redirect("/admin?tab=reports&done=1");
-  });
+  await resolveReport(context.db, params.id, parsed.data.action);
+  return isJson ? Response.json({ ok: true }) : redirect("/admin?tab=reports&done=1");
 });

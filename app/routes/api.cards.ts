@@ -1,4 +1,5 @@
-import { InvalidCursorError, listCards, MAX_PAGE_SIZE, UnknownPackError } from "../features/cards/cards.server";
+import { listCards, MAX_PAGE_SIZE } from "../features/cards/cards.server";
+import { CardError } from "../features/cards/errors";
 import type { Route } from "./+types/api.cards";
 import { withJsonErrors } from "../lib/api.server";
 
@@ -11,26 +12,20 @@ const badRequest = (error: string) => Response.json({ error }, { status: 400 });
 export const loader = withJsonErrors(async function loader({ request, context }: Route.LoaderArgs) {
   const params = new URL(request.url).searchParams;
   const packId = params.get("pack")?.trim();
-  if (!packId) return badRequest("Unknown pack name");
+  if (!packId) throw new CardError("unknown_pack_name");
   const limitParam = params.get("limit");
   let limit: number | undefined;
   if (limitParam !== null && limitParam !== "") {
     limit = Number(limitParam);
     if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE_SIZE) return badRequest(`limit must be an integer from 1 to ${MAX_PAGE_SIZE}`);
   }
-  try {
-    const page = await listCards(context.db, {
-      packId,
-      q: params.get("q"),
-      rarity: params.get("rarity") || null,
-      excludeRare: ["1", "true"].includes(params.get("excludeRare") ?? ""),
-      limit,
-      cursor: params.get("cursor") || null,
-    });
-    return Response.json(page, { headers: { "Cache-Control": "public, max-age=60" } });
-  } catch (error) {
-    if (error instanceof UnknownPackError) return badRequest("Unknown pack name");
-    if (error instanceof InvalidCursorError) return badRequest("Invalid cursor");
-    throw error;
-  }
+  const page = await listCards(context.db, {
+    packId,
+    q: params.get("q"),
+    rarity: params.get("rarity") || null,
+    excludeRare: ["1", "true"].includes(params.get("excludeRare") ?? ""),
+    limit,
+    cursor: params.get("cursor") || null,
+  });
+  return Response.json(page, { headers: { "Cache-Control": "public, max-age=60" } });
 });

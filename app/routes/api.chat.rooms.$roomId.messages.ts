@@ -1,9 +1,7 @@
 import { z } from "zod";
-import { ChatError, listMessages } from "../features/chat/chat.server";
+import { listMessages } from "../features/chat/chat.server";
 import { SEQ_MAX } from "../features/chat/chat.schema";
-import { chatMessages } from "../features/chat/messages";
 import { requireApiViewer } from "../features/users/session.server";
-import { localeFromRequest, translate } from "../lib/i18n";
 import type { Route } from "./+types/api.chat.rooms.$roomId.messages";
 import { withJsonErrors } from "../lib/api.server";
 
@@ -20,19 +18,11 @@ const QuerySchema = z.object({
  */
 export const loader = withJsonErrors(async function loader({ request, params, context }: Route.LoaderArgs) {
   const viewer = await requireApiViewer(request, context);
-  const locale = localeFromRequest(request);
   const url = new URL(request.url);
   const query = QuerySchema.safeParse(Object.fromEntries([...url.searchParams].filter(([, v]) => v !== "")));
   if (!query.success || (query.data.afterSeq !== undefined && query.data.beforeSeq !== undefined)) {
     return Response.json({ error: "afterSeq or beforeSeq must be a whole number (not both); limit 1–200" }, { status: 400 });
   }
-  try {
-    const messages = await listMessages(context.db, params.roomId, viewer.id, query.data);
-    return Response.json({ messages }, { headers: { "Cache-Control": "private, no-store" } });
-  } catch (err) {
-    if (err instanceof ChatError && err.code === "not_found") {
-      return Response.json({ error: translate(chatMessages, locale, "errorNotFound") }, { status: 404 });
-    }
-    throw err;
-  }
+  const messages = await listMessages(context.db, params.roomId, viewer.id, query.data);
+  return Response.json({ messages }, { headers: { "Cache-Control": "private, no-store" } });
 });

@@ -1,4 +1,3 @@
-import { apiCall } from "../features/trades/http.server";
 import { listMatchPage, parseMatchPage } from "../features/trades/trades.server";
 import type { MatchPage } from "../features/trades/types";
 import { requireApiViewer } from "../features/users/session.server";
@@ -12,13 +11,11 @@ const encoder = new TextEncoder();
 /** GET /api/trades/matches?page= — one page of マッチ for the signed-in user. */
 export const loader = withJsonErrors(async function loader({ request, context }: Route.LoaderArgs) {
   const viewer = await requireApiViewer(request, context);
-  return apiCall(request, async () => {
-    const page = await listMatchPage(context.db, viewer.id, parseMatchPage(new URL(request.url).searchParams.get("page")));
-    let body = bodies.get(page);
-    if (body === undefined) {
-      body = encoder.encode(JSON.stringify(page));
-      bodies.set(page, body);
-    }
-    return new Response(body, { headers: { "content-type": "application/json" } });
-  });
+  const page = await listMatchPage(context.db, viewer.id, parseMatchPage(new URL(request.url).searchParams.get("page")));
+  let body = bodies.get(page);
+  if (body === undefined) {
+    body = encoder.encode(JSON.stringify(page));
+    bodies.set(page, body);
+  }
+  return new Response(body, { headers: { "content-type": "application/json" } });
 });

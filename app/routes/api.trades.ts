@@ -1,4 +1,4 @@
-import { apiCall, zodMessage } from "../features/trades/http.server";
+import { zodMessage } from "../features/trades/http.server";
 import { boardFiltersFromParams, OfferInputSchema } from "../features/trades/trades.schema";
 import { createOffer, listBoard } from "../features/trades/trades.server";
 import { getViewer, requireApiViewer } from "../features/users/session.server";
@@ -10,14 +10,12 @@ import { withJsonErrors } from "../lib/api.server";
 export const loader = withJsonErrors(async function loader({ request, context }: Route.LoaderArgs) {
   const url = new URL(request.url);
   const viewer = await getViewer(request, context);
-  return apiCall(request, async () =>
-    Response.json(
-      await listBoard(context.db, {
-        viewerId: viewer?.id,
-        filters: boardFiltersFromParams(url.searchParams),
-        cursor: url.searchParams.get("cursor"),
-      }),
-    ),
+  return Response.json(
+    await listBoard(context.db, {
+      viewerId: viewer?.id,
+      filters: boardFiltersFromParams(url.searchParams),
+      cursor: url.searchParams.get("cursor"),
+    }),
   );
 });
 
@@ -28,5 +26,5 @@ export const action = withJsonErrors(async function action({ request, context }:
   const body = await request.json().catch(() => null);
   const parsed = OfferInputSchema.safeParse(body);
   if (!parsed.success) return Response.json({ error: zodMessage(parsed.error, localeFromRequest(request)) }, { status: 400 });
-  return apiCall(request, async () => Response.json(await createOffer(context.db, viewer.id, parsed.data), { status: 201 }));
+  return Response.json(await createOffer(context.db, viewer.id, parsed.data), { status: 201 });
 });

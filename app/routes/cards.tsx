@@ -1,13 +1,18 @@
 import { Form, Link, useNavigate, useNavigation, useSubmit } from "react-router";
-import { canonicalPackId, DEFAULT_PAGE_SIZE, InvalidCursorError, listCards, listPacks } from "../features/cards/cards.server";
+import { canonicalPackId, DEFAULT_PAGE_SIZE, listCards, listPacks } from "../features/cards/cards.server";
+import { CardError } from "../features/cards/errors";
 import { CardSearch } from "../features/cards/components/card-search";
 import { CardImage } from "../features/cards/components/card-image";
 import { cardsMessages } from "../features/cards/messages";
 import { RARITIES } from "../features/cards/rarity";
+import { FormField, SelectField } from "../components/ui/form-field";
+import { SubmitButton } from "../components/ui/submit-button";
 import { localeFromRequest, translate, useLocale, useT } from "../lib/i18n";
-import { pageMeta } from "../lib/meta";
-import { memo } from "../lib/memo.server";
+import { localeOfMatches } from "../components/layout/meta-locale";
+import { seoMeta } from "../lib/seo";
 import type { Route } from "./+types/cards";
+
+const FILTER_LABEL = "block text-sm font-medium";
 
 // SPEC.md §9: the first pack selected by default is the time-and-space pack dialga.
 const DEFAULT_PACK = "dialga";
@@ -17,7 +22,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const url = new URL(request.url);
   const locale = localeFromRequest(request);
   // The pack list changes only on import (which clears this cache).
-  const packs = await memo("catalogue:packs", 60_000, () => listPacks(context.db));
+  const packs = await listPacks(context.db);
   const packParam = url.searchParams.get("pack");
   const wanted = canonicalPackId(packParam || DEFAULT_PACK);
   const pack = packs.find((p) => p.id === wanted) ?? (packParam ? undefined : packs[0]);
@@ -31,7 +36,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   try {
     result = await listCards(context.db, { packId: pack.id, q, rarity: rarity || null, limit: DEFAULT_PAGE_SIZE, cursor });
   } catch (error) {
-    if (!(error instanceof InvalidCursorError)) throw error;
+    if (!(error instanceof CardError && error.code === "invalid_cursor")) throw error;
     cursor = null;
     result = await listCards(context.db, { packId: pack.id, q, rarity: rarity || null, limit: DEFAULT_PAGE_SIZE });
   }
@@ -52,7 +57,20 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   };
 }
 
-export const meta: Route.MetaFunction = ({ data }) => pageMeta(data?.title ?? "カードデータベース", data?.description);
+export const meta: Route.MetaFunction = (args) => {
+  const { data } = args;
+  const locale = localeOfMatches(args.matches);
+  const database = translate(cardsMessages, locale, "pageTitle");
+  return seoMeta(args, {
+    title: data?.title ?? database,
+    description: data?.description,
+    // The pack and rarity choose what the page lists; a search, a cursor or a page number do not.
+    canonicalQuery: { pack: data?.pack.id, rarity: data?.rarity },
+    breadcrumbs: data ? [{ name: database, path: "/cards" }, { name: data.pack.name, path: `/cards?pack=${encodeURIComponent(data.pack.id)}` }] : [{ name: database, path: "/cards" }],
+    // A search or filter that finds nothing is not a page to index.
+    noindex: !data || data.total === 0 || Boolean(data.q),
+  });
+};
 
 function listUrl(params: { pack: string; rarity: string; q: string; cursor?: string; page?: number }): string {
   const search = new URLSearchParams({ pack: params.pack });
@@ -86,63 +104,49 @@ export default function CardsPage({ loaderData }: Route.ComponentProps) {
         aria-label={t("filters")}
         className="grid gap-3 rounded-lg border border-slate-200 bg-white p-4 sm:grid-cols-[2fr_1fr_2fr_auto] sm:items-end"
       >
-        <div>
-          <label htmlFor="cards-pack" className="mb-1 block text-sm font-medium">
-            {t("pack")}
-          </label>
-          <select
-            id="cards-pack"
-            name="pack"
-            defaultValue={pack.id}
-            key={`pack-${pack.id}`}
-            onChange={(event) => submit(event.currentTarget.form)}
-            className="w-full rounded-md border border-slate-400 bg-white px-2 py-2"
-          >
-            {packs.map((p) => (
-              <option key={p.id} value={p.id}>
-                {locale === "en" ? p.nameEn : p.nameJa}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div>
-          <label htmlFor="cards-rarity" className="mb-1 block text-sm font-medium">
-            {t("rarity")}
-          </label>
-          <select
-            id="cards-rarity"
-            name="rarity"
-            defaultValue={rarity}
-            key={`rarity-${rarity}`}
-            onChange={(event) => submit(event.currentTarget.form)}
-            className="w-full rounded-md border border-slate-400 bg-white px-2 py-2"
-          >
-            <option value="">{t("allRarities")}</option>
-            {RARITIES.map((r) => (
-              <option key={r.code} value={r.code}>
-                {r.code}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div>
-          <label htmlFor="cards-q" className="mb-1 block text-sm font-medium">
-            {t("name")}
-          </label>
-          <input
-            id="cards-q"
-            name="q"
-            type="search"
-            defaultValue={q}
-            key={`q-${q}`}
-            maxLength={100}
-            placeholder={t("namePlaceholder")}
-            className="w-full rounded-md border border-slate-400 bg-white px-3 py-2"
-          />
-        </div>
-        <button type="submit" className="rounded-md bg-brand-700 px-4 py-2 font-bold text-white hover:bg-brand-800">
-          {t("apply")}
-        </button>
+        <SelectField
+          id="cards-pack"
+          name="pack"
+          label={t("pack")}
+          labelClassName={FILTER_LABEL}
+          defaultValue={pack.id}
+          key={`pack-${pack.id}`}
+          onChange={(event) => submit(event.currentTarget.form)}
+        >
+          {packs.map((p) => (
+            <option key={p.id} value={p.id}>
+              {locale === "en" ? p.nameEn : p.nameJa}
+            </option>
+          ))}
+        </SelectField>
+        <SelectField
+          id="cards-rarity"
+          name="rarity"
+          label={t("rarity")}
+          labelClassName={FILTER_LABEL}
+          defaultValue={rarity}
+          key={`rarity-${rarity}`}
+          onChange={(event) => submit(event.currentTarget.form)}
+        >
+          <option value="">{t("allRarities")}</option>
+          {RARITIES.map((r) => (
+            <option key={r.code} value={r.code}>
+              {r.code}
+            </option>
+          ))}
+        </SelectField>
+        <FormField
+          id="cards-q"
+          name="q"
+          type="search"
+          label={t("name")}
+          labelClassName={FILTER_LABEL}
+          defaultValue={q}
+          key={`q-${q}`}
+          maxLength={100}
+          placeholder={t("namePlaceholder")}
+        />
+        <SubmitButton>{t("apply")}</SubmitButton>
       </Form>
 
       <section aria-labelledby="card-list-heading" aria-busy={navigation.state === "loading"}>

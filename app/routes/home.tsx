@@ -1,27 +1,30 @@
 import { Link } from "react-router";
 import { listPacks, showcaseCards } from "../features/cards/cards.server";
 import { CardImage } from "../features/cards/components/card-image";
+import { HomeDeckRecipes } from "../features/decks/components/home-deck-recipes";
+import { listHomeDecks } from "../features/decks/decks.server";
 import { NewestOffers } from "../features/trades/components/newest-offers";
 import { listBoard, toListItem } from "../features/trades/trades.server";
 import { getViewer } from "../features/users/session.server";
-import { pageMeta } from "../lib/meta";
-import { memo } from "../lib/memo.server";
+import { seoMeta } from "../lib/seo";
 import type { Route } from "./+types/home";
 
-export const meta: Route.MetaFunction = () => pageMeta(undefined);
+export const meta: Route.MetaFunction = (args) => seoMeta(args);
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   // The catalogue changes only on import: a minute of staleness across instances is fine.
-  const packs = await memo("catalogue:packs", 60_000, () => listPacks(context.db));
+  const packs = await listPacks(context.db);
   const newest = packs[0];
-  const featured = newest ? await memo(`catalogue:showcase:${newest.id}`, 60_000, () => showcaseCards(context.db, newest.id, 8)) : [];
+  const featured = newest ? await showcaseCards(context.db, newest.id, 8) : [];
   const viewer = await getViewer(request, context);
   const newestOffers = (await listBoard(context.db, { viewerId: viewer?.id, limit: 4 })).offers.map(toListItem);
-  return { packs: packs.slice(0, 8), totalPacks: packs.length, newest, featured, newestOffers, now: new Date().toISOString() };
+  // デッキレシピ: tier 1 first, then newest.
+  const deckRecipes = await listHomeDecks(context.db, 6);
+  return { packs: packs.slice(0, 8), totalPacks: packs.length, newest, featured, newestOffers, deckRecipes, now: new Date().toISOString() };
 }
 
 export default function Home({ loaderData }: Route.ComponentProps) {
-  const { packs, totalPacks, newest, featured, newestOffers, now } = loaderData;
+  const { packs, totalPacks, newest, featured, newestOffers, deckRecipes, now } = loaderData;
   return (
     <div className="space-y-10">
       <section className="rounded-2xl bg-gradient-to-br from-brand-600 to-brand-800 px-6 py-8 text-white">
@@ -40,6 +43,8 @@ export default function Home({ loaderData }: Route.ComponentProps) {
       </section>
 
       <NewestOffers offers={newestOffers} now={now} />
+
+      <HomeDeckRecipes decks={deckRecipes} />
 
       {newest ? (
         <section aria-labelledby="newest-pack">

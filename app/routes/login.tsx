@@ -1,6 +1,7 @@
 import { data, Form, Link, redirect, useNavigation, useSearchParams } from "react-router";
 import { localeOfMatches } from "../components/layout/meta-locale";
-import { FormField } from "../features/users/components/form-field";
+import { FormField } from "../components/ui/form-field";
+import { SubmitButton } from "../components/ui/submit-button";
 import { usersMessages } from "../features/users/messages";
 import { safeRedirect } from "../features/users/safe-redirect";
 import { getViewer } from "../features/users/session.server";
@@ -8,13 +9,13 @@ import { useClientValidation } from "../features/users/use-client-validation";
 import { fieldErrors, LoginSchema, MESSAGE_PARAMS, type FieldErrors } from "../features/users/users.schema";
 import { callAuthEndpoint, cookiesOf } from "../lib/auth.server";
 import { localeFromRequest, translate, useT } from "../lib/i18n";
-import { pageMeta } from "../lib/meta";
+import { seoMeta } from "../lib/seo";
 import type { Route } from "./+types/login";
 import { readFormData } from "../lib/forms.server";
 
-export const meta: Route.MetaFunction = ({ matches }) => {
-  const locale = localeOfMatches(matches);
-  return pageMeta(translate(usersMessages, locale, "loginTitle"), translate(usersMessages, locale, "loginDescription"));
+export const meta: Route.MetaFunction = (args) => {
+  const locale = localeOfMatches(args.matches);
+  return seoMeta(args, { title: translate(usersMessages, locale, "loginTitle"), description: translate(usersMessages, locale, "loginDescription"), noindex: true });
 };
 
 export async function loader({ request, context }: Route.LoaderArgs) {
@@ -86,13 +87,9 @@ export default function Login({ actionData }: Route.ComponentProps) {
           label={t("password")}
           error={errors.password ? t(errors.password, MESSAGE_PARAMS) : undefined}
         />
-        <button
-          type="submit"
-          disabled={submitting}
-          className="w-full rounded-md bg-brand-700 px-4 py-2 font-bold text-white hover:bg-brand-800 disabled:opacity-60"
-        >
-          {submitting ? t("loginSubmitting") : t("loginSubmit")}
-        </button>
+        <SubmitButton pending={submitting} pendingText={t("loginSubmitting")} wide>
+          {t("loginSubmit")}
+        </SubmitButton>
       </Form>
       <p className="mt-4 text-center text-sm">
         {t("loginNoAccount")}{" "}

@@ -1,11 +1,14 @@
 import { data, Form, useNavigation } from "react-router";
 import { localeOfMatches } from "../components/layout/meta-locale";
+import { listBlockedUsers } from "../features/blocks/blocks.server";
+import { BlockedUsers } from "../features/blocks/components/blocked-users";
 import { listRoomsForUser } from "../features/chat/chat.server";
 import { ChatRoomsList } from "../features/chat/components/chat-rooms-list";
 import { MyOffers } from "../features/trades/components/my-offers";
 import { listOwnOffers } from "../features/trades/trades.server";
 import { CopyButton } from "../features/users/components/copy-button";
-import { FormField } from "../features/users/components/form-field";
+import { FormField } from "../components/ui/form-field";
+import { SubmitButton } from "../components/ui/submit-button";
 import { DISPLAY_NAME_MAX } from "../features/users/display-name";
 import { formatFriendId } from "../features/users/friend-id";
 import { usersMessages } from "../features/users/messages";
@@ -14,13 +17,13 @@ import { useClientValidation } from "../features/users/use-client-validation";
 import { fieldErrors, ProfileSchema, type FieldErrors } from "../features/users/users.schema";
 import { getProfile, updateProfile } from "../features/users/users.server";
 import { translate, useLocale, useT } from "../lib/i18n";
-import { pageMeta } from "../lib/meta";
+import { seoMeta } from "../lib/seo";
 import type { Route } from "./+types/profile";
 import { readFormData } from "../lib/forms.server";
 
-export const meta: Route.MetaFunction = ({ matches }) => {
-  const locale = localeOfMatches(matches);
-  return pageMeta(translate(usersMessages, locale, "profileTitle"), translate(usersMessages, locale, "profileDescription"));
+export const meta: Route.MetaFunction = (args) => {
+  const locale = localeOfMatches(args.matches);
+  return seoMeta(args, { title: translate(usersMessages, locale, "profileTitle"), description: translate(usersMessages, locale, "profileDescription"), noindex: true });
 };
 
 export async function loader({ request, context }: Route.LoaderArgs) {
@@ -29,6 +32,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   if (!profile) throw data(null, { status: 404 });
   const chatRooms = await listRoomsForUser(context.db, viewer.id);
   const myOffers = await listOwnOffers(context.db, viewer.id);
+  const blockedUsers = await listBlockedUsers(context.db, viewer.id);
   return {
     profile: {
       email: profile.email,
@@ -39,6 +43,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     },
     chatRooms,
     myOffers,
+    blockedUsers,
+    unblocked: new URL(request.url).searchParams.get("unblocked") === "1",
     now: new Date().toISOString(),
   };
 }
@@ -140,19 +146,16 @@ export default function Profile({ loaderData, actionData }: Route.ComponentProps
             hint={t("profileFriendIdHint")}
             error={errors.friendId ? t(errors.friendId) : undefined}
           />
-          <button
-            type="submit"
-            disabled={saving}
-            className="rounded-md bg-brand-700 px-5 py-2 font-bold text-white hover:bg-brand-800 disabled:opacity-60"
-          >
-            {saving ? t("profileSaving") : t("profileSave")}
-          </button>
+          <SubmitButton pending={saving} pendingText={t("profileSaving")}>
+            {t("profileSave")}
+          </SubmitButton>
         </Form>
       </section>
 
       {/* Later sections of the profile page (the viewer's trade offers, chat rooms) go below. */}
       <MyOffers offers={loaderData.myOffers} now={loaderData.now} />
       <ChatRoomsList rooms={loaderData.chatRooms} />
+      <BlockedUsers users={loaderData.blockedUsers} unblocked={loaderData.unblocked} />
     </div>
   );
 }

@@ -1,6 +1,7 @@
 import { data, Form, Link, redirect, useNavigation, useSearchParams } from "react-router";
 import { localeOfMatches } from "../components/layout/meta-locale";
-import { FormField } from "../features/users/components/form-field";
+import { FormField } from "../components/ui/form-field";
+import { SubmitButton } from "../components/ui/submit-button";
 import { DISPLAY_NAME_MAX, EMAIL_MAX, PASSWORD_MAX } from "../features/users/display-name";
 import { usersMessages } from "../features/users/messages";
 import { safeRedirect } from "../features/users/safe-redirect";
@@ -9,13 +10,13 @@ import { useClientValidation } from "../features/users/use-client-validation";
 import { fieldErrors, MESSAGE_PARAMS, SignupSchema, type FieldErrors } from "../features/users/users.schema";
 import { callAuthEndpoint, cookiesOf } from "../lib/auth.server";
 import { localeFromRequest, translate, useT } from "../lib/i18n";
-import { pageMeta } from "../lib/meta";
+import { seoMeta } from "../lib/seo";
 import type { Route } from "./+types/signup";
 import { readFormData } from "../lib/forms.server";
 
-export const meta: Route.MetaFunction = ({ matches }) => {
-  const locale = localeOfMatches(matches);
-  return pageMeta(translate(usersMessages, locale, "signupTitle"), translate(usersMessages, locale, "signupDescription"));
+export const meta: Route.MetaFunction = (args) => {
+  const locale = localeOfMatches(args.matches);
+  return seoMeta(args, { title: translate(usersMessages, locale, "signupTitle"), description: translate(usersMessages, locale, "signupDescription"), noindex: true });
 };
 
 export async function loader({ request, context }: Route.LoaderArgs) {
@@ -25,7 +26,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 type Field = "displayName" | "email" | "password";
-type SignupErrors = FieldErrors<Field> & { formText?: string; emailText?: string };
+type SignupErrors = FieldErrors<Field> & { formText?: string; emailText?: string; passwordText?: string };
 
 export async function action({ request, context }: Route.ActionArgs) {
   const form = await readFormData(request);
@@ -46,7 +47,11 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (response.ok) throw redirect(redirectTo, { headers: cookiesOf(response) });
   const body = (await response.json().catch(() => ({}))) as { message?: string; code?: string };
   const message = body.message ?? translate(usersMessages, localeFromRequest(request), "errorUnknown");
-  const errors: SignupErrors = body.code?.startsWith("USER_ALREADY_EXISTS") ? { emailText: message } : { formText: message };
+  const errors: SignupErrors = body.code?.startsWith("USER_ALREADY_EXISTS")
+    ? { emailText: message }
+    : body.code === "PASSWORD_TOO_COMMON"
+      ? { passwordText: message }
+      : { formText: message };
   return data<{ errors: SignupErrors; values: typeof values }>({ errors, values }, { status: response.status === 422 ? 400 : response.status });
 }
 
@@ -100,15 +105,11 @@ export default function Signup({ actionData }: Route.ComponentProps) {
           maxLength={PASSWORD_MAX}
           label={t("password")}
           hint={t("passwordHint", MESSAGE_PARAMS)}
-          error={errors.password ? t(errors.password, MESSAGE_PARAMS) : undefined}
+          error={errors.passwordText ?? (errors.password ? t(errors.password, MESSAGE_PARAMS) : undefined)}
         />
-        <button
-          type="submit"
-          disabled={submitting}
-          className="w-full rounded-md bg-brand-700 px-4 py-2 font-bold text-white hover:bg-brand-800 disabled:opacity-60"
-        >
-          {submitting ? t("signupSubmitting") : t("signupSubmit")}
-        </button>
+        <SubmitButton pending={submitting} pendingText={t("signupSubmitting")} wide>
+          {t("signupSubmit")}
+        </SubmitButton>
       </Form>
       <p className="mt-4 text-center text-sm">
         {t("signupHaveAccount")}{" "}

@@ -1,12 +1,14 @@
 import { data, redirect } from "react-router";
-import { describeTradeError, offerInputFromForm, zodMessage } from "../features/trades/http.server";
+import { offerInputFromForm, zodMessage } from "../features/trades/http.server";
 import { OfferForm } from "../features/trades/components/offer-form";
 import { tradesMessages } from "../features/trades/messages";
-import { createOffer } from "../features/trades/trades.server";
+import { offerPrefillFromParams } from "../features/trades/trades.schema";
+import { createOffer, offerPrefill } from "../features/trades/trades.server";
 import { requireViewer } from "../features/users/session.server";
+import { formError } from "../lib/api.server";
 import { readFormData } from "../lib/forms.server";
 import { localeFromRequest, translate, useT } from "../lib/i18n";
-import { pageMeta } from "../lib/meta";
+import { seoMeta } from "../lib/seo";
 import type { Route } from "./+types/trades.new";
 
 // Posting needs a signed-in user with a friend ID: without one, the profile page comes first.
@@ -14,7 +16,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const viewer = await requireViewer(request, context);
   if (!viewer.friendId) throw redirect("/profile?need=friendId");
   const locale = localeFromRequest(request);
+  // ?want=A1-096*2,… starts the 求 side (a deck recipe's 「足りないカードを募集する」).
+  const want = await offerPrefill(context.db, offerPrefillFromParams(new URL(request.url).searchParams));
   return {
+    want,
     title: translate(tradesMessages, locale, "newOfferTitle"),
     description: translate(tradesMessages, locale, "newOfferDescription"),
   };
@@ -30,19 +35,18 @@ export async function action({ request, context }: Route.ActionArgs) {
     const { id } = await createOffer(context.db, viewer.id, parsed.data);
     return redirect(`/trades/${id}?done=posted`);
   } catch (error) {
-    const { status, message } = describeTradeError(error, locale);
-    return data({ error: message }, { status });
+    return formError(error, locale);
   }
 }
 
-export const meta: Route.MetaFunction = ({ data }) => pageMeta(data?.title ?? "トレード募集を作成", data?.description);
+export const meta: Route.MetaFunction = (args) => seoMeta(args, { title: args.data?.title ?? "トレード募集を作成", description: args.data?.description, noindex: true });
 
-export default function NewOffer({ actionData }: Route.ComponentProps) {
+export default function NewOffer({ loaderData, actionData }: Route.ComponentProps) {
   const t = useT(tradesMessages);
   return (
     <div className="space-y-6">
       <h1 className="text-2xl font-bold">{t("newOfferTitle")}</h1>
-      <OfferForm mode="new" error={actionData?.error} />
+      <OfferForm mode="new" error={actionData?.error} initialWant={loaderData.want} />
     </div>
   );
 }

@@ -10,12 +10,12 @@ import { OfferCard } from "../features/trades/components/offer-card";
 import { tradesMessages } from "../features/trades/messages";
 import { TRADE_EXCLUDED_PACKS } from "../features/trades/rules";
 import { boardFiltersFromParams, type BoardFilters } from "../features/trades/trades.schema";
-import { cardsByIds, listBoard, listMatchPage, listTradeRarities, matchListItems, parseMatchPage, toListItem, TradeError } from "../features/trades/trades.server";
+import { cardsByIds, listBoard, listMatchPage, listTradeRarities, matchListItems, parseMatchPage, toListItem } from "../features/trades/trades.server";
+import { TradeError } from "../features/trades/errors";
 import type { MatchListItem } from "../features/trades/types";
 import { getViewer } from "../features/users/session.server";
 import { localeFromRequest, translate, useLocale, useT } from "../lib/i18n";
-import { pageMeta } from "../lib/meta";
-import { memo } from "../lib/memo.server";
+import { seoMeta } from "../lib/seo";
 import type { Route } from "./+types/trades";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
@@ -30,9 +30,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     view === "matches"
       ? [[], [], []]
       : await Promise.all([
-          // Catalogue lists change only on import or an admin edit: a minute of staleness is fine.
-          memo("catalogue:packs", 60_000, () => listPacks(context.db)),
-          memo("catalogue:trade-rarities", 60_000, () => listTradeRarities(context.db)),
+          listPacks(context.db),
+          listTradeRarities(context.db),
           cardsByIds(context.db, [filters.give, filters.want].filter((id): id is string => Boolean(id))),
         ]);
   let board: Awaited<ReturnType<typeof listBoard>> = { offers: [], nextCursor: null };
@@ -78,7 +77,14 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   };
 }
 
-export const meta: Route.MetaFunction = ({ data }) => pageMeta(data?.title ?? "トレード掲示板", data?.description);
+export const meta: Route.MetaFunction = (args) => {
+  const { data } = args;
+  const title = data?.title ?? "トレード掲示板";
+  // マッチ is personal and an empty board has nothing to find: neither is indexed. Filters and
+  // cursors are views of the one board, whose canonical URL is /trades.
+  const empty = !data || data.view === "matches" || (data.isFirstPage && data.offers.length === 0);
+  return seoMeta(args, { title, description: data?.description, breadcrumbs: [{ name: title, path: "/trades" }], noindex: empty });
+};
 
 function withParams(current: URLSearchParams, changes: Record<string, string | null>): string {
   const next = new URLSearchParams(current);
@@ -120,8 +126,16 @@ function Filters({
       <h2 id="board-filters" className="font-bold">
         {t("filters")}
       </h2>
-      {chips.length ? (
+      {chips.length || filters.giveAny?.length ? (
         <ul className="mt-2 flex flex-wrap gap-2">
+          {filters.giveAny?.length ? (
+            <li className="flex items-center gap-1 rounded-full bg-brand-50 px-3 py-1 text-sm">
+              <span>{t("filterGiveAny", { count: filters.giveAny.length })}</span>
+              <Link to={withParams(params, { giveAny: null })} aria-label={t("filterGiveAnyRemove")} className="px-1 font-bold text-brand-800">
+                ×
+              </Link>
+            </li>
+          ) : null}
           {chips.map(({ side, card }) => (
             <li key={side} className="flex items-center gap-1 rounded-full bg-brand-50 px-3 py-1 text-sm">
               <span>
@@ -140,6 +154,7 @@ function Filters({
       </div>
       <Form method="get" action="/trades" className="mt-3 flex flex-wrap items-end gap-3">
         {filters.give ? <input type="hidden" name="give" value={filters.give} /> : null}
+        {filters.giveAny?.length ? <input type="hidden" name="giveAny" value={filters.giveAny.join(",")} /> : null}
         {filters.want ? <input type="hidden" name="want" value={filters.want} /> : null}
         <label className="text-sm">
           <span className="mb-1 block font-medium">{t("filterPack")}</span>
@@ -166,7 +181,7 @@ function Filters({
         <button type="submit" className="rounded-full bg-brand-700 px-5 py-2 font-bold text-white hover:bg-brand-800">
           {t("filterApply")}
         </button>
-        {filters.give || filters.want || filters.pack || filters.rarity ? (
+        {filters.give || filters.giveAny?.length || filters.want || filters.pack || filters.rarity ? (
           <Link to="/trades" className="py-2 text-sm text-brand-700 underline">
             {t("filterClear")}
           </Link>
@@ -283,7 +298,7 @@ export default function TradeBoard({ loaderData }: Route.ComponentProps) {
                     <OfferCard
                       offer={offer}
                       now={now}
-                      highlightGive={filters.give ? new Set([filters.give]) : undefined}
+                      highlightGive={filters.give || filters.giveAny?.length ? new Set([...(filters.give ? [filters.give] : []), ...(filters.giveAny ?? [])]) : undefined}
                       highlightWant={filters.want ? new Set([filters.want]) : undefined}
                     >
                       {offer.ownerId === viewerId ? <span>{t("yourOffer")}</span> : <RespondButton offerId={offer.id} signedIn={Boolean(viewerId)} />}

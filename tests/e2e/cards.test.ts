@@ -32,7 +32,7 @@ describe("card APIs", () => {
   it("GET /api/cards applies SPEC.md §5 and pages with a cursor", async () => {
     const unknown = await fetch(`${baseUrl}/api/cards?pack=no-such-pack`);
     expect(unknown.status).toBe(400);
-    expect(await unknown.json()).toEqual({ error: "Unknown pack name" });
+    expect(await unknown.json()).toEqual({ error: "Unknown pack name", code: "unknown_pack_name" });
     expect((await fetch(`${baseUrl}/api/cards?pack=dialga&limit=0`)).status).toBe(400);
     expect((await fetch(`${baseUrl}/api/cards?pack=dialga&limit=101`)).status).toBe(400);
     expect((await fetch(`${baseUrl}/api/cards?pack=dialga&cursor=garbage`)).status).toBe(400);

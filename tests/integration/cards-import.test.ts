@@ -7,7 +7,6 @@ import { seedCatalogue } from "../../app/features/cards/catalogue.server";
 import {
   CardImportError,
   decodeCsvBytes,
-  describeImportError,
   IMPORT_MAX_ROWS,
   importCardsFromCsv,
 } from "../../app/features/cards/import.server";
@@ -34,7 +33,7 @@ async function failure(title: string, csvData: string): Promise<{ error: CardImp
     if (!(error instanceof CardImportError)) throw error;
     // All or nothing: a failed import writes no row.
     expect((await database.db.select({ n: count() }).from(cards))[0].n).toBe(before);
-    return { error, message: describeImportError(error, "ja") };
+    return { error, message: error.text("ja") };
   }
   throw new Error("the import should have failed");
 }
@@ -139,7 +138,7 @@ describe("CSV import (SPEC.md §7 importCardsFromCSV)", () => {
     expect((await failure("dialga", "")).error.code).toBe("csv_missing");
     expect((await failure("dialga", "name,rarity,imageUrl\n")).error.code).toBe("no_rows");
     expect((await failure("dialga", 'name,rarity,imageUrl\n"unterminated,◆,\n')).error.code).toBe("malformed");
-    expect(describeImportError(new CardImportError("columns_missing", { columns: ["imageUrl"] }), "en")).toBe(
+    expect(new CardImportError("columns_missing", { columns: "imageUrl" }).text("en")).toBe(
       "Required columns are missing: imageUrl",
     );
   });

@@ -4,12 +4,11 @@ import { cardPacks, cards, rarities } from "../../app/db/schema/index";
 import {
   getCard,
   getCardInPack,
-  InvalidCursorError,
   listCards,
   searchCards,
-  UnknownPackError,
   type CardListItem,
 } from "../../app/features/cards/cards.server";
+import { CardError } from "../../app/features/cards/errors";
 import { invalidateCardIndex } from "../../app/features/cards/card-index.server";
 import { cardSearchText, seedCatalogue } from "../../app/features/cards/catalogue.server";
 import { rarityRank } from "../../app/features/cards/rarity";
@@ -89,10 +88,16 @@ describe("listCards (SPEC.md §5 card search by pack)", () => {
     expect((await listCards(database.db, { packId: "promo", excludeRare: true })).cards).toEqual([]);
   });
 
-  it("throws UnknownPackError for a pack that does not exist, and rejects a forged cursor", async () => {
-    await expect(listCards(database.db, { packId: "no-such-pack" })).rejects.toBeInstanceOf(UnknownPackError);
-    await expect(listCards(database.db, { packId: "dialga", cursor: "bm90LWpzb24" })).rejects.toBeInstanceOf(InvalidCursorError);
-    await expect(listCards(database.db, { packId: "dialga", cursor: "!!!" })).rejects.toBeInstanceOf(InvalidCursorError);
+  it("refuses a pack that does not exist (unknown_pack_name), and rejects a forged cursor (invalid_cursor)", async () => {
+    const refusal = (query: Parameters<typeof listCards>[1]) => listCards(database.db, query).then(() => null, (error: unknown) => error);
+    const unknown = await refusal({ packId: "no-such-pack" });
+    expect(unknown).toBeInstanceOf(CardError);
+    expect(unknown).toMatchObject({ code: "unknown_pack_name", status: 400 });
+    for (const cursor of ["bm90LWpzb24", "!!!"]) {
+      const forged = await refusal({ packId: "dialga", cursor });
+      expect(forged).toBeInstanceOf(CardError);
+      expect(forged).toMatchObject({ code: "invalid_cursor", status: 400 });
+    }
   });
 
   it("accepts SPEC.md §3's other pack id set (picachu, chalizard, mew, arceus, shininghigh)", async () => {

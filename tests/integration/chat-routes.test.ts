@@ -82,7 +82,7 @@ describe("the chat page and history API enforce membership", () => {
 
     expect(await outcome(() => api(`/api/chat/rooms/${roomId}/messages`, roomId, strangerCookie))).toEqual({
       status: 404,
-      body: { error: "チャットルームが見つかりません" },
+      body: { error: "チャットルームが見つかりません", code: "not_found" },
     });
     expect((await outcome(() => api(`/api/chat/rooms/${roomId}/messages`, roomId))).status).toBe(401);
     expect((await outcome(() => api(`/api/chat/rooms/${roomId}/messages?afterSeq=-1`, roomId, ownerCookie))).status).toBe(400);

@@ -59,7 +59,7 @@ describe("a board cursor that names no real time", () => {
   it("answers 400 JSON on /api/trades", async () => {
     const result = await outcome(() => apiBoardLoader(args<typeof apiBoardLoader>(get(`/api/trades?cursor=${impossibleCursor}`))));
     expect(result.status).toBe(400);
-    expect(result.body).toMatchObject({ error: "ページの指定が正しくありません", code: "invalidCursor" });
+    expect(result.body).toMatchObject({ error: "ページの指定が正しくありません", code: "invalid_cursor" });
   });
 
   it("shows the first page of /trades", async () => {

@@ -4,10 +4,8 @@ import { blocks, chatMessages, chatRooms, profiles, rarities, reports, tradeOffe
 import { applyTradeStep, blockRoomPartner, ChatError, sendMessage, unblockRoomPartner } from "../../app/features/chat/chat.server";
 import { seedCatalogue } from "../../app/features/cards/catalogue.server";
 import {
-  blockUser,
   bumpOffer,
   closeOffer,
-  completeTradeFromChat,
   createOffer,
   decodeCursor,
   deleteOffer,
@@ -24,12 +22,12 @@ import {
   parseMatchPage,
   reportOffer,
   resolveReport,
-  startNegotiationFromChat,
   TradeError,
-  unblockUser,
   updateOffer,
-  type TradeErrorCode,
 } from "../../app/features/trades/trades.server";
+import { blockUser, unblockUser } from "../../app/features/blocks/blocks.server";
+import { completeTradeFromChat, startNegotiationFromChat } from "../../app/features/trades/negotiation.server";
+import type { TradeErrorCode } from "../../app/features/trades/errors";
 import { OfferInputSchema } from "../../app/features/trades/trades.schema";
 import { MATCH_PAGE_SIZE, MAX_OPEN_OFFERS, POSTS_PER_HOUR, RESPONSES_PER_HOUR } from "../../app/features/trades/rules";
 import { catalogueCards, createUser } from "../support/factories";
@@ -100,9 +98,9 @@ describe("posting an offer", () => {
 
   it("accepts only tradeable rarities, following the admin-editable flag", async () => {
     const user = await createUser(db);
-    const error = await rejects(createOffer(db, user.id, offer([sr[0]], [sr[1]])), "notTradeable");
+    const error = await rejects(createOffer(db, user.id, offer([sr[0]], [sr[1]])), "not_tradeable");
     expect(error.params.name).toBe(sr[0].name);
-    await rejects(createOffer(db, user.id, offer([d2[0]], [{ id: "NO-SUCH-CARD", name: "", rarity: "◆◆" }])), "unknownCard");
+    await rejects(createOffer(db, user.id, offer([d2[0]], [{ id: "NO-SUCH-CARD", name: "", rarity: "◆◆" }])), "unknown_card");
     expect(await offerCount(user.id)).toBe(0);
     // An admin allows ☆☆ trades (the game changed its rules): the same offer goes through.
     await db.update(rarities).set({ tradeable: true }).where(eq(rarities.code, "☆☆"));
@@ -123,13 +121,13 @@ describe("posting an offer", () => {
         and c.rarity = '◆◆'
       limit 1`).then((r) => (r as unknown as { rows: { id: string }[] }).rows);
     expect(shiny).toBeDefined();
-    await rejects(createOffer(db, user.id, offer([{ id: shiny.id, name: "", rarity: "◆◆" }], [d2[0]])), "notTradeable");
+    await rejects(createOffer(db, user.id, offer([{ id: shiny.id, name: "", rarity: "◆◆" }], [d2[0]])), "not_tradeable");
   });
 
   it("needs at least one same-rarity pair between 譲 and 求", async () => {
     const user = await createUser(db);
-    await rejects(createOffer(db, user.id, offer([d2[0]], [d3[0]])), "noSameRarityPair");
-    await rejects(createOffer(db, user.id, offer([d2[0], d4[0]], [d3[0], d3[1]])), "noSameRarityPair");
+    await rejects(createOffer(db, user.id, offer([d2[0]], [d3[0]])), "no_same_rarity_pair");
+    await rejects(createOffer(db, user.id, offer([d2[0], d4[0]], [d3[0], d3[1]])), "no_same_rarity_pair");
     expect(await offerCount(user.id)).toBe(0);
     await createOffer(db, user.id, offer([d2[0], d4[0]], [d3[0], d4[1]]));
     expect(await offerCount(user.id)).toBe(1);
@@ -142,14 +140,14 @@ describe("posting an offer", () => {
     expect(OfferInputSchema.safeParse({ give: [{ cardId: d2[0].id, count: 1 }], want: [{ cardId: d2[1].id, count: 1 }], comment: "あ".repeat(501) }).error?.issues[0].message).toBe("commentTooLong");
     expect(OfferInputSchema.safeParse({ give: [{ cardId: d2[0].id, count: 1 }], want: [{ cardId: d2[1].id, count: 1 }], comment: "あ".repeat(500) }).success).toBe(true);
     expect(OfferInputSchema.safeParse({ give: [], want: [{ cardId: d2[1].id, count: 1 }] }).error?.issues[0].message).toBe("giveRequired");
-    await rejects(createOffer(db, user.id, offer([d2[0]], [d2[0]])), "sameCardBothSides");
-    await rejects(createOffer(db, user.id, offer([d2[0], d2[0]], [d2[1]])), "duplicateCard");
+    await rejects(createOffer(db, user.id, offer([d2[0]], [d2[0]])), "same_card_both_sides");
+    await rejects(createOffer(db, user.id, offer([d2[0], d2[0]], [d2[1]])), "duplicate_card");
     expect(await offerCount(user.id)).toBe(0);
   });
 
   it("needs a friend ID and refuses suspended users", async () => {
     const noFriend = await createUser(db, { friendId: null });
-    await rejects(createOffer(db, noFriend.id, offer([d2[0]], [d2[1]])), "friendIdRequired");
+    await rejects(createOffer(db, noFriend.id, offer([d2[0]], [d2[1]])), "friend_id_required");
     const suspended = await createUser(db);
     await db.update(profiles).set({ suspendedAt: new Date() }).where(eq(profiles.userId, suspended.id));
     await rejects(createOffer(db, suspended.id, offer([d2[0]], [d2[1]])), "suspended");
@@ -167,23 +165,23 @@ describe("posting an offer", () => {
     ]);
     expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
     const failed = results.find((r) => r.status === "rejected") as PromiseRejectedResult;
-    expect((failed.reason as TradeError).code).toBe("tooManyOpen");
+    expect((failed.reason as TradeError).code).toBe("too_many_open");
     expect(await offerCount(user.id)).toBe(MAX_OPEN_OFFERS);
-    await rejects(createOffer(db, user.id, offer([d3[4]], [d3[5]])), "tooManyOpen");
+    await rejects(createOffer(db, user.id, offer([d3[4]], [d3[5]])), "too_many_open");
 
     const own = await listOwnOffers(db, user.id);
     await closeOffer(db, user.id, own[0].id);
     await createOffer(db, user.id, offer([d3[4]], [d3[5]]));
     await db.update(tradeOffers).set({ expiresAt: sql`now() - interval '1 minute'` }).where(eq(tradeOffers.id, own[1].id));
     await createOffer(db, user.id, offer([d3[6]], [d3[7]]));
-    await rejects(createOffer(db, user.id, offer([d3[8]], [d3[9]])), "tooManyOpen");
+    await rejects(createOffer(db, user.id, offer([d3[8]], [d3[9]])), "too_many_open");
   });
 
   it("limits posts per user per hour in the database, writing nothing over the limit", async () => {
     const user = await createUser(db);
     await db.execute(sql`insert into trade_rate_limits (user_id, action, window_start, count)
                          values (${user.id}, 'post', date_trunc('hour', now()), ${POSTS_PER_HOUR})`);
-    const error = await rejects(createOffer(db, user.id, offer([d2[0]], [d2[1]])), "rateLimitedPost");
+    const error = await rejects(createOffer(db, user.id, offer([d2[0]], [d2[1]])), "rate_limited_post");
     expect(error.status).toBe(429);
     expect(await offerCount(user.id)).toBe(0);
     // Last hour's window does not count.
@@ -212,7 +210,7 @@ describe("expiry and bump", () => {
     const { id } = await createOffer(db, user.id, offer([d3[10]], [d3[11]]));
     const other = await createUser(db);
     const { id: newer } = await createOffer(db, other.id, offer([d3[10]], [d3[9]]));
-    await rejects(bumpOffer(db, user.id, id), "bumpTooSoon");
+    await rejects(bumpOffer(db, user.id, id), "bump_too_soon");
 
     await db.update(tradeOffers).set({ bumpedAt: sql`now() - interval '25 hours'`, expiresAt: sql`now() + interval '47 hours'` }).where(eq(tradeOffers.id, id));
     let board = (await listBoard(db, { filters: { give: d3[10].id } })).offers.map((o) => o.id);
@@ -222,7 +220,7 @@ describe("expiry and bump", () => {
     expect(board[0]).toBe(id);
     const row = await rowOf(id);
     expect(Math.round((row.expiresAt.getTime() - row.bumpedAt.getTime()) / 3600_000)).toBe(72);
-    await rejects(bumpOffer(db, user.id, id), "bumpTooSoon");
+    await rejects(bumpOffer(db, user.id, id), "bump_too_soon");
 
     await db.update(tradeOffers).set({ bumpedAt: sql`now() - interval '80 hours'`, expiresAt: sql`now() - interval '8 hours'` }).where(eq(tradeOffers.id, id));
     expect((await getOffer(db, id))!.status).toBe("expired");
@@ -253,7 +251,7 @@ describe("owner-only actions", () => {
     }
     expect(await rowOf(id)).toEqual(before);
     for (const missing of ["00000000-0000-4000-8000-000000000000", "not-a-uuid"]) {
-      expect((await rejects(deleteOffer(db, owner.id, missing), "notFound")).status).toBe(404);
+      expect((await rejects(deleteOffer(db, owner.id, missing), "not_found")).status).toBe(404);
     }
   });
 
@@ -265,13 +263,13 @@ describe("owner-only actions", () => {
     expect(edited.comment).toBe("変更しました");
     expect(edited.cards).toEqual([`give:${d2[4].id}:1`, `give:${d3[0].id}:1`, `want:${d2[5].id}:1`].sort());
     // An invalid edit keeps the stored cards.
-    await rejects(updateOffer(db, owner.id, id, offer([d3[1]], [d2[6]])), "noSameRarityPair");
+    await rejects(updateOffer(db, owner.id, id, offer([d3[1]], [d2[6]])), "no_same_rarity_pair");
     expect((await rowOf(id)).cards).toEqual(edited.cards);
 
     await closeOffer(db, owner.id, id);
     expect((await rowOf(id)).status).toBe("closed");
-    await rejects(updateOffer(db, owner.id, id, offer([d2[4]], [d2[5]])), "notEditable");
-    await rejects(closeOffer(db, owner.id, id), "notOpen");
+    await rejects(updateOffer(db, owner.id, id, offer([d2[4]], [d2[5]])), "not_editable");
+    await rejects(closeOffer(db, owner.id, id), "not_open");
 
     const second = await createOffer(db, owner.id, offer([d2[2]], [d2[3]]));
     await markOfferCompleted(db, owner.id, second.id);
@@ -293,7 +291,7 @@ describe("deleting an offer someone answered", () => {
     // A cancelled conversation is still the partner's record.
     await db.update(chatRooms).set({ cancelledAt: new Date() }).where(eq(chatRooms.id, roomId));
 
-    const error = await rejects(deleteOffer(db, owner.id, id), "hasChatCannotDelete");
+    const error = await rejects(deleteOffer(db, owner.id, id), "has_chat_cannot_delete");
     expect(error.status).toBe(409);
     expect((await rowOf(id)).status).toBe("open");
     expect(await db.select({ id: chatRooms.id }).from(chatRooms).where(eq(chatRooms.offerId, id))).toEqual([{ id: roomId }]);
@@ -301,7 +299,7 @@ describe("deleting an offer someone answered", () => {
     expect((await listReports(db)).find((r) => r.id === reportId)?.offer?.id).toBe(id);
     // Closing is the way out, and even a closed offer keeps its room.
     await closeOffer(db, owner.id, id);
-    await rejects(deleteOffer(db, owner.id, id), "hasChatCannotDelete");
+    await rejects(deleteOffer(db, owner.id, id), "has_chat_cannot_delete");
     // The database refuses too, whoever deletes.
     await expect(db.delete(tradeOffers).where(eq(tradeOffers.id, id))).rejects.toThrow();
     expect((await rowOf(id)).status).toBe("closed");
@@ -342,10 +340,10 @@ describe("the board", () => {
     for (const bumpKey of ["2026-13-01T00:00:00.000000", "2026-02-30T12:00:00.000000", "2026-01-01T25:00:00.000000", "2026-01-01T23:60:00.000000", "0000-01-01T00:00:00.000000"]) {
       const cursor = encodeCursor(bumpKey, id);
       expect(() => decodeCursor(cursor), bumpKey).toThrow(TradeError);
-      await rejects(listBoard(db, { cursor }), "invalidCursor");
+      await rejects(listBoard(db, { cursor }), "invalid_cursor");
     }
-    await rejects(listBoard(db, { cursor: encodeCursor("2026-01-01T00:00:00.000000", "not-a-uuid") }), "invalidCursor");
-    await rejects(listBoard(db, { cursor: Buffer.from(`2026-01-01T00:00:00.000000|${id}|x`).toString("base64url") }), "invalidCursor");
+    await rejects(listBoard(db, { cursor: encodeCursor("2026-01-01T00:00:00.000000", "not-a-uuid") }), "invalid_cursor");
+    await rejects(listBoard(db, { cursor: Buffer.from(`2026-01-01T00:00:00.000000|${id}|x`).toString("base64url") }), "invalid_cursor");
     // A real instant still pages: the leap day of 2028 and the last microsecond of a year.
     for (const bumpKey of ["2028-02-29T00:00:00.000000", "2026-12-31T23:59:59.999999"]) {
       expect(decodeCursor(encodeCursor(bumpKey, id))).toEqual({ bumpKey, id });
@@ -409,7 +407,7 @@ describe("the board", () => {
     expect(seenByOthers).not.toContain(c.id);
     expect(await getOffer(db, a.id, viewer.id)).toBeNull();
     await rejects(openChatRoomForOffer(db, { offerId: b.id, userId: viewer.id }), "blocked");
-    await rejects(blockUser(db, viewer.id, viewer.id), "cannotBlockSelf");
+    await rejects(blockUser(db, viewer.id, viewer.id), "cannot_block_self");
   });
 });
 
@@ -585,7 +583,7 @@ describe("マッチ pages", () => {
     expect(parseMatchPage("2")).toBe(2);
     expect(parseMatchPage("999")).toBe(999);
     for (const bad of ["0", "-1", "1.5", "01", "abc", "1000", "２"]) {
-      expect(() => parseMatchPage(bad), bad).toThrow(expect.objectContaining({ code: "invalidPage", status: 400 }));
+      expect(() => parseMatchPage(bad), bad).toThrow(expect.objectContaining({ code: "invalid_page", status: 400 }));
     }
   });
 });
@@ -608,13 +606,13 @@ describe("交渉する: one chat room per offer and partner", () => {
     expect(again).toEqual({ roomId: rows[0].id, created: false });
     expect((await db.select().from(chatRooms).where(eq(chatRooms.id, rows[0].id)))[0].cancelledAt).toBeNull();
 
-    await rejects(openChatRoomForOffer(db, { offerId: id, userId: owner.id }), "ownOffer");
+    await rejects(openChatRoomForOffer(db, { offerId: id, userId: owner.id }), "own_offer");
     const noFriend = await createUser(db, { friendId: null });
-    await rejects(openChatRoomForOffer(db, { offerId: id, userId: noFriend.id }), "friendIdRequired");
+    await rejects(openChatRoomForOffer(db, { offerId: id, userId: noFriend.id }), "friend_id_required");
     // A closed offer keeps its existing conversation but takes no new partners.
     await closeOffer(db, owner.id, id);
     expect((await openChatRoomForOffer(db, { offerId: id, userId: partner.id })).roomId).toBe(rows[0].id);
-    await rejects(openChatRoomForOffer(db, { offerId: id, userId: (await createUser(db)).id }), "notOpen");
+    await rejects(openChatRoomForOffer(db, { offerId: id, userId: (await createUser(db)).id }), "not_open");
   });
 
   it("limits new conversations per hour", async () => {
@@ -623,7 +621,7 @@ describe("交渉する: one chat room per offer and partner", () => {
     const { id } = await createOffer(db, owner.id, offer([d2[7]], [d2[8]]));
     await db.execute(sql`insert into trade_rate_limits (user_id, action, window_start, count)
                          values (${partner.id}, 'respond', date_trunc('hour', now()), ${RESPONSES_PER_HOUR})`);
-    await rejects(openChatRoomForOffer(db, { offerId: id, userId: partner.id }), "rateLimitedRespond");
+    await rejects(openChatRoomForOffer(db, { offerId: id, userId: partner.id }), "rate_limited_respond");
     expect(await db.select().from(chatRooms).where(eq(chatRooms.offerId, id))).toEqual([]);
   });
 
@@ -635,7 +633,7 @@ describe("交渉する: one chat room per offer and partner", () => {
     await openChatRoomForOffer(db, { offerId: id, userId: partner.id });
     expect(await startNegotiationFromChat(db, { offerId: id, partnerId: partner.id })).toBe(true);
     expect((await getOffer(db, id))!.status).toBe("negotiating");
-    await rejects(deleteOffer(db, owner.id, id), "negotiatingCannotDelete");
+    await rejects(deleteOffer(db, owner.id, id), "negotiating_cannot_delete");
     const [first, second] = await Promise.all([
       completeTradeFromChat(db, { offerId: id, partnerId: partner.id }),
       completeTradeFromChat(db, { offerId: id, partnerId: partner.id }),
@@ -654,7 +652,7 @@ describe("reports", () => {
     const reporter = await createUser(db, { name: "通報する人" });
     const first = await createOffer(db, owner.id, offer([d4[0]], [d4[1]], "怪しい募集"));
     const second = await createOffer(db, owner.id, offer([d4[2]], [d4[3]]));
-    await rejects(reportOffer(db, owner.id, first.id, "自分"), "ownOffer");
+    await rejects(reportOffer(db, owner.id, first.id, "自分"), "own_offer");
     const { reportId } = await reportOffer(db, reporter.id, first.id, "詐欺の疑い");
     expect((await reportOffer(db, reporter.id, first.id, "もう一度")).reportId).toBe(reportId);
     const list = await listReports(db);

@@ -1,6 +1,7 @@
 import { and, eq, ne } from "drizzle-orm";
 import type { Db } from "../../db/client.server";
 import { cardPacks, cards, packs, rarities } from "../../db/schema/index";
+import { createCache, scopeOf } from "../../lib/cache.server";
 import type { CardListItem } from "./types";
 
 /**
@@ -10,10 +11,13 @@ import type { CardListItem } from "./types";
  * in memory costs well under a millisecond, a query tens (docs/decisions/003-card-search.md).
  *
  * Freshness: an entry is reloaded after INDEX_TTL_MS, and at once after a write on this
- * instance (`invalidateCardIndex`, called by the CSV import and the catalogue seed). Other
+ * instance (`invalidateCardIndex`, called by the CSV import and the catalogue seed), which also
+ * drops the lists kept with `rememberCatalogueList`. Other
  * instances behind a load balancer converge within the TTL.
  */
 export const INDEX_TTL_MS = 30_000;
+/** Lists derived from the catalogue (a minute of staleness on other instances is fine). */
+export const CATALOGUE_TTL_MS = 60_000;
 
 /** A card's own columns as lists read them: picture, names and rarity. */
 export const CARD_SUMMARY_COLUMNS = {
@@ -120,25 +124,29 @@ async function loadCardIndex(db: Db): Promise<CardIndex> {
   return { packs: packMap, cards: all, byPack, byId: cardMap };
 }
 
-type Entry = { value: Promise<CardIndex>; expires: number };
-const indexes = new WeakMap<Db, Entry>();
+// One index per open database (tests and tools open several in one process).
+const indexes = createCache<CardIndex>({ name: "card-index", max: 16, ttlMs: INDEX_TTL_MS });
+/** Pack lists, showcases and trade rarities: read on every page, changed with the catalogue. */
+const catalogueLists = createCache<unknown>({ name: "catalogue", max: 500, ttlMs: CATALOGUE_TTL_MS });
 
 /** The card index of this database, loaded once and shared by concurrent requests. */
 export function cardIndex(db: Db): Promise<CardIndex> {
-  const now = Date.now();
-  const hit = indexes.get(db);
-  if (hit && hit.expires > now) return hit.value;
-  const value = loadCardIndex(db);
-  const entry = { value, expires: now + INDEX_TTL_MS };
-  indexes.set(db, entry);
-  // A failed load is not kept: the next request tries again.
-  value.catch(() => {
-    if (indexes.get(db) === entry) indexes.delete(db);
-  });
-  return value;
+  return indexes.remember(scopeOf(db), () => loadCardIndex(db));
 }
 
-/** Drop the index after cards, packs or rarities changed on this instance. */
+/**
+ * A list derived from the catalogue (packs, rarities, a showcase), kept for CATALOGUE_TTL_MS or
+ * until the catalogue changes on this instance. `name` must say what the list is and its inputs.
+ */
+export function rememberCatalogueList<T>(db: Db, name: string, load: () => Promise<T>): Promise<T> {
+  return catalogueLists.remember(`${scopeOf(db)}:${name}`, load) as Promise<T>;
+}
+
+/**
+ * Drops the index and every catalogue list of this database: the CSV import and the catalogue
+ * seed call it after their transaction, whatever cards, packs or rarities they changed.
+ */
 export function invalidateCardIndex(db: Db): void {
-  indexes.delete(db);
+  indexes.delete(scopeOf(db));
+  catalogueLists.clear(`${scopeOf(db)}:`);
 }

@@ -2,7 +2,8 @@ import { asc, desc, eq, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.server";
 import { cardPacks, cards, packs, rarities } from "../../db/schema/index";
 import { foldForSearch } from "../../lib/search-text";
-import { CARD_COLUMNS, cardIndex, compareCards, type IndexedCard, type IndexedPack } from "./card-index.server";
+import { CardError } from "./errors";
+import { CARD_COLUMNS, cardIndex, compareCards, rememberCatalogueList, type IndexedCard, type IndexedPack } from "./card-index.server";
 import { isExcludedAsRare } from "./rarity";
 import type { CardListItem, CardSearchResult } from "./types";
 
@@ -22,8 +23,12 @@ export type CardSummary = CardListItem & {
   packName: string;
 };
 
-/** Every pack, newest set first, with how many cards it holds. */
-export async function listPacks(db: Db): Promise<PackSummary[]> {
+/** Every pack, newest set first, with how many cards it holds (kept until the catalogue changes). */
+export function listPacks(db: Db): Promise<PackSummary[]> {
+  return rememberCatalogueList(db, "packs", () => loadPacks(db));
+}
+
+async function loadPacks(db: Db): Promise<PackSummary[]> {
   return db
     .select({
       id: packs.id,
@@ -37,8 +42,12 @@ export async function listPacks(db: Db): Promise<PackSummary[]> {
     .orderBy(asc(packs.sortOrder));
 }
 
-/** The rarest cards of one pack, for showcases such as the home page. */
-export async function showcaseCards(db: Db, packId: string, limit: number): Promise<CardSummary[]> {
+/** The rarest cards of one pack, for showcases such as the home page (kept until the catalogue changes). */
+export function showcaseCards(db: Db, packId: string, limit: number): Promise<CardSummary[]> {
+  return rememberCatalogueList(db, `showcase:${packId}:${limit}`, () => loadShowcase(db, packId, limit));
+}
+
+async function loadShowcase(db: Db, packId: string, limit: number): Promise<CardSummary[]> {
   return db
     .select({
       ...CARD_COLUMNS,
@@ -109,17 +118,6 @@ export function isPromoPack(pack: Pick<PackInfo, "id" | "setCode">): boolean {
   return pack.id === "promo" || pack.setCode.toUpperCase().startsWith("PROMO");
 }
 
-export class UnknownPackError extends Error {
-  constructor(readonly packId: string) {
-    super("Unknown pack name");
-  }
-}
-
-export class InvalidCursorError extends Error {
-  constructor() {
-    super("Invalid cursor");
-  }
-}
 
 type CursorKey = { rank: number; number: number; id: string };
 
@@ -143,7 +141,7 @@ function decodeCursor(cursor: string): CursorKey {
   } catch {
     // fall through
   }
-  throw new InvalidCursorError();
+  throw new CardError("invalid_cursor");
 }
 
 export type CardListQuery = {
@@ -167,12 +165,12 @@ export type CardListPage = {
 
 /**
  * One page of a pack's cards, highest rarity first then by card number (SPEC.md §9), with the
- * rules of SPEC.md §5. Throws UnknownPackError for a pack that does not exist.
+ * rules of SPEC.md §5. Throws CardError "unknown_pack_name" for a pack that does not exist.
  */
 export async function listCards(db: Db, query: CardListQuery): Promise<CardListPage> {
   const index = await cardIndex(db);
   const indexed = index.packs.get(canonicalPackId(query.packId));
-  if (!indexed) throw new UnknownPackError(query.packId);
+  if (!indexed) throw new CardError("unknown_pack_name");
   const pack: PackInfo = { id: indexed.id, nameJa: indexed.nameJa, nameEn: indexed.nameEn, setCode: indexed.setCode, releaseDate: indexed.releaseDate };
   const limit = Math.min(Math.max(query.limit ?? DEFAULT_PAGE_SIZE, 1), MAX_PAGE_SIZE);
   const terms = searchTerms(query.q);

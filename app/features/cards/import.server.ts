@@ -3,14 +3,11 @@ import { CsvError, parse } from "csv-parse/sync";
 import { sql } from "drizzle-orm";
 import type { Db } from "../../db/client.server";
 import { cardPacks, cards } from "../../db/schema/index";
-import { translate, type Locale, type Params } from "../../lib/i18n";
 import { invalidateCardIndex } from "./card-index.server";
 import { getPack } from "./cards.server";
 import { cardSearchText } from "./catalogue.server";
-import { cardsMessages } from "./messages";
+import { CardImportError, type ImportErrorCode, type ImportIssue, type ImportIssueCode } from "./errors";
 import { rarityFromSpelling } from "./rarity";
-
-type CardsMessageKey = keyof (typeof cardsMessages)["ja"];
 
 // Limits of one import (issue 4): the whole real catalogue is ~3,300 rows and ~200 KB.
 export const IMPORT_MAX_BYTES = 5 * 1024 * 1024;
@@ -21,29 +18,7 @@ const URL_MAX_LENGTH = 2048;
 export const IMPORT_ISSUES_SHOWN = 5;
 const BATCH = 500;
 
-export type ImportIssueCode = "name_missing" | "name_too_long" | "rarity_missing" | "rarity_unknown" | "image_url_invalid" | "duplicate";
-export type ImportIssue = { line: number; code: ImportIssueCode; value?: string; otherLine?: number };
-
-export type ImportErrorCode =
-  | "title_missing"
-  | "csv_missing"
-  | "unknown_pack"
-  | "too_large"
-  | "too_many_rows"
-  | "no_rows"
-  | "columns_missing"
-  | "malformed"
-  | "rows_invalid";
-
-/** Why an import wrote nothing. The route turns it into a message in the user's language. */
-export class CardImportError extends Error {
-  constructor(
-    readonly code: ImportErrorCode,
-    readonly details: { pack?: string; columns?: string[]; line?: number; issues?: ImportIssue[]; issueCount?: number } = {},
-  ) {
-    super(code);
-  }
-}
+export { CardImportError, type ImportErrorCode, type ImportIssue, type ImportIssueCode };
 
 export { decodeCsvBytes } from "./csv-encoding";
 
@@ -82,7 +57,7 @@ const headerKey = (cell: string) => cell.replace(/^\uFEFF/, "").normalize("NFKC"
  */
 export function parseCardCsv(text: string): ParsedCardRow[] {
   if (!text.replace(/^\uFEFF/, "").trim()) throw new CardImportError("csv_missing");
-  if (Buffer.byteLength(text, "utf8") > IMPORT_MAX_BYTES) throw new CardImportError("too_large");
+  if (Buffer.byteLength(text, "utf8") > IMPORT_MAX_BYTES) throw new CardImportError("too_large", { max: IMPORT_MAX_BYTES / 1024 / 1024 });
   let records: { record: string[]; info: { lines: number } }[];
   try {
     records = parse(text, {
@@ -96,7 +71,7 @@ export function parseCardCsv(text: string): ParsedCardRow[] {
   } catch (error) {
     if (error instanceof CsvError) {
       const line = typeof error.lines === "number" ? error.lines : undefined;
-      throw new CardImportError("malformed", { line });
+      throw new CardImportError("malformed", { line: line ?? "?" });
     }
     throw error;
   }
@@ -108,10 +83,10 @@ export function parseCardCsv(text: string): ParsedCardRow[] {
     if (column && columns[column] === undefined) columns[column] = index;
   });
   const missing = (["name", "rarity", "imageUrl"] as const).filter((c) => columns[c] === undefined);
-  if (missing.length) throw new CardImportError("columns_missing", { columns: [...missing] });
+  if (missing.length) throw new CardImportError("columns_missing", { columns: [...missing].join(", ") });
   // Rows whose every cell is blank (e.g. ",,," left by Excel) are not cards.
   const cardRows = rows.filter((r) => r.record.some((cell) => cell.trim() !== ""));
-  if (cardRows.length > IMPORT_MAX_ROWS) throw new CardImportError("too_many_rows");
+  if (cardRows.length > IMPORT_MAX_ROWS) throw new CardImportError("too_many_rows", { max: IMPORT_MAX_ROWS.toLocaleString("en-US") });
   if (!cardRows.length) throw new CardImportError("no_rows");
 
   const issues: ImportIssue[] = [];
@@ -156,7 +131,7 @@ export function parseCardCsv(text: string): ParsedCardRow[] {
   });
   if (issues.length) {
     const lines = new Set(issues.map((i) => i.line));
-    throw new CardImportError("rows_invalid", { issues: issues.slice(0, IMPORT_ISSUES_SHOWN), issueCount: lines.size });
+    throw new CardImportError("rows_invalid", {}, { issues: issues.slice(0, IMPORT_ISSUES_SHOWN), issueCount: lines.size, nameMax: NAME_MAX_LENGTH });
   }
   return parsed;
 }
@@ -219,43 +194,3 @@ export async function importCardsFromCsv(db: Db, input: CardImportInput): Promis
   return { count: rows.length };
 }
 
-/** The message shown for a failed import, in the admin's language (SPEC.md §8 wording). */
-export function describeImportError(error: CardImportError, locale: Locale): string {
-  const t = (key: CardsMessageKey, params?: Params) => translate(cardsMessages, locale, key, params);
-  const { details } = error;
-  switch (error.code) {
-    case "title_missing":
-      return t("errTitleMissing");
-    case "csv_missing":
-      return t("errCsvMissing");
-    case "unknown_pack":
-      return t("errUnknownPack", { pack: details.pack ?? "" });
-    case "too_large":
-      return t("errTooLarge", { max: IMPORT_MAX_BYTES / 1024 / 1024 });
-    case "too_many_rows":
-      return t("errTooManyRows", { max: IMPORT_MAX_ROWS.toLocaleString("en-US") });
-    case "no_rows":
-      return t("errNoRows");
-    case "columns_missing":
-      return t("errColumnsMissing", { columns: (details.columns ?? []).join(", ") });
-    case "malformed":
-      return t("errMalformed", { line: details.line ?? "?" });
-    case "rows_invalid": {
-      const issues = details.issues ?? [];
-      const texts = issues.map((issue) => t(ISSUE_KEYS[issue.code], { line: issue.line, value: issue.value ?? "", otherLine: issue.otherLine ?? "", max: NAME_MAX_LENGTH }));
-      const shownLines = new Set(issues.map((i) => i.line)).size;
-      const more = (details.issueCount ?? shownLines) - shownLines;
-      if (more > 0) texts.push(t("errMoreRows", { count: more }));
-      return t("errRows", { count: details.issueCount ?? shownLines, issues: texts.join(" / ") });
-    }
-  }
-}
-
-const ISSUE_KEYS = {
-  name_missing: "issueNameMissing",
-  name_too_long: "issueNameTooLong",
-  rarity_missing: "issueRarityMissing",
-  rarity_unknown: "issueRarityUnknown",
-  image_url_invalid: "issueImageUrlInvalid",
-  duplicate: "issueDuplicate",
-} as const satisfies Record<ImportIssueCode, CardsMessageKey>;

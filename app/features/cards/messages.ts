@@ -72,6 +72,9 @@ export const cardsMessages = defineMessages({
     issueImageUrlInvalid: "{line}行目: imageUrl は http:// または https:// で始まるURLにしてください",
     issueDuplicate: "{line}行目: {otherLine}行目と同じカードです",
     errInvalidRequest: "リクエストの形式が正しくありません",
+    // The card API's fixed answers (SPEC.md §7, DESIGN.md §5): the same text in both languages.
+    apiUnknownPack: "Unknown pack name",
+    apiInvalidCursor: "Invalid cursor",
     errUnauthorized: "ログインが必要です",
     errForbidden: "管理者権限がありません。",
     // Card face (the designed placeholder) and card page facts
@@ -170,6 +173,8 @@ export const cardsMessages = defineMessages({
     issueImageUrlInvalid: "line {line}: imageUrl must be a URL starting with http:// or https://",
     issueDuplicate: "line {line}: same card as line {otherLine}",
     errInvalidRequest: "The request is malformed",
+    apiUnknownPack: "Unknown pack name",
+    apiInvalidCursor: "Invalid cursor",
     errUnauthorized: "You need to log in",
     errForbidden: "You do not have administrator rights.",
     typeGrass: "Grass",
@@ -202,3 +207,5 @@ export const cardsMessages = defineMessages({
     pokemonKind: "Pokémon",
   },
 });
+
+export type CardsMessageKey = keyof (typeof cardsMessages)["ja"];

@@ -184,20 +184,6 @@ export const chatMessages = defineMessages({
 
 export type ChatMessageKey = keyof typeof chatMessages.ja;
 
-/** Error codes of the service/socket mapped to catalogue keys. */
-export const CHAT_ERROR_KEYS: Record<string, ChatMessageKey> = {
-  not_found: "errorNotFound",
-  empty: "errorEmpty",
-  too_long: "errorTooLong",
-  blocked: "errorBlocked",
-  rate_limited: "errorRateLimited",
-  step_not_allowed: "errorStepNotAllowed",
-  offer_unavailable: "errorOfferUnavailable",
-  suspended: "errorSuspended",
-  unauthorized: "errorLoginRequired",
-  invalid: "errorUnknown",
-};
-
 /** The offer's status as the chat shows it (room header, the profile's room list). */
 export const OFFER_STATUS_KEYS: Record<string, ChatMessageKey> = {
   open: "statusOpen",

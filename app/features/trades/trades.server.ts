@@ -1,9 +1,9 @@
 import { and, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../../db/client.server";
+import { rowsOf, type Queryable, type Tx } from "../../db/sql.server";
 import { boardVersion, noteBoardChange } from "../../lib/board-version.server";
-import { CARD_COLUMNS, cardIndex } from "../cards/card-index.server";
+import { CARD_COLUMNS, cardIndex, rememberCatalogueList } from "../cards/card-index.server";
 import {
-  blocks,
   cards,
   chatMessages,
   chatRooms,
@@ -12,13 +12,13 @@ import {
   reports,
   tradeOfferCards,
   tradeOffers,
-  users,
 } from "../../db/schema/index";
 import {
   BOARD_PAGE_SIZE,
   BUMP_INTERVAL_HOURS,
   MATCH_LIMIT,
   MATCH_PAGE_SIZE,
+  MAX_CARDS_PER_SIDE,
   MAX_OPEN_OFFERS,
   OFFER_TTL_HOURS,
   POSTS_PER_HOUR,
@@ -28,86 +28,19 @@ import {
   pairsByRarity,
   type OfferStatus,
 } from "./rules";
+import { isBlockedEitherWay, notBlockedFor } from "../blocks/blocks.server";
+import { OPEN_NOW } from "./negotiation.server";
+import { TradeError, type TradeErrorCode } from "./errors";
+
+export { TradeError };
 import type { BoardFilters, OfferInput } from "./trades.schema";
 import type { BoardPage, MatchListItem, MatchPage, MatchView, OfferCardView, OfferChipView, OfferListItem, OfferView, ReportView } from "./types";
-
-// ---------------------------------------------------------------------------------------------
-// Errors
-
-export type TradeErrorCode =
-  | "notFound"
-  | "forbidden"
-  | "friendIdRequired"
-  | "suspended"
-  | "tooManyOpen"
-  | "noSameRarityPair"
-  | "notTradeable"
-  | "unknownCard"
-  | "sameCardBothSides"
-  | "duplicateCard"
-  | "notOpen"
-  | "notEditable"
-  | "bumpTooSoon"
-  | "rateLimitedPost"
-  | "rateLimitedRespond"
-  | "rateLimitedReport"
-  | "ownOffer"
-  | "blocked"
-  | "cannotBlockSelf"
-  | "negotiatingCannotDelete"
-  | "hasChatCannotDelete"
-  | "invalidCursor"
-  | "invalidPage";
-
-const STATUS_OF: Record<TradeErrorCode, number> = {
-  notFound: 404,
-  forbidden: 403,
-  friendIdRequired: 409,
-  suspended: 403,
-  tooManyOpen: 409,
-  noSameRarityPair: 400,
-  notTradeable: 400,
-  unknownCard: 400,
-  sameCardBothSides: 400,
-  duplicateCard: 400,
-  notOpen: 409,
-  notEditable: 409,
-  bumpTooSoon: 409,
-  rateLimitedPost: 429,
-  rateLimitedRespond: 429,
-  rateLimitedReport: 429,
-  ownOffer: 400,
-  blocked: 403,
-  cannotBlockSelf: 400,
-  negotiatingCannotDelete: 409,
-  hasChatCannotDelete: 409,
-  invalidCursor: 400,
-  invalidPage: 400,
-};
-
-/** A rule the request broke. `code` is a key of the trades message catalogue. */
-export class TradeError extends Error {
-  override name = "TradeError";
-  readonly status: number;
-  constructor(
-    readonly code: TradeErrorCode,
-    readonly params: Record<string, string | number> = {},
-  ) {
-    super(code);
-    this.status = STATUS_OF[code];
-  }
-}
 
 // ---------------------------------------------------------------------------------------------
 // Views
 
 export type { BoardPage, MatchView, OfferCardView, OfferView };
 
-type QueryRows<T> = { rows: T[] };
-async function rowsOf<T>(db: Db, query: SQL): Promise<T[]> {
-  const result = (await db.execute(query)) as unknown as QueryRows<T>;
-  return result.rows;
-}
 
 const iso = (value: Date | string) => (value instanceof Date ? value : new Date(value)).toISOString();
 
@@ -140,16 +73,7 @@ const OFFER_COLUMNS = sql`
   (select coalesce(json_agg(json_build_array(c.side, c.card_id, c.count)), '[]'::json)
    from ${tradeOfferCards} c where c.offer_id = o.id) as offer_cards`;
 
-const OPEN_NOW = sql`o.status = 'open' and o.expires_at > now()`;
 
-function notBlockedFor(viewerId: string | null | undefined): SQL {
-  if (!viewerId) return sql`true`;
-  // Blocks hide offers both ways: neither side sees the other's offers.
-  return sql`not exists (
-    select 1 from ${blocks} b
-    where (b.blocker_id = ${viewerId} and b.blocked_id = o.owner_id)
-       or (b.blocker_id = o.owner_id and b.blocked_id = ${viewerId}))`;
-}
 
 type CardInfo = Omit<OfferCardView, "cardId" | "count"> & { rank: number };
 
@@ -257,7 +181,7 @@ export function encodeCursor(bumpKey: string, id: string): string {
 export function decodeCursor(cursor: string): { bumpKey: string; id: string } {
   const parts = Buffer.from(cursor, "base64url").toString("utf8").split("|");
   const [bumpKey, id] = parts;
-  if (parts.length !== 2 || !bumpKey || !id || !isRealTime(bumpKey) || !UUID.test(id)) throw new TradeError("invalidCursor");
+  if (parts.length !== 2 || !bumpKey || !id || !isRealTime(bumpKey) || !UUID.test(id)) throw new TradeError("invalid_cursor");
   return { bumpKey, id };
 }
 
@@ -290,12 +214,12 @@ export async function checkOfferCards(db: Db, input: Pick<OfferInput, "give" | "
   for (const side of [input.give, input.want]) {
     const inSide = new Set<string>();
     for (const card of side) {
-      if (inSide.has(card.cardId)) throw new TradeError("duplicateCard");
+      if (inSide.has(card.cardId)) throw new TradeError("duplicate_card");
       inSide.add(card.cardId);
     }
   }
   for (const card of input.give) seen.add(card.cardId);
-  for (const card of input.want) if (seen.has(card.cardId)) throw new TradeError("sameCardBothSides");
+  for (const card of input.want) if (seen.has(card.cardId)) throw new TradeError("same_card_both_sides");
 
   const ids = [...new Set([...input.give, ...input.want].map((c) => c.cardId))];
   const excluded = TRADE_EXCLUDED_PACKS.length ? TRADE_EXCLUDED_PACKS : ["-"];
@@ -310,25 +234,24 @@ export async function checkOfferCards(db: Db, input: Pick<OfferInput, "give" | "
   const byId = new Map(found.map((row) => [row.id, row]));
   const check = (card: { cardId: string; count: number }): CheckedCard => {
     const row = byId.get(card.cardId);
-    if (!row) throw new TradeError("unknownCard");
-    if (!row.tradeable || !row.listed) throw new TradeError("notTradeable", { name: row.name });
+    if (!row) throw new TradeError("unknown_card");
+    if (!row.tradeable || !row.listed) throw new TradeError("not_tradeable", { name: row.name });
     return { cardId: row.id, count: card.count, rarity: row.rarity, name: row.name };
   };
   const give = input.give.map(check);
   const want = input.want.map(check);
-  if (pairsByRarity(give, want).length === 0) throw new TradeError("noSameRarityPair");
+  if (pairsByRarity(give, want).length === 0) throw new TradeError("no_same_rarity_pair");
   return { give, want };
 }
 
 // ---------------------------------------------------------------------------------------------
 // Rate limits
 
-type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 type RateAction = "post" | "respond" | "report";
 const RATE_LIMITS: Record<RateAction, { perHour: number; error: TradeErrorCode }> = {
-  post: { perHour: POSTS_PER_HOUR, error: "rateLimitedPost" },
-  respond: { perHour: RESPONSES_PER_HOUR, error: "rateLimitedRespond" },
-  report: { perHour: REPORTS_PER_HOUR, error: "rateLimitedReport" },
+  post: { perHour: POSTS_PER_HOUR, error: "rate_limited_post" },
+  respond: { perHour: RESPONSES_PER_HOUR, error: "rate_limited_respond" },
+  report: { perHour: REPORTS_PER_HOUR, error: "rate_limited_report" },
 };
 
 /**
@@ -337,7 +260,7 @@ const RATE_LIMITS: Record<RateAction, { perHour: number; error: TradeErrorCode }
  */
 async function countAction(tx: Tx, userId: string, action: RateAction): Promise<void> {
   const [row] = await rowsOf<{ count: number }>(
-    tx as unknown as Db,
+    tx,
     sql`insert into trade_rate_limits (user_id, action, window_start, count)
         values (${userId}, ${action}, date_trunc('hour', now()), 1)
         on conflict (user_id, action, window_start) do update set count = trade_rate_limits.count + 1
@@ -356,16 +279,16 @@ async function countAction(tx: Tx, userId: string, action: RateAction): Promise<
 
 async function lockActiveProfile(tx: Tx, userId: string, needFriendId: boolean) {
   const [profile] = await rowsOf<{ friend_id: string | null; suspended_at: Date | null }>(
-    tx as unknown as Db,
+    tx,
     sql`select friend_id, suspended_at from ${profiles} where user_id = ${userId} for update`,
   );
-  if (!profile) throw new TradeError("friendIdRequired");
+  if (!profile) throw new TradeError("friend_id_required");
   if (profile.suspended_at) throw new TradeError("suspended");
-  if (needFriendId && !profile.friend_id) throw new TradeError("friendIdRequired");
+  if (needFriendId && !profile.friend_id) throw new TradeError("friend_id_required");
 }
 
 /** Marks the owner's open offers that passed their expiry as expired (expiry needs no cron). */
-async function flipExpired(tx: Tx | Db, ownerId: string): Promise<void> {
+async function flipExpired(tx: Queryable, ownerId: string): Promise<void> {
   await tx.execute(
     sql`update ${tradeOffers} set status = 'expired', updated_at = now()
         where owner_id = ${ownerId} and status = 'open' and expires_at <= now()`,
@@ -374,14 +297,14 @@ async function flipExpired(tx: Tx | Db, ownerId: string): Promise<void> {
 
 async function openOfferCount(tx: Tx, ownerId: string, exceptId?: string): Promise<number> {
   const [row] = await rowsOf<{ n: number }>(
-    tx as unknown as Db,
+    tx,
     sql`select count(*)::int as n from ${tradeOffers} o
         where o.owner_id = ${ownerId} and ${OPEN_NOW} ${exceptId ? sql`and o.id <> ${exceptId}` : sql``}`,
   );
   return Number(row?.n ?? 0);
 }
 
-async function touchActive(tx: Tx | Db, userId: string): Promise<void> {
+async function touchActive(tx: Queryable, userId: string): Promise<void> {
   await tx.update(profiles).set({ lastActiveAt: sql`now()` }).where(eq(profiles.userId, userId));
 }
 
@@ -392,7 +315,7 @@ export async function createOffer(db: Db, userId: string, input: OfferInput): Pr
     // Locking the profile row serialises one user's posts, so two at once cannot both be the 5th.
     await lockActiveProfile(tx, userId, true);
     await flipExpired(tx, userId);
-    if ((await openOfferCount(tx, userId)) >= MAX_OPEN_OFFERS) throw new TradeError("tooManyOpen", { max: MAX_OPEN_OFFERS });
+    if ((await openOfferCount(tx, userId)) >= MAX_OPEN_OFFERS) throw new TradeError("too_many_open", { max: MAX_OPEN_OFFERS });
     await countAction(tx, userId, "post");
     const [offer] = await tx
       .insert(tradeOffers)
@@ -415,14 +338,14 @@ export async function createOffer(db: Db, userId: string, input: OfferInput): Pr
 
 /** Loads an offer for an owner-only action: 404 when missing, 403 when someone else's. */
 async function lockOwnOffer(tx: Tx, offerId: string, userId: string) {
-  if (!isOfferId(offerId)) throw new TradeError("notFound");
+  if (!isOfferId(offerId)) throw new TradeError("not_found");
   const [offer] = await rowsOf<{ owner_id: string; status: string; expired: boolean; can_bump: boolean }>(
-    tx as unknown as Db,
+    tx,
     sql`select owner_id, status, (status = 'open' and expires_at <= now()) as expired,
           (bumped_at <= now() - make_interval(hours => ${BUMP_INTERVAL_HOURS})) as can_bump
         from ${tradeOffers} where id = ${offerId} for update`,
   );
-  if (!offer) throw new TradeError("notFound");
+  if (!offer) throw new TradeError("not_found");
   if (offer.owner_id !== userId) throw new TradeError("forbidden");
   const status = (offer.expired ? "expired" : offer.status) as OfferStatus;
   return { status, canBump: offer.can_bump };
@@ -435,7 +358,7 @@ export async function updateOffer(db: Db, userId: string, offerId: string, input
   const checked = await checkOfferCards(db, input);
   await db.transaction(async (tx) => {
     const offer = await lockOwnOffer(tx, offerId, userId);
-    if (offer.status !== "open") throw new TradeError("notEditable");
+    if (offer.status !== "open") throw new TradeError("not_editable");
     await tx
       .update(tradeOffers)
       .set({ comment: input.comment, updatedAt: sql`now()` })
@@ -454,7 +377,7 @@ export async function updateOffer(db: Db, userId: string, offerId: string, input
 export async function closeOffer(db: Db, userId: string, offerId: string): Promise<void> {
   await db.transaction(async (tx) => {
     const offer = await lockOwnOffer(tx, offerId, userId);
-    if (!["open", "expired", "negotiating"].includes(offer.status)) throw new TradeError("notOpen");
+    if (!["open", "expired", "negotiating"].includes(offer.status)) throw new TradeError("not_open");
     await tx
       .update(tradeOffers)
       .set({ status: "closed", updatedAt: sql`now()` })
@@ -470,7 +393,7 @@ export async function closeOffer(db: Db, userId: string, offerId: string): Promi
 export async function markOfferCompleted(db: Db, userId: string, offerId: string): Promise<void> {
   await db.transaction(async (tx) => {
     const offer = await lockOwnOffer(tx, offerId, userId);
-    if (!["open", "expired", "negotiating"].includes(offer.status)) throw new TradeError("notOpen");
+    if (!["open", "expired", "negotiating"].includes(offer.status)) throw new TradeError("not_open");
     await tx
       .update(tradeOffers)
       .set({ status: "completed", completedAt: sql`now()`, updatedAt: sql`now()` })
@@ -487,10 +410,10 @@ export async function bumpOffer(db: Db, userId: string, offerId: string): Promis
   await db.transaction(async (tx) => {
     await lockActiveProfile(tx, userId, false);
     const offer = await lockOwnOffer(tx, offerId, userId);
-    if (offer.status !== "open" && offer.status !== "expired") throw new TradeError("notOpen");
-    if (!offer.canBump) throw new TradeError("bumpTooSoon", { hours: BUMP_INTERVAL_HOURS });
+    if (offer.status !== "open" && offer.status !== "expired") throw new TradeError("not_open");
+    if (!offer.canBump) throw new TradeError("bump_too_soon", { hours: BUMP_INTERVAL_HOURS });
     if (offer.status === "expired" && (await openOfferCount(tx, userId, offerId)) >= MAX_OPEN_OFFERS) {
-      throw new TradeError("tooManyOpen", { max: MAX_OPEN_OFFERS });
+      throw new TradeError("too_many_open", { max: MAX_OPEN_OFFERS });
     }
     await tx
       .update(tradeOffers)
@@ -514,10 +437,10 @@ export async function bumpOffer(db: Db, userId: string, offerId: string): Promis
 export async function deleteOffer(db: Db, userId: string, offerId: string): Promise<void> {
   await db.transaction(async (tx) => {
     const offer = await lockOwnOffer(tx, offerId, userId);
-    if (offer.status === "negotiating") throw new TradeError("negotiatingCannotDelete");
+    if (offer.status === "negotiating") throw new TradeError("negotiating_cannot_delete");
     // The offer row is locked, so no room can be opened for it between this check and the delete.
     const [room] = await tx.select({ id: chatRooms.id }).from(chatRooms).where(eq(chatRooms.offerId, offerId)).limit(1);
-    if (room) throw new TradeError("hasChatCannotDelete");
+    if (room) throw new TradeError("has_chat_cannot_delete");
     await tx.delete(tradeOffers).where(and(eq(tradeOffers.id, offerId), eq(tradeOffers.ownerId, userId)));
   });
   noteBoardChange();
@@ -541,7 +464,8 @@ export async function getOffer(db: Db, offerId: string, viewerId?: string | null
 
 /**
  * The board: open, unexpired offers, most recently posted or bumped first, 20 a page with a
- * cursor. Filters: a card given, a card wanted, a pack (either side), a rarity (either side).
+ * cursor. Filters: a card given, any of several cards given, a card wanted, a pack (either side),
+ * a rarity (either side).
  */
 export async function listBoard(
   db: Db,
@@ -552,6 +476,10 @@ export async function listBoard(
   const where: SQL[] = [OPEN_NOW, sql`p.suspended_at is null`, notBlockedFor(options.viewerId)];
   if (f.give) {
     where.push(sql`exists (select 1 from ${tradeOfferCards} c where c.offer_id = o.id and c.side = 'give' and c.card_id = ${f.give})`);
+  }
+  if (f.giveAny?.length) {
+    const ids = sql.join(f.giveAny.map((id) => sql`${id}`), sql`, `);
+    where.push(sql`exists (select 1 from ${tradeOfferCards} c where c.offer_id = o.id and c.side = 'give' and c.card_id in (${ids}))`);
   }
   if (f.want) {
     where.push(sql`exists (select 1 from ${tradeOfferCards} c where c.offer_id = o.id and c.side = 'want' and c.card_id = ${f.want})`);
@@ -636,7 +564,7 @@ export async function listMatchPage(db: Db, userId: string, page = 1): Promise<M
 /** `?page=` of マッチ: absent means the first page; anything but 1–999 is refused. */
 export function parseMatchPage(value: string | null): number {
   if (value === null || value === "") return 1;
-  if (!/^[1-9]\d{0,2}$/.test(value)) throw new TradeError("invalidPage");
+  if (!/^[1-9]\d{0,2}$/.test(value)) throw new TradeError("invalid_page");
   return Number(value);
 }
 
@@ -797,6 +725,24 @@ export async function offerCountsForCard(db: Db, cardId: string): Promise<{ give
   return { give: of("give"), want: of("want") };
 }
 
+/**
+ * The 求 side a new offer starts with (offerPrefillFromParams): only cards that exist and may be
+ * traded, shown in the trade picker's packs, at most MAX_CARDS_PER_SIDE; the rest are dropped,
+ * so the form never starts with a card the board would refuse.
+ */
+export async function offerPrefill(db: Db, wanted: { cardId: string; count: number }[]): Promise<{ cardId: string; name: string; nameEn: string; rarity: string; count: number }[]> {
+  if (!wanted.length) return [];
+  const index = await cardIndex(db);
+  const prefill = [];
+  for (const { cardId, count } of wanted) {
+    const card = index.byId.get(cardId);
+    if (!card || !card.tradeable || !card.packIds.some((id) => !TRADE_EXCLUDED_PACKS.includes(id))) continue;
+    prefill.push({ cardId, name: card.name, nameEn: card.nameEn, rarity: card.rarity, count });
+    if (prefill.length >= MAX_CARDS_PER_SIDE) break;
+  }
+  return prefill;
+}
+
 /** Cards offered for trading, for the picker's labels and the board's filter chips. */
 export async function cardsByIds(db: Db, ids: string[]): Promise<{ id: string; name: string; nameEn: string; rarity: string }[]> {
   if (!ids.length) return [];
@@ -809,15 +755,6 @@ export async function cardsByIds(db: Db, ids: string[]): Promise<{ id: string; n
 // ---------------------------------------------------------------------------------------------
 // Responding, blocking, reporting
 
-/** True when either user blocked the other. */
-export async function isBlockedEitherWay(db: Db, a: string, b: string): Promise<boolean> {
-  const [row] = await rowsOf<{ blocked: boolean }>(
-    db,
-    sql`select exists (select 1 from ${blocks}
-          where (blocker_id = ${a} and blocked_id = ${b}) or (blocker_id = ${b} and blocked_id = ${a})) as blocked`,
-  );
-  return Boolean(row?.blocked);
-}
 
 /**
  * 交渉する: creates — or reopens — the one chat room for this offer and this user. The unique
@@ -828,18 +765,18 @@ export async function openChatRoomForOffer(
   db: Db,
   { offerId, userId }: { offerId: string; userId: string },
 ): Promise<{ roomId: string; created: boolean }> {
-  if (!isOfferId(offerId)) throw new TradeError("notFound");
+  if (!isOfferId(offerId)) throw new TradeError("not_found");
   return db.transaction(async (tx) => {
     await lockActiveProfile(tx, userId, true);
     const [offer] = await rowsOf<{ owner_id: string; status: string; expired: boolean; suspended: boolean }>(
-      tx as unknown as Db,
+      tx,
       sql`select o.owner_id, o.status, (o.status = 'open' and o.expires_at <= now()) as expired,
             (p.suspended_at is not null) as suspended
           from ${tradeOffers} o join ${profiles} p on p.user_id = o.owner_id where o.id = ${offerId}`,
     );
-    if (!offer || offer.suspended) throw new TradeError("notFound");
-    if (offer.owner_id === userId) throw new TradeError("ownOffer");
-    if (await isBlockedEitherWay(tx as unknown as Db, userId, offer.owner_id)) throw new TradeError("blocked");
+    if (!offer || offer.suspended) throw new TradeError("not_found");
+    if (offer.owner_id === userId) throw new TradeError("own_offer");
+    if (await isBlockedEitherWay(tx, userId, offer.owner_id)) throw new TradeError("blocked");
     const isOpen = offer.status === "open" && !offer.expired;
     if (!isOpen) {
       // A closed or expired offer still lets an existing conversation continue.
@@ -847,11 +784,11 @@ export async function openChatRoomForOffer(
         .select({ id: chatRooms.id })
         .from(chatRooms)
         .where(and(eq(chatRooms.offerId, offerId), eq(chatRooms.partnerId, userId)));
-      if (!existing) throw new TradeError("notOpen");
+      if (!existing) throw new TradeError("not_open");
       return { roomId: existing.id, created: false };
     }
     const [room] = await rowsOf<{ id: string; created: boolean }>(
-      tx as unknown as Db,
+      tx,
       sql`insert into ${chatRooms} (offer_id, owner_id, partner_id)
           values (${offerId}, ${offer.owner_id}, ${userId})
           on conflict (offer_id, partner_id) do update set cancelled_at = null
@@ -863,33 +800,14 @@ export async function openChatRoomForOffer(
   });
 }
 
-export async function blockUser(db: Db, blockerId: string, blockedId: string): Promise<void> {
-  if (blockerId === blockedId) throw new TradeError("cannotBlockSelf");
-  const [target] = await db.select({ id: users.id }).from(users).where(eq(users.id, blockedId));
-  if (!target) throw new TradeError("notFound");
-  await db.insert(blocks).values({ blockerId, blockedId }).onConflictDoNothing();
-  noteBoardChange();
-}
 
-export async function unblockUser(db: Db, blockerId: string, blockedId: string): Promise<void> {
-  await db.delete(blocks).where(and(eq(blocks.blockerId, blockerId), eq(blocks.blockedId, blockedId)));
-  noteBoardChange();
-}
 
-export async function listBlockedUsers(db: Db, blockerId: string): Promise<{ userId: string; displayName: string }[]> {
-  return db
-    .select({ userId: blocks.blockedId, displayName: profiles.displayName })
-    .from(blocks)
-    .innerJoin(profiles, eq(profiles.userId, blocks.blockedId))
-    .where(eq(blocks.blockerId, blockerId))
-    .orderBy(desc(blocks.createdAt));
-}
 
 /** 通報: a reason for an offer someone else posted; one open report per reporter and offer. */
 export async function reportOffer(db: Db, reporterId: string, offerId: string, reason: string): Promise<{ reportId: string }> {
   const offer = await getOffer(db, offerId, reporterId);
-  if (!offer) throw new TradeError("notFound");
-  if (offer.ownerId === reporterId) throw new TradeError("ownOffer");
+  if (!offer) throw new TradeError("not_found");
+  if (offer.ownerId === reporterId) throw new TradeError("own_offer");
   return db.transaction(async (tx) => {
     const [existing] = await tx
       .select({ id: reports.id })
@@ -905,71 +823,10 @@ export async function reportOffer(db: Db, reporterId: string, offerId: string, r
   });
 }
 
-// ---------------------------------------------------------------------------------------------
-// Called by the chat when a negotiation moves on
 
-// The three below run inside the chat's transaction (applyTradeStep): the chat notes the board
-// change once that transaction has committed, never before.
 
-/**
- * 条件合意 in the room: the offer becomes 取引中 with this partner, only from 募集中 and before it
- * expires (the expired status is written lazily, so the row may still say open). False otherwise.
- */
-export async function startNegotiationFromChat(db: Db, { offerId, partnerId }: { offerId: string; partnerId: string }): Promise<boolean> {
-  const rows = await rowsOf<{ id: string }>(
-    db,
-    sql`update ${tradeOffers} o set status = 'negotiating', partner_id = ${partnerId}, updated_at = now()
-        where o.id = ${offerId} and ${OPEN_NOW}
-          and exists (select 1 from ${chatRooms} r where r.offer_id = o.id and r.partner_id = ${partnerId})
-        returning o.id`,
-  );
-  return rows.length > 0;
-}
 
-/** キャンセル in the room of the chosen partner: the offer is 募集中 again (expiry unchanged). */
-export async function cancelNegotiationFromChat(db: Db, { offerId, partnerId }: { offerId: string; partnerId: string }): Promise<boolean> {
-  const rows = await rowsOf<{ id: string }>(
-    db,
-    sql`update ${tradeOffers} set status = 'open', partner_id = null, updated_at = now()
-        where id = ${offerId} and status = 'negotiating' and partner_id = ${partnerId}
-        returning id`,
-  );
-  return rows.length > 0;
-}
 
-/**
- * Both sides pressed 取引完了: the offer becomes 成立 and both users' completed-trade counts go
- * up — exactly once, because only the update that moves the status counts.
- */
-export async function completeTradeFromChat(
-  db: Db,
-  { offerId, partnerId }: { offerId: string; partnerId: string },
-): Promise<{ completed: boolean }> {
-  const result = await db.transaction(async (tx) => {
-    const rows = await rowsOf<{ owner_id: string }>(
-      tx as unknown as Db,
-      sql`update ${tradeOffers} o set status = 'completed', partner_id = ${partnerId},
-            completed_at = now(), updated_at = now()
-          where o.id = ${offerId} and o.status in ('open', 'negotiating', 'expired')
-            and (o.partner_id is null or o.partner_id = ${partnerId})
-            and exists (select 1 from ${chatRooms} r where r.offer_id = o.id and r.partner_id = ${partnerId})
-          returning o.owner_id`,
-    );
-    const [offer] = rows;
-    if (!offer) return { completed: false };
-    await tx
-      .update(profiles)
-      .set({ completedTrades: sql`${profiles.completedTrades} + 1`, lastActiveAt: sql`now()` })
-      .where(inArray(profiles.userId, [offer.owner_id, partnerId]));
-    return { completed: true };
-  });
-  return result;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Admin: the 通報 list
-
-export type { ReportView };
 
 export async function listReports(
   db: Db,
@@ -1032,19 +889,19 @@ export type ReportAction = "dismiss" | "closeOffer" | "suspendUser";
 
 /** Resolves a report: dismiss it, close the reported offer, or suspend the user behind it. */
 export async function resolveReport(db: Db, reportId: string, action: ReportAction): Promise<void> {
-  if (!isOfferId(reportId)) throw new TradeError("notFound");
+  if (!isOfferId(reportId)) throw new TradeError("not_found");
   const [report] = await listReports(db, { status: "all", id: reportId });
-  if (!report) throw new TradeError("notFound");
+  if (!report) throw new TradeError("not_found");
   await db.transaction(async (tx) => {
     if (action === "closeOffer") {
-      if (!report.offer) throw new TradeError("notFound");
+      if (!report.offer) throw new TradeError("not_found");
       await tx
         .update(tradeOffers)
         .set({ status: "closed", updatedAt: sql`now()` })
         .where(and(eq(tradeOffers.id, report.offer.id), inArray(tradeOffers.status, ["open", "negotiating", "expired"])));
     }
     if (action === "suspendUser") {
-      if (!report.targetUserId) throw new TradeError("notFound");
+      if (!report.targetUserId) throw new TradeError("not_found");
       await tx.update(profiles).set({ suspendedAt: sql`coalesce(${profiles.suspendedAt}, now())` }).where(eq(profiles.userId, report.targetUserId));
       await tx
         .update(tradeOffers)
@@ -1060,12 +917,14 @@ export async function resolveReport(db: Db, reportId: string, action: ReportActi
 }
 
 /** Rarities a trade may use (the admin-editable flag), highest first, for the board's filter. */
-export async function listTradeRarities(db: Db): Promise<{ code: string; labelJa: string; labelEn: string }[]> {
-  return db
-    .select({ code: rarities.code, labelJa: rarities.labelJa, labelEn: rarities.labelEn })
-    .from(rarities)
-    .where(eq(rarities.tradeable, true))
-    .orderBy(desc(rarities.rank));
+export function listTradeRarities(db: Db): Promise<{ code: string; labelJa: string; labelEn: string }[]> {
+  return rememberCatalogueList(db, "trade-rarities", () =>
+    db
+      .select({ code: rarities.code, labelJa: rarities.labelJa, labelEn: rarities.labelEn })
+      .from(rarities)
+      .where(eq(rarities.tradeable, true))
+      .orderBy(desc(rarities.rank)),
+  );
 }
 
 /** Data of the admin 通報 tab (`?reports=all` shows handled ones too). */

@@ -1,4 +1,6 @@
 import { useId, useRef, useState, type FormEvent } from "react";
+import { FormField } from "../../../components/ui/form-field";
+import { SubmitButton } from "../../../components/ui/submit-button";
 import { useT } from "../../../lib/i18n";
 import { decodeCsvBytes } from "../csv-encoding";
 import { cardsMessages } from "../messages";
@@ -59,37 +61,29 @@ export function CardImportForm() {
         {t("importHeading")}
       </h2>
       <form onSubmit={onSubmit} noValidate className="space-y-4 rounded-lg border border-slate-200 bg-white p-4">
-        <div>
-          <label htmlFor={`${id}-title`} className="mb-1 block text-sm font-medium">
-            {t("importTitle")}
-          </label>
-          <input
-            id={`${id}-title`}
-            name="title"
-            type="text"
-            value={title}
-            onChange={(event) => setTitle(event.target.value)}
-            placeholder={t("importTitlePlaceholder")}
-            autoComplete="off"
-            className="w-full max-w-sm rounded-md border border-slate-400 px-3 py-2"
-          />
-        </div>
-        <div>
-          <label htmlFor={`${id}-file`} className="mb-1 block text-sm font-medium">
-            {t("importFile")}
-          </label>
-          <input id={`${id}-file`} ref={fileInput} name="csv" type="file" accept=".csv,text/csv" className="block text-sm file:mr-3 file:rounded-md file:border file:border-slate-400 file:bg-white file:px-3 file:py-1.5 file:font-medium hover:file:border-brand-600" aria-describedby={`${id}-help`} />
-          <p id={`${id}-help`} className="mt-1 text-xs text-slate-600">
-            {t("importHelp")}
-          </p>
-        </div>
-        <button
-          type="submit"
-          disabled={busy}
-          className="rounded-md bg-brand-700 px-4 py-2 font-bold text-white hover:bg-brand-800 disabled:cursor-wait disabled:opacity-70"
-        >
-          {busy ? t("importBusy") : t("importSubmit")}
-        </button>
+        <FormField
+          id={`${id}-title`}
+          name="title"
+          type="text"
+          label={t("importTitle")}
+          value={title}
+          onChange={(event) => setTitle(event.target.value)}
+          placeholder={t("importTitlePlaceholder")}
+          autoComplete="off"
+        />
+        <FormField
+          id={`${id}-file`}
+          ref={fileInput}
+          name="csv"
+          type="file"
+          accept=".csv,text/csv"
+          label={t("importFile")}
+          hint={t("importHelp")}
+          className="block text-sm file:mr-3 file:rounded-md file:border file:border-slate-400 file:bg-white file:px-3 file:py-1.5 file:font-medium hover:file:border-brand-600"
+        />
+        <SubmitButton pending={busy} pendingText={t("importBusy")}>
+          {t("importSubmit")}
+        </SubmitButton>
         <div aria-live="polite">
           {outcome ? (
             <p role={outcome.kind === "error" ? "alert" : "status"} className={outcome.kind === "error" ? "whitespace-pre-line font-medium text-red-700" : "font-medium text-green-800"}>

@@ -6,7 +6,8 @@ import { displayRarity } from "../../cards/rarity";
 import { useLocale, useT } from "../../../lib/i18n";
 import { MESSAGE_MAX_LENGTH, normaliseBody } from "../chat.schema";
 import { chatTime } from "../format";
-import { CHAT_ERROR_KEYS, chatMessages, OFFER_STATUS_KEYS, type ChatMessageKey } from "../messages";
+import { chatErrorKey } from "../errors";
+import { chatMessages, OFFER_STATUS_KEYS, type ChatMessageKey } from "../messages";
 import type { ChatMessage, RoomState } from "../protocol";
 import { useChatRoom } from "../use-chat-room";
 import { MessageBody } from "./message-body";
@@ -45,6 +46,7 @@ export function ChatRoom(props: ChatRoomProps) {
   const locale = useLocale();
   const room = useChatRoom({
     roomId: props.roomId,
+    userId: props.me.id,
     initialMessages: props.initialMessages,
     initialState: props.initialState,
     lastSeq: props.lastSeq,
@@ -62,7 +64,7 @@ export function ChatRoom(props: ChatRoomProps) {
   const noticeText = (() => {
     if (!room.notice) return null;
     if (room.notice.message) return room.notice.message;
-    return t(CHAT_ERROR_KEYS[room.notice.code] ?? "errorUnknown", { max: MESSAGE_MAX_LENGTH });
+    return t(chatErrorKey(room.notice.code), { max: MESSAGE_MAX_LENGTH });
   })();
 
   return (

@@ -1,5 +1,7 @@
 import { useCallback, useState } from "react";
 import { Form, useNavigation } from "react-router";
+import { TextareaField } from "../../../components/ui/form-field";
+import { SubmitButton } from "../../../components/ui/submit-button";
 import { useLocale, useT } from "../../../lib/i18n";
 import { cardName } from "../../cards/names";
 import { CardSearch } from "../../cards/components/card-search";
@@ -165,33 +167,22 @@ export function OfferForm({
         )}
       </section>
 
-      <div>
-        <label htmlFor="offer-comment" className="mb-1 block font-bold">
-          {t("comment")}
-        </label>
-        <textarea
-          id="offer-comment"
-          name="comment"
-          rows={4}
-          maxLength={COMMENT_MAX_LENGTH}
-          value={comment}
-          onChange={(e) => setComment(e.target.value)}
-          placeholder={t("commentPlaceholder")}
-          aria-describedby="offer-comment-counter"
-          className="w-full rounded-md border border-slate-400 bg-white px-3 py-2"
-        />
-        <p id="offer-comment-counter" className="text-right text-xs text-slate-600">
-          {t("commentCounter", { count: comment.length, max: COMMENT_MAX_LENGTH })}
-        </p>
-      </div>
+      <TextareaField
+        id="offer-comment"
+        name="comment"
+        rows={4}
+        label={t("comment")}
+        labelClassName="block font-bold"
+        maxLength={COMMENT_MAX_LENGTH}
+        value={comment}
+        onChange={(e) => setComment(e.target.value)}
+        placeholder={t("commentPlaceholder")}
+        counterText={(count, max) => t("commentCounter", { count, max })}
+      />
 
-      <button
-        type="submit"
-        disabled={!ready || submitting}
-        className="rounded-full bg-brand-700 px-6 py-2.5 font-bold text-white hover:bg-brand-800 disabled:cursor-not-allowed disabled:bg-slate-400"
-      >
-        {submitting ? t("submitting") : t(mode === "new" ? "submitNew" : "submitEdit")}
-      </button>
+      <SubmitButton pending={submitting} pendingText={t("submitting")} disabled={!ready}>
+        {t(mode === "new" ? "submitNew" : "submitEdit")}
+      </SubmitButton>
     </Form>
   );
 }

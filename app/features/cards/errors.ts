@@ -1,0 +1,69 @@
+import { AppError, type ErrorTable } from "../../lib/errors";
+import { translate, type Locale, type Params } from "../../lib/i18n";
+import { cardsMessages, type CardsMessageKey } from "./messages";
+
+/**
+ * Every way a card request or import can fail: HTTP status and the catalogue key of its message.
+ * `unknown_pack_name` and `invalid_cursor` are the card API's fixed texts (SPEC.md §7).
+ */
+const CARD_ERRORS = {
+  unknown_pack_name: [400, "apiUnknownPack"],
+  invalid_cursor: [400, "apiInvalidCursor"],
+  invalid_request: [400, "errInvalidRequest"],
+  title_missing: [422, "errTitleMissing"],
+  csv_missing: [422, "errCsvMissing"],
+  unknown_pack: [400, "errUnknownPack"],
+  too_large: [413, "errTooLarge"],
+  too_many_rows: [422, "errTooManyRows"],
+  no_rows: [422, "errNoRows"],
+  columns_missing: [422, "errColumnsMissing"],
+  malformed: [422, "errMalformed"],
+  rows_invalid: [422, "errRows"],
+} as const satisfies ErrorTable<CardsMessageKey>;
+
+export type CardErrorCode = keyof typeof CARD_ERRORS;
+
+/** A card request or import that was refused (docs/decisions/009). */
+export class CardError<C extends CardErrorCode = CardErrorCode> extends AppError<C> {
+  constructor(code: C, params?: Params) {
+    super(cardsMessages, CARD_ERRORS, code, params);
+  }
+}
+
+export type ImportIssueCode = "name_missing" | "name_too_long" | "rarity_missing" | "rarity_unknown" | "image_url_invalid" | "duplicate";
+export type ImportIssue = { line: number; code: ImportIssueCode; value?: string; otherLine?: number };
+export type ImportErrorCode = Exclude<CardErrorCode, "unknown_pack_name" | "invalid_cursor" | "invalid_request">;
+
+const ISSUE_KEYS = {
+  name_missing: "issueNameMissing",
+  name_too_long: "issueNameTooLong",
+  rarity_missing: "issueRarityMissing",
+  rarity_unknown: "issueRarityUnknown",
+  image_url_invalid: "issueImageUrlInvalid",
+  duplicate: "issueDuplicate",
+} as const satisfies Record<ImportIssueCode, CardsMessageKey>;
+
+/**
+ * Why an import wrote nothing (SPEC.md §8 wording). `rows_invalid` names the first bad rows,
+ * each in the reader's language, and counts the rest.
+ */
+export class CardImportError extends CardError<ImportErrorCode> {
+  constructor(
+    code: ImportErrorCode,
+    params: Params = {},
+    readonly details: { issues?: ImportIssue[]; issueCount?: number; nameMax?: number } = {},
+  ) {
+    super(code, params);
+  }
+
+  override text(locale: Locale): string {
+    if (this.code !== "rows_invalid") return super.text(locale);
+    const t = (key: CardsMessageKey, params?: Params) => translate(cardsMessages, locale, key, params);
+    const issues = this.details.issues ?? [];
+    const texts = issues.map((issue) => t(ISSUE_KEYS[issue.code], { line: issue.line, value: issue.value ?? "", otherLine: issue.otherLine ?? "", max: this.details.nameMax ?? "" }));
+    const shownLines = new Set(issues.map((i) => i.line)).size;
+    const count = this.details.issueCount ?? shownLines;
+    if (count > shownLines) texts.push(t("errMoreRows", { count: count - shownLines }));
+    return t("errRows", { count, issues: texts.join(" / ") });
+  }
+}

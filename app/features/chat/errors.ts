@@ -1,0 +1,34 @@
+import { AppError, type ErrorTable } from "../../lib/errors";
+import type { Params } from "../../lib/i18n";
+import { chatMessages, type ChatMessageKey } from "./messages";
+
+/**
+ * Every way a chat request can fail: HTTP status and the catalogue key of its message. The codes
+ * are also the socket protocol's `error` (acks) and `connect_error` messages.
+ */
+export const CHAT_ERRORS = {
+  not_found: [404, "errorNotFound"],
+  empty: [400, "errorEmpty"],
+  too_long: [400, "errorTooLong"],
+  blocked: [403, "errorBlocked"],
+  rate_limited: [429, "errorRateLimited"],
+  step_not_allowed: [409, "errorStepNotAllowed"],
+  offer_unavailable: [409, "errorOfferUnavailable"],
+  suspended: [403, "errorSuspended"],
+  unauthorized: [401, "errorLoginRequired"],
+  invalid: [400, "errorUnknown"],
+} as const satisfies ErrorTable<ChatMessageKey>;
+
+export type ChatErrorCode = keyof typeof CHAT_ERRORS;
+
+/** A chat rule a request or socket event broke (docs/decisions/009). */
+export class ChatError extends AppError<ChatErrorCode> {
+  constructor(code: ChatErrorCode, params?: Params) {
+    super(chatMessages, CHAT_ERRORS, code, params);
+  }
+}
+
+/** The catalogue key for a code the server sent (unknown codes read as a general failure). */
+export function chatErrorKey(code: string): ChatMessageKey {
+  return code in CHAT_ERRORS ? CHAT_ERRORS[code as ChatErrorCode][1] : "errorUnknown";
+}
