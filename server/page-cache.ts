@@ -25,6 +25,9 @@ const CACHEABLE: RegExp[] = [
   /^\/deck-recipes(?:\.data)?$/,
   /^\/deck-recipes\/[^/]+(?:\.data)?$/,
   /^\/api\/decks(?:\/[^/]+)?$/,
+  /^\/articles(?:\.data|\/feed\.xml)?$/,
+  /^\/articles\/[a-z0-9-]{1,100}(?:\.data)?$/,
+  /^\/api\/articles(?:\/[a-z0-9-]{1,100})?$/,
 ];
 
 /** Headers of a kept answer that are replayed; the rest (CSP, dates, encodings) are per request. */

@@ -1,5 +1,6 @@
 import type { ComponentType } from "react";
 import type { Locale } from "../../lib/i18n";
+import { ArticlesPanel } from "../articles/components/articles-panel";
 import { CardImportForm } from "../cards/components/card-import-form";
 import { DecksPanel } from "../decks/components/decks-panel";
 import { SettingsPanel } from "../settings/components/settings-panel";
@@ -20,7 +21,7 @@ export type AdminTab = {
  * set its Panel here and, if it needs data, add ADMIN_TAB_DATA[id] in tab-data.server.ts.
  */
 export const ADMIN_TABS: AdminTab[] = [
-  { id: "articles", label: { ja: "記事管理", en: "Articles" } },
+  { id: "articles", label: { ja: "記事管理", en: "Articles" }, Panel: ArticlesPanel },
   { id: "database", label: { ja: "データベース", en: "Database" }, Panel: DatabasePanel },
   { id: "decks", label: { ja: "デッキ管理", en: "Decks" }, Panel: DecksPanel },
   { id: "cards", label: { ja: "カード管理", en: "Cards" }, Panel: CardImportForm },

@@ -1,6 +1,7 @@
 import { and, count, desc, eq, gt, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.server";
 import { tradeOffers } from "../../db/schema/trades";
+import { articlesSitemapSource } from "../articles/sitemap.server";
 import { cardIndex } from "../cards/card-index.server";
 import { deckSitemapSource } from "../decks/deck-sitemap.server";
 
@@ -75,7 +76,7 @@ const offers: SitemapSource = {
   },
 };
 
-export const SITEMAP_SOURCES: SitemapSource[] = [staticPages, cards, offers, deckSitemapSource];
+export const SITEMAP_SOURCES: SitemapSource[] = [staticPages, cards, offers, articlesSitemapSource, deckSitemapSource];
 
 export type SitemapPart = { source: SitemapSource; part: number };
 

@@ -116,6 +116,8 @@ export function CardPicker({
             value={query}
             placeholder={t("cardSearchPlaceholder")}
             onChange={(event) => setQuery(event.target.value)}
+            // Inside an editor's form: Enter must not submit (save) it.
+            onKeyDown={(event) => event.key === "Enter" && event.preventDefault()}
             className="block w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-base"
           />
         </div>
