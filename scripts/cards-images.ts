@@ -1,12 +1,12 @@
 // `npm run cards:images -- <folder>`: loads the operator's card image files (named as in the
 // catalogue, e.g. the image set published with it) into the site's upload storage, re-encoded
-// to WebP in two sizes. Idempotent: a second run with the same files stores nothing.
+// to WebP in two sizes (the local folder, or the S3 bucket when S3_BUCKET is set). Idempotent: a second run with the same files stores nothing.
 // With the embedded database, stop the server first (its folder is locked).
 import { stat } from "node:fs/promises";
 import path from "node:path";
 import { openConfiguredDatabase } from "../app/db/client.server";
-import { localCardArtStore } from "../app/features/cards/card-art-store.server";
 import { loadCardImages } from "../app/features/cards/card-images.server";
+import { uploadStore } from "../app/features/uploads/storage.server";
 import { loadEnv } from "../app/lib/env.server";
 
 const folder = process.argv[2];
@@ -22,7 +22,9 @@ if (!isFolder) {
 
 const env = loadEnv();
 const database = await openConfiguredDatabase(env);
-const store = localCardArtStore(path.join(env.dataDir, "uploads"));
+// The one upload store: DATA_DIR/uploads, or the S3 bucket when S3_BUCKET is set.
+const store = uploadStore(env);
+console.log(`storing card art in the ${store.kind === "s3" ? "S3 bucket" : "local upload folder"}`);
 const started = Date.now();
 let lastLine = 0;
 try {

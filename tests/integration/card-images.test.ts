@@ -5,10 +5,11 @@ import { eq, inArray } from "drizzle-orm";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cards } from "../../app/db/schema/index";
-import { localCardArtStore } from "../../app/features/cards/card-art-store.server";
 import { loadCardImages } from "../../app/features/cards/card-images.server";
 import { listCards } from "../../app/features/cards/cards.server";
 import { seedCatalogue } from "../../app/features/cards/catalogue.server";
+import { createLocalStore, createS3Store } from "../../app/features/uploads/storage.server";
+import { startS3Server } from "../support/s3-server";
 import { createTestDatabase, type TestDatabase } from "../support/test-db";
 
 let database: TestDatabase;
@@ -47,7 +48,7 @@ describe("cards:images (loadCardImages)", () => {
     await writeFile(path.join(folder, byId.get("A1-004")!.imageFile!), "not an image");
 
     const uploads = path.join(work, "uploads");
-    const store = localCardArtStore(uploads);
+    const store = createLocalStore(uploads, "http://127.0.0.1");
     const progress: string[] = [];
     const first = await loadCardImages(database.db, folder, store, (p) => progress.push(`${p.cardId}:${p.outcome}`));
     // Reprints share their image file: every card with one of these files is found.
@@ -96,8 +97,30 @@ describe("cards:images (loadCardImages)", () => {
     expect(after.storedImage).not.toBe(bulbasaur.storedImage);
   });
 
-  it("refuses keys outside the upload folder", async () => {
-    const store = localCardArtStore(path.join(work, "uploads"));
-    await expect(store.put("../escape.webp", Buffer.from("x"), "image/webp")).rejects.toThrow(/outside/);
+  it("writes through the S3 driver of the same upload store when the site stores uploads in a bucket", async () => {
+    const s3 = await startS3Server();
+    try {
+      const [row] = await database.db.select({ imageFile: cards.imageFile }).from(cards).where(eq(cards.id, "A1-033"));
+      const folder = path.join(work, "s3-images");
+      await mkdir(folder, { recursive: true });
+      await writeFile(path.join(folder, row.imageFile!), await picture(230, 90, 30));
+      const store = createS3Store(s3.config);
+      const summary = await loadCardImages(database.db, folder, store);
+      expect(summary.failed).toBe(0);
+      expect(summary.stored).toBeGreaterThan(0);
+      const [card] = await database.db.select({ storedImage: cards.storedImage }).from(cards).where(eq(cards.id, "A1-033"));
+      expect(card.storedImage!.startsWith(`${s3.config.publicUrl}/cards/A1-033-`)).toBe(true);
+      for (const [size, width] of [["thumb", 240], ["full", 480]] as const) {
+        const object = await fetch(`${card.storedImage}-${size}.webp`);
+        expect(object.status).toBe(200);
+        expect(object.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
+        const meta = await sharp(Buffer.from(await object.arrayBuffer())).metadata();
+        expect([meta.format, meta.width]).toEqual(["webp", width]);
+      }
+      // A second run finds the card already pointing at this file's art and stores nothing.
+      expect(await loadCardImages(database.db, folder, store)).toMatchObject({ stored: 0, unchanged: summary.stored });
+    } finally {
+      await s3.close();
+    }
   });
 });

@@ -1,12 +1,12 @@
 import { createHash } from "node:crypto";
 import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
-import { and, eq, isNotNull } from "drizzle-orm";
+import { eq, isNotNull } from "drizzle-orm";
 import sharp from "sharp";
 import type { Db } from "../../db/client.server";
 import { cards } from "../../db/schema/index";
+import type { UploadStore } from "../uploads/storage.server";
 import { ART_SIZES } from "./card-face";
-import type { CardArtStore } from "./card-art-store.server";
 import { invalidateCardIndex } from "./card-index.server";
 import { decodeToken } from "./romanisation";
 
@@ -53,16 +53,18 @@ function fileForCard(card: { imageFile: string; setCode: string | null; number: 
 }
 
 /**
- * Loads the operator's card images into the upload storage: each catalogue card's file is
- * re-encoded to WebP in two sizes (grid thumbnail and full) and the card points at them.
- * Keys carry a hash of the source file, so a second run with the same files stores nothing
- * and a changed file replaces the art. A file that fails is reported and leaves its card as
- * it was.
+ * Loads the operator's card images into the site's one upload store (the local folder or the
+ * S3 bucket, as configured): each catalogue card's file is re-encoded to WebP in two sizes
+ * (grid thumbnail and full) under `cards/<card id>-<hash of the file>-{thumb,full}.webp`, and
+ * the card points at their public URL prefix (`storedImage`). The card is pointed at the art
+ * only after both files are stored, and the key carries a hash of the source file: a second run
+ * with the same files stores nothing, a changed file replaces the art. A file that fails is
+ * reported and leaves its card as it was.
  */
 export async function loadCardImages(
   db: Db,
   folder: string,
-  store: CardArtStore,
+  store: UploadStore,
   onProgress: (progress: CardImagesProgress) => void = () => {},
 ): Promise<CardImagesSummary> {
   const byPath = await listFiles(folder);
@@ -88,8 +90,8 @@ export async function loadCardImages(
       const source = await readFile(file);
       const hash = createHash("sha256").update(source).digest("hex").slice(0, 16);
       const base = `cards/${row.id}-${hash}`;
-      const url = store.url(base);
-      if (row.storedImage === url && (await store.exists(`${base}-full.webp`)) && (await store.exists(`${base}-thumb.webp`))) {
+      const url = store.publicUrl(base);
+      if (row.storedImage === url) {
         summary.unchanged++;
         onProgress({ done, total: rows.length, cardId: row.id, outcome: "unchanged" });
         continue;
@@ -103,7 +105,7 @@ export async function loadCardImages(
       await store.put(`${base}-thumb.webp`, thumb, "image/webp");
       await store.put(`${base}-full.webp`, full, "image/webp");
       // Only once both files are stored does the card point at them.
-      await db.update(cards).set({ storedImage: url }).where(and(eq(cards.id, row.id)));
+      await db.update(cards).set({ storedImage: url }).where(eq(cards.id, row.id));
       summary.stored++;
       onProgress({ done, total: rows.length, cardId: row.id, outcome: "stored" });
     } catch (error) {
