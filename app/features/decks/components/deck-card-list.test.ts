@@ -4,6 +4,13 @@ import { addToDeck } from "./deck-card-list";
 
 const view = (cardId: string, count: number): DeckCardView => ({
   cardId,
+  id: cardId,
+  imageFile: null,
+  storedImage: null,
+  element: null,
+  cardType: null,
+  stage: null,
+  hp: null,
   name: cardId,
   nameEn: cardId,
   rarity: "◆",
