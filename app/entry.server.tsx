@@ -3,7 +3,7 @@ import { createReadableStreamFromReadable } from "@react-router/node";
 import { isbot } from "isbot";
 import type { RenderToPipeableStreamOptions } from "react-dom/server";
 import { renderToPipeableStream } from "react-dom/server";
-import type { AppLoadContext, EntryContext, HandleErrorFunction } from "react-router";
+import type { AppLoadContext, EntryContext, HandleDataRequestFunction, HandleErrorFunction } from "react-router";
 import { ServerRouter } from "react-router";
 import { NonceContext } from "./lib/nonce";
 
@@ -16,6 +16,10 @@ export default function handleRequest(
   routerContext: EntryContext,
   loadContext: AppLoadContext,
 ) {
+  // A page rendered for a signed-in user (e-mail, friend ID, their offers) is never kept by a
+  // browser or shared cache.
+  const root = routerContext.staticHandlerContext.loaderData.root as { viewer?: unknown } | undefined;
+  if (root?.viewer) responseHeaders.set("Cache-Control", "private, no-store");
   if (request.method.toUpperCase() === "HEAD") {
     return new Response(null, { status: responseStatusCode, headers: responseHeaders });
   }
@@ -63,6 +67,14 @@ export default function handleRequest(
     );
   });
 }
+
+const SESSION_COOKIE = /(?:^|;\s*)(?:__Secure-)?torepoke\.session_token=/;
+
+/** Client navigations (.data) of a signed-in user: the same rule as their pages. */
+export const handleDataRequest: HandleDataRequestFunction = (response, { request }) => {
+  if (SESSION_COOKIE.test(request.headers.get("cookie") ?? "")) response.headers.set("Cache-Control", "private, no-store");
+  return response;
+};
 
 export const handleError: HandleErrorFunction = (error, { request }) => {
   // A client that went away is not a server error.

@@ -12,14 +12,20 @@ import type { Database } from "../app/db/client.server";
 import type { AppContext } from "../app/lib/context";
 import type { Env } from "../app/lib/env.server";
 import { AUTH_BASE_PATH, authRequestHandler, CLIENT_IP_HEADER, getAuth } from "../app/lib/auth.server";
-import { isCsrfSafe } from "../app/lib/csrf.server";
+import { isCsrfSafe, isSiteOrigin } from "../app/lib/csrf.server";
 import { localeFromCookie, translate } from "../app/lib/i18n";
 import { usersMessages } from "../app/features/users/messages";
 import { onSettingsChange } from "../app/features/settings/settings-version.server";
+import { UPLOAD_MAX_BYTES } from "../app/features/uploads/limits";
 import { IMMUTABLE_CACHE_CONTROL, LOCAL_UPLOADS_PATH, localUploadsDir } from "../app/features/uploads/storage.server";
+import { IMPORT_MAX_BYTES } from "../app/features/cards/import.server";
+import { ARTICLE_BODY_MAX_BYTES } from "../app/features/articles/http.server";
 import { toNodeHandler } from "better-auth/node";
 import type { Logger } from "./logger";
+import { bodyLimit, type BodyLimitRoute } from "./body-limit";
 import { directApi } from "./direct-api";
+import { onContentChange } from "../app/lib/content-version.server";
+import { urlGuard } from "./url-guard";
 import { createPageCache } from "./page-cache";
 import { attachRealtime, type Realtime } from "./realtime";
 
@@ -28,6 +34,23 @@ export type HttpApp = {
   io: SocketServer;
   realtime: Realtime;
 };
+
+/**
+ * Routes whose bodies may pass the default limit (256 KB). Log-in and sign-up never need more than
+ * a few hundred bytes. The CSV import bounds its JSON body itself as it reads it.
+ */
+export const BODY_LIMIT_ROUTES: BodyLimitRoute[] = [
+  { path: `${AUTH_BASE_PATH}/`, maxBytes: 16 * 1024 },
+  { path: "/login", maxBytes: 16 * 1024 },
+  { path: "/signup", maxBytes: 16 * 1024 },
+  // JSON escaping can grow the CSV text a little (api.admin.cards.import.ts).
+  { path: "/api/admin/cards/import", maxBytes: IMPORT_MAX_BYTES + 1024 * 1024, streaming: true },
+  // Multipart framing around the file; the upload route counts the file's own bytes as they stream.
+  { path: "/api/admin/uploads", maxBytes: UPLOAD_MAX_BYTES + 64 * 1024, streaming: true },
+  // An article of 100,000 characters of Japanese is ~300 KB; the route bounds its JSON body as it reads it.
+  { path: "/api/admin/articles", maxBytes: ARTICLE_BODY_MAX_BYTES, streaming: true },
+  { path: "/api/admin/articles/", maxBytes: ARTICLE_BODY_MAX_BYTES, streaming: true },
+];
 
 export async function createHttpApp(options: {
   env: Env;
@@ -100,6 +123,11 @@ export async function createHttpApp(options: {
     res.status(403).json({ error: translate(usersMessages, localeFromCookie(req.headers.cookie), "errorCsrf") });
   });
 
+  // A URL with NUL bytes or escapes that are not UTF-8 never reaches a route (server/url-guard.ts).
+  app.use(urlGuard());
+  // Every body has a size limit (server/body-limit.ts); a route that needs more is listed here.
+  app.use(bodyLimit({ routes: BODY_LIMIT_ROUTES }));
+
   // Better Auth at /api/auth/*, before any body parser (it reads the raw body itself).
   const authHandler = toNodeHandler(authRequestHandler(getAuth(database.db, env)));
   app.all(`${AUTH_BASE_PATH}/*splat`, (req, res) => void authHandler(req, res));
@@ -142,12 +170,23 @@ export async function createHttpApp(options: {
   const server = createServer(app);
   const io = new SocketServer(server, {
     serveClient: false,
+    // A chat message is at most 1,000 characters: nothing on this socket needs Socket.IO's 1 MB.
+    maxHttpBufferSize: 64 * 1024,
     cors: { origin: false },
     allowRequest: (req, callback) => {
-      // Same-origin only: a page on another site must not open a socket with our cookie.
+      // Same-origin only (scheme, host and port): a page on another site must not open a socket with our cookie.
       const origin = req.headers.origin;
-      callback(null, !origin || origin === siteOrigin.origin || isLoopbackOrigin(origin, req.headers.host));
+      callback(null, !origin || isSiteOrigin(origin, siteOrigin.origin));
     },
+  });
+  // Long-polling answers bypass Express and helmet: give them the headers that matter for a
+  // response a browser might sniff or frame.
+  io.engine.on("headers", (headers: Record<string, string>) => {
+    headers["X-Content-Type-Options"] = "nosniff";
+    headers["X-Frame-Options"] = "DENY";
+    headers["Content-Security-Policy"] = "default-src 'none'; frame-ancestors 'none'";
+    headers["Cross-Origin-Resource-Policy"] = "same-origin";
+    headers["Referrer-Policy"] = "same-origin";
   });
   const realtime = await attachRealtime({ io, env, database, log });
 
@@ -156,6 +195,9 @@ export async function createHttpApp(options: {
   // Every page's head shows the site settings: a save anywhere empties the shared renders.
   const stopSettingsPurge = onSettingsChange(() => pageCache.clear());
   server.on("close", stopSettingsPurge);
+  // An article published, changed or taken down anywhere: shared renders (lists, home, the page itself) go.
+  const stopContentPurge = onContentChange(() => pageCache.clear());
+  server.on("close", stopContentPurge);
   app.use(pageCache.middleware);
 
   const loadContext = (res: express.Response): AppContext => ({
@@ -188,13 +230,5 @@ function firstSegment(pathname: string): string {
     return decodeURIComponent(segment);
   } catch {
     return segment;
-  }
-}
-
-function isLoopbackOrigin(origin: string, host: string | undefined): boolean {
-  try {
-    return new URL(origin).host === host;
-  } catch {
-    return false;
   }
 }

@@ -5,6 +5,7 @@ import { eq } from "drizzle-orm";
 import type { Db } from "../db/client.server";
 import * as schema from "../db/schema/index";
 import { profiles } from "../db/schema/users";
+import { isCommonPassword } from "../features/users/common-passwords.server";
 import { checkDisplayName, DISPLAY_NAME_MAX, EMAIL_MAX, hasControlCharacters, PASSWORD_MAX, PASSWORD_MIN } from "../features/users/display-name";
 import { usersMessages } from "../features/users/messages";
 import type { Env } from "./env.server";
@@ -115,6 +116,7 @@ function createAuth(db: Db, env: Env, options: AuthOptions = {}) {
           throw badRequest(headers, "errorPasswordLength", "INVALID_PASSWORD_LENGTH", { min: PASSWORD_MIN, max: PASSWORD_MAX });
         }
         if (ctx.path === "/sign-up/email") {
+          if (isCommonPassword(password)) throw badRequest(headers, "errorPasswordCommon", "PASSWORD_TOO_COMMON");
           const checked = checkDisplayName(typeof body.name === "string" ? body.name : "");
           if (!checked.ok) {
             const key = {

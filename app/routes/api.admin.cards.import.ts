@@ -5,11 +5,12 @@ import { requireApiAdmin } from "../features/users/session.server";
 import { localeFromRequest } from "../lib/i18n";
 import type { Route } from "./+types/api.admin.cards.import";
 import { errorResponse, withJsonErrors } from "../lib/api.server";
+import { safeString } from "../lib/text";
 
 // JSON escaping can grow the CSV text a little; anything far past the CSV limit is refused unread.
 const MAX_BODY_BYTES = IMPORT_MAX_BYTES + 1024 * 1024;
 
-const ImportRequestSchema = z.object({ title: z.string().max(200), csvData: z.string() });
+const ImportRequestSchema = z.object({ title: safeString().max(200), csvData: safeString() });
 
 class BodyTooLargeError extends Error {}
 

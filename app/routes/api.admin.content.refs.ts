@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { contentRefsToJson, MAX_REFS, resolveContentRefs } from "../features/content/refs.server";
+import { uploadStore } from "../features/uploads/storage.server";
 import { requireApiAdmin } from "../features/users/session.server";
 import { withJsonErrors } from "../lib/api.server";
 import { readJsonBody } from "../lib/json-body.server";
@@ -17,6 +18,6 @@ export const action = withJsonErrors(async function action({ request, context }:
   await requireApiAdmin(request, context);
   const parsed = RefIdsSchema.safeParse(await readJsonBody(request, 256 * 1024));
   if (!parsed.success) return Response.json({ error: "Bad Request" }, { status: 400 });
-  const refs = await resolveContentRefs(context.db, context.env, parsed.data);
+  const refs = await resolveContentRefs(context.db, uploadStore(context.env), parsed.data);
   return Response.json(contentRefsToJson(refs), { headers: { "Cache-Control": "private, no-store" } });
 });

@@ -1,6 +1,7 @@
 import { Link } from "react-router";
 import { getCard } from "../features/cards/cards.server";
-import { CardTile } from "../features/cards/components/card-tile";
+import { elementOf, isTrainerCard, STAGE_MESSAGE, trainerMessage, TYPE_MESSAGE } from "../features/cards/card-face";
+import { CardImage } from "../features/cards/components/card-image";
 import { cardsMessages } from "../features/cards/messages";
 import { displayRarity } from "../features/cards/rarity";
 import { CardTradeCounts } from "../features/trades/components/card-trade-counts";
@@ -59,14 +60,13 @@ export default function CardPage({ loaderData }: Route.ComponentProps) {
           {t("backToList")}
         </Link>
       </p>
-      <div className="grid gap-6 sm:grid-cols-[minmax(0,16rem)_1fr]">
-        <div className="mx-auto w-48 sm:w-full">
-          <CardTile
-            name={card.name}
-            rarity={card.rarity}
+      <div className="grid gap-6 sm:grid-cols-[minmax(0,20rem)_1fr]">
+        <div className="mx-auto w-64 sm:w-full">
+          <CardImage
+            face={card}
             packName={firstPack ? (locale === "en" ? firstPack.nameEn : firstPack.nameJa) : ""}
-            imageUrl={card.imageUrl}
             eager
+            sizes="(min-width: 640px) 320px, 256px"
           />
         </div>
         <div className="space-y-4">
@@ -80,6 +80,7 @@ export default function CardPage({ loaderData }: Route.ComponentProps) {
               <span className="text-amber-700">{rarity}</span>
               {rarityLabel && rarityLabel !== rarity ? <span className="ml-2 text-slate-600">{rarityLabel}</span> : null}
             </dd>
+            <CardFacts card={card} />
             {card.setCode && card.number !== null ? (
               <>
                 <dt className="font-medium text-slate-600">{t("setNumber")}</dt>
@@ -115,5 +116,35 @@ export default function CardPage({ loaderData }: Route.ComponentProps) {
         </div>
       </div>
     </article>
+  );
+}
+
+/** Type, HP, stage, weakness and retreat cost; what the catalogue does not know reads —. */
+function CardFacts({ card }: { card: Route.ComponentProps["loaderData"]["card"] }) {
+  const t = useT(cardsMessages);
+  const unknown = t("unknownValue");
+  if (isTrainerCard(card)) {
+    return (
+      <>
+        <dt className="font-medium text-slate-600">{t("cardKindLabel")}</dt>
+        <dd>{t(trainerMessage(card.cardType))}</dd>
+      </>
+    );
+  }
+  const weakness = card.weakness ? elementOf({ element: card.weakness }) : null;
+  const stage = card.stage ? STAGE_MESSAGE[card.stage] : undefined;
+  return (
+    <>
+      <dt className="font-medium text-slate-600">{t("typeLabel")}</dt>
+      <dd>{card.element ? t(TYPE_MESSAGE[elementOf(card)]) : unknown}</dd>
+      <dt className="font-medium text-slate-600">{t("hpLabel")}</dt>
+      <dd>{card.hp ?? unknown}</dd>
+      <dt className="font-medium text-slate-600">{t("stageLabel")}</dt>
+      <dd>{stage ? t(stage) : unknown}</dd>
+      <dt className="font-medium text-slate-600">{t("weaknessLabel")}</dt>
+      <dd>{weakness ? t(TYPE_MESSAGE[weakness]) : unknown}</dd>
+      <dt className="font-medium text-slate-600">{t("retreatLabel")}</dt>
+      <dd>{card.retreatCost ?? unknown}</dd>
+    </>
   );
 }

@@ -26,7 +26,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 type Field = "displayName" | "email" | "password";
-type SignupErrors = FieldErrors<Field> & { formText?: string; emailText?: string };
+type SignupErrors = FieldErrors<Field> & { formText?: string; emailText?: string; passwordText?: string };
 
 export async function action({ request, context }: Route.ActionArgs) {
   const form = await readFormData(request);
@@ -47,7 +47,11 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (response.ok) throw redirect(redirectTo, { headers: cookiesOf(response) });
   const body = (await response.json().catch(() => ({}))) as { message?: string; code?: string };
   const message = body.message ?? translate(usersMessages, localeFromRequest(request), "errorUnknown");
-  const errors: SignupErrors = body.code?.startsWith("USER_ALREADY_EXISTS") ? { emailText: message } : { formText: message };
+  const errors: SignupErrors = body.code?.startsWith("USER_ALREADY_EXISTS")
+    ? { emailText: message }
+    : body.code === "PASSWORD_TOO_COMMON"
+      ? { passwordText: message }
+      : { formText: message };
   return data<{ errors: SignupErrors; values: typeof values }>({ errors, values }, { status: response.status === 422 ? 400 : response.status });
 }
 
@@ -101,7 +105,7 @@ export default function Signup({ actionData }: Route.ComponentProps) {
           maxLength={PASSWORD_MAX}
           label={t("password")}
           hint={t("passwordHint", MESSAGE_PARAMS)}
-          error={errors.password ? t(errors.password, MESSAGE_PARAMS) : undefined}
+          error={errors.passwordText ?? (errors.password ? t(errors.password, MESSAGE_PARAMS) : undefined)}
         />
         <SubmitButton pending={submitting} pendingText={t("signupSubmitting")} wide>
           {t("signupSubmit")}

@@ -126,8 +126,16 @@ function Filters({
       <h2 id="board-filters" className="font-bold">
         {t("filters")}
       </h2>
-      {chips.length ? (
+      {chips.length || filters.giveAny?.length ? (
         <ul className="mt-2 flex flex-wrap gap-2">
+          {filters.giveAny?.length ? (
+            <li className="flex items-center gap-1 rounded-full bg-brand-50 px-3 py-1 text-sm">
+              <span>{t("filterGiveAny", { count: filters.giveAny.length })}</span>
+              <Link to={withParams(params, { giveAny: null })} aria-label={t("filterGiveAnyRemove")} className="px-1 font-bold text-brand-800">
+                ×
+              </Link>
+            </li>
+          ) : null}
           {chips.map(({ side, card }) => (
             <li key={side} className="flex items-center gap-1 rounded-full bg-brand-50 px-3 py-1 text-sm">
               <span>
@@ -146,6 +154,7 @@ function Filters({
       </div>
       <Form method="get" action="/trades" className="mt-3 flex flex-wrap items-end gap-3">
         {filters.give ? <input type="hidden" name="give" value={filters.give} /> : null}
+        {filters.giveAny?.length ? <input type="hidden" name="giveAny" value={filters.giveAny.join(",")} /> : null}
         {filters.want ? <input type="hidden" name="want" value={filters.want} /> : null}
         <label className="text-sm">
           <span className="mb-1 block font-medium">{t("filterPack")}</span>
@@ -172,7 +181,7 @@ function Filters({
         <button type="submit" className="rounded-full bg-brand-700 px-5 py-2 font-bold text-white hover:bg-brand-800">
           {t("filterApply")}
         </button>
-        {filters.give || filters.want || filters.pack || filters.rarity ? (
+        {filters.give || filters.giveAny?.length || filters.want || filters.pack || filters.rarity ? (
           <Link to="/trades" className="py-2 text-sm text-brand-700 underline">
             {t("filterClear")}
           </Link>
@@ -289,7 +298,7 @@ export default function TradeBoard({ loaderData }: Route.ComponentProps) {
                     <OfferCard
                       offer={offer}
                       now={now}
-                      highlightGive={filters.give ? new Set([filters.give]) : undefined}
+                      highlightGive={filters.give || filters.giveAny?.length ? new Set([...(filters.give ? [filters.give] : []), ...(filters.giveAny ?? [])]) : undefined}
                       highlightWant={filters.want ? new Set([filters.want]) : undefined}
                     >
                       {offer.ownerId === viewerId ? <span>{t("yourOffer")}</span> : <RespondButton offerId={offer.id} signedIn={Boolean(viewerId)} />}

@@ -18,7 +18,7 @@ afterAll(async () => {
 
 const uniqueEmail = (tag: string) => `${tag}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`;
 
-async function signUpThroughForm(page: Page, base: string, email: string, displayName: string, password = "password123") {
+async function signUpThroughForm(page: Page, base: string, email: string, displayName: string, password = "kouKan-pass-2026") {
   await page.goto(`${base}/signup`);
   await page.getByLabel("表示名").fill(displayName);
   await page.getByLabel("メールアドレス").fill(email);
@@ -26,7 +26,7 @@ async function signUpThroughForm(page: Page, base: string, email: string, displa
   await page.getByRole("button", { name: "登録する" }).click();
 }
 
-async function logInThroughForm(page: Page, email: string, password = "password123") {
+async function logInThroughForm(page: Page, email: string, password = "kouKan-pass-2026") {
   await page.getByLabel("メールアドレス").fill(email);
   await page.getByLabel("パスワード").fill(password);
   await page.getByRole("button", { name: "ログイン", exact: true }).click();
@@ -121,7 +121,7 @@ describe("accounts", () => {
     expect(new URL(page.url()).pathname).toBe("/signup");
     await expect(page.locator("main i").count()).resolves.toBe(0);
     await page.getByLabel("表示名").fill("スクリプトなし");
-    await page.getByLabel("パスワード").fill("password123");
+    await page.getByLabel("パスワード").fill("kouKan-pass-2026");
     await page.getByRole("button", { name: "登録する" }).click();
     await page.waitForURL(`${baseUrl}/profile`);
     await expect(page.getByTestId("profile-display-name").textContent()).resolves.toBe("スクリプトなし");
@@ -334,8 +334,8 @@ describe("HTTP contracts of accounts", () => {
   it("rejects overlong and control-character sign-ups and stores nothing", async () => {
     const email = uniqueEmail("e2e-bad");
     for (const body of [
-      { email, password: "password123", name: "x".repeat(500) },
-      { email, password: "password123", name: "bad\u0000name" },
+      { email, password: "kouKan-pass-2026", name: "x".repeat(500) },
+      { email, password: "kouKan-pass-2026", name: "bad\u0000name" },
       { email, password: "p".repeat(10_000), name: "ok" },
     ]) {
       const res = await fetch(`${baseUrl}/api/auth/sign-up/email`, {
@@ -348,7 +348,7 @@ describe("HTTP contracts of accounts", () => {
     const signIn = await fetch(`${baseUrl}/api/auth/sign-in/email`, {
       method: "POST",
       headers: { origin: baseUrl, "content-type": "application/json" },
-      body: JSON.stringify({ email, password: "password123" }),
+      body: JSON.stringify({ email, password: "kouKan-pass-2026" }),
     });
     expect(signIn.status).toBe(401);
   });

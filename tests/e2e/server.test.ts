@@ -3,6 +3,7 @@ import path from "node:path";
 import { io } from "socket.io-client";
 import { describe, expect, inject, it } from "vitest";
 import { startServer } from "../support/server";
+import { until } from "../support/wait";
 
 const baseUrl = inject("baseUrl");
 const root = path.resolve(import.meta.dirname, "../..");
@@ -138,6 +139,26 @@ describe("the running server", () => {
     }
   });
 
+  it("runs in production mode unless NODE_ENV says otherwise, and logs the mode", async () => {
+    // npm start sets no NODE_ENV: server.js must choose production before React is loaded.
+    const unset = await startServer({ NODE_ENV: "" });
+    try {
+      await until(() => unset.logs.join("").includes('"msg":"listening"'), "the start-up log");
+      expect(unset.logs.join("")).toMatch(/"msg":"listening".*"mode":"production"/);
+      expect(unset.logs.join("")).not.toContain("not in production mode");
+    } finally {
+      await unset.stop();
+    }
+    const development = await startServer({ NODE_ENV: "development" });
+    try {
+      await until(() => development.logs.join("").includes('"msg":"listening"'), "the start-up log");
+      expect(development.logs.join("")).toMatch(/"msg":"listening".*"mode":"development"/);
+      expect(development.logs.join("")).toContain("not in production mode");
+    } finally {
+      await development.stop();
+    }
+  });
+
   it("shuts down cleanly on SIGTERM under load, and the database opens again", async () => {
     const server = await startServer();
     let answered = 0;
@@ -162,7 +183,7 @@ describe("the running server", () => {
           const res = await fetch(`${server.url}/api/auth/sign-up/email`, {
             method: "POST",
             headers: { origin: server.url, "content-type": "application/json" },
-            body: JSON.stringify({ email, password: "password123", name: `負荷${worker}-${i}` }),
+            body: JSON.stringify({ email, password: "kouKan-pass-2026", name: `負荷${worker}-${i}` }),
           });
           await res.text();
           if (res.status === 200) signedUp.push(email);
@@ -171,7 +192,8 @@ describe("the running server", () => {
         }
       }
     });
-    await new Promise((r) => setTimeout(r, 300));
+    // Stop while both kinds of request are under way: some answered, some sign-ups committed.
+    await until(() => answered > 0 && signedUp.length > 0, "pages and sign-ups to go through", 30_000);
     const code = await server.stop("SIGTERM");
     await Promise.all([...load, ...signUps]);
     expect(code).toBe(0);
@@ -188,7 +210,7 @@ describe("the running server", () => {
       const res = await fetch(`${again.url}/api/auth/sign-in/email`, {
         method: "POST",
         headers: { origin: again.url, "content-type": "application/json" },
-        body: JSON.stringify({ email, password: "password123" }),
+        body: JSON.stringify({ email, password: "kouKan-pass-2026" }),
       });
       expect(res.status, email).toBe(200);
     }

@@ -30,7 +30,7 @@ async function signUp() {
     new Request(`${SITE}/api/auth/sign-up/email`, {
       method: "POST",
       headers: { "content-type": "application/json", origin: SITE, [CLIENT_IP_HEADER]: "10.3.0.1" },
-      body: JSON.stringify({ email, password: "password123", name: "管理" }),
+      body: JSON.stringify({ email, password: "kouKan-pass-2026", name: "管理" }),
     }),
   );
   expect(res.status).toBe(200);

@@ -40,6 +40,23 @@ function sessionCookie(response: Response): string {
 }
 
 describe("sign-up and sign-in through the auth API", () => {
+  it("refuses one of the most common passwords, saying why, in the user's language", async () => {
+    const auth = getAuth(database.db, env);
+    for (const password of ["password", "12345678", "PASSWORD", "qwertyuiop", "iloveyou"]) {
+      const res = await auth.handler(authRequest("/sign-up/email", { email: uniqueEmail("common"), password, name: "よくある" }));
+      expect(res.status, password).toBe(400);
+      expect(await res.json(), password).toMatchObject({
+        code: "PASSWORD_TOO_COMMON",
+        message: "このパスワードはよく使われていて推測されやすいため使えません。ほかの人が思いつかない、長めのパスワードにしてください。",
+      });
+    }
+    const en = await auth.handler(authRequest("/sign-up/email", { email: uniqueEmail("common"), password: "password1", name: "common" }, { lang: "en" }));
+    expect(((await en.json()) as { message: string }).message).toMatch(/used so often/);
+    // A password nobody else picks goes through.
+    const ok = await auth.handler(authRequest("/sign-up/email", { email: uniqueEmail("fine"), password: "とれぽけ-kouKan-2026", name: "ふつう" }));
+    expect(ok.status).toBe(200);
+  });
+
   it("creates the user, its profile, and a session cookie that resolves to the viewer", async () => {
     const auth = getAuth(database.db, env);
     const email = uniqueEmail("alice");
@@ -63,7 +80,7 @@ describe("sign-up and sign-in through the auth API", () => {
     const req = new Request("https://torepoke.example/api/auth/sign-up/email", {
       method: "POST",
       headers: { "content-type": "application/json", origin: "https://torepoke.example", [CLIENT_IP_HEADER]: "10.1.0.1" },
-      body: JSON.stringify({ email: uniqueEmail("secure"), password: "password123", name: "S" }),
+      body: JSON.stringify({ email: uniqueEmail("secure"), password: "kouKan-pass-2026", name: "S" }),
     });
     const res = await auth.handler(req);
     expect(res.status).toBe(200);
@@ -81,8 +98,8 @@ describe("sign-up and sign-in through the auth API", () => {
   it("refuses a duplicate e-mail, and a wrong password without saying which part was wrong", async () => {
     const auth = { handler: authRequestHandler(getAuth(database.db, env)) };
     const email = uniqueEmail("bob");
-    expect((await auth.handler(authRequest("/sign-up/email", { email, password: "password123", name: "ボブ" }))).status).toBe(200);
-    const dup = await auth.handler(authRequest("/sign-up/email", { email, password: "password123", name: "ボブ2" }));
+    expect((await auth.handler(authRequest("/sign-up/email", { email, password: "kouKan-pass-2026", name: "ボブ" }))).status).toBe(200);
+    const dup = await auth.handler(authRequest("/sign-up/email", { email, password: "kouKan-pass-2026", name: "ボブ2" }));
     expect(dup.status).toBe(422);
     expect((await dup.json()).message).toBe("このメールアドレスはすでに登録されています");
 
@@ -94,22 +111,22 @@ describe("sign-up and sign-in through the auth API", () => {
     expect(wrongMessage).toBe("メールアドレスまたはパスワードが正しくありません");
     expect((await unknown.json()).message).toBe(wrongMessage);
 
-    const right = await auth.handler(authRequest("/sign-in/email", { email, password: "password123" }));
+    const right = await auth.handler(authRequest("/sign-in/email", { email, password: "kouKan-pass-2026" }));
     expect(right.status).toBe(200);
   });
 
   it("rejects bad input with a Japanese message and stores nothing", async () => {
     const auth = getAuth(database.db, env);
     const cases: Array<[unknown, RegExp]> = [
-      [{ email: uniqueEmail("long"), password: "password123", name: "あ".repeat(21) }, /20文字以内/],
-      [{ email: uniqueEmail("ctrl"), password: "password123", name: "evil\u0000name" }, /使用できない文字/],
-      [{ email: uniqueEmail("bidi"), password: "password123", name: "abc\u202Edef" }, /使用できない文字/],
-      [{ email: uniqueEmail("html"), password: "password123", name: "<script>alert(1)</script>" }, /< や >/],
-      [{ email: uniqueEmail("empty"), password: "password123", name: "   " }, /表示名を入力/],
-      [{ email: `${"a".repeat(250)}@example.com`, password: "password123", name: "長い" }, /長すぎます/],
+      [{ email: uniqueEmail("long"), password: "kouKan-pass-2026", name: "あ".repeat(21) }, /20文字以内/],
+      [{ email: uniqueEmail("ctrl"), password: "kouKan-pass-2026", name: "evil\u0000name" }, /使用できない文字/],
+      [{ email: uniqueEmail("bidi"), password: "kouKan-pass-2026", name: "abc\u202Edef" }, /使用できない文字/],
+      [{ email: uniqueEmail("html"), password: "kouKan-pass-2026", name: "<script>alert(1)</script>" }, /< や >/],
+      [{ email: uniqueEmail("empty"), password: "kouKan-pass-2026", name: "   " }, /表示名を入力/],
+      [{ email: `${"a".repeat(250)}@example.com`, password: "kouKan-pass-2026", name: "長い" }, /長すぎます/],
       [{ email: uniqueEmail("short"), password: "short", name: "短い" }, /8〜128文字/],
       [{ email: uniqueEmail("huge"), password: "p".repeat(129), name: "長い" }, /8〜128文字/],
-      [{ email: uniqueEmail("role"), password: "password123", name: "役", role: "admin" }, /形式/],
+      [{ email: uniqueEmail("role"), password: "kouKan-pass-2026", name: "役", role: "admin" }, /形式/],
     ];
     const before = (await database.db.select({ id: users.id }).from(users)).length;
     for (const [body, message] of cases) {
@@ -148,13 +165,13 @@ describe("sign-up and sign-in through the auth API", () => {
 
   it("recognises admins from ADMIN_EMAILS and from the admin role", async () => {
     const auth = getAuth(database.db, env);
-    const res = await auth.handler(authRequest("/sign-up/email", { email: "Boss@example.com", password: "password123", name: "ボス" }));
+    const res = await auth.handler(authRequest("/sign-up/email", { email: "Boss@example.com", password: "kouKan-pass-2026", name: "ボス" }));
     expect(res.status).toBe(200);
     const boss = await getViewerFromHeaders(new Headers({ cookie: sessionCookie(res) }), database.db, env);
     expect(boss?.isAdmin).toBe(true);
 
     const email = uniqueEmail("helper");
-    const res2 = await auth.handler(authRequest("/sign-up/email", { email, password: "password123", name: "手伝い" }));
+    const res2 = await auth.handler(authRequest("/sign-up/email", { email, password: "kouKan-pass-2026", name: "手伝い" }));
     const cookie = sessionCookie(res2);
     expect((await getViewerFromHeaders(new Headers({ cookie }), database.db, env))?.isAdmin).toBe(false);
     await database.db.update(users).set({ role: "admin" }).where(eq(users.email, email));
@@ -164,12 +181,12 @@ describe("sign-up and sign-in through the auth API", () => {
   it("marks a suspended user and refuses their next sign-in", async () => {
     const auth = getAuth(database.db, env);
     const email = uniqueEmail("suspended");
-    const res = await auth.handler(authRequest("/sign-up/email", { email, password: "password123", name: "停止" }));
+    const res = await auth.handler(authRequest("/sign-up/email", { email, password: "kouKan-pass-2026", name: "停止" }));
     const cookie = sessionCookie(res);
     const viewer = await getViewerFromHeaders(new Headers({ cookie }), database.db, env);
     await database.db.update(profiles).set({ suspendedAt: new Date() }).where(eq(profiles.userId, viewer!.id));
     expect((await getViewerFromHeaders(new Headers({ cookie }), database.db, env))?.suspended).toBe(true);
-    const again = await auth.handler(authRequest("/sign-in/email", { email, password: "password123" }));
+    const again = await auth.handler(authRequest("/sign-in/email", { email, password: "kouKan-pass-2026" }));
     expect(again.status).toBe(403);
     expect((await again.json()).message).toBe("このアカウントは利用停止中です");
   });

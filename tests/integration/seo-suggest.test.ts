@@ -78,7 +78,7 @@ describe("POST /api/admin/seo/suggest", () => {
       new Request(`${SITE}/api/auth/sign-up/email`, {
         method: "POST",
         headers: { "content-type": "application/json", origin: SITE, [CLIENT_IP_HEADER]: "10.6.0.1" },
-        body: JSON.stringify({ email, password: "password123", name: "SEO" }),
+        body: JSON.stringify({ email, password: "kouKan-pass-2026", name: "SEO" }),
       }),
     );
     await database.db.update(users).set({ role: "admin" }).where(eq(users.email, email));

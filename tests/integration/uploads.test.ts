@@ -32,7 +32,7 @@ async function signUp(): Promise<{ cookie: string; email: string }> {
     new Request(`${SITE}/api/auth/sign-up/email`, {
       method: "POST",
       headers: { "content-type": "application/json", origin: SITE, [CLIENT_IP_HEADER]: "10.4.0.1" },
-      body: JSON.stringify({ email, password: "password123", name: "管理" }),
+      body: JSON.stringify({ email, password: "kouKan-pass-2026", name: "管理" }),
     }),
   );
   expect(res.status).toBe(200);

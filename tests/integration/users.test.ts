@@ -29,7 +29,7 @@ async function signUp(name = "トレーナー") {
     new Request(`${SITE}/api/auth/sign-up/email`, {
       method: "POST",
       headers: { "content-type": "application/json", origin: SITE, [CLIENT_IP_HEADER]: "10.2.0.1" },
-      body: JSON.stringify({ email, password: "password123", name }),
+      body: JSON.stringify({ email, password: "kouKan-pass-2026", name }),
     }),
   );
   expect(res.status).toBe(200);

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from "react";
 import { Form, Link, NavLink, useLocation } from "react-router";
 import { UnreadBadge } from "../../features/chat/components/unread-badge";
+import { clearChatOutboxes } from "../../features/chat/outbox";
 import { useT } from "../../lib/i18n";
 import { LanguageSwitch } from "./language-switch";
 import { layoutMessages } from "./messages";
@@ -89,7 +90,15 @@ export function SiteHeader({ viewer, videoChannelUrl }: { viewer: HeaderViewer; 
                     <li><NavLink to="/admin" className={linkClass} onClick={close}>{t("admin")}</NavLink></li>
                   ) : null}
                   <li>
-                    <Form method="post" action="/logout" onSubmit={close}>
+                    <Form
+                      method="post"
+                      action="/logout"
+                      onSubmit={() => {
+                        // A shared browser: unsent chat messages must not wait for the next user.
+                        clearChatOutboxes();
+                        close();
+                      }}
+                    >
                       <button type="submit" className="block w-full rounded px-2 py-2 text-left hover:bg-brand-50 hover:text-brand-800 md:py-1">
                         {t("logout")}
                       </button>

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { safeString } from "../../lib/text";
 
 /** Messages are plain text, 1–1,000 characters after trimming (the limit). */
 export const MESSAGE_MAX_LENGTH = 1000;
@@ -20,7 +21,7 @@ export const SendMessageSchema = z.object({
   roomId: uuid,
   // Chosen by the client so a retried send is recognised (DESIGN.md §6).
   clientId: z.string().min(1).max(64).regex(/^[\w-]+$/),
-  body: z.string(),
+  body: safeString(),
 });
 
 export const SyncSchema = z.object({
@@ -35,7 +36,7 @@ export const TradeStepSchema = z.object({
 
 export const ReportSchema = z.object({
   messageId: uuid,
-  reason: z.string().trim().min(1).max(500),
+  reason: safeString().trim().min(1).max(500),
 });
 
 /** Body normalisation shared by the client (instant feedback) and the server (the gate). */

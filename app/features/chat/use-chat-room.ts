@@ -2,6 +2,17 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import type { Socket } from "socket.io-client";
 import { acquireChatSocket } from "./chat-socket";
 import {
+  addToOutbox,
+  browserStorage,
+  countAttempt,
+  dropUnownedOutbox,
+  mergeOutboxes,
+  outboxKey,
+  readOutbox,
+  removeFromOutbox,
+  type PendingMessage,
+} from "./outbox";
+import {
   type Ack,
   type ChatMessage,
   type ClientToServerEvents,
@@ -11,7 +22,7 @@ import {
 
 type ChatSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
 
-export type PendingMessage = { clientId: string; body: string; attempts: number };
+export type { PendingMessage };
 export type Connection = "connecting" | "online" | "offline";
 export type Notice = { code: string; message: string } | null;
 
@@ -19,8 +30,6 @@ export type Notice = { code: string; message: string } | null;
 const ACK_TIMEOUT_MS = 6_000;
 const RETRY_DELAY_MS = 1_500;
 const RATE_LIMIT_RETRY_MS = 5_000;
-
-const outboxKey = (roomId: string) => `torepoke.chat.outbox.${roomId}`;
 
 function newClientId(): string {
   if (typeof crypto !== "undefined" && "randomUUID" in crypto) return crypto.randomUUID();
@@ -45,16 +54,18 @@ export function mergeMessages(current: ChatMessage[], incoming: ChatMessage[]): 
 /**
  * One chat room in the browser (DESIGN.md §6): joins over Socket.IO, syncs everything after the
  * last sequence it holds on every (re)connect and whenever a gap shows, sends one message at a
- * time and retries it until acknowledged (the outbox survives a reload in localStorage).
+ * time and retries it until acknowledged (the outbox survives a reload in localStorage, is shared
+ * by the user's tabs and belongs to the signed-in user: ./outbox.ts).
  */
 export function useChatRoom(options: {
   roomId: string;
+  userId: string;
   initialMessages: ChatMessage[];
   initialState: RoomState;
   lastSeq: number;
   onError?: (code: string) => void;
 }) {
-  const { roomId } = options;
+  const { roomId, userId } = options;
   const [messages, setMessages] = useState<ChatMessage[]>(options.initialMessages);
   const [state, setState] = useState<RoomState>(options.initialState);
   const [outbox, setOutbox] = useState<PendingMessage[]>([]);
@@ -84,18 +95,28 @@ export function useChatRoom(options: {
     return mine.some((m) => m.seq > syncedSeq.current);
   }, [roomId]);
 
-  const saveOutbox = useCallback(
-    (next: PendingMessage[]) => {
+  // localStorage is the outbox shared by this user's tabs; without it, this tab's memory is.
+  const changeOutbox = useCallback(
+    (change: { add?: PendingMessage; remove?: string; attempt?: string } = {}) => {
+      const storage = browserStorage();
+      const key = outboxKey(userId, roomId);
+      let next: PendingMessage[];
+      if (storage) {
+        if (change.add) addToOutbox(storage, key, change.add);
+        if (change.remove) removeFromOutbox(storage, key, change.remove);
+        if (change.attempt) countAttempt(storage, key, change.attempt);
+        next = readOutbox(storage, key);
+        // Storage that refused the write (full): keep this tab's own unsent message in memory.
+        if (change.add && !next.some((p) => p.clientId === change.add!.clientId)) next = mergeOutboxes(next, [change.add]);
+      } else {
+        next = change.add ? mergeOutboxes(outboxRef.current, [change.add]) : outboxRef.current;
+        if (change.remove) next = next.filter((p) => p.clientId !== change.remove);
+        if (change.attempt) next = next.map((p) => (p.clientId === change.attempt ? { ...p, attempts: p.attempts + 1 } : p));
+      }
       outboxRef.current = next;
       setOutbox(next);
-      try {
-        if (next.length) localStorage.setItem(outboxKey(roomId), JSON.stringify(next));
-        else localStorage.removeItem(outboxKey(roomId));
-      } catch {
-        // Storage may be unavailable (private mode): the in-memory outbox still retries.
-      }
     },
-    [roomId],
+    [roomId, userId],
   );
 
   const sync = useCallback(async () => {
@@ -141,7 +162,7 @@ export function useChatRoom(options: {
     };
     socket.timeout(ACK_TIMEOUT_MS).emit("chat:send", { roomId, clientId: head.clientId, body: head.body }, (err, reply) => {
       if (err || !reply) {
-        saveOutbox(outboxRef.current.map((p) => (p.clientId === head.clientId ? { ...p, attempts: p.attempts + 1 } : p)));
+        changeOutbox({ attempt: head.clientId });
         again(RETRY_DELAY_MS);
         return;
       }
@@ -153,27 +174,31 @@ export function useChatRoom(options: {
         }
         // Refused for good (blocked, not found, invalid): drop it and say why.
         setNotice({ code: reply.error, message: reply.message });
-        saveOutbox(outboxRef.current.filter((p) => p.clientId !== head.clientId));
+        changeOutbox({ remove: head.clientId });
         sendingRef.current = false;
         pump();
         return;
       }
       setNotice((n) => (n?.code === "rate_limited" ? null : n));
       if (accept([reply.message])) void sync();
-      saveOutbox(outboxRef.current.filter((p) => p.clientId !== head.clientId));
+      changeOutbox({ remove: head.clientId });
       sendingRef.current = false;
       pump();
     });
-  }, [accept, roomId, saveOutbox, sync]);
+  }, [accept, changeOutbox, roomId, sync]);
 
   useEffect(() => {
-    // Messages typed before a reload that were never acknowledged go out again.
-    try {
-      const saved = JSON.parse(localStorage.getItem(outboxKey(roomId)) ?? "[]") as PendingMessage[];
-      if (Array.isArray(saved) && saved.length) saveOutbox(saved.filter((p) => typeof p.clientId === "string" && typeof p.body === "string"));
-    } catch {
-      // ignore unreadable storage
-    }
+    // Messages typed before a reload (or in another tab) that were never acknowledged go out again.
+    const storage = browserStorage();
+    if (storage) dropUnownedOutbox(storage, roomId);
+    changeOutbox();
+    // Another tab of this user queued or delivered something: take its view of the outbox.
+    const onStorage = (event: StorageEvent) => {
+      if (event.key !== null && event.key !== outboxKey(userId, roomId)) return;
+      changeOutbox();
+      pump();
+    };
+    window.addEventListener("storage", onStorage);
     // One connection per page, shared with the header badge.
     const { socket, release } = acquireChatSocket();
     socketRef.current = socket;
@@ -187,6 +212,7 @@ export function useChatRoom(options: {
           return;
         }
         await sync();
+        changeOutbox();
         pump();
       } catch {
         // The join timed out: Socket.IO reconnects and this runs again.
@@ -222,6 +248,7 @@ export function useChatRoom(options: {
     window.addEventListener("offline", offline);
     window.addEventListener("online", online);
     return () => {
+      window.removeEventListener("storage", onStorage);
       window.removeEventListener("offline", offline);
       window.removeEventListener("online", online);
       if (retryTimer.current) clearTimeout(retryTimer.current);
@@ -233,7 +260,7 @@ export function useChatRoom(options: {
       socketRef.current = null;
       release();
     };
-  }, [accept, pump, roomId, saveOutbox, sync]);
+  }, [accept, changeOutbox, pump, roomId, sync, userId]);
 
   // Tell the server what has been seen (only while the page is visible), so unread counts drop.
   const latestSeq = messages.at(-1)?.seq ?? 0;
@@ -256,10 +283,10 @@ export function useChatRoom(options: {
 
   const send = useCallback(
     (body: string) => {
-      saveOutbox([...outboxRef.current, { clientId: newClientId(), body, attempts: 0 }]);
+      changeOutbox({ add: { clientId: newClientId(), body, attempts: 0, queuedAt: Date.now() } });
       pump();
     },
-    [pump, saveOutbox],
+    [changeOutbox, pump],
   );
 
   const call = useCallback(

@@ -1,5 +1,8 @@
 import { z } from "zod";
+import { normaliseKeywords } from "../../lib/keywords";
 import type { SettingsMessageKey } from "./messages";
+
+export { normaliseKeywords };
 
 /** SPEC.md §3 "Site settings": the five fields, in their JSON names. */
 export type SiteSettings = {
@@ -17,16 +20,6 @@ export const META_DESCRIPTION_MAX = 200;
 export const OG_TITLE_MAX = 100;
 export const KEYWORDS_MAX = 500;
 export const OG_IMAGE_MAX = 2000;
-
-/** Keywords are typed comma separated; Japanese input gives 、 or ， too. Stored as "a, b, c". */
-export function normaliseKeywords(value: string): string {
-  const seen = new Set<string>();
-  for (const part of value.split(/[,，、]/)) {
-    const keyword = part.trim().replace(/\s+/g, " ");
-    if (keyword) seen.add(keyword);
-  }
-  return [...seen].join(", ");
-}
 
 /** An OG image is an absolute http(s) URL or one of our own paths (an upload). */
 function isImageUrl(value: string): boolean {

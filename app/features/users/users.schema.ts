@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { isSafeText } from "../../lib/text";
 import { checkDisplayName, DISPLAY_NAME_MAX, EMAIL_MAX, hasControlCharacters, PASSWORD_MAX, PASSWORD_MIN } from "./display-name";
 import { normalizeFriendId } from "./friend-id";
 import type { usersMessages } from "./messages";
@@ -32,7 +33,7 @@ const displayNameField = z.string().transform((raw, ctx) => {
 
 export const LoginSchema = z.object({
   email: emailField,
-  password: z.string().min(1, key("errorCredentials")).max(PASSWORD_MAX, key("errorCredentials")),
+  password: z.string().min(1, key("errorCredentials")).max(PASSWORD_MAX, key("errorCredentials")).refine(isSafeText, key("errorCredentials")),
 });
 
 export const SignupSchema = z.object({

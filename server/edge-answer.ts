@@ -1,0 +1,59 @@
+import type { Request, Response } from "express";
+import { defineMessages, localeFromCookie, translate, type Locale, type Params } from "../app/lib/i18n";
+
+/**
+ * How the Express layer refuses a request before React Router sees it (body limits, unreadable
+ * URLs): `{"error"}` for APIs (`/api/…`, `.data` navigations, JSON requests), a short page in
+ * the visitor's language otherwise.
+ */
+const edgeMessages = defineMessages({
+  ja: {
+    tooLarge: "送信された内容が大きすぎます（上限 {max}）。内容を減らしてもう一度お試しください。",
+    lengthRequired: "送信された内容の大きさ（Content-Length）がわかりません。もう一度お試しください。",
+    badPath: "ページが見つかりません。URLに使えない文字が含まれています。",
+    badQuery: "URLの検索条件に使えない文字が含まれています。条件を入力し直してください。",
+    title: "リクエストを処理できませんでした",
+    back: "トップページへ",
+  },
+  en: {
+    tooLarge: "What you sent is too large (at most {max}). Please send less and try again.",
+    lengthRequired: "The size of what you sent (Content-Length) is missing. Please try again.",
+    badPath: "Page not found. The URL contains characters that cannot be used.",
+    badQuery: "The URL's search conditions contain characters that cannot be used. Please enter them again.",
+    title: "The request could not be handled",
+    back: "Go to the home page",
+  },
+});
+
+export type EdgeMessageKey = keyof typeof edgeMessages.ja;
+
+export function edgeText(locale: Locale, key: EdgeMessageKey, params?: Params): string {
+  return translate(edgeMessages, locale, key, params);
+}
+
+function wantsJson(req: Request): boolean {
+  return req.path.startsWith("/api/") || req.path.endsWith(".data") || /json/i.test(req.headers.accept ?? "") || /json/i.test(req.headers["content-type"] ?? "");
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]!);
+}
+
+export function answerAtEdge(req: Request, res: Response, status: number, message: (locale: Locale) => string): void {
+  const locale = localeFromCookie(req.headers.cookie);
+  const text = message(locale);
+  res.setHeader("Cache-Control", "no-store");
+  if (wantsJson(req)) {
+    res.status(status).json({ error: text });
+    return;
+  }
+  const title = edgeText(locale, "title");
+  res
+    .status(status)
+    .type("html")
+    .send(
+      `<!doctype html><html lang="${locale}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">` +
+        `<title>${escapeHtml(title)}</title></head><body><main><h1>${escapeHtml(title)}</h1><p>${escapeHtml(text)}</p>` +
+        `<p><a href="/">${escapeHtml(edgeText(locale, "back"))}</a></p></main></body></html>`,
+    );
+}
