@@ -4,6 +4,8 @@ import { cardArt, elementOf, isTrainerCard, STAGE_MESSAGE, trainerMessage, TYPE_
 import { CardImage } from "../features/cards/components/card-image";
 import { cardsMessages } from "../features/cards/messages";
 import { displayRarity } from "../features/cards/rarity";
+import { DeckSummaryCard } from "../features/decks/components/deck-summary-card";
+import { listDecksWithCard } from "../features/decks/decks.server";
 import { CardTradeCounts } from "../features/trades/components/card-trade-counts";
 import { offerCountsForCard } from "../features/trades/trades.server";
 import { localeFromRequest, translate, useLocale, useT } from "../lib/i18n";
@@ -21,6 +23,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
     // og:image and the JSON-LD image: the largest art by the one art rule (none → the site's image).
     image: cardArt(card, context.env.cardImageBaseUrl)?.full ?? null,
     tradeCounts: await offerCountsForCard(context.db, card.id),
+    decks: await listDecksWithCard(context.db, card.id),
     title: card.name,
     description: translate(cardsMessages, locale, "detailDescription", {
       name: card.name,
@@ -139,6 +142,20 @@ export default function CardPage({ loaderData }: Route.ComponentProps) {
           </section>
         </div>
       </div>
+      {loaderData.decks.length ? (
+        <section aria-labelledby="card-decks" className="space-y-3">
+          <h2 id="card-decks" className="text-xl font-bold">
+            {t("decksUsing")}
+          </h2>
+          <ul className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
+            {loaderData.decks.map((deck) => (
+              <li key={deck.id}>
+                <DeckSummaryCard deck={deck} />
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
     </article>
   );
 }
