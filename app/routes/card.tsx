@@ -1,14 +1,16 @@
 import { Link } from "react-router";
 import { getCard } from "../features/cards/cards.server";
-import { elementOf, isTrainerCard, STAGE_MESSAGE, trainerMessage, TYPE_MESSAGE } from "../features/cards/card-face";
+import { cardArt, elementOf, isTrainerCard, STAGE_MESSAGE, trainerMessage, TYPE_MESSAGE } from "../features/cards/card-face";
 import { CardImage } from "../features/cards/components/card-image";
 import { cardsMessages } from "../features/cards/messages";
 import { displayRarity } from "../features/cards/rarity";
+import { DeckSummaryCard } from "../features/decks/components/deck-summary-card";
+import { listDecksWithCard } from "../features/decks/decks.server";
 import { CardTradeCounts } from "../features/trades/components/card-trade-counts";
 import { offerCountsForCard } from "../features/trades/trades.server";
 import { localeFromRequest, translate, useLocale, useT } from "../lib/i18n";
 import { localeOfMatches } from "../components/layout/meta-locale";
-import { seoMeta } from "../lib/seo";
+import { seoMeta, type SiteHead } from "../lib/seo";
 import type { Route } from "./+types/card";
 
 export async function loader({ params, request, context }: Route.LoaderArgs) {
@@ -18,7 +20,10 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   const packNames = card.packs.map((p) => (locale === "en" ? p.nameEn : p.nameJa)).join("、");
   return {
     card,
+    // og:image and the JSON-LD image: the largest art by the one art rule (none → the site's image).
+    image: cardArt(card, context.env.cardImageBaseUrl)?.full ?? null,
     tradeCounts: await offerCountsForCard(context.db, card.id),
+    decks: await listDecksWithCard(context.db, card.id),
     title: card.name,
     description: translate(cardsMessages, locale, "detailDescription", {
       name: card.name,
@@ -33,18 +38,40 @@ export const meta: Route.MetaFunction = (args) => {
   const locale = localeOfMatches(args.matches);
   const database = translate(cardsMessages, locale, "pageTitle");
   const pack = data?.card.packs[0];
+  const base = (args.matches.find((m) => m?.id === "root")?.loaderData as { site?: SiteHead } | undefined)?.site?.url ?? "";
   return seoMeta(args, {
     title: data?.title,
     description: data?.description,
-    image: data?.card.imageUrl || null,
+    image: data?.image,
     breadcrumbs: [
       { name: database, path: "/cards" },
       ...(pack ? [{ name: locale === "en" ? pack.nameEn : pack.nameJa, path: `/cards?pack=${encodeURIComponent(pack.id)}` }] : []),
       ...(data ? [{ name: data.title, path: `/cards/${encodeURIComponent(data.card.id)}` }] : []),
     ],
     noindex: !data,
+    jsonLd: data ? [cardJsonLd(data, base, locale)] : [],
   });
 };
+
+/** The card as a schema.org CreativeWork: names, picture, set number, rarity and the packs it is in. */
+function cardJsonLd(data: Route.ComponentProps["loaderData"], base: string, locale: "ja" | "en"): Record<string, unknown> {
+  const { card } = data;
+  const abs = (url: string) => (/^https?:\/\//.test(url) ? url : `${base}${url}`);
+  return {
+    "@context": "https://schema.org",
+    "@type": "CreativeWork",
+    name: data.title,
+    ...(card.nameEn && card.nameEn !== card.name ? { alternateName: card.nameEn } : {}),
+    description: data.description,
+    url: `${base}/cards/${encodeURIComponent(card.id)}`,
+    inLanguage: locale,
+    genre: "Pokémon TCG Pocket",
+    ...(data.image ? { image: abs(data.image) } : {}),
+    ...(card.setCode && card.number !== null ? { identifier: `${card.setCode} ${String(card.number).padStart(3, "0")}` } : {}),
+    ...(card.rarity ? { keywords: displayRarity(card.rarity) } : {}),
+    isPartOf: card.packs.map((p) => ({ "@type": "CreativeWorkSeries", name: locale === "en" ? p.nameEn : p.nameJa, url: `${base}/cards?pack=${encodeURIComponent(p.id)}` })),
+  };
+}
 
 export default function CardPage({ loaderData }: Route.ComponentProps) {
   const { card } = loaderData;
@@ -115,6 +142,20 @@ export default function CardPage({ loaderData }: Route.ComponentProps) {
           </section>
         </div>
       </div>
+      {loaderData.decks.length ? (
+        <section aria-labelledby="card-decks" className="space-y-3">
+          <h2 id="card-decks" className="text-xl font-bold">
+            {t("decksUsing")}
+          </h2>
+          <ul className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
+            {loaderData.decks.map((deck) => (
+              <li key={deck.id}>
+                <DeckSummaryCard deck={deck} />
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
     </article>
   );
 }

@@ -137,6 +137,13 @@ describe("card pictures with art loaded by npm run cards:images", () => {
       return Boolean(img && img.complete && img.naturalWidth > 0 && img.currentSrc.includes("/uploads/cards/"));
     });
     expect(await art.getAttribute("loading")).toBe("eager");
+    // The page's head (the one SEO helper): og:image is the stored full-size art, and a JSON-LD CreativeWork names the card with it.
+    const ogImage = await page.locator('meta[property="og:image"]').getAttribute("content");
+    expect(ogImage).toMatch(/^https?:\/\/[^/]+\/uploads\/cards\/.+-full\.webp$/);
+    const jsonLd = (await page.locator('script[type="application/ld+json"]').allTextContents()).map((text) => JSON.parse(text) as Record<string, unknown>);
+    const work = jsonLd.find((data) => data["@type"] === "CreativeWork");
+    expect(work).toMatchObject({ image: ogImage, url: `${server.url}${href}` });
+    expect(typeof work?.name).toBe("string");
     expect(await seriousA11yViolations(page)).toEqual([]);
     expect(problems).toEqual([]);
     await context.close();

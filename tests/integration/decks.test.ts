@@ -14,6 +14,7 @@ import {
   getDeckForEdit,
   importDeckText,
   listAdminDecks,
+  listDecksWithCard,
   listHomeDecks,
   listPublicDecks,
   updateDeck,
@@ -189,6 +190,19 @@ describe("deck saves", () => {
 });
 
 describe("deck lists", () => {
+  it("a card page lists the public decks that use the card (tier 1 first), never private ones; a deck write shows at once", async () => {
+    const pikachu = await createDeck(database.db, store, null, input(LEGAL, { isPublic: true, name: "使う", tier: 2 }));
+    const hidden = await createDeck(database.db, store, null, input(LEGAL, { isPublic: false, name: "非公開で使う" }));
+    expect((await listDecksWithCard(database.db, "A1-096")).map((d) => d.id)).toEqual([pikachu.id]);
+    expect(await listDecksWithCard(database.db, "A1-001")).toEqual([]);
+    const top = await createDeck(database.db, store, null, input(LEGAL, { isPublic: true, name: "一番", tier: 1 }));
+    const listed = await listDecksWithCard(database.db, "PROMO-A-007");
+    expect(listed.map((d) => d.id)).toEqual([top.id, pikachu.id]);
+    expect(listed[0].keyCards.length).toBeGreaterThan(0);
+    for (const id of [pikachu.id, hidden.id, top.id]) await deleteDeck(database.db, id);
+    expect(await listDecksWithCard(database.db, "A1-096")).toEqual([]);
+  });
+
   it("pinned first, then newest; filters by tier, energy and category; pages with a cursor", async () => {
     const made: string[] = [];
     const make = async (over: Partial<Record<keyof DeckInput, unknown>>) => {

@@ -7,12 +7,17 @@ describe("cardArt", () => {
   it("takes the card's own imageUrl first, then our stored art, then the base URL, else nothing", () => {
     expect(cardArt({ ...face, imageUrl: "https://img.example/a.png", storedImage: "/uploads/cards/A1-001-x" }, "https://cdn.example/")).toEqual({
       src: "https://img.example/a.png",
+      full: "https://img.example/a.png",
     });
     expect(cardArt({ ...face, storedImage: "/uploads/cards/A1-001-x" }, "https://cdn.example")).toEqual({
       src: "/uploads/cards/A1-001-x-thumb.webp",
       srcSet: "/uploads/cards/A1-001-x-thumb.webp 240w, /uploads/cards/A1-001-x-full.webp 480w",
+      full: "/uploads/cards/A1-001-x-full.webp",
     });
-    expect(cardArt(face, "https://cdn.example/cards/")).toEqual({ src: "https://cdn.example/cards/cPK_10_000010_00_FUSHIGIDANE_C.webp" });
+    expect(cardArt(face, "https://cdn.example/cards/")).toEqual({
+      src: "https://cdn.example/cards/cPK_10_000010_00_FUSHIGIDANE_C.webp",
+      full: "https://cdn.example/cards/cPK_10_000010_00_FUSHIGIDANE_C.webp",
+    });
     expect(cardArt(face, null)).toBeNull();
     expect(cardArt({ ...face, imageFile: null }, "https://cdn.example")).toBeNull();
   });

@@ -24,20 +24,24 @@ export type CardFace = {
 /** Widths the stored art is re-encoded to (63:88, the printed card's ratio). */
 export const ART_SIZES = { thumb: { width: 240, height: 335 }, full: { width: 480, height: 670 } } as const;
 
-export type CardArt = { src: string; srcSet?: string };
+/** `src` for a grid-sized picture, `srcSet` when two sizes exist, `full` the largest (card page, og:image). */
+export type CardArt = { src: string; srcSet?: string; full: string };
 
 /**
  * The art to show, in order: the card's own imageUrl, the art loaded into our storage (two
  * sizes, so a srcset), the public image set under CARD_IMAGE_BASE_URL; null → the placeholder.
  */
 export function cardArt(face: Pick<CardFace, "imageUrl" | "imageFile" | "storedImage">, imageBaseUrl: string | null | undefined): CardArt | null {
-  if (face.imageUrl) return { src: face.imageUrl };
+  if (face.imageUrl) return { src: face.imageUrl, full: face.imageUrl };
   if (face.storedImage) {
     const thumb = `${face.storedImage}-thumb.webp`;
     const full = `${face.storedImage}-full.webp`;
-    return { src: thumb, srcSet: `${thumb} ${ART_SIZES.thumb.width}w, ${full} ${ART_SIZES.full.width}w` };
+    return { src: thumb, srcSet: `${thumb} ${ART_SIZES.thumb.width}w, ${full} ${ART_SIZES.full.width}w`, full };
   }
-  if (imageBaseUrl && face.imageFile) return { src: `${imageBaseUrl.replace(/\/+$/, "")}/${face.imageFile}` };
+  if (imageBaseUrl && face.imageFile) {
+    const src = `${imageBaseUrl.replace(/\/+$/, "")}/${face.imageFile}`;
+    return { src, full: src };
+  }
   return null;
 }
 

@@ -24,6 +24,7 @@ export const cardsMessages = defineMessages({
     fetchFailed: "カードの取得に失敗しました",
     // Card detail
     detailDescription: "{name}（{rarity}）: 収録パック {packs}",
+    decksUsing: "このカードを使うデッキレシピ",
     rarityLabel: "レアリティ",
     packsLabel: "収録パック",
     setNumber: "カード番号",
@@ -128,6 +129,7 @@ export const cardsMessages = defineMessages({
     pagination: "Pages",
     fetchFailed: "Could not load the cards",
     detailDescription: "{name} ({rarity}): in {packs}",
+    decksUsing: "Deck recipes using this card",
     rarityLabel: "Rarity",
     packsLabel: "Packs",
     setNumber: "Card number",

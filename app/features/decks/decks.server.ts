@@ -148,6 +148,19 @@ export function listHomeDecks(db: Db, limit = 6): Promise<DeckSummary[]> {
   }) as Promise<DeckSummary[]>;
 }
 
+/** SPEC.md §2 card page: the public decks that use a card, tier 1 first, then newest. */
+export function listDecksWithCard(db: Db, cardId: string, limit = 6): Promise<DeckSummary[]> {
+  return deckLists.remember(`${scopeOf(db)}:card:${cardId}:${limit}`, async () => {
+    const rows = await db
+      .select(SUMMARY_COLUMNS)
+      .from(decks)
+      .where(and(eq(decks.isPublic, true), sql`exists (select 1 from ${deckCards} where ${deckCards.deckId} = ${decks.id} and ${deckCards.cardId} = ${cardId})`))
+      .orderBy(asc(decks.tier), desc(decks.createdAt), desc(decks.id))
+      .limit(limit);
+    return summaries(db, rows);
+  }) as Promise<DeckSummary[]>;
+}
+
 async function loadDeck(db: Db, slugOrId: string, includePrivate: boolean): Promise<DeckDetail | null> {
   const by = isDeckId(slugOrId) ? eq(decks.id, slugOrId.toLowerCase()) : eq(decks.slug, slugOrId);
   const [row] = await db
