@@ -71,6 +71,7 @@ export default function Articles({ loaderData }: Route.ComponentProps) {
           ))}
         </ul>
       </nav>
+      <h2 className="sr-only">{t("tableCaption")}</h2>
       {articles.length === 0 ? (
         <p className="rounded-lg border border-dashed border-slate-300 bg-white p-6 text-center text-slate-600">{t("empty")}</p>
       ) : (

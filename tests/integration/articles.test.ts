@@ -172,6 +172,16 @@ describe("article save rules", () => {
     expect((await call(adminVisibility as never, `/api/admin/articles/${created.id}/visibility`, json({ isPublic: "yes" }), { id: created.id })).status).toBe(400);
   });
 
+  it("accepts SPEC.md's seoKeywords / seoMetaDescription names, normalises keywords, and finds articles by title for the related picker", async () => {
+    const res = await create({ ...base, title: "検索できる記事 100%_off", seoKeywords: "ポケポケ、 攻略 ,ポケポケ", seoMetaDescription: " 説明文 " });
+    expect(await res.json()).toMatchObject({ keywords: "ポケポケ, 攻略", metaDescription: "説明文" });
+    const found = (await (await call(adminList as never, `/api/admin/articles?q=${encodeURIComponent("できる記事 100%_")}`, { headers: { cookie: adminCookie } })).json()) as { articles: { title: string }[] };
+    expect(found.articles.map((a) => a.title)).toEqual(["検索できる記事 100%_off"]);
+    // % and _ are searched for as characters, not wildcards.
+    const none = (await (await call(adminList as never, `/api/admin/articles?q=${encodeURIComponent("%")}`, { headers: { cookie: adminCookie } })).json()) as { articles: unknown[] };
+    expect(none.articles).toHaveLength(1);
+  });
+
   it("admin routes answer 401 signed out and 403 for non-admins; unknown ids are 404", async () => {
     expect((await create(base, "")).status).toBe(401);
     expect((await create(base, userCookie)).status).toBe(403);

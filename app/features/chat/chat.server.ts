@@ -1,19 +1,7 @@
 import { and, asc, desc, eq, gt, inArray, lt, or, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.server";
 import { rowsOf, type Queryable } from "../../db/sql.server";
-import {
-  blocks,
-  cardPacks,
-  cards,
-  chatMessages,
-  chatReadCursors,
-  chatRooms,
-  packs,
-  profiles,
-  tradeOfferCards,
-  tradeOffers,
-  users,
-} from "../../db/schema/index";
+import { blocks, chatMessages, chatReadCursors, chatRooms, profiles, tradeOffers, users } from "../../db/schema/index";
 import { completeTradeFromChat, startNegotiationFromChat } from "../trades/negotiation.server";
 import { noteBoardChange } from "../../lib/board-version.server";
 import type { ChatMessage, RoomState, TradeProgress } from "./protocol";
@@ -21,6 +9,7 @@ import { blockersBetween, blockUser, isBlockedEitherWay, unblockUser } from "../
 import { ChatError, type ChatErrorCode } from "./errors";
 import { appendMessage, cancelRoomTrade, fromRow, messageColumns, otherParticipant, progressOf, toMessage, type MessageRow, type RoomRow } from "./room-trade.server";
 import { MESSAGE_MAX_LENGTH, MESSAGE_PAGE_SIZE, normaliseBody, RoomIdSchema, type TradeStep } from "./chat.schema";
+import { offerCards, type OfferCard, type RoomOffer } from "./room-offer.server";
 
 /**
  * The trade chat service (DESIGN.md §6). Socket.IO handlers, resource routes, pages and tests
@@ -34,6 +23,7 @@ export { ChatError, type ChatErrorCode };
 export { otherParticipant, progressOf };
 
 export type { ChatMessage, RoomState, TradeProgress };
+export type { OfferCard, RoomOffer };
 
 
 
@@ -195,35 +185,6 @@ export async function countUnread(db: Db, userId: string): Promise<number> {
         where r.owner_id = ${userId} or r.partner_id = ${userId}`,
   );
   return Number(row?.n ?? 0);
-}
-
-export type OfferCard = { cardId: string; side: "give" | "want"; count: number; name: string; rarity: string; imageUrl: string; packName: string };
-export type RoomOffer = { id: string; ownerId: string; status: string; comment: string; cards: OfferCard[] };
-
-async function offerCards(db: Db, offerIds: string[]): Promise<Map<string, OfferCard[]>> {
-  const result = new Map<string, OfferCard[]>();
-  if (offerIds.length === 0) return result;
-  const rows = await db
-    .select({
-      offerId: tradeOfferCards.offerId,
-      cardId: tradeOfferCards.cardId,
-      side: tradeOfferCards.side,
-      count: tradeOfferCards.count,
-      name: cards.name,
-      rarity: cards.rarity,
-      imageUrl: cards.imageUrl,
-      packName: sql<string>`coalesce((select ${packs.nameJa} from ${cardPacks} join ${packs} on ${packs.id} = ${cardPacks.packId} where ${cardPacks.cardId} = ${cards.id} order by ${packs.sortOrder} limit 1), '')`,
-    })
-    .from(tradeOfferCards)
-    .innerJoin(cards, eq(cards.id, tradeOfferCards.cardId))
-    .where(inArray(tradeOfferCards.offerId, offerIds))
-    .orderBy(asc(tradeOfferCards.side), asc(cards.id));
-  for (const r of rows) {
-    const list = result.get(r.offerId) ?? [];
-    list.push({ cardId: r.cardId, side: r.side === "want" ? "want" : "give", count: r.count, name: r.name, rarity: r.rarity, imageUrl: r.imageUrl, packName: r.packName });
-    result.set(r.offerId, list);
-  }
-  return result;
 }
 
 const displayNameOf = sql<string>`coalesce(${profiles.displayName}, ${users.name})`;

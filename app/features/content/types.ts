@@ -2,8 +2,12 @@
 
 export type ContentBlockKind = "card" | "article" | "deck";
 
-/** A card as its block shows it (from the card index on the server, the card API in the browser). */
-export type CardRef = { id: string; name: string; rarity: string; imageUrl: string };
+/**
+ * A card as its block shows it (from the card index on the server): `imageUrl` is the grid-sized
+ * art by the cards' one art rule (`cardArt`), "" when there is none; `element`/`trainer` colour
+ * the placeholder's frame as the card component does.
+ */
+export type CardRef = { id: string; name: string; rarity: string; imageUrl: string; element?: string | null; trainer?: boolean };
 /** A related article or deck recipe as its block shows it. */
 export type RelatedRef = { href: string; title: string; date: string; thumbnailUrl: string | null };
 

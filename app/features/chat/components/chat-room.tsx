@@ -1,6 +1,5 @@
 import { useEffect, useLayoutEffect, useRef, useState, type FormEvent, type KeyboardEvent } from "react";
 import { Link } from "react-router";
-import { displayRarity } from "../../../lib/rarity";
 import { useLocale, useT } from "../../../lib/i18n";
 import { MESSAGE_MAX_LENGTH, normaliseBody } from "../chat.schema";
 import { tokyoDateTime } from "../../../lib/tokyo-time";
@@ -9,6 +8,7 @@ import { chatMessages, OFFER_STATUS_KEYS, type ChatMessageKey } from "../message
 import type { ChatMessage, RoomState } from "../protocol";
 import { useChatRoom } from "../use-chat-room";
 import { MessageBody } from "./message-body";
+import { RoomOfferCards, type RoomOfferCard } from "./room-offer-cards";
 
 export type ChatRoomProps = {
   roomId: string;
@@ -19,7 +19,7 @@ export type ChatRoomProps = {
     id: string;
     status: string;
     comment: string;
-    cards: { cardId: string; side: "give" | "want"; count: number; name: string; rarity: string }[];
+    cards: RoomOfferCard[];
   };
   initialMessages: ChatMessage[];
   initialState: RoomState;
@@ -95,25 +95,7 @@ export function ChatRoom(props: ChatRoomProps) {
             {t(OFFER_STATUS_KEYS[state.offerStatus] ?? "statusClosed")}
           </span>
         </div>
-        <div className="mt-2 grid gap-2 sm:grid-cols-2">
-          {(["give", "want"] as const).map((side) => (
-            <div key={side}>
-              <h3 className="text-sm font-bold text-slate-700">
-                {t(side === "give" ? "giveLong" : "wantLong")}（{t(side)}）
-              </h3>
-              <ul className="mt-1 flex flex-wrap gap-1 text-sm">
-                {props.offer.cards
-                  .filter((c) => c.side === side)
-                  .map((c) => (
-                    <li key={c.cardId} className="rounded border border-slate-200 bg-slate-50 px-2 py-0.5">
-                      {c.name} <span className="text-amber-700">{displayRarity(c.rarity)}</span>
-                      {c.count > 1 ? ` ×${c.count}` : ""}
-                    </li>
-                  ))}
-              </ul>
-            </div>
-          ))}
-        </div>
+        <RoomOfferCards cards={props.offer.cards} />
         {props.offer.comment ? <p className="mt-2 whitespace-pre-wrap text-sm text-slate-700">{props.offer.comment}</p> : null}
       </section>
 

@@ -1,5 +1,5 @@
-import type { RelatedItem, RelatedSource } from "../content/components/related-picker";
-import type { AdminDeckRow } from "./types";
+import type { RelatedItem, RelatedSource } from "../../content/components/related-picker";
+import type { AdminDeckRow } from "../types";
 
 /**
  * Deck recipes as a source of the editors' related picker (デッキレシピ tab): every deck from

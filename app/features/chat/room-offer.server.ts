@@ -1,0 +1,44 @@
+import { asc, eq, inArray, sql } from "drizzle-orm";
+import type { Db } from "../../db/client.server";
+import { cardPacks, cards, packs, tradeOfferCards } from "../../db/schema/index";
+import type { CardFace } from "../../lib/card-face";
+
+/** The offer a room is about, as the room page and the room list show it: each card's picture, side and count. */
+export type OfferCard = Omit<CardFace, "id"> & { cardId: string; side: "give" | "want"; count: number; packName: string };
+export type RoomOffer = { id: string; ownerId: string; status: string; comment: string; cards: OfferCard[] };
+
+export async function offerCards(db: Db, offerIds: string[]): Promise<Map<string, OfferCard[]>> {
+  const result = new Map<string, OfferCard[]>();
+  if (offerIds.length === 0) return result;
+  const rows = await db
+    .select({
+      offerId: tradeOfferCards.offerId,
+      cardId: tradeOfferCards.cardId,
+      side: tradeOfferCards.side,
+      count: tradeOfferCards.count,
+      name: cards.name,
+      nameEn: cards.nameEn,
+      rarity: cards.rarity,
+      imageUrl: cards.imageUrl,
+      imageFile: cards.imageFile,
+      storedImage: cards.storedImage,
+      element: cards.element,
+      cardType: cards.cardType,
+      stage: cards.stage,
+      hp: cards.hp,
+      setCode: cards.setCode,
+      number: cards.number,
+      packName: sql<string>`coalesce((select ${packs.nameJa} from ${cardPacks} join ${packs} on ${packs.id} = ${cardPacks.packId} where ${cardPacks.cardId} = ${cards.id} order by ${packs.sortOrder} limit 1), '')`,
+    })
+    .from(tradeOfferCards)
+    .innerJoin(cards, eq(cards.id, tradeOfferCards.cardId))
+    .where(inArray(tradeOfferCards.offerId, offerIds))
+    .orderBy(asc(tradeOfferCards.side), asc(cards.id));
+  for (const r of rows) {
+    const list = result.get(r.offerId) ?? [];
+    const { offerId: _offerId, side, ...card } = r;
+    list.push({ ...card, side: side === "want" ? "want" : "give" });
+    result.set(r.offerId, list);
+  }
+  return result;
+}
