@@ -13,7 +13,6 @@ import { getDeck } from "../features/decks/decks.server";
 import { energyLabel } from "../features/decks/energy";
 import { decksMessages } from "../features/decks/messages";
 import { isDeckId } from "../features/decks/rules";
-import { sanitizeContentHtml } from "../features/content/format";
 import { getViewer } from "../features/users/session.server";
 import { localeFromRequest, translate, useLocale, useT } from "../lib/i18n";
 import { seoMeta } from "../lib/seo";
@@ -32,7 +31,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     deck.metaDescription ||
     (plain ? plain.slice(0, 120) : translate(decksMessages, locale, "listDescription"));
   return {
-    deck: { ...deck, contentHtml: sanitizeContentHtml(deck.contentHtml) },
+    deck,
     preview: !deck.isPublic,
     description,
     siteUrl: context.env.siteUrl,

@@ -3,7 +3,7 @@ import { ArticleList } from "../features/articles/components/article-list";
 import { articlesMessages } from "../features/articles/messages";
 import { newestPublicArticles } from "../features/articles/public.server";
 import { listPacks, showcaseCards } from "../features/cards/cards.server";
-import { CardTile } from "../features/cards/components/card-tile";
+import { CardImage } from "../features/cards/components/card-image";
 import { HomeDeckRecipes } from "../features/decks/components/home-deck-recipes";
 import { listHomeDecks } from "../features/decks/decks.server";
 import { NewestOffers } from "../features/trades/components/newest-offers";
@@ -82,7 +82,9 @@ export default function Home({ loaderData }: Route.ComponentProps) {
           <ul className="mt-4 grid grid-cols-3 gap-3 sm:grid-cols-4 md:grid-cols-8">
             {featured.map((card, i) => (
               <li key={card.id}>
-                <CardTile name={card.name} rarity={card.rarity} packName={card.packName} imageUrl={card.imageUrl} eager={i < 4} />
+                <Link to={`/cards/${encodeURIComponent(card.id)}`} className="block rounded-card focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600">
+                  <CardImage face={card} packName={card.packName} eager={i < 3} sizes="(min-width: 768px) 12vw, (min-width: 640px) 25vw, 33vw" />
+                </Link>
               </li>
             ))}
           </ul>

@@ -14,6 +14,7 @@ import {
   getDeckForEdit,
   importDeckText,
   listAdminDecks,
+  listDecksWithCard,
   listHomeDecks,
   listPublicDecks,
   updateDeck,
@@ -189,6 +190,19 @@ describe("deck saves", () => {
 });
 
 describe("deck lists", () => {
+  it("a card page lists the public decks that use the card (tier 1 first), never private ones; a deck write shows at once", async () => {
+    const pikachu = await createDeck(database.db, store, null, input(LEGAL, { isPublic: true, name: "使う", tier: 2 }));
+    const hidden = await createDeck(database.db, store, null, input(LEGAL, { isPublic: false, name: "非公開で使う" }));
+    expect((await listDecksWithCard(database.db, "A1-096")).map((d) => d.id)).toEqual([pikachu.id]);
+    expect(await listDecksWithCard(database.db, "A1-001")).toEqual([]);
+    const top = await createDeck(database.db, store, null, input(LEGAL, { isPublic: true, name: "一番", tier: 1 }));
+    const listed = await listDecksWithCard(database.db, "PROMO-A-007");
+    expect(listed.map((d) => d.id)).toEqual([top.id, pikachu.id]);
+    expect(listed[0].keyCards.length).toBeGreaterThan(0);
+    for (const id of [pikachu.id, hidden.id, top.id]) await deleteDeck(database.db, id);
+    expect(await listDecksWithCard(database.db, "A1-096")).toEqual([]);
+  });
+
   it("pinned first, then newest; filters by tier, energy and category; pages with a cursor", async () => {
     const made: string[] = [];
     const make = async (over: Partial<Record<keyof DeckInput, unknown>>) => {
@@ -230,15 +244,15 @@ describe("deck text", () => {
     const deck = await getDeck(database.db, id);
     const text = deck!.exportText;
     expect(text.startsWith("Pokémon: 8\n2 ピカチュウex A1 96\n")).toBe(true);
-    // Trainer cards keep their English names in the catalogue (no Japanese source for them).
-    expect(text).toContain("\n\nTrainer: 12\n2 Professor’s Research P-A 7\n");
+    // Trainer cards are exported under their verified Japanese names.
+    expect(text).toContain("\n\nTrainer: 12\n2 博士の研究 P-A 7\n");
     const back = await importDeckText(database.db, text);
     expect(back.unmatched).toEqual([]);
     expect(back.cards.map((c) => [c.cardId, c.count])).toEqual(LEGAL);
 
     const pasted = await importDeckText(database.db, ["Pokémon: 3", "2 Pikachu ex", "1 ゼブライカ", "2 謎のカード XX 1", "", "Trainer: 2", "2 Poké Ball PROMO-A 5", "ぐちゃぐちゃ", "9 ピカチュウex A1 96"].join("\n"));
     // A name alone takes the plainest printing of that name.
-    expect(pasted.cards.map((c) => [c.name, c.count])).toEqual([["ピカチュウex", 2], ["ゼブライカ", 1], ["Poké Ball", 2]]);
+    expect(pasted.cards.map((c) => [c.name, c.count])).toEqual([["ピカチュウex", 2], ["ゼブライカ", 1], ["モンスターボール", 2]]);
     expect(pasted.cards[0].rarity).toBe("◆◆◆◆");
     expect(pasted.cards[2].cardId).toBe("PROMO-A-005");
     expect(pasted.unmatched).toEqual([

@@ -64,7 +64,7 @@ export async function getArticleForEditor(db: Db, id: string): Promise<ArticleFo
 
 /** The stored HTML of a source: the one formatter with the server's lookups (DESIGN.md §8). */
 function render(db: Db, env: Env, source: string): Promise<string> {
-  return renderStoredContent(db, uploadStore(env), source);
+  return renderStoredContent(db, uploadStore(env), source, { cardImageBaseUrl: env.cardImageBaseUrl });
 }
 
 function isUniqueViolation(error: unknown): boolean {

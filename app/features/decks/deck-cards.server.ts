@@ -13,11 +13,18 @@ function view(index: CardIndex, card: IndexedCard, packId: string | null, count:
   const pack = shownPack ? index.packs.get(shownPack) : undefined;
   const facts = cardGameFacts(card.id);
   return {
+    id: card.id,
     cardId: card.id,
     name: card.name,
     nameEn: card.nameEn,
     rarity: card.rarity,
     imageUrl: card.imageUrl,
+    imageFile: card.imageFile,
+    storedImage: card.storedImage,
+    element: card.element,
+    cardType: card.cardType,
+    stage: card.stage,
+    hp: card.hp,
     setCode: card.setCode,
     number: card.number,
     packId: shownPack,

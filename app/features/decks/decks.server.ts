@@ -3,6 +3,7 @@ import { and, asc, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../../db/client.server";
 import { deckCards, decks } from "../../db/schema/decks";
 import { createCache, scopeOf } from "../../lib/cache.server";
+import { sanitizeContentHtml } from "../content/format";
 import { renderStoredContent } from "../content/refs.server";
 import type { UploadStore } from "../uploads/storage.server";
 import { deckCardViews, exportDeckText, keyCardsOf, checkDeckCardIds, type DeckCardRow } from "./deck-cards.server";
@@ -88,7 +89,8 @@ async function summaries(db: Db, rows: SummaryRow[]): Promise<DeckSummary[]> {
 }
 
 export type DeckListFilters = { tier?: number | null; energy?: string | null; category?: string | null };
-export const DECK_PAGE_SIZE = 24;
+// 12 cards a page: two screens on a phone, and each SSR render stays small.
+export const DECK_PAGE_SIZE = 12;
 const NOT_FEATURED = 2_147_483_647;
 const featuredRank = sql<number>`coalesce(${decks.featuredOrder}, ${sql.raw(String(NOT_FEATURED))})`;
 
@@ -146,6 +148,19 @@ export function listHomeDecks(db: Db, limit = 6): Promise<DeckSummary[]> {
   }) as Promise<DeckSummary[]>;
 }
 
+/** SPEC.md §2 card page: the public decks that use a card, tier 1 first, then newest. */
+export function listDecksWithCard(db: Db, cardId: string, limit = 6): Promise<DeckSummary[]> {
+  return deckLists.remember(`${scopeOf(db)}:card:${cardId}:${limit}`, async () => {
+    const rows = await db
+      .select(SUMMARY_COLUMNS)
+      .from(decks)
+      .where(and(eq(decks.isPublic, true), sql`exists (select 1 from ${deckCards} where ${deckCards.deckId} = ${decks.id} and ${deckCards.cardId} = ${cardId})`))
+      .orderBy(asc(decks.tier), desc(decks.createdAt), desc(decks.id))
+      .limit(limit);
+    return summaries(db, rows);
+  }) as Promise<DeckSummary[]>;
+}
+
 async function loadDeck(db: Db, slugOrId: string, includePrivate: boolean): Promise<DeckDetail | null> {
   const by = isDeckId(slugOrId) ? eq(decks.id, slugOrId.toLowerCase()) : eq(decks.slug, slugOrId);
   const [row] = await db
@@ -165,7 +180,8 @@ async function loadDeck(db: Db, slugOrId: string, includePrivate: boolean): Prom
     ...summary,
     isPublic: row.isPublic,
     description: row.description,
-    contentHtml: row.contentHtml,
+    // Stored HTML is sanitised again on its way out (DESIGN.md §8), once per cache fill.
+    contentHtml: sanitizeContentHtml(row.contentHtml),
     keywords: row.keywords,
     metaDescription: row.metaDescription,
     cards,

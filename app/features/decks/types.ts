@@ -1,16 +1,12 @@
+import type { CardFace } from "../cards/card-face";
 import type { DeckLegality } from "./rules";
 
 /** Shapes the deck services return; shared by the server and the browser components. */
 
 /** One card of a deck as pages and the editor show it. */
-export type DeckCardView = {
+/** A deck's card: everything its picture is drawn from (`id` is the card id), and the deck's facts. */
+export type DeckCardView = CardFace & {
   cardId: string;
-  name: string;
-  nameEn: string;
-  rarity: string;
-  imageUrl: string;
-  setCode: string | null;
-  number: number | null;
   /** The pack it was picked from, else its newest pack. */
   packId: string | null;
   packName: string;

@@ -75,7 +75,7 @@ const OFFER_COLUMNS = sql`
 
 
 
-type CardInfo = Omit<OfferCardView, "cardId" | "count"> & { setCode: string | null; number: number | null; rank: number };
+type CardInfo = Omit<OfferCardView, "cardId" | "count"> & { rank: number };
 
 /**
  * Name, rarity and picture of the cards of some offers: from the in-process card index (the
@@ -148,7 +148,22 @@ async function withCards(db: Db, rows: OfferRow[]): Promise<OfferView[]> {
     const view = (side: string): OfferCardView[] =>
       listed
         .filter((c) => c.side === side)
-        .map((c) => ({ cardId: c.cardId, name: c.name, nameEn: c.nameEn, rarity: c.rarity, imageUrl: c.imageUrl, count: c.count }));
+        .map((c) => ({
+          cardId: c.cardId,
+          count: c.count,
+          name: c.name,
+          nameEn: c.nameEn,
+          rarity: c.rarity,
+          imageUrl: c.imageUrl,
+          imageFile: c.imageFile,
+          storedImage: c.storedImage,
+          element: c.element,
+          cardType: c.cardType,
+          stage: c.stage,
+          hp: c.hp,
+          setCode: c.setCode,
+          number: c.number,
+        }));
     return toView(row, { give: view("give"), want: view("want") });
   });
 }
@@ -555,7 +570,7 @@ export function parseMatchPage(value: string | null): number {
 
 const matchPages = new WeakMap<MatchView[], Map<number, MatchPage>>();
 
-const toChip = (c: OfferCardView): OfferChipView => ({ cardId: c.cardId, name: c.name, nameEn: c.nameEn, rarity: c.rarity, count: c.count });
+const toChip = (c: OfferCardView): OfferChipView => c;
 
 /** What a list page sends to the browser of an offer (OfferListItem). */
 export function toListItem(offer: OfferView): OfferListItem {

@@ -11,6 +11,7 @@ import { ArticleCreateSchema, ArticleUpdateSchema, articleFieldErrors, SLUG_MAX,
 import { ARTICLE_CATEGORIES, categoryLabel, type ArticleCategory } from "../categories";
 import { articlesMessages, type ArticlesMessageKey } from "../messages";
 import type { ArticleForEditor } from "../types";
+import { deckRelatedSource } from "../../decks/related-source";
 import { articleRelatedSource } from "./related-source";
 
 type Values = {
@@ -86,7 +87,7 @@ export function ArticleEditor({
   const [busy, setBusy] = useState(false);
   const draftKey = `article:${article?.id ?? "new"}`;
   const draft = useLocalDraft(draftKey, values, pristine);
-  const relatedSources = useMemo(() => [articleRelatedSource(article?.id ?? null)], [article?.id]);
+  const relatedSources = useMemo(() => [articleRelatedSource(article?.id ?? null), deckRelatedSource], [article?.id]);
 
   const set = <K extends keyof Values>(field: K, value: Values[K]) => {
     setValues((current) => ({ ...current, [field]: value }));

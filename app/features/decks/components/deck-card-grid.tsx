@@ -1,7 +1,6 @@
 import { Link } from "react-router";
 import { useLocale, useT } from "../../../lib/i18n";
-import { CardTile } from "../../cards/components/card-tile";
-import { cardName } from "../../cards/names";
+import { CardImage } from "../../cards/components/card-image";
 import { decksMessages, type DecksMessageKey } from "../messages";
 import type { DeckCardView } from "../types";
 
@@ -29,7 +28,7 @@ export function DeckCardGrid({ cards }: { cards: readonly DeckCardView[] }) {
                 return (
                   <li key={card.cardId} className="space-y-1">
                     <Link to={`/cards/${encodeURIComponent(card.cardId)}`} className="relative block">
-                      <CardTile name={cardName(card, locale)} rarity={card.rarity} packName={packName} imageUrl={card.imageUrl} eager={i < 6} />
+                      <CardImage face={card} packName={packName} eager={i < 6} sizes="(min-width: 1024px) 16vw, (min-width: 640px) 20vw, 33vw" />
                       <span className="absolute bottom-1 right-1 rounded-full bg-slate-900/85 px-2 py-0.5 text-sm font-bold text-white" aria-label={`${card.count}枚`}>
                         {t("copies", { count: card.count })}
                       </span>

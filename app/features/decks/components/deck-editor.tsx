@@ -7,6 +7,7 @@ import { useLocalDraft } from "../../content/components/use-local-draft";
 import { deckFieldErrors, DeckInputSchema } from "../decks.schema";
 import { deckEditorMessages } from "../editor-messages";
 import { decksMessages, type DecksMessageKey } from "../messages";
+import { articleRelatedSource } from "../../articles/components/related-source";
 import { deckRelatedSource } from "../related-source";
 import { checkDeck, DECK_SIZE, DEFAULT_PACK_ID, EDITOR_ROWS } from "../rules";
 import type { DeckCardView, DeckEditData, DeckOption } from "../types";
@@ -229,5 +230,5 @@ export function DeckEditor({ deck, packs, deckOptions, onSaved }: { deck: DeckEd
   );
 }
 
-// A stable array (the related picker re-searches when its sources change).
-const RELATED_SOURCES = [deckRelatedSource];
+// A stable array (the related picker re-searches when its sources change): articles and decks.
+const RELATED_SOURCES = [articleRelatedSource(null), deckRelatedSource];

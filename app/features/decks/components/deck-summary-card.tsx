@@ -5,10 +5,14 @@ import type { DeckSummary } from "../types";
 import { DeckEyecatch } from "./deck-eyecatch";
 import { EnergyIcons } from "./energy-icon";
 
-const dateFormat = (locale: "ja" | "en") => new Intl.DateTimeFormat(locale === "en" ? "en-US" : "ja-JP", { timeZone: "Asia/Tokyo", year: "numeric", month: "2-digit", day: "2-digit" });
+// One formatter per language: building an Intl.DateTimeFormat costs more than formatting with it.
+const DATE_FORMATS = {
+  ja: new Intl.DateTimeFormat("ja-JP", { timeZone: "Asia/Tokyo", year: "numeric", month: "2-digit", day: "2-digit" }),
+  en: new Intl.DateTimeFormat("en-US", { timeZone: "Asia/Tokyo", year: "numeric", month: "2-digit", day: "2-digit" }),
+};
 
 export function formatDeckDate(iso: string, locale: "ja" | "en"): string {
-  return dateFormat(locale).format(new Date(iso));
+  return DATE_FORMATS[locale].format(new Date(iso));
 }
 
 export function TierBadge({ tier }: { tier: number }) {
