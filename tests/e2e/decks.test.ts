@@ -77,22 +77,22 @@ describe("deck recipes", () => {
     await addCard(page, "pikachu", "サンダーex", "◆◆◆◆", 2);
     await addCard(page, "pikachu", "シママ", "◆", 2);
     await addCard(page, "pikachu", "ゼブライカ", "◆◆", 2);
-    await addCard(page, "charizard", "Sabrina", "◆◆", 2);
-    await addCard(page, "mewtwo", "Giovanni", "◆◆", 2);
-    await addCard(page, "promo", "Professor’s Research", "PROMO", 2);
-    await addCard(page, "promo", "Poké Ball", "PROMO", 2);
-    await addCard(page, "promo", "X Speed", "PROMO", 2);
-    await addCard(page, "promo", "Potion", "PROMO", 2);
+    await addCard(page, "charizard", "ナツメ", "◆◆", 2);
+    await addCard(page, "mewtwo", "サカキ", "◆◆", 2);
+    await addCard(page, "promo", "博士の研究", "PROMO", 2);
+    await addCard(page, "promo", "モンスターボール", "PROMO", 2);
+    await addCard(page, "promo", "スピーダー", "PROMO", 2);
+    await addCard(page, "promo", "きずぐすり", "PROMO", 2);
     await expect.poll(() => page.getByTestId("deck-counter").textContent()).toBe("20/20枚");
     await page.getByText("構築可能").first().waitFor();
 
     // Newest on top; the top card cannot go up, the last cannot go down; ↓ moves one place.
     const names = () => page.locator("ol li span.font-medium").allTextContents();
-    expect((await names())[0]).toBe("Potion");
-    expect(await page.getByRole("button", { name: "Potionを上へ" }).isDisabled()).toBe(true);
+    expect((await names())[0]).toBe("きずぐすり");
+    expect(await page.getByRole("button", { name: "きずぐすりを上へ" }).isDisabled()).toBe(true);
     expect(await page.getByRole("button", { name: "ピカチュウexを下へ" }).isDisabled()).toBe(true);
-    await page.getByRole("button", { name: "Potionを下へ" }).click();
-    expect((await names()).slice(0, 2)).toEqual(["X Speed", "Potion"]);
+    await page.getByRole("button", { name: "きずぐすりを下へ" }).click();
+    expect((await names()).slice(0, 2)).toEqual(["スピーダー", "きずぐすり"]);
     expect(await seriousA11yViolations(page)).toEqual([]);
 
     await page.getByRole("tab", { name: "編集", exact: true }).click();
@@ -147,7 +147,7 @@ describe("deck recipes", () => {
     const wantSide = page.locator("fieldset").filter({ hasText: "求" }).last();
     for (const name of ["ピカチュウex", "サンダーex", "シママ", "ゼブライカ"]) await wantSide.getByText(name, { exact: true }).waitFor();
     // PROMO cards cannot be traded and are left out.
-    expect(await wantSide.getByText("Potion").count()).toBe(0);
+    expect(await wantSide.getByText("きずぐすり").count()).toBe(0);
     expect(problems).toEqual([]);
     await context.close();
   });
