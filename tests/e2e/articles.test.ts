@@ -137,6 +137,7 @@ describe("articles: an admin writes, previews and publishes; a visitor reads it 
     await page.getByRole("button", { name: "保存", exact: true }).click();
     await page.getByText("記事を投稿しました").waitFor();
     const row = page.getByRole("row", { name: new RegExp(TITLE) });
+    // The list reloads after the save: wait for the new row rather than looking once.
     await row.getByText("非公開", { exact: true }).waitFor();
     await row.getByRole("button", { name: `公開する: ${TITLE}` }).click();
     await row.getByText("公開中", { exact: true }).waitFor();
