@@ -2,7 +2,7 @@ import { createAdapter } from "@socket.io/redis-adapter";
 import { createClient } from "redis";
 import { noteRemoteBoardChange, onLocalBoardChange } from "../app/lib/board-version.server";
 import type { Namespace, Server as SocketServer, Socket } from "socket.io";
-import { z } from "zod";
+import { z } from "../app/lib/zod";
 import type { Database } from "../app/db/client.server";
 import {
   applyTradeStep,

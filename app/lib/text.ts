@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "./zod";
 
 /**
  * The one rule for text that arrives from outside (form fields, JSON bodies, socket payloads):

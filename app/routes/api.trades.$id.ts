@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "../lib/zod";
 import { safeString } from "../lib/text";
 import { tradeText, zodMessage } from "../features/trades/http.server";
 import { OfferInputSchema, ReportInputSchema } from "../features/trades/trades.schema";
