@@ -16,18 +16,23 @@ import { SiteFooter } from "./components/layout/site-footer";
 import { SiteHeader, type HeaderViewer } from "./components/layout/site-header";
 import { ListLinkNavigation } from "./components/ui/list-link";
 import { RouteError } from "./components/ui/route-error";
+import { getSiteSettings } from "./features/settings/settings.server";
 import { getViewer } from "./features/users/session.server";
 import { LocaleContext, localeFromRequest, useT, type Locale } from "./lib/i18n";
 import { useNonce } from "./lib/nonce";
+import type { SiteHead } from "./lib/seo";
 
 /**
  * Every page: the chosen language, who is signed in (what the header needs, nothing more), the
- * video-channel link from configuration and the year for the footer (server time, so the
- * hydrated page shows the same text).
+ * video-channel link from configuration, the year for the footer (server time, so the
+ * hydrated page shows the same text) and what every page's head needs: the site's origin and the
+ * admin's site settings (lib/seo.ts).
  */
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const viewer = await getViewer(request, context);
+  const [viewer, settings] = await Promise.all([getViewer(request, context), getSiteSettings(context.db)]);
+  const site: SiteHead = { url: context.env.siteUrl, settings };
   return {
+    site,
     locale: localeFromRequest(request),
     viewer: viewer ? { displayName: viewer.displayName, isAdmin: viewer.isAdmin, suspended: viewer.suspended } : null,
     videoChannelUrl: context.env.videoChannelUrl,

@@ -33,7 +33,7 @@ for (const target of targets) {
     const rows: Measurement[] = [baseline];
     rows.push(await measure(`SSR / signed in (${target.label})`, `${server.url}/`, { ...opts, headers: { cookie } }));
     rows.push(await measure(`SSR /profile signed in (${target.label})`, `${server.url}/profile`, { ...opts, headers: { cookie } }));
-    printTable(`Accounts benchmark (${target.label}) — ${connections} connections, ${duration} s per case`, rows, baseline);
+    printTable(`[server mode: ${server.mode}] Accounts benchmark (${target.label}) — ${connections} connections, ${duration} s per case`, rows, baseline);
   } finally {
     await server.stop();
     await target.cleanup?.();

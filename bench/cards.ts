@@ -39,7 +39,7 @@ for (const target of targets) {
     const healthz = await measure(`/healthz (${target.label})`, `${server.url}/healthz`, opts);
     rows.push(healthz);
     for (const [name, path, headers] of CASES) rows.push(await measure(`${name} (${target.label})`, `${server.url}${path}`, { ...opts, headers }));
-    printTable(`Cards benchmark on ${target.label} — ${connections} connections, ${duration} s per case, ratios vs /healthz`, rows, healthz);
+    printTable(`[server mode: ${server.mode}] Cards benchmark on ${target.label} — ${connections} connections, ${duration} s per case, ratios vs /healthz`, rows, healthz);
     for (const row of rows.slice(1)) {
       summary.push(`${row.name}: ${(row.rps / healthz.rps).toFixed(2)}× /healthz req/s, p99 ${row.p99.toFixed(1)} ms`);
     }

@@ -221,6 +221,7 @@ const results: { label: string; p50: number; p99: number; lost: number; duplicat
 try {
   const people = await seed(database.url);
   const single = await startServer(serverEnv);
+  console.log(`server mode: ${single.mode}`);
   try {
     results.push({ label: "1 instance", ...(await runCase("one instance", people, [single])) });
   } finally {

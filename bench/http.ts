@@ -19,8 +19,10 @@ const targets: { label: string; env: Record<string, string>; cleanup?: () => Pro
 const postgres = await postgresTarget();
 if (postgres) targets.push(postgres);
 
+const modes: string[] = [];
 for (const target of targets) {
   const server = await startServer({ ...target.env, LOG_LEVEL: "warn" });
+  modes.push(`${target.label} ${server.mode}`);
   try {
     // Warm up the route modules and the database before measuring.
     await measure("warm-up", `${server.url}/`, { duration: 2, connections: 4 });
@@ -33,4 +35,4 @@ for (const target of targets) {
   }
 }
 
-printTable(`HTTP benchmark — ${connections} connections, ${duration} s per case`, rows, baseline);
+printTable(`[server mode: ${modes.join(", ")}] HTTP benchmark — ${connections} connections, ${duration} s per case`, rows, baseline);

@@ -126,7 +126,7 @@ for (const target of targets) {
       for (const [name, pathname, headers] of cases) {
         rows.push(await measure(`${name} (${target.label})`, `${server.url}${pathname}`, { ...opts, headers }));
       }
-      printTable(`Trade board, ${offers} offers — ${target.label}, ${connections} connections, ${duration} s per case (baseline: /healthz)`, rows, rows[0]);
+      printTable(`[server mode: ${server.mode}] Trade board, ${offers} offers — ${target.label}, ${connections} connections, ${duration} s per case (baseline: /healthz)`, rows, rows[0]);
       summary.push({ label: target.label, rows });
     } finally {
       await server.stop();

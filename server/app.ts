@@ -55,7 +55,8 @@ export async function start(): Promise<void> {
   });
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : env.port;
-  log.info("listening", { url: `http://localhost:${port}`, db: database.kind, ms: Date.now() - started });
+  log.info("listening", { url: `http://localhost:${port}`, mode: process.env.NODE_ENV, db: database.kind, ms: Date.now() - started });
+  if (process.env.NODE_ENV !== "production") log.warn("not in production mode: React and React Router run their slower development builds", { mode: process.env.NODE_ENV ?? "unset" });
 
   let stopping = false;
   const shutdown = async (signal: string) => {

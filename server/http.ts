@@ -15,6 +15,9 @@ import { AUTH_BASE_PATH, authRequestHandler, CLIENT_IP_HEADER, getAuth } from ".
 import { isCsrfSafe, isSiteOrigin } from "../app/lib/csrf.server";
 import { localeFromCookie, translate } from "../app/lib/i18n";
 import { usersMessages } from "../app/features/users/messages";
+import { onSettingsChange } from "../app/features/settings/settings-version.server";
+import { UPLOAD_MAX_BYTES } from "../app/features/uploads/limits";
+import { IMMUTABLE_CACHE_CONTROL, LOCAL_UPLOADS_PATH, localUploadsDir } from "../app/features/uploads/storage.server";
 import { IMPORT_MAX_BYTES } from "../app/features/cards/import.server";
 import { toNodeHandler } from "better-auth/node";
 import type { Logger } from "./logger";
@@ -40,6 +43,8 @@ export const BODY_LIMIT_ROUTES: BodyLimitRoute[] = [
   { path: "/signup", maxBytes: 16 * 1024 },
   // JSON escaping can grow the CSV text a little (api.admin.cards.import.ts).
   { path: "/api/admin/cards/import", maxBytes: IMPORT_MAX_BYTES + 1024 * 1024, streaming: true },
+  // Multipart framing around the file; the upload route counts the file's own bytes as they stream.
+  { path: "/api/admin/uploads", maxBytes: UPLOAD_MAX_BYTES + 64 * 1024, streaming: true },
 ];
 
 export async function createHttpApp(options: {
@@ -133,6 +138,24 @@ export async function createHttpApp(options: {
 
   // Hashed build assets never change: cache them for a year.
   app.use("/assets", express.static(path.join(clientDir, "assets"), { immutable: true, maxAge: "1y" }));
+  // Uploads in the local store (with S3_BUCKET set, pages link to the bucket instead). Names are
+  // never reused, so caches keep them for good; only the WebP files the server wrote are served,
+  // as images, never sniffed, under a CSP that lets nothing run.
+  app.use(LOCAL_UPLOADS_PATH, (req, res, next) => (/^\/[a-z0-9-]+\/[A-Za-z0-9_-]+\.webp$/.test(req.path) ? next() : res.status(404).end()));
+  app.use(
+    LOCAL_UPLOADS_PATH,
+    express.static(localUploadsDir(env), {
+      index: false,
+      dotfiles: "deny",
+      setHeaders: (res) => {
+        res.setHeader("Cache-Control", IMMUTABLE_CACHE_CONTROL);
+        res.setHeader("Content-Type", "image/webp");
+        res.setHeader("X-Content-Type-Options", "nosniff");
+        res.setHeader("Content-Security-Policy", "default-src 'none'; sandbox");
+      },
+    }),
+  );
+  app.use(LOCAL_UPLOADS_PATH, (_req, res) => void res.status(404).end());
   // The other public files (favicon.ico, …) are known once the build exists: only their paths look
   // at the disk, so a page or API request never pays for a file-system lookup that must fail.
   const publicEntries = new Set(readdirSync(clientDir).filter((name) => name !== "assets"));
@@ -163,7 +186,11 @@ export async function createHttpApp(options: {
   const realtime = await attachRealtime({ io, env, database, log });
 
   // Signed-out visitors of the board, the card pages and their APIs share renders for a few seconds.
-  app.use(createPageCache({ ttlSeconds: env.pageCacheSeconds }).middleware);
+  const pageCache = createPageCache({ ttlSeconds: env.pageCacheSeconds });
+  // Every page's head shows the site settings: a save anywhere empties the shared renders.
+  const stopSettingsPurge = onSettingsChange(() => pageCache.clear());
+  server.on("close", stopSettingsPurge);
+  app.use(pageCache.middleware);
 
   const loadContext = (res: express.Response): AppContext => ({
     db: database.db,

@@ -2,6 +2,7 @@ import { once } from "node:events";
 import type { AddressInfo } from "node:net";
 import express from "express";
 import { afterEach, describe, expect, it } from "vitest";
+import { until } from "../tests/support/wait";
 import { createPageCache, pageCacheKey, type PageCacheOptions } from "./page-cache";
 
 type Render = (req: express.Request, res: express.Response) => void | Promise<void>;
@@ -31,7 +32,7 @@ async function serve(render: Render, options: Partial<PageCacheOptions> = {}) {
   await once(server, "listening");
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   close = () => new Promise((resolve) => server.close(() => resolve()));
-  return { base, cache, renders: () => renders };
+  return { base, cache, renders: () => renders, arrived: () => nonces };
 }
 
 const page: Render = (req, res) => {
@@ -120,7 +121,8 @@ describe("page cache", () => {
       page(req, res);
     });
     const all = Promise.all(Array.from({ length: 5 }, () => fetch(`${app.base}/cards?pack=dialga`).then(async (r) => [r.headers.get("x-page-cache"), await r.text()] as const)));
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // All five are in: one is rendering (held at the gate), four wait for it.
+    await until(() => app.arrived() === 5, "five requests to reach the cache");
     release();
     const answers = await all;
     expect(app.renders()).toBe(1);

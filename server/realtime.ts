@@ -1,6 +1,7 @@
 import { createAdapter } from "@socket.io/redis-adapter";
 import { createClient } from "redis";
 import { noteRemoteBoardChange, onLocalBoardChange } from "../app/lib/board-version.server";
+import { noteRemoteSettingsChange, onLocalSettingsChange } from "../app/features/settings/settings-version.server";
 import type { Namespace, Server as SocketServer, Socket } from "socket.io";
 import { z } from "../app/lib/zod";
 import type { Database } from "../app/db/client.server";
@@ -41,6 +42,8 @@ type ChatNamespace = Namespace<ClientToServerEvents, ServerToClientEvents, Recor
 const SYNC_PAGE = 200;
 /** Server-to-server event: some instance changed the trade board (app/lib/board-version.server.ts). */
 const BOARD_CHANGED = "board:changed";
+/** Server-to-server event: some instance saved the site settings (features/settings/settings-version.server.ts). */
+const SETTINGS_CHANGED = "settings:changed";
 
 /**
  * Socket.IO on the same HTTP server. With REDIS_URL the Redis adapter fans events out across
@@ -69,19 +72,23 @@ export async function attachRealtime(options: {
     log.info("realtime fan-out through redis");
   }
   if (env.redisUrl) {
-    // A board write here makes the other instances' board caches stale: tell them, at most once
-    // a tick (serverSideEmit reaches the other servers through the Redis adapter).
-    let relayQueued = false;
-    const stopRelay = onLocalBoardChange(() => {
-      if (relayQueued) return;
-      relayQueued = true;
-      setImmediate(() => {
-        relayQueued = false;
-        io.serverSideEmit(BOARD_CHANGED);
+    // A write here makes the other instances' caches stale: tell them, at most once a tick per
+    // kind (serverSideEmit reaches the other servers through the Redis adapter).
+    const relay = (event: string, onLocal: (listener: () => void) => () => void, noteRemote: () => void) => {
+      let queued = false;
+      const stop = onLocal(() => {
+        if (queued) return;
+        queued = true;
+        setImmediate(() => {
+          queued = false;
+          io.serverSideEmit(event);
+        });
       });
-    });
-    io.on(BOARD_CHANGED, () => noteRemoteBoardChange());
-    closers.unshift(async () => stopRelay());
+      io.on(event, () => noteRemote());
+      closers.unshift(async () => stop());
+    };
+    relay(BOARD_CHANGED, onLocalBoardChange, noteRemoteBoardChange);
+    relay(SETTINGS_CHANGED, onLocalSettingsChange, noteRemoteSettingsChange);
   }
   io.on("connection", (socket) => {
     socket.on("ping:server", (ack?: (reply: { ok: true; at: number }) => void) => {

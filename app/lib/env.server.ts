@@ -62,6 +62,13 @@ const EnvSchema = z.object({
     .default("5")
     .refine((v) => /^\d+$/.test(v) && Number(v) <= 3600, { message: "must be a whole number of seconds from 0 to 3600" })
     .transform(Number),
+  // An S3-compatible bucket for uploads (DESIGN.md §1); without S3_BUCKET they go to DATA_DIR/uploads.
+  S3_BUCKET: z.string().trim().optional().transform((v) => v || undefined),
+  S3_ENDPOINT: optionalUrl(["https:", "http:"]),
+  S3_REGION: z.string().trim().default("us-east-1"),
+  S3_ACCESS_KEY_ID: z.string().trim().optional().transform((v) => v || undefined),
+  S3_SECRET_ACCESS_KEY: z.string().optional().transform((v) => v || undefined),
+  S3_PUBLIC_URL: optionalUrl(["https:", "http:"]),
 });
 
 export type Env = {
@@ -82,6 +89,19 @@ export type Env = {
   authRateLimitMax: number;
   /** How long a signed-out visitor's page or public API answer is reused (server/page-cache.ts); 0 = off. */
   pageCacheSeconds: number;
+  /** Where uploads go: DATA_DIR/uploads, or an S3-compatible bucket when S3_BUCKET is set. */
+  s3: S3Config | undefined;
+};
+
+export type S3Config = {
+  bucket: string;
+  /** Custom endpoint (MinIO, R2, …); requests then use path-style URLs. Unset: AWS. */
+  endpoint: string | undefined;
+  region: string;
+  /** Unset: the AWS SDK's own credential chain (instance role, AWS_* variables). */
+  credentials: { accessKeyId: string; secretAccessKey: string } | undefined;
+  /** The origin + path pages use for a file (a CDN or the bucket's public URL), without a trailing slash. */
+  publicUrl: string;
 };
 
 const list = (v: string) =>
@@ -120,6 +140,25 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
     seedCatalogue: e.SEED_CATALOGUE === "auto",
     authRateLimitMax: e.AUTH_RATE_LIMIT_MAX,
     pageCacheSeconds: e.PAGE_CACHE_SECONDS,
+    s3: s3Config(e),
+  };
+}
+
+function s3Config(e: z.infer<typeof EnvSchema>): S3Config | undefined {
+  if (!e.S3_BUCKET) return undefined;
+  if (Boolean(e.S3_ACCESS_KEY_ID) !== Boolean(e.S3_SECRET_ACCESS_KEY)) {
+    const missing = e.S3_ACCESS_KEY_ID ? "S3_SECRET_ACCESS_KEY" : "S3_ACCESS_KEY_ID";
+    throw new ConfigError(`Invalid configuration: ${missing} must be set together with ${missing === "S3_ACCESS_KEY_ID" ? "S3_SECRET_ACCESS_KEY" : "S3_ACCESS_KEY_ID"}`);
+  }
+  const publicUrl =
+    e.S3_PUBLIC_URL ??
+    (e.S3_ENDPOINT ? `${e.S3_ENDPOINT.replace(/\/$/, "")}/${e.S3_BUCKET}` : `https://${e.S3_BUCKET}.s3.${e.S3_REGION}.amazonaws.com`);
+  return {
+    bucket: e.S3_BUCKET,
+    endpoint: e.S3_ENDPOINT,
+    region: e.S3_REGION,
+    credentials: e.S3_ACCESS_KEY_ID && e.S3_SECRET_ACCESS_KEY ? { accessKeyId: e.S3_ACCESS_KEY_ID, secretAccessKey: e.S3_SECRET_ACCESS_KEY } : undefined,
+    publicUrl: publicUrl.replace(/\/$/, ""),
   };
 }
 

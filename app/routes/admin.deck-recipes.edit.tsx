@@ -1,8 +1,8 @@
 import { PagePlaceholder } from "../components/ui/page-placeholder";
-import { pageMeta } from "../lib/meta";
+import { seoMeta } from "../lib/seo";
 import type { Route } from "./+types/admin.deck-recipes.edit";
 
-export const meta: Route.MetaFunction = () => pageMeta("デッキ作成");
+export const meta: Route.MetaFunction = (args) => seoMeta(args, { title: "デッキ作成", noindex: true });
 
 export default function Page() {
   return <PagePlaceholder title="デッキ作成"></PagePlaceholder>;

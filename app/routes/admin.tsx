@@ -6,16 +6,17 @@ import { ADMIN_TAB_DATA } from "../features/admin/tab-data.server";
 import { ADMIN_TABS, adminTabFromUrl } from "../features/admin/tabs";
 import { requireAdmin } from "../features/users/session.server";
 import { translate, useLocale, useT } from "../lib/i18n";
-import { pageMeta } from "../lib/meta";
+import { seoMeta } from "../lib/seo";
 import type { Route } from "./+types/admin";
 
-export const meta: Route.MetaFunction = ({ matches, error }) => {
-  const locale = localeOfMatches(matches);
-  if (isRouteErrorResponse(error)) {
-    const key = error.status === 401 ? "loginRequired" : "forbidden";
-    return pageMeta(translate(adminMessages, locale, key), translate(adminMessages, locale, "description"));
+export const meta: Route.MetaFunction = (args) => {
+  const locale = localeOfMatches(args.matches);
+  const description = translate(adminMessages, locale, "description");
+  if (isRouteErrorResponse(args.error)) {
+    const key = args.error.status === 401 ? "loginRequired" : "forbidden";
+    return seoMeta(args, { title: translate(adminMessages, locale, key), description, noindex: true });
   }
-  return pageMeta(translate(adminMessages, locale, "title"), translate(adminMessages, locale, "description"));
+  return seoMeta(args, { title: translate(adminMessages, locale, "title"), description, noindex: true });
 };
 
 export async function loader({ request, context }: Route.LoaderArgs) {

@@ -6,7 +6,8 @@ import { displayRarity } from "../features/cards/rarity";
 import { CardTradeCounts } from "../features/trades/components/card-trade-counts";
 import { offerCountsForCard } from "../features/trades/trades.server";
 import { localeFromRequest, translate, useLocale, useT } from "../lib/i18n";
-import { pageMeta } from "../lib/meta";
+import { localeOfMatches } from "../components/layout/meta-locale";
+import { seoMeta } from "../lib/seo";
 import type { Route } from "./+types/card";
 
 export async function loader({ params, request, context }: Route.LoaderArgs) {
@@ -26,7 +27,23 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   };
 }
 
-export const meta: Route.MetaFunction = ({ data }) => pageMeta(data?.title, data?.description);
+export const meta: Route.MetaFunction = (args) => {
+  const { data } = args;
+  const locale = localeOfMatches(args.matches);
+  const database = translate(cardsMessages, locale, "pageTitle");
+  const pack = data?.card.packs[0];
+  return seoMeta(args, {
+    title: data?.title,
+    description: data?.description,
+    image: data?.card.imageUrl || null,
+    breadcrumbs: [
+      { name: database, path: "/cards" },
+      ...(pack ? [{ name: locale === "en" ? pack.nameEn : pack.nameJa, path: `/cards?pack=${encodeURIComponent(pack.id)}` }] : []),
+      ...(data ? [{ name: data.title, path: `/cards/${encodeURIComponent(data.card.id)}` }] : []),
+    ],
+    noindex: !data,
+  });
+};
 
 export default function CardPage({ loaderData }: Route.ComponentProps) {
   const { card } = loaderData;

@@ -8,7 +8,8 @@ import { displayRarity, RARITIES } from "../features/cards/rarity";
 import { FormField, SelectField } from "../components/ui/form-field";
 import { SubmitButton } from "../components/ui/submit-button";
 import { localeFromRequest, translate, useLocale, useT } from "../lib/i18n";
-import { pageMeta } from "../lib/meta";
+import { localeOfMatches } from "../components/layout/meta-locale";
+import { seoMeta } from "../lib/seo";
 import type { Route } from "./+types/cards";
 
 const FILTER_LABEL = "block text-sm font-medium";
@@ -56,7 +57,20 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   };
 }
 
-export const meta: Route.MetaFunction = ({ data }) => pageMeta(data?.title ?? "カードデータベース", data?.description);
+export const meta: Route.MetaFunction = (args) => {
+  const { data } = args;
+  const locale = localeOfMatches(args.matches);
+  const database = translate(cardsMessages, locale, "pageTitle");
+  return seoMeta(args, {
+    title: data?.title ?? database,
+    description: data?.description,
+    // The pack and rarity choose what the page lists; a search, a cursor or a page number do not.
+    canonicalQuery: { pack: data?.pack.id, rarity: data?.rarity },
+    breadcrumbs: data ? [{ name: database, path: "/cards" }, { name: data.pack.name, path: `/cards?pack=${encodeURIComponent(data.pack.id)}` }] : [{ name: database, path: "/cards" }],
+    // A search or filter that finds nothing is not a page to index.
+    noindex: !data || data.total === 0 || Boolean(data.q),
+  });
+};
 
 function listUrl(params: { pack: string; rarity: string; q: string; cursor?: string; page?: number }): string {
   const search = new URLSearchParams({ pack: params.pack });

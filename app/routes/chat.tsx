@@ -4,7 +4,7 @@ import { ChatRoom } from "../features/chat/components/chat-room";
 import { chatMessages } from "../features/chat/messages";
 import { requireViewer } from "../features/users/session.server";
 import { localeFromRequest, translate } from "../lib/i18n";
-import { pageMeta } from "../lib/meta";
+import { seoMeta } from "../lib/seo";
 import type { Route } from "./+types/chat";
 
 /** /chat/{roomId} (SPEC.md §2, login required): the latest messages rendered here, then live. */
@@ -50,10 +50,7 @@ export function headers({ loaderHeaders }: Route.HeadersArgs) {
   return loaderHeaders;
 }
 
-export const meta: Route.MetaFunction = ({ data: loaded }) => [
-  ...pageMeta(loaded?.title ?? "チャット", loaded?.description),
-  { name: "robots", content: "noindex" },
-];
+export const meta: Route.MetaFunction = (args) => seoMeta(args, { title: args.data?.title ?? "チャット", description: args.data?.description, noindex: true });
 
 export default function Page({ loaderData }: Route.ComponentProps) {
   // Keyed by room: moving to another room starts a fresh connection and state.

@@ -1,8 +1,8 @@
 import { PagePlaceholder } from "../components/ui/page-placeholder";
-import { pageMeta } from "../lib/meta";
+import { seoMeta } from "../lib/seo";
 import type { Route } from "./+types/deck-recipe";
 
-export const meta: Route.MetaFunction = () => pageMeta("デッキレシピ");
+export const meta: Route.MetaFunction = (args) => seoMeta(args, { title: "デッキレシピ", noindex: true });
 
 export default function Page() {
   return <PagePlaceholder title="デッキレシピ"><p>デッキレシピが見つかりません</p></PagePlaceholder>;

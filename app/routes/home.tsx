@@ -4,10 +4,10 @@ import { CardTile } from "../features/cards/components/card-tile";
 import { NewestOffers } from "../features/trades/components/newest-offers";
 import { listBoard, toListItem } from "../features/trades/trades.server";
 import { getViewer } from "../features/users/session.server";
-import { pageMeta } from "../lib/meta";
+import { seoMeta } from "../lib/seo";
 import type { Route } from "./+types/home";
 
-export const meta: Route.MetaFunction = () => pageMeta(undefined);
+export const meta: Route.MetaFunction = (args) => seoMeta(args);
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   // The catalogue changes only on import: a minute of staleness across instances is fine.

@@ -9,13 +9,13 @@ import { useClientValidation } from "../features/users/use-client-validation";
 import { fieldErrors, LoginSchema, MESSAGE_PARAMS, type FieldErrors } from "../features/users/users.schema";
 import { callAuthEndpoint, cookiesOf } from "../lib/auth.server";
 import { localeFromRequest, translate, useT } from "../lib/i18n";
-import { pageMeta } from "../lib/meta";
+import { seoMeta } from "../lib/seo";
 import type { Route } from "./+types/login";
 import { readFormData } from "../lib/forms.server";
 
-export const meta: Route.MetaFunction = ({ matches }) => {
-  const locale = localeOfMatches(matches);
-  return pageMeta(translate(usersMessages, locale, "loginTitle"), translate(usersMessages, locale, "loginDescription"));
+export const meta: Route.MetaFunction = (args) => {
+  const locale = localeOfMatches(args.matches);
+  return seoMeta(args, { title: translate(usersMessages, locale, "loginTitle"), description: translate(usersMessages, locale, "loginDescription"), noindex: true });
 };
 
 export async function loader({ request, context }: Route.LoaderArgs) {

@@ -1,8 +1,8 @@
 import { data } from "react-router";
-import { pageMeta } from "../lib/meta";
+import { seoMeta } from "../lib/seo";
 import type { Route } from "./+types/not-found";
 
-export const meta: Route.MetaFunction = () => pageMeta("ページが見つかりません");
+export const meta: Route.MetaFunction = (args) => seoMeta(args, { title: "ページが見つかりません", noindex: true });
 
 // Unknown paths answer 404 through the root error boundary.
 export function loader() {

@@ -1,5 +1,7 @@
 import { data, Form, useNavigation } from "react-router";
 import { localeOfMatches } from "../components/layout/meta-locale";
+import { listBlockedUsers } from "../features/blocks/blocks.server";
+import { BlockedUsers } from "../features/blocks/components/blocked-users";
 import { listRoomsForUser } from "../features/chat/chat.server";
 import { ChatRoomsList } from "../features/chat/components/chat-rooms-list";
 import { MyOffers } from "../features/trades/components/my-offers";
@@ -15,13 +17,13 @@ import { useClientValidation } from "../features/users/use-client-validation";
 import { fieldErrors, ProfileSchema, type FieldErrors } from "../features/users/users.schema";
 import { getProfile, updateProfile } from "../features/users/users.server";
 import { translate, useLocale, useT } from "../lib/i18n";
-import { pageMeta } from "../lib/meta";
+import { seoMeta } from "../lib/seo";
 import type { Route } from "./+types/profile";
 import { readFormData } from "../lib/forms.server";
 
-export const meta: Route.MetaFunction = ({ matches }) => {
-  const locale = localeOfMatches(matches);
-  return pageMeta(translate(usersMessages, locale, "profileTitle"), translate(usersMessages, locale, "profileDescription"));
+export const meta: Route.MetaFunction = (args) => {
+  const locale = localeOfMatches(args.matches);
+  return seoMeta(args, { title: translate(usersMessages, locale, "profileTitle"), description: translate(usersMessages, locale, "profileDescription"), noindex: true });
 };
 
 export async function loader({ request, context }: Route.LoaderArgs) {
@@ -30,6 +32,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   if (!profile) throw data(null, { status: 404 });
   const chatRooms = await listRoomsForUser(context.db, viewer.id);
   const myOffers = await listOwnOffers(context.db, viewer.id);
+  const blockedUsers = await listBlockedUsers(context.db, viewer.id);
   return {
     profile: {
       email: profile.email,
@@ -40,6 +43,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     },
     chatRooms,
     myOffers,
+    blockedUsers,
+    unblocked: new URL(request.url).searchParams.get("unblocked") === "1",
     now: new Date().toISOString(),
   };
 }
@@ -150,6 +155,7 @@ export default function Profile({ loaderData, actionData }: Route.ComponentProps
       {/* Later sections of the profile page (the viewer's trade offers, chat rooms) go below. */}
       <MyOffers offers={loaderData.myOffers} now={loaderData.now} />
       <ChatRoomsList rooms={loaderData.chatRooms} />
+      <BlockedUsers users={loaderData.blockedUsers} unblocked={loaderData.unblocked} />
     </div>
   );
 }

@@ -10,13 +10,13 @@ import { useClientValidation } from "../features/users/use-client-validation";
 import { fieldErrors, MESSAGE_PARAMS, SignupSchema, type FieldErrors } from "../features/users/users.schema";
 import { callAuthEndpoint, cookiesOf } from "../lib/auth.server";
 import { localeFromRequest, translate, useT } from "../lib/i18n";
-import { pageMeta } from "../lib/meta";
+import { seoMeta } from "../lib/seo";
 import type { Route } from "./+types/signup";
 import { readFormData } from "../lib/forms.server";
 
-export const meta: Route.MetaFunction = ({ matches }) => {
-  const locale = localeOfMatches(matches);
-  return pageMeta(translate(usersMessages, locale, "signupTitle"), translate(usersMessages, locale, "signupDescription"));
+export const meta: Route.MetaFunction = (args) => {
+  const locale = localeOfMatches(args.matches);
+  return seoMeta(args, { title: translate(usersMessages, locale, "signupTitle"), description: translate(usersMessages, locale, "signupDescription"), noindex: true });
 };
 
 export async function loader({ request, context }: Route.LoaderArgs) {

@@ -2,34 +2,25 @@ import { data, Form, Link, redirect } from "react-router";
 import { OfferCard } from "../features/trades/components/offer-card";
 import { OfferForm } from "../features/trades/components/offer-form";
 import { RespondButton } from "../features/trades/components/respond-button";
-import { offerInputFromForm, tradeText, zodMessage } from "../features/trades/http.server";
+import { offerFieldsFromForm, tradeText } from "../features/trades/http.server";
 import { tradesMessages } from "../features/trades/messages";
+import { isOfferAction, runOfferAction } from "../features/trades/offer-actions.server";
 import { tokyoDateTime } from "../features/trades/time";
 import { REPORT_REASON_MAX_LENGTH } from "../features/trades/rules";
-import { ReportInputSchema } from "../features/trades/trades.schema";
-import {
-  blockUser,
-  bumpOffer,
-  closeOffer,
-  deleteOffer,
-  getOffer,
-  markOfferCompleted,
-  openChatRoomForOffer,
-  reportOffer,
-  updateOffer,
-} from "../features/trades/trades.server";
-import { TradeError } from "../features/trades/errors";
+import { getOffer } from "../features/trades/trades.server";
 import { getViewer, requireViewer } from "../features/users/session.server";
 import { TextareaField } from "../components/ui/form-field";
 import { SubmitButton } from "../components/ui/submit-button";
 import { formError } from "../lib/api.server";
 import { readFormData } from "../lib/forms.server";
 import { localeFromRequest, translate, useLocale, useT } from "../lib/i18n";
-import { pageMeta } from "../lib/meta";
+import { localeOfMatches } from "../components/layout/meta-locale";
+import { seoMeta } from "../lib/seo";
 import type { Route } from "./+types/trade";
 
 const DONE = ["posted", "saved", "bumped", "closed", "completed", "reported"] as const;
 type Done = (typeof DONE)[number];
+const DONE_OF = { save: "saved", bump: "bumped", close: "closed", complete: "completed", report: "reported" } as const satisfies Record<string, Done>;
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const locale = localeFromRequest(request);
@@ -52,7 +43,22 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   };
 }
 
-export const meta: Route.MetaFunction = ({ data }) => pageMeta(data?.title ?? "トレード募集", data?.description);
+export const meta: Route.MetaFunction = (args) => {
+  const { data } = args;
+  const locale = localeOfMatches(args.matches);
+  const title = data?.title ?? "トレード募集";
+  return seoMeta(args, {
+    title,
+    description: data?.description,
+    image: data?.offer.give[0]?.imageUrl || null,
+    breadcrumbs: [
+      { name: translate(tradesMessages, locale, "boardTitle"), path: "/trades" },
+      { name: title, path: `/trades/${data?.offer.id ?? ""}` },
+    ],
+    // Only open offers are worth finding (and only they are in the sitemap).
+    noindex: data?.offer.status !== "open",
+  });
+};
 
 export async function action({ request, params, context }: Route.ActionArgs) {
   const viewer = await requireViewer(request, context);
@@ -61,45 +67,20 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const intent = String(form.get("intent") ?? "");
   const offerId = params.id;
   const back = (done: Done) => redirect(`/trades/${offerId}?done=${done}`);
+  // Before hydration too: 交渉する without a friend ID goes to the profile first.
+  if (intent === "respond" && !viewer.friendId) return redirect("/profile?need=friendId");
+  if (!isOfferAction(intent)) return data({ intent, error: tradeText(locale, "badRequest") }, { status: 400 });
   try {
-    switch (intent) {
-      case "respond": {
-        if (!viewer.friendId) return redirect("/profile?need=friendId");
-        const { roomId } = await openChatRoomForOffer(context.db, { offerId, userId: viewer.id });
-        return redirect(`/chat/${roomId}`);
-      }
-      case "save": {
-        const parsed = offerInputFromForm(form);
-        if (!parsed.success) return data({ intent, error: zodMessage(parsed.error, locale) }, { status: 400 });
-        await updateOffer(context.db, viewer.id, offerId, parsed.data);
-        return back("saved");
-      }
-      case "bump":
-        await bumpOffer(context.db, viewer.id, offerId);
-        return back("bumped");
-      case "close":
-        await closeOffer(context.db, viewer.id, offerId);
-        return back("closed");
-      case "complete":
-        await markOfferCompleted(context.db, viewer.id, offerId);
-        return back("completed");
+    const input = intent === "save" ? offerFieldsFromForm(form) : { reason: String(form.get("reason") ?? "") };
+    const outcome = await runOfferAction(context.db, viewer.id, offerId, intent, input);
+    switch (outcome.action) {
+      case "respond":
+        return redirect(`/chat/${outcome.roomId}`);
       case "delete":
-        await deleteOffer(context.db, viewer.id, offerId);
+      case "block":
         return redirect("/trades");
-      case "report": {
-        const parsed = ReportInputSchema.safeParse({ reason: String(form.get("reason") ?? "") });
-        if (!parsed.success) return data({ intent, error: tradeText(locale, parsed.error.issues[0]?.message ?? "badRequest") }, { status: 400 });
-        await reportOffer(context.db, viewer.id, offerId, parsed.data.reason);
-        return back("reported");
-      }
-      case "block": {
-        const offer = await getOffer(context.db, offerId, viewer.id);
-        if (!offer) throw new TradeError("not_found");
-        await blockUser(context.db, viewer.id, offer.ownerId);
-        return redirect("/trades");
-      }
       default:
-        return data({ intent, error: tradeText(locale, "badRequest") }, { status: 400 });
+        return back(DONE_OF[outcome.action]);
     }
   } catch (error) {
     return formError(error, locale, { intent });

@@ -7,7 +7,7 @@ import { requireViewer } from "../features/users/session.server";
 import { formError } from "../lib/api.server";
 import { readFormData } from "../lib/forms.server";
 import { localeFromRequest, translate, useT } from "../lib/i18n";
-import { pageMeta } from "../lib/meta";
+import { seoMeta } from "../lib/seo";
 import type { Route } from "./+types/trades.new";
 
 // Posting needs a signed-in user with a friend ID: without one, the profile page comes first.
@@ -35,7 +35,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
 }
 
-export const meta: Route.MetaFunction = ({ data }) => pageMeta(data?.title ?? "トレード募集を作成", data?.description);
+export const meta: Route.MetaFunction = (args) => seoMeta(args, { title: args.data?.title ?? "トレード募集を作成", description: args.data?.description, noindex: true });
 
 export default function NewOffer({ actionData }: Route.ComponentProps) {
   const t = useT(tradesMessages);

@@ -15,7 +15,7 @@ import { TradeError } from "../features/trades/errors";
 import type { MatchListItem } from "../features/trades/types";
 import { getViewer } from "../features/users/session.server";
 import { localeFromRequest, translate, useLocale, useT } from "../lib/i18n";
-import { pageMeta } from "../lib/meta";
+import { seoMeta } from "../lib/seo";
 import type { Route } from "./+types/trades";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
@@ -77,7 +77,14 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   };
 }
 
-export const meta: Route.MetaFunction = ({ data }) => pageMeta(data?.title ?? "トレード掲示板", data?.description);
+export const meta: Route.MetaFunction = (args) => {
+  const { data } = args;
+  const title = data?.title ?? "トレード掲示板";
+  // マッチ is personal and an empty board has nothing to find: neither is indexed. Filters and
+  // cursors are views of the one board, whose canonical URL is /trades.
+  const empty = !data || data.view === "matches" || (data.isFirstPage && data.offers.length === 0);
+  return seoMeta(args, { title, description: data?.description, breadcrumbs: [{ name: title, path: "/trades" }], noindex: empty });
+};
 
 function withParams(current: URLSearchParams, changes: Record<string, string | null>): string {
   const next = new URLSearchParams(current);

@@ -3,6 +3,7 @@ import path from "node:path";
 import { io } from "socket.io-client";
 import { describe, expect, inject, it } from "vitest";
 import { startServer } from "../support/server";
+import { until } from "../support/wait";
 
 const baseUrl = inject("baseUrl");
 const root = path.resolve(import.meta.dirname, "../..");
@@ -42,7 +43,8 @@ describe("the running server", () => {
     expect(csp).toContain("object-src 'none'");
     expect(res.headers.get("x-content-type-options")).toBe("nosniff");
     const html = await res.text();
-    const scripts = [...html.matchAll(/<script\b[^>]*>/g)].map((m) => m[0]);
+    // JSON-LD blocks are data, never run: the CSP does not apply to them.
+    const scripts = [...html.matchAll(/<script\b[^>]*>/g)].map((m) => m[0]).filter((tag) => !tag.includes("application/ld+json"));
     expect(scripts.length).toBeGreaterThan(0);
     for (const tag of scripts) expect(tag).toContain(`nonce="${nonce}"`);
   });
@@ -55,7 +57,7 @@ describe("the running server", () => {
     const nonce = /'nonce-([^']+)'/.exec(res.headers.get("content-security-policy") ?? "")?.[1];
     expect(nonce).toBeTruthy();
     expect(nonce).not.toBe(/'nonce-([^']+)'/.exec(first.headers.get("content-security-policy") ?? "")?.[1]);
-    const scripts = [...(await res.text()).matchAll(/<script\b[^>]*>/g)].map((m) => m[0]);
+    const scripts = [...(await res.text()).matchAll(/<script\b[^>]*>/g)].map((m) => m[0]).filter((tag) => !tag.includes("application/ld+json"));
     expect(scripts.length).toBeGreaterThan(0);
     for (const tag of scripts) expect(tag).toContain(`nonce="${nonce}"`);
     // A session cookie (even a forged one) is never served from it.
@@ -137,6 +139,26 @@ describe("the running server", () => {
     }
   });
 
+  it("runs in production mode unless NODE_ENV says otherwise, and logs the mode", async () => {
+    // npm start sets no NODE_ENV: server.js must choose production before React is loaded.
+    const unset = await startServer({ NODE_ENV: "" });
+    try {
+      await until(() => unset.logs.join("").includes('"msg":"listening"'), "the start-up log");
+      expect(unset.logs.join("")).toMatch(/"msg":"listening".*"mode":"production"/);
+      expect(unset.logs.join("")).not.toContain("not in production mode");
+    } finally {
+      await unset.stop();
+    }
+    const development = await startServer({ NODE_ENV: "development" });
+    try {
+      await until(() => development.logs.join("").includes('"msg":"listening"'), "the start-up log");
+      expect(development.logs.join("")).toMatch(/"msg":"listening".*"mode":"development"/);
+      expect(development.logs.join("")).toContain("not in production mode");
+    } finally {
+      await development.stop();
+    }
+  });
+
   it("shuts down cleanly on SIGTERM under load, and the database opens again", async () => {
     const server = await startServer();
     let answered = 0;
@@ -170,7 +192,8 @@ describe("the running server", () => {
         }
       }
     });
-    await new Promise((r) => setTimeout(r, 300));
+    // Stop while both kinds of request are under way: some answered, some sign-ups committed.
+    await until(() => answered > 0 && signedUp.length > 0, "pages and sign-ups to go through", 30_000);
     const code = await server.stop("SIGTERM");
     await Promise.all([...load, ...signUps]);
     expect(code).toBe(0);

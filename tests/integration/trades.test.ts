@@ -4,10 +4,8 @@ import { blocks, chatMessages, chatRooms, profiles, rarities, reports, tradeOffe
 import { applyTradeStep, blockRoomPartner, ChatError, sendMessage, unblockRoomPartner } from "../../app/features/chat/chat.server";
 import { seedCatalogue } from "../../app/features/cards/catalogue.server";
 import {
-  blockUser,
   bumpOffer,
   closeOffer,
-  completeTradeFromChat,
   createOffer,
   decodeCursor,
   deleteOffer,
@@ -24,11 +22,11 @@ import {
   parseMatchPage,
   reportOffer,
   resolveReport,
-  startNegotiationFromChat,
   TradeError,
-  unblockUser,
   updateOffer,
 } from "../../app/features/trades/trades.server";
+import { blockUser, unblockUser } from "../../app/features/blocks/blocks.server";
+import { completeTradeFromChat, startNegotiationFromChat } from "../../app/features/trades/negotiation.server";
 import type { TradeErrorCode } from "../../app/features/trades/errors";
 import { OfferInputSchema } from "../../app/features/trades/trades.schema";
 import { MATCH_PAGE_SIZE, MAX_OPEN_OFFERS, POSTS_PER_HOUR, RESPONSES_PER_HOUR } from "../../app/features/trades/rules";

@@ -6,6 +6,8 @@ import path from "node:path";
 
 export type RunningServer = {
   url: string;
+  /** NODE_ENV of the server process (production unless the caller set another). */
+  mode: string;
   port: number;
   dataDir: string;
   process: ChildProcess;
@@ -20,10 +22,11 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
   const dataDir = env.DATA_DIR ?? mkdtempSync(path.join(tmpdir(), "torepoke-test-"));
   const wantedPort = env.PORT ? Number(env.PORT) : await freePort();
   const url = `http://127.0.0.1:${wantedPort}`;
+  // Every browser test signs up from 127.0.0.1: lift the per-IP auth limit unless a test sets it.
+  const childEnv: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: "production", HOST: "127.0.0.1", LOG_LEVEL: "info", SITE_URL: url, AUTH_RATE_LIMIT_MAX: "10000", ...env, PORT: String(wantedPort), DATA_DIR: dataDir };
   const child = spawn(process.execPath, ["server.js"], {
     cwd: root,
-    // Every browser test signs up from 127.0.0.1: lift the per-IP auth limit unless a test sets it.
-    env: { ...process.env, NODE_ENV: "production", HOST: "127.0.0.1", LOG_LEVEL: "info", SITE_URL: url, AUTH_RATE_LIMIT_MAX: "10000", ...env, PORT: String(wantedPort), DATA_DIR: dataDir },
+    env: childEnv,
     stdio: ["ignore", "pipe", "pipe"],
   });
   const logs: string[] = [];
@@ -57,6 +60,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
   return {
     url,
+    mode: childEnv.NODE_ENV ?? "unset",
     port: wantedPort,
     dataDir,
     process: child,

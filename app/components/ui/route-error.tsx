@@ -37,6 +37,8 @@ export function RouteError() {
     <>
       <title>{`${title} | ${t("siteTitle")}`}</title>
       <meta name="description" content={message} />
+      {/* An error page is never a search result. */}
+      <meta name="robots" content="noindex" />
       <div className="py-6 text-center">
         <h1 className="text-2xl font-bold">{title}</h1>
         <p className="mt-4 text-slate-600">{message}</p>

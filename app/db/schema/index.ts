@@ -1,5 +1,7 @@
 // The one place drizzle-kit and the database client read the whole schema from.
+export * from "./articles";
 export * from "./cards";
 export * from "./chat";
+export * from "./content";
 export * from "./trades";
 export * from "./users";

@@ -1,5 +1,7 @@
 import type { Db } from "../../db/client.server";
 import type { Viewer } from "../users/session.server";
+import type { SettingsTabData } from "../settings/components/settings-panel";
+import { getSiteSettings } from "../settings/settings.server";
 import { reportsTabData } from "../trades/trades.server";
 import { getDatabaseStats } from "./admin.server";
 
@@ -13,4 +15,13 @@ export type AdminTabDataArgs = { db: Db; viewer: Viewer; url: URL };
 export const ADMIN_TAB_DATA: Record<string, (args: AdminTabDataArgs) => Promise<unknown>> = {
   database: ({ db }) => getDatabaseStats(db),
   reports: ({ db, url }) => reportsTabData(db, url),
+  // SPEC.md §8 設定の取得中にエラーが発生しました。 is the tab's own message, not an error page.
+  settings: ({ db }) =>
+    getSiteSettings(db).then(
+      (settings): SettingsTabData => ({ settings }),
+      (error: unknown): SettingsTabData => {
+        console.error("site settings could not be read", error);
+        return { loadError: true };
+      },
+    ),
 };

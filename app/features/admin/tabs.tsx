@@ -1,6 +1,7 @@
 import type { ComponentType } from "react";
 import type { Locale } from "../../lib/i18n";
 import { CardImportForm } from "../cards/components/card-import-form";
+import { SettingsPanel } from "../settings/components/settings-panel";
 import { ReportsPanel } from "../trades/components/reports-panel";
 import { DatabasePanel } from "./components/database-panel";
 
@@ -22,7 +23,7 @@ export const ADMIN_TABS: AdminTab[] = [
   { id: "database", label: { ja: "データベース", en: "Database" }, Panel: DatabasePanel },
   { id: "decks", label: { ja: "デッキ管理", en: "Decks" } },
   { id: "cards", label: { ja: "カード管理", en: "Cards" }, Panel: CardImportForm },
-  { id: "settings", label: { ja: "サイト設定", en: "Site settings" } },
+  { id: "settings", label: { ja: "サイト設定", en: "Site settings" }, Panel: SettingsPanel },
   { id: "reports", label: { ja: "通報", en: "Reports" }, Panel: ReportsPanel },
 ];
 

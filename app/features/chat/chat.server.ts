@@ -1,5 +1,6 @@
 import { and, asc, desc, eq, gt, inArray, lt, or, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.server";
+import { rowsOf, type Queryable } from "../../db/sql.server";
 import {
   blocks,
   cardPacks,
@@ -14,10 +15,12 @@ import {
   tradeOffers,
   users,
 } from "../../db/schema/index";
-import { cancelNegotiationFromChat, completeTradeFromChat, startNegotiationFromChat } from "../trades/trades.server";
+import { completeTradeFromChat, startNegotiationFromChat } from "../trades/negotiation.server";
 import { noteBoardChange } from "../../lib/board-version.server";
 import type { ChatMessage, RoomState, TradeProgress } from "./protocol";
+import { blockersBetween, blockUser, isBlockedEitherWay, unblockUser } from "../blocks/blocks.server";
 import { ChatError, type ChatErrorCode } from "./errors";
+import { appendMessage, cancelRoomTrade, fromRow, messageColumns, otherParticipant, progressOf, toMessage, type MessageRow, type RoomRow } from "./room-trade.server";
 import { MESSAGE_MAX_LENGTH, MESSAGE_PAGE_SIZE, normaliseBody, RoomIdSchema, type TradeStep } from "./chat.schema";
 
 /**
@@ -29,47 +32,16 @@ import { MESSAGE_MAX_LENGTH, MESSAGE_PAGE_SIZE, normaliseBody, RoomIdSchema, typ
  */
 
 export { ChatError, type ChatErrorCode };
+export { otherParticipant, progressOf };
 
 export type { ChatMessage, RoomState, TradeProgress };
 
-type RoomRow = typeof chatRooms.$inferSelect;
-type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 
-const messageColumns = {
-  id: chatMessages.id,
-  roomId: chatMessages.roomId,
-  seq: chatMessages.seq,
-  senderId: chatMessages.senderId,
-  kind: chatMessages.kind,
-  body: chatMessages.body,
-  clientId: chatMessages.clientId,
-  createdAt: chatMessages.createdAt,
-};
 
-function toMessage(row: { id: string; roomId: string; seq: number; senderId: string | null; kind: string; body: string; clientId: string | null; createdAt: Date | string }): ChatMessage {
-  return {
-    ...row,
-    kind: row.kind === "system" ? "system" : "text",
-    createdAt: new Date(row.createdAt).toISOString(),
-  };
-}
 
-export function progressOf(room: RoomRow): TradeProgress {
-  return {
-    ownerAgreed: room.ownerAgreedAt !== null,
-    partnerAgreed: room.partnerAgreedAt !== null,
-    agreed: room.ownerAgreedAt !== null && room.partnerAgreedAt !== null,
-    friendRequested: room.friendRequestedAt !== null,
-    gameTradeRequested: room.gameTradeRequestedAt !== null,
-    ownerCompleted: room.ownerCompletedAt !== null,
-    partnerCompleted: room.partnerCompletedAt !== null,
-    completed: room.completedAt !== null,
-    cancelled: room.cancelledAt !== null,
-  };
-}
 
 /** The room when userId is one of its two participants; null otherwise (and for malformed ids). */
-async function findRoomForMember(db: Db | Tx, roomId: string, userId: string): Promise<{ room: RoomRow; suspended: boolean } | null> {
+async function findRoomForMember(db: Queryable, roomId: string, userId: string): Promise<{ room: RoomRow; suspended: boolean } | null> {
   if (!RoomIdSchema.safeParse(roomId).success) return null;
   const [found] = await db
     .select({ room: chatRooms, suspendedAt: profiles.suspendedAt })
@@ -83,26 +55,14 @@ async function findRoomForMember(db: Db | Tx, roomId: string, userId: string): P
  * The room for one of its participants who is not suspended. Suspension is checked here, not
  * only at the socket handshake, because a socket opened before the suspension stays connected.
  */
-export async function requireRoomMember(db: Db | Tx, roomId: string, userId: string): Promise<RoomRow> {
+export async function requireRoomMember(db: Queryable, roomId: string, userId: string): Promise<RoomRow> {
   const found = await findRoomForMember(db, roomId, userId);
   if (!found) throw new ChatError("not_found");
   if (found.suspended) throw new ChatError("suspended");
   return found.room;
 }
 
-export function otherParticipant(room: { ownerId: string; partnerId: string }, userId: string): string {
-  return room.ownerId === userId ? room.partnerId : room.ownerId;
-}
 
-/** Whether `blockerId` has blocked `blockedId`. */
-async function hasBlocked(db: Db | Tx, blockerId: string, blockedId: string): Promise<boolean> {
-  const rows = await db
-    .select({ one: sql<number>`1` })
-    .from(blocks)
-    .where(and(eq(blocks.blockerId, blockerId), eq(blocks.blockedId, blockedId)))
-    .limit(1);
-  return rows.length > 0;
-}
 
 function isUniqueViolation(err: unknown): boolean {
   for (let e: unknown = err; e; e = (e as { cause?: unknown }).cause) {
@@ -111,40 +71,11 @@ function isUniqueViolation(err: unknown): boolean {
   return false;
 }
 
-type MessageRow = { id: string; room_id: string; seq: number; sender_id: string | null; kind: string; body: string; client_id: string | null; created_at: Date | string };
 
-const fromRow = (r: MessageRow): ChatMessage =>
-  toMessage({ id: r.id, roomId: r.room_id, seq: Number(r.seq), senderId: r.sender_id, kind: r.kind, body: r.body, clientId: r.client_id, createdAt: r.created_at });
 
-async function rowsOf<T>(db: Db | Tx, query: ReturnType<typeof sql>): Promise<T[]> {
-  return ((await db.execute(query)) as unknown as { rows: T[] }).rows;
-}
 
-/**
- * Appends a message in one statement: the room row's update hands out the next sequence number
- * and holds the row lock until commit, so concurrent senders in one room are serialised and
- * numbers never repeat or go backwards. One statement is one transaction: if the insert fails
- * (a duplicate clientId racing), the increment is undone too, so no number is skipped.
- */
-async function appendMessage(
-  db: Db | Tx,
-  roomId: string,
-  message: { senderId: string | null; kind: "text" | "system"; clientId: string | null; body: string },
-): Promise<ChatMessage> {
-  const [row] = await rowsOf<MessageRow>(
-    db,
-    sql`with next as (
-          update chat_rooms set last_seq = last_seq + 1, last_message_at = now()
-          where id = ${roomId} returning last_seq
-        )
-        insert into chat_messages (room_id, seq, sender_id, kind, client_id, body)
-        select ${roomId}, next.last_seq, ${message.senderId}, ${message.kind}, ${message.clientId}, ${message.body} from next
-        returning id, room_id, seq, sender_id, kind, body, client_id, created_at`,
-  );
-  return fromRow(row);
-}
 
-async function findByClientId(db: Db | Tx, roomId: string, senderId: string, clientId: string): Promise<ChatMessage | null> {
+async function findByClientId(db: Queryable, roomId: string, senderId: string, clientId: string): Promise<ChatMessage | null> {
   const [row] = await db
     .select(messageColumns)
     .from(chatMessages)
@@ -298,7 +229,7 @@ async function offerCards(db: Db, offerIds: string[]): Promise<Map<string, Offer
 
 const displayNameOf = sql<string>`coalesce(${profiles.displayName}, ${users.name})`;
 
-async function people(db: Db | Tx, ids: string[]) {
+async function people(db: Queryable, ids: string[]) {
   const rows = await db
     .select({ id: users.id, displayName: displayNameOf, friendId: profiles.friendId, completedTrades: sql<number>`coalesce(${profiles.completedTrades}, 0)` })
     .from(users)
@@ -331,16 +262,17 @@ export async function getRoomView(db: Db, roomId: string, userId: string): Promi
     .select({ id: tradeOffers.id, ownerId: tradeOffers.ownerId, status: tradeOffers.status, comment: tradeOffers.comment })
     .from(tradeOffers)
     .where(eq(tradeOffers.id, room.offerId));
-  const [cardsByOffer, who, cursor, blockedByMe, blockedMe] = await Promise.all([
+  const [cardsByOffer, who, cursor, blockers] = await Promise.all([
     offerCards(db, [room.offerId]),
     people(db, [userId, partnerId]),
     db
       .select({ lastReadSeq: chatReadCursors.lastReadSeq })
       .from(chatReadCursors)
       .where(and(eq(chatReadCursors.roomId, room.id), eq(chatReadCursors.userId, userId))),
-    hasBlocked(db, userId, partnerId),
-    hasBlocked(db, partnerId, userId),
+    blockersBetween(db, userId, partnerId),
   ]);
+  const blockedByMe = blockers.includes(userId);
+  const blockedMe = blockers.includes(partnerId);
   const progress = progressOf(room);
   const me = who.get(userId);
   const partner = who.get(partnerId);
@@ -416,28 +348,6 @@ export async function listRoomsForUser(db: Db, userId: string, limit = 50): Prom
   }));
 }
 
-/**
- * Ends the trade of a room (キャンセル), inside the caller's transaction with the room locked:
- * the steps start over if the partner presses 交渉する again (that clears cancelled_at), and the
- * offer goes back on the board if it was being traded with this partner.
- */
-async function cancelRoomTrade(tx: Tx, room: RoomRow, userId: string): Promise<{ message: ChatMessage; offerReopened: boolean }> {
-  await tx
-    .update(chatRooms)
-    .set({
-      cancelledAt: new Date(),
-      ownerAgreedAt: null,
-      partnerAgreedAt: null,
-      friendRequestedAt: null,
-      gameTradeRequestedAt: null,
-      ownerCompletedAt: null,
-      partnerCompletedAt: null,
-    })
-    .where(eq(chatRooms.id, room.id));
-  const offerReopened = await cancelNegotiationFromChat(tx as unknown as Db, { offerId: room.offerId, partnerId: room.partnerId });
-  const message = await appendMessage(tx, room.id, { senderId: userId, kind: "system", clientId: null, body: "cancel" });
-  return { message, offerReopened };
-}
 
 export type StepResult = { messages: ChatMessage[]; progress: TradeProgress; offerStatus: string; recipientId: string };
 
@@ -459,7 +369,7 @@ async function applyTradeStepInTransaction(db: Db, input: { roomId: string; user
   const partnerId = otherParticipant(checked, input.userId);
   // A block stops the trade going forward, but either side can still end it: キャンセル puts
   // the offer back on the board instead of leaving it 取引中 with someone who cannot answer.
-  if (input.step !== "cancel" && ((await hasBlocked(db, input.userId, partnerId)) || (await hasBlocked(db, partnerId, input.userId)))) {
+  if (input.step !== "cancel" && (await isBlockedEitherWay(db, input.userId, partnerId))) {
     throw new ChatError("blocked");
   }
   return db.transaction(async (tx) => {
@@ -493,7 +403,7 @@ async function applyTradeStepInTransaction(db: Db, input: { roomId: string; user
         await post("agree");
         if (isOwner ? p.partnerAgreed : p.ownerAgreed) {
           // Both agreed: the offer is now being traded with this partner (取引中).
-          if (await startNegotiationFromChat(tx as unknown as Db, { offerId: offer.id, partnerId: room.partnerId })) {
+          if (await startNegotiationFromChat(tx, { offerId: offer.id, partnerId: room.partnerId })) {
             offerStatus = "negotiating";
           } else if (!(offer.status === "negotiating" && offer.partnerId === room.partnerId)) {
             // Expired (possibly not yet marked so) or taken meanwhile: the agreement is rolled back.
@@ -525,7 +435,7 @@ async function applyTradeStepInTransaction(db: Db, input: { roomId: string; user
         await post("complete");
         if (both) {
           // The trade board's own rule moves the offer to 成立 and counts the trade for both.
-          const done = await completeTradeFromChat(tx as unknown as Db, { offerId: offer.id, partnerId: room.partnerId });
+          const done = await completeTradeFromChat(tx, { offerId: offer.id, partnerId: room.partnerId });
           if (!done.completed) throw new ChatError("offer_unavailable");
           offerStatus = "completed";
           await post("completed");
@@ -545,38 +455,20 @@ async function applyTradeStepInTransaction(db: Db, input: { roomId: string; user
 }
 
 /**
- * Block the other participant of a room: they can still read it but no longer write or press
- * steps. When the offer is 取引中 with them, the trade is cancelled in the same transaction (with
- * the usual キャンセル message), so the offer goes back on the board instead of staying stuck.
+ * Block the other participant of a room (the blocks service's one rule): they can still read it
+ * but no longer write or press steps, and a 取引中 trade between the two ends with the usual
+ * キャンセル message. The messages of this room are returned for the room's live view.
  */
 export async function blockRoomPartner(db: Db, roomId: string, userId: string): Promise<{ blockedId: string; messages: ChatMessage[] }> {
-  const checked = await requireRoomMember(db, roomId, userId);
-  const blockedId = otherParticipant(checked, userId);
-  const result = await db.transaction(async (tx) => {
-    await tx.insert(blocks).values({ blockerId: userId, blockedId }).onConflictDoNothing();
-    // Same lock order as applyTradeStep (room, then offer), so a step racing the block waits.
-    const [room] = await tx.select().from(chatRooms).where(eq(chatRooms.id, checked.id)).for("update");
-    const [offer] = await tx
-      .select({ status: tradeOffers.status, partnerId: tradeOffers.partnerId })
-      .from(tradeOffers)
-      .where(eq(tradeOffers.id, room.offerId))
-      .for("update");
-    const p = progressOf(room);
-    const negotiatingHere = offer?.status === "negotiating" && offer.partnerId === room.partnerId;
-    if (!negotiatingHere || p.completed || p.cancelled) return { blockedId, messages: [] };
-    const cancelled = await cancelRoomTrade(tx, room, userId);
-    return { blockedId, messages: [cancelled.message] };
-  });
-  // Blocks hide offers both ways (and a cancelled trade puts the offer back): after commit.
-  noteBoardChange();
-  return result;
+  const room = await requireRoomMember(db, roomId, userId);
+  const { blockedId, cancelled } = await blockUser(db, userId, otherParticipant(room, userId));
+  return { blockedId, messages: cancelled.filter((c) => c.roomId === room.id).map((c) => c.message) };
 }
 
 export async function unblockRoomPartner(db: Db, roomId: string, userId: string): Promise<{ blockedId: string }> {
   const room = await requireRoomMember(db, roomId, userId);
   const blockedId = otherParticipant(room, userId);
-  await db.delete(blocks).where(and(eq(blocks.blockerId, userId), eq(blocks.blockedId, blockedId)));
-  noteBoardChange();
+  await unblockUser(db, userId, blockedId);
   return { blockedId };
 }
 

@@ -1,3 +1,4 @@
+import type { z } from "../../lib/zod";
 import { AppError, type ErrorTable } from "../../lib/errors";
 import type { Params } from "../../lib/i18n";
 import { tradesMessages, type TradesMessageKey } from "./messages";
@@ -28,6 +29,14 @@ const TRADE_ERRORS = {
   invalid_cursor: [400, "invalidCursor"],
   invalid_page: [400, "invalidPage"],
   bad_request: [400, "badRequest"],
+  // What the offer and report schemas refuse (their messages are these catalogue keys).
+  give_required: [400, "giveRequired"],
+  want_required: [400, "wantRequired"],
+  too_many_cards: [400, "tooManyCards"],
+  copies_range: [400, "copiesRange"],
+  comment_too_long: [400, "commentTooLong"],
+  report_reason_required: [400, "reportReasonRequired"],
+  report_reason_too_long: [400, "reportReasonTooLong"],
 } as const satisfies ErrorTable<TradesMessageKey>;
 
 export type TradeErrorCode = keyof typeof TRADE_ERRORS;
@@ -37,4 +46,11 @@ export class TradeError extends AppError<TradeErrorCode> {
   constructor(code: TradeErrorCode, params?: Params) {
     super(tradesMessages, TRADE_ERRORS, code, params);
   }
+}
+
+const BY_MESSAGE_KEY = new Map<string, TradeErrorCode>(Object.entries(TRADE_ERRORS).map(([code, [, key]]) => [key, code as TradeErrorCode]));
+
+/** The first problem a trade schema found, as a TradeError (its message names the field's rule). */
+export function tradeInputError(error: z.ZodError): TradeError {
+  return new TradeError(BY_MESSAGE_KEY.get(error.issues[0]?.message ?? "") ?? "bad_request");
 }

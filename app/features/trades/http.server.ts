@@ -19,11 +19,16 @@ export function zodMessage(error: z.ZodError, locale: Locale): string {
  * so it works before hydration too.
  */
 export function offerInputFromForm(form: FormData): z.ZodSafeParseResult<OfferInput> {
+  return OfferInputSchema.safeParse(offerFieldsFromForm(form));
+}
+
+/** The offer form's fields, unchecked (the schema checks them where they are used). */
+export function offerFieldsFromForm(form: FormData): { give: unknown[]; want: unknown[]; comment: string } {
   const side = (name: string) =>
     form.getAll(name).map((value) => {
       const text = String(value);
       const at = text.lastIndexOf("*");
       return at < 0 ? { cardId: text, count: 1 } : { cardId: text.slice(0, at), count: text.slice(at + 1) };
     });
-  return OfferInputSchema.safeParse({ give: side("give"), want: side("want"), comment: String(form.get("comment") ?? "") });
+  return { give: side("give"), want: side("want"), comment: String(form.get("comment") ?? "") };
 }

@@ -1,9 +1,9 @@
 import { and, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../../db/client.server";
+import { rowsOf, type Queryable, type Tx } from "../../db/sql.server";
 import { boardVersion, noteBoardChange } from "../../lib/board-version.server";
 import { CARD_COLUMNS, cardIndex, rememberCatalogueList } from "../cards/card-index.server";
 import {
-  blocks,
   cards,
   chatMessages,
   chatRooms,
@@ -12,7 +12,6 @@ import {
   reports,
   tradeOfferCards,
   tradeOffers,
-  users,
 } from "../../db/schema/index";
 import {
   BOARD_PAGE_SIZE,
@@ -28,6 +27,8 @@ import {
   pairsByRarity,
   type OfferStatus,
 } from "./rules";
+import { isBlockedEitherWay, notBlockedFor } from "../blocks/blocks.server";
+import { OPEN_NOW } from "./negotiation.server";
 import { TradeError, type TradeErrorCode } from "./errors";
 
 export { TradeError };
@@ -39,11 +40,6 @@ import type { BoardPage, MatchListItem, MatchPage, MatchView, OfferCardView, Off
 
 export type { BoardPage, MatchView, OfferCardView, OfferView };
 
-type QueryRows<T> = { rows: T[] };
-async function rowsOf<T>(db: Db, query: SQL): Promise<T[]> {
-  const result = (await db.execute(query)) as unknown as QueryRows<T>;
-  return result.rows;
-}
 
 const iso = (value: Date | string) => (value instanceof Date ? value : new Date(value)).toISOString();
 
@@ -76,16 +72,7 @@ const OFFER_COLUMNS = sql`
   (select coalesce(json_agg(json_build_array(c.side, c.card_id, c.count)), '[]'::json)
    from ${tradeOfferCards} c where c.offer_id = o.id) as offer_cards`;
 
-const OPEN_NOW = sql`o.status = 'open' and o.expires_at > now()`;
 
-function notBlockedFor(viewerId: string | null | undefined): SQL {
-  if (!viewerId) return sql`true`;
-  // Blocks hide offers both ways: neither side sees the other's offers.
-  return sql`not exists (
-    select 1 from ${blocks} b
-    where (b.blocker_id = ${viewerId} and b.blocked_id = o.owner_id)
-       or (b.blocker_id = o.owner_id and b.blocked_id = ${viewerId}))`;
-}
 
 type CardInfo = Omit<OfferCardView, "cardId" | "count"> & { setCode: string | null; number: number | null; rank: number };
 
@@ -244,7 +231,6 @@ export async function checkOfferCards(db: Db, input: Pick<OfferInput, "give" | "
 // ---------------------------------------------------------------------------------------------
 // Rate limits
 
-type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 type RateAction = "post" | "respond" | "report";
 const RATE_LIMITS: Record<RateAction, { perHour: number; error: TradeErrorCode }> = {
   post: { perHour: POSTS_PER_HOUR, error: "rate_limited_post" },
@@ -258,7 +244,7 @@ const RATE_LIMITS: Record<RateAction, { perHour: number; error: TradeErrorCode }
  */
 async function countAction(tx: Tx, userId: string, action: RateAction): Promise<void> {
   const [row] = await rowsOf<{ count: number }>(
-    tx as unknown as Db,
+    tx,
     sql`insert into trade_rate_limits (user_id, action, window_start, count)
         values (${userId}, ${action}, date_trunc('hour', now()), 1)
         on conflict (user_id, action, window_start) do update set count = trade_rate_limits.count + 1
@@ -277,7 +263,7 @@ async function countAction(tx: Tx, userId: string, action: RateAction): Promise<
 
 async function lockActiveProfile(tx: Tx, userId: string, needFriendId: boolean) {
   const [profile] = await rowsOf<{ friend_id: string | null; suspended_at: Date | null }>(
-    tx as unknown as Db,
+    tx,
     sql`select friend_id, suspended_at from ${profiles} where user_id = ${userId} for update`,
   );
   if (!profile) throw new TradeError("friend_id_required");
@@ -286,7 +272,7 @@ async function lockActiveProfile(tx: Tx, userId: string, needFriendId: boolean) 
 }
 
 /** Marks the owner's open offers that passed their expiry as expired (expiry needs no cron). */
-async function flipExpired(tx: Tx | Db, ownerId: string): Promise<void> {
+async function flipExpired(tx: Queryable, ownerId: string): Promise<void> {
   await tx.execute(
     sql`update ${tradeOffers} set status = 'expired', updated_at = now()
         where owner_id = ${ownerId} and status = 'open' and expires_at <= now()`,
@@ -295,14 +281,14 @@ async function flipExpired(tx: Tx | Db, ownerId: string): Promise<void> {
 
 async function openOfferCount(tx: Tx, ownerId: string, exceptId?: string): Promise<number> {
   const [row] = await rowsOf<{ n: number }>(
-    tx as unknown as Db,
+    tx,
     sql`select count(*)::int as n from ${tradeOffers} o
         where o.owner_id = ${ownerId} and ${OPEN_NOW} ${exceptId ? sql`and o.id <> ${exceptId}` : sql``}`,
   );
   return Number(row?.n ?? 0);
 }
 
-async function touchActive(tx: Tx | Db, userId: string): Promise<void> {
+async function touchActive(tx: Queryable, userId: string): Promise<void> {
   await tx.update(profiles).set({ lastActiveAt: sql`now()` }).where(eq(profiles.userId, userId));
 }
 
@@ -338,7 +324,7 @@ export async function createOffer(db: Db, userId: string, input: OfferInput): Pr
 async function lockOwnOffer(tx: Tx, offerId: string, userId: string) {
   if (!isOfferId(offerId)) throw new TradeError("not_found");
   const [offer] = await rowsOf<{ owner_id: string; status: string; expired: boolean; can_bump: boolean }>(
-    tx as unknown as Db,
+    tx,
     sql`select owner_id, status, (status = 'open' and expires_at <= now()) as expired,
           (bumped_at <= now() - make_interval(hours => ${BUMP_INTERVAL_HOURS})) as can_bump
         from ${tradeOffers} where id = ${offerId} for update`,
@@ -730,15 +716,6 @@ export async function cardsByIds(db: Db, ids: string[]): Promise<{ id: string; n
 // ---------------------------------------------------------------------------------------------
 // Responding, blocking, reporting
 
-/** True when either user blocked the other. */
-export async function isBlockedEitherWay(db: Db, a: string, b: string): Promise<boolean> {
-  const [row] = await rowsOf<{ blocked: boolean }>(
-    db,
-    sql`select exists (select 1 from ${blocks}
-          where (blocker_id = ${a} and blocked_id = ${b}) or (blocker_id = ${b} and blocked_id = ${a})) as blocked`,
-  );
-  return Boolean(row?.blocked);
-}
 
 /**
  * 交渉する: creates — or reopens — the one chat room for this offer and this user. The unique
@@ -753,14 +730,14 @@ export async function openChatRoomForOffer(
   return db.transaction(async (tx) => {
     await lockActiveProfile(tx, userId, true);
     const [offer] = await rowsOf<{ owner_id: string; status: string; expired: boolean; suspended: boolean }>(
-      tx as unknown as Db,
+      tx,
       sql`select o.owner_id, o.status, (o.status = 'open' and o.expires_at <= now()) as expired,
             (p.suspended_at is not null) as suspended
           from ${tradeOffers} o join ${profiles} p on p.user_id = o.owner_id where o.id = ${offerId}`,
     );
     if (!offer || offer.suspended) throw new TradeError("not_found");
     if (offer.owner_id === userId) throw new TradeError("own_offer");
-    if (await isBlockedEitherWay(tx as unknown as Db, userId, offer.owner_id)) throw new TradeError("blocked");
+    if (await isBlockedEitherWay(tx, userId, offer.owner_id)) throw new TradeError("blocked");
     const isOpen = offer.status === "open" && !offer.expired;
     if (!isOpen) {
       // A closed or expired offer still lets an existing conversation continue.
@@ -772,7 +749,7 @@ export async function openChatRoomForOffer(
       return { roomId: existing.id, created: false };
     }
     const [room] = await rowsOf<{ id: string; created: boolean }>(
-      tx as unknown as Db,
+      tx,
       sql`insert into ${chatRooms} (offer_id, owner_id, partner_id)
           values (${offerId}, ${offer.owner_id}, ${userId})
           on conflict (offer_id, partner_id) do update set cancelled_at = null
@@ -784,27 +761,8 @@ export async function openChatRoomForOffer(
   });
 }
 
-export async function blockUser(db: Db, blockerId: string, blockedId: string): Promise<void> {
-  if (blockerId === blockedId) throw new TradeError("cannot_block_self");
-  const [target] = await db.select({ id: users.id }).from(users).where(eq(users.id, blockedId));
-  if (!target) throw new TradeError("not_found");
-  await db.insert(blocks).values({ blockerId, blockedId }).onConflictDoNothing();
-  noteBoardChange();
-}
 
-export async function unblockUser(db: Db, blockerId: string, blockedId: string): Promise<void> {
-  await db.delete(blocks).where(and(eq(blocks.blockerId, blockerId), eq(blocks.blockedId, blockedId)));
-  noteBoardChange();
-}
 
-export async function listBlockedUsers(db: Db, blockerId: string): Promise<{ userId: string; displayName: string }[]> {
-  return db
-    .select({ userId: blocks.blockedId, displayName: profiles.displayName })
-    .from(blocks)
-    .innerJoin(profiles, eq(profiles.userId, blocks.blockedId))
-    .where(eq(blocks.blockerId, blockerId))
-    .orderBy(desc(blocks.createdAt));
-}
 
 /** 通報: a reason for an offer someone else posted; one open report per reporter and offer. */
 export async function reportOffer(db: Db, reporterId: string, offerId: string, reason: string): Promise<{ reportId: string }> {
@@ -826,71 +784,10 @@ export async function reportOffer(db: Db, reporterId: string, offerId: string, r
   });
 }
 
-// ---------------------------------------------------------------------------------------------
-// Called by the chat when a negotiation moves on
 
-// The three below run inside the chat's transaction (applyTradeStep): the chat notes the board
-// change once that transaction has committed, never before.
 
-/**
- * 条件合意 in the room: the offer becomes 取引中 with this partner, only from 募集中 and before it
- * expires (the expired status is written lazily, so the row may still say open). False otherwise.
- */
-export async function startNegotiationFromChat(db: Db, { offerId, partnerId }: { offerId: string; partnerId: string }): Promise<boolean> {
-  const rows = await rowsOf<{ id: string }>(
-    db,
-    sql`update ${tradeOffers} o set status = 'negotiating', partner_id = ${partnerId}, updated_at = now()
-        where o.id = ${offerId} and ${OPEN_NOW}
-          and exists (select 1 from ${chatRooms} r where r.offer_id = o.id and r.partner_id = ${partnerId})
-        returning o.id`,
-  );
-  return rows.length > 0;
-}
 
-/** キャンセル in the room of the chosen partner: the offer is 募集中 again (expiry unchanged). */
-export async function cancelNegotiationFromChat(db: Db, { offerId, partnerId }: { offerId: string; partnerId: string }): Promise<boolean> {
-  const rows = await rowsOf<{ id: string }>(
-    db,
-    sql`update ${tradeOffers} set status = 'open', partner_id = null, updated_at = now()
-        where id = ${offerId} and status = 'negotiating' and partner_id = ${partnerId}
-        returning id`,
-  );
-  return rows.length > 0;
-}
 
-/**
- * Both sides pressed 取引完了: the offer becomes 成立 and both users' completed-trade counts go
- * up — exactly once, because only the update that moves the status counts.
- */
-export async function completeTradeFromChat(
-  db: Db,
-  { offerId, partnerId }: { offerId: string; partnerId: string },
-): Promise<{ completed: boolean }> {
-  const result = await db.transaction(async (tx) => {
-    const rows = await rowsOf<{ owner_id: string }>(
-      tx as unknown as Db,
-      sql`update ${tradeOffers} o set status = 'completed', partner_id = ${partnerId},
-            completed_at = now(), updated_at = now()
-          where o.id = ${offerId} and o.status in ('open', 'negotiating', 'expired')
-            and (o.partner_id is null or o.partner_id = ${partnerId})
-            and exists (select 1 from ${chatRooms} r where r.offer_id = o.id and r.partner_id = ${partnerId})
-          returning o.owner_id`,
-    );
-    const [offer] = rows;
-    if (!offer) return { completed: false };
-    await tx
-      .update(profiles)
-      .set({ completedTrades: sql`${profiles.completedTrades} + 1`, lastActiveAt: sql`now()` })
-      .where(inArray(profiles.userId, [offer.owner_id, partnerId]));
-    return { completed: true };
-  });
-  return result;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Admin: the 通報 list
-
-export type { ReportView };
 
 export async function listReports(
   db: Db,

@@ -1,0 +1,97 @@
+import { and, desc, eq, inArray, or, sql, type SQL } from "drizzle-orm";
+import type { Db } from "../../db/client.server";
+import { blocks, chatRooms, profiles, tradeOffers, users } from "../../db/schema/index";
+import type { Queryable } from "../../db/sql.server";
+import { noteBoardChange } from "../../lib/board-version.server";
+import { cancelRoomTrade, type RoomRow } from "../chat/room-trade.server";
+import type { ChatMessage } from "../chat/protocol";
+import { TradeError } from "../trades/errors";
+
+/**
+ * Blocking — one rule, whichever screen it comes from (the offer page, its API, a chat room):
+ * - a block hides each side's offers from the other, and stops responding, writing and trade
+ *   steps between them (either direction counts);
+ * - a 取引中 negotiation between the two ends at once (the room's usual キャンセル message), so the
+ *   offer goes back on the board instead of staying stuck with someone who cannot answer;
+ * - the blocker can see and lift their blocks (/profile ブロック中のユーザー).
+ */
+
+/** Who blocked whom between two users: the blockers' ids (empty when neither did). */
+export async function blockersBetween(db: Queryable, a: string, b: string): Promise<string[]> {
+  const rows = await db
+    .select({ blockerId: blocks.blockerId })
+    .from(blocks)
+    .where(or(and(eq(blocks.blockerId, a), eq(blocks.blockedId, b)), and(eq(blocks.blockerId, b), eq(blocks.blockedId, a))));
+  return rows.map((row) => row.blockerId);
+}
+
+/** True when either user blocked the other. */
+export async function isBlockedEitherWay(db: Queryable, a: string, b: string): Promise<boolean> {
+  return (await blockersBetween(db, a, b)).length > 0;
+}
+
+/** SQL for offer lists: the offer's owner (`o.owner_id`) and the viewer have not blocked each other. */
+export function notBlockedFor(viewerId: string | null | undefined): SQL {
+  if (!viewerId) return sql`true`;
+  return sql`not exists (
+    select 1 from ${blocks} b
+    where (b.blocker_id = ${viewerId} and b.blocked_id = o.owner_id)
+       or (b.blocker_id = o.owner_id and b.blocked_id = ${viewerId}))`;
+}
+
+export type BlockResult = { blockedId: string; cancelled: { roomId: string; message: ChatMessage }[] };
+
+/** Blocks `blockedId` for `blockerId` and ends any 取引中 trade between them, in one transaction. */
+export async function blockUser(db: Db, blockerId: string, blockedId: string): Promise<BlockResult> {
+  if (blockerId === blockedId) throw new TradeError("cannot_block_self");
+  const [target] = await db.select({ id: users.id }).from(users).where(eq(users.id, blockedId));
+  if (!target) throw new TradeError("not_found");
+  const cancelled = await db.transaction(async (tx) => {
+    await tx.insert(blocks).values({ blockerId, blockedId }).onConflictDoNothing();
+    // Rooms between the two; the same lock order as a trade step (room, then offer).
+    const rooms: RoomRow[] = await tx
+      .select()
+      .from(chatRooms)
+      .where(
+        or(
+          and(eq(chatRooms.ownerId, blockerId), eq(chatRooms.partnerId, blockedId)),
+          and(eq(chatRooms.ownerId, blockedId), eq(chatRooms.partnerId, blockerId)),
+        ),
+      )
+      .orderBy(chatRooms.id)
+      .for("update");
+    if (!rooms.length) return [];
+    const negotiating = await tx
+      .select({ id: tradeOffers.id, partnerId: tradeOffers.partnerId })
+      .from(tradeOffers)
+      .where(and(inArray(tradeOffers.id, rooms.map((room) => room.offerId)), eq(tradeOffers.status, "negotiating")))
+      .for("update");
+    const ended: BlockResult["cancelled"] = [];
+    for (const room of rooms) {
+      const inTrade = negotiating.some((offer) => offer.id === room.offerId && offer.partnerId === room.partnerId);
+      const finished = room.cancelledAt !== null || (room.ownerCompletedAt !== null && room.partnerCompletedAt !== null);
+      if (!inTrade || finished) continue;
+      const { message } = await cancelRoomTrade(tx, room, blockerId);
+      ended.push({ roomId: room.id, message });
+    }
+    return ended;
+  });
+  // Blocks hide offers both ways, and an ended trade puts its offer back: after commit.
+  noteBoardChange();
+  return { blockedId, cancelled };
+}
+
+export async function unblockUser(db: Db, blockerId: string, blockedId: string): Promise<void> {
+  await db.delete(blocks).where(and(eq(blocks.blockerId, blockerId), eq(blocks.blockedId, blockedId)));
+  noteBoardChange();
+}
+
+/** ブロック中のユーザー: whom this user blocked, most recent first. */
+export async function listBlockedUsers(db: Db, blockerId: string): Promise<{ userId: string; displayName: string }[]> {
+  return db
+    .select({ userId: blocks.blockedId, displayName: profiles.displayName })
+    .from(blocks)
+    .innerJoin(profiles, eq(profiles.userId, blocks.blockedId))
+    .where(eq(blocks.blockerId, blockerId))
+    .orderBy(desc(blocks.createdAt));
+}

@@ -1,0 +1,19 @@
+import { defineMessages } from "../../lib/i18n";
+
+/** /profile ブロック中のユーザー. */
+export const blocksMessages = defineMessages({
+  ja: {
+    blockedUsers: "ブロック中のユーザー",
+    blockedUsersEmpty: "ブロック中のユーザーはいません。",
+    unblock: "解除",
+    unblockLabel: "{name}さんのブロックを解除",
+    unblocked: "ブロックを解除しました",
+  },
+  en: {
+    blockedUsers: "Blocked users",
+    blockedUsersEmpty: "You have not blocked anyone.",
+    unblock: "Unblock",
+    unblockLabel: "Unblock {name}",
+    unblocked: "The block was lifted",
+  },
+});

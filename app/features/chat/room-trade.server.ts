@@ -1,0 +1,102 @@
+import { eq } from "drizzle-orm";
+import { sql } from "drizzle-orm";
+import { rowsOf, type Queryable, type Tx } from "../../db/sql.server";
+import { chatMessages, chatRooms } from "../../db/schema/index";
+import { cancelNegotiationFromChat } from "../trades/negotiation.server";
+import type { ChatMessage, TradeProgress } from "./protocol";
+
+/**
+ * A room's rows as the chat stores them: messages appended with the room's next sequence number,
+ * the trade steps' progress, and ending a room's trade (キャンセル). The chat service and the
+ * blocks service (a block ends a 取引中 trade) both write through these.
+ */
+export type RoomRow = typeof chatRooms.$inferSelect;
+
+export const messageColumns = {
+  id: chatMessages.id,
+  roomId: chatMessages.roomId,
+  seq: chatMessages.seq,
+  senderId: chatMessages.senderId,
+  kind: chatMessages.kind,
+  body: chatMessages.body,
+  clientId: chatMessages.clientId,
+  createdAt: chatMessages.createdAt,
+};
+
+export function toMessage(row: { id: string; roomId: string; seq: number; senderId: string | null; kind: string; body: string; clientId: string | null; createdAt: Date | string }): ChatMessage {
+  return {
+    ...row,
+    kind: row.kind === "system" ? "system" : "text",
+    createdAt: new Date(row.createdAt).toISOString(),
+  };
+}
+
+export function progressOf(room: RoomRow): TradeProgress {
+  return {
+    ownerAgreed: room.ownerAgreedAt !== null,
+    partnerAgreed: room.partnerAgreedAt !== null,
+    agreed: room.ownerAgreedAt !== null && room.partnerAgreedAt !== null,
+    friendRequested: room.friendRequestedAt !== null,
+    gameTradeRequested: room.gameTradeRequestedAt !== null,
+    ownerCompleted: room.ownerCompletedAt !== null,
+    partnerCompleted: room.partnerCompletedAt !== null,
+    completed: room.completedAt !== null,
+    cancelled: room.cancelledAt !== null,
+  };
+}
+
+export function otherParticipant(room: { ownerId: string; partnerId: string }, userId: string): string {
+  return room.ownerId === userId ? room.partnerId : room.ownerId;
+}
+
+export type MessageRow = { id: string; room_id: string; seq: number; sender_id: string | null; kind: string; body: string; client_id: string | null; created_at: Date | string };
+
+export const fromRow = (r: MessageRow): ChatMessage =>
+  toMessage({ id: r.id, roomId: r.room_id, seq: Number(r.seq), senderId: r.sender_id, kind: r.kind, body: r.body, clientId: r.client_id, createdAt: r.created_at });
+
+/**
+ * Appends a message in one statement: the room row's update hands out the next sequence number
+ * and holds the row lock until commit, so concurrent senders in one room are serialised and
+ * numbers never repeat or go backwards. One statement is one transaction: if the insert fails
+ * (a duplicate clientId racing), the increment is undone too, so no number is skipped.
+ */
+export async function appendMessage(
+  db: Queryable,
+  roomId: string,
+  message: { senderId: string | null; kind: "text" | "system"; clientId: string | null; body: string },
+): Promise<ChatMessage> {
+  const [row] = await rowsOf<MessageRow>(
+    db,
+    sql`with next as (
+          update chat_rooms set last_seq = last_seq + 1, last_message_at = now()
+          where id = ${roomId} returning last_seq
+        )
+        insert into chat_messages (room_id, seq, sender_id, kind, client_id, body)
+        select ${roomId}, next.last_seq, ${message.senderId}, ${message.kind}, ${message.clientId}, ${message.body} from next
+        returning id, room_id, seq, sender_id, kind, body, client_id, created_at`,
+  );
+  return fromRow(row);
+}
+
+/**
+ * Ends the trade of a room (キャンセル), inside the caller's transaction with the room locked:
+ * the steps start over if the partner presses 交渉する again (that clears cancelled_at), and the
+ * offer goes back on the board if it was being traded with this partner.
+ */
+export async function cancelRoomTrade(tx: Tx, room: RoomRow, userId: string): Promise<{ message: ChatMessage; offerReopened: boolean }> {
+  await tx
+    .update(chatRooms)
+    .set({
+      cancelledAt: new Date(),
+      ownerAgreedAt: null,
+      partnerAgreedAt: null,
+      friendRequestedAt: null,
+      gameTradeRequestedAt: null,
+      ownerCompletedAt: null,
+      partnerCompletedAt: null,
+    })
+    .where(eq(chatRooms.id, room.id));
+  const offerReopened = await cancelNegotiationFromChat(tx, { offerId: room.offerId, partnerId: room.partnerId });
+  const message = await appendMessage(tx, room.id, { senderId: userId, kind: "system", clientId: null, body: "cancel" });
+  return { message, offerReopened };
+}

@@ -1,0 +1,156 @@
+import { useEffect, useId, useState } from "react";
+import { BUTTON_PRIMARY, BUTTON_SECONDARY, Modal } from "../../../components/ui/modal";
+import { useT } from "../../../lib/i18n";
+import { CardTile } from "../../cards/components/card-tile";
+import type { CardListItem } from "../../cards/types";
+import { contentMessages } from "../messages";
+
+/** A pack the picker offers (id as in the card APIs, name as shown). */
+export type PackOption = { id: string; name: string };
+
+// SPEC.md §9: search debounce 300 ms.
+const DEBOUNCE_MS = 300;
+const PAGE = 60;
+
+type State = { status: "loading" } | { status: "error" } | { status: "done"; cards: CardListItem[] };
+
+/**
+ * SPEC.md §2 card picker: a pack select plus a name search over that pack's cards
+ * (GET /api/cards?pack=&q= — the card search's kana/width-blind matching), a grid to choose one,
+ * and 挿入, disabled until a card is chosen. `defaultPackId` is the pack selected first (the deck
+ * editor passes dialga, SPEC.md §9); otherwise the first pack.
+ */
+export function CardPicker({
+  packs,
+  defaultPackId,
+  onInsert,
+  onClose,
+}: {
+  packs: PackOption[];
+  defaultPackId?: string;
+  onInsert: (card: CardListItem & { packId: string }) => void;
+  onClose: () => void;
+}) {
+  const t = useT(contentMessages);
+  const id = useId();
+  const [packId, setPackId] = useState(() => (packs.some((p) => p.id === defaultPackId) ? defaultPackId! : (packs[0]?.id ?? "")));
+  const [query, setQuery] = useState("");
+  const [state, setState] = useState<State>({ status: "loading" });
+  const [chosen, setChosen] = useState<CardListItem | null>(null);
+
+  useEffect(() => {
+    if (!packId) return;
+    const controller = new AbortController();
+    const timer = setTimeout(() => {
+      setState({ status: "loading" });
+      const params = new URLSearchParams({ pack: packId, limit: String(PAGE) });
+      if (query.trim()) params.set("q", query.trim());
+      fetch(`/api/cards?${params}`, { signal: controller.signal, headers: { Accept: "application/json" } })
+        .then(async (response) => {
+          if (!response.ok) throw new Error(`HTTP ${response.status}`);
+          const body = (await response.json()) as { cards: CardListItem[] };
+          setState({ status: "done", cards: body.cards });
+        })
+        .catch((error: unknown) => {
+          if (controller.signal.aborted) return;
+          console.error(t("cardsFailed"), error);
+          setState({ status: "error" });
+        });
+    }, query ? DEBOUNCE_MS : 0);
+    return () => {
+      clearTimeout(timer);
+      controller.abort();
+    };
+  }, [packId, query, t]);
+
+  const packName = packs.find((p) => p.id === packId)?.name ?? "";
+  return (
+    <Modal
+      title={t("cardTitle")}
+      onClose={onClose}
+      size="lg"
+      maxHeight="85vh"
+      footer={
+        <>
+          <p className="mr-auto self-center text-sm text-slate-700" aria-live="polite">
+            {chosen ? t("cardChosen", { name: chosen.name }) : t("cardNoneChosen")}
+          </p>
+          <button type="button" className={BUTTON_SECONDARY} onClick={onClose}>
+            {t("cancel")}
+          </button>
+          <button type="button" className={BUTTON_PRIMARY} disabled={!chosen} onClick={() => chosen && onInsert({ ...chosen, packId })}>
+            {t("cardInsert")}
+          </button>
+        </>
+      }
+    >
+      <div className="grid gap-3 sm:grid-cols-2">
+        <div className="space-y-1">
+          <label htmlFor={`${id}-pack`} className="block text-sm font-medium">
+            {t("cardPack")}
+          </label>
+          <select
+            id={`${id}-pack`}
+            value={packId}
+            onChange={(event) => {
+              setPackId(event.target.value);
+              setChosen(null);
+            }}
+            className="block w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-base"
+          >
+            {packs.map((pack) => (
+              <option key={pack.id} value={pack.id}>
+                {pack.name}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="space-y-1">
+          <label htmlFor={`${id}-q`} className="block text-sm font-medium">
+            {t("cardSearch")}
+          </label>
+          <input
+            id={`${id}-q`}
+            type="search"
+            autoComplete="off"
+            value={query}
+            placeholder={t("cardSearchPlaceholder")}
+            onChange={(event) => setQuery(event.target.value)}
+            className="block w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-base"
+          />
+        </div>
+      </div>
+      <div className="mt-4" aria-busy={state.status === "loading"}>
+        {state.status === "error" ? (
+          <p role="alert" className="font-medium text-red-700">
+            {t("cardsFailed")}
+          </p>
+        ) : state.status === "loading" ? (
+          <p className="text-slate-600">{t("cardsLoading")}</p>
+        ) : state.cards.length === 0 ? (
+          <p className="text-slate-600">{t("cardsEmpty")}</p>
+        ) : (
+          <ul className="grid grid-cols-3 gap-2 sm:grid-cols-5" aria-label={packName}>
+            {state.cards.map((card) => {
+              const selected = chosen?.id === card.id;
+              return (
+                <li key={card.id}>
+                  <button
+                    type="button"
+                    aria-pressed={selected}
+                    aria-label={card.name}
+                    onClick={() => setChosen(card)}
+                    onDoubleClick={() => onInsert({ ...card, packId })}
+                    className={`block w-full rounded-lg p-1 ${selected ? "bg-brand-100 ring-2 ring-brand-600" : "hover:bg-slate-100"}`}
+                  >
+                    <CardTile name={card.name} rarity={card.rarity} packName={packName} imageUrl={card.imageUrl} />
+                  </button>
+                </li>
+              );
+            })}
+          </ul>
+        )}
+      </div>
+    </Modal>
+  );
+}

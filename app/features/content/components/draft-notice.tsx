@@ -1,0 +1,22 @@
+import { useLocale, useT } from "../../../lib/i18n";
+import { contentMessages } from "../messages";
+
+/** The offer of a kept draft (useLocalDraft): when it was typed, 復元する / 破棄する. */
+export function DraftNotice({ savedAt, onRestore, onDiscard }: { savedAt: string; onRestore: () => void; onDiscard: () => void }) {
+  const t = useT(contentMessages);
+  const locale = useLocale();
+  const time = new Intl.DateTimeFormat(locale === "en" ? "en-GB" : "ja-JP", { timeZone: "Asia/Tokyo", dateStyle: "short", timeStyle: "short" }).format(new Date(savedAt));
+  return (
+    <div role="status" className="flex flex-wrap items-center gap-3 rounded-md border border-amber-300 bg-amber-50 px-4 py-3">
+      <p className="font-medium text-amber-900">{t("draftFound", { time })}</p>
+      <div className="flex gap-2">
+        <button type="button" onClick={onRestore} className="rounded-md bg-amber-700 px-3 py-1.5 text-sm font-bold text-white hover:bg-amber-800">
+          {t("draftRestore")}
+        </button>
+        <button type="button" onClick={onDiscard} className="rounded-md border border-amber-700 bg-white px-3 py-1.5 text-sm font-medium text-amber-900">
+          {t("draftDiscard")}
+        </button>
+      </div>
+    </div>
+  );
+}

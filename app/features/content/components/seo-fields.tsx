@@ -1,0 +1,100 @@
+import { useId, useState } from "react";
+import { FormField, TextareaField } from "../../../components/ui/form-field";
+import { useT } from "../../../lib/i18n";
+import { contentMessages } from "../messages";
+
+/** SPEC.md §5/§9: a meta description is at most 200 characters. */
+export const META_DESCRIPTION_MAX = 200;
+export const KEYWORDS_MAX = 500;
+
+export type SeoValues = { keywords: string; metaDescription: string };
+
+/**
+ * The editors' SEO tab (SPEC.md §2): keywords (comma separated) and a meta description with a
+ * counter (at most 200), plus 提案, which asks POST /api/admin/seo/suggest for both from the
+ * title and text of `suggestFrom()` and fills them in. A failure shows SPEC.md §8's message.
+ */
+export function SeoFields({
+  values,
+  onChange,
+  suggestFrom,
+  errors = {},
+}: {
+  values: SeoValues;
+  onChange: (values: SeoValues) => void;
+  suggestFrom: () => { title: string; content: string };
+  errors?: Partial<Record<keyof SeoValues, string>>;
+}) {
+  const t = useT(contentMessages);
+  const id = useId();
+  const [busy, setBusy] = useState(false);
+  const [failed, setFailed] = useState(false);
+
+  async function suggest() {
+    setBusy(true);
+    setFailed(false);
+    try {
+      const response = await fetch("/api/admin/seo/suggest", {
+        method: "POST",
+        headers: { "Content-Type": "application/json", Accept: "application/json" },
+        body: JSON.stringify(suggestFrom()),
+      });
+      if (!response.ok) throw new Error(`HTTP ${response.status}`);
+      const answer = (await response.json()) as { keywords?: unknown; metaDescription?: unknown };
+      const keywords = Array.isArray(answer.keywords) ? answer.keywords.filter((k): k is string => typeof k === "string") : [];
+      const metaDescription = typeof answer.metaDescription === "string" ? answer.metaDescription.slice(0, META_DESCRIPTION_MAX) : "";
+      onChange({ keywords: keywords.join(", ") || values.keywords, metaDescription: metaDescription || values.metaDescription });
+    } catch (error) {
+      console.error(t("seoSuggestFailed"), error);
+      setFailed(true);
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <div className="space-y-4">
+      <FormField
+        id={`${id}-keywords`}
+        name="keywords"
+        label={t("seoKeywords")}
+        hint={t("seoKeywordsHint")}
+        error={errors.keywords}
+        value={values.keywords}
+        maxLength={KEYWORDS_MAX}
+        autoComplete="off"
+        onChange={(event) => onChange({ ...values, keywords: event.target.value })}
+      />
+      <TextareaField
+        id={`${id}-description`}
+        name="metaDescription"
+        label={t("seoMetaDescription")}
+        hint={t("seoMetaDescriptionHint", { max: META_DESCRIPTION_MAX })}
+        error={errors.metaDescription}
+        rows={4}
+        maxLength={META_DESCRIPTION_MAX}
+        value={values.metaDescription}
+        onChange={(event) => onChange({ ...values, metaDescription: event.target.value })}
+      />
+      <div className="space-y-1">
+        <button
+          type="button"
+          onClick={suggest}
+          disabled={busy}
+          aria-describedby={`${id}-suggest-hint`}
+          className="rounded-md border border-brand-700 bg-white px-4 py-2 font-bold text-brand-800 hover:bg-brand-50 disabled:cursor-wait disabled:opacity-70"
+        >
+          {busy ? t("seoSuggesting") : t("seoSuggest")}
+        </button>
+        <p id={`${id}-suggest-hint`} className="text-sm text-slate-600">
+          {t("seoSuggestLabel")}
+        </p>
+        {failed ? (
+          <p role="alert" className="text-sm font-medium text-red-700">
+            {t("seoSuggestFailed")}
+          </p>
+        ) : null}
+      </div>
+    </div>
+  );
+}

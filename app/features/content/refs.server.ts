@@ -1,0 +1,55 @@
+import type { Db } from "../../db/client.server";
+import { publicArticleRefs } from "../articles/article-refs.server";
+import { cardIndex } from "../cards/card-index.server";
+import type { UploadStore } from "../uploads/storage.server";
+import { hostedImageSizes } from "../uploads/uploads.server";
+import type { CardRef, ContentRefs, RelatedRef } from "./blocks";
+import { contentRefIds, formatContent, type ContentRefIds } from "./format";
+
+type RelatedLookup = (db: Db, refs: readonly string[]) => Promise<Map<string, RelatedRef>>;
+
+/**
+ * Where related blocks are looked up (docs/content-format.md): each content type registers its
+ * public lookup here. Deck recipes add `decks` when their table exists.
+ */
+export const RELATED_LOOKUPS: { articles: RelatedLookup; decks?: RelatedLookup } = {
+  articles: publicArticleRefs,
+};
+
+/** At most this many references of each kind are looked up per text (the rest render as not found). */
+export const MAX_REFS = 200;
+
+/** The data `formatContent(text, refs)` needs for `contentRefIds(text)`: cards, related articles/decks, image sizes. */
+export async function resolveContentRefs(db: Db, store: UploadStore, ids: ContentRefIds): Promise<ContentRefs> {
+  const cap = <T,>(list: readonly T[]) => list.slice(0, MAX_REFS);
+  const [index, articles, decks, images] = await Promise.all([
+    ids.cards.length ? cardIndex(db) : null,
+    RELATED_LOOKUPS.articles(db, cap(ids.articles)),
+    RELATED_LOOKUPS.decks ? RELATED_LOOKUPS.decks(db, cap(ids.decks)) : new Map<string, RelatedRef>(),
+    hostedImageSizes(db, store, cap(ids.images)),
+  ]);
+  const cards = new Map<string, CardRef>();
+  for (const id of cap(ids.cards)) {
+    const card = index?.byId.get(id);
+    if (card) cards.set(id, { id: card.id, name: card.name, rarity: card.rarity, imageUrl: card.imageUrl });
+  }
+  return { cards, articles, decks, images };
+}
+
+/** ContentRefs as JSON (maps become objects) for the editors' preview in the browser. */
+export type ContentRefsJson = {
+  cards: Record<string, CardRef>;
+  articles: Record<string, RelatedRef>;
+  decks: Record<string, RelatedRef>;
+  images: Record<string, { width: number; height: number }>;
+};
+
+export function contentRefsToJson(refs: ContentRefs): ContentRefsJson {
+  const plain = <V,>(map: Map<string, V> | undefined) => Object.fromEntries(map ?? []);
+  return { cards: plain(refs.cards), articles: plain(refs.articles), decks: plain(refs.decks), images: plain(refs.images) };
+}
+
+/** The stored HTML of an editor's text: the one formatter, with its references looked up. */
+export async function renderStoredContent(db: Db, store: UploadStore, source: string): Promise<string> {
+  return formatContent(source, await resolveContentRefs(db, store, contentRefIds(source)));
+}

@@ -1,0 +1,77 @@
+import { z } from "../../lib/zod";
+import type { SettingsMessageKey } from "./messages";
+
+/** SPEC.md §3 "Site settings": the five fields, in their JSON names. */
+export type SiteSettings = {
+  metaDescription: string;
+  seoKeywords: string;
+  ogTitle: string;
+  ogDescription: string;
+  ogImage: string;
+};
+
+export const EMPTY_SITE_SETTINGS: SiteSettings = { metaDescription: "", seoKeywords: "", ogTitle: "", ogDescription: "", ogImage: "" };
+
+/** SPEC.md §9: a meta description is at most 200 characters; the OG description follows it. */
+export const META_DESCRIPTION_MAX = 200;
+export const OG_TITLE_MAX = 100;
+export const KEYWORDS_MAX = 500;
+export const OG_IMAGE_MAX = 2000;
+
+/** Keywords are typed comma separated; Japanese input gives 、 or ， too. Stored as "a, b, c". */
+export function normaliseKeywords(value: string): string {
+  const seen = new Set<string>();
+  for (const part of value.split(/[,，、]/)) {
+    const keyword = part.trim().replace(/\s+/g, " ");
+    if (keyword) seen.add(keyword);
+  }
+  return [...seen].join(", ");
+}
+
+/** An OG image is an absolute http(s) URL or one of our own paths (an upload). */
+function isImageUrl(value: string): boolean {
+  if (value === "") return true;
+  if (/^\/(?!\/)[^\s]*$/.test(value)) return true;
+  try {
+    const url = new URL(value);
+    return url.protocol === "https:" || url.protocol === "http:";
+  } catch {
+    return false;
+  }
+}
+
+const key = (k: SettingsMessageKey) => k;
+const text = (max: number, message: SettingsMessageKey) => z.string({ error: key("errInvalidRequest") }).trim().max(max, { message: key(message) });
+
+/**
+ * The settings form and `PUT /api/admin/settings`. Issue messages are keys of settingsMessages
+ * (the limit is the field's `{max}`), shown at the field.
+ */
+export const SiteSettingsSchema = z.object({
+  metaDescription: text(META_DESCRIPTION_MAX, "errMetaDescriptionTooLong"),
+  seoKeywords: text(KEYWORDS_MAX, "errKeywordsTooLong").transform(normaliseKeywords),
+  ogTitle: text(OG_TITLE_MAX, "errOgTitleTooLong"),
+  ogDescription: text(META_DESCRIPTION_MAX, "errOgDescriptionTooLong"),
+  ogImage: text(OG_IMAGE_MAX, "errOgImage").refine(isImageUrl, { message: key("errOgImage") }),
+});
+
+export type SiteSettingsField = keyof SiteSettings;
+
+export const FIELD_MAX: Record<SiteSettingsField, number> = {
+  metaDescription: META_DESCRIPTION_MAX,
+  seoKeywords: KEYWORDS_MAX,
+  ogTitle: OG_TITLE_MAX,
+  ogDescription: META_DESCRIPTION_MAX,
+  ogImage: OG_IMAGE_MAX,
+};
+
+/** The first problem of each field, translated: `{ ogImage: "OG画像URLは…" }`. */
+export function settingsFieldErrors(error: z.ZodError, translateKey: (key: SettingsMessageKey, params?: { max: number }) => string): Partial<Record<SiteSettingsField, string>> {
+  const errors: Partial<Record<SiteSettingsField, string>> = {};
+  for (const issue of error.issues) {
+    const field = issue.path[0] as SiteSettingsField | undefined;
+    if (!field || errors[field] || !(field in FIELD_MAX)) continue;
+    errors[field] = translateKey(issue.message as SettingsMessageKey, { max: FIELD_MAX[field] });
+  }
+  return errors;
+}

@@ -1,0 +1,68 @@
+import { useId, useRef, useState, type ChangeEvent } from "react";
+import { useT } from "../../../lib/i18n";
+import { UPLOAD_ACCEPT, UPLOAD_MAX_BYTES, type UploadFolder } from "../limits";
+import { uploadsMessages } from "../messages";
+import type { UploadResult } from "../types";
+
+/**
+ * A file picker that uploads the chosen image to POST /api/admin/uploads at once and hands the
+ * answer to `onUploaded`. Failures show SPEC.md §8's text with the cause (or 不明なエラー).
+ */
+export function ImageUploadButton({
+  folder,
+  onUploaded,
+  label,
+  failureKey = "uploadFailed",
+}: {
+  folder: UploadFolder;
+  onUploaded: (result: UploadResult) => void;
+  label?: string;
+  failureKey?: "uploadFailed" | "eyecatchUploadFailed";
+}) {
+  const t = useT(uploadsMessages);
+  const id = useId();
+  const input = useRef<HTMLInputElement>(null);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  async function onChange(event: ChangeEvent<HTMLInputElement>) {
+    const file = event.target.files?.[0];
+    if (!file) return;
+    setError(null);
+    setBusy(true);
+    try {
+      if (file.size > UPLOAD_MAX_BYTES) throw new Error(t("errTooLarge", { maxMb: UPLOAD_MAX_BYTES / 1024 / 1024 }));
+      const body = new FormData();
+      body.set("file", file);
+      body.set("folder", folder);
+      const response = await fetch("/api/admin/uploads", { method: "POST", body, headers: { Accept: "application/json" } });
+      const answer = (await response.json().catch(() => ({}))) as Partial<UploadResult> & { error?: string };
+      if (!response.ok || !answer.url) throw new Error(answer.error || "");
+      onUploaded(answer as UploadResult);
+    } catch (cause) {
+      const detail = cause instanceof Error && cause.message ? cause.message : t("unknownError");
+      console.error(t(failureKey), cause);
+      setError(`${t(failureKey)}: ${detail}`);
+    } finally {
+      setBusy(false);
+      if (input.current) input.current.value = "";
+    }
+  }
+
+  return (
+    <div className="space-y-1">
+      <label
+        htmlFor={id}
+        className={`inline-block cursor-pointer rounded-md border border-slate-400 bg-white px-3 py-1.5 text-sm font-medium hover:border-brand-600 has-[:focus-visible]:ring-2 has-[:focus-visible]:ring-brand-500 ${busy ? "cursor-wait opacity-70" : ""}`}
+      >
+        {busy ? t("uploading") : (label ?? t("uploadButton"))}
+        <input id={id} ref={input} type="file" accept={UPLOAD_ACCEPT} disabled={busy} onChange={onChange} className="sr-only" />
+      </label>
+      {error ? (
+        <p role="alert" className="text-sm font-medium text-red-700">
+          {error}
+        </p>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,35 @@
+import { UploadError } from "../features/uploads/errors";
+import { UPLOAD_MAX_BYTES } from "../features/uploads/limits";
+import { readLimitedFormData } from "../features/uploads/multipart.server";
+import { uploadStore } from "../features/uploads/storage.server";
+import { listRecentUploads, parseUploadFolder, saveUpload } from "../features/uploads/uploads.server";
+import { requireApiAdmin } from "../features/users/session.server";
+import { withJsonErrors } from "../lib/api.server";
+import type { Route } from "./+types/api.admin.uploads";
+
+/**
+ * POST /api/admin/uploads (multipart: `file`, optional `folder`) → 201 `{"url","width","height"}`
+ * (+ `eyecatch` for the eyecatches and og folders). Admins only (401 / 403 JSON). The body is
+ * read with this route's own 10 MB limit, counted while it streams in (SPEC.md §7, DESIGN.md §8).
+ */
+export const action = withJsonErrors(async function action({ request, context }: Route.ActionArgs) {
+  if (request.method !== "POST") return Response.json({ error: "Method Not Allowed" }, { status: 405, headers: { Allow: "GET, POST" } });
+  const viewer = await requireApiAdmin(request, context);
+  // UploadErrors (413, 415, 400) become their JSON answer in withJsonErrors.
+  const form = await readLimitedFormData(request, UPLOAD_MAX_BYTES);
+  const folder = parseUploadFolder(form.get("folder"));
+  const file = form.get("file");
+  if (!(file instanceof File) || file.size === 0) throw new UploadError("no_file");
+  if (file.size > UPLOAD_MAX_BYTES) throw new UploadError("too_large");
+  const bytes = Buffer.from(await file.arrayBuffer());
+  const result = await saveUpload(context.db, uploadStore(context.env), { bytes, folder, userId: viewer.id });
+  return Response.json(result, { status: 201 });
+});
+
+/** GET /api/admin/uploads?limit= → the newest uploads, for reuse. */
+export const loader = withJsonErrors(async function loader({ request, context }: Route.LoaderArgs) {
+  await requireApiAdmin(request, context);
+  const limit = Number(new URL(request.url).searchParams.get("limit") ?? "30");
+  const items = await listRecentUploads(context.db, uploadStore(context.env), Number.isInteger(limit) ? limit : 30);
+  return Response.json({ items }, { headers: { "Cache-Control": "private, no-store" } });
+});

@@ -1,0 +1,6 @@
+import { robotsTxt } from "../features/seo/robots";
+import type { Route } from "./+types/robots";
+
+export function loader({ context }: Route.LoaderArgs) {
+  return new Response(robotsTxt(context.env.siteUrl), { headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "public, max-age=3600" } });
+}
