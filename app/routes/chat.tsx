@@ -1,4 +1,5 @@
-import { data } from "react-router";
+import { useCallback } from "react";
+import { data, useRevalidator } from "react-router";
 import { ChatError, getRoomState, getRoomView, listMessages } from "../features/chat/chat.server";
 import { ChatRoom } from "../features/chat/components/chat-room";
 import { chatMessages } from "../features/chat/messages";
@@ -6,6 +7,8 @@ import { requireViewer } from "../features/users/session.server";
 import { localeFromRequest, translate } from "../lib/i18n";
 import { seoMeta } from "../lib/seo";
 import type { Route } from "./+types/chat";
+import { MirrorOffers } from "../features/trades/components/mirror-offers";
+import { mirrorOffersAfterTrade } from "../features/trades/mirror-offers.server";
 
 /** /chat/{roomId} (SPEC.md §2, login required): the latest messages rendered here, then live. */
 export async function loader({ request, params, context }: Route.LoaderArgs) {
@@ -17,6 +20,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
       listMessages(context.db, params.roomId, viewer.id),
       getRoomState(context.db, params.roomId, viewer.id),
     ]);
+    // A completed trade may have made the user's own other offers pointless: offer to close them.
+    const mirrorOffers = state.progress.completed ? await mirrorOffersAfterTrade(context.db, view.id, viewer.id) : [];
     return data(
       {
         title: translate(chatMessages, locale, "heading", { name: view.partner.displayName }),
@@ -36,6 +41,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
           initialState: state,
           lastSeq: view.lastSeq,
         },
+        mirrorOffers,
       },
       { headers: { "Cache-Control": "private, no-store" } },
     );
@@ -53,6 +59,15 @@ export function headers({ loaderHeaders }: Route.HeadersArgs) {
 export const meta: Route.MetaFunction = (args) => seoMeta(args, { title: args.data?.title ?? "チャット", description: args.data?.description, noindex: true });
 
 export default function Page({ loaderData }: Route.ComponentProps) {
+  const { revalidate } = useRevalidator();
+  const onCompleted = useCallback(() => void revalidate(), [revalidate]);
   // Keyed by room: moving to another room starts a fresh connection and state.
-  return <ChatRoom key={loaderData.room.roomId} {...loaderData.room} />;
+  return (
+    <ChatRoom
+      key={loaderData.room.roomId}
+      {...loaderData.room}
+      onCompleted={onCompleted}
+      afterCompleted={<MirrorOffers offers={loaderData.mirrorOffers} />}
+    />
+  );
 }
