@@ -1,3 +1,4 @@
+import { safeString } from "../../lib/text";
 import { z } from "../../lib/zod";
 import type { SettingsMessageKey } from "./messages";
 
@@ -41,7 +42,7 @@ function isImageUrl(value: string): boolean {
 }
 
 const key = (k: SettingsMessageKey) => k;
-const text = (max: number, message: SettingsMessageKey) => z.string({ error: key("errInvalidRequest") }).trim().max(max, { message: key(message) });
+const text = (max: number, message: SettingsMessageKey) => safeString(key("errInvalidRequest")).trim().max(max, { message: key(message) });
 
 /**
  * The settings form and `PUT /api/admin/settings`. Issue messages are keys of settingsMessages
