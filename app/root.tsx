@@ -15,6 +15,7 @@ import { layoutMessages } from "./components/layout/messages";
 import { SiteFooter } from "./components/layout/site-footer";
 import { SiteHeader, type HeaderViewer } from "./components/layout/site-header";
 import { ListLinkNavigation } from "./components/ui/list-link";
+import { CardImageBaseUrlContext } from "./features/cards/components/card-image";
 import { RouteError } from "./components/ui/route-error";
 import { getSiteSettings } from "./features/settings/settings.server";
 import { getViewer } from "./features/users/session.server";
@@ -36,13 +37,15 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     locale: localeFromRequest(request),
     viewer: viewer ? { displayName: viewer.displayName, isAdmin: viewer.isAdmin, suspended: viewer.suspended } : null,
     videoChannelUrl: context.env.videoChannelUrl,
+    cardImageBaseUrl: context.env.cardImageBaseUrl,
     year: new Date().getFullYear(),
   };
 }
 
 export function Layout({ children }: { children: ReactNode }) {
   const nonce = useNonce();
-  const locale: Locale = useRouteLoaderData<typeof loader>("root")?.locale ?? "ja";
+  const root = useRouteLoaderData<typeof loader>("root");
+  const locale: Locale = root?.locale ?? "ja";
   return (
     <html lang={locale}>
       <head>
@@ -53,7 +56,9 @@ export function Layout({ children }: { children: ReactNode }) {
         <Links />
       </head>
       <body className="min-h-screen flex flex-col">
-        <LocaleContext.Provider value={locale}>{children}</LocaleContext.Provider>
+        <LocaleContext.Provider value={locale}>
+          <CardImageBaseUrlContext.Provider value={root?.cardImageBaseUrl ?? null}>{children}</CardImageBaseUrlContext.Provider>
+        </LocaleContext.Provider>
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />
       </body>

@@ -158,6 +158,10 @@ function cases(ids: { offerId: string; roomId: string; cardId: string; packId: s
     ["/api/chat/rooms/:roomId/messages", `/api/chat/rooms/${ids.roomId}/messages`, ["afterSeq", "beforeSeq", "limit"]],
     ["/api/admin/settings", "/api/admin/settings", ["x"]],
     ["/api/admin/uploads", "/api/admin/uploads", ["limit", "cursor"]],
+    ["/api/articles", "/api/articles", ["category", "cursor", "limit"]],
+    ["/api/decks", "/api/decks", ["tier", "energy", "cursor", "limit"]],
+    ["/api/admin/decks/cards", "/api/admin/decks/cards", ["q", "pack", "limit"]],
+    ["/articles/feed.xml", "/articles/feed.xml", ["x"]],
   ];
   for (const [route, path, params] of reads) {
     add(route, "GET", path, who);
@@ -175,6 +179,8 @@ function cases(ids: { offerId: string; roomId: string; cardId: string; packId: s
     ["/api/cards/:packId/:cardId", (id) => `/api/cards/${id}/${id}`],
     ["/api/trades/:id", (id) => `/api/trades/${id}`],
     ["/api/chat/rooms/:roomId/messages", (id) => `/api/chat/rooms/${id}/messages`],
+    ["/api/articles/:ref", (id) => `/api/articles/${id}`],
+    ["/api/decks/:slug", (id) => `/api/decks/${id}`],
   ];
   for (const [route, path] of idRoutes) for (const id of BAD_IDS) add(route, "GET", path(id), ["anonymous", "user", "admin"]);
 
@@ -198,6 +204,22 @@ function cases(ids: { offerId: string; roomId: string; cardId: string; packId: s
     add("POST /api/auth/sign-up/email", "POST", "/api/auth/sign-up/email", ["anonymous"], body);
     add("POST /api/auth/sign-in/email", "POST", "/api/auth/sign-in/email", ["anonymous"], body);
   }
+  const article = { title: "t", content: "c", category: "news", isPublic: false, slug: "fuzz-a", thumbnailUrl: "", keywords: "k", metaDescription: "m" };
+  for (const body of jsonBodies(article)) add("POST /api/admin/articles", "POST", "/api/admin/articles", ["user", "admin"], body);
+  for (const id of BAD_IDS.slice(0, 6)) {
+    add("PATCH /api/admin/articles/:id", "PATCH", `/api/admin/articles/${id}`, ["admin"], JSON.stringify(article));
+    add("DELETE /api/admin/articles/:id", "DELETE", `/api/admin/articles/${id}`, ["admin"]);
+    add("POST /api/admin/articles/:id/visibility", "POST", `/api/admin/articles/${id}/visibility`, ["admin"], JSON.stringify({ isPublic: true }));
+    add("PATCH /api/admin/decks/:id", "PATCH", `/api/admin/decks/${id}`, ["admin"], JSON.stringify({ name: "d" }));
+    add("DELETE /api/admin/decks/:id", "DELETE", `/api/admin/decks/${id}`, ["admin"]);
+  }
+  for (const body of jsonBodies({ isPublic: true })) add("POST /api/admin/articles/:id/visibility", "POST", "/api/admin/articles/00000000-0000-0000-0000-000000000000/visibility", ["admin"], body);
+  const deck = {
+    name: "d", tier: 1, category: "deck-recipe", description: "x", energyTypes: ["grass"], eyecatchUrl: null, isPublic: false, slug: "fuzz-d",
+    cards: [{ cardId: ids.cardId, packId: ids.packId, count: 2 }], relatedDeckIds: [], keywords: "k", metaDescription: "m",
+  };
+  for (const body of jsonBodies(deck)) add("POST /api/admin/decks", "POST", "/api/admin/decks", ["user", "admin"], body);
+  for (const body of jsonBodies({ text: "ピカチュウ ×2" })) add("POST /api/admin/decks/import", "POST", "/api/admin/decks/import", ["admin"], body);
   for (const { body, type } of multipartBodies()) add("POST /api/admin/uploads", "POST", "/api/admin/uploads", ["user", "admin"], body, type);
 
   // Page form actions.

@@ -19,10 +19,12 @@ import { onSettingsChange } from "../app/features/settings/settings-version.serv
 import { UPLOAD_MAX_BYTES } from "../app/features/uploads/limits";
 import { IMMUTABLE_CACHE_CONTROL, LOCAL_UPLOADS_PATH, localUploadsDir } from "../app/features/uploads/storage.server";
 import { IMPORT_MAX_BYTES } from "../app/features/cards/import.server";
+import { ARTICLE_BODY_MAX_BYTES } from "../app/features/articles/http.server";
 import { toNodeHandler } from "better-auth/node";
 import type { Logger } from "./logger";
 import { bodyLimit, type BodyLimitRoute } from "./body-limit";
 import { directApi } from "./direct-api";
+import { onContentChange } from "../app/lib/content-version.server";
 import { urlGuard } from "./url-guard";
 import { createPageCache } from "./page-cache";
 import { attachRealtime, type Realtime } from "./realtime";
@@ -45,6 +47,9 @@ export const BODY_LIMIT_ROUTES: BodyLimitRoute[] = [
   { path: "/api/admin/cards/import", maxBytes: IMPORT_MAX_BYTES + 1024 * 1024, streaming: true },
   // Multipart framing around the file; the upload route counts the file's own bytes as they stream.
   { path: "/api/admin/uploads", maxBytes: UPLOAD_MAX_BYTES + 64 * 1024, streaming: true },
+  // An article of 100,000 characters of Japanese is ~300 KB; the route bounds its JSON body as it reads it.
+  { path: "/api/admin/articles", maxBytes: ARTICLE_BODY_MAX_BYTES, streaming: true },
+  { path: "/api/admin/articles/", maxBytes: ARTICLE_BODY_MAX_BYTES, streaming: true },
 ];
 
 export async function createHttpApp(options: {
@@ -190,6 +195,9 @@ export async function createHttpApp(options: {
   // Every page's head shows the site settings: a save anywhere empties the shared renders.
   const stopSettingsPurge = onSettingsChange(() => pageCache.clear());
   server.on("close", stopSettingsPurge);
+  // An article published, changed or taken down anywhere: shared renders (lists, home, the page itself) go.
+  const stopContentPurge = onContentChange(() => pageCache.clear());
+  server.on("close", stopContentPurge);
   app.use(pageCache.middleware);
 
   const loadContext = (res: express.Response): AppContext => ({

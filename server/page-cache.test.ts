@@ -159,6 +159,11 @@ describe("pageCacheKey", () => {
     for (const path of ["/trades/new", "/chat/x", "/admin", "/profile", "/api/trades/matches", "/api/auth/get-session", "/login"]) {
       expect(pageCacheKey(req(path)), path).toBeNull();
     }
+    for (const path of ["/articles?category=guide&page=2", "/articles/feed.xml", "/articles/summer-event", "/articles/summer-event.data", "/api/articles", "/api/articles/summer-event"]) {
+      expect(pageCacheKey(req(path)), path).not.toBeNull();
+    }
+    // Admin article APIs and odd paths never share answers.
+    for (const path of ["/api/admin/articles", "/articles/a/b", "/articles/%E6%97%A5"]) expect(pageCacheKey(req(path)), path).toBeNull();
     expect(pageCacheKey(req("/trades", "lang=ja; other=1"))).toBeNull();
     expect(pageCacheKey(req("/trades", undefined, "HEAD"))).toBeNull();
   });

@@ -22,6 +22,12 @@ const CACHEABLE: RegExp[] = [
   /^\/api\/cards(?:\/search)?$/,
   /^\/api\/cards\/[^/]+\/[^/]+$/,
   /^\/api\/trades$/,
+  /^\/deck-recipes(?:\.data)?$/,
+  /^\/deck-recipes\/[^/]+(?:\.data)?$/,
+  /^\/api\/decks(?:\/[^/]+)?$/,
+  /^\/articles(?:\.data|\/feed\.xml)?$/,
+  /^\/articles\/[a-z0-9-]{1,100}(?:\.data)?$/,
+  /^\/api\/articles(?:\/[a-z0-9-]{1,100})?$/,
 ];
 
 /** Headers of a kept answer that are replayed; the rest (CSP, dates, encodings) are per request. */

@@ -2,6 +2,7 @@ import { createAdapter } from "@socket.io/redis-adapter";
 import { createClient } from "redis";
 import { noteRemoteBoardChange, onLocalBoardChange } from "../app/lib/board-version.server";
 import { noteRemoteSettingsChange, onLocalSettingsChange } from "../app/features/settings/settings-version.server";
+import { noteRemoteContentChange, onLocalContentChange } from "../app/lib/content-version.server";
 import type { Namespace, Server as SocketServer, Socket } from "socket.io";
 import { z } from "../app/lib/zod";
 import type { Database } from "../app/db/client.server";
@@ -44,6 +45,7 @@ const SYNC_PAGE = 200;
 const BOARD_CHANGED = "board:changed";
 /** Server-to-server event: some instance saved the site settings (features/settings/settings-version.server.ts). */
 const SETTINGS_CHANGED = "settings:changed";
+const CONTENT_CHANGED = "content:changed";
 
 /**
  * Socket.IO on the same HTTP server. With REDIS_URL the Redis adapter fans events out across
@@ -89,6 +91,7 @@ export async function attachRealtime(options: {
     };
     relay(BOARD_CHANGED, onLocalBoardChange, noteRemoteBoardChange);
     relay(SETTINGS_CHANGED, onLocalSettingsChange, noteRemoteSettingsChange);
+    relay(CONTENT_CHANGED, onLocalContentChange, noteRemoteContentChange);
   }
   io.on("connection", (socket) => {
     socket.on("ping:server", (ack?: (reply: { ok: true; at: number }) => void) => {

@@ -48,6 +48,16 @@ const EnvSchema = z.object({
   ADMIN_EMAILS: z.string().default(""),
   ADMIN_USER_IDS: z.string().default(""),
   VIDEO_CHANNEL_URL: optionalUrl(["https:", "http:"]),
+  // Where the public card image set is served by the catalogue's file names: any host, or a
+  // path of this site (`/card-images`).
+  CARD_IMAGE_BASE_URL: z
+    .string()
+    .trim()
+    .optional()
+    .transform((v) => (v ? v : undefined))
+    .refine((v) => v === undefined || /^\/(?!\/)/.test(v) || /^https?:\/\/[^/]/.test(v), {
+      message: "must be an http(s) URL or a path starting with /",
+    }),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
   SEED_CATALOGUE: z.enum(["auto", "never"]).default("auto"),
   AUTH_RATE_LIMIT_MAX: z
@@ -83,6 +93,8 @@ export type Env = {
   adminEmails: string[];
   adminUserIds: string[];
   videoChannelUrl: string;
+  /** CARD_IMAGE_BASE_URL: card art by the catalogue's image file names, or null. */
+  cardImageBaseUrl: string | null;
   logLevel: "debug" | "info" | "warn" | "error" | "silent";
   seedCatalogue: boolean;
   /** Sign-in and sign-up attempts allowed per client IP per minute (each). */
@@ -135,6 +147,7 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
     authSecret: e.BETTER_AUTH_SECRET ?? readOrCreateSecret(dataDir),
     adminEmails: list(e.ADMIN_EMAILS).map((s) => s.toLowerCase()),
     adminUserIds: list(e.ADMIN_USER_IDS),
+    cardImageBaseUrl: e.CARD_IMAGE_BASE_URL ?? null,
     videoChannelUrl: e.VIDEO_CHANNEL_URL ?? "https://www.youtube.com/results?search_query=%E3%83%9D%E3%82%B1%E3%83%9D%E3%82%B1",
     logLevel: e.LOG_LEVEL,
     seedCatalogue: e.SEED_CATALOGUE === "auto",

@@ -1,9 +1,53 @@
-import { PagePlaceholder } from "../components/ui/page-placeholder";
+import { data, Link, useNavigate } from "react-router";
+import { AdminGuardError } from "../features/admin/components/admin-guard-error";
+import { DeckEditor } from "../features/decks/components/deck-editor";
+import { getDeckForEdit } from "../features/decks/decks.server";
+import { deckEditorData } from "../features/decks/editor-data.server";
+import { deckEditorMessages } from "../features/decks/editor-messages";
+import { decksMessages } from "../features/decks/messages";
+import { requireAdmin } from "../features/users/session.server";
+import { localeFromRequest, translate, useT } from "../lib/i18n";
 import { seoMeta } from "../lib/seo";
 import type { Route } from "./+types/admin.deck-recipes.edit";
 
 export const meta: Route.MetaFunction = (args) => seoMeta(args, { title: "デッキ作成", noindex: true });
 
-export default function Page() {
-  return <PagePlaceholder title="デッキ作成"></PagePlaceholder>;
+// The same screen as /admin/deck-recipes/new, loaded with the deck; administrators only.
+export async function loader({ request, params, context }: Route.LoaderArgs) {
+  await requireAdmin(request, context);
+  const locale = localeFromRequest(request);
+  const deck = await getDeckForEdit(context.db, params.id).catch((error: unknown) => {
+    // SPEC.md §8 デッキの読み込みに失敗しました: the page says so instead of failing.
+    console.error("deck could not be read", error);
+    return "failed" as const;
+  });
+  if (deck === null) throw data({ message: translate(decksMessages, locale, "errNotFound") }, { status: 404 });
+  return { deck: deck === "failed" ? null : deck, loadFailed: deck === "failed", ...(await deckEditorData(context.db, locale)) };
+}
+
+export default function EditDeck({ loaderData, params }: Route.ComponentProps) {
+  const t = useT(deckEditorMessages);
+  const navigate = useNavigate();
+  const { deck, loadFailed, packs, deckOptions } = loaderData;
+  return (
+    <section className="space-y-4">
+      <p className="text-sm">
+        <Link to="/admin?tab=decks" className="text-brand-700 underline">
+          {t("backToList")}
+        </Link>
+      </p>
+      <h1 className="text-2xl font-bold">{t("editorTitle")}</h1>
+      {loadFailed || !deck ? (
+        <p role="alert" className="rounded-md bg-red-50 px-4 py-3 font-medium text-red-700">
+          {t("loadFailed")}
+        </p>
+      ) : (
+        <DeckEditor key={params.id} deck={deck} packs={packs} deckOptions={deckOptions} onSaved={(saved) => void navigate(`/admin?tab=decks&saved=${saved.updated ? "updated" : "created"}`)} />
+      )}
+    </section>
+  );
+}
+
+export function ErrorBoundary() {
+  return <AdminGuardError returnTo="/admin?tab=decks" />;
 }

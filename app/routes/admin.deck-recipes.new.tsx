@@ -1,9 +1,37 @@
-import { PagePlaceholder } from "../components/ui/page-placeholder";
+import { Link, useNavigate } from "react-router";
+import { AdminGuardError } from "../features/admin/components/admin-guard-error";
+import { DeckEditor } from "../features/decks/components/deck-editor";
+import { deckEditorData } from "../features/decks/editor-data.server";
+import { deckEditorMessages } from "../features/decks/editor-messages";
+import { requireAdmin } from "../features/users/session.server";
+import { localeFromRequest, useT } from "../lib/i18n";
 import { seoMeta } from "../lib/seo";
 import type { Route } from "./+types/admin.deck-recipes.new";
 
 export const meta: Route.MetaFunction = (args) => seoMeta(args, { title: "デッキ作成", noindex: true });
 
-export default function Page() {
-  return <PagePlaceholder title="デッキ作成"></PagePlaceholder>;
+// Administrators only, checked on the server before anything is read (SPEC.md §6).
+export async function loader({ request, context }: Route.LoaderArgs) {
+  await requireAdmin(request, context);
+  return deckEditorData(context.db, localeFromRequest(request));
+}
+
+export default function NewDeck({ loaderData }: Route.ComponentProps) {
+  const t = useT(deckEditorMessages);
+  const navigate = useNavigate();
+  return (
+    <section className="space-y-4">
+      <p className="text-sm">
+        <Link to="/admin?tab=decks" className="text-brand-700 underline">
+          {t("backToList")}
+        </Link>
+      </p>
+      <h1 className="text-2xl font-bold">{t("editorTitle")}</h1>
+      <DeckEditor deck={null} packs={loaderData.packs} deckOptions={loaderData.deckOptions} onSaved={(saved) => void navigate(`/admin?tab=decks&saved=${saved.updated ? "updated" : "created"}`)} />
+    </section>
+  );
+}
+
+export function ErrorBoundary() {
+  return <AdminGuardError returnTo="/admin/deck-recipes/new" />;
 }

@@ -26,7 +26,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const tab = adminTabFromUrl(url);
   const load = ADMIN_TAB_DATA[tab];
   // Each tab loads its data only when it is selected (SPEC.md §4).
-  const tabData = load ? await load({ db: context.db, viewer, url }) : null;
+  const tabData = load ? await load({ db: context.db, viewer, url, request }) : null;
   return { tab, tabData };
 }
 

@@ -18,6 +18,6 @@ export const action = withJsonErrors(async function action({ request, context }:
   await requireApiAdmin(request, context);
   const parsed = RefIdsSchema.safeParse(await readJsonBody(request, 256 * 1024));
   if (!parsed.success) return Response.json({ error: "Bad Request" }, { status: 400 });
-  const refs = await resolveContentRefs(context.db, uploadStore(context.env), parsed.data);
+  const refs = await resolveContentRefs(context.db, uploadStore(context.env), parsed.data, { cardImageBaseUrl: context.env.cardImageBaseUrl });
   return Response.json(contentRefsToJson(refs), { headers: { "Cache-Control": "private, no-store" } });
 });

@@ -3,6 +3,7 @@ import { settingsFieldErrors, SiteSettingsSchema } from "../features/settings/se
 import { getSiteSettings, saveSiteSettings } from "../features/settings/settings.server";
 import { requireApiAdmin } from "../features/users/session.server";
 import { withJsonErrors } from "../lib/api.server";
+import { readJsonBody } from "../lib/json-body.server";
 import { localeFromRequest, translate } from "../lib/i18n";
 import type { Route } from "./+types/api.admin.settings";
 
@@ -25,19 +26,8 @@ export const action = withJsonErrors(async function action({ request, context }:
   if (request.method !== "PUT") return Response.json({ error: "Method Not Allowed" }, { status: 405, headers: { Allow: "GET, PUT" } });
   const viewer = await requireApiAdmin(request, context);
   const locale = localeFromRequest(request);
-  const invalid = () => Response.json({ error: translate(settingsMessages, locale, "errInvalidRequest") }, { status: 400 });
-  if (!/^application\/json\b/i.test(request.headers.get("content-type") ?? "")) return invalid();
-  if (Number(request.headers.get("content-length") ?? "0") > MAX_BODY_BYTES) {
-    return Response.json({ error: translate(settingsMessages, locale, "errInvalidRequest") }, { status: 413 });
-  }
-  let body: unknown;
-  try {
-    const text = await request.text();
-    if (Buffer.byteLength(text) > MAX_BODY_BYTES) return Response.json({ error: translate(settingsMessages, locale, "errInvalidRequest") }, { status: 413 });
-    body = JSON.parse(text);
-  } catch {
-    return invalid();
-  }
+  // 400 when not JSON, 413 past the limit (thrown as its JSON answer).
+  const body = await readJsonBody(request, MAX_BODY_BYTES);
   const parsed = SiteSettingsSchema.safeParse(body);
   if (!parsed.success) {
     const fields = settingsFieldErrors(parsed.error, (key, params) => translate(settingsMessages, locale, key, params));

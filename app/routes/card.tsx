@@ -1,13 +1,16 @@
 import { Link } from "react-router";
 import { getCard } from "../features/cards/cards.server";
-import { CardTile } from "../features/cards/components/card-tile";
+import { cardArt, elementOf, isTrainerCard, STAGE_MESSAGE, trainerMessage, TYPE_MESSAGE } from "../features/cards/card-face";
+import { CardImage } from "../features/cards/components/card-image";
 import { cardsMessages } from "../features/cards/messages";
 import { displayRarity } from "../features/cards/rarity";
+import { DeckSummaryCard } from "../features/decks/components/deck-summary-card";
+import { listDecksWithCard } from "../features/decks/decks.server";
 import { CardTradeCounts } from "../features/trades/components/card-trade-counts";
 import { offerCountsForCard } from "../features/trades/trades.server";
 import { localeFromRequest, translate, useLocale, useT } from "../lib/i18n";
 import { localeOfMatches } from "../components/layout/meta-locale";
-import { seoMeta } from "../lib/seo";
+import { seoMeta, type SiteHead } from "../lib/seo";
 import type { Route } from "./+types/card";
 
 export async function loader({ params, request, context }: Route.LoaderArgs) {
@@ -17,7 +20,10 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   const packNames = card.packs.map((p) => (locale === "en" ? p.nameEn : p.nameJa)).join("、");
   return {
     card,
+    // og:image and the JSON-LD image: the largest art by the one art rule (none → the site's image).
+    image: cardArt(card, context.env.cardImageBaseUrl)?.full ?? null,
     tradeCounts: await offerCountsForCard(context.db, card.id),
+    decks: await listDecksWithCard(context.db, card.id),
     title: card.name,
     description: translate(cardsMessages, locale, "detailDescription", {
       name: card.name,
@@ -32,18 +38,40 @@ export const meta: Route.MetaFunction = (args) => {
   const locale = localeOfMatches(args.matches);
   const database = translate(cardsMessages, locale, "pageTitle");
   const pack = data?.card.packs[0];
+  const base = (args.matches.find((m) => m?.id === "root")?.loaderData as { site?: SiteHead } | undefined)?.site?.url ?? "";
   return seoMeta(args, {
     title: data?.title,
     description: data?.description,
-    image: data?.card.imageUrl || null,
+    image: data?.image,
     breadcrumbs: [
       { name: database, path: "/cards" },
       ...(pack ? [{ name: locale === "en" ? pack.nameEn : pack.nameJa, path: `/cards?pack=${encodeURIComponent(pack.id)}` }] : []),
       ...(data ? [{ name: data.title, path: `/cards/${encodeURIComponent(data.card.id)}` }] : []),
     ],
     noindex: !data,
+    jsonLd: data ? [cardJsonLd(data, base, locale)] : [],
   });
 };
+
+/** The card as a schema.org CreativeWork: names, picture, set number, rarity and the packs it is in. */
+function cardJsonLd(data: Route.ComponentProps["loaderData"], base: string, locale: "ja" | "en"): Record<string, unknown> {
+  const { card } = data;
+  const abs = (url: string) => (/^https?:\/\//.test(url) ? url : `${base}${url}`);
+  return {
+    "@context": "https://schema.org",
+    "@type": "CreativeWork",
+    name: data.title,
+    ...(card.nameEn && card.nameEn !== card.name ? { alternateName: card.nameEn } : {}),
+    description: data.description,
+    url: `${base}/cards/${encodeURIComponent(card.id)}`,
+    inLanguage: locale,
+    genre: "Pokémon TCG Pocket",
+    ...(data.image ? { image: abs(data.image) } : {}),
+    ...(card.setCode && card.number !== null ? { identifier: `${card.setCode} ${String(card.number).padStart(3, "0")}` } : {}),
+    ...(card.rarity ? { keywords: displayRarity(card.rarity) } : {}),
+    isPartOf: card.packs.map((p) => ({ "@type": "CreativeWorkSeries", name: locale === "en" ? p.nameEn : p.nameJa, url: `${base}/cards?pack=${encodeURIComponent(p.id)}` })),
+  };
+}
 
 export default function CardPage({ loaderData }: Route.ComponentProps) {
   const { card } = loaderData;
@@ -59,14 +87,13 @@ export default function CardPage({ loaderData }: Route.ComponentProps) {
           {t("backToList")}
         </Link>
       </p>
-      <div className="grid gap-6 sm:grid-cols-[minmax(0,16rem)_1fr]">
-        <div className="mx-auto w-48 sm:w-full">
-          <CardTile
-            name={card.name}
-            rarity={card.rarity}
+      <div className="grid gap-6 sm:grid-cols-[minmax(0,20rem)_1fr]">
+        <div className="mx-auto w-64 sm:w-full">
+          <CardImage
+            face={card}
             packName={firstPack ? (locale === "en" ? firstPack.nameEn : firstPack.nameJa) : ""}
-            imageUrl={card.imageUrl}
             eager
+            sizes="(min-width: 640px) 320px, 256px"
           />
         </div>
         <div className="space-y-4">
@@ -80,6 +107,7 @@ export default function CardPage({ loaderData }: Route.ComponentProps) {
               <span className="text-amber-700">{rarity}</span>
               {rarityLabel && rarityLabel !== rarity ? <span className="ml-2 text-slate-600">{rarityLabel}</span> : null}
             </dd>
+            <CardFacts card={card} />
             {card.setCode && card.number !== null ? (
               <>
                 <dt className="font-medium text-slate-600">{t("setNumber")}</dt>
@@ -114,6 +142,50 @@ export default function CardPage({ loaderData }: Route.ComponentProps) {
           </section>
         </div>
       </div>
+      {loaderData.decks.length ? (
+        <section aria-labelledby="card-decks" className="space-y-3">
+          <h2 id="card-decks" className="text-xl font-bold">
+            {t("decksUsing")}
+          </h2>
+          <ul className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
+            {loaderData.decks.map((deck) => (
+              <li key={deck.id}>
+                <DeckSummaryCard deck={deck} />
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
     </article>
+  );
+}
+
+/** Type, HP, stage, weakness and retreat cost; what the catalogue does not know reads —. */
+function CardFacts({ card }: { card: Route.ComponentProps["loaderData"]["card"] }) {
+  const t = useT(cardsMessages);
+  const unknown = t("unknownValue");
+  if (isTrainerCard(card)) {
+    return (
+      <>
+        <dt className="font-medium text-slate-600">{t("cardKindLabel")}</dt>
+        <dd>{t(trainerMessage(card.cardType))}</dd>
+      </>
+    );
+  }
+  const weakness = card.weakness ? elementOf({ element: card.weakness }) : null;
+  const stage = card.stage ? STAGE_MESSAGE[card.stage] : undefined;
+  return (
+    <>
+      <dt className="font-medium text-slate-600">{t("typeLabel")}</dt>
+      <dd>{card.element ? t(TYPE_MESSAGE[elementOf(card)]) : unknown}</dd>
+      <dt className="font-medium text-slate-600">{t("hpLabel")}</dt>
+      <dd>{card.hp ?? unknown}</dd>
+      <dt className="font-medium text-slate-600">{t("stageLabel")}</dt>
+      <dd>{stage ? t(stage) : unknown}</dd>
+      <dt className="font-medium text-slate-600">{t("weaknessLabel")}</dt>
+      <dd>{weakness ? t(TYPE_MESSAGE[weakness]) : unknown}</dd>
+      <dt className="font-medium text-slate-600">{t("retreatLabel")}</dt>
+      <dd>{card.retreatCost ?? unknown}</dd>
+    </>
   );
 }

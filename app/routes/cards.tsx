@@ -2,9 +2,9 @@ import { Form, Link, useNavigate, useNavigation, useSubmit } from "react-router"
 import { canonicalPackId, DEFAULT_PAGE_SIZE, listCards, listPacks } from "../features/cards/cards.server";
 import { CardError } from "../features/cards/errors";
 import { CardSearch } from "../features/cards/components/card-search";
-import { CardTile } from "../features/cards/components/card-tile";
+import { CardImage } from "../features/cards/components/card-image";
 import { cardsMessages } from "../features/cards/messages";
-import { displayRarity, RARITIES } from "../features/cards/rarity";
+import { RARITIES } from "../features/cards/rarity";
 import { FormField, SelectField } from "../components/ui/form-field";
 import { SubmitButton } from "../components/ui/submit-button";
 import { localeFromRequest, translate, useLocale, useT } from "../lib/i18n";
@@ -165,11 +165,11 @@ export default function CardsPage({ loaderData }: Route.ComponentProps) {
             <ul className="mt-4 grid grid-cols-3 gap-3 sm:grid-cols-4 md:grid-cols-6" aria-label={t("cardList")}>
               {cards.map((card, i) => (
                 <li key={card.id}>
-                  <Link to={`/cards/${encodeURIComponent(card.id)}`} className="block rounded-lg focus-visible:outline-2 focus-visible:outline-brand-600">
-                    <CardTile name={card.name} rarity={card.rarity} packName={pack.name} imageUrl={card.imageUrl} eager={i < 6} />
-                    <span className="mt-1 block truncate text-xs text-slate-700">
-                      {card.name} <span className="text-amber-700">{displayRarity(card.rarity)}</span>
-                    </span>
+                  <Link
+                    to={`/cards/${encodeURIComponent(card.id)}`}
+                    className="block rounded-card transition-transform hover:-translate-y-0.5 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600"
+                  >
+                    <CardImage face={card} packName={pack.name} eager={i < 6} sizes="(min-width: 768px) 16vw, (min-width: 640px) 25vw, 33vw" />
                   </Link>
                 </li>
               ))}

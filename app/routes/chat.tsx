@@ -35,7 +35,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
             id: view.offer.id,
             status: view.offer.status,
             comment: view.offer.comment,
-            cards: view.offer.cards.map((c) => ({ cardId: c.cardId, side: c.side, count: c.count, name: c.name, rarity: c.rarity })),
+            cards: view.offer.cards.map(({ packName: _packName, ...card }) => card),
           },
           initialMessages: messages,
           initialState: state,

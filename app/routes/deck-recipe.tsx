@@ -1,9 +1,186 @@
-import { PagePlaceholder } from "../components/ui/page-placeholder";
+import { data, redirect } from "react-router";
+import { localeOfMatches } from "../components/layout/meta-locale";
+import { RouteError } from "../components/ui/route-error";
+import { CATEGORY_LABELS, TIER_MEANINGS } from "../features/decks/categories";
+import { DeckCardGrid } from "../features/decks/components/deck-card-grid";
+import { DeckEyecatch } from "../features/decks/components/deck-eyecatch";
+import { DeckExport } from "../features/decks/components/deck-export";
+import { DeckSummaryCard, formatDeckDate, TierBadge } from "../features/decks/components/deck-summary-card";
+import { DeckTradeLinks } from "../features/decks/components/deck-trade-links";
+import { EnergyIcons } from "../features/decks/components/energy-icon";
+import { LegalityPanel } from "../features/decks/components/legality-panel";
+import { getDeck } from "../features/decks/decks.server";
+import { energyLabel } from "../features/decks/energy";
+import { decksMessages } from "../features/decks/messages";
+import { isDeckId } from "../features/decks/rules";
+import { getViewer } from "../features/users/session.server";
+import { localeFromRequest, translate, useLocale, useT } from "../lib/i18n";
 import { seoMeta } from "../lib/seo";
 import type { Route } from "./+types/deck-recipe";
 
-export const meta: Route.MetaFunction = (args) => seoMeta(args, { title: "デッキレシピ", noindex: true });
+export async function loader({ request, params, context }: Route.LoaderArgs) {
+  const locale = localeFromRequest(request);
+  const viewer = await getViewer(request, context);
+  // Admins may preview a deck that is not public (kept out of search results).
+  const deck = await getDeck(context.db, params.slug, { includePrivate: Boolean(viewer?.isAdmin) });
+  if (!deck) throw data({ message: translate(decksMessages, locale, "notFound") }, { status: 404 });
+  // One URL per deck: the id URL moves permanently to the slug URL.
+  if (isDeckId(params.slug) || params.slug !== deck.slug) throw redirect(`/deck-recipes/${encodeURIComponent(deck.slug)}`, 301);
+  const plain = deck.description.replace(/\s+/g, " ").trim();
+  const description =
+    deck.metaDescription ||
+    (plain ? plain.slice(0, 120) : translate(decksMessages, locale, "listDescription"));
+  return {
+    deck,
+    preview: !deck.isPublic,
+    description,
+    siteUrl: context.env.siteUrl,
+  };
+}
 
-export default function Page() {
-  return <PagePlaceholder title="デッキレシピ"><p>デッキレシピが見つかりません</p></PagePlaceholder>;
+export const meta: Route.MetaFunction = (args) => {
+  const locale = localeOfMatches(args.matches);
+  const list = translate(decksMessages, locale, "listTitle");
+  const deck = args.data?.deck;
+  if (!deck) return seoMeta(args, { title: translate(decksMessages, locale, "notFound"), noindex: true });
+  const base = args.data?.siteUrl ?? "";
+  const abs = (url: string) => (/^https?:/i.test(url) ? url : `${base}${url}`);
+  return seoMeta(args, {
+    title: deck.name,
+    description: args.data?.description,
+    keywords: deck.keywords || undefined,
+    image: deck.eyecatchUrl,
+    type: "article",
+    breadcrumbs: [
+      { name: list, path: "/deck-recipes" },
+      { name: deck.name, path: `/deck-recipes/${encodeURIComponent(deck.slug)}` },
+    ],
+    noindex: args.data?.preview,
+    jsonLd: [
+      {
+        "@context": "https://schema.org",
+        "@type": "Article",
+        headline: deck.name,
+        description: args.data?.description,
+        articleSection: list,
+        inLanguage: "ja",
+        datePublished: deck.createdAt,
+        dateModified: deck.updatedAt,
+        url: `${base}/deck-recipes/${encodeURIComponent(deck.slug)}`,
+        ...(deck.eyecatchUrl ? { image: [abs(deck.eyecatchUrl)] } : {}),
+        keywords: deck.keywords || undefined,
+        mainEntity: {
+          "@type": "ItemList",
+          name: translate(decksMessages, locale, "cardList", { count: deck.legality.total }),
+          numberOfItems: deck.cards.length,
+          itemListElement: deck.cards.map((card, i) => ({ "@type": "ListItem", position: i + 1, name: `${card.count} ${card.name}`, url: `${base}/cards/${encodeURIComponent(card.cardId)}` })),
+        },
+      },
+    ],
+  });
+};
+
+export default function DeckRecipe({ loaderData }: Route.ComponentProps) {
+  const { deck, preview } = loaderData;
+  const t = useT(decksMessages);
+  const locale = useLocale();
+  return (
+    <article className="space-y-8">
+      {preview ? (
+        <p role="status" className="rounded-md border border-amber-300 bg-amber-50 px-4 py-2 font-bold text-amber-900">
+          {t("preview")}
+        </p>
+      ) : null}
+      <header className="space-y-3">
+        <h1 className="text-2xl font-bold sm:text-3xl">{deck.name}</h1>
+        <dl className="flex flex-wrap items-center gap-x-6 gap-y-2 text-sm">
+          <div className="flex items-center gap-2">
+            <dt className="sr-only">{t("filterTier")}</dt>
+            <dd>
+              <TierBadge tier={deck.tier} />
+            </dd>
+          </div>
+          {deck.energyTypes.length ? (
+            <div className="flex items-center gap-2">
+              <dt className="font-medium text-slate-600">{t("energy")}</dt>
+              <dd className="flex items-center gap-2">
+                <EnergyIcons types={deck.energyTypes} size={22} />
+                <span>{deck.energyTypes.map((e) => energyLabel(e, locale)).join("・")}</span>
+              </dd>
+            </div>
+          ) : null}
+          <div className="flex items-center gap-2">
+            <dt className="font-medium text-slate-600">{t("category")}</dt>
+            <dd>{CATEGORY_LABELS[deck.category] ? t(CATEGORY_LABELS[deck.category]) : deck.category}</dd>
+          </div>
+          <div className="flex items-center gap-2">
+            <dt className="font-medium text-slate-600">{t("updated")}</dt>
+            <dd>
+              <time dateTime={deck.updatedAt}>{formatDeckDate(deck.updatedAt, locale)}</time>
+            </dd>
+          </div>
+        </dl>
+        <p className="text-sm text-slate-700">
+          {t("tierBadge", { tier: deck.tier })}：{t(TIER_MEANINGS[deck.tier] ?? "tier4")}
+        </p>
+      </header>
+
+      <div className="mx-auto max-w-3xl">
+        <DeckEyecatch name={deck.name} eyecatchUrl={deck.eyecatchUrl} energyTypes={deck.energyTypes} keyCards={deck.keyCards} eager />
+      </div>
+
+      <section aria-labelledby="deck-cards" className="space-y-4">
+        <h2 id="deck-cards" className="text-xl font-bold">
+          {t("cardList", { count: deck.legality.total })}
+        </h2>
+        <DeckCardGrid cards={deck.cards} />
+      </section>
+
+      <LegalityPanel legality={deck.legality} />
+
+      <DeckTradeLinks cards={deck.cards} />
+
+      {deck.contentHtml ? (
+        <section aria-labelledby="deck-description" className="space-y-2">
+          <h2 id="deck-description" className="text-xl font-bold">
+            {t("description")}
+          </h2>
+          <div className="content-body" dangerouslySetInnerHTML={{ __html: deck.contentHtml }} />
+        </section>
+      ) : null}
+
+      <DeckExport text={deck.exportText} />
+
+      <details className="rounded-lg border border-slate-200 bg-white p-4 text-sm">
+        <summary className="cursor-pointer font-bold">{t("tierMeaning")}</summary>
+        <dl className="mt-2 space-y-1">
+          {[1, 2, 3, 4].map((tier) => (
+            <div key={tier} className="flex gap-2">
+              <dt className="font-bold">{t("tierBadge", { tier })}</dt>
+              <dd>{t(TIER_MEANINGS[tier])}</dd>
+            </div>
+          ))}
+        </dl>
+      </details>
+
+      {deck.related.length ? (
+        <section aria-labelledby="deck-related" className="space-y-3">
+          <h2 id="deck-related" className="text-xl font-bold">
+            {t("relatedDecks")}
+          </h2>
+          <ul className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
+            {deck.related.map((related) => (
+              <li key={related.id}>
+                <DeckSummaryCard deck={related} />
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
+    </article>
+  );
+}
+
+export function ErrorBoundary() {
+  return <RouteError />;
 }

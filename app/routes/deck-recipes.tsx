@@ -1,10 +1,148 @@
-import { PagePlaceholder } from "../components/ui/page-placeholder";
+import { Form, Link } from "react-router";
+import { localeOfMatches } from "../components/layout/meta-locale";
+import { DeckSummaryCard } from "../features/decks/components/deck-summary-card";
+import { EnergyIcon } from "../features/decks/components/energy-icon";
+import { listPublicDecks } from "../features/decks/decks.server";
+import { ENERGY_TYPES } from "../features/decks/energy";
+import { DeckError } from "../features/decks/errors";
+import { deckListFiltersFromParams } from "../features/decks/filters";
+import { CATEGORY_LABELS } from "../features/decks/categories";
+import { decksMessages } from "../features/decks/messages";
+import { DECK_CATEGORIES, TIERS } from "../features/decks/rules";
+import type { DeckSummary } from "../features/decks/types";
+import { translate, useLocale, useT } from "../lib/i18n";
 import { seoMeta } from "../lib/seo";
 import type { Route } from "./+types/deck-recipes";
 
-// An empty list (the feature is still being built) stays out of search results.
-export const meta: Route.MetaFunction = (args) => seoMeta(args, { title: "デッキレシピ", breadcrumbs: [{ name: "デッキレシピ", path: "/deck-recipes" }], noindex: true });
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const url = new URL(request.url);
+  const filters = deckListFiltersFromParams(url.searchParams);
+  let cursor = url.searchParams.get("cursor") || null;
+  let page: { decks: DeckSummary[]; nextCursor: string | null } = { decks: [], nextCursor: null };
+  let loadFailed = false;
+  try {
+    try {
+      page = await listPublicDecks(context.db, filters, cursor);
+    } catch (error) {
+      // A damaged cursor in a shared link shows the first page rather than an error.
+      if (!(error instanceof DeckError)) throw error;
+      cursor = null;
+      page = await listPublicDecks(context.db, filters);
+    }
+  } catch (error) {
+    // SPEC.md §8 デッキレシピの取得に失敗しました is the list's own message, not an error page.
+    console.error("deck recipes could not be read", error);
+    loadFailed = true;
+  }
+  return { filters, isFirstPage: !cursor, ...page, loadFailed };
+}
 
-export default function Page() {
-  return <PagePlaceholder title="デッキレシピ"><p>デッキレシピが見つかりません</p></PagePlaceholder>;
+export const meta: Route.MetaFunction = (args) => {
+  const locale = localeOfMatches(args.matches);
+  const title = translate(decksMessages, locale, "listTitle");
+  const data = args.data;
+  const empty = !data || data.loadFailed || (data.isFirstPage && data.decks.length === 0);
+  return seoMeta(args, {
+    title,
+    description: translate(decksMessages, locale, "listDescription"),
+    canonicalQuery: { tier: data?.filters.tier ? String(data.filters.tier) : null, energy: data?.filters.energy, category: data?.filters.category },
+    breadcrumbs: [{ name: title, path: "/deck-recipes" }],
+    noindex: empty,
+  });
+};
+
+export default function DeckRecipes({ loaderData }: Route.ComponentProps) {
+  const { filters, decks, nextCursor, loadFailed } = loaderData;
+  const t = useT(decksMessages);
+  const locale = useLocale();
+  const nextParams = new URLSearchParams();
+  if (filters.tier) nextParams.set("tier", String(filters.tier));
+  if (filters.energy) nextParams.set("energy", filters.energy);
+  if (filters.category) nextParams.set("category", filters.category);
+  if (nextCursor) nextParams.set("cursor", nextCursor);
+  const selectClass = "rounded-md border border-slate-400 bg-white px-2 py-2";
+  return (
+    <div className="space-y-6">
+      <h1 className="text-2xl font-bold">{t("listTitle")}</h1>
+      <Form method="get" action="/deck-recipes" className="flex flex-wrap items-end gap-3 rounded-xl border border-slate-200 bg-white p-4">
+        <label className="text-sm">
+          <span className="mb-1 block font-medium">{t("filterTier")}</span>
+          <select name="tier" defaultValue={filters.tier ?? ""} className={selectClass}>
+            <option value="">{t("filterAny")}</option>
+            {TIERS.map((tier) => (
+              <option key={tier} value={tier}>
+                {t("tierBadge", { tier })}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="text-sm">
+          <span className="mb-1 block font-medium">{t("filterEnergy")}</span>
+          <select name="energy" defaultValue={filters.energy ?? ""} className={selectClass}>
+            <option value="">{t("filterAny")}</option>
+            {ENERGY_TYPES.map((energy) => (
+              <option key={energy.value} value={energy.value}>
+                {energy[locale]}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="text-sm">
+          <span className="mb-1 block font-medium">{t("filterCategory")}</span>
+          <select name="category" defaultValue={filters.category ?? ""} className={selectClass}>
+            <option value="">{t("filterAny")}</option>
+            {DECK_CATEGORIES.map((category) => (
+              <option key={category} value={category}>
+                {t(CATEGORY_LABELS[category])}
+              </option>
+            ))}
+          </select>
+        </label>
+        <button type="submit" className="rounded-full bg-brand-700 px-5 py-2 font-bold text-white hover:bg-brand-800">
+          {t("filterApply")}
+        </button>
+        {filters.tier || filters.energy || filters.category ? (
+          <Link to="/deck-recipes" className="py-2 text-sm text-brand-700 underline">
+            {t("filterClear")}
+          </Link>
+        ) : null}
+      </Form>
+      <ul className="flex flex-wrap gap-2" aria-label={t("filterEnergy")}>
+        {ENERGY_TYPES.map((energy) => (
+          <li key={energy.value}>
+            <Link
+              to={filters.energy === energy.value ? "/deck-recipes" : `/deck-recipes?energy=${energy.value}`}
+              aria-current={filters.energy === energy.value ? "true" : undefined}
+              className="flex items-center gap-1 rounded-full border border-slate-300 bg-white px-3 py-1 text-sm hover:border-brand-500 aria-[current=true]:border-brand-700 aria-[current=true]:bg-brand-50"
+            >
+              <EnergyIcon type={energy.value} size={18} decorative />
+              {energy[locale]}
+            </Link>
+          </li>
+        ))}
+      </ul>
+      {loadFailed ? (
+        <p role="alert" className="rounded-md bg-red-50 px-4 py-3 font-medium text-red-700">
+          {t("listLoadFailed")}
+        </p>
+      ) : decks.length === 0 ? (
+        <p className="rounded-lg border border-dashed border-slate-300 bg-white p-6 text-slate-600">{t("listEmpty")}</p>
+      ) : (
+        <ul className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
+          {decks.map((deck, i) => (
+            <li key={deck.id}>
+              <DeckSummaryCard deck={deck} eager={i < 3} />
+            </li>
+          ))}
+        </ul>
+      )}
+      {nextCursor ? (
+        <p>
+          <Link to={`/deck-recipes?${nextParams}`} className="text-brand-700 underline" rel="next">
+            {t("nextPage")}
+          </Link>
+        </p>
+      ) : null}
+    </div>
+  );
 }

@@ -1,13 +1,21 @@
 import { Link } from "react-router";
+import { ArticleList } from "../features/articles/components/article-list";
+import { articlesMessages } from "../features/articles/messages";
+import { newestPublicArticles } from "../features/articles/public.server";
 import { listPacks, showcaseCards } from "../features/cards/cards.server";
-import { CardTile } from "../features/cards/components/card-tile";
+import { CardImage } from "../features/cards/components/card-image";
+import { HomeDeckRecipes } from "../features/decks/components/home-deck-recipes";
+import { listHomeDecks } from "../features/decks/decks.server";
 import { NewestOffers } from "../features/trades/components/newest-offers";
 import { listBoard, toListItem } from "../features/trades/trades.server";
 import { getViewer } from "../features/users/session.server";
+import { useT } from "../lib/i18n";
 import { seoMeta } from "../lib/seo";
 import type { Route } from "./+types/home";
 
 export const meta: Route.MetaFunction = (args) => seoMeta(args);
+
+const HOME_ARTICLES = 4;
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   // The catalogue changes only on import: a minute of staleness across instances is fine.
@@ -15,12 +23,19 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const newest = packs[0];
   const featured = newest ? await showcaseCards(context.db, newest.id, 8) : [];
   const viewer = await getViewer(request, context);
-  const newestOffers = (await listBoard(context.db, { viewerId: viewer?.id, limit: 4 })).offers.map(toListItem);
-  return { packs: packs.slice(0, 8), totalPacks: packs.length, newest, featured, newestOffers, now: new Date().toISOString() };
+  const [board, newestArticles, deckRecipes] = await Promise.all([
+    listBoard(context.db, { viewerId: viewer?.id, limit: 4 }),
+    newestPublicArticles(context.db, HOME_ARTICLES),
+    // デッキレシピ: tier 1 first, then newest.
+    listHomeDecks(context.db, 6),
+  ]);
+  const newestOffers = board.offers.map(toListItem);
+  return { packs: packs.slice(0, 8), totalPacks: packs.length, newest, featured, newestOffers, newestArticles, deckRecipes, now: new Date().toISOString() };
 }
 
 export default function Home({ loaderData }: Route.ComponentProps) {
-  const { packs, totalPacks, newest, featured, newestOffers, now } = loaderData;
+  const { packs, totalPacks, newest, featured, newestOffers, newestArticles, deckRecipes, now } = loaderData;
+  const ta = useT(articlesMessages);
   return (
     <div className="space-y-10">
       <section className="rounded-2xl bg-gradient-to-br from-brand-600 to-brand-800 px-6 py-8 text-white">
@@ -40,6 +55,22 @@ export default function Home({ loaderData }: Route.ComponentProps) {
 
       <NewestOffers offers={newestOffers} now={now} />
 
+      {newestArticles.length > 0 ? (
+        <section aria-labelledby="newest-articles" className="space-y-4">
+          <h2 id="newest-articles" className="text-xl font-bold">
+            {ta("newestHeading")}
+          </h2>
+          <ArticleList articles={newestArticles} columns="sm:grid-cols-2 lg:grid-cols-4" />
+          <p className="text-sm">
+            <Link to="/articles" className="text-brand-700 underline">
+              {ta("moreArticles")}
+            </Link>
+          </p>
+        </section>
+      ) : null}
+
+      <HomeDeckRecipes decks={deckRecipes} />
+
       {newest ? (
         <section aria-labelledby="newest-pack">
           <h2 id="newest-pack" className="text-xl font-bold">
@@ -51,7 +82,9 @@ export default function Home({ loaderData }: Route.ComponentProps) {
           <ul className="mt-4 grid grid-cols-3 gap-3 sm:grid-cols-4 md:grid-cols-8">
             {featured.map((card, i) => (
               <li key={card.id}>
-                <CardTile name={card.name} rarity={card.rarity} packName={card.packName} imageUrl={card.imageUrl} eager={i < 4} />
+                <Link to={`/cards/${encodeURIComponent(card.id)}`} className="block rounded-card focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600">
+                  <CardImage face={card} packName={card.packName} eager={i < 3} sizes="(min-width: 768px) 12vw, (min-width: 640px) 25vw, 33vw" />
+                </Link>
               </li>
             ))}
           </ul>

@@ -2,7 +2,8 @@ import { data, redirect } from "react-router";
 import { offerInputFromForm, zodMessage } from "../features/trades/http.server";
 import { OfferForm } from "../features/trades/components/offer-form";
 import { tradesMessages } from "../features/trades/messages";
-import { createOffer } from "../features/trades/trades.server";
+import { offerPrefillFromParams } from "../features/trades/trades.schema";
+import { createOffer, offerPrefill } from "../features/trades/trades.server";
 import { requireViewer } from "../features/users/session.server";
 import { formError } from "../lib/api.server";
 import { readFormData } from "../lib/forms.server";
@@ -17,7 +18,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const viewer = await requireViewer(request, context);
   if (!viewer.friendId) throw redirect(NEED_FRIEND_ID);
   const locale = localeFromRequest(request);
+  // ?want=A1-096*2,… starts the 求 side (a deck recipe's 「足りないカードを募集する」).
+  const want = await offerPrefill(context.db, offerPrefillFromParams(new URL(request.url).searchParams));
   return {
+    want,
     title: translate(tradesMessages, locale, "newOfferTitle"),
     description: translate(tradesMessages, locale, "newOfferDescription"),
   };
@@ -39,12 +43,12 @@ export async function action({ request, context }: Route.ActionArgs) {
 
 export const meta: Route.MetaFunction = (args) => seoMeta(args, { title: args.data?.title ?? "トレード募集を作成", description: args.data?.description, noindex: true });
 
-export default function NewOffer({ actionData }: Route.ComponentProps) {
+export default function NewOffer({ loaderData, actionData }: Route.ComponentProps) {
   const t = useT(tradesMessages);
   return (
     <div className="space-y-6">
       <h1 className="text-2xl font-bold">{t("newOfferTitle")}</h1>
-      <OfferForm mode="new" error={actionData?.error} />
+      <OfferForm mode="new" error={actionData?.error} initialWant={loaderData.want} />
     </div>
   );
 }

@@ -120,18 +120,21 @@ function Filters({
   // On a phone the offers come first: the filters fold behind a button, the active ones stay
   // in sight as chips (each removes its filter). From md up the panel is always open.
   const [open, setOpen] = useState(false);
-  const chips: { key: string; text: string; removeName: string; remove: Record<string, null> }[] = [];
+  const chips: { key: string; text: string; removeLabel: string; remove: Record<string, null> }[] = [];
+  if (filters.giveAny?.length) {
+    chips.push({ key: "giveAny", text: t("filterGiveAny", { count: filters.giveAny.length }), removeLabel: t("filterGiveAnyRemove"), remove: { giveAny: null } });
+  }
   for (const side of ["give", "want"] as const) {
     const card = nameOf(filters[side]);
     if (!card) continue;
     const name = cardName(card, locale);
-    chips.push({ key: side, text: `${t(side === "give" ? "filterGive" : "filterWant")}: ${name} ${displayRarity(card.rarity)}`, removeName: name, remove: { [side]: null } });
+    chips.push({ key: side, text: `${t(side === "give" ? "filterGive" : "filterWant")}: ${name} ${displayRarity(card.rarity)}`, removeLabel: t("filterRemove", { name }), remove: { [side]: null } });
   }
   const pack = packs.find((p) => p.id === filters.pack);
-  if (pack) chips.push({ key: "pack", text: `${t("filterPack")}: ${pack.name}`, removeName: `${t("filterPack")}: ${pack.name}`, remove: { pack: null } });
+  if (pack) chips.push({ key: "pack", text: `${t("filterPack")}: ${pack.name}`, removeLabel: t("filterRemove", { name: `${t("filterPack")}: ${pack.name}` }), remove: { pack: null } });
   if (filters.rarity) {
     const text = `${t("filterRarity")}: ${displayRarity(filters.rarity)}`;
-    chips.push({ key: "rarity", text, removeName: text, remove: { rarity: null } });
+    chips.push({ key: "rarity", text, removeLabel: t("filterRemove", { name: text }), remove: { rarity: null } });
   }
   return (
     <section aria-labelledby="board-filters" className="rounded-xl border border-slate-200 bg-white p-4">
@@ -154,7 +157,7 @@ function Filters({
           {chips.map((chip) => (
             <li key={chip.key} className="flex items-center gap-1 rounded-full bg-brand-50 px-3 py-1 text-sm">
               <span>{chip.text}</span>
-              <Link to={withParams(params, chip.remove)} aria-label={t("filterRemove", { name: chip.removeName })} className="px-1 font-bold text-brand-800">
+              <Link to={withParams(params, chip.remove)} aria-label={chip.removeLabel} className="px-1 font-bold text-brand-800">
                 ×
               </Link>
             </li>
@@ -168,6 +171,7 @@ function Filters({
       </div>
       <Form method="get" action="/trades" className="mt-3 flex flex-wrap items-end gap-3">
         {filters.give ? <input type="hidden" name="give" value={filters.give} /> : null}
+        {filters.giveAny?.length ? <input type="hidden" name="giveAny" value={filters.giveAny.join(",")} /> : null}
         {filters.want ? <input type="hidden" name="want" value={filters.want} /> : null}
         <label className="text-sm">
           <span className="mb-1 block font-medium">{t("filterPack")}</span>
@@ -194,7 +198,7 @@ function Filters({
         <button type="submit" className="rounded-full bg-brand-700 px-5 py-2 font-bold text-white hover:bg-brand-800">
           {t("filterApply")}
         </button>
-        {filters.give || filters.want || filters.pack || filters.rarity ? (
+        {filters.give || filters.giveAny?.length || filters.want || filters.pack || filters.rarity ? (
           <Link to="/trades" className="py-2 text-sm text-brand-700 underline">
             {t("filterClear")}
           </Link>
@@ -312,7 +316,7 @@ export default function TradeBoard({ loaderData }: Route.ComponentProps) {
                     <OfferCard
                       offer={offer}
                       now={now}
-                      highlightGive={filters.give ? new Set([filters.give]) : undefined}
+                      highlightGive={filters.give || filters.giveAny?.length ? new Set([...(filters.give ? [filters.give] : []), ...(filters.giveAny ?? [])]) : undefined}
                       highlightWant={filters.want ? new Set([filters.want]) : undefined}
                     >
                       {offer.ownerId === viewerId ? <span>{t("yourOffer")}</span> : <RespondButton offerId={offer.id} signedIn={Boolean(viewerId)} />}

@@ -1,9 +1,9 @@
 import { randomBytes } from "node:crypto";
-import pg from "pg";
 import { io as connect, type Socket } from "socket.io-client";
 import { afterAll, describe, expect, it } from "vitest";
 import type { Ack, ChatMessage, ClientToServerEvents, ServerToClientEvents } from "../../app/features/chat/protocol";
 import { startServer, type RunningServer } from "../support/server";
+import { createSharedDatabase } from "../support/shared-database";
 
 type ChatClient = Socket<ServerToClientEvents, ClientToServerEvents>;
 
@@ -22,20 +22,9 @@ afterAll(async () => {
 
 /** A fresh PostgreSQL database both instances share. */
 async function freshDatabase(adminUrl: string): Promise<string> {
-  const name = `torepoke_chat_${randomBytes(5).toString("hex")}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  dropDatabase = async () => {
-    const c = new pg.Client({ connectionString: adminUrl });
-    await c.connect();
-    await c.query(`drop database if exists ${name} with (force)`);
-    await c.end();
-  };
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  return url.toString();
+  const database = await createSharedDatabase(adminUrl, "torepoke_chat");
+  dropDatabase = database.drop;
+  return database.url;
 }
 
 async function http(server: RunningServer, path: string, init: { method?: string; cookie?: string; json?: unknown; form?: Record<string, string> } = {}) {

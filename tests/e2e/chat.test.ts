@@ -207,7 +207,7 @@ describe("trade chat in the browser", () => {
     await expect(page.getByRole("heading", { level: 1 }).textContent()).resolves.toBe("ページが見つかりません");
     const api = await strangerContext.request.get(`${baseUrl}/api/chat/rooms/${roomId}/messages`);
     expect(api.status()).toBe(404);
-    expect(await api.json()).toMatchObject({ error: "チャットルームが見つかりません" });
+    expect(await api.json()).toEqual({ error: "チャットルームが見つかりません", code: "not_found" });
     const mine = await a.context.request.get(`${baseUrl}/api/chat/rooms/${roomId}/messages?afterSeq=0`);
     expect(mine.status()).toBe(200);
 

@@ -133,6 +133,13 @@ describe("site settings (admin サイト設定)", () => {
     // The page after a reload shows what was saved.
     await page.reload();
     expect(await page.getByLabel("メタディスクリプション").inputValue()).toBe(description);
+
+    // A file that is not an image is refused: SPEC.md §8's message with the cause, nothing changed.
+    const svg = path.join(dir, "logo.svg");
+    writeFileSync(svg, '<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"><rect width="9" height="9"/></svg>');
+    await page.locator('input[type="file"]').setInputFiles(svg);
+    await page.getByRole("alert").filter({ hasText: "画像のアップロードに失敗しました: この形式のファイルはアップロードできません" }).waitFor();
+    expect(await page.getByLabel("OG画像URL").inputValue()).toBe(imageUrl);
     await context.close();
   });
 

@@ -37,7 +37,7 @@ async function player(prefix: string, options: Parameters<Browser["newContext"]>
 /** Chooses the ◆ (one diamond) print of a card in a trade picker combobox. */
 async function pickCard(page: Page, label: string, query: string) {
   await page.getByRole("combobox", { name: label }).fill(query);
-  const option = page.locator("[role=listbox]:visible [role=option]").filter({ hasText: /(^|[^◆])◆・/ }).first();
+  const option = page.locator("[role=listbox]:visible [role=option]").filter({ has: page.locator('[data-rarity="◆"]') }).first();
   await option.waitFor();
   await option.click();
 }

@@ -72,7 +72,7 @@ describe("/sitemap.xml", () => {
 
   it("lists the fixed pages, every pack page and every listable card", async () => {
     const pages = locs(await ((await partLoader(args({ part: "pages-1.xml" }))) as Response).text());
-    expect(pages).toEqual([`${SITE}/`, `${SITE}/cards`, `${SITE}/trades`, `${SITE}/privacy-policy`, `${SITE}/terms`]);
+    expect(pages).toEqual([`${SITE}/`, `${SITE}/cards`, `${SITE}/trades`, `${SITE}/deck-recipes`, `${SITE}/privacy-policy`, `${SITE}/terms`]);
     const cards = locs(await ((await partLoader(args({ part: "cards-1.xml" }))) as Response).text());
     const index = await cardIndex(database.db);
     expect(cards).toContain(`${SITE}/cards/${index.cards[0].id}`);

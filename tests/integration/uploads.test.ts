@@ -13,7 +13,7 @@ import { createLocalStore, createS3Store, type UploadStore } from "../../app/fea
 import { hostedImageSizes, listRecentUploads, saveUpload } from "../../app/features/uploads/uploads.server";
 import { CLIENT_IP_HEADER, getAuth } from "../../app/lib/auth.server";
 import { loadEnv, type Env } from "../../app/lib/env.server";
-import { action } from "../../app/routes/api.admin.uploads";
+import { action, loader } from "../../app/routes/api.admin.uploads";
 import { startS3Server, type S3TestServer } from "../support/s3-server";
 import { createTestDatabase, type TestDatabase } from "../support/test-db";
 
@@ -230,6 +230,23 @@ describe("POST /api/admin/uploads (local store)", () => {
     expect(sizes.get(saved.url)).toEqual({ width: 120, height: 80 });
     expect(sizes.get(`${SITE}${saved.url}`)).toEqual({ width: 120, height: 80 });
     expect(sizes.has("https://elsewhere.example/x.webp")).toBe(false);
+  });
+
+  it("GET /api/admin/uploads lists the newest uploads for an admin only", async () => {
+    const created = (await (await upload(form(await jpeg(30, 20), { folder: "thumbnails" }))).json()) as { url: string };
+    const list = (cookie: string) =>
+      (loader({ request: new Request(`${SITE}/api/admin/uploads?limit=3`, { headers: cookie ? { cookie } : {} }), context, params: {} } as never) as Promise<Response>).catch((thrown: unknown) => {
+        if (thrown instanceof Response) return thrown;
+        throw thrown;
+      });
+    const res = await list(adminCookie);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("cache-control")).toBe("private, no-store");
+    const { items } = (await res.json()) as { items: { url: string; width: number; height: number; folder: string }[] };
+    expect(items).toHaveLength(3);
+    expect(items[0]).toMatchObject({ url: created.url, width: 30, height: 20, folder: "thumbnails" });
+    expect((await list(userCookie)).status).toBe(403);
+    expect((await list("")).status).toBe(401);
   });
 
   it("removes the files again when recording the upload fails", async () => {

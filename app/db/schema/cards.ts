@@ -48,11 +48,25 @@ export const cards = pgTable(
     setCode: text("set_code"),
     number: integer("number"),
     name: text("name").notNull().default(""),
+    // Kana reading of the Japanese name (hiragana, without the ex marker); empty while the
+    // card's name is English. Search folds it in, so はかせ finds 博士の研究.
+    nameReading: text("name_reading").notNull().default(""),
     nameEn: text("name_en").notNull().default(""),
     rarity: text("rarity").notNull().default(""),
     imageUrl: text("image_url").notNull().default(""),
+    // The catalogue's image file name (cPK_10_000010_00_FUSHIGIDANE_C.webp): the art's name in
+    // the public image set and under CARD_IMAGE_BASE_URL, and the key `cards:images` loads by.
+    imageFile: text("image_file"),
+    // Storage key prefix of the art `cards:images` re-encoded into the site's upload storage
+    // (`<key>-thumb.webp`, `<key>-full.webp`); null until the operator loads the images.
+    storedImage: text("stored_image"),
     element: text("element"),
     cardType: text("card_type"),
+    // たね / 1進化 / 2進化 as basic | stage1 | stage2; HP, weakness and retreat cost when known.
+    stage: text("stage"),
+    hp: integer("hp"),
+    weakness: text("weakness"),
+    retreatCost: integer("retreat_cost"),
     searchText: text("search_text").notNull().default(""),
     // Natural key of a card registered by the admin CSV import: the pack it was imported into
     // plus the row's `id` column (or name + rarity when the file has none). Null for catalogue

@@ -2,6 +2,7 @@
 export * from "./articles";
 export * from "./cards";
 export * from "./chat";
+export * from "./decks";
 export * from "./content";
 export * from "./trades";
 export * from "./users";

@@ -1,11 +1,18 @@
 import type { Db } from "../../db/client.server";
+import { listAdminArticles } from "../articles/articles.server";
+import type { ArticlesTabData } from "../articles/components/articles-panel";
+import { listPacks } from "../cards/cards.server";
 import type { Viewer } from "../users/session.server";
 import type { SettingsTabData } from "../settings/components/settings-panel";
 import { getSiteSettings } from "../settings/settings.server";
 import { reportsTabData } from "../trades/trades.server";
 import { getDatabaseStats } from "./admin.server";
+import type { DecksTabData } from "../decks/components/decks-panel";
+import { listAdminDecks } from "../decks/decks.server";
+import { deckEditorData } from "../decks/editor-data.server";
+import { localeFromCookie } from "../../lib/i18n";
 
-export type AdminTabDataArgs = { db: Db; viewer: Viewer; url: URL };
+export type AdminTabDataArgs = { db: Db; viewer: Viewer; url: URL; request: Request };
 
 /**
  * Server side of the admin tab registry (the client side is tabs.tsx): the data a tab needs,
@@ -13,8 +20,28 @@ export type AdminTabDataArgs = { db: Db; viewer: Viewer; url: URL };
  * gets no data. To add a tab's data, add one entry with the same id as in tabs.tsx.
  */
 export const ADMIN_TAB_DATA: Record<string, (args: AdminTabDataArgs) => Promise<unknown>> = {
+  // SPEC.md §8 記事の取得に失敗しました is the tab's own message: a failed list read shows it in the tab.
+  articles: async ({ db }): Promise<ArticlesTabData> => {
+    const [articles, packs] = await Promise.all([
+      listAdminArticles(db).catch((error: unknown) => {
+        console.error("articles could not be read", error);
+        return null;
+      }),
+      listPacks(db),
+    ]);
+    return { articles, packs: packs.map((pack) => ({ id: pack.id, name: pack.nameJa })) };
+  },
   database: ({ db }) => getDatabaseStats(db),
   reports: ({ db, url }) => reportsTabData(db, url),
+  // SPEC.md §8 デッキの取得に失敗しました is the tab's own message, not an error page.
+  decks: ({ db, request }) =>
+    Promise.all([listAdminDecks(db), deckEditorData(db, localeFromCookie(request.headers.get("cookie")))]).then(
+      ([decks, editor]): DecksTabData => ({ decks, ...editor }),
+      (error: unknown): DecksTabData => {
+        console.error("decks could not be read", error);
+        return { loadError: true };
+      },
+    ),
   // SPEC.md §8 設定の取得中にエラーが発生しました。 is the tab's own message, not an error page.
   settings: ({ db }) =>
     getSiteSettings(db).then(

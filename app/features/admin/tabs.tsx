@@ -1,6 +1,8 @@
 import type { ComponentType } from "react";
 import type { Locale } from "../../lib/i18n";
+import { ArticlesPanel } from "../articles/components/articles-panel";
 import { CardImportForm } from "../cards/components/card-import-form";
+import { DecksPanel } from "../decks/components/decks-panel";
 import { SettingsPanel } from "../settings/components/settings-panel";
 import { ReportsPanel } from "../trades/components/reports-panel";
 import { DatabasePanel } from "./components/database-panel";
@@ -19,9 +21,9 @@ export type AdminTab = {
  * set its Panel here and, if it needs data, add ADMIN_TAB_DATA[id] in tab-data.server.ts.
  */
 export const ADMIN_TABS: AdminTab[] = [
-  { id: "articles", label: { ja: "記事管理", en: "Articles" } },
+  { id: "articles", label: { ja: "記事管理", en: "Articles" }, Panel: ArticlesPanel },
   { id: "database", label: { ja: "データベース", en: "Database" }, Panel: DatabasePanel },
-  { id: "decks", label: { ja: "デッキ管理", en: "Decks" } },
+  { id: "decks", label: { ja: "デッキ管理", en: "Decks" }, Panel: DecksPanel },
   { id: "cards", label: { ja: "カード管理", en: "Cards" }, Panel: CardImportForm },
   { id: "settings", label: { ja: "サイト設定", en: "Site settings" }, Panel: SettingsPanel },
   { id: "reports", label: { ja: "通報", en: "Reports" }, Panel: ReportsPanel },

@@ -26,6 +26,12 @@ export const CARD_SUMMARY_COLUMNS = {
   nameEn: cards.nameEn,
   rarity: cards.rarity,
   imageUrl: cards.imageUrl,
+  imageFile: cards.imageFile,
+  storedImage: cards.storedImage,
+  element: cards.element,
+  cardType: cards.cardType,
+  stage: cards.stage,
+  hp: cards.hp,
 };
 
 /** The summary with the card's place in its set, for ordering. */
@@ -34,7 +40,6 @@ export const CARD_COLUMNS = { ...CARD_SUMMARY_COLUMNS, number: cards.number, set
 export type IndexedPack = { id: string; nameJa: string; nameEn: string; setCode: string; releaseDate: string; sortOrder: number };
 
 export type IndexedCard = CardListItem & {
-  setCode: string | null;
   rank: number;
   tradeable: boolean;
   searchText: string;
@@ -89,6 +94,12 @@ async function loadCardIndex(db: Db): Promise<CardIndex> {
       nameEn: row.nameEn,
       rarity: row.rarity,
       imageUrl: row.imageUrl,
+      imageFile: row.imageFile,
+      storedImage: row.storedImage,
+      element: row.element,
+      cardType: row.cardType,
+      stage: row.stage,
+      hp: row.hp,
       number: row.number,
       setCode: row.setCode,
       searchText: row.searchText,

@@ -3,7 +3,7 @@ import type { Db } from "../../db/client.server";
 import { cardPacks, cards, packs, rarities } from "../../db/schema/index";
 import { foldForSearch } from "../../lib/search-text";
 import { CardError } from "./errors";
-import { CARD_COLUMNS, CARD_SUMMARY_COLUMNS, cardIndex, compareCards, rememberCatalogueList, type IndexedCard, type IndexedPack } from "./card-index.server";
+import { CARD_COLUMNS, cardIndex, compareCards, rememberCatalogueList, type IndexedCard, type IndexedPack } from "./card-index.server";
 import { isExcludedAsRare } from "./rarity";
 import type { CardListItem, CardSearchResult } from "./types";
 
@@ -18,12 +18,7 @@ export type PackSummary = {
   cardCount: number;
 };
 
-export type CardSummary = {
-  id: string;
-  name: string;
-  nameEn: string;
-  rarity: string;
-  imageUrl: string;
+export type CardSummary = CardListItem & {
   packId: string;
   packName: string;
 };
@@ -55,7 +50,7 @@ export function showcaseCards(db: Db, packId: string, limit: number): Promise<Ca
 async function loadShowcase(db: Db, packId: string, limit: number): Promise<CardSummary[]> {
   return db
     .select({
-      ...CARD_SUMMARY_COLUMNS,
+      ...CARD_COLUMNS,
       packId: packs.id,
       packName: packs.nameJa,
     })
@@ -207,6 +202,13 @@ const toListItem = (card: IndexedCard): CardListItem => ({
   nameEn: card.nameEn,
   rarity: card.rarity,
   imageUrl: card.imageUrl,
+  imageFile: card.imageFile,
+  storedImage: card.storedImage,
+  element: card.element,
+  cardType: card.cardType,
+  stage: card.stage,
+  hp: card.hp,
+  setCode: card.setCode,
   number: card.number,
 });
 
@@ -253,7 +255,9 @@ export async function searchCards(db: Db, query: string, options: CardSearchOpti
 }
 
 export type CardDetail = CardListItem & {
-  setCode: string | null;
+  nameReading: string;
+  weakness: string | null;
+  retreatCost: number | null;
   rarityLabelJa: string | null;
   rarityLabelEn: string | null;
   tradeable: boolean;
@@ -265,6 +269,9 @@ export async function getCard(db: Db, cardId: string): Promise<CardDetail | null
   const [card] = await db
     .select({
       ...CARD_COLUMNS,
+      nameReading: cards.nameReading,
+      weakness: cards.weakness,
+      retreatCost: cards.retreatCost,
       rarityLabelJa: rarities.labelJa,
       rarityLabelEn: rarities.labelEn,
       tradeable: sql<boolean>`coalesce(${rarities.tradeable}, false)`,

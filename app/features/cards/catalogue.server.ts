@@ -1,10 +1,12 @@
 import { createRequire } from "node:module";
-import { count, sql } from "drizzle-orm";
+import { and, count, isNotNull, isNull, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.server";
 import { cardPacks, cards, packs, rarities } from "../../db/schema/index";
 import { foldForSearch } from "../../lib/search-text";
 import { invalidateCardIndex } from "./card-index.server";
+import { resolveJapaneseName } from "./japanese-names";
 import { RARITIES, rarityFromCode } from "./rarity";
+import { romanisedToken } from "./romanisation";
 
 const require = createRequire(import.meta.url);
 
@@ -19,9 +21,14 @@ type CatalogueCard = {
   number: number;
   rarity: string;
   name: string;
+  image?: string;
   packs?: string[];
-  element?: string;
-  type?: string;
+  element?: string | null;
+  type?: string | null;
+  stage?: string | number | null;
+  health?: number | null;
+  retreatCost?: number | null;
+  weakness?: string | null;
 };
 
 // Japanese set names of the game where we know them for certain; the catalogue package only
@@ -139,11 +146,14 @@ export function readCatalogue(): { packs: CataloguePack[]; cards: CatalogueCardR
   const extra = new Map<string, CatalogueCard>(
     (require("pokemon-tcg-pocket-database/dist/cards.extra.json") as CatalogueCard[]).map((c) => [`${c.set}-${c.number}`, c]),
   );
-  const catalogueCards = (require("pokemon-tcg-pocket-database/dist/cards.json") as CatalogueCard[]).map((c) => ({
-    ...c,
-    element: extra.get(`${c.set}-${c.number}`)?.element,
-    type: extra.get(`${c.set}-${c.number}`)?.type,
-  }));
+  const catalogueCards = (require("pokemon-tcg-pocket-database/dist/cards.json") as CatalogueCard[]).map((c) => {
+    const more = extra.get(`${c.set}-${c.number}`);
+    return { ...c, element: more?.element, type: more?.type, stage: more?.stage, health: more?.health, retreatCost: more?.retreatCost, weakness: more?.weakness };
+  });
+  // The package fills HP and retreat cost with one value for every card (50 and 1): a
+  // placeholder, not data. They are kept only once they vary from card to card.
+  const realHp = new Set(catalogueCards.map((c) => c.health).filter((v) => v != null)).size > 1;
+  const realRetreat = new Set(catalogueCards.map((c) => c.retreatCost).filter((v) => v != null)).size > 1;
   const names = loadPokemonNames();
   const sets = Object.values(setsBySeries).flat();
   // Newest set first; packs inside a set keep the catalogue's order.
@@ -191,26 +201,54 @@ export function readCatalogue(): { packs: CataloguePack[]; cards: CatalogueCardR
       : card.packs?.length
         ? card.packs.map((p) => packIdByKey.get(`${card.set}/${p}`)).filter((p): p is string => Boolean(p))
         : setPacks;
-    const name = japaneseCardName(card.name, names);
+    const token = card.image ? romanisedToken(card.image) : null;
+    const trainer = card.image?.startsWith("cTR_") ?? false;
+    const resolved = resolveJapaneseName({
+      token,
+      english: card.name,
+      trainer,
+      speciesName: (english) => japaneseCardName(english, names),
+    });
+    const name = resolved.name;
     cardRows.push({
       id: `${card.set}-${String(card.number).padStart(3, "0")}`,
       setCode: card.set,
       number: card.number,
       name,
+      nameReading: resolved.reading,
       nameEn: card.name,
       rarity,
       imageUrl: "",
-      element: card.element ?? null,
-      cardType: card.type ?? null,
-      searchText: cardSearchText(name, card.name),
+      imageFile: card.image ?? null,
+      element: card.element ? card.element.toLowerCase() : null,
+      cardType: cardTypeOf(card.type, trainer),
+      stage: trainer ? null : stageOf(card.stage),
+      hp: realHp ? (card.health ?? null) : null,
+      weakness: card.weakness ? card.weakness.toLowerCase() : null,
+      retreatCost: realRetreat ? (card.retreatCost ?? null) : null,
+      searchText: cardSearchText(name, card.name, resolved.reading),
       packIds,
     });
   }
   return { packs: packRows, cards: cardRows };
 }
 
-export function cardSearchText(name: string, nameEn: string): string {
-  return foldForSearch(name === nameEn ? name : `${name} ${nameEn}`);
+/** What search matches a card by: its name, kana reading and English name, folded. */
+export function cardSearchText(name: string, nameEn: string, reading = ""): string {
+  return foldForSearch([name, reading, nameEn].filter((part, i, all) => part && all.indexOf(part) === i).join(" "));
+}
+
+function cardTypeOf(type: string | null | undefined, trainer: boolean): string {
+  const t = type?.toLowerCase();
+  if (t === "pokemon" || t === "supporter" || t === "item" || t === "tool" || t === "fossil" || t === "stadium") return t;
+  return trainer ? "trainer" : "pokemon";
+}
+
+function stageOf(stage: string | number | null | undefined): string | null {
+  if (stage === "basic" || stage === 0) return "basic";
+  if (stage === 1) return "stage1";
+  if (stage === 2) return "stage2";
+  return null;
 }
 
 /** Upserts rarities, packs and cards; running it twice changes nothing the second time. */
@@ -243,10 +281,16 @@ export async function seedCatalogue(db: Db): Promise<{ packs: number; cards: num
           target: cards.id,
           set: {
             name: sql`excluded.name`,
+            nameReading: sql`excluded.name_reading`,
             nameEn: sql`excluded.name_en`,
             rarity: sql`excluded.rarity`,
+            imageFile: sql`excluded.image_file`,
             element: sql`excluded.element`,
             cardType: sql`excluded.card_type`,
+            stage: sql`excluded.stage`,
+            hp: sql`excluded.hp`,
+            weakness: sql`excluded.weakness`,
+            retreatCost: sql`excluded.retreat_cost`,
             searchText: sql`excluded.search_text`,
           },
         });
@@ -258,8 +302,17 @@ export async function seedCatalogue(db: Db): Promise<{ packs: number; cards: num
   return { packs: catalogue.packs.length, cards: catalogue.cards.length };
 }
 
-/** True when the catalogue has been loaded before (start-up skips the import then). */
+/**
+ * True when the catalogue has been loaded before in its current shape (start-up skips the
+ * import then). Catalogue cards loaded before the image file names were kept get re-seeded
+ * once, which also gives them their readings.
+ */
 export async function hasCatalogue(db: Db): Promise<boolean> {
   const [row] = await db.select({ n: count() }).from(packs);
-  return (row?.n ?? 0) > 0;
+  if ((row?.n ?? 0) === 0) return false;
+  const [stale] = await db
+    .select({ n: count() })
+    .from(cards)
+    .where(and(isNotNull(cards.setCode), isNull(cards.imageFile)));
+  return (stale?.n ?? 0) === 0;
 }

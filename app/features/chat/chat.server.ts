@@ -1,3 +1,4 @@
+import type { CardFace } from "../cards/card-face";
 import { and, asc, desc, eq, gt, inArray, lt, or, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.server";
 import { rowsOf, type Queryable } from "../../db/sql.server";
@@ -198,7 +199,7 @@ export async function countUnread(db: Db, userId: string): Promise<number> {
   return Number(row?.n ?? 0);
 }
 
-export type OfferCard = { cardId: string; side: "give" | "want"; count: number; name: string; rarity: string; imageUrl: string; packName: string };
+export type OfferCard = Omit<CardFace, "id"> & { cardId: string; side: "give" | "want"; count: number; packName: string };
 export type RoomOffer = { id: string; ownerId: string; status: string; comment: string; cards: OfferCard[] };
 
 async function offerCards(db: Db, offerIds: string[]): Promise<Map<string, OfferCard[]>> {
@@ -211,8 +212,17 @@ async function offerCards(db: Db, offerIds: string[]): Promise<Map<string, Offer
       side: tradeOfferCards.side,
       count: tradeOfferCards.count,
       name: cards.name,
+      nameEn: cards.nameEn,
       rarity: cards.rarity,
       imageUrl: cards.imageUrl,
+      imageFile: cards.imageFile,
+      storedImage: cards.storedImage,
+      element: cards.element,
+      cardType: cards.cardType,
+      stage: cards.stage,
+      hp: cards.hp,
+      setCode: cards.setCode,
+      number: cards.number,
       packName: sql<string>`coalesce((select ${packs.nameJa} from ${cardPacks} join ${packs} on ${packs.id} = ${cardPacks.packId} where ${cardPacks.cardId} = ${cards.id} order by ${packs.sortOrder} limit 1), '')`,
     })
     .from(tradeOfferCards)
@@ -221,7 +231,8 @@ async function offerCards(db: Db, offerIds: string[]): Promise<Map<string, Offer
     .orderBy(asc(tradeOfferCards.side), asc(cards.id));
   for (const r of rows) {
     const list = result.get(r.offerId) ?? [];
-    list.push({ cardId: r.cardId, side: r.side === "want" ? "want" : "give", count: r.count, name: r.name, rarity: r.rarity, imageUrl: r.imageUrl, packName: r.packName });
+    const { offerId: _offerId, side, ...card } = r;
+    list.push({ ...card, side: side === "want" ? "want" : "give" });
     result.set(r.offerId, list);
   }
   return result;

@@ -8,11 +8,16 @@
 // the raw text, and need no hidden state. A Japanese input method may type them full-width
 // (［［card：A1-001］］): the line is NFKC-normalised before matching, so that works too.
 import type { StateBlock, Token } from "markdown-it";
+import { ART_SIZES, elementOf } from "../cards/card-face";
 
 export type ContentBlockKind = "card" | "article" | "deck";
 
-/** A card as its block shows it (from the card index on the server, the card API in the browser). */
-export type CardRef = { id: string; name: string; rarity: string; imageUrl: string };
+/**
+ * A card as its block shows it (from the card index on the server): `imageUrl` is the grid-sized
+ * art by the cards' one art rule (`cardArt`), "" when there is none; `element`/`trainer` colour
+ * the placeholder's frame as the card component does.
+ */
+export type CardRef = { id: string; name: string; rarity: string; imageUrl: string; element?: string | null; trainer?: boolean };
 /** A related article or deck recipe as its block shows it. */
 export type RelatedRef = { href: string; title: string; date: string; thumbnailUrl: string | null };
 
@@ -80,9 +85,11 @@ function renderCard(ref: string, card: CardRef | undefined): string {
     return `<aside class="content-card content-card-missing"><span class="content-card-placeholder" aria-hidden="true"></span><span class="content-card-name">${escapeHtml(LABELS.cardMissing)}（${escapeHtml(ref)}）</span></aside>\n`;
   }
   const name = escapeHtml(card.name);
+  const frame = `content-card-type-${card.trainer ? "trainer" : elementOf({ element: card.element ?? null })}`;
+  // Width and height keep the block's place while the art loads; a failed image keeps the frame behind it.
   const picture = card.imageUrl
-    ? `<img class="content-card-image" src="${escapeHtml(card.imageUrl)}" alt="${name}" loading="lazy" decoding="async">`
-    : `<span class="content-card-placeholder" aria-hidden="true"></span>`;
+    ? `<img class="content-card-image ${frame}" src="${escapeHtml(card.imageUrl)}" alt="${name}" width="${ART_SIZES.thumb.width}" height="${ART_SIZES.thumb.height}" loading="lazy" decoding="async">`
+    : `<span class="content-card-placeholder ${frame}" aria-hidden="true"></span>`;
   const rarity = card.rarity ? `<span class="content-card-rarity">${escapeHtml(card.rarity)}</span>` : "";
   return (
     `<aside class="content-card" aria-label="${escapeHtml(LABELS.card)}: ${name}">` +

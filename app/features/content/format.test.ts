@@ -48,7 +48,9 @@ describe("formatContent: SPEC.md §9 syntax", () => {
     const html = formatContent("本文\n[[card:A1-001]]\n続き", { cards: new Map([[card.id, card]]) });
     expect(html).toContain('<aside class="content-card" aria-label="カード: フシギダネ">');
     expect(html).toContain('<a class="content-card-link" href="/cards/A1-001" target="_blank" rel="noopener noreferrer">');
-    expect(html).toContain('<img class="content-card-image" src="https://cdn.example.com/a1-001.webp" alt="フシギダネ" loading="lazy" decoding="async" />');
+    expect(html).toContain(
+      '<img class="content-card-image content-card-type-colorless" src="https://cdn.example.com/a1-001.webp" alt="フシギダネ" width="240" height="335" loading="lazy" decoding="async" />',
+    );
     expect(html).toContain('<span class="content-card-rarity">◆</span>');
     // The block interrupts the paragraph; text before and after stays text.
     expect(html).toMatch(/^<p>本文<\/p>\n<aside/);
@@ -63,7 +65,12 @@ describe("formatContent: SPEC.md §9 syntax", () => {
   it("shows a placeholder for an unknown card and for a card without a picture", () => {
     expect(formatContent("[[card:ZZ-999]]")).toContain("カードが見つかりません（ZZ-999）");
     const html = formatContent("[[card:A1-001]]", { cards: new Map([[card.id, { ...card, imageUrl: "" }]]) });
-    expect(html).toContain('<span class="content-card-placeholder" aria-hidden="true"></span>');
+    expect(html).toContain('<span class="content-card-placeholder content-card-type-colorless" aria-hidden="true"></span>');
+    // The placeholder's frame takes the card's type as the card component does; trainers are trainers.
+    const grass = formatContent("[[card:A1-001]]", { cards: new Map([[card.id, { ...card, imageUrl: "", element: "Grass" }]]) });
+    expect(grass).toContain('<span class="content-card-placeholder content-card-type-grass" aria-hidden="true"></span>');
+    const trainer = formatContent("[[card:A1-001]]", { cards: new Map([[card.id, { ...card, imageUrl: "", trainer: true }]]) });
+    expect(trainer).toContain('<span class="content-card-placeholder content-card-type-trainer" aria-hidden="true"></span>');
   });
 
   it("renders related article and deck blocks with thumbnail, date and title", () => {

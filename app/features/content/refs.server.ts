@@ -1,6 +1,8 @@
 import type { Db } from "../../db/client.server";
 import { publicArticleRefs } from "../articles/article-refs.server";
+import { cardArt, isTrainerCard } from "../cards/card-face";
 import { cardIndex } from "../cards/card-index.server";
+import { deckContentRefs } from "../decks/deck-content.server";
 import type { UploadStore } from "../uploads/storage.server";
 import { hostedImageSizes } from "../uploads/uploads.server";
 import type { CardRef, ContentRefs, RelatedRef } from "./blocks";
@@ -10,17 +12,21 @@ type RelatedLookup = (db: Db, refs: readonly string[]) => Promise<Map<string, Re
 
 /**
  * Where related blocks are looked up (docs/content-format.md): each content type registers its
- * public lookup here. Deck recipes add `decks` when their table exists.
+ * public lookup here.
  */
 export const RELATED_LOOKUPS: { articles: RelatedLookup; decks?: RelatedLookup } = {
   articles: publicArticleRefs,
+  decks: deckContentRefs,
 };
 
 /** At most this many references of each kind are looked up per text (the rest render as not found). */
 export const MAX_REFS = 200;
 
+/** Where the cards' art comes from besides their own URL and our storage (CARD_IMAGE_BASE_URL). */
+export type CardArtOptions = { cardImageBaseUrl?: string | null };
+
 /** The data `formatContent(text, refs)` needs for `contentRefIds(text)`: cards, related articles/decks, image sizes. */
-export async function resolveContentRefs(db: Db, store: UploadStore, ids: ContentRefIds): Promise<ContentRefs> {
+export async function resolveContentRefs(db: Db, store: UploadStore, ids: ContentRefIds, options: CardArtOptions = {}): Promise<ContentRefs> {
   const cap = <T,>(list: readonly T[]) => list.slice(0, MAX_REFS);
   const [index, articles, decks, images] = await Promise.all([
     ids.cards.length ? cardIndex(db) : null,
@@ -31,7 +37,10 @@ export async function resolveContentRefs(db: Db, store: UploadStore, ids: Conten
   const cards = new Map<string, CardRef>();
   for (const id of cap(ids.cards)) {
     const card = index?.byId.get(id);
-    if (card) cards.set(id, { id: card.id, name: card.name, rarity: card.rarity, imageUrl: card.imageUrl });
+    if (!card) continue;
+    // The same art rule as every other picture of a card (CardImage).
+    const art = cardArt(card, options.cardImageBaseUrl);
+    cards.set(id, { id: card.id, name: card.name, rarity: card.rarity, imageUrl: art?.src ?? "", element: card.element, trainer: isTrainerCard(card) });
   }
   return { cards, articles, decks, images };
 }
@@ -50,6 +59,6 @@ export function contentRefsToJson(refs: ContentRefs): ContentRefsJson {
 }
 
 /** The stored HTML of an editor's text: the one formatter, with its references looked up. */
-export async function renderStoredContent(db: Db, store: UploadStore, source: string): Promise<string> {
-  return formatContent(source, await resolveContentRefs(db, store, contentRefIds(source)));
+export async function renderStoredContent(db: Db, store: UploadStore, source: string, options: CardArtOptions = {}): Promise<string> {
+  return formatContent(source, await resolveContentRefs(db, store, contentRefIds(source), options));
 }

@@ -19,10 +19,10 @@ const OPTIONS: sanitizeHtml.IOptions = {
   },
   allowedClasses: {
     a: ["content-card-link", "content-related-link"],
-    img: ["content-card-image", "content-related-thumb"],
+    img: ["content-card-image", "content-related-thumb", "content-card-type-*"],
     aside: ["content-card", "content-card-missing", "content-related", "content-related-missing"],
     span: [
-      "content-card-placeholder", "content-card-name", "content-card-rarity", "content-related-thumb",
+      "content-card-placeholder", "content-card-type-*", "content-card-name", "content-card-rarity", "content-related-thumb",
       "content-related-body", "content-related-kind", "content-related-title",
     ],
     time: ["content-related-date"],

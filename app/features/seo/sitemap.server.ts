@@ -1,7 +1,9 @@
 import { and, count, desc, eq, gt, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.server";
 import { tradeOffers } from "../../db/schema/trades";
+import { articlesSitemapSource } from "../articles/sitemap.server";
 import { cardIndex } from "../cards/card-index.server";
+import { deckSitemapSource } from "../decks/deck-sitemap.server";
 
 /** sitemaps.org: at most 50,000 URLs per sitemap file. */
 export const SITEMAP_PART_SIZE = 50_000;
@@ -25,9 +27,9 @@ export type SitemapSource = {
 
 const staticPages: SitemapSource = {
   name: "pages",
-  count: async () => 5,
+  count: async () => 6,
   async *urls() {
-    for (const path of ["/", "/cards", "/trades", "/privacy-policy", "/terms"]) yield { path };
+    for (const path of ["/", "/cards", "/trades", "/deck-recipes", "/privacy-policy", "/terms"]) yield { path };
   },
 };
 
@@ -74,7 +76,7 @@ const offers: SitemapSource = {
   },
 };
 
-export const SITEMAP_SOURCES: SitemapSource[] = [staticPages, cards, offers];
+export const SITEMAP_SOURCES: SitemapSource[] = [staticPages, cards, offers, articlesSitemapSource, deckSitemapSource];
 
 export type SitemapPart = { source: SitemapSource; part: number };
 

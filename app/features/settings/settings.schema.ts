@@ -1,6 +1,9 @@
 import { safeString } from "../../lib/text";
 import { z } from "../../lib/zod";
+import { normaliseKeywords } from "../../lib/keywords";
 import type { SettingsMessageKey } from "./messages";
+
+export { normaliseKeywords };
 
 /** SPEC.md §3 "Site settings": the five fields, in their JSON names. */
 export type SiteSettings = {
@@ -18,16 +21,6 @@ export const META_DESCRIPTION_MAX = 200;
 export const OG_TITLE_MAX = 100;
 export const KEYWORDS_MAX = 500;
 export const OG_IMAGE_MAX = 2000;
-
-/** Keywords are typed comma separated; Japanese input gives 、 or ， too. Stored as "a, b, c". */
-export function normaliseKeywords(value: string): string {
-  const seen = new Set<string>();
-  for (const part of value.split(/[,，、]/)) {
-    const keyword = part.trim().replace(/\s+/g, " ");
-    if (keyword) seen.add(keyword);
-  }
-  return [...seen].join(", ");
-}
 
 /** An OG image is an absolute http(s) URL or one of our own paths (an upload). */
 function isImageUrl(value: string): boolean {
@@ -72,7 +65,8 @@ export function settingsFieldErrors(error: z.ZodError, translateKey: (key: Setti
   for (const issue of error.issues) {
     const field = issue.path[0] as SiteSettingsField | undefined;
     if (!field || errors[field] || !(field in FIELD_MAX)) continue;
-    errors[field] = translateKey(issue.message as SettingsMessageKey, { max: FIELD_MAX[field] });
+    // zod's own messages (a wrong type) are not catalogue keys: they read as a bad request.
+    errors[field] = translateKey((issue.message.startsWith("err") ? issue.message : "errInvalidRequest") as SettingsMessageKey, { max: FIELD_MAX[field] });
   }
   return errors;
 }

@@ -34,9 +34,17 @@ export const ReportInputSchema = z.object({
     .pipe(z.string().min(1, "reportReasonRequired").max(REPORT_REASON_MAX_LENGTH, "reportReasonTooLong")),
 });
 
-/** Board filters as they appear in the URL (?give=&want=&pack=&rarity=&cursor=). */
+/** At most this many cards in one "gives any of these" filter (a deck has at most 20 names). */
+export const GIVE_ANY_MAX = 20;
+
+/**
+ * Board filters as they appear in the URL (?give=&want=&pack=&rarity=&giveAny=&cursor=).
+ * `giveAny` is a comma-separated list of card ids: offers that give at least one of them (a deck
+ * recipe's 「このデッキのカードをトレードで探す」 links here).
+ */
 export const BoardFiltersSchema = z.object({
   give: z.string().trim().max(64).optional().catch(undefined),
+  giveAny: z.array(z.string().trim().min(1).max(64)).max(GIVE_ANY_MAX).optional().catch(undefined),
   want: z.string().trim().max(64).optional().catch(undefined),
   pack: z.string().trim().max(64).optional().catch(undefined),
   rarity: z.string().trim().max(16).optional().catch(undefined),
@@ -46,5 +54,21 @@ export type BoardFilters = z.infer<typeof BoardFiltersSchema>;
 /** Reads board filters from URL search params; blank values mean "no filter". */
 export function boardFiltersFromParams(params: URLSearchParams): BoardFilters {
   const pick = (name: string) => params.get(name)?.trim() || undefined;
-  return BoardFiltersSchema.parse({ give: pick("give"), want: pick("want"), pack: pick("pack"), rarity: pick("rarity") });
+  const giveAny = [...new Set((pick("giveAny") ?? "").split(",").map((id) => id.trim()).filter(Boolean))].slice(0, GIVE_ANY_MAX);
+  return BoardFiltersSchema.parse({ give: pick("give"), giveAny: giveAny.length ? giveAny : undefined, want: pick("want"), pack: pick("pack"), rarity: pick("rarity") });
+}
+
+/**
+ * A new offer's 求 side prefilled from the URL: `/trades/new?want=A1-096*2,A1-104` (card id and
+ * copies, as the offer form posts them). Unparseable parts are skipped; the service checks the
+ * cards themselves (offerPrefill in trades.server.ts).
+ */
+export function offerPrefillFromParams(params: URLSearchParams): { cardId: string; count: number }[] {
+  const seen = new Map<string, number>();
+  for (const part of params.getAll("want").flatMap((value) => value.split(","))) {
+    const match = /^([A-Za-z0-9_.-]{1,64})(?:\*(\d{1,2}))?$/.exec(part.trim());
+    if (!match || seen.has(match[1])) continue;
+    seen.set(match[1], Math.min(MAX_COPIES, Math.max(MIN_COPIES, Number(match[2] ?? 1))));
+  }
+  return [...seen].map(([cardId, count]) => ({ cardId, count }));
 }

@@ -18,6 +18,7 @@ import {
   BUMP_INTERVAL_HOURS,
   MATCH_LIMIT,
   MATCH_PAGE_SIZE,
+  MAX_CARDS_PER_SIDE,
   MAX_OPEN_OFFERS,
   OFFER_TTL_HOURS,
   POSTS_PER_HOUR,
@@ -74,7 +75,7 @@ const OFFER_COLUMNS = sql`
 
 
 
-type CardInfo = Omit<OfferCardView, "cardId" | "count"> & { setCode: string | null; number: number | null; rank: number };
+type CardInfo = Omit<OfferCardView, "cardId" | "count"> & { rank: number };
 
 /**
  * Name, rarity and picture of the cards of some offers: from the in-process card index (the
@@ -147,7 +148,22 @@ async function withCards(db: Db, rows: OfferRow[]): Promise<OfferView[]> {
     const view = (side: string): OfferCardView[] =>
       listed
         .filter((c) => c.side === side)
-        .map((c) => ({ cardId: c.cardId, name: c.name, nameEn: c.nameEn, rarity: c.rarity, imageUrl: c.imageUrl, count: c.count }));
+        .map((c) => ({
+          cardId: c.cardId,
+          count: c.count,
+          name: c.name,
+          nameEn: c.nameEn,
+          rarity: c.rarity,
+          imageUrl: c.imageUrl,
+          imageFile: c.imageFile,
+          storedImage: c.storedImage,
+          element: c.element,
+          cardType: c.cardType,
+          stage: c.stage,
+          hp: c.hp,
+          setCode: c.setCode,
+          number: c.number,
+        }));
     return toView(row, { give: view("give"), want: view("want") });
   });
 }
@@ -448,7 +464,8 @@ export async function getOffer(db: Db, offerId: string, viewerId?: string | null
 
 /**
  * The board: open, unexpired offers, most recently posted or bumped first, 20 a page with a
- * cursor. Filters: a card given, a card wanted, a pack (either side), a rarity (either side).
+ * cursor. Filters: a card given, any of several cards given, a card wanted, a pack (either side),
+ * a rarity (either side).
  */
 export async function listBoard(
   db: Db,
@@ -459,6 +476,10 @@ export async function listBoard(
   const where: SQL[] = [OPEN_NOW, sql`p.suspended_at is null`, notBlockedFor(options.viewerId)];
   if (f.give) {
     where.push(sql`exists (select 1 from ${tradeOfferCards} c where c.offer_id = o.id and c.side = 'give' and c.card_id = ${f.give})`);
+  }
+  if (f.giveAny?.length) {
+    const ids = sql.join(f.giveAny.map((id) => sql`${id}`), sql`, `);
+    where.push(sql`exists (select 1 from ${tradeOfferCards} c where c.offer_id = o.id and c.side = 'give' and c.card_id in (${ids}))`);
   }
   if (f.want) {
     where.push(sql`exists (select 1 from ${tradeOfferCards} c where c.offer_id = o.id and c.side = 'want' and c.card_id = ${f.want})`);
@@ -549,7 +570,7 @@ export function parseMatchPage(value: string | null): number {
 
 const matchPages = new WeakMap<MatchView[], Map<number, MatchPage>>();
 
-const toChip = (c: OfferCardView): OfferChipView => ({ cardId: c.cardId, name: c.name, nameEn: c.nameEn, rarity: c.rarity, count: c.count });
+const toChip = (c: OfferCardView): OfferChipView => c;
 
 /** What a list page sends to the browser of an offer (OfferListItem). */
 export function toListItem(offer: OfferView): OfferListItem {
@@ -702,6 +723,24 @@ export async function offerCountsForCard(db: Db, cardId: string): Promise<{ give
   );
   const of = (side: string) => Number(rows.find((r) => r.side === side)?.n ?? 0);
   return { give: of("give"), want: of("want") };
+}
+
+/**
+ * The 求 side a new offer starts with (offerPrefillFromParams): only cards that exist and may be
+ * traded, shown in the trade picker's packs, at most MAX_CARDS_PER_SIDE; the rest are dropped,
+ * so the form never starts with a card the board would refuse.
+ */
+export async function offerPrefill(db: Db, wanted: { cardId: string; count: number }[]): Promise<{ cardId: string; name: string; nameEn: string; rarity: string; count: number }[]> {
+  if (!wanted.length) return [];
+  const index = await cardIndex(db);
+  const prefill = [];
+  for (const { cardId, count } of wanted) {
+    const card = index.byId.get(cardId);
+    if (!card || !card.tradeable || !card.packIds.some((id) => !TRADE_EXCLUDED_PACKS.includes(id))) continue;
+    prefill.push({ cardId, name: card.name, nameEn: card.nameEn, rarity: card.rarity, count });
+    if (prefill.length >= MAX_CARDS_PER_SIDE) break;
+  }
+  return prefill;
 }
 
 /** Cards offered for trading, for the picker's labels and the board's filter chips. */

@@ -1,13 +1,11 @@
+import type { CardFace } from "../cards/card-face";
 import type { OfferStatus, RarityPairs } from "./rules";
 
 // Shapes the trade service returns; client components import them from here, not from the server file.
 
-export type OfferCardView = {
+/** A card of an offer: what its picture is drawn from, and how many copies. */
+export type OfferCardView = Omit<CardFace, "id"> & {
   cardId: string;
-  name: string;
-  nameEn: string;
-  rarity: string;
-  imageUrl: string;
   count: number;
 };
 
@@ -30,8 +28,8 @@ export type OfferView = {
   nextBumpAt: string | null;
 };
 
-/** A card chip of an offer on a list: what the chip shows, nothing more. */
-export type OfferChipView = Pick<OfferCardView, "cardId" | "name" | "nameEn" | "rarity" | "count">;
+/** A card chip of an offer on a list: its thumbnail (art or placeholder), name, rarity and count. */
+export type OfferChipView = OfferCardView;
 
 /**
  * An offer as a list shows it (OfferCard on the board, マッチ, the home page): list pages send only

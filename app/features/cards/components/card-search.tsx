@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useId, useRef, useState, type KeyboardEvent } from "react";
 import { useLocale, useT } from "../../../lib/i18n";
+import { CardImage } from "./card-image";
 import { cardName } from "../names";
 import { cardsMessages } from "../messages";
 import { displayRarity } from "../rarity";
@@ -191,11 +192,21 @@ export function CardSearch({
               choose(card);
             }}
             onMouseEnter={() => setActive(i)}
-            className={`flex cursor-pointer items-baseline justify-between gap-2 px-3 py-2 text-sm ${i === active ? "bg-brand-50 text-brand-900" : "text-slate-800"}`}
+            className={`flex cursor-pointer items-center gap-3 px-3 py-1.5 text-sm ${i === active ? "bg-brand-50 text-brand-900" : "text-slate-800"}`}
           >
-            <span className="font-medium">{cardName(card, locale)}</span>
-            <span className="shrink-0 text-xs text-slate-600">
-              {displayRarity(card.rarity)}・{locale === "en" && card.packNameEn ? card.packNameEn : card.packName}
+            <span className="w-10 shrink-0">
+              <CardImage face={card} sizes="40px" decorative />
+            </span>
+            <span className="min-w-0 flex-1">
+              <span className="block truncate font-medium">{cardName(card, locale)}</span>
+              <span className="block truncate text-xs text-slate-600">{locale === "en" && card.packNameEn ? card.packNameEn : card.packName}</span>
+            </span>
+            {/* What tells same-name cards apart: set and number, then rarity. */}
+            <span className="shrink-0 text-right text-xs leading-tight">
+              <span className="block font-bold text-rarity" data-rarity={card.rarity}>
+                {displayRarity(card.rarity)}
+              </span>
+              <span className="block font-mono text-slate-600">{card.setCode ? `${card.setCode} ${String(card.number ?? "").padStart(3, "0")}` : ""}</span>
             </span>
           </li>
         ))}

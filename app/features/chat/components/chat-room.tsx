@@ -1,5 +1,7 @@
 import { useEffect, useLayoutEffect, useRef, useState, type FormEvent, type KeyboardEvent, type ReactNode } from "react";
 import { Link } from "react-router";
+import type { CardFace } from "../../cards/card-face";
+import { CardImage } from "../../cards/components/card-image";
 import { displayRarity } from "../../cards/rarity";
 import { useLocale, useT } from "../../../lib/i18n";
 import { MESSAGE_MAX_LENGTH, normaliseBody } from "../chat.schema";
@@ -20,7 +22,7 @@ export type ChatRoomProps = {
     id: string;
     status: string;
     comment: string;
-    cards: { cardId: string; side: "give" | "want"; count: number; name: string; rarity: string }[];
+    cards: (Omit<CardFace, "id"> & { cardId: string; side: "give" | "want"; count: number })[];
   };
   initialMessages: ChatMessage[];
   initialState: RoomState;
@@ -118,9 +120,14 @@ export function ChatRoom(props: ChatRoomProps) {
                 {props.offer.cards
                   .filter((c) => c.side === side)
                   .map((c) => (
-                    <li key={c.cardId} className="rounded border border-slate-200 bg-slate-50 px-2 py-0.5">
-                      {c.name} <span className="text-amber-700">{displayRarity(c.rarity)}</span>
-                      {c.count > 1 ? ` ×${c.count}` : ""}
+                    <li key={c.cardId} className="flex items-center gap-1.5 rounded border border-slate-200 bg-slate-50 py-0.5 pl-0.5 pr-2">
+                      <span className="w-7 shrink-0">
+                        <CardImage face={{ ...c, id: c.cardId }} sizes="28px" decorative />
+                      </span>
+                      <span>
+                        {c.name} <span className="text-rarity">{displayRarity(c.rarity)}</span>
+                        {c.count > 1 ? ` ×${c.count}` : ""}
+                      </span>
                     </li>
                   ))}
               </ul>

@@ -1,7 +1,7 @@
 import { useEffect, useId, useState } from "react";
 import { BUTTON_PRIMARY, BUTTON_SECONDARY, Modal } from "../../../components/ui/modal";
 import { useT } from "../../../lib/i18n";
-import { CardTile } from "../../cards/components/card-tile";
+import { CardImage } from "../../cards/components/card-image";
 import type { CardListItem } from "../../cards/types";
 import { contentMessages } from "../messages";
 
@@ -116,6 +116,8 @@ export function CardPicker({
             value={query}
             placeholder={t("cardSearchPlaceholder")}
             onChange={(event) => setQuery(event.target.value)}
+            // Inside an editor's form: Enter must not submit (save) it.
+            onKeyDown={(event) => event.key === "Enter" && event.preventDefault()}
             className="block w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-base"
           />
         </div>
@@ -143,7 +145,7 @@ export function CardPicker({
                     onDoubleClick={() => onInsert({ ...card, packId })}
                     className={`block w-full rounded-lg p-1 ${selected ? "bg-brand-100 ring-2 ring-brand-600" : "hover:bg-slate-100"}`}
                   >
-                    <CardTile name={card.name} rarity={card.rarity} packName={packName} imageUrl={card.imageUrl} />
+                    <CardImage face={card} packName={packName} sizes="(min-width: 640px) 20vw, 33vw" />
                   </button>
                 </li>
               );

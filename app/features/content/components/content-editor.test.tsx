@@ -23,7 +23,7 @@ describe("content editor pieces (server render)", () => {
     const html = renderToStaticMarkup(<LinkDialog selectedText="公式サイト" onAdd={() => {}} onClose={() => {}} />);
     expect(html).toContain("リンクを挿入");
     expect(html).toContain(">公式サイト<");
-    expect(html).toMatch(/<button type="submit"[^>]*disabled=""[^>]*>追加<\/button>/);
+    expect(html).toMatch(/<button type="button"[^>]*disabled=""[^>]*>追加<\/button>/);
     expect(html).toContain("aria-labelledby=");
   });
 

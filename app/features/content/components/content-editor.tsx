@@ -15,8 +15,9 @@ import { RelatedPicker, type RelatedSource } from "./related-picker";
 export type EditorView = { id: string; label: string; content: ReactNode };
 
 export type ContentEditorProps = {
-  /** The textarea's id (labels, tests). */
+  /** The textarea's id (labels) and form name (default "content"). */
   id: string;
+  name?: string;
   label: string;
   value: string;
   onChange: (value: string) => void;
@@ -67,7 +68,7 @@ function writeMemory(key: string, memory: Memory) {
  * restores the scroll and cursor position, kept in sessionStorage under `memoryKey`.
  */
 export function ContentEditor(props: ContentEditorProps) {
-  const { id, label, value, onChange, error, memoryKey, packs, defaultPackId, relatedSources, imageFolder = "images", rows = 20, extraViews = [] } = props;
+  const { id, name = "content", label, value, onChange, error, memoryKey, packs, defaultPackId, relatedSources, imageFolder = "images", rows = 20, extraViews = [] } = props;
   const t = useT(contentMessages);
   const uid = useId();
   const textarea = useRef<HTMLTextAreaElement>(null);
@@ -214,6 +215,7 @@ export function ContentEditor(props: ContentEditorProps) {
             <textarea
               ref={textarea}
               id={id}
+              name={name}
               rows={rows}
               value={value}
               aria-invalid={error ? true : undefined}

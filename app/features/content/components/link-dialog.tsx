@@ -1,4 +1,4 @@
-import { useId, useState, type FormEvent } from "react";
+import { useId, useState } from "react";
 import { BUTTON_PRIMARY, BUTTON_SECONDARY, Modal } from "../../../components/ui/modal";
 import { useT } from "../../../lib/i18n";
 import { normaliseLinkUrl } from "../editing";
@@ -16,8 +16,9 @@ export function LinkDialog({ selectedText, onAdd, onClose }: { selectedText: str
   const [url, setUrl] = useState("");
   const [error, setError] = useState<string | null>(null);
 
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
+  // No <form> here: the dialog sits inside the editor's form, and a nested submit would save the article.
+  const submit = () => {
+    if (url.trim() === "") return;
     const normalised = normaliseLinkUrl(url);
     if (!normalised) {
       setError(t("linkBadUrl"));
@@ -37,13 +38,13 @@ export function LinkDialog({ selectedText, onAdd, onClose }: { selectedText: str
           <button type="button" className={BUTTON_SECONDARY} onClick={onClose}>
             {t("cancel")}
           </button>
-          <button type="submit" form={`${id}-form`} className={BUTTON_PRIMARY} disabled={url.trim() === ""}>
+          <button type="button" onClick={submit} className={BUTTON_PRIMARY} disabled={url.trim() === ""}>
             {t("linkAdd")}
           </button>
         </>
       }
     >
-      <form id={`${id}-form`} onSubmit={submit} noValidate className="space-y-3">
+      <div className="space-y-3">
         <div>
           <p className="text-sm font-medium text-slate-600">{t("linkSelected")}</p>
           <p className="mt-1 rounded-md bg-slate-100 px-3 py-2" data-testid="link-selected-text">
@@ -67,6 +68,11 @@ export function LinkDialog({ selectedText, onAdd, onClose }: { selectedText: str
               setUrl(event.target.value);
               setError(null);
             }}
+            onKeyDown={(event) => {
+              if (event.key !== "Enter" || event.nativeEvent.isComposing) return;
+              event.preventDefault();
+              submit();
+            }}
             className="block w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-base focus:border-brand-600 focus:outline-none focus:ring-2 focus:ring-brand-500/40 aria-[invalid=true]:border-red-600"
           />
           <p id={`${id}-hint`} className="text-sm text-slate-600">
@@ -78,7 +84,7 @@ export function LinkDialog({ selectedText, onAdd, onClose }: { selectedText: str
             </p>
           ) : null}
         </div>
-      </form>
+      </div>
     </Modal>
   );
 }

@@ -104,6 +104,8 @@ export function RelatedPicker({ sources, onChoose, onClose }: { sources: Related
         autoComplete="off"
         value={query}
         onChange={(event) => setQuery(event.target.value)}
+        // Inside an editor's form: Enter must not submit (save) it.
+        onKeyDown={(event) => event.key === "Enter" && event.preventDefault()}
         className="mt-1 block w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-base"
       />
       <div role="tablist" aria-label={t("relatedTitle")} className="mt-3 flex gap-1 border-b border-slate-200" onKeyDown={onTabKey}>

@@ -1,6 +1,7 @@
 import type { ReactNode } from "react";
 import { ListLink } from "../../../components/ui/list-link";
 import { useLocale, useT } from "../../../lib/i18n";
+import { CardImage } from "../../cards/components/card-image";
 import { cardName } from "../../cards/names";
 import { displayRarity } from "../../cards/rarity";
 import { tradesMessages } from "../messages";
@@ -37,12 +38,15 @@ function CardChips({ cards, highlight }: { cards: OfferChipView[]; highlight?: S
       {cards.map((card) => (
         <li
           key={card.cardId}
-          className={`rounded-md border px-2 py-1 text-sm ${highlight?.has(card.cardId) ? "border-brand-600 bg-brand-50 font-bold" : "border-slate-200 bg-white"}`}
+          className={`flex items-center gap-1.5 rounded-md border py-1 pl-1 pr-2 text-sm ${highlight?.has(card.cardId) ? "border-brand-600 bg-brand-50 font-bold" : "border-slate-200 bg-white"}`}
         >
+          <span className="w-7 shrink-0">
+            <CardImage face={{ ...card, id: card.cardId }} sizes="28px" decorative />
+          </span>
           <ListLink to={`/cards/${encodeURIComponent(card.cardId)}`} className="hover:underline">
             {cardName(card, locale)}
-          </ListLink>{" "}
-          <span className="text-amber-700">{displayRarity(card.rarity)}</span>
+          </ListLink>
+          <span className="text-rarity">{displayRarity(card.rarity)}</span>
           {card.count > 1 ? <span className="text-slate-600"> {t("copies", { count: card.count })}</span> : null}
         </li>
       ))}

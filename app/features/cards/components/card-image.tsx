@@ -1,0 +1,179 @@
+import { createContext, useContext, useEffect, useRef, useState } from "react";
+import { useLocale, useT } from "../../../lib/i18n";
+import { ART_SIZES, cardArt, elementOf, isExCard, isTrainerCard, STAGE_MESSAGE, trainerMessage, TYPE_MESSAGE, type CardFace, type Element } from "../card-face";
+import { cardsMessages } from "../messages";
+import { cardName } from "../names";
+import { displayRarity } from "../rarity";
+
+/** CARD_IMAGE_BASE_URL as the root layout hands it down (null when the operator set none). */
+export const CardImageBaseUrlContext = createContext<string | null>(null);
+
+// Full class names (Tailwind only generates classes it can read in the source).
+const FRAME: Record<Element, string> = {
+  grass: "bg-type-grass",
+  fire: "bg-type-fire",
+  water: "bg-type-water",
+  lightning: "bg-type-lightning",
+  psychic: "bg-type-psychic",
+  fighting: "bg-type-fighting",
+  darkness: "bg-type-darkness",
+  metal: "bg-type-metal",
+  dragon: "bg-type-dragon",
+  colorless: "bg-type-colorless",
+};
+const WINDOW: Record<Element, string> = {
+  grass: "bg-type-grass-soft",
+  fire: "bg-type-fire-soft",
+  water: "bg-type-water-soft",
+  lightning: "bg-type-lightning-soft",
+  psychic: "bg-type-psychic-soft",
+  fighting: "bg-type-fighting-soft",
+  darkness: "bg-type-darkness-soft",
+  metal: "bg-type-metal-soft",
+  dragon: "bg-type-dragon-soft",
+  colorless: "bg-type-colorless-soft",
+};
+const FILL: Record<Element, string> = {
+  grass: "fill-type-grass",
+  fire: "fill-type-fire",
+  water: "fill-type-water",
+  lightning: "fill-type-lightning",
+  psychic: "fill-type-psychic",
+  fighting: "fill-type-fighting",
+  darkness: "fill-type-darkness",
+  metal: "fill-type-metal",
+  dragon: "fill-type-dragon",
+  colorless: "fill-type-colorless",
+};
+export type CardImageProps = {
+  face: CardFace;
+  /** Pack shown in the accessible name (the same card may be in several packs). */
+  packName?: string;
+  /** First-screen images load at once with high priority; the rest wait until scrolled to. */
+  eager?: boolean;
+  /** The `sizes` of the srcset: how wide the picture is drawn. */
+  sizes?: string;
+  className?: string;
+  /** Beside the card's name already (pickers, chips): hidden from screen readers, so the name is read once. */
+  decorative?: boolean;
+};
+
+/**
+ * The one picture of a card: its art when there is some (srcset of our two stored sizes,
+ * width/height set so nothing shifts, lazy below the first screen), otherwise — or when the
+ * art fails to load — a placeholder drawn like a TCG Pocket card.
+ */
+export function CardImage({ face, packName, eager = false, sizes = "(min-width: 768px) 160px, 30vw", className = "", decorative = false }: CardImageProps) {
+  const baseUrl = useContext(CardImageBaseUrlContext);
+  const locale = useLocale();
+  const art = cardArt(face, baseUrl);
+  const [failedSrc, setFailedSrc] = useState<string | null>(null);
+  const img = useRef<HTMLImageElement>(null);
+  useEffect(() => {
+    // An image that failed before hydration fired its error event before React listened.
+    const el = img.current;
+    if (el && el.complete && el.naturalWidth === 0) setFailedSrc(el.getAttribute("src"));
+  }, []);
+  const label = `${cardName(face, locale)}（${displayRarity(face.rarity)}${packName ? `・${packName}` : ""}）`;
+  const showArt = art && failedSrc !== art.src;
+  return (
+    <div className={`@container relative aspect-[63/88] w-full ${className}`} data-card-art={showArt ? "image" : "placeholder"}>
+      {showArt ? (
+        <img
+          ref={img}
+          src={art.src}
+          srcSet={art.srcSet}
+          sizes={art.srcSet ? sizes : undefined}
+          alt={decorative ? "" : label}
+          width={ART_SIZES.thumb.width}
+          height={ART_SIZES.thumb.height}
+          loading={eager ? "eager" : "lazy"}
+          fetchPriority={eager ? "high" : undefined}
+          decoding="async"
+          onError={() => setFailedSrc(art.src)}
+          className="absolute inset-0 h-full w-full rounded-card bg-slate-200 object-cover shadow-card"
+        />
+      ) : (
+        <CardPlaceholder face={face} label={decorative ? null : label} />
+      )}
+    </div>
+  );
+}
+
+/** A card drawn from its data: frame by type, stage, name (once), HP, ex, rarity, set and number. */
+export function CardPlaceholder({ face, label }: { face: CardFace; label: string | null }) {
+  const t = useT(cardsMessages);
+  const locale = useLocale();
+  const trainer = isTrainerCard(face);
+  const element = elementOf(face);
+  const ex = !trainer && isExCard(face);
+  const shownName = cardName(face, locale);
+  const name = ex ? shownName.replace(/ ?ex$/, "") : shownName;
+  const stageKey = face.stage ? STAGE_MESSAGE[face.stage] : undefined;
+  const kind = trainer ? t(trainerMessage(face.cardType)) : stageKey ? t(stageKey) : null;
+  const frame = trainer ? "bg-trainer-frame" : FRAME[element];
+  const window = trainer ? "bg-trainer-soft" : WINDOW[element];
+  const setNumber = face.setCode && face.number !== null ? `${face.setCode} ${String(face.number).padStart(3, "0")}` : (face.setCode ?? "");
+  if (!label) {
+    // A thumbnail beside the name (pickers, chips): too small for text, so frame and type mark only.
+    return (
+      <div aria-hidden="true" className={`absolute inset-0 grid place-items-center rounded-[12%] p-[8%] shadow-card ${frame}`} data-card-kind={trainer ? "trainer" : "pokemon"}>
+        <div className={`grid h-full w-full place-items-center rounded-[10%] ${window}`}>
+          <Emblem className={`size-[70%] ${trainer ? "fill-trainer-frame" : FILL[element]}`} />
+        </div>
+      </div>
+    );
+  }
+  return (
+    <div
+      role="img"
+      aria-label={label}
+      className={`absolute inset-0 rounded-card p-[4.5%] shadow-card ${frame}`} data-card-kind={trainer ? "trainer" : "pokemon"}>
+      <div aria-hidden="true" className="flex h-full flex-col overflow-hidden rounded-[5cqw] bg-white/95 text-slate-900">
+        <div className="flex items-start gap-[2cqw] px-[5cqw] pt-[4cqw]">
+          <div className="min-w-0 flex-1">
+            {kind ? (
+              <span className={`inline-block rounded-full px-[3cqw] text-[7cqw] font-bold leading-[1.5] text-white ${trainer ? "bg-trainer-ink" : "bg-slate-700"}`}>{kind}</span>
+            ) : null}
+            <p className="line-clamp-2 text-[9.5cqw] font-bold leading-[1.2] tracking-tight">
+              {name}
+              {ex ? <span className="ml-[1cqw] font-black italic text-ex">ex</span> : null}
+            </p>
+          </div>
+          {!trainer ? (
+            <div className="flex shrink-0 flex-col items-end">
+              {face.hp ? (
+                <span className="text-[9cqw] font-black leading-none">
+                  <span className="text-[6cqw]">HP</span>
+                  {face.hp}
+                </span>
+              ) : null}
+              <Emblem className={`mt-[1cqw] size-[13cqw] ${FILL[element]}`} letter={t(TYPE_MESSAGE[element]).slice(0, 1)} />
+            </div>
+          ) : null}
+        </div>
+        <div className={`relative mx-[5cqw] mt-[3cqw] grid flex-1 place-items-center overflow-hidden rounded-[3cqw] ${window}`}>
+          <Emblem className={`size-[40cqw] opacity-60 ${trainer ? "fill-trainer-frame" : FILL[element]}`} letter={trainer ? "T" : t(TYPE_MESSAGE[element]).slice(0, 1)} />
+        </div>
+        <div className="flex items-end justify-between gap-[2cqw] px-[5cqw] pb-[3.5cqw] pt-[2.5cqw] text-[7cqw] leading-none">
+          <span className="font-mono text-slate-600">{setNumber}</span>
+          <span className="font-bold text-rarity">{displayRarity(face.rarity)}</span>
+        </div>
+      </div>
+    </div>
+  );
+}
+
+/** A round type mark. Drawn in SVG: it is decoration, and SVG text is not held to text contrast. */
+function Emblem({ className, letter }: { className: string; letter?: string }) {
+  return (
+    <svg viewBox="0 0 40 40" className={className} aria-hidden="true" focusable="false">
+      <circle cx="20" cy="20" r="19" stroke="white" strokeWidth="2" />
+      {letter ? (
+        <text x="20" y="27" textAnchor="middle" fontSize="20" fontWeight="700" fill="white">
+          {letter}
+        </text>
+      ) : null}
+    </svg>
+  );
+}

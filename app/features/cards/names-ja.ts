@@ -1,0 +1,188 @@
+/**
+ * Japanese names the catalogue package does not carry, keyed by the romanised name in the
+ * card's image file (`cTR_10_000120_00_KASUMI_U.webp` → KASUMI). Each entry is the name as the
+ * Japanese card prints it and its kana reading; the catalogue only uses an entry whose reading
+ * romanises to its token (romanisation.ts), and a card without one keeps its English name.
+ * Add a name here only when you know the Japanese card's spelling: never guess one.
+ */
+
+export type NameEntry = readonly [name: string, reading: string];
+
+/** Trainer cards (サポート, グッズ, ポケモンのどうぐ, 化石, スタジアム). */
+export const TRAINER_NAMES: Record<string, NameEntry> = {
+  KAINOKASEKI: ["かいの化石", "かいのかせき"],
+  KOURANOKASEKI: ["こうらの化石", "こうらのかせき"],
+  HIMITSUNOKOHAKU: ["ひみつのコハク", "ひみつのこはく"],
+  ZUGAINOKASEKI: ["ずがいの化石", "ずがいのかせき"],
+  TATENOKASEKI: ["たての化石", "たてのかせき"],
+  HANENOKASEKI: ["はねの化石", "はねのかせき"],
+  FUTANOKASEKI: ["ふたの化石", "ふたのかせき"],
+  AGONOKASEKI: ["あごの化石", "あごのかせき"],
+  HIRENOKASEKI: ["ひれの化石", "ひれのかせき"],
+  ERIKA: ["エリカ", "えりか"],
+  KASUMI: ["カスミ", "かすみ"],
+  KATSURA: ["カツラ", "かつら"],
+  KYOU: ["キョウ", "きょう"],
+  SAKAKI: ["サカキ", "さかき"],
+  TAKESHI: ["タケシ", "たけし"],
+  NATSUME: ["ナツメ", "なつめ"],
+  MATISSE: ["マチス", "まちす"],
+  POKEMONNOFUE: ["ポケモンのふえ", "ぽけもんのふえ"],
+  MABOROSHINOSEKIBAN: ["まぼろしの石板", "まぼろしのせきばん"],
+  KAKEDASHICHOSAIN: ["かけだし調査員", "かけだしちょうさいん"],
+  GREEN: ["グリーン", "ぐりーん"],
+  LEAF: ["リーフ", "りーふ"],
+  POKEMONTSUUSHIN: ["ポケモン通信", "ぽけもんつうしん"],
+  OOKINAMANTO: ["おおきなマント", "おおきなまんと"],
+  GOTSUGOTSUMETTO: ["ゴツゴツメット", "ごつごつめっと"],
+  RAMUNOMI: ["ラムのみ", "らむのみ"],
+  AKAGI: ["アカギ", "あかぎ"],
+  GINGADANNOSHITAPPA: ["ギンガ団のしたっぱ", "ぎんがだんのしたっぱ"],
+  SHIRONA: ["シロナ", "しろな"],
+  DENZI: ["デンジ", "でんじ"],
+  HIKARI: ["ヒカリ", "ひかり"],
+  MARS: ["マーズ", "まーず"],
+  KAI: ["カイ", "かい"],
+  KANNAGITOWNNOTYOUROU: ["カンナギタウンの長老", "かんなぎたうんのちょうろう"],
+  JUN: ["ジュン", "じゅん"],
+  SEKI: ["セキ", "せき"],
+  NANJYAMO: ["ナンジャモ", "なんじゃも"],
+  POKEMONCENTERNOONEESAN: ["ポケモンセンターのお姉さん", "ぽけもんせんたーのおねえさん"],
+  RED: ["レッド", "れっど"],
+  ROCKETDANNOSHITAPPA: ["ロケット団のしたっぱ", "ろけっとだんのしたっぱ"],
+  MONSTERBALL: ["モンスターボール", "もんすたーぼーる"],
+  OOKIIMARASADA: ["おおきいマラサダ", "おおきいまらさだ"],
+  OSAKANANETTO: ["おさかなネット", "おさかなねっと"],
+  FUSHIGINAAME: ["ふしぎなアメ", "ふしぎなあめ"],
+  ROTOMUZUKAN: ["ロトム図鑑", "ろとむずかん"],
+  DOKUBARI: ["どくバリ", "どくばり"],
+  LEAFMANTO: ["リーフマント", "りーふまんと"],
+  ACEROLA: ["アセロラ", "あせろら"],
+  ILIMA: ["イリマ", "いりま"],
+  KAKI: ["カキ", "かき"],
+  GUZUMA: ["グズマ", "ぐずま"],
+  SUIREN: ["スイレン", "すいれん"],
+  MAMANE: ["マーマネ", "まーまね"],
+  MAO: ["マオ", "まお"],
+  LILIE: ["リーリエ", "りーりえ"],
+  BISUTOWORU: ["ビーストウォール", "びーすとうぉーる"],
+  MUSHIYOKESUPUREI: ["むしよけスプレー", "むしよけすぷれー"],
+  EREKIKORD: ["エレキコード", "えれきこーど"],
+  BISUTONAITO: ["ビーストナイト", "びーすとないと"],
+  GLAZIO: ["グラジオ", "ぐらじお"],
+  HANDSOME: ["ハンサム", "はんさむ"],
+  LUSAMINE: ["ルザミーネ", "るざみーね"],
+  IIBUINOBAKKU: ["イーブイのバッグ", "いーぶいのばっぐ"],
+  TABENOKOSHI: ["たべのこし", "たべのこし"],
+  HAU: ["ハウ", "はう"],
+  BOTAN: ["ボタン", "ぼたん"],
+  DARKPENDANTO: ["ダークペンダント", "だーくぺんだんと"],
+  RESUKYUSUKAFU: ["レスキュースカーフ", "れすきゅーすかーふ"],
+  ITSUKI: ["イツキ", "いつき"],
+  KOTONE: ["コトネ", "ことね"],
+  SILVER: ["シルバー", "しるばー"],
+  MIKAN: ["ミカン", "みかん"],
+  AKANE: ["アカネ", "あかね"],
+  TABINOGYOUSHOUNIN: ["旅の行商人", "たびのぎょうしょうにん"],
+  MATSUBA: ["マツバ", "まつば"],
+  HAKASENOKENKYU: ["博士の研究", "はかせのけんきゅう"],
+  KIZUGUSURI: ["きずぐすり", "きずぐすり"],
+  SPEEDER: ["スピーダー", "すぴーだー"],
+  POKEMONZUKAN: ["ポケモン図鑑", "ぽけもんずかん"],
+  REDCARD: ["レッドカード", "れっどかーど"],
+  FUREIMUPACCHI: ["フレイムパッチ", "ふれいむぱっち"],
+  OBONNOMI: ["オボンのみ", "おぼんのみ"],
+  SHIZUI: ["シズイ", "しずい"],
+  HALA: ["ハラ", "はら"],
+  HARUKA: ["ハルカ", "はるか"],
+  MELISSA: ["メリッサ", "めりっさ"],
+  MONOMANEMUSUME: ["ものまねむすめ", "ものまねむすめ"],
+  RUCHIA: ["ルチア", "るちあ"],
+  CITRONNORYUKKU: ["シトロンのリュック", "しとろんのりゅっく"],
+  CITRON: ["シトロン", "しとろん"],
+  SERENA: ["セレナ", "せれな"],
+  CARNE: ["カルネ", "かるね"],
+  NEZU: ["ネズ", "ねず"],
+  NEMO: ["ネモ", "ねも"],
+  PEPER: ["ペパー", "ぺぱー"],
+  TABLECITY: ["テーブルシティ", "てーぶるしてぃ"],
+  IRIS: ["アイリス", "あいりす"],
+  CALME: ["カルム", "かるむ"],
+  CORNI: ["コルニ", "こるに"],
+  CHEREN: ["チェレン", "ちぇれん"],
+};
+
+/** Forms the catalogue names in English words the species table cannot translate. */
+export const FORM_NAMES: Record<string, NameEntry> = {
+  MINOMADAMKUSAKINOMINO: ["ミノマダム（くさきのミノ）", "みのまだむくさきのみの"],
+  MINOMADAMSUNACHINOMINO: ["ミノマダム（すなちのミノ）", "みのまだむすなちのみの"],
+  MINOMADAMGOMINOMINO: ["ミノマダム（ゴミのミノ）", "みのまだむごみのみの"],
+  ORIGINGIRATINA: ["オリジンギラティナ", "おりじんぎらてぃな"],
+  ORIGINPALKIA: ["オリジンパルキア", "おりじんぱるきあ"],
+  ORIGINDIALGA: ["オリジンディアルガ", "おりじんでぃあるが"],
+  ODORIDORIMERAMERASTYLE: ["オドリドリ（めらめらスタイル）", "おどりどりめらめらすたいる"],
+  ODORIDORIPACHIPACHISTYLE: ["オドリドリ（ぱちぱちスタイル）", "おどりどりぱちぱちすたいる"],
+  ODORIDORIFURAFURASTYLE: ["オドリドリ（ふらふらスタイル）", "おどりどりふらふらすたいる"],
+  ODORIDORIMAIMAISTYLE: ["オドリドリ（まいまいスタイル）", "おどりどりまいまいすたいる"],
+  YOWASHITANDOKUNOSUGATA: ["ヨワシ（たんどくのすがた）", "よわしたんどくのすがた"],
+  YOWASHIMURETASUGATA: ["ヨワシ（むれたすがた）", "よわしむれたすがた"],
+  LUGARUGANMAHIRUNOSUGATA: ["ルガルガン（まひるのすがた）", "るがるがんまひるのすがた"],
+  LUGARUGANMAYONAKANOSUGATA: ["ルガルガン（まよなかのすがた）", "るがるがんまよなかのすがた"],
+  LUGARUGANTASOGARENOSUGATA: ["ルガルガン（たそがれのすがた）", "るがるがんたそがれのすがた"],
+  NECROZMAAKATSUKINOTSUBASA: ["ネクロズマ（あかつきのつばさ）", "ねくろずまあかつきのつばさ"],
+  NECROZMATASOGARENOTATEGAMI: ["ネクロズマ（たそがれのたてがみ）", "ねくろずまたそがれのたてがみ"],
+  NECROZMAULTRANECROZMA: ["ウルトラネクロズマ", "うるとらねくろずま"],
+  METENOAKAIRONOCORE: ["メテノ（あかいろのコア）", "めてのあかいろのこあ"],
+  KELDEOITSUMONOSUGATA: ["ケルディオ（いつものすがた）", "けるでぃおいつものすがた"],
+  YESSANMESUNOSUGATA: ["イエッサン（メスのすがた）", "いえっさんめすのすがた"],
+  GILLGARDBLADEFORME: ["ギルガルド（ブレードフォルム）", "ぎるがるどぶれーどふぉるむ"],
+  TRIMMIENYASEINOSUGATA: ["トリミアン（やせいのすがた）", "とりみあんやせいのすがた"],
+  TRIMMIENHEARTCUT: ["トリミアン（ハートカット）", "とりみあんはーとかっと"],
+  TRIMMIENKINGDOMCUT: ["トリミアン（キングダムカット）", "とりみあんきんぐだむかっと"],
+  TRIMMIENKABUKICUT: ["トリミアン（カブキカット）", "とりみあんかぶきかっと"],
+  BASSRAOAKASUJINOSUGATA: ["バスラオ（あかすじのすがた）", "ばすらおあかすじのすがた"],
+  OGERPONMIDORINOMEN: ["オーガポン（みどりのめん）", "おーがぽんみどりのめん"],
+  OGERPONKAMADONOMEN: ["オーガポン（かまどのめん）", "おーがぽんかまどのめん"],
+  OGERPONIDONOMEN: ["オーガポン（いどのめん）", "おーがぽんいどのめん"],
+  OGERPONISHIZUENOMEN: ["オーガポン（いしずえのめん）", "おーがぽんいしずえのめん"],
+  "ZYGARDE10％FORME": ["ジガルデ（10％フォルム）", "じがるで10ふぉるむ"],
+  "ZYGARDE50％FORME": ["ジガルデ（50％フォルム）", "じがるで50ふぉるむ"],
+  ZYGARDEPERFECTFORME: ["ジガルデ（パーフェクトフォルム）", "じがるでぱーふぇくとふぉるむ"],
+  POWALENTAIYOUNOSUGATA: ["ポワルン（たいようのすがた）", "ぽわるんたいようのすがた"],
+  POWALENAMAMIZUNOSUGATA: ["ポワルン（あまみずのすがた）", "ぽわるんあまみずのすがた"],
+  POWALENYUKIGUMONOSUGATA: ["ポワルン（ゆきぐものすがた）", "ぽわるんゆきぐものすがた"],
+  IRUKAMANMIGHTYFORME: ["イルカマン（マイティフォルム）", "いるかまんまいてぃふぉるむ"],
+  MIRAIDONCOMPLETEMODE: ["ミライドン（コンプリートモード）", "みらいどんこんぷりーともーど"],
+  PERFUTONOSUNOSUGATA: ["パフュートン（オスのすがた）", "ぱふゅーとんおすのすがた"],
+  IKKANEZUMISANBIKIKAZOKU: ["イッカネズミ（3びきかぞく）", "いっかねずみさんびきかぞく"],
+  IKIRINKOGREENFEATHER: ["イキリンコ（グリーンフェザー）", "いきりんこぐりーんふぇざー"],
+  WULAOSURENGEKINOKATA: ["ウーラオス（れんげきのかた）", "うーらおすれんげきのかた"],
+  WULAOSUICHIGEKINOKATA: ["ウーラオス（いちげきのかた）", "うーらおすいちげきのかた"],
+};
+
+/**
+ * Known spelling differences: catalogue tokens written after an English or older spelling
+ * that neither the sound-by-sound nor the consonant-outline comparison accepts, each with
+ * the reading it stands for. An entry is used only for exactly this token and reading.
+ */
+export const KNOWN_SPELLINGS: Record<string, string> = {
+  KONGPANG: "こんぱん", // コンパン written like the Korean-style KONG-PANG
+  BOOBER: "ぶーばー", // ブーバー, the long vowels spelled OO and ER
+  FIRE: "ふぁいやー", // ファイヤー, English FIRE
+  SHOWERS: "しゃわーず", // シャワーズ, English SHOWERS
+  SIRNIGHT: "さーないと", // サーナイト, English SIR KNIGHT
+  MEGASIRNIGHT: "めがさーないと",
+  MAMMOO: "まんむー", // マンムー, English MAMMOTH
+  REGISTEEL: "れじすちる", // レジスチル, English STEEL
+  MUMARGI: "むうまーじ", // ムウマージ, English MAGE
+  UNKNOWN: "あんのーん", // アンノーン, English UNKNOWN
+  NYAHOJA: "にゃおは", // ニャオハ, an H where Hepburn has none
+  COSMOVUM: "こすもうむ", // コスモウム, Latin OVUM
+  ARCHEN: "あーけん", // アーケン, English ARCH
+  DIHEAD: "じへっど", // ジヘッド, English DI-HEAD
+  ARMORGA: "あーまーがあ", // アーマーガア, English ARMOR
+  NECROZMAULTRANECROZMA: "うるとらねくろずま",
+  PEPER: "ぺぱー", // ペパー, English PEPPER
+  ZYGARDEPERFECTFORME: "じがるでぱーふぇくとふぉるむ", // パーフェクト, English PERFECT
+  PERFUTONOSUNOSUGATA: "ぱふゅーとんおすのすがた", // パフュートン, English PERFUME // the token repeats the species before the form
+};

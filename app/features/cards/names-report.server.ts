@@ -1,0 +1,88 @@
+import { readCatalogue, type CatalogueCardRow, type CataloguePack } from "./catalogue.server";
+import { checkReading, type NameCheck } from "./japanese-names";
+import { romanisedToken } from "./romanisation";
+
+const TRAINER_TYPES = new Set(["supporter", "item", "tool", "fossil", "stadium", "trainer"]);
+
+export type Coverage = { japanese: number; total: number };
+
+export type NamesReport = {
+  cards: Coverage;
+  trainers: Coverage;
+  packs: Coverage;
+  /** How the Japanese names were verified against the catalogue's romanised tokens. */
+  checks: Record<NameCheck, number>;
+  /** Japanese names whose reading does not match the token (must stay empty). */
+  unverified: { id: string; name: string; token: string | null }[];
+  /** Names that stayed English, with how many cards carry each. */
+  englishCards: { name: string; cards: number; trainer: boolean }[];
+  englishPacks: string[];
+};
+
+/** A pack name is Japanese once no English word is left in it (プロモA keeps its letter). */
+export function isJapanesePackName(pack: Pick<CataloguePack, "nameJa">): boolean {
+  return !/[A-Za-z]{2,}/.test(pack.nameJa);
+}
+
+export function isTrainer(card: Pick<CatalogueCardRow, "cardType">): boolean {
+  return TRAINER_TYPES.has(card.cardType ?? "");
+}
+
+/** Coverage of verified Japanese names over the catalogue as it would be seeded. */
+export function namesReport(catalogue = readCatalogue()): NamesReport {
+  const checks: Record<NameCheck, number> = { exact: 0, outline: 0, known: 0 };
+  const unverified: NamesReport["unverified"] = [];
+  const english = new Map<string, { cards: number; trainer: boolean }>();
+  let japanese = 0;
+  let trainers = 0;
+  let trainersJapanese = 0;
+  for (const card of catalogue.cards) {
+    const trainer = isTrainer(card);
+    if (trainer) trainers++;
+    if (card.name === card.nameEn) {
+      const englishName = card.name ?? "";
+      const entry = english.get(englishName) ?? { cards: 0, trainer };
+      entry.cards++;
+      english.set(englishName, entry);
+      continue;
+    }
+    japanese++;
+    if (trainer) trainersJapanese++;
+    const token = card.imageFile ? romanisedToken(card.imageFile) : null;
+    const check = token && card.nameReading ? checkReading(card.nameReading, token) : null;
+    if (check) checks[check]++;
+    else unverified.push({ id: String(card.id), name: String(card.name), token });
+  }
+  const englishPacks = catalogue.packs.filter((p) => !isJapanesePackName(p)).map((p) => p.nameEn);
+  return {
+    cards: { japanese, total: catalogue.cards.length },
+    trainers: { japanese: trainersJapanese, total: trainers },
+    packs: { japanese: catalogue.packs.length - englishPacks.length, total: catalogue.packs.length },
+    checks,
+    unverified,
+    englishCards: [...english].map(([name, v]) => ({ name, ...v })).sort((a, b) => b.cards - a.cards || a.name.localeCompare(b.name)),
+    englishPacks,
+  };
+}
+
+const percent = (c: Coverage) => `${c.japanese}/${c.total} (${((100 * c.japanese) / Math.max(1, c.total)).toFixed(1)}%)`;
+
+/** The report as the `cards:names-report` command prints it. */
+export function formatNamesReport(report: NamesReport): string {
+  const lines = [
+    "Japanese card names, verified against the catalogue's romanised image names",
+    `cards     ${percent(report.cards)}`,
+    `trainers  ${percent(report.trainers)}`,
+    `packs     ${percent(report.packs)}`,
+    `verified  ${report.checks.exact} sound by sound, ${report.checks.outline} by consonant outline, ${report.checks.known} known spelling differences`,
+  ];
+  if (report.unverified.length) {
+    lines.push(`NOT VERIFIED (${report.unverified.length}):`);
+    for (const u of report.unverified) lines.push(`  ${u.id} ${u.name} (${u.token ?? "no image name"})`);
+  }
+  lines.push(`Still English, cards (${report.englishCards.length} names):`);
+  for (const e of report.englishCards) lines.push(`  ${e.name}${e.trainer ? " [trainer]" : ""} ×${e.cards}`);
+  lines.push(`Still English, packs (${report.englishPacks.length}):`);
+  for (const p of report.englishPacks) lines.push(`  ${p}`);
+  return lines.join("\n");
+}

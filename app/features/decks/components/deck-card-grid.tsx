@@ -1,0 +1,47 @@
+import { Link } from "react-router";
+import { useLocale, useT } from "../../../lib/i18n";
+import { CardImage } from "../../cards/components/card-image";
+import { decksMessages, type DecksMessageKey } from "../messages";
+import type { DeckCardView } from "../types";
+
+/** The deck's cards as a grid of pictures (or placeholders) with ×N, grouped ポケモン / トレーナーズ. */
+export function DeckCardGrid({ cards }: { cards: readonly DeckCardView[] }) {
+  const t = useT(decksMessages);
+  const locale = useLocale();
+  const groups: [DecksMessageKey, DeckCardView[]][] = [
+    ["groupPokemon", cards.filter((c) => c.kind === "pokemon")],
+    ["groupTrainer", cards.filter((c) => c.kind === "trainer")],
+    ["groupUnknown", cards.filter((c) => c.kind === null)],
+  ];
+  return (
+    <div className="space-y-5">
+      {groups
+        .filter(([, list]) => list.length > 0)
+        .map(([label, list]) => (
+          <section key={label} aria-label={`${t(label)}（${list.reduce((n, c) => n + c.count, 0)}）`}>
+            <h3 className="font-bold">
+              {t(label)} <span className="text-sm font-normal text-slate-600">{list.reduce((n, c) => n + c.count, 0)}</span>
+            </h3>
+            <ul className="mt-2 grid grid-cols-3 gap-3 sm:grid-cols-5 lg:grid-cols-6">
+              {list.map((card, i) => {
+                const packName = locale === "en" ? card.packNameEn : card.packName;
+                return (
+                  <li key={card.cardId} className="space-y-1">
+                    <Link to={`/cards/${encodeURIComponent(card.cardId)}`} className="relative block">
+                      <CardImage face={card} packName={packName} eager={i < 6} sizes="(min-width: 1024px) 16vw, (min-width: 640px) 20vw, 33vw" />
+                      <span className="absolute bottom-1 right-1 rounded-full bg-slate-900/85 px-2 py-0.5 text-sm font-bold text-white" aria-label={`${card.count}枚`}>
+                        {t("copies", { count: card.count })}
+                      </span>
+                    </Link>
+                    <p className="truncate text-xs text-slate-600" title={packName}>
+                      {packName}
+                    </p>
+                  </li>
+                );
+              })}
+            </ul>
+          </section>
+        ))}
+    </div>
+  );
+}

@@ -1,0 +1,253 @@
+import { useEffect, useId, useState } from "react";
+import { useLocale, useT } from "../../../lib/i18n";
+import { cardName } from "../../cards/names";
+import { displayRarity } from "../../cards/rarity";
+import type { CardListItem } from "../../cards/types";
+import { deckEditorMessages } from "../editor-messages";
+import { LIST_MAX_COPIES, PICKER_MAX_COPIES } from "../rules";
+import type { DeckCardView, DeckImportResult } from "../types";
+
+export type PackChoice = { id: string; name: string };
+
+// SPEC.md §9: search debounce 300 ms.
+const DEBOUNCE_MS = 300;
+const CONTROL = "rounded-md border border-slate-400 bg-white px-2 py-1.5";
+const SMALL_BUTTON = "rounded-md border border-slate-400 bg-white px-2 py-1 text-sm hover:border-brand-600 disabled:cursor-not-allowed disabled:opacity-40";
+
+/** Cards as the editor shows them (with the catalogue's type and stage), from the admin cards API. */
+export async function fetchDeckCards(ids: string[], packId: string | null): Promise<DeckCardView[]> {
+  const params = new URLSearchParams({ ids: ids.join(",") });
+  if (packId) params.set("pack", packId);
+  const response = await fetch(`/api/admin/decks/cards?${params}`, { headers: { Accept: "application/json" } });
+  if (!response.ok) throw new Error(`HTTP ${response.status}`);
+  return ((await response.json()) as { cards: DeckCardView[] }).cards;
+}
+
+/**
+ * SPEC.md §4 deck card list: adding puts a card at the top; a count of 0 removes it; copies
+ * 0–4 in the list and 0–2 in the picker (§5).
+ */
+export function addToDeck(list: DeckCardView[], added: DeckCardView[]): DeckCardView[] {
+  const ids = new Set(added.map((c) => c.cardId));
+  const merged = added.map((card) => {
+    const kept = list.find((c) => c.cardId === card.cardId);
+    return kept ? { ...kept, count: Math.min(LIST_MAX_COPIES, kept.count + card.count) } : card;
+  });
+  return [...merged.filter((c) => c.count > 0), ...list.filter((c) => !ids.has(c.cardId))];
+}
+
+function CardPickerPanel({ packs, defaultPackId, onAdd }: { packs: PackChoice[]; defaultPackId: string; onAdd: (card: CardListItem, packId: string, count: number) => Promise<void> }) {
+  const t = useT(deckEditorMessages);
+  const locale = useLocale();
+  const id = useId();
+  const [packId, setPackId] = useState(packs.some((p) => p.id === defaultPackId) ? defaultPackId : (packs[0]?.id ?? ""));
+  const [query, setQuery] = useState("");
+  const [cards, setCards] = useState<CardListItem[] | null>(null);
+  const [failed, setFailed] = useState<"load" | "search" | null>(null);
+  const [copies, setCopies] = useState<Record<string, number>>({});
+
+  useEffect(() => {
+    if (!packId) return;
+    const controller = new AbortController();
+    const timer = setTimeout(() => {
+      const params = new URLSearchParams({ pack: packId, limit: "60" });
+      if (query.trim()) params.set("q", query.trim());
+      fetch(`/api/cards?${params}`, { signal: controller.signal, headers: { Accept: "application/json" } })
+        .then(async (response) => {
+          if (!response.ok) throw new Error(`HTTP ${response.status}`);
+          setCards(((await response.json()) as { cards: CardListItem[] }).cards);
+          setFailed(null);
+        })
+        .catch((error: unknown) => {
+          if (controller.signal.aborted) return;
+          console.error(t(query.trim() ? "searchFailed" : "cardsFailed"), error);
+          setCards([]);
+          setFailed(query.trim() ? "search" : "load");
+        });
+    }, query ? DEBOUNCE_MS : 0);
+    return () => {
+      controller.abort();
+      clearTimeout(timer);
+    };
+  }, [packId, query, t]);
+
+  return (
+    <section aria-labelledby={`${id}-h`} className="space-y-3 rounded-lg border border-slate-200 bg-slate-50 p-3">
+      <h3 id={`${id}-h`} className="font-bold">
+        {t("pickerHeading")}
+      </h3>
+      <div className="flex flex-wrap gap-3">
+        <label className="text-sm">
+          <span className="mb-1 block font-medium">{t("pickerPack")}</span>
+          <select value={packId} onChange={(e) => setPackId(e.target.value)} className={CONTROL} data-testid="deck-picker-pack">
+            {packs.map((pack) => (
+              <option key={pack.id} value={pack.id}>
+                {pack.name}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="text-sm">
+          <span className="mb-1 block font-medium">{t("pickerSearch")}</span>
+          <input type="search" value={query} onChange={(e) => setQuery(e.target.value)} className={CONTROL} />
+        </label>
+      </div>
+      {failed === "search" ? <p className="text-sm font-medium text-red-700">{t("searchFailed")}</p> : null}
+      {failed === "load" ? <p role="alert" className="text-sm font-medium text-red-700">{t("cardsFailed")}</p> : null}
+      {cards && !cards.length && !failed ? <p className="text-sm text-slate-600">{t("pickerEmpty")}</p> : null}
+      <ul className="grid max-h-80 gap-2 overflow-y-auto sm:grid-cols-2" aria-busy={cards === null}>
+        {(cards ?? []).map((card) => {
+          const name = cardName(card, locale);
+          const count = copies[card.id] ?? 1;
+          return (
+            <li key={card.id} className="flex items-center gap-2 rounded-md border border-slate-200 bg-white px-2 py-1.5 text-sm">
+              <span className="min-w-0 flex-1 truncate">
+                {name} <span className="text-amber-700">{displayRarity(card.rarity)}</span>
+              </span>
+              <select aria-label={t("pickerCopies", { name })} value={count} onChange={(e) => setCopies((c) => ({ ...c, [card.id]: Number(e.target.value) }))} className="rounded border border-slate-400 bg-white px-1 py-0.5">
+                {Array.from({ length: PICKER_MAX_COPIES + 1 }, (_, n) => (
+                  <option key={n} value={n}>
+                    ×{n}
+                  </option>
+                ))}
+              </select>
+              <button type="button" className={SMALL_BUTTON} disabled={count === 0} aria-label={t("pickerAddLabel", { name })} onClick={() => void onAdd(card, packId, count)}>
+                {t("pickerAdd")}
+              </button>
+            </li>
+          );
+        })}
+      </ul>
+    </section>
+  );
+}
+
+function ImportBox({ onImported }: { onImported: (result: DeckImportResult) => void }) {
+  const t = useT(deckEditorMessages);
+  const id = useId();
+  const [text, setText] = useState("");
+  const [busy, setBusy] = useState(false);
+  const [result, setResult] = useState<DeckImportResult | null>(null);
+  const [failed, setFailed] = useState(false);
+  async function run() {
+    setBusy(true);
+    setFailed(false);
+    try {
+      const response = await fetch("/api/admin/decks/import", { method: "POST", headers: { "Content-Type": "application/json", Accept: "application/json" }, body: JSON.stringify({ text }) });
+      if (!response.ok) throw new Error(`HTTP ${response.status}`);
+      const answer = (await response.json()) as DeckImportResult;
+      setResult(answer);
+      onImported(answer);
+    } catch (error) {
+      console.error(t("cardsFailed"), error);
+      setFailed(true);
+    } finally {
+      setBusy(false);
+    }
+  }
+  return (
+    <details className="rounded-lg border border-slate-200 bg-white p-3">
+      <summary className="cursor-pointer font-bold">{t("importHeading")}</summary>
+      <div className="mt-2 space-y-2">
+        <label htmlFor={id} className="block text-sm font-medium">
+          {t("importLabel")}
+        </label>
+        <textarea id={id} rows={6} value={text} onChange={(e) => setText(e.target.value)} className="block w-full rounded-md border border-slate-300 px-3 py-2 font-mono text-sm" />
+        <button type="button" disabled={busy || !text.trim()} onClick={() => void run()} className={SMALL_BUTTON}>
+          {t("importButton")}
+        </button>
+        <div aria-live="polite">
+          {failed ? <p className="text-sm font-medium text-red-700">{t("cardsFailed")}</p> : null}
+          {result ? <p className="text-sm text-green-800">{t("importDone", { count: result.cards.length })}</p> : null}
+          {result?.unmatched.length ? (
+            <div className="text-sm text-red-800">
+              <p className="font-medium">{t("importUnmatched")}</p>
+              <ul className="list-disc pl-5">
+                {result.unmatched.map((line) => (
+                  <li key={line.line}>
+                    {line.line}: {line.text}
+                  </li>
+                ))}
+              </ul>
+            </div>
+          ) : null}
+        </div>
+      </div>
+    </details>
+  );
+}
+
+/** The editor's カードリスト view: the chosen cards (count, up/down), the card picker and the text import. */
+export function DeckCardList({
+  cards,
+  onChange,
+  packs,
+  defaultPackId,
+}: {
+  cards: DeckCardView[];
+  onChange: (update: (cards: DeckCardView[]) => DeckCardView[]) => void;
+  packs: PackChoice[];
+  defaultPackId: string;
+}) {
+  const t = useT(deckEditorMessages);
+  const locale = useLocale();
+  const [loadFailed, setLoadFailed] = useState(false);
+  const move = (index: number, by: -1 | 1) =>
+    onChange((list) => {
+      const next = [...list];
+      const [card] = next.splice(index, 1);
+      next.splice(index + by, 0, card);
+      return next;
+    });
+  const setCount = (cardId: string, count: number) => onChange((list) => (count === 0 ? list.filter((c) => c.cardId !== cardId) : list.map((c) => (c.cardId === cardId ? { ...c, count } : c))));
+
+  async function add(card: CardListItem, packId: string, count: number) {
+    try {
+      const [view] = await fetchDeckCards([card.id], packId);
+      if (!view) throw new Error("card not found");
+      setLoadFailed(false);
+      onChange((list) => addToDeck(list, [{ ...view, count }]));
+    } catch (error) {
+      console.error(t("cardsFailed"), error);
+      setLoadFailed(true);
+    }
+  }
+
+  return (
+    <div className="space-y-4">
+      {loadFailed ? <p role="alert" className="text-sm font-medium text-red-700">{t("cardsFailed")}</p> : null}
+      {cards.length === 0 ? (
+        <p className="text-slate-600">{t("cardListEmpty")}</p>
+      ) : (
+        <ol className="space-y-1" aria-label={t("viewCards")}>
+          {cards.map((card, index) => {
+            const name = cardName(card, locale);
+            return (
+              <li key={card.cardId} className="flex flex-wrap items-center gap-2 rounded-md border border-slate-200 bg-white px-3 py-1.5">
+                <span className="min-w-0 flex-1">
+                  <span className="font-medium">{name}</span> <span className="text-amber-700">{displayRarity(card.rarity)}</span>{" "}
+                  <span className="text-xs text-slate-600">{locale === "en" ? card.packNameEn : card.packName}</span>
+                </span>
+                <select aria-label={t("countLabel", { name })} value={card.count} onChange={(e) => setCount(card.cardId, Number(e.target.value))} className="rounded border border-slate-400 bg-white px-1 py-0.5">
+                  {Array.from({ length: LIST_MAX_COPIES + 1 }, (_, n) => (
+                    <option key={n} value={n}>
+                      ×{n}
+                    </option>
+                  ))}
+                </select>
+                <button type="button" className={SMALL_BUTTON} disabled={index === 0} aria-label={t("moveUp", { name })} onClick={() => move(index, -1)}>
+                  ↑
+                </button>
+                <button type="button" className={SMALL_BUTTON} disabled={index === cards.length - 1} aria-label={t("moveDown", { name })} onClick={() => move(index, 1)}>
+                  ↓
+                </button>
+              </li>
+            );
+          })}
+        </ol>
+      )}
+      <CardPickerPanel packs={packs} defaultPackId={defaultPackId} onAdd={add} />
+      <ImportBox onImported={(result) => onChange((list) => addToDeck(list, result.cards))} />
+    </div>
+  );
+}

@@ -1,0 +1,234 @@
+import { useId, useMemo, useState } from "react";
+import { useT } from "../../../lib/i18n";
+import { ContentEditor } from "../../content/components/content-editor";
+import { DraftNotice } from "../../content/components/draft-notice";
+import { SeoFields } from "../../content/components/seo-fields";
+import { useLocalDraft } from "../../content/components/use-local-draft";
+import { deckFieldErrors, DeckInputSchema } from "../decks.schema";
+import { deckEditorMessages } from "../editor-messages";
+import { decksMessages, type DecksMessageKey } from "../messages";
+import { articleRelatedSource } from "../../articles/components/related-source";
+import { deckRelatedSource } from "../related-source";
+import { checkDeck, DECK_SIZE, DEFAULT_PACK_ID, EDITOR_ROWS } from "../rules";
+import type { DeckCardView, DeckEditData, DeckOption } from "../types";
+import { DeckBasicSettings, type DeckFormValues } from "./deck-basic-settings";
+import { DeckCardList, type PackChoice } from "./deck-card-list";
+import { useProblemText } from "./legality-panel";
+
+type Draft = DeckFormValues & { cards: DeckCardView[] };
+type Tab = "basic" | "content" | "seo";
+
+const EMPTY: Draft = {
+  name: "",
+  tier: "",
+  category: "",
+  description: "",
+  energyTypes: [],
+  eyecatchUrl: "",
+  slug: "",
+  isPublic: false,
+  keywords: "",
+  metaDescription: "",
+  relatedDeckIds: [],
+  featuredOrder: "",
+  cards: [],
+};
+
+function draftOf(deck: DeckEditData | null): Draft {
+  if (!deck) return EMPTY;
+  return {
+    name: deck.name,
+    tier: String(deck.tier),
+    category: deck.category,
+    description: deck.description,
+    energyTypes: deck.energyTypes,
+    eyecatchUrl: deck.eyecatchUrl ?? "",
+    slug: deck.slug,
+    isPublic: deck.isPublic,
+    keywords: deck.keywords,
+    metaDescription: deck.metaDescription,
+    relatedDeckIds: deck.relatedDeckIds,
+    featuredOrder: deck.featuredOrder === null ? "" : String(deck.featuredOrder),
+    cards: deck.cards,
+  };
+}
+
+function payloadOf(draft: Draft) {
+  return {
+    name: draft.name,
+    tier: draft.tier === "" ? undefined : Number(draft.tier),
+    category: draft.category === "" ? undefined : draft.category,
+    description: draft.description,
+    energyTypes: draft.energyTypes,
+    eyecatchUrl: draft.eyecatchUrl.trim() || null,
+    slug: draft.slug.trim() || null,
+    isPublic: draft.isPublic,
+    keywords: draft.keywords,
+    metaDescription: draft.metaDescription,
+    relatedDeckIds: draft.relatedDeckIds,
+    featuredOrder: draft.featuredOrder.trim() === "" ? null : draft.featuredOrder.trim(),
+    cards: draft.cards.map((card) => ({ cardId: card.cardId, packId: card.packId, count: card.count })),
+  };
+}
+
+export type DeckSaved = { id: string; slug: string; updated: boolean };
+
+/**
+ * The deck recipe editor デッキ作成 (SPEC.md §2): 基本設定, コンテンツ編集 (カードリスト / 編集 /
+ * プレビュー) and SEO設定, with a live n/20 counter and the rule problems in words. Save creates
+ * without an id and updates with one (SPEC.md §4); the button stays disabled until name, tier
+ * and category are set (§5). Nothing typed is lost: a local draft is kept until it is saved.
+ */
+export function DeckEditor({ deck, packs, deckOptions, onSaved }: { deck: DeckEditData | null; packs: PackChoice[]; deckOptions: DeckOption[]; onSaved: (saved: DeckSaved) => void }) {
+  const t = useT(deckEditorMessages);
+  const td = useT(decksMessages);
+  const id = useId();
+  const pristine = useMemo(() => draftOf(deck), [deck]);
+  const [draft, setDraft] = useState<Draft>(pristine);
+  const [tab, setTab] = useState<Tab>("basic");
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [busy, setBusy] = useState(false);
+  const [failure, setFailure] = useState<string | null>(null);
+  const draftKey = `deck:${deck?.id ?? "new"}`;
+  const localDraft = useLocalDraft(draftKey, draft, pristine);
+  const problemText = useProblemText();
+
+  const set = <K extends keyof DeckFormValues>(key: K, value: DeckFormValues[K]) => {
+    setDraft((current) => ({ ...current, [key]: value }));
+    setErrors((current) => ({ ...current, [key]: "" }));
+  };
+  const legality = checkDeck(draft.cards, draft.energyTypes);
+  const ready = draft.name.trim() !== "" && draft.tier !== "" && draft.category !== "";
+
+  async function save() {
+    setFailure(null);
+    const payload = payloadOf(draft);
+    const checked = DeckInputSchema.safeParse(payload);
+    if (!checked.success) {
+      const fields = deckFieldErrors(checked.error, (key: DecksMessageKey, params) => td(key, params));
+      setErrors(fields);
+      setTab(fields.name || fields.tier || fields.category || fields.slug || fields.eyecatchUrl || fields.energyTypes ? "basic" : fields.metaDescription || fields.keywords ? "seo" : "content");
+      return;
+    }
+    setBusy(true);
+    try {
+      const response = await fetch(deck ? `/api/admin/decks/${deck.id}` : "/api/admin/decks", {
+        method: deck ? "PATCH" : "POST",
+        headers: { "Content-Type": "application/json", Accept: "application/json" },
+        body: JSON.stringify(payload),
+      });
+      const answer = (await response.json().catch(() => ({}))) as { id?: string; slug?: string; error?: string; fields?: Record<string, string> };
+      if (!response.ok || !answer.id || !answer.slug) {
+        if (answer.fields && Object.keys(answer.fields).length) setErrors(answer.fields);
+        throw new Error(answer.error || `HTTP ${response.status}`);
+      }
+      localDraft.clear();
+      onSaved({ id: answer.id, slug: answer.slug, updated: Boolean(deck) });
+    } catch (error) {
+      console.error(t("saveFailed"), error);
+      setFailure(error instanceof Error && error.message && !error.message.startsWith("HTTP") ? `${t("saveFailed")}: ${error.message}` : t("saveFailed"));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  const tabs: { id: Tab; label: string }[] = [
+    { id: "basic", label: t("tabBasic") },
+    { id: "content", label: t("tabContent") },
+    { id: "seo", label: t("tabSeo") },
+  ];
+  const tabId = (which: Tab) => `${id}-tab-${which}`;
+  const total = legality.total;
+
+  return (
+    <div className="space-y-4">
+      {localDraft.offer ? (
+        <DraftNotice
+          savedAt={localDraft.offer.savedAt}
+          onRestore={() => {
+            const restored = localDraft.restore();
+            if (restored) setDraft({ ...EMPTY, ...restored });
+          }}
+          onDiscard={localDraft.discard}
+        />
+      ) : null}
+      <div className="sticky top-14 z-10 flex flex-wrap items-center gap-3 rounded-lg border border-slate-200 bg-white/95 px-3 py-2 text-sm" aria-live="polite">
+        <span data-testid="deck-counter" className={`font-bold tabular-nums ${total === DECK_SIZE ? "text-green-800" : "text-red-700"}`}>
+          {t("counter", { count: total })}
+        </span>
+        {legality.status === "legal" ? (
+          <span className="font-bold text-green-800">{t("legalNow")}</span>
+        ) : (
+          <ul className="flex flex-wrap gap-x-3 text-red-800">
+            {legality.problems.map((problem, i) => (
+              <li key={i}>{problemText(problem)}</li>
+            ))}
+            {legality.basicUnknown ? <li className="text-amber-800">{td("probBasicUnknown")}</li> : null}
+          </ul>
+        )}
+      </div>
+      <div role="tablist" aria-label={t("tabsLabel")} className="flex flex-wrap gap-1 border-b border-slate-200">
+        {tabs.map((candidate) => (
+          <button
+            key={candidate.id}
+            id={tabId(candidate.id)}
+            type="button"
+            role="tab"
+            aria-selected={tab === candidate.id}
+            aria-controls={`${id}-panel`}
+            onClick={() => setTab(candidate.id)}
+            className={`-mb-px rounded-t-md border px-4 py-2 text-sm font-bold ${tab === candidate.id ? "border-slate-200 border-b-white bg-white text-brand-800" : "border-transparent text-slate-600 hover:text-brand-800"}`}
+          >
+            {candidate.label}
+          </button>
+        ))}
+      </div>
+      <div id={`${id}-panel`} role="tabpanel" aria-labelledby={tabId(tab)} className="rounded-b-lg bg-white p-1">
+        {tab === "basic" ? (
+          <DeckBasicSettings values={draft} set={set} errors={errors} deckOptions={deckOptions} deckId={deck?.id ?? null} />
+        ) : tab === "content" ? (
+          <ContentEditor
+            id={`${id}-description`}
+            label={t("description")}
+            value={draft.description}
+            onChange={(value) => set("description", value)}
+            error={errors.description || errors.cards}
+            memoryKey={draftKey}
+            packs={packs}
+            defaultPackId={DEFAULT_PACK_ID}
+            relatedSources={RELATED_SOURCES}
+            imageFolder="images"
+            rows={EDITOR_ROWS}
+            extraViews={[
+              {
+                id: "cards",
+                label: t("viewCards"),
+                content: <DeckCardList cards={draft.cards} onChange={(update) => setDraft((current) => ({ ...current, cards: update(current.cards) }))} packs={packs} defaultPackId={DEFAULT_PACK_ID} />,
+              },
+            ]}
+          />
+        ) : (
+          <SeoFields
+            values={{ keywords: draft.keywords, metaDescription: draft.metaDescription }}
+            onChange={(values) => setDraft((current) => ({ ...current, ...values }))}
+            suggestFrom={() => ({ title: draft.name, content: draft.description })}
+            errors={{ keywords: errors.keywords, metaDescription: errors.metaDescription }}
+          />
+        )}
+      </div>
+      <div className="flex flex-wrap items-center gap-4">
+        <button type="button" onClick={() => void save()} disabled={!ready || busy} className="rounded-md bg-brand-700 px-6 py-2 font-bold text-white hover:bg-brand-800 disabled:cursor-not-allowed disabled:bg-slate-400">
+          {busy ? t("saving") : t("save")}
+        </button>
+        {failure ? (
+          <p role="alert" className="font-medium text-red-700">
+            {failure}
+          </p>
+        ) : null}
+      </div>
+    </div>
+  );
+}
+
+// A stable array (the related picker re-searches when its sources change): articles and decks.
+const RELATED_SOURCES = [articleRelatedSource(null), deckRelatedSource];

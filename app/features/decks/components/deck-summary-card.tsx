@@ -1,0 +1,46 @@
+import { Link } from "react-router";
+import { useLocale, useT } from "../../../lib/i18n";
+import { decksMessages } from "../messages";
+import type { DeckSummary } from "../types";
+import { DeckEyecatch } from "./deck-eyecatch";
+import { EnergyIcons } from "./energy-icon";
+
+// One formatter per language: building an Intl.DateTimeFormat costs more than formatting with it.
+const DATE_FORMATS = {
+  ja: new Intl.DateTimeFormat("ja-JP", { timeZone: "Asia/Tokyo", year: "numeric", month: "2-digit", day: "2-digit" }),
+  en: new Intl.DateTimeFormat("en-US", { timeZone: "Asia/Tokyo", year: "numeric", month: "2-digit", day: "2-digit" }),
+};
+
+export function formatDeckDate(iso: string, locale: "ja" | "en"): string {
+  return DATE_FORMATS[locale].format(new Date(iso));
+}
+
+export function TierBadge({ tier }: { tier: number }) {
+  const t = useT(decksMessages);
+  const colours = ["bg-amber-500 text-slate-900", "bg-sky-700 text-white", "bg-emerald-700 text-white", "bg-slate-600 text-white"];
+  return <span className={`inline-block rounded-full px-2.5 py-0.5 text-xs font-bold ${colours[tier - 1] ?? colours[3]}`}>{t("tierBadge", { tier })}</span>;
+}
+
+/** One deck in a list: eyecatch (or its placeholder), name, tier badge, energy icons, updated date. */
+export function DeckSummaryCard({ deck, eager = false }: { deck: DeckSummary; eager?: boolean }) {
+  const t = useT(decksMessages);
+  const locale = useLocale();
+  return (
+    <article className="h-full overflow-hidden rounded-xl border border-slate-200 bg-white shadow-sm transition hover:border-brand-500">
+      <Link to={`/deck-recipes/${encodeURIComponent(deck.slug)}`} className="block h-full">
+        <DeckEyecatch name={deck.name} eyecatchUrl={deck.eyecatchUrl} energyTypes={deck.energyTypes} keyCards={deck.keyCards} eager={eager} />
+        <div className="space-y-2 p-3">
+          <div className="flex flex-wrap items-center gap-2">
+            <TierBadge tier={deck.tier} />
+            {deck.featured ? <span className="rounded-full bg-brand-100 px-2 py-0.5 text-xs font-bold text-brand-800">{t("featured")}</span> : null}
+            <EnergyIcons types={deck.energyTypes} size={18} />
+          </div>
+          <h3 className="font-bold leading-snug">{deck.name}</h3>
+          <p className="text-xs text-slate-600">
+            {t("updated")}: <time dateTime={deck.updatedAt}>{formatDeckDate(deck.updatedAt, locale)}</time>
+          </p>
+        </div>
+      </Link>
+    </article>
+  );
+}

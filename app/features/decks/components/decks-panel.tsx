@@ -1,0 +1,200 @@
+import { useState } from "react";
+import { Link, useRevalidator, useSearchParams } from "react-router";
+import { BUTTON_PRIMARY, BUTTON_SECONDARY, Modal } from "../../../components/ui/modal";
+import { useLocale, useT } from "../../../lib/i18n";
+import { deckEditorMessages } from "../editor-messages";
+import type { AdminDeckRow, DeckEditData, DeckOption } from "../types";
+import type { PackChoice } from "./deck-card-list";
+import { DeckEditor, type DeckSaved } from "./deck-editor";
+
+/** What the admin route loads for this tab (features/admin/tab-data.server.ts). */
+export type DecksTabData = { decks: AdminDeckRow[]; packs: PackChoice[]; deckOptions: DeckOption[] } | { loadError: true };
+
+type Panel = { key: string; title: string; deck: DeckEditData | null } | { key: string; title: string; failed: true };
+type Message = { kind: "ok" | "error"; text: string } | null;
+
+const dateTime = (locale: "ja" | "en") => new Intl.DateTimeFormat(locale === "en" ? "en-GB" : "ja-JP", { timeZone: "Asia/Tokyo", dateStyle: "medium", timeStyle: "short" });
+
+/**
+ * Admin デッキ管理 (SPEC.md §2 item 3): open deck editor panels (closable), the deck list newest
+ * first (name, 公開/非公開, total cards, created date-time, 編集, 削除 with a confirmation) and the
+ * new-deck button to /admin/deck-recipes/new. After a save in a panel it closes and the list reloads.
+ */
+export function DecksPanel({ data }: { data: unknown }) {
+  const t = useT(deckEditorMessages);
+  const locale = useLocale();
+  const revalidator = useRevalidator();
+  const [params, setParams] = useSearchParams();
+  const tabData = data as DecksTabData | null;
+  const [panels, setPanels] = useState<Panel[]>([]);
+  const [message, setMessage] = useState<Message>(() => {
+    const saved = params.get("saved");
+    return saved === "created" ? { kind: "ok", text: t("saved") } : saved === "updated" ? { kind: "ok", text: t("updated") } : null;
+  });
+  const [confirming, setConfirming] = useState<AdminDeckRow | null>(null);
+  const [deleting, setDeleting] = useState(false);
+
+  if (!tabData || "loadError" in tabData) {
+    return (
+      <p role="alert" className="rounded-md bg-red-50 px-4 py-3 font-medium text-red-700">
+        {t("listLoadFailed")}
+      </p>
+    );
+  }
+  const { decks, packs, deckOptions } = tabData;
+
+  const dropSavedParam = () => {
+    if (!params.has("saved")) return;
+    const next = new URLSearchParams(params);
+    next.delete("saved");
+    setParams(next, { replace: true, preventScrollReset: true });
+  };
+  const close = (key: string) => setPanels((list) => list.filter((p) => p.key !== key));
+  const openNew = () => setPanels((list) => (list.some((p) => p.key === "new") ? list : [{ key: "new", title: t("panelNew"), deck: null }, ...list]));
+  async function openEdit(row: AdminDeckRow) {
+    if (panels.some((p) => p.key === row.id)) return;
+    const title = t("panelEdit", { name: row.name });
+    try {
+      const response = await fetch(`/api/admin/decks/${row.id}`, { headers: { Accept: "application/json" } });
+      if (!response.ok) throw new Error(`HTTP ${response.status}`);
+      const deck = (await response.json()) as DeckEditData;
+      setPanels((list) => [{ key: row.id, title, deck }, ...list]);
+    } catch (error) {
+      console.error(t("loadFailed"), error);
+      setPanels((list) => [{ key: row.id, title, failed: true }, ...list]);
+    }
+  }
+  const onSaved = (key: string) => (saved: DeckSaved) => {
+    close(key);
+    dropSavedParam();
+    setMessage({ kind: "ok", text: saved.updated ? t("updated") : t("saved") });
+    void revalidator.revalidate();
+  };
+  async function remove(row: AdminDeckRow) {
+    setDeleting(true);
+    try {
+      const response = await fetch(`/api/admin/decks/${row.id}`, { method: "DELETE", headers: { Accept: "application/json" } });
+      if (!response.ok) throw new Error(`HTTP ${response.status}`);
+      close(row.id);
+      setMessage({ kind: "ok", text: t("deleted") });
+      void revalidator.revalidate();
+    } catch (error) {
+      console.error(t("deleteFailed"), error);
+      setMessage({ kind: "error", text: t("deleteFailed") });
+    } finally {
+      setDeleting(false);
+      setConfirming(null);
+    }
+  }
+
+  return (
+    <div className="space-y-6">
+      <div className="flex flex-wrap items-center gap-3">
+        <Link to="/admin/deck-recipes/new" className="rounded-md bg-brand-700 px-4 py-2 font-bold text-white hover:bg-brand-800">
+          {t("newDeck")}
+        </Link>
+        <button type="button" onClick={openNew} className={BUTTON_SECONDARY}>
+          {t("openNewPanel")}
+        </button>
+      </div>
+      <div aria-live="polite">
+        {message ? (
+          <p role={message.kind === "error" ? "alert" : "status"} className={`rounded-md px-4 py-2 font-medium ${message.kind === "ok" ? "bg-green-50 text-green-800" : "bg-red-50 text-red-700"}`}>
+            {message.text}
+          </p>
+        ) : null}
+      </div>
+
+      {panels.map((panel) => (
+        <section key={panel.key} aria-label={panel.title} className="space-y-3 rounded-xl border border-slate-300 bg-slate-50 p-4">
+          <div className="flex items-center justify-between gap-3">
+            <h3 className="text-lg font-bold">{panel.title}</h3>
+            <button type="button" onClick={() => close(panel.key)} className={BUTTON_SECONDARY} aria-label={`${t("closePanel")}: ${panel.title}`}>
+              {t("closePanel")}
+            </button>
+          </div>
+          {"failed" in panel ? (
+            <p role="alert" className="font-medium text-red-700">
+              {t("loadFailed")}
+            </p>
+          ) : (
+            <DeckEditor deck={panel.deck} packs={packs} deckOptions={deckOptions} onSaved={onSaved(panel.key)} />
+          )}
+        </section>
+      ))}
+
+      <section aria-labelledby="deck-list-heading" className="space-y-2">
+        <h3 id="deck-list-heading" className="text-lg font-bold">
+          {t("listHeading")}
+        </h3>
+        {decks.length === 0 ? (
+          <p className="rounded-lg border border-dashed border-slate-300 bg-white p-6 text-slate-600">{t("empty")}</p>
+        ) : (
+          <div className="overflow-x-auto">
+            <table className="w-full border-collapse bg-white text-sm">
+              <thead>
+                <tr className="border-b border-slate-300 text-left">
+                  <th scope="col" className="px-3 py-2">{t("colName")}</th>
+                  <th scope="col" className="px-3 py-2">{t("colStatus")}</th>
+                  <th scope="col" className="px-3 py-2">{t("colTotal")}</th>
+                  <th scope="col" className="px-3 py-2">{t("colCreated")}</th>
+                  <th scope="col" className="px-3 py-2">{t("colActions")}</th>
+                </tr>
+              </thead>
+              <tbody>
+                {decks.map((row) => (
+                  <tr key={row.id} className="border-b border-slate-200">
+                    <td className="px-3 py-2 font-medium">{row.name}</td>
+                    <td className="px-3 py-2">
+                      <span className={`rounded-full px-2 py-0.5 text-xs font-bold ${row.isPublic ? "bg-green-100 text-green-900" : "bg-slate-200 text-slate-800"}`}>{row.isPublic ? t("public") : t("private")}</span>
+                    </td>
+                    <td className="px-3 py-2 tabular-nums">{t("total", { count: row.total })}</td>
+                    <td className="px-3 py-2">
+                      <time dateTime={row.createdAt}>{dateTime(locale).format(new Date(row.createdAt))}</time>
+                    </td>
+                    <td className="px-3 py-2">
+                      <div className="flex flex-wrap gap-2">
+                        <Link to={`/admin/deck-recipes/edit/${row.id}`} className="text-brand-700 underline" aria-label={`${t("edit")}: ${row.name}`}>
+                          {t("edit")}
+                        </Link>
+                        <button type="button" onClick={() => void openEdit(row)} className="text-brand-700 underline" aria-label={`${t("editHere")}: ${row.name}`}>
+                          {t("editHere")}
+                        </button>
+                        <Link to={`/deck-recipes/${encodeURIComponent(row.slug)}`} className="text-brand-700 underline" aria-label={`${t("view")}: ${row.name}`}>
+                          {t("view")}
+                        </Link>
+                        <button type="button" onClick={() => setConfirming(row)} className="text-red-700 underline" aria-label={`${t("delete")}: ${row.name}`}>
+                          {t("delete")}
+                        </button>
+                      </div>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </section>
+
+      {confirming ? (
+        <Modal
+          title={t("deleteTitle")}
+          size="sm"
+          onClose={() => setConfirming(null)}
+          footer={
+            <>
+              <button type="button" className={BUTTON_SECONDARY} onClick={() => setConfirming(null)}>
+                {t("cancel")}
+              </button>
+              <button type="button" className={BUTTON_PRIMARY} disabled={deleting} onClick={() => void remove(confirming)}>
+                {t("deleteYes")}
+              </button>
+            </>
+          }
+        >
+          <p>{t("deleteConfirm", { name: confirming.name })}</p>
+        </Modal>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,114 @@
+import type { Db } from "../../db/client.server";
+import { cardIndex, type CardIndex, type IndexedCard } from "../cards/card-index.server";
+import { cardGameFacts } from "../cards/game-facts.server";
+import { catalogueSetCode, deckToText, parseDeckText } from "./deck-text";
+import { DeckError } from "./errors";
+import { LIST_MAX_COPIES } from "./rules";
+import type { DeckCardView, DeckImportResult, KeyCard } from "./types";
+
+export type DeckCardRow = { cardId: string; packId: string | null; count: number };
+
+function view(index: CardIndex, card: IndexedCard, packId: string | null, count: number): DeckCardView {
+  const shownPack = packId && card.packIds.includes(packId) ? packId : (card.packIds[0] ?? null);
+  const pack = shownPack ? index.packs.get(shownPack) : undefined;
+  const facts = cardGameFacts(card.id);
+  return {
+    id: card.id,
+    cardId: card.id,
+    name: card.name,
+    nameEn: card.nameEn,
+    rarity: card.rarity,
+    imageUrl: card.imageUrl,
+    imageFile: card.imageFile,
+    storedImage: card.storedImage,
+    element: card.element,
+    cardType: card.cardType,
+    stage: card.stage,
+    hp: card.hp,
+    setCode: card.setCode,
+    number: card.number,
+    packId: shownPack,
+    packName: pack?.nameJa ?? "",
+    packNameEn: pack?.nameEn ?? "",
+    count,
+    kind: facts?.kind ?? null,
+    basic: facts ? facts.basic : null,
+    fossil: facts?.fossil ?? false,
+    tradeable: card.tradeable,
+  };
+}
+
+/** The deck's rows as cards with names, packs, pictures and the catalogue's game facts (row order kept). */
+export async function deckCardViews(db: Db, rows: readonly DeckCardRow[]): Promise<DeckCardView[]> {
+  const index = await cardIndex(db);
+  const views: DeckCardView[] = [];
+  for (const row of rows) {
+    const card = index.byId.get(row.cardId);
+    if (card) views.push(view(index, card, row.packId, row.count));
+  }
+  return views;
+}
+
+/** Every card id must be a listable card of the catalogue; the first unknown one is refused. */
+export async function checkDeckCardIds(db: Db, cardIds: readonly string[]): Promise<void> {
+  const index = await cardIndex(db);
+  const unknown = cardIds.find((id) => !index.byId.has(id));
+  if (unknown) throw new DeckError("unknown_card", { cardId: unknown }, { cards: "errUnknownCard" });
+}
+
+/** The cards a placeholder eyecatch shows: the first Pokémon of the list (else the first cards). */
+export function keyCardsOf(cards: readonly DeckCardView[], n = 3): KeyCard[] {
+  const pokemon = cards.filter((c) => c.kind === "pokemon");
+  const chosen = (pokemon.length ? [...pokemon, ...cards.filter((c) => c.kind !== "pokemon")] : [...cards]).slice(0, n);
+  return chosen.map((c) => ({ cardId: c.cardId, name: c.name, imageUrl: c.imageUrl, rarity: c.rarity }));
+}
+
+export function exportDeckText(cards: readonly DeckCardView[]): string {
+  return deckToText(cards.map((c) => ({ name: c.name, setCode: c.setCode, number: c.number, count: c.count, kind: c.kind })));
+}
+
+const fold = (name: string) => name.normalize("NFKC").toLowerCase().replace(/\s+/g, "");
+
+/**
+ * Reads a pasted deck list (community text format): each line is matched by set code and number
+ * (P-A and PROMO-A both work), else by its name in Japanese or English — of several printings
+ * the most common rarity is taken. Lines that match nothing are returned with their text.
+ */
+export async function importDeckText(db: Db, text: string): Promise<DeckImportResult> {
+  const parsed = parseDeckText(text);
+  const index = await cardIndex(db);
+  const bySetCode = new Map<string, string>();
+  for (const pack of index.packs.values()) bySetCode.set(pack.setCode.toLowerCase(), pack.setCode);
+  let byName: Map<string, IndexedCard> | null = null;
+  const nameIndex = () => {
+    if (byName) return byName;
+    byName = new Map();
+    // Lowest rarity first, so a name's plain printing wins over its special arts.
+    const ordered = [...index.byId.values()].sort((a, b) => a.rank - b.rank || (a.setCode ?? "").localeCompare(b.setCode ?? "") || (a.number ?? 0) - (b.number ?? 0));
+    for (const card of ordered) {
+      if (!card.packIds.length) continue;
+      for (const name of [card.name, card.nameEn]) if (name && !byName.has(fold(name))) byName.set(fold(name), card);
+    }
+    return byName;
+  };
+
+  const rows = new Map<string, { card: IndexedCard; count: number }>();
+  const unmatched = [...parsed.invalid];
+  for (const line of parsed.lines) {
+    let card: IndexedCard | undefined;
+    if (line.setCode && line.number !== null) {
+      const set = bySetCode.get(catalogueSetCode(line.setCode).toLowerCase());
+      if (set) card = index.byId.get(`${set}-${String(line.number).padStart(3, "0")}`);
+    }
+    card ??= nameIndex().get(fold(line.name));
+    if (!card || line.count > LIST_MAX_COPIES) {
+      unmatched.push({ line: line.line, text: line.text });
+      continue;
+    }
+    const kept = rows.get(card.id);
+    if (kept) kept.count = Math.min(LIST_MAX_COPIES, kept.count + line.count);
+    else rows.set(card.id, { card, count: line.count });
+  }
+  unmatched.sort((a, b) => a.line - b.line);
+  return { cards: [...rows.values()].map(({ card, count }) => view(index, card, null, count)), unmatched };
+}

@@ -1,0 +1,28 @@
+import { and, eq, inArray, or } from "drizzle-orm";
+import type { Db } from "../../db/client.server";
+import { decks } from "../../db/schema/decks";
+import type { RelatedRef } from "../content/blocks";
+import { isDeckId } from "./rules";
+
+/**
+ * The lookup of `[[deck:<slug or id>]]` blocks (docs/content-format.md): public decks only, keyed
+ * by the reference as typed. Registered in RELATED_LOOKUPS (features/content/refs.server.ts),
+ * so articles' and decks' texts and the editors' preview resolve deck blocks the same way.
+ */
+export async function deckContentRefs(db: Db, refs: readonly string[]): Promise<Map<string, RelatedRef>> {
+  const found = new Map<string, RelatedRef>();
+  const wanted = [...new Set(refs)].slice(0, 100);
+  if (!wanted.length) return found;
+  const ids = wanted.filter(isDeckId).map((id) => id.toLowerCase());
+  const slugs = wanted.filter((ref) => !isDeckId(ref));
+  const matches = [...(ids.length ? [inArray(decks.id, ids)] : []), ...(slugs.length ? [inArray(decks.slug, slugs)] : [])];
+  const rows = await db
+    .select({ id: decks.id, slug: decks.slug, name: decks.name, eyecatchUrl: decks.eyecatchUrl, updatedAt: decks.updatedAt })
+    .from(decks)
+    .where(and(eq(decks.isPublic, true), or(...matches)));
+  for (const ref of wanted) {
+    const row = rows.find((r) => r.slug === ref || r.id === ref.toLowerCase());
+    if (row) found.set(ref, { href: `/deck-recipes/${row.slug}`, title: row.name, date: row.updatedAt.toISOString(), thumbnailUrl: row.eyecatchUrl });
+  }
+  return found;
+}

@@ -1,0 +1,332 @@
+import { randomUUID } from "node:crypto";
+import { and, asc, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
+import type { Db } from "../../db/client.server";
+import { deckCards, decks } from "../../db/schema/decks";
+import { createCache, scopeOf } from "../../lib/cache.server";
+import { sanitizeContentHtml } from "../content/format";
+import { renderStoredContent } from "../content/refs.server";
+import type { UploadStore } from "../uploads/storage.server";
+import { deckCardViews, exportDeckText, keyCardsOf, checkDeckCardIds, type DeckCardRow } from "./deck-cards.server";
+import type { DeckInput } from "./decks.schema";
+import { DeckError } from "./errors";
+import { checkDeck, deckTotal, isDeckId } from "./rules";
+import type { AdminDeckRow, DeckDetail, DeckEditData, DeckOption, DeckSummary } from "./types";
+
+export { importDeckText, deckCardViews } from "./deck-cards.server";
+export { DeckError } from "./errors";
+
+/**
+ * Public deck reads are kept for DECK_CACHE_TTL_MS or until a deck write on this instance clears
+ * them; other instances converge within the TTL (docs/decisions/010).
+ */
+export const DECK_CACHE_TTL_MS = 30_000;
+const deckPages = createCache<DeckDetail | null>({ name: "deck-pages", max: 500, ttlMs: DECK_CACHE_TTL_MS });
+const deckLists = createCache<unknown>({ name: "deck-lists", max: 300, ttlMs: DECK_CACHE_TTL_MS });
+
+function forgetDecks(db: Db): void {
+  deckPages.clear(`${scopeOf(db)}:`);
+  deckLists.clear(`${scopeOf(db)}:`);
+}
+
+const SUMMARY_COLUMNS = {
+  id: decks.id,
+  slug: decks.slug,
+  name: decks.name,
+  tier: decks.tier,
+  category: decks.category,
+  energyTypes: decks.energyTypes,
+  eyecatchUrl: decks.eyecatchUrl,
+  featuredOrder: decks.featuredOrder,
+  createdAt: decks.createdAt,
+  updatedAt: decks.updatedAt,
+};
+type SummaryRow = {
+  id: string;
+  slug: string;
+  name: string;
+  tier: number;
+  category: string;
+  energyTypes: string[];
+  eyecatchUrl: string | null;
+  featuredOrder: number | null;
+  createdAt: Date;
+  updatedAt: Date;
+};
+
+async function cardRowsOf(db: Db, deckIds: string[]): Promise<Map<string, DeckCardRow[]>> {
+  const byDeck = new Map<string, DeckCardRow[]>();
+  if (!deckIds.length) return byDeck;
+  const rows = await db
+    .select({ deckId: deckCards.deckId, cardId: deckCards.cardId, packId: deckCards.packId, count: deckCards.count })
+    .from(deckCards)
+    .where(inArray(deckCards.deckId, deckIds))
+    .orderBy(asc(deckCards.deckId), asc(deckCards.position));
+  for (const { deckId, ...row } of rows) {
+    const list = byDeck.get(deckId);
+    if (list) list.push(row);
+    else byDeck.set(deckId, [row]);
+  }
+  return byDeck;
+}
+
+async function summaries(db: Db, rows: SummaryRow[]): Promise<DeckSummary[]> {
+  const cardsByDeck = await cardRowsOf(db, rows.map((r) => r.id));
+  return Promise.all(
+    rows.map(async (row) => ({
+      id: row.id,
+      slug: row.slug,
+      name: row.name,
+      tier: row.tier,
+      category: row.category,
+      energyTypes: row.energyTypes,
+      eyecatchUrl: row.eyecatchUrl,
+      featured: row.featuredOrder !== null,
+      createdAt: row.createdAt.toISOString(),
+      updatedAt: row.updatedAt.toISOString(),
+      keyCards: keyCardsOf(await deckCardViews(db, cardsByDeck.get(row.id) ?? [])),
+    })),
+  );
+}
+
+export type DeckListFilters = { tier?: number | null; energy?: string | null; category?: string | null };
+// 12 cards a page: two screens on a phone, and each SSR render stays small.
+export const DECK_PAGE_SIZE = 12;
+const NOT_FEATURED = 2_147_483_647;
+const featuredRank = sql<number>`coalesce(${decks.featuredOrder}, ${sql.raw(String(NOT_FEATURED))})`;
+
+type Cursor = { f: number; c: string; i: string };
+function encodeCursor(cursor: Cursor): string {
+  return Buffer.from(JSON.stringify(cursor)).toString("base64url");
+}
+function decodeCursor(value: string): Cursor {
+  try {
+    const cursor = JSON.parse(Buffer.from(value, "base64url").toString("utf8")) as Cursor;
+    if (Number.isInteger(cursor.f) && !Number.isNaN(Date.parse(cursor.c)) && isDeckId(cursor.i)) return cursor;
+  } catch {
+    // fall through
+  }
+  throw new DeckError("invalid_cursor");
+}
+
+/**
+ * SPEC.md §7 "public decks": pinned recipes first (their order), then newest first; filtered by
+ * tier, energy type and category; one page of DECK_PAGE_SIZE with a keyset cursor.
+ */
+export async function listPublicDecks(db: Db, filters: DeckListFilters = {}, cursor: string | null = null, limit = DECK_PAGE_SIZE): Promise<{ decks: DeckSummary[]; nextCursor: string | null }> {
+  const after = cursor ? decodeCursor(cursor) : null;
+  const key = `${scopeOf(db)}:list:${filters.tier ?? ""}:${filters.energy ?? ""}:${filters.category ?? ""}:${cursor ?? ""}:${limit}`;
+  return deckLists.remember(key, async () => {
+    const where: SQL[] = [eq(decks.isPublic, true)];
+    if (filters.tier) where.push(eq(decks.tier, filters.tier));
+    if (filters.energy) where.push(sql`${decks.energyTypes} @> array[${filters.energy}]::text[]`);
+    if (filters.category) where.push(eq(decks.category, filters.category));
+    if (after) {
+      where.push(
+        sql`(${featuredRank} > ${after.f} or (${featuredRank} = ${after.f} and (${decks.createdAt}, ${decks.id}) < (${after.c}::timestamptz, ${after.i}::uuid)))`,
+      );
+    }
+    const rows = await db
+      .select(SUMMARY_COLUMNS)
+      .from(decks)
+      .where(and(...where))
+      .orderBy(asc(featuredRank), desc(decks.createdAt), desc(decks.id))
+      .limit(limit + 1);
+    const page = rows.slice(0, limit);
+    const last = page[page.length - 1];
+    return {
+      decks: await summaries(db, page),
+      nextCursor: rows.length > limit && last ? encodeCursor({ f: last.featuredOrder ?? NOT_FEATURED, c: last.createdAt.toISOString(), i: last.id }) : null,
+    };
+  }) as Promise<{ decks: DeckSummary[]; nextCursor: string | null }>;
+}
+
+/** The home page's デッキレシピ section: tier 1 first, then newest. */
+export function listHomeDecks(db: Db, limit = 6): Promise<DeckSummary[]> {
+  return deckLists.remember(`${scopeOf(db)}:home:${limit}`, async () => {
+    const rows = await db.select(SUMMARY_COLUMNS).from(decks).where(eq(decks.isPublic, true)).orderBy(asc(decks.tier), desc(decks.createdAt), desc(decks.id)).limit(limit);
+    return summaries(db, rows);
+  }) as Promise<DeckSummary[]>;
+}
+
+/** SPEC.md §2 card page: the public decks that use a card, tier 1 first, then newest. */
+export function listDecksWithCard(db: Db, cardId: string, limit = 6): Promise<DeckSummary[]> {
+  return deckLists.remember(`${scopeOf(db)}:card:${cardId}:${limit}`, async () => {
+    const rows = await db
+      .select(SUMMARY_COLUMNS)
+      .from(decks)
+      .where(and(eq(decks.isPublic, true), sql`exists (select 1 from ${deckCards} where ${deckCards.deckId} = ${decks.id} and ${deckCards.cardId} = ${cardId})`))
+      .orderBy(asc(decks.tier), desc(decks.createdAt), desc(decks.id))
+      .limit(limit);
+    return summaries(db, rows);
+  }) as Promise<DeckSummary[]>;
+}
+
+async function loadDeck(db: Db, slugOrId: string, includePrivate: boolean): Promise<DeckDetail | null> {
+  const by = isDeckId(slugOrId) ? eq(decks.id, slugOrId.toLowerCase()) : eq(decks.slug, slugOrId);
+  const [row] = await db
+    .select({ ...SUMMARY_COLUMNS, isPublic: decks.isPublic, description: decks.description, contentHtml: decks.contentHtml, keywords: decks.keywords, metaDescription: decks.metaDescription, relatedDeckIds: decks.relatedDeckIds })
+    .from(decks)
+    .where(includePrivate ? by : and(by, eq(decks.isPublic, true)));
+  if (!row) return null;
+  const rows = (await cardRowsOf(db, [row.id])).get(row.id) ?? [];
+  const cards = await deckCardViews(db, rows);
+  const relatedRows = row.relatedDeckIds.length
+    ? await db.select(SUMMARY_COLUMNS).from(decks).where(and(inArray(decks.id, row.relatedDeckIds), eq(decks.isPublic, true), sql`${decks.id} <> ${row.id}`))
+    : [];
+  const order = new Map(row.relatedDeckIds.map((id, i) => [id, i]));
+  relatedRows.sort((a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0));
+  const [summary] = await summaries(db, [row]);
+  return {
+    ...summary,
+    isPublic: row.isPublic,
+    description: row.description,
+    // Stored HTML is sanitised again on its way out (DESIGN.md §8), once per cache fill.
+    contentHtml: sanitizeContentHtml(row.contentHtml),
+    keywords: row.keywords,
+    metaDescription: row.metaDescription,
+    cards,
+    legality: checkDeck(cards, row.energyTypes),
+    related: await summaries(db, relatedRows),
+    exportText: exportDeckText(cards),
+  };
+}
+
+/**
+ * SPEC.md §2 deck detail: a public deck by slug or id, with its cards, legality, related decks
+ * and export text; null when unknown or not public. `includePrivate` is the admins' preview.
+ */
+export function getDeck(db: Db, slugOrId: string, options: { includePrivate?: boolean } = {}): Promise<DeckDetail | null> {
+  if (!slugOrId || slugOrId.length > 100) return Promise.resolve(null);
+  if (options.includePrivate) return loadDeck(db, slugOrId, true);
+  return deckPages.remember(`${scopeOf(db)}:${slugOrId}`, () => loadDeck(db, slugOrId, false));
+}
+
+/** SPEC.md §2 admin デッキ管理: every deck, newest first, with the sum of its counts. */
+export async function listAdminDecks(db: Db): Promise<AdminDeckRow[]> {
+  const rows = await db
+    .select({ id: decks.id, slug: decks.slug, name: decks.name, isPublic: decks.isPublic, createdAt: decks.createdAt, updatedAt: decks.updatedAt, eyecatchUrl: decks.eyecatchUrl, total: sql<number>`coalesce((select sum(${deckCards.count}) from ${deckCards} where ${deckCards.deckId} = ${decks.id}), 0)::int` })
+    .from(decks)
+    .orderBy(desc(decks.createdAt), desc(decks.id));
+  return rows.map((r) => ({ ...r, total: Number(r.total), createdAt: r.createdAt.toISOString(), updatedAt: r.updatedAt.toISOString() }));
+}
+
+/** SPEC.md §7 "all decks (also for the related-deck list)". */
+export async function listDeckOptions(db: Db): Promise<DeckOption[]> {
+  const rows = await db
+    .select({ id: decks.id, name: decks.name, slug: decks.slug, isPublic: decks.isPublic, eyecatchUrl: decks.eyecatchUrl, updatedAt: decks.updatedAt })
+    .from(decks)
+    .orderBy(desc(decks.createdAt), desc(decks.id));
+  return rows.map((r) => ({ ...r, updatedAt: r.updatedAt.toISOString() }));
+}
+
+/** A deck as the editor loads it; null when unknown. */
+export async function getDeckForEdit(db: Db, id: string): Promise<DeckEditData | null> {
+  if (!isDeckId(id)) return null;
+  const [row] = await db.select().from(decks).where(eq(decks.id, id.toLowerCase()));
+  if (!row) return null;
+  const cards = await deckCardViews(db, (await cardRowsOf(db, [row.id])).get(row.id) ?? []);
+  return {
+    id: row.id,
+    name: row.name,
+    tier: row.tier,
+    category: row.category,
+    description: row.description,
+    energyTypes: row.energyTypes,
+    eyecatchUrl: row.eyecatchUrl,
+    slug: row.slug,
+    isPublic: row.isPublic,
+    keywords: row.keywords,
+    metaDescription: row.metaDescription,
+    relatedDeckIds: row.relatedDeckIds,
+    featuredOrder: row.featuredOrder,
+    cards,
+  };
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  for (let e: unknown = error; e; e = (e as { cause?: unknown }).cause) if ((e as { code?: string }).code === "23505") return true;
+  return false;
+}
+
+async function prepare(db: Db, store: UploadStore, input: DeckInput, deckId: string) {
+  // A slug shaped like an id would be read as one: the id URL would never reach the slug.
+  if (input.slug && isDeckId(input.slug)) throw new DeckError("slug_invalid", {}, { slug: "errSlugInvalid" });
+  await checkDeckCardIds(db, input.cards.map((c) => c.cardId));
+  const related = input.relatedDeckIds.filter((id) => id !== deckId);
+  if (related.length) {
+    const found = await db.select({ id: decks.id }).from(decks).where(inArray(decks.id, related));
+    if (found.length !== related.length) throw new DeckError("related_unknown", {}, { relatedDeckIds: "errRelatedUnknown" });
+  }
+  return {
+    name: input.name,
+    tier: input.tier,
+    category: input.category,
+    description: input.description,
+    contentHtml: await renderStoredContent(db, store, input.description),
+    energyTypes: input.energyTypes,
+    eyecatchUrl: input.eyecatchUrl,
+    isPublic: input.isPublic,
+    keywords: input.keywords,
+    metaDescription: input.metaDescription,
+    relatedDeckIds: related,
+    featuredOrder: input.featuredOrder,
+  };
+}
+
+function cardValues(deckId: string, input: DeckInput) {
+  return input.cards.map((card, position) => ({ deckId, cardId: card.cardId, packId: card.packId, count: card.count, position }));
+}
+
+/** SPEC.md §4 deck save without an id: creates it (slug generated when empty). */
+export async function createDeck(db: Db, store: UploadStore, userId: string | null, input: DeckInput): Promise<{ id: string; slug: string }> {
+  const id = randomUUID();
+  const values = await prepare(db, store, input, id);
+  const slug = input.slug ?? `deck-${id.slice(0, 8)}`;
+  try {
+    await db.transaction(async (tx) => {
+      await tx.insert(decks).values({ id, slug, ...values, createdBy: userId });
+      if (input.cards.length) await tx.insert(deckCards).values(cardValues(id, input));
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) throw new DeckError("slug_taken", {}, { slug: "errSlugTaken" });
+    throw error;
+  }
+  forgetDecks(db);
+  return { id, slug };
+}
+
+/** SPEC.md §4 deck save with an id: replaces its fields and its card list in one transaction. */
+export async function updateDeck(db: Db, store: UploadStore, id: string, input: DeckInput): Promise<{ id: string; slug: string }> {
+  if (!isDeckId(id)) throw new DeckError("not_found");
+  const deckId = id.toLowerCase();
+  const values = await prepare(db, store, input, deckId);
+  const slug = input.slug ?? `deck-${deckId.slice(0, 8)}`;
+  try {
+    await db.transaction(async (tx) => {
+      const updated = await tx.update(decks).set({ ...values, slug, updatedAt: new Date() }).where(eq(decks.id, deckId)).returning({ id: decks.id });
+      if (!updated.length) throw new DeckError("not_found");
+      await tx.delete(deckCards).where(eq(deckCards.deckId, deckId));
+      if (input.cards.length) await tx.insert(deckCards).values(cardValues(deckId, input));
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) throw new DeckError("slug_taken", {}, { slug: "errSlugTaken" });
+    throw error;
+  }
+  forgetDecks(db);
+  return { id: deckId, slug };
+}
+
+/** SPEC.md §7 "delete decks/{id}" (its cards go with it); other decks' related lists drop it. */
+export async function deleteDeck(db: Db, id: string): Promise<void> {
+  if (!isDeckId(id)) throw new DeckError("not_found");
+  const deckId = id.toLowerCase();
+  await db.transaction(async (tx) => {
+    const removed = await tx.delete(decks).where(eq(decks.id, deckId)).returning({ id: decks.id });
+    if (!removed.length) throw new DeckError("not_found");
+    await tx.update(decks).set({ relatedDeckIds: sql`array_remove(${decks.relatedDeckIds}, ${deckId}::uuid)` }).where(sql`${deckId}::uuid = any(${decks.relatedDeckIds})`);
+  });
+  forgetDecks(db);
+}
+
+/** Sum of a deck's counts (SPEC.md §2 "total card count"). */
+export { deckTotal };

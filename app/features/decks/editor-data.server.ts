@@ -1,0 +1,11 @@
+import type { Db } from "../../db/client.server";
+import { listPacks } from "../cards/cards.server";
+import { listDeckOptions } from "./decks.server";
+import type { PackChoice } from "./components/deck-card-list";
+import type { DeckOption } from "./types";
+
+/** What every deck editor needs besides the deck: the card picker's packs and all decks (related picker). */
+export async function deckEditorData(db: Db, locale: "ja" | "en"): Promise<{ packs: PackChoice[]; deckOptions: DeckOption[] }> {
+  const [packs, deckOptions] = await Promise.all([listPacks(db), listDeckOptions(db)]);
+  return { packs: packs.map((p) => ({ id: p.id, name: locale === "en" ? p.nameEn : p.nameJa })), deckOptions };
+}

@@ -1,0 +1,28 @@
+import { AppError, type ErrorTable } from "../../lib/errors";
+import type { Params } from "../../lib/i18n";
+import { decksMessages, type DecksMessageKey } from "./messages";
+
+/** Every rule a deck request can break: HTTP status and the catalogue key of its message. */
+const DECK_ERRORS = {
+  not_found: [404, "errNotFound"],
+  invalid_request: [400, "errInvalidRequest"],
+  invalid_input: [400, "errInvalidRequest"],
+  slug_taken: [409, "errSlugTaken"],
+  slug_invalid: [400, "errSlugInvalid"],
+  unknown_card: [400, "errUnknownCard"],
+  related_unknown: [400, "errRelatedUnknown"],
+  invalid_cursor: [400, "errInvalidCursor"],
+} as const satisfies ErrorTable<DecksMessageKey>;
+
+export type DeckErrorCode = keyof typeof DECK_ERRORS;
+
+/** A rule a deck request broke (docs/decisions/009). `fields` names the form fields at fault. */
+export class DeckError extends AppError<DeckErrorCode> {
+  constructor(
+    code: DeckErrorCode,
+    params?: Params,
+    readonly fields: Record<string, string> = {},
+  ) {
+    super(decksMessages, DECK_ERRORS, code, params);
+  }
+}

@@ -1,0 +1,30 @@
+import { deleteArticle, getArticleForEditor, updateArticle } from "../features/articles/articles.server";
+import { ArticleUpdateSchema } from "../features/articles/articles.schema";
+import { ArticleError } from "../features/articles/errors";
+import { methodNotAllowed, NO_STORE, parseArticleBody } from "../features/articles/http.server";
+import { requireApiAdmin } from "../features/users/session.server";
+import { withJsonErrors } from "../lib/api.server";
+import type { Route } from "./+types/api.admin.articles.$id";
+
+/** GET /api/admin/articles/{id} — the article as the editor loads it (text as typed, revision). */
+export const loader = withJsonErrors(async function loader({ request, params, context }: Route.LoaderArgs) {
+  await requireApiAdmin(request, context);
+  const article = await getArticleForEditor(context.db, params.id);
+  if (!article) throw new ArticleError("not_found");
+  return Response.json(article, { headers: NO_STORE });
+});
+
+/**
+ * PATCH /api/admin/articles/{id} `{revision, …fields}` — changes the fields sent (409 when the
+ * article changed since `revision`, or the slug is taken); DELETE removes it (204).
+ */
+export const action = withJsonErrors(async function action({ request, params, context }: Route.ActionArgs) {
+  if (request.method !== "PATCH" && request.method !== "DELETE") return methodNotAllowed("GET, PATCH, DELETE");
+  await requireApiAdmin(request, context);
+  if (request.method === "DELETE") {
+    await deleteArticle(context.db, context.env, params.id);
+    return new Response(null, { status: 204, headers: NO_STORE });
+  }
+  const input = await parseArticleBody(request, ArticleUpdateSchema);
+  return Response.json(await updateArticle(context.db, context.env, params.id, input), { headers: NO_STORE });
+});

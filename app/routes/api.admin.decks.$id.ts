@@ -1,0 +1,37 @@
+import { DeckError } from "../features/decks/errors";
+import { deleteDeck, getDeckForEdit, updateDeck } from "../features/decks/decks.server";
+import { deckErrorResponse, NO_STORE, parseDeckInput, DECK_BODY_MAX_BYTES } from "../features/decks/http.server";
+import { uploadStore } from "../features/uploads/storage.server";
+import { requireApiAdmin } from "../features/users/session.server";
+import { withJsonErrors } from "../lib/api.server";
+import { readJsonBody } from "../lib/json-body.server";
+import { localeFromRequest } from "../lib/i18n";
+import type { Route } from "./+types/api.admin.decks.$id";
+
+/** GET /api/admin/decks/{id} — the deck as the editor loads it (public or not). Admins only. */
+export const loader = withJsonErrors(async function loader({ request, params, context }: Route.LoaderArgs) {
+  await requireApiAdmin(request, context);
+  const deck = await getDeckForEdit(context.db, params.id);
+  if (!deck) return deckErrorResponse(new DeckError("not_found"), localeFromRequest(request));
+  return Response.json(deck, { headers: NO_STORE });
+});
+
+/** PATCH /api/admin/decks/{id} (SPEC.md §4 save with an id) and DELETE /api/admin/decks/{id}. */
+export const action = withJsonErrors(async function action({ request, params, context }: Route.ActionArgs) {
+  if (request.method !== "PATCH" && request.method !== "DELETE") {
+    return Response.json({ error: "Method Not Allowed" }, { status: 405, headers: { Allow: "GET, PATCH, DELETE" } });
+  }
+  await requireApiAdmin(request, context);
+  const locale = localeFromRequest(request);
+  try {
+    if (request.method === "DELETE") {
+      await deleteDeck(context.db, params.id);
+      return new Response(null, { status: 204, headers: NO_STORE });
+    }
+    const input = parseDeckInput(await readJsonBody(request, DECK_BODY_MAX_BYTES), locale);
+    return Response.json(await updateDeck(context.db, uploadStore(context.env), params.id, input), { headers: NO_STORE });
+  } catch (error) {
+    if (error instanceof DeckError) return deckErrorResponse(error, locale);
+    throw error;
+  }
+});

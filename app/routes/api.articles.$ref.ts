@@ -1,0 +1,11 @@
+import { ArticleError } from "../features/articles/errors";
+import { getPublicArticle } from "../features/articles/public.server";
+import { withJsonErrors } from "../lib/api.server";
+import type { Route } from "./+types/api.articles.$ref";
+
+/** GET /api/articles/{slug or id} — a public article with its HTML; 404 for unknown or unpublished. */
+export const loader = withJsonErrors(async function loader({ params, context }: Route.LoaderArgs) {
+  const article = await getPublicArticle(context.db, params.ref);
+  if (!article) throw new ArticleError("not_found");
+  return Response.json(article, { headers: { "Cache-Control": "public, max-age=60" } });
+});

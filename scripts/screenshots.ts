@@ -1,0 +1,88 @@
+// `npm run docs:screenshots`: a screenshot of each public page at 390 and 1280 px wide for
+// docs/visual-language.md, taken in the system Chromium (CHROMIUM_PATH, default
+// /usr/bin/chromium) against the built app (run `npm run build` first) on 127.0.0.1, with a fresh
+// embedded database holding the catalogue and a few dozen generated offers. Each picture is the
+// top of the page (at most MAX_HEIGHT CSS pixels), stored as a palette PNG under
+// docs/screenshots/ and kept under ~150 KB.
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { chromium } from "playwright-core";
+import sharp from "sharp";
+import { openConfiguredDatabase } from "../app/db/client.server";
+import { hasCatalogue, seedCatalogue } from "../app/features/cards/catalogue.server";
+import { loadEnv } from "../app/lib/env.server";
+import { startServer } from "../tests/support/server";
+import { seedTradeOffers } from "./seed-trades";
+
+const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+const OUT = path.resolve(import.meta.dirname, "../docs/screenshots");
+const MAX_HEIGHT = 1600;
+const MAX_BYTES = 150 * 1024;
+const WIDTHS = [
+  { name: "390", viewport: { width: 390, height: 844 }, isMobile: true },
+  { name: "1280", viewport: { width: 1280, height: 800 }, isMobile: false },
+];
+
+/** Palette PNG, fewer colours until it fits MAX_BYTES. */
+async function compress(png: Buffer): Promise<Buffer> {
+  let out = png;
+  for (const colours of [128, 64, 32]) {
+    out = await sharp(png).png({ palette: true, colours, compressionLevel: 9, effort: 10 }).toBuffer();
+    if (out.length <= MAX_BYTES) break;
+  }
+  return out;
+}
+
+const dataDir = await mkdtemp(path.join(tmpdir(), "torepoke-screenshots-"));
+process.env.DATA_DIR = dataDir;
+const database = await openConfiguredDatabase(loadEnv());
+try {
+  if (!(await hasCatalogue(database.db))) await seedCatalogue(database.db);
+  await seedTradeOffers(database.db, { offers: 40, seed: 16 });
+} finally {
+  await database.close();
+}
+
+const server = await startServer({ DATA_DIR: dataDir, LOG_LEVEL: "warn" });
+const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: ["--no-sandbox"] });
+try {
+  await mkdir(OUT, { recursive: true });
+  const probe = await browser.newPage();
+  await probe.goto(`${server.url}/trades`);
+  const offerHref = await probe.locator('a[href^="/trades/"]').evaluateAll((links) => links.map((a) => a.getAttribute("href") ?? "").find((href) => /^\/trades\/[0-9a-f-]{36}$/.test(href)));
+  await probe.goto(`${server.url}/cards?pack=dialga`);
+  const cardHref = await probe.locator('a[href^="/cards/"]').first().getAttribute("href");
+  await probe.close();
+  if (!offerHref || !cardHref) throw new Error("no offer or card to photograph");
+  const pages = [
+    { name: "home", path: "/" },
+    { name: "cards", path: "/cards" },
+    { name: "card", path: cardHref },
+    { name: "trades", path: "/trades" },
+    { name: "offer", path: offerHref },
+    { name: "articles", path: "/articles" },
+    { name: "deck-recipes", path: "/deck-recipes" },
+    { name: "login", path: "/login" },
+    { name: "terms", path: "/terms" },
+  ];
+  for (const width of WIDTHS) {
+    const context = await browser.newContext({ viewport: width.viewport, isMobile: width.isMobile, deviceScaleFactor: 1, locale: "ja-JP" });
+    const page = await context.newPage();
+    for (const entry of pages) {
+      await page.goto(server.url + entry.path, { waitUntil: "networkidle" });
+      await page.evaluate(() => document.fonts.ready);
+      const height = Math.min(MAX_HEIGHT, await page.evaluate(() => document.documentElement.scrollHeight));
+      const shot = await page.screenshot({ fullPage: true, clip: { x: 0, y: 0, width: width.viewport.width, height } });
+      const file = path.join(OUT, `${entry.name}-${width.name}.png`);
+      const png = await compress(shot);
+      await writeFile(file, png);
+      console.log(`${path.relative(process.cwd(), file)} ${entry.path} ${Math.round(png.length / 1024)} KB`);
+    }
+    await context.close();
+  }
+} finally {
+  await browser.close();
+  await server.stop();
+  await rm(dataDir, { recursive: true, force: true });
+}

@@ -1,0 +1,179 @@
+import { randomBytes } from "node:crypto";
+import sharp from "sharp";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { launchBrowser, newContext, PHONE, seriousA11yViolations, watchConsole } from "../support/browser";
+
+const baseUrl = inject("baseUrl");
+// The e2e server makes this address an administrator (global-setup.ts ADMIN_EMAILS).
+const ADMIN = { email: "admin-e2e@example.com", password: "admin-e2e-password", name: "管理者" };
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+async function signIn(context: BrowserContext, account: { email: string; password: string; name: string }) {
+  const up = await context.request.post(`${baseUrl}/api/auth/sign-up/email`, { data: account, headers: { origin: baseUrl } });
+  if (up.ok()) return;
+  const signInResponse = await context.request.post(`${baseUrl}/api/auth/sign-in/email`, { data: { email: account.email, password: account.password }, headers: { origin: baseUrl } });
+  expect(signInResponse.ok(), await signInResponse.text()).toBe(true);
+}
+
+/** Adds `copies` of the card named `name` with rarity `rarity` from `pack` through the editor's card picker. */
+async function addCard(page: Page, pack: string, name: string, rarity: string, copies: 1 | 2) {
+  await page.getByTestId("deck-picker-pack").selectOption(pack);
+  await page.getByLabel("カード名で検索").fill(name);
+  const row = page
+    .locator("li")
+    .filter({ has: page.getByRole("button", { name: `${name}を追加`, exact: true }) })
+    .filter({ has: page.locator("span.text-amber-700").getByText(rarity, { exact: true }) })
+    .first();
+  await row.getByRole("combobox").selectOption(String(copies));
+  await row.getByRole("button", { name: `${name}を追加`, exact: true }).click();
+  await page.getByRole("combobox", { name: `${name}の枚数` }).first().waitFor();
+}
+
+const deckName = `ピカチュウexデッキ${randomBytes(2).toString("hex")}`;
+
+describe("deck recipes", () => {
+  it("an admin builds a 20-card deck through the picker, reorders, sets tier, energy and eyecatch, previews and publishes", async () => {
+    const context = await newContext(browser);
+    await signIn(context, ADMIN);
+    const page = await context.newPage();
+    const problems = watchConsole(page);
+
+    await page.goto(`${baseUrl}/admin?tab=decks`);
+    await page.getByRole("link", { name: "新しいデッキを作成" }).click();
+    await page.waitForURL(`${baseUrl}/admin/deck-recipes/new`);
+    await page.getByRole("heading", { name: "デッキ作成", level: 1 }).waitFor();
+    expect(await seriousA11yViolations(page)).toEqual([]);
+
+    const save = page.getByRole("button", { name: "保存", exact: true });
+    expect(await save.isDisabled()).toBe(true);
+    await page.getByLabel("デッキ名", { exact: true }).fill(deckName);
+    await page.getByLabel("Tier", { exact: true }).selectOption("1");
+    expect(await save.isDisabled()).toBe(true);
+    await page.getByLabel("カテゴリー", { exact: true }).selectOption("deck-recipe");
+    expect(await save.isDisabled()).toBe(false);
+    await page.getByText("雷", { exact: true }).click();
+
+    // The eyecatch through the real file picker: uploaded, cut to 1200×630, previewed.
+    const png = await sharp({ create: { width: 1600, height: 900, channels: 3, background: { r: 250, g: 200, b: 40 } } }).png().toBuffer();
+    const chooser = page.waitForEvent("filechooser");
+    await page.getByText("画像を選ぶ").click();
+    await (await chooser).setFiles({ name: "eyecatch.png", mimeType: "image/png", buffer: png });
+    const preview = page.getByRole("img", { name: "アイキャッチのプレビュー" });
+    await preview.waitFor();
+    expect(await preview.getAttribute("src")).toMatch(/^\/uploads\/eyecatches\/.+1200x630\.webp$/);
+
+    await page.getByRole("tab", { name: "コンテンツ編集" }).click();
+    await page.getByRole("tab", { name: "カードリスト" }).click();
+    expect(await page.getByTestId("deck-picker-pack").inputValue()).toBe("dialga");
+    await addCard(page, "pikachu", "ピカチュウex", "◆◆◆◆", 2);
+    await addCard(page, "pikachu", "サンダーex", "◆◆◆◆", 2);
+    await addCard(page, "pikachu", "シママ", "◆", 2);
+    await addCard(page, "pikachu", "ゼブライカ", "◆◆", 2);
+    await addCard(page, "charizard", "Sabrina", "◆◆", 2);
+    await addCard(page, "mewtwo", "Giovanni", "◆◆", 2);
+    await addCard(page, "promo", "Professor’s Research", "PROMO", 2);
+    await addCard(page, "promo", "Poké Ball", "PROMO", 2);
+    await addCard(page, "promo", "X Speed", "PROMO", 2);
+    await addCard(page, "promo", "Potion", "PROMO", 2);
+    await expect.poll(() => page.getByTestId("deck-counter").textContent()).toBe("20/20枚");
+    await page.getByText("構築可能").first().waitFor();
+
+    // Newest on top; the top card cannot go up, the last cannot go down; ↓ moves one place.
+    const names = () => page.locator("ol li span.font-medium").allTextContents();
+    expect((await names())[0]).toBe("Potion");
+    expect(await page.getByRole("button", { name: "Potionを上へ" }).isDisabled()).toBe(true);
+    expect(await page.getByRole("button", { name: "ピカチュウexを下へ" }).isDisabled()).toBe(true);
+    await page.getByRole("button", { name: "Potionを下へ" }).click();
+    expect((await names()).slice(0, 2)).toEqual(["X Speed", "Potion"]);
+    expect(await seriousA11yViolations(page)).toEqual([]);
+
+    await page.getByRole("tab", { name: "編集", exact: true }).click();
+    await page.getByLabel("本文", { exact: true }).fill("**環境トップ**のデッキです。\n[[card:A1-096]]");
+    await page.getByRole("tab", { name: "プレビュー" }).click();
+    await page.locator("strong", { hasText: "環境トップ" }).waitFor();
+    await page.locator("a[href='/cards/A1-096']").waitFor();
+
+    await page.getByRole("tab", { name: "基本設定" }).click();
+    await page.getByLabel("公開する").check();
+    await save.click();
+    await page.waitForURL(/\/admin\?tab=decks&saved=created$/);
+    await page.getByText("デッキを保存しました").waitFor();
+    const row = page.getByRole("row").filter({ hasText: deckName });
+    await row.getByText("公開", { exact: true }).waitFor();
+    await row.getByText("20枚").waitFor();
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it("a visitor on a phone opens the deck from /deck-recipes and the home page, and 足りないカードを募集する prefills a new offer", async () => {
+    const context = await newContext(browser, PHONE);
+    const tag = randomBytes(3).toString("hex");
+    const signup = await context.request.post(`${baseUrl}/api/auth/sign-up/email`, { data: { name: `デッキ${tag}`, email: `deck-${tag}@example.com`, password: "deck-pass-1234" }, headers: { Origin: baseUrl } });
+    expect(signup.status()).toBe(200);
+    const page = await context.newPage();
+    const problems = watchConsole(page);
+    await page.goto(`${baseUrl}/profile`);
+    await page.fill("#profile-friend-id-input", `1234-5678-9012-${Math.floor(1000 + Math.random() * 8999)}`);
+    await page.locator("form:has(#profile-friend-id-input) button[type=submit]").click();
+    await page.getByTestId("profile-friend-id").waitFor();
+
+    await page.goto(`${baseUrl}/`);
+    await page.getByRole("heading", { name: "デッキレシピ" }).waitFor();
+    expect(await page.getByRole("link", { name: new RegExp(deckName) }).count()).toBeGreaterThan(0);
+
+    await page.goto(`${baseUrl}/deck-recipes?energy=electric`);
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await page.getByRole("link", { name: new RegExp(deckName) }).first().click();
+    await page.getByRole("heading", { name: deckName, level: 1 }).waitFor();
+    expect(new URL(page.url()).pathname).toMatch(/^\/deck-recipes\/deck-[0-9a-f]{8}$/);
+    await page.getByText("構築可能").waitFor();
+    await page.getByRole("heading", { name: "ポケモン" }).waitFor();
+    await page.getByRole("heading", { name: "トレーナーズ" }).waitFor();
+    expect(await page.locator('script[type="application/ld+json"]').allTextContents()).toEqual(expect.arrayContaining([expect.stringContaining('"@type":"Article"')]));
+    expect(await page.locator('meta[property="og:image"]').getAttribute("content")).toMatch(/\/uploads\/eyecatches\/.+\.webp$/);
+    expect(await seriousA11yViolations(page)).toEqual([]);
+
+    await page.getByRole("link", { name: "足りないカードを募集する" }).click();
+    await page.waitForURL(/\/trades\/new\?want=/);
+    const wantSide = page.locator("fieldset").filter({ hasText: "求" }).last();
+    for (const name of ["ピカチュウex", "サンダーex", "シママ", "ゼブライカ"]) await wantSide.getByText(name, { exact: true }).waitFor();
+    // PROMO cards cannot be traded and are left out.
+    expect(await wantSide.getByText("Potion").count()).toBe(0);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it("deleting a deck asks first", async () => {
+    const context = await newContext(browser);
+    await signIn(context, ADMIN);
+    const created = await context.request.post(`${baseUrl}/api/admin/decks`, { data: { name: "削除するデッキ", tier: 4, category: "event" }, headers: { origin: baseUrl } });
+    expect(created.status()).toBe(201);
+    const page = await context.newPage();
+    const problems = watchConsole(page);
+    await page.goto(`${baseUrl}/admin?tab=decks`);
+    const row = page.getByRole("row").filter({ hasText: "削除するデッキ" });
+    await row.getByText("非公開").waitFor();
+    await row.getByRole("button", { name: "削除: 削除するデッキ" }).click();
+    const dialog = page.getByRole("dialog", { name: "デッキを削除しますか？" });
+    await dialog.waitFor();
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await dialog.getByRole("button", { name: "キャンセル" }).click();
+    await dialog.waitFor({ state: "detached" });
+    expect(await row.count()).toBe(1);
+    await row.getByRole("button", { name: "削除: 削除するデッキ" }).click();
+    await dialog.getByRole("button", { name: "削除する" }).click();
+    await page.getByText("デッキを削除しました").waitFor();
+    await row.waitFor({ state: "detached" });
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+});
