@@ -1,7 +1,7 @@
 import { safeString } from "../../lib/text";
 import { z } from "../../lib/zod";
 import { normaliseKeywords } from "../../lib/keywords";
-import type { SettingsMessageKey } from "./messages";
+import { settingsMessages, type SettingsMessageKey } from "./messages";
 
 export { normaliseKeywords };
 
@@ -66,7 +66,7 @@ export function settingsFieldErrors(error: z.ZodError, translateKey: (key: Setti
     const field = issue.path[0] as SiteSettingsField | undefined;
     if (!field || errors[field] || !(field in FIELD_MAX)) continue;
     // zod's own messages (a wrong type) are not catalogue keys: they read as a bad request.
-    errors[field] = translateKey((issue.message.startsWith("err") ? issue.message : "errInvalidRequest") as SettingsMessageKey, { max: FIELD_MAX[field] });
+    errors[field] = translateKey((issue.message in settingsMessages.ja ? issue.message : "errInvalidRequest") as SettingsMessageKey, { max: FIELD_MAX[field] });
   }
   return errors;
 }
