@@ -14,6 +14,11 @@ const OTHER_FEATURE_INTERNALS = (up) => ({
   message: "Import another feature only through its public modules (services, errors, messages, types, rules, protocol, schemas, components).",
 });
 
+// app/lib/zod.ts sets jitless before any schema exists (no eval under the CSP), so zod is
+// imported from there only. ESLint replaces a rule's options per file rather than merging
+// them, so every no-restricted-imports entry below repeats this path.
+const NO_RAW_ZOD = { name: "zod", message: "Import { z } from app/lib/zod.ts (jitless under our CSP)." };
+
 export default tseslint.config(
   { ignores: ["build/", "build-*/", ".react-router/", "node_modules/", "data/", "drizzle/"] },
   ...tseslint.configs.recommended,
@@ -21,6 +26,7 @@ export default tseslint.config(
     rules: {
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_", destructuredArrayIgnorePattern: "^_" }],
       "no-console": ["error", { allow: ["warn", "error"] }],
+      "no-restricted-imports": ["error", { paths: [NO_RAW_ZOD] }],
     },
   },
   {
@@ -33,16 +39,20 @@ export default tseslint.config(
   },
   {
     files: ["app/lib/**/*.{ts,tsx}", "app/db/**/*.ts", "app/components/ui/**/*.tsx"],
+    rules: { "no-restricted-imports": ["error", { paths: [NO_RAW_ZOD], patterns: [NO_FEATURES] }] },
+  },
+  {
+    files: ["app/lib/zod.ts"],
     rules: { "no-restricted-imports": ["error", { patterns: [NO_FEATURES] }] },
   },
   {
     files: ["app/features/*/*.{ts,tsx}"],
     ignores: ["**/*.test.{ts,tsx}"],
-    rules: { "no-restricted-imports": ["error", { patterns: [OTHER_FEATURE_INTERNALS("\\.\\./"), { regex: "(^|/)routes/", message: "Features never import routes." }] }] },
+    rules: { "no-restricted-imports": ["error", { paths: [NO_RAW_ZOD], patterns: [OTHER_FEATURE_INTERNALS("\\.\\./"), { regex: "(^|/)routes/", message: "Features never import routes." }] }] },
   },
   {
     files: ["app/features/*/components/**/*.{ts,tsx}"],
-    rules: { "no-restricted-imports": ["error", { patterns: [OTHER_FEATURE_INTERNALS("\\.\\./\\.\\./"), { regex: "(^|/)routes/", message: "Features never import routes." }] }] },
+    rules: { "no-restricted-imports": ["error", { paths: [NO_RAW_ZOD], patterns: [OTHER_FEATURE_INTERNALS("\\.\\./\\.\\./"), { regex: "(^|/)routes/", message: "Features never import routes." }] }] },
   },
   {
     files: ["scripts/**", "bench/**", "server.js"],

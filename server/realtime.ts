@@ -4,7 +4,7 @@ import { noteRemoteBoardChange, onLocalBoardChange } from "../app/lib/board-vers
 import { noteRemoteSettingsChange, onLocalSettingsChange } from "../app/features/settings/settings-version.server";
 import { noteRemoteContentChange, onLocalContentChange } from "../app/lib/content-version.server";
 import type { Namespace, Server as SocketServer, Socket } from "socket.io";
-import { z } from "zod";
+import { z } from "../app/lib/zod";
 import type { Database } from "../app/db/client.server";
 import {
   applyTradeStep,

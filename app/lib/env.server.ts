@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { z } from "zod";
+import { z } from "./zod";
 
 /** Thrown when configuration is invalid; start-up prints its one-line message and exits. */
 export class ConfigError extends Error {

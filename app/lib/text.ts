@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "./zod";
 
 /**
  * The one rule for text that arrives from outside (form fields, JSON bodies, socket payloads):
@@ -11,7 +11,7 @@ export function isSafeText(value: string): boolean {
   return !UNSAFE_TEXT.test(value);
 }
 
-/** z.string() with the rule; `message` is the schema's own catalogue key for a bad value. */
+/** z.string() with the rule; `message` is the schema's own catalogue key for a bad or missing value. */
 export function safeString(message = "badRequest") {
-  return z.string().refine(isSafeText, message);
+  return z.string({ error: message }).refine(isSafeText, message);
 }

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "../lib/zod";
 import { CardError } from "../features/cards/errors";
 import { IMPORT_MAX_BYTES, importCardsFromCsv } from "../features/cards/import.server";
 import { requireApiAdmin } from "../features/users/session.server";

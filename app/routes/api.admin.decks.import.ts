@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "../lib/zod";
 import { safeString } from "../lib/text";
 import { DeckError } from "../features/decks/errors";
 import { importDeckText } from "../features/decks/decks.server";

@@ -1,5 +1,5 @@
 import { redirect } from "react-router";
-import { z } from "zod";
+import { z } from "../lib/zod";
 import { resolveReport } from "../features/moderation/moderation.server";
 import { requireApiAdmin } from "../features/users/session.server";
 import type { Route } from "./+types/api.admin.reports.$id";

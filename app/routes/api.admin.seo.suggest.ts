@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "../lib/zod";
 import { seoMessages } from "../features/seo/messages";
 import { suggestSeo } from "../features/seo/suggest.server";
 import { requireApiAdmin } from "../features/users/session.server";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "../lib/zod";
 import { listMessages } from "../features/chat/chat.server";
 import { SEQ_MAX } from "../features/chat/chat.schema";
 import { requireApiViewer } from "../features/users/session.server";

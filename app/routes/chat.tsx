@@ -1,4 +1,5 @@
-import { data } from "react-router";
+import { useCallback } from "react";
+import { data, useRevalidator } from "react-router";
 import { getRoomState, getRoomView, listMessages } from "../features/chat/chat.server";
 import { ChatRoom } from "../features/chat/components/chat-room";
 import { chatMessages } from "../features/chat/messages";
@@ -9,6 +10,8 @@ import { localeFromRequest, translate } from "../lib/i18n";
 import { localeOfMatches } from "../components/layout/meta-locale";
 import { seoMeta } from "../lib/seo";
 import type { Route } from "./+types/chat";
+import { MirrorOffers } from "../features/trades/components/mirror-offers";
+import { mirrorOffersAfterTrade } from "../features/trades/mirror-offers.server";
 
 /** /chat/{roomId} (SPEC.md §2, login required): the latest messages rendered here, then live. */
 // Not a participant, or no such room: the same 404 (never reveal that a room exists).
@@ -20,6 +23,8 @@ export const loader = withPageErrors(async function loader({ request, params, co
     listMessages(context.db, params.roomId, viewer.id),
     getRoomState(context.db, params.roomId, viewer.id),
   ]);
+  // A completed trade may have made the user's own other offers pointless: offer to close them.
+  const mirrorOffers = state.progress.completed ? await mirrorOffersAfterTrade(context.db, view.id, viewer.id) : [];
   return data(
     {
       title: translate(chatMessages, locale, "heading", { name: view.partner.displayName }),
@@ -39,6 +44,7 @@ export const loader = withPageErrors(async function loader({ request, params, co
         initialState: state,
         lastSeq: view.lastSeq,
       },
+      mirrorOffers,
     },
     { headers: { "Cache-Control": "private, no-store" } },
   );
@@ -52,8 +58,17 @@ export const meta: Route.MetaFunction = (args) =>
   seoMeta(args, { title: args.data?.title ?? translate(chatMessages, localeOfMatches(args.matches), "title"), description: args.data?.description, noindex: true });
 
 export default function Page({ loaderData }: Route.ComponentProps) {
+  const { revalidate } = useRevalidator();
+  const onCompleted = useCallback(() => void revalidate(), [revalidate]);
   // Keyed by room: moving to another room starts a fresh connection and state.
-  return <ChatRoom key={loaderData.room.roomId} {...loaderData.room} />;
+  return (
+    <ChatRoom
+      key={loaderData.room.roomId}
+      {...loaderData.room}
+      onCompleted={onCompleted}
+      afterCompleted={<MirrorOffers offers={loaderData.mirrorOffers} />}
+    />
+  );
 }
 
 /** A room you are not in is "page not found"; a suspended account sees why. */

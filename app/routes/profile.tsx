@@ -1,4 +1,4 @@
-import { data, Form, useNavigation } from "react-router";
+import { data, Form, redirect, useNavigation } from "react-router";
 import { localeOfMatches } from "../components/layout/meta-locale";
 import { listBlockedUsers } from "../features/blocks/blocks.server";
 import { BlockedUsers } from "../features/blocks/components/blocked-users";
@@ -16,6 +16,7 @@ import { requireViewer } from "../features/users/session.server";
 import { useClientValidation } from "../features/users/use-client-validation";
 import { fieldErrors, ProfileSchema, type FieldErrors } from "../features/users/users.schema";
 import { getProfile, updateProfile } from "../features/users/users.server";
+import { safeRedirect } from "../features/users/safe-redirect";
 import { translate, useLocale, useT } from "../lib/i18n";
 import { seoMeta } from "../lib/seo";
 import { tokyoLongDate } from "../lib/tokyo-time";
@@ -46,6 +47,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     myOffers,
     blockedUsers,
     unblocked: new URL(request.url).searchParams.get("unblocked") === "1",
+    // Sent here by 募集を作成 or 交渉する without a friend ID: say why, and go back after saving.
+    needFriendId: new URL(request.url).searchParams.get("need") === "friendId",
+    redirectTo: safeRedirect(new URL(request.url).searchParams.get("redirectTo"), ""),
     now: new Date().toISOString(),
   };
 }
@@ -61,6 +65,8 @@ export async function action({ request, context }: Route.ActionArgs) {
     return data({ ok: false as const, errors: fieldErrors<Field>(parsed.error) as FieldErrors<Field>, values }, { status: 400 });
   }
   await updateProfile(context.db, viewer.id, parsed.data);
+  const back = safeRedirect(form.get("redirectTo"), "");
+  if (back && parsed.data.friendId) throw redirect(back);
   return { ok: true as const, errors: {} as FieldErrors<Field>, values };
 }
 
@@ -68,7 +74,7 @@ export default function Profile({ loaderData, actionData }: Route.ComponentProps
   const t = useT(usersMessages);
   const locale = useLocale();
   const navigation = useNavigation();
-  const saving = navigation.state === "submitting" && navigation.formAction === "/profile";
+  const saving = navigation.state === "submitting" && navigation.formAction?.startsWith("/profile");
   const { profile } = loaderData;
   const { clientErrors, onSubmit } = useClientValidation<Field>(ProfileSchema);
   const errors = clientErrors ?? actionData?.errors ?? {};
@@ -131,8 +137,15 @@ export default function Profile({ loaderData, actionData }: Route.ComponentProps
             hint={t("displayNameHint", { max: DISPLAY_NAME_MAX })}
             error={errors.displayName ? t(errors.displayName, { max: DISPLAY_NAME_MAX }) : undefined}
           />
+          {loaderData.redirectTo ? <input type="hidden" name="redirectTo" value={loaderData.redirectTo} /> : null}
+          {loaderData.needFriendId && !profile.friendId ? (
+            <p role="status" className="rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm font-medium text-amber-900" data-testid="friend-id-needed">
+              {t("profileFriendIdNeeded")}
+            </p>
+          ) : null}
           <FormField
             key={`friend-${profile.friendId ?? ""}`}
+            autoFocus={loaderData.needFriendId && !profile.friendId}
             id="profile-friend-id-input"
             name="friendId"
             inputMode="numeric"

@@ -70,7 +70,9 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const offerId = params.id;
   const back = (done: Done) => redirect(`/trades/${offerId}?done=${done}`);
   // Before hydration too: 交渉する without a friend ID goes to the profile first.
-  if (intent === "respond" && !viewer.friendId) return redirect("/profile?need=friendId");
+  if (intent === "respond" && !viewer.friendId) {
+    return redirect(`/profile?need=friendId&redirectTo=${encodeURIComponent(`/trades/${offerId}`)}`);
+  }
   if (!isOfferAction(intent)) return data({ intent, error: tradeText(locale, "badRequest") }, { status: 400 });
   try {
     const input = intent === "save" ? offerFieldsFromForm(form) : { reason: String(form.get("reason") ?? "") };

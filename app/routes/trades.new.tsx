@@ -12,10 +12,12 @@ import { localeOfMatches } from "../components/layout/meta-locale";
 import { seoMeta } from "../lib/seo";
 import type { Route } from "./+types/trades.new";
 
-// Posting needs a signed-in user with a friend ID: without one, the profile page comes first.
+// Posting needs a signed-in user with a friend ID: without one, the profile page comes first,
+// says why, and comes back here once it is saved.
+const NEED_FRIEND_ID = `/profile?need=friendId&redirectTo=${encodeURIComponent("/trades/new")}`;
 export async function loader({ request, context }: Route.LoaderArgs) {
   const viewer = await requireViewer(request, context);
-  if (!viewer.friendId) throw redirect("/profile?need=friendId");
+  if (!viewer.friendId) throw redirect(NEED_FRIEND_ID);
   const locale = localeFromRequest(request);
   // ?want=A1-096*2,… starts the 求 side (a deck recipe's 「足りないカードを募集する」).
   const want = await offerPrefill(context.db, offerPrefillFromParams(new URL(request.url).searchParams));
@@ -28,7 +30,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 export async function action({ request, context }: Route.ActionArgs) {
   const viewer = await requireViewer(request, context);
-  if (!viewer.friendId) throw redirect("/profile?need=friendId");
+  if (!viewer.friendId) throw redirect(NEED_FRIEND_ID);
   const locale = localeFromRequest(request);
   const parsed = offerInputFromForm(await readFormData(request));
   if (!parsed.success) return data({ error: zodMessage(parsed.error, locale) }, { status: 400 });

@@ -1,4 +1,4 @@
-import { useCallback } from "react";
+import { useCallback, useState } from "react";
 import { Form, Link, useNavigate, useSearchParams } from "react-router";
 import { listPacks } from "../features/cards/cards.server";
 import { CardSearch } from "../features/cards/components/card-search";
@@ -119,37 +119,54 @@ function Filters({
     (side: "give" | "want") => (card: CardSearchResult) => navigate(withParams(params, { [side]: card.id, view: null })),
     [navigate, params],
   );
-  const chips = (["give", "want"] as const).flatMap((side) => {
+  // On a phone the offers come first: the filters fold behind a button, the active ones stay
+  // in sight as chips (each removes its filter). From md up the panel is always open.
+  const [open, setOpen] = useState(false);
+  const chips: { key: string; text: string; removeLabel: string; remove: Record<string, null> }[] = [];
+  if (filters.giveAny?.length) {
+    chips.push({ key: "giveAny", text: t("filterGiveAny", { count: filters.giveAny.length }), removeLabel: t("filterGiveAnyRemove"), remove: { giveAny: null } });
+  }
+  for (const side of ["give", "want"] as const) {
     const card = nameOf(filters[side]);
-    return card ? [{ side, card: { ...card, name: cardName(card, locale) } }] : [];
-  });
+    if (!card) continue;
+    const name = cardName(card, locale);
+    chips.push({ key: side, text: `${t(side === "give" ? "filterGive" : "filterWant")}: ${name} ${displayRarity(card.rarity)}`, removeLabel: t("filterRemove", { name }), remove: { [side]: null } });
+  }
+  const pack = packs.find((p) => p.id === filters.pack);
+  if (pack) chips.push({ key: "pack", text: `${t("filterPack")}: ${pack.name}`, removeLabel: t("filterRemove", { name: `${t("filterPack")}: ${pack.name}` }), remove: { pack: null } });
+  if (filters.rarity) {
+    const text = `${t("filterRarity")}: ${displayRarity(filters.rarity)}`;
+    chips.push({ key: "rarity", text, removeLabel: t("filterRemove", { name: text }), remove: { rarity: null } });
+  }
   return (
     <section aria-labelledby="board-filters" className="rounded-xl border border-slate-200 bg-white p-4">
-      <h2 id="board-filters" className="font-bold">
-        {t("filters")}
-      </h2>
-      {chips.length || filters.giveAny?.length ? (
-        <ul className="mt-2 flex flex-wrap gap-2">
-          {filters.giveAny?.length ? (
-            <li className="flex items-center gap-1 rounded-full bg-brand-50 px-3 py-1 text-sm">
-              <span>{t("filterGiveAny", { count: filters.giveAny.length })}</span>
-              <Link to={withParams(params, { giveAny: null })} aria-label={t("filterGiveAnyRemove")} className="px-1 font-bold text-brand-800">
-                ×
-              </Link>
-            </li>
-          ) : null}
-          {chips.map(({ side, card }) => (
-            <li key={side} className="flex items-center gap-1 rounded-full bg-brand-50 px-3 py-1 text-sm">
-              <span>
-                {t(side === "give" ? "filterGive" : "filterWant")}: {card.name} {displayRarity(card.rarity)}
-              </span>
-              <Link to={withParams(params, { [side]: null })} aria-label={t("filterRemove", { name: card.name })} className="px-1 font-bold text-brand-800">
+      <div className="flex items-center justify-between gap-3">
+        <h2 id="board-filters" className="font-bold">
+          {t("filters")}
+        </h2>
+        <button
+          type="button"
+          className="rounded-full border border-slate-300 px-3 py-1 text-sm font-bold md:hidden"
+          aria-expanded={open}
+          aria-controls="board-filter-panel"
+          onClick={() => setOpen((v) => !v)}
+        >
+          {open ? t("filtersHide") : chips.length ? t("filtersShowActive", { count: chips.length }) : t("filtersShow")}
+        </button>
+      </div>
+      {chips.length ? (
+        <ul className="mt-2 flex flex-wrap gap-2" data-testid="filter-chips">
+          {chips.map((chip) => (
+            <li key={chip.key} className="flex items-center gap-1 rounded-full bg-brand-50 px-3 py-1 text-sm">
+              <span>{chip.text}</span>
+              <Link to={withParams(params, chip.remove)} aria-label={chip.removeLabel} className="px-1 font-bold text-brand-800">
                 ×
               </Link>
             </li>
           ))}
         </ul>
       ) : null}
+      <div id="board-filter-panel" className={open ? "block" : "hidden md:block"}>
       <div className="mt-3 grid gap-3 sm:grid-cols-2">
         <CardSearch label={t("filterGive")} onSelect={pick("give")} tradeableOnly excludePacks={[...TRADE_EXCLUDED_PACKS]} />
         <CardSearch label={t("filterWant")} onSelect={pick("want")} tradeableOnly excludePacks={[...TRADE_EXCLUDED_PACKS]} />
@@ -189,6 +206,7 @@ function Filters({
           </Link>
         ) : null}
       </Form>
+      </div>
     </section>
   );
 }

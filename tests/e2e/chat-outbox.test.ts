@@ -41,7 +41,7 @@ describe("chat: messages queued while offline", () => {
     const a = await aContext.newPage();
     const x = await bContext.newPage();
     const y = await bContext.newPage();
-    const problems = [a, x, y].map(watchConsole);
+    const [aProblems, xProblems, yProblems] = [a, x, y].map(watchConsole);
     for (const page of [a, x, y]) await openLive(page, roomId);
 
     await bContext.setOffline(true);
@@ -61,7 +61,11 @@ describe("chat: messages queued while offline", () => {
     const bodies = ((await history.json()) as { messages: { kind: string; body: string }[] }).messages.filter((m) => m.kind === "text").map((m) => m.body);
     expect(bodies.sort()).toEqual([...expected].sort());
     expect(await outboxKeys(y)).toEqual([]);
-    expect(problems.flat()).toEqual([]);
+    // While tabs X and Y are offline, Chromium itself logs their socket's failed reconnects; that
+    // line is expected there. Anything else, or that line from A's online tab, still fails.
+    const offlineSocketFailure = /^error: WebSocket connection to '[^']+' failed: .*net::ERR_INTERNET_DISCONNECTED$/;
+    expect(aProblems).toEqual([]);
+    expect([...xProblems, ...yProblems].filter((line) => !offlineSocketFailure.test(line))).toEqual([]);
     await aContext.close();
     await bContext.close();
   });

@@ -57,6 +57,40 @@ describe("CSV import (SPEC.md §7 importCardsFromCSV)", () => {
     expect(updated.imageUrl).toBe("https://img.example/pidgeot-2.webp");
   });
 
+  it("imports a real set where different cards share name and rarity (cloak forms, alternate arts), and again without duplicates", async () => {
+    const csv =
+      "name,rarity,imageUrl\n" +
+      "テストミノマダム,◆◆,https://img.example/wormadam-plant.webp\n" +
+      "テストミノマダム,◆◆,https://img.example/wormadam-sandy.webp\n" +
+      "テストミノマダム,◆◆,https://img.example/wormadam-trash.webp\n" +
+      "テスト別絵ピカチュウ,☆,https://img.example/pikachu-a.webp\n" +
+      "テスト別絵ピカチュウ,☆,https://img.example/pikachu-b.webp\n" +
+      "テスト一枚だけ,◆,https://img.example/single.webp\n";
+    expect(await importCardsFromCsv(database.db, { title: "shining-high", csvData: csv })).toEqual({ count: 6 });
+    expect(await importedCount("shining-high")).toBe(6);
+    expect(await importCardsFromCsv(database.db, { title: "shining-high", csvData: csv })).toEqual({ count: 6 });
+    expect(await importedCount("shining-high")).toBe(6);
+    const forms = await database.db.select({ imageUrl: cards.imageUrl }).from(cards).where(eq(cards.name, "テストミノマダム"));
+    expect(forms.map((f) => f.imageUrl).sort()).toEqual([
+      "https://img.example/wormadam-plant.webp",
+      "https://img.example/wormadam-sandy.webp",
+      "https://img.example/wormadam-trash.webp",
+    ]);
+    // A set-number column tells them apart too, even with the same image.
+    const numbered = "name,rarity,imageUrl,number\nテスト番号違い,◆,,12\nテスト番号違い,◆,,13\n";
+    expect(await importCardsFromCsv(database.db, { title: "promo-b", csvData: numbered })).toEqual({ count: 2 });
+    expect(await importCardsFromCsv(database.db, { title: "promo-b", csvData: numbered })).toEqual({ count: 2 });
+    expect((await database.db.select({ n: count() }).from(cards).where(eq(cards.name, "テスト番号違い")))[0].n).toBe(2);
+  });
+
+  it("names the lines and the fix when two rows are truly the same card", async () => {
+    const { message } = await failure(
+      "shining-high",
+      "name,rarity,imageUrl\nテスト同一,◆,https://img.example/same.webp\nほか,◆,\nテスト同一,◆,https://img.example/same.webp\n",
+    );
+    expect(message).toContain("4行目: 2行目と同じカードです（name・rarity・imageUrl が同じ）。別のカードなら imageUrl か number 列（セット番号）で区別してください");
+  });
+
   it("reads real-world files: BOM, CRLF, quoted commas/quotes/newlines, extra columns, any order, stray header spaces", async () => {
     const csv =
       "\uFEFF memo , Image_URL ,RARITY , Name \r\n" +

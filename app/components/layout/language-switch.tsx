@@ -11,8 +11,10 @@ export function LanguageSwitch({ onChoose }: { onChoose?: () => void }) {
   const locale = useLocale();
   const location = useLocation();
   return (
-    <Form method="post" action="/language" onSubmit={onChoose} role="group" aria-label={t("language")} className="flex w-fit overflow-hidden rounded-full border border-slate-300 text-xs font-bold">
+    // The group role sits on a div: ARIA does not allow role="group" on a <form>.
+    <Form method="post" action="/language" onSubmit={onChoose}>
       <input type="hidden" name="redirectTo" value={location.pathname + location.search} />
+      <div role="group" aria-label={t("language")} className="flex w-fit overflow-hidden rounded-full border border-slate-300 text-xs font-bold">
       {LOCALES.map((lang) => (
         <button
           key={lang}
@@ -27,6 +29,7 @@ export function LanguageSwitch({ onChoose }: { onChoose?: () => void }) {
           {lang.toUpperCase()}
         </button>
       ))}
+      </div>
     </Form>
   );
 }

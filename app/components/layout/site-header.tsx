@@ -1,7 +1,5 @@
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useRef, useState, type ComponentType } from "react";
 import { Form, Link, NavLink, useLocation } from "react-router";
-import { UnreadBadge } from "../../features/chat/components/unread-badge";
-import { clearChatOutboxes } from "../../features/chat/outbox";
 import { useT } from "../../lib/i18n";
 import { LanguageSwitch } from "./language-switch";
 import { layoutMessages } from "./messages";
@@ -84,7 +82,7 @@ export function SiteHeader({ viewer, videoChannelUrl }: { viewer: HeaderViewer; 
                 <>
                   <li>
                     {/* The unread-chat badge sits inside this link. */}
-                    <NavLink to="/profile" className={linkClass} onClick={close}>{t("profile")}<UnreadBadge /></NavLink>
+                    <NavLink to="/profile" className={linkClass} onClick={close}>{t("profile")}<LazyUnreadBadge /></NavLink>
                   </li>
                   {viewer.isAdmin ? (
                     <li><NavLink to="/admin" className={linkClass} onClick={close}>{t("admin")}</NavLink></li>
@@ -94,8 +92,9 @@ export function SiteHeader({ viewer, videoChannelUrl }: { viewer: HeaderViewer; 
                       method="post"
                       action="/logout"
                       onSubmit={() => {
-                        // A shared browser: unsent chat messages must not wait for the next user.
-                        clearChatOutboxes();
+                        // A shared browser: unsent chat messages must not wait for the next user. Loaded
+                        // on demand (anonymous pages never need it); the page stays while log-out runs.
+                        void import("../../features/chat/outbox").then((m) => m.clearChatOutboxes());
                         close();
                       }}
                     >
@@ -117,4 +116,23 @@ export function SiteHeader({ viewer, videoChannelUrl }: { viewer: HeaderViewer; 
       </div>
     </header>
   );
+}
+
+/**
+ * The unread badge brings the Socket.IO client (about 16 KB gzip): it is fetched only once a
+ * signed-in page has hydrated, so anonymous pages never download it. The server renders nothing
+ * here either way (the count is per user and never part of a page).
+ */
+function LazyUnreadBadge() {
+  const [Badge, setBadge] = useState<ComponentType | null>(null);
+  useEffect(() => {
+    let live = true;
+    void import("../../features/chat/components/unread-badge").then((m) => {
+      if (live) setBadge(() => m.UnreadBadge);
+    });
+    return () => {
+      live = false;
+    };
+  }, []);
+  return Badge ? <Badge /> : null;
 }

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "../../lib/zod";
 import { normaliseKeywords } from "../../lib/keywords";
 import { isSafeText } from "../../lib/text";
 import { ARTICLE_CATEGORIES } from "./categories";

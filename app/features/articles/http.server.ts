@@ -1,4 +1,4 @@
-import type { z } from "zod";
+import type { z } from "../../lib/zod";
 import { localeFromRequest, translate } from "../../lib/i18n";
 import { readJsonBody } from "../../lib/json-body.server";
 import { articleFieldErrors } from "./articles.schema";

@@ -90,8 +90,8 @@ export function parseCardCsv(text: string): ParsedCardRow[] {
   if (!cardRows.length) throw new CardImportError("no_rows");
 
   const issues: ImportIssue[] = [];
-  const parsed: ParsedCardRow[] = [];
-  const seen = new Map<string, number>();
+  type Candidate = Omit<ParsedCardRow, "key"> & { baseKey: string; variant: string | null };
+  const candidates: Candidate[] = [];
   cardRows.forEach(({ record, info }, index) => {
     // info.lines is the line the record ends on; a quoted cell may span several lines.
     const line = info.lines;
@@ -116,19 +116,40 @@ export function parseCardCsv(text: string): ParsedCardRow[] {
     const explicitId = cell("id");
     const numberCell = cell("number").normalize("NFKC");
     const number = /^\d{1,6}$/.test(numberCell) ? Number(numberCell) : null;
-    // Natural key: the file's own id when it has one, otherwise name + rarity.
-    const key = explicitId ? `id:${explicitId}` : `name:${JSON.stringify([name, rarity ?? rawRarity])}`;
-    if (!rowIssues.length) {
-      const other = seen.get(key);
-      if (other !== undefined) rowIssues.push({ line, code: "duplicate", otherLine: other });
-      else seen.set(key, line);
-    }
     if (rowIssues.length) {
       issues.push(...rowIssues);
       return;
     }
-    parsed.push({ line, name, nameEn: cell("nameEn"), rarity: rarity!, imageUrl, number: number ?? index + 1, key });
+    candidates.push({
+      line,
+      name,
+      nameEn: cell("nameEn"),
+      rarity: rarity!,
+      imageUrl,
+      number: number ?? index + 1,
+      // Natural key (IMPORT.md beside this file): the file's own id when it has one, otherwise
+      // name + rarity; when a file has several cards of one name and rarity (cloak forms,
+      // alternate arts), those rows add their set number, or else their image.
+      baseKey: explicitId ? `id:${explicitId}` : `name:${JSON.stringify([name, rarity])}`,
+      variant: explicitId ? null : number !== null ? `no:${number}` : imageUrl,
+    });
   });
+  const perBaseKey = new Map<string, number>();
+  for (const c of candidates) perBaseKey.set(c.baseKey, (perBaseKey.get(c.baseKey) ?? 0) + 1);
+  const parsed: ParsedCardRow[] = [];
+  const seen = new Map<string, number>();
+  for (const { baseKey, variant, ...row } of candidates) {
+    const shared = variant !== null && perBaseKey.get(baseKey)! > 1;
+    const key = shared ? `name:${JSON.stringify([row.name, row.rarity, variant])}` : baseKey;
+    const other = seen.get(key);
+    if (other !== undefined) {
+      issues.push({ line: row.line, code: "duplicate", otherLine: other });
+      continue;
+    }
+    seen.set(key, row.line);
+    parsed.push({ ...row, key });
+  }
+  issues.sort((a, b) => a.line - b.line);
   if (issues.length) {
     const lines = new Set(issues.map((i) => i.line));
     throw new CardImportError("rows_invalid", {}, { issues: issues.slice(0, IMPORT_ISSUES_SHOWN), issueCount: lines.size, nameMax: NAME_MAX_LENGTH });

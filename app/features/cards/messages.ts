@@ -71,7 +71,7 @@ export const cardsMessages = defineMessages({
     issueRarityMissing: "{line}行目: rarity が空です",
     issueRarityUnknown: "{line}行目: rarity「{value}」は不明です",
     issueImageUrlInvalid: "{line}行目: imageUrl は http:// または https:// で始まるURLにしてください",
-    issueDuplicate: "{line}行目: {otherLine}行目と同じカードです",
+    issueDuplicate: "{line}行目: {otherLine}行目と同じカードです（name・rarity・imageUrl が同じ）。別のカードなら imageUrl か number 列（セット番号）で区別してください",
     errInvalidRequest: "リクエストの形式が正しくありません",
     // The card API's fixed answers (SPEC.md §7, DESIGN.md §5): the same text in both languages.
     apiUnknownPack: "Unknown pack name",
@@ -173,7 +173,7 @@ export const cardsMessages = defineMessages({
     issueRarityMissing: "line {line}: rarity is empty",
     issueRarityUnknown: "line {line}: unknown rarity \"{value}\"",
     issueImageUrlInvalid: "line {line}: imageUrl must be a URL starting with http:// or https://",
-    issueDuplicate: "line {line}: same card as line {otherLine}",
+    issueDuplicate: "line {line}: same card as line {otherLine} (same name, rarity and imageUrl). If it is another card, tell them apart by imageUrl or a number column (set number)",
     errInvalidRequest: "The request is malformed",
     apiUnknownPack: "Unknown pack name",
     apiInvalidCursor: "Invalid cursor",

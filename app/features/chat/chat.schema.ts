@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "../../lib/zod";
 import { safeString } from "../../lib/text";
 
 /** Messages are plain text, 1–1,000 characters after trimming (the limit). */

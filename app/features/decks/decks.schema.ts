@@ -1,7 +1,7 @@
-import { z } from "zod";
+import { z } from "../../lib/zod";
 import { isSafeText, safeString } from "../../lib/text";
 import { ENERGY_VALUES } from "./energy";
-import type { DecksMessageKey } from "./messages";
+import { decksMessages, type DecksMessageKey } from "./messages";
 import {
   DECK_CATEGORIES,
   DESCRIPTION_MAX,
@@ -122,7 +122,8 @@ export function deckFieldErrors(error: z.ZodError, translateKey: (key: DecksMess
   for (const issue of error.issues) {
     const field = String(issue.path[0] ?? "");
     if (!field || errors[field]) continue;
-    const message = issue.message as DecksMessageKey;
+    // zod's own messages (a wrong type) are not catalogue keys: they read as a bad request.
+    const message = (issue.message in decksMessages.ja ? issue.message : "errInvalidRequest") as DecksMessageKey;
     errors[field] = translateKey(message, { max: FIELD_MAX[field as DeckField] ?? 0 });
   }
   return errors;

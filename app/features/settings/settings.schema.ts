@@ -1,6 +1,7 @@
-import { z } from "zod";
+import { safeString } from "../../lib/text";
+import { z } from "../../lib/zod";
 import { normaliseKeywords } from "../../lib/keywords";
-import type { SettingsMessageKey } from "./messages";
+import { settingsMessages, type SettingsMessageKey } from "./messages";
 
 export { normaliseKeywords };
 
@@ -34,7 +35,7 @@ function isImageUrl(value: string): boolean {
 }
 
 const key = (k: SettingsMessageKey) => k;
-const text = (max: number, message: SettingsMessageKey) => z.string({ error: key("errInvalidRequest") }).trim().max(max, { message: key(message) });
+const text = (max: number, message: SettingsMessageKey) => safeString(key("errInvalidRequest")).trim().max(max, { message: key(message) });
 
 /**
  * The settings form and `PUT /api/admin/settings`. Issue messages are keys of settingsMessages
@@ -64,7 +65,8 @@ export function settingsFieldErrors(error: z.ZodError, translateKey: (key: Setti
   for (const issue of error.issues) {
     const field = issue.path[0] as SiteSettingsField | undefined;
     if (!field || errors[field] || !(field in FIELD_MAX)) continue;
-    errors[field] = translateKey(issue.message as SettingsMessageKey, { max: FIELD_MAX[field] });
+    // zod's own messages (a wrong type) are not catalogue keys: they read as a bad request.
+    errors[field] = translateKey((issue.message in settingsMessages.ja ? issue.message : "errInvalidRequest") as SettingsMessageKey, { max: FIELD_MAX[field] });
   }
   return errors;
 }

@@ -1,4 +1,4 @@
-import type { z } from "zod";
+import type { z } from "../../lib/zod";
 import { AppError, type ErrorTable } from "../../lib/errors";
 import type { Params } from "../../lib/i18n";
 import { tradesMessages, type TradesMessageKey } from "./messages";

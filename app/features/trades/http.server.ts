@@ -1,7 +1,7 @@
 import { translate, type Locale } from "../../lib/i18n";
 import { tradesMessages, type TradesMessageKey } from "./messages";
 import { OfferInputSchema, type OfferInput } from "./trades.schema";
-import type { z } from "zod";
+import type { z } from "../../lib/zod";
 
 /** The reader's text for a zod issue key of the trade schemas or any catalogue key. */
 export function tradeText(locale: Locale, key: string, params?: Record<string, string | number>): string {

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "../../lib/zod";
 import { safeString } from "../../lib/text";
 import {
   COMMENT_MAX_LENGTH,

@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from "react";
-import type { z } from "zod";
+import type { z } from "../../lib/zod";
 import { fieldErrors, type FieldErrors } from "./users.schema";
 
 /**

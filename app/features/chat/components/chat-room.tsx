@@ -1,4 +1,4 @@
-import { useEffect, useLayoutEffect, useRef, useState, type FormEvent, type KeyboardEvent } from "react";
+import { useEffect, useLayoutEffect, useRef, useState, type FormEvent, type KeyboardEvent, type ReactNode } from "react";
 import { Link } from "react-router";
 import { useLocale, useT } from "../../../lib/i18n";
 import { MESSAGE_MAX_LENGTH, normaliseBody } from "../chat.schema";
@@ -9,6 +9,7 @@ import type { ChatMessage, RoomState } from "../protocol";
 import { useChatRoom } from "../use-chat-room";
 import { MessageBody } from "./message-body";
 import { RoomOfferCards, type RoomOfferCard } from "./room-offer-cards";
+import { FriendId, StepButton } from "./room-parts";
 
 export type ChatRoomProps = {
   roomId: string;
@@ -24,6 +25,10 @@ export type ChatRoomProps = {
   initialMessages: ChatMessage[];
   initialState: RoomState;
   lastSeq: number;
+  /** Called once when the trade is completed while the page is open (the page reloads its data). */
+  onCompleted?: () => void;
+  /** Shown under the steps once the trade is completed (the route's offer to close mirror offers). */
+  afterCompleted?: ReactNode;
 };
 
 const SYSTEM_KEYS: Record<string, ChatMessageKey> = {
@@ -58,6 +63,14 @@ export function ChatRoom(props: ChatRoomProps) {
   const iCompleted = props.role === "owner" ? p.ownerCompleted : p.partnerCompleted;
   const stepsClosed = p.completed || p.cancelled || blockedByMe || blockedMe;
   const partnerFriendId = state.friendIds?.[props.partner.id] ?? null;
+  const { onCompleted } = props;
+  const completedAtLoad = useRef(props.initialState.progress.completed);
+  useEffect(() => {
+    if (p.completed && !completedAtLoad.current) {
+      completedAtLoad.current = true;
+      onCompleted?.();
+    }
+  }, [p.completed, onCompleted]);
 
   const noticeText = (() => {
     if (!room.notice) return null;
@@ -108,9 +121,27 @@ export function ChatRoom(props: ChatRoomProps) {
             {t("tradeCompleted")}
           </p>
         ) : p.cancelled ? (
-          <p className="mt-2 text-slate-700" role="status">
-            {t("tradeCancelled")}
-          </p>
+          <div className="mt-2 space-y-1" role="status">
+            <p className="text-slate-700">{t("tradeCancelled")}</p>
+            {/* How to start again: the partner reopens this room with 交渉する while the offer is open. */}
+            {state.offerStatus !== "open" ? (
+              <p className="text-sm text-slate-700">
+                {t("restartClosed")}{" "}
+                <Link to="/trades" className="text-brand-700 underline">
+                  {t("restartToBoard")}
+                </Link>
+              </p>
+            ) : props.role === "partner" ? (
+              <p className="text-sm text-slate-700">
+                {t("restartPartner")}{" "}
+                <Link to={`/trades/${props.offer.id}`} className="text-brand-700 underline">
+                  {t("restartToOffer")}
+                </Link>
+              </p>
+            ) : (
+              <p className="text-sm text-slate-700">{t("restartOwner", { name: props.partner.displayName })}</p>
+            )}
+          </div>
         ) : (
           <p className="mt-1 text-sm text-slate-600">{p.agreed ? t("stepCompleteHint") : t("stepAgreeHint")}</p>
         )}
@@ -132,6 +163,8 @@ export function ChatRoom(props: ChatRoomProps) {
           </button>
         ) : null}
       </section>
+
+      {p.completed ? props.afterCompleted : null}
 
       <section aria-labelledby="chat-friend-id" className="rounded-lg border border-slate-200 bg-white p-3">
         <h2 id="chat-friend-id" className="font-bold">
@@ -191,55 +224,6 @@ export function ChatRoom(props: ChatRoomProps) {
           }}
         />
       )}
-    </div>
-  );
-}
-
-function StepButton(props: { label: string; done: boolean; mine?: boolean; waiting?: string | null; disabled: boolean; doneLabel: string; onClick: () => void }) {
-  return (
-    <li>
-      <button
-        type="button"
-        onClick={props.onClick}
-        disabled={props.disabled}
-        aria-pressed={props.done || props.mine ? true : false}
-        className={`rounded-full border px-3 py-1 text-sm font-bold ${
-          props.done ? "border-green-600 bg-green-50 text-green-800" : props.mine ? "border-brand-700 bg-brand-50 text-brand-800" : "border-brand-700 bg-brand-700 text-white disabled:border-slate-300 disabled:bg-slate-100 disabled:text-slate-600"
-        }`}
-      >
-        {props.label}
-        {props.done ? `（${props.doneLabel}）` : props.waiting ? `（${props.waiting}）` : ""}
-      </button>
-    </li>
-  );
-}
-
-function FriendId({ label, value }: { label: string; value: string }) {
-  const t = useT(chatMessages);
-  const [copied, setCopied] = useState<"idle" | "ok" | "failed">("idle");
-  return (
-    <div className="mt-1 flex flex-wrap items-center gap-2">
-      <span className="text-sm text-slate-700">{label}</span>
-      <code className="rounded bg-slate-100 px-2 py-0.5 font-mono text-base" data-testid="partner-friend-id">
-        {value}
-      </code>
-      <button
-        type="button"
-        className="rounded border border-slate-300 px-2 py-0.5 text-sm hover:bg-slate-100"
-        onClick={async () => {
-          try {
-            await navigator.clipboard.writeText(value.replace(/-/g, ""));
-            setCopied("ok");
-          } catch {
-            setCopied("failed");
-          }
-        }}
-      >
-        {t("copy")}
-      </button>
-      <span role="status" className="text-sm text-slate-600">
-        {copied === "ok" ? t("copied") : copied === "failed" ? t("copyFailed") : ""}
-      </span>
     </div>
   );
 }
