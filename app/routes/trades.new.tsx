@@ -13,11 +13,15 @@ import { seoMeta } from "../lib/seo";
 import type { Route } from "./+types/trades.new";
 
 // Posting needs a signed-in user with a friend ID: without one, the profile page comes first,
-// says why, and comes back here once it is saved.
-const NEED_FRIEND_ID = `/profile?need=friendId&redirectTo=${encodeURIComponent("/trades/new")}`;
+// says why, and comes back here once it is saved — with the query kept, so a deck recipe's
+// prefilled 求 side (?want=…) survives the detour.
+function needFriendId(request: Request) {
+  const { pathname, search } = new URL(request.url);
+  return `/profile?need=friendId&redirectTo=${encodeURIComponent(pathname + search)}`;
+}
 export async function loader({ request, context }: Route.LoaderArgs) {
   const viewer = await requireViewer(request, context);
-  if (!viewer.friendId) throw redirect(NEED_FRIEND_ID);
+  if (!viewer.friendId) throw redirect(needFriendId(request));
   const locale = localeFromRequest(request);
   // ?want=A1-096*2,… starts the 求 side (a deck recipe's 「足りないカードを募集する」).
   const want = await offerPrefill(context.db, offerPrefillFromParams(new URL(request.url).searchParams));
@@ -30,7 +34,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 export async function action({ request, context }: Route.ActionArgs) {
   const viewer = await requireViewer(request, context);
-  if (!viewer.friendId) throw redirect(NEED_FRIEND_ID);
+  if (!viewer.friendId) throw redirect(needFriendId(request));
   const locale = localeFromRequest(request);
   const parsed = offerInputFromForm(await readFormData(request));
   if (!parsed.success) return data({ error: zodMessage(parsed.error, locale) }, { status: 400 });

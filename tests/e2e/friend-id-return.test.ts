@@ -69,6 +69,23 @@ describe("a new user without a friend ID", () => {
     await context.close();
   });
 
+  it("a deck recipe's prefilled new offer (?want=…) keeps its cards through the friend-ID detour", async () => {
+    const context = await newcomer();
+    const res = await context.request.get(`${baseUrl}/api/cards?pack=pikachu&rarity=${encodeURIComponent("◆◆◆◆")}&limit=1`);
+    const [card] = ((await res.json()) as { cards: { id: string; name: string }[] }).cards;
+    const page = await context.newPage();
+    const target = `/trades/new?want=${encodeURIComponent(`${card.id}*2`)}`;
+    await page.goto(`${baseUrl}${target}`);
+    await page.waitForURL((url) => url.pathname === "/profile");
+    expect(new URL(page.url()).searchParams.get("redirectTo")).toBe(target);
+    await page.locator("#profile-friend-id-input").fill("1111222233334444");
+    await page.getByRole("button", { name: "保存する" }).click();
+    await page.waitForURL((url) => url.pathname === "/trades/new" && url.search === new URL(target, baseUrl).search);
+    await page.getByRole("heading", { level: 1, name: "トレード募集を作成" }).waitFor();
+    await page.getByText(card.name).first().waitFor();
+    await context.close();
+  });
+
   it("a plain visit to the profile shows no notice and saving stays there", async () => {
     const context = await newcomer();
     const page = await context.newPage();
