@@ -3,6 +3,7 @@ import { and, asc, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../../db/client.server";
 import { deckCards, decks } from "../../db/schema/decks";
 import { createCache, scopeOf } from "../../lib/cache.server";
+import { noteContentChange, onContentChange } from "../../lib/content-version.server";
 import { renderStoredContent, sanitizeContentHtml } from "../content/refs.server";
 import type { UploadStore } from "../uploads/storage.server";
 import { deckCardViews, exportDeckText, keyCardsOf, checkDeckCardIds, type DeckCardRow } from "./deck-cards.server";
@@ -15,8 +16,10 @@ export { importDeckText, deckCardViews } from "./deck-cards.server";
 export { DeckError } from "./errors";
 
 /**
- * Public deck reads are kept for DECK_CACHE_TTL_MS or until a deck write on this instance clears
- * them; other instances converge within the TTL (docs/decisions/010).
+ * Public deck reads are kept for DECK_CACHE_TTL_MS or until a deck write clears them: a write here
+ * clears them at once and, through the content relay (lib/content-version.server.ts, Redis with
+ * REDIS_URL), on every other instance too, which also empties the signed-out page cache
+ * (docs/decisions/013).
  */
 export const DECK_CACHE_TTL_MS = 30_000;
 const deckPages = createCache<DeckDetail | null>({ name: "deck-pages", max: 500, ttlMs: DECK_CACHE_TTL_MS });
@@ -25,7 +28,14 @@ const deckLists = createCache<unknown>({ name: "deck-lists", max: 300, ttlMs: DE
 function forgetDecks(db: Db): void {
   deckPages.clear(`${scopeOf(db)}:`);
   deckLists.clear(`${scopeOf(db)}:`);
+  noteContentChange();
 }
+
+// A deck or article written on another instance: what this one kept may show it as it was.
+onContentChange(() => {
+  deckPages.clear();
+  deckLists.clear();
+});
 
 const SUMMARY_COLUMNS = {
   id: decks.id,
