@@ -12,6 +12,7 @@ import { DECK_CATEGORIES, TIERS } from "../features/decks/rules";
 import type { DeckSummary } from "../features/decks/types";
 import { translate, useLocale, useT } from "../lib/i18n";
 import { seoMeta } from "../lib/seo";
+import { SelectField } from "../components/ui/form-field";
 import type { Route } from "./+types/deck-recipes";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
@@ -60,44 +61,34 @@ export default function DeckRecipes({ loaderData }: Route.ComponentProps) {
   if (filters.energy) nextParams.set("energy", filters.energy);
   if (filters.category) nextParams.set("category", filters.category);
   if (nextCursor) nextParams.set("cursor", nextCursor);
-  const selectClass = "rounded-md border border-slate-400 bg-white px-2 py-2";
   return (
     <div className="space-y-6">
       <h1 className="text-2xl font-bold">{t("listTitle")}</h1>
       <Form method="get" action="/deck-recipes" className="flex flex-wrap items-end gap-3 rounded-xl border border-slate-200 bg-white p-4">
-        <label className="text-sm">
-          <span className="mb-1 block font-medium">{t("filterTier")}</span>
-          <select name="tier" defaultValue={filters.tier ?? ""} className={selectClass}>
-            <option value="">{t("filterAny")}</option>
-            {TIERS.map((tier) => (
-              <option key={tier} value={tier}>
-                {t("tierBadge", { tier })}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label className="text-sm">
-          <span className="mb-1 block font-medium">{t("filterEnergy")}</span>
-          <select name="energy" defaultValue={filters.energy ?? ""} className={selectClass}>
-            <option value="">{t("filterAny")}</option>
-            {ENERGY_TYPES.map((energy) => (
-              <option key={energy.value} value={energy.value}>
-                {energy[locale]}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label className="text-sm">
-          <span className="mb-1 block font-medium">{t("filterCategory")}</span>
-          <select name="category" defaultValue={filters.category ?? ""} className={selectClass}>
-            <option value="">{t("filterAny")}</option>
-            {DECK_CATEGORIES.map((category) => (
-              <option key={category} value={category}>
-                {t(CATEGORY_LABELS[category])}
-              </option>
-            ))}
-          </select>
-        </label>
+        <SelectField id="deck-filter-tier" name="tier" label={t("filterTier")} labelClassName="block text-sm font-medium" defaultValue={filters.tier ?? ""}>
+          <option value="">{t("filterAny")}</option>
+          {TIERS.map((tier) => (
+            <option key={tier} value={tier}>
+              {t("tierBadge", { tier })}
+            </option>
+          ))}
+        </SelectField>
+        <SelectField id="deck-filter-energy" name="energy" label={t("filterEnergy")} labelClassName="block text-sm font-medium" defaultValue={filters.energy ?? ""}>
+          <option value="">{t("filterAny")}</option>
+          {ENERGY_TYPES.map((energy) => (
+            <option key={energy.value} value={energy.value}>
+              {energy[locale]}
+            </option>
+          ))}
+        </SelectField>
+        <SelectField id="deck-filter-category" name="category" label={t("filterCategory")} labelClassName="block text-sm font-medium" defaultValue={filters.category ?? ""}>
+          <option value="">{t("filterAny")}</option>
+          {DECK_CATEGORIES.map((category) => (
+            <option key={category} value={category}>
+              {t(CATEGORY_LABELS[category])}
+            </option>
+          ))}
+        </SelectField>
         <button type="submit" className="rounded-full bg-brand-700 px-5 py-2 font-bold text-white hover:bg-brand-800">
           {t("filterApply")}
         </button>

@@ -19,6 +19,7 @@ import { getViewer } from "../features/users/session.server";
 import { localeFromRequest, translate, useLocale, useT } from "../lib/i18n";
 import { localeOfMatches } from "../components/layout/meta-locale";
 import { seoMeta } from "../lib/seo";
+import { SelectField } from "../components/ui/form-field";
 import type { Route } from "./+types/trades";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
@@ -175,28 +176,22 @@ function Filters({
         {filters.give ? <input type="hidden" name="give" value={filters.give} /> : null}
         {filters.giveAny?.length ? <input type="hidden" name="giveAny" value={filters.giveAny.join(",")} /> : null}
         {filters.want ? <input type="hidden" name="want" value={filters.want} /> : null}
-        <label className="text-sm">
-          <span className="mb-1 block font-medium">{t("filterPack")}</span>
-          <select name="pack" defaultValue={filters.pack ?? ""} className="rounded-md border border-slate-400 bg-white px-2 py-2">
-            <option value="">{t("filterAny")}</option>
-            {packs.map((p) => (
-              <option key={p.id} value={p.id}>
-                {p.name}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label className="text-sm">
-          <span className="mb-1 block font-medium">{t("filterRarity")}</span>
-          <select name="rarity" defaultValue={filters.rarity ?? ""} className="rounded-md border border-slate-400 bg-white px-2 py-2">
-            <option value="">{t("filterAny")}</option>
-            {rarities.map((r) => (
-              <option key={r} value={r}>
-                {displayRarity(r)}
-              </option>
-            ))}
-          </select>
-        </label>
+        <SelectField id="board-filter-pack" name="pack" label={t("filterPack")} labelClassName="block text-sm font-medium" defaultValue={filters.pack ?? ""}>
+          <option value="">{t("filterAny")}</option>
+          {packs.map((p) => (
+            <option key={p.id} value={p.id}>
+              {p.name}
+            </option>
+          ))}
+        </SelectField>
+        <SelectField id="board-filter-rarity" name="rarity" label={t("filterRarity")} labelClassName="block text-sm font-medium" defaultValue={filters.rarity ?? ""}>
+          <option value="">{t("filterAny")}</option>
+          {rarities.map((r) => (
+            <option key={r} value={r}>
+              {displayRarity(r)}
+            </option>
+          ))}
+        </SelectField>
         <button type="submit" className="rounded-full bg-brand-700 px-5 py-2 font-bold text-white hover:bg-brand-800">
           {t("filterApply")}
         </button>
