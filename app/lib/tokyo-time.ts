@@ -20,14 +20,20 @@ const STYLES = {
   dateTime: { month: "numeric", day: "numeric", hour: "2-digit", minute: "2-digit", hour12: false },
   /** "2026年1月11日": member since. */
   longDate: { dateStyle: "long" },
+  /** "2026/01/11": articles, deck recipes and the blocks that link to them. */
+  date: { year: "numeric", month: "2-digit", day: "2-digit" },
+  /** "2026/01/11 0:30": when an editor's draft was kept. */
+  shortDateTime: { dateStyle: "short", timeStyle: "short" },
+  /** "2026/01/11 0:30" (English "11 Jan 2026, 00:30"): admin lists. */
+  mediumDateTime: { dateStyle: "medium", timeStyle: "short" },
 } as const satisfies Record<string, Intl.DateTimeFormatOptions>;
 
 function formatter(locale: Locale, style: keyof typeof STYLES): Intl.DateTimeFormat {
   const key = `${locale}:${style}`;
   let format = formats.get(key);
   if (!format) {
-    // The long date reads better in British order in English (21 November 2026).
-    const language = style === "longDate" && locale === "en" ? "en-GB" : tag(locale);
+    // Whole dates read better in British order in English (21 November 2026, 21/11/2026).
+    const language = style !== "dateTime" && locale === "en" ? "en-GB" : tag(locale);
     formats.set(key, (format = new Intl.DateTimeFormat(language, { timeZone: "Asia/Tokyo", ...STYLES[style] })));
   }
   return format;
@@ -41,6 +47,22 @@ export function tokyoDateTime(iso: string, locale: Locale): string {
 /** A date in Japan time, written out, e.g. "2026年1月11日". */
 export function tokyoLongDate(iso: string, locale: Locale): string {
   return formatter(locale, "longDate").format(new Date(iso));
+}
+
+/** A day in Japan time, e.g. "2026/01/11" (the game's and the players' day). Empty for an unreadable date. */
+export function tokyoDate(iso: string, locale: Locale): string {
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? "" : formatter(locale, "date").format(date);
+}
+
+/** A short date and time in Japan time, e.g. "2026/01/11 0:30". */
+export function tokyoShortDateTime(iso: string, locale: Locale): string {
+  return formatter(locale, "shortDateTime").format(new Date(iso));
+}
+
+/** A date and time for admin lists, e.g. "2026/01/11 0:30". */
+export function tokyoMediumDateTime(iso: string, locale: Locale): string {
+  return formatter(locale, "mediumDateTime").format(new Date(iso));
 }
 
 /**

@@ -3,7 +3,7 @@ import { localeOfMatches } from "../components/layout/meta-locale";
 import { categoryLabel } from "../features/articles/categories";
 import { ArticleList } from "../features/articles/components/article-list";
 import { ArticleThumbnail } from "../features/articles/components/article-thumbnail";
-import { tokyoDate } from "../features/articles/dates";
+import { tokyoDate } from "../lib/tokyo-time";
 import { articlesMessages } from "../features/articles/messages";
 import { getArticlePreview, getPublicArticle } from "../features/articles/public.server";
 import { getViewer } from "../features/users/session.server";

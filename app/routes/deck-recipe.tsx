@@ -5,7 +5,7 @@ import { CATEGORY_LABELS, TIER_MEANINGS } from "../features/decks/categories";
 import { DeckCardGrid } from "../features/decks/components/deck-card-grid";
 import { DeckEyecatch } from "../features/decks/components/deck-eyecatch";
 import { DeckExport } from "../features/decks/components/deck-export";
-import { DeckSummaryCard, formatDeckDate, TierBadge } from "../features/decks/components/deck-summary-card";
+import { DeckSummaryCard, TierBadge } from "../features/decks/components/deck-summary-card";
 import { DeckTradeLinks } from "../features/decks/components/deck-trade-links";
 import { EnergyIcons } from "../features/decks/components/energy-icon";
 import { LegalityPanel } from "../features/decks/components/legality-panel";
@@ -17,6 +17,7 @@ import { getViewer } from "../features/users/session.server";
 import { localeFromRequest, translate, useLocale, useT } from "../lib/i18n";
 import { seoMeta } from "../lib/seo";
 import type { Route } from "./+types/deck-recipe";
+import { tokyoDate } from "../lib/tokyo-time";
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const locale = localeFromRequest(request);
@@ -116,7 +117,7 @@ export default function DeckRecipe({ loaderData }: Route.ComponentProps) {
           <div className="flex items-center gap-2">
             <dt className="font-medium text-slate-600">{t("updated")}</dt>
             <dd>
-              <time dateTime={deck.updatedAt}>{formatDeckDate(deck.updatedAt, locale)}</time>
+              <time dateTime={deck.updatedAt}>{tokyoDate(deck.updatedAt, locale)}</time>
             </dd>
           </div>
         </dl>

@@ -11,6 +11,7 @@ import type { StateBlock, Token } from "markdown-it";
 import { ART_SIZES, elementOf } from "../../lib/card-face";
 
 import type { CardRef, ContentBlockKind, ContentRefs, RelatedRef } from "./types";
+import { tokyoDate } from "../../lib/tokyo-time";
 
 export type { CardRef, ContentBlockKind, ContentRefs, RelatedRef } from "./types";
 
@@ -42,11 +43,8 @@ export function contentBlockRule(state: StateBlock, startLine: number, _endLine:
   return true;
 }
 
-const dateFormat = new Intl.DateTimeFormat("ja-JP", { timeZone: "Asia/Tokyo", year: "numeric", month: "2-digit", day: "2-digit" });
-
 function formatDate(iso: string): string {
-  const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? "" : dateFormat.format(date);
+  return tokyoDate(iso, "ja");
 }
 
 const LABELS = {

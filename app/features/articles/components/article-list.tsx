@@ -1,7 +1,7 @@
 import { Link } from "react-router";
 import { useLocale } from "../../../lib/i18n";
 import { categoryLabel } from "../categories";
-import { tokyoDate } from "../dates";
+import { tokyoDate } from "../../../lib/tokyo-time";
 import type { ArticleListItem } from "../types";
 import { ArticleThumbnail } from "./article-thumbnail";
 

@@ -3,7 +3,7 @@ import { BUTTON_SECONDARY, Modal } from "../../../components/ui/modal";
 import { useLocale, useT } from "../../../lib/i18n";
 import type { PackOption } from "../../content/components/card-picker";
 import { categoryLabel } from "../categories";
-import { tokyoDate } from "../dates";
+import { tokyoDate } from "../../../lib/tokyo-time";
 import { articlesMessages } from "../messages";
 import type { AdminArticleRow, ArticleForEditor } from "../types";
 import { ArticleEditor, type SaveOutcome } from "./article-editor";

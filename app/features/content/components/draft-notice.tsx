@@ -1,11 +1,12 @@
 import { useLocale, useT } from "../../../lib/i18n";
+import { tokyoShortDateTime } from "../../../lib/tokyo-time";
 import { contentMessages } from "../messages";
 
 /** The offer of a kept draft (useLocalDraft): when it was typed, 復元する / 破棄する. */
 export function DraftNotice({ savedAt, onRestore, onDiscard }: { savedAt: string; onRestore: () => void; onDiscard: () => void }) {
   const t = useT(contentMessages);
   const locale = useLocale();
-  const time = new Intl.DateTimeFormat(locale === "en" ? "en-GB" : "ja-JP", { timeZone: "Asia/Tokyo", dateStyle: "short", timeStyle: "short" }).format(new Date(savedAt));
+  const time = tokyoShortDateTime(savedAt, locale);
   return (
     <div role="status" className="flex flex-wrap items-center gap-3 rounded-md border border-amber-300 bg-amber-50 px-4 py-3">
       <p className="font-medium text-amber-900">{t("draftFound", { time })}</p>

@@ -3,6 +3,7 @@ import { BUTTON_SECONDARY, Modal } from "../../../components/ui/modal";
 import { useT } from "../../../lib/i18n";
 import type { ContentBlockKind } from "../blocks";
 import { contentMessages } from "../messages";
+import { tokyoDate } from "../../../lib/tokyo-time";
 
 /** One row of the related picker. `ref` is what the block line carries (slug or id). */
 export type RelatedItem = {
@@ -28,7 +29,6 @@ export type RelatedSource = {
 
 type Tab = "all" | RelatedItem["kind"];
 const DEBOUNCE_MS = 300;
-const dateFormat = new Intl.DateTimeFormat("ja-JP", { timeZone: "Asia/Tokyo", year: "numeric", month: "2-digit", day: "2-digit" });
 
 /**
  * SPEC.md §2 related-article picker: a title search box, tabs すべて / 記事 / デッキレシピ, rows
@@ -144,7 +144,7 @@ export function RelatedPicker({ sources, onChoose, onClose }: { sources: Related
                   )}
                   <span className="min-w-0">
                     <span className="block text-xs text-slate-600">
-                      <time dateTime={item.date}>{dateFormat.format(new Date(item.date))}</time>
+                      <time dateTime={item.date}>{tokyoDate(item.date, "ja")}</time>
                       {" ・ "}
                       {item.kind === "article" ? t("relatedArticles") : t("relatedDecks")}
                       {item.isPublic === false ? ` ・ ${t("relatedPrivate")}` : ""}

@@ -1,19 +1,11 @@
 import { Link } from "react-router";
 import { useLocale, useT } from "../../../lib/i18n";
+import { tokyoDate } from "../../../lib/tokyo-time";
 import { decksMessages } from "../messages";
 import type { DeckSummary } from "../types";
 import { DeckEyecatch } from "./deck-eyecatch";
 import { EnergyIcons } from "./energy-icon";
 
-// One formatter per language: building an Intl.DateTimeFormat costs more than formatting with it.
-const DATE_FORMATS = {
-  ja: new Intl.DateTimeFormat("ja-JP", { timeZone: "Asia/Tokyo", year: "numeric", month: "2-digit", day: "2-digit" }),
-  en: new Intl.DateTimeFormat("en-US", { timeZone: "Asia/Tokyo", year: "numeric", month: "2-digit", day: "2-digit" }),
-};
-
-export function formatDeckDate(iso: string, locale: "ja" | "en"): string {
-  return DATE_FORMATS[locale].format(new Date(iso));
-}
 
 export function TierBadge({ tier }: { tier: number }) {
   const t = useT(decksMessages);
@@ -37,7 +29,7 @@ export function DeckSummaryCard({ deck, eager = false }: { deck: DeckSummary; ea
           </div>
           <h3 className="font-bold leading-snug">{deck.name}</h3>
           <p className="text-xs text-slate-600">
-            {t("updated")}: <time dateTime={deck.updatedAt}>{formatDeckDate(deck.updatedAt, locale)}</time>
+            {t("updated")}: <time dateTime={deck.updatedAt}>{tokyoDate(deck.updatedAt, locale)}</time>
           </p>
         </div>
       </Link>

@@ -6,6 +6,7 @@ import { deckEditorMessages } from "../editor-messages";
 import type { AdminDeckRow, DeckEditData, DeckOption } from "../types";
 import type { PackChoice } from "./deck-card-list";
 import { DeckEditor, type DeckSaved } from "./deck-editor";
+import { tokyoMediumDateTime } from "../../../lib/tokyo-time";
 
 /** What the admin route loads for this tab (features/admin/tab-data.server.ts). */
 export type DecksTabData = { decks: AdminDeckRow[]; packs: PackChoice[]; deckOptions: DeckOption[] } | { loadError: true };
@@ -13,7 +14,6 @@ export type DecksTabData = { decks: AdminDeckRow[]; packs: PackChoice[]; deckOpt
 type Panel = { key: string; title: string; deck: DeckEditData | null } | { key: string; title: string; failed: true };
 type Message = { kind: "ok" | "error"; text: string } | null;
 
-const dateTime = (locale: "ja" | "en") => new Intl.DateTimeFormat(locale === "en" ? "en-GB" : "ja-JP", { timeZone: "Asia/Tokyo", dateStyle: "medium", timeStyle: "short" });
 
 /**
  * Admin デッキ管理 (SPEC.md §2 item 3): open deck editor panels (closable), the deck list newest
@@ -150,7 +150,7 @@ export function DecksPanel({ data }: { data: unknown }) {
                     </td>
                     <td className="px-3 py-2 tabular-nums">{t("total", { count: row.total })}</td>
                     <td className="px-3 py-2">
-                      <time dateTime={row.createdAt}>{dateTime(locale).format(new Date(row.createdAt))}</time>
+                      <time dateTime={row.createdAt}>{tokyoMediumDateTime(row.createdAt, locale)}</time>
                     </td>
                     <td className="px-3 py-2">
                       <div className="flex flex-wrap gap-2">
