@@ -3,8 +3,9 @@ import { boolean, check, index, integer, pgTable, text, timestamp, uniqueIndex, 
 import { users } from "./users";
 
 /** SPEC.md §6 article categories, in their order (the labels live in the articles feature). */
-export const ARTICLE_CATEGORIES = ["news", "maintenance", "event", "guide", "deck-recipe"] as const;
-export type ArticleCategory = (typeof ARTICLE_CATEGORIES)[number];
+import { ARTICLE_CATEGORIES, type ArticleCategory } from "../article-categories";
+
+export { ARTICLE_CATEGORIES, type ArticleCategory };
 
 /**
  * SPEC.md §3 Article, DESIGN.md §4: the text as typed (`source`) and the sanitised HTML served

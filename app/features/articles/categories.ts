@@ -1,4 +1,4 @@
-import { ARTICLE_CATEGORIES, type ArticleCategory } from "../../db/schema/articles";
+import { ARTICLE_CATEGORIES, type ArticleCategory } from "../../db/article-categories";
 import type { Locale } from "../../lib/i18n";
 
 export { ARTICLE_CATEGORIES, type ArticleCategory };
