@@ -1,7 +1,7 @@
 import { useRef, type KeyboardEvent } from "react";
-import { isRouteErrorResponse, Link, useNavigate, useRouteError } from "react-router";
+import { isRouteErrorResponse, Link, useNavigate } from "react-router";
 import { localeOfMatches } from "../components/layout/meta-locale";
-import { RouteError } from "../components/ui/route-error";
+import { AdminGuardError } from "../features/admin/components/admin-guard-error";
 import { adminMessages } from "../features/admin/messages";
 import { ADMIN_TAB_DATA } from "../features/admin/tab-data.server";
 import { ADMIN_TABS, adminTabFromUrl } from "../features/admin/tabs";
@@ -98,24 +98,5 @@ export default function Admin({ loaderData }: Route.ComponentProps) {
 
 /** 401 ログインが必要です / 403 管理者権限がありません, rendered by the server with that status. */
 export function ErrorBoundary() {
-  const error = useRouteError();
-  const t = useT(adminMessages);
-  if (!isRouteErrorResponse(error) || (error.status !== 401 && error.status !== 403)) return <RouteError />;
-  const loginRequired = error.status === 401;
-  return (
-    <section className="py-6 text-center">
-      <h1 className="text-2xl font-bold">{loginRequired ? t("loginRequired") : t("forbidden")}</h1>
-      <p className="mt-6">
-        {loginRequired ? (
-          <Link to="/login?redirectTo=%2Fadmin" className="text-brand-700 underline">
-            {t("loginLink")}
-          </Link>
-        ) : (
-          <Link to="/" className="text-brand-700 underline">
-            {t("backHome")}
-          </Link>
-        )}
-      </p>
-    </section>
-  );
+  return <AdminGuardError returnTo="/admin" />;
 }

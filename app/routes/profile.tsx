@@ -6,7 +6,7 @@ import { listRoomsForUser } from "../features/chat/chat.server";
 import { ChatRoomsList } from "../features/chat/components/chat-rooms-list";
 import { MyOffers } from "../features/trades/components/my-offers";
 import { listOwnOffers } from "../features/trades/offers.server";
-import { CopyButton } from "../features/users/components/copy-button";
+import { CopyButton } from "../components/ui/copy-button";
 import { FormField } from "../components/ui/form-field";
 import { SubmitButton } from "../components/ui/submit-button";
 import { DISPLAY_NAME_MAX } from "../features/users/display-name";
@@ -101,7 +101,7 @@ export default function Profile({ loaderData, actionData }: Route.ComponentProps
                 <span className="font-mono text-lg tracking-wider" data-testid="profile-friend-id">
                   {formatFriendId(profile.friendId)}
                 </span>
-                <CopyButton text={profile.friendId} label={t("profileCopyFriendId")} />
+                <CopyButton text={profile.friendId} ariaLabel={t("profileCopyFriendId")} buttonText={t("profileCopy")} copiedText={t("profileCopied")} failedText={t("profileCopyFailed")} />
               </>
             ) : (
               <span className="text-slate-600">{t("profileFriendIdNone")}</span>
