@@ -1,6 +1,6 @@
 import { DeckError } from "../features/decks/errors";
 import { deleteDeck, getDeckForEdit, updateDeck } from "../features/decks/decks.server";
-import { deckErrorResponse, NO_STORE, parseDeckInput, DECK_BODY_MAX_BYTES } from "../features/decks/http.server";
+import { deckErrorResponse, NO_STORE, parseDeckUpdate, DECK_BODY_MAX_BYTES } from "../features/decks/http.server";
 import { uploadStore } from "../features/uploads/storage.server";
 import { requireApiAdmin } from "../features/users/session.server";
 import { withJsonErrors } from "../lib/api.server";
@@ -16,7 +16,7 @@ export const loader = withJsonErrors(async function loader({ request, params, co
   return Response.json(deck, { headers: NO_STORE });
 });
 
-/** PATCH /api/admin/decks/{id} (SPEC.md §4 save with an id) and DELETE /api/admin/decks/{id}. */
+/** PATCH /api/admin/decks/{id} (SPEC.md §4 save with an id, naming the `revision` it loaded; stale → 409) and DELETE /api/admin/decks/{id}. */
 export const action = withJsonErrors(async function action({ request, params, context }: Route.ActionArgs) {
   if (request.method !== "PATCH" && request.method !== "DELETE") {
     return Response.json({ error: "Method Not Allowed" }, { status: 405, headers: { Allow: "GET, PATCH, DELETE" } });
@@ -28,8 +28,8 @@ export const action = withJsonErrors(async function action({ request, params, co
       await deleteDeck(context.db, params.id);
       return new Response(null, { status: 204, headers: NO_STORE });
     }
-    const input = parseDeckInput(await readJsonBody(request, DECK_BODY_MAX_BYTES), locale);
-    return Response.json(await updateDeck(context.db, uploadStore(context.env), params.id, input), { headers: NO_STORE });
+    const { input, revision } = parseDeckUpdate(await readJsonBody(request, DECK_BODY_MAX_BYTES), locale);
+    return Response.json(await updateDeck(context.db, uploadStore(context.env), params.id, input, revision), { headers: NO_STORE });
   } catch (error) {
     if (error instanceof DeckError) return deckErrorResponse(error, locale);
     throw error;

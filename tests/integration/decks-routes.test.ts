@@ -104,11 +104,16 @@ describe("admin deck API", () => {
     const taken = await outcome(() => createAction(args(req("/api/admin/decks", { method: "POST", cookie: adminCookie, body: deckBody({ slug: "pika_ex" }) }))));
     expect(taken).toMatchObject({ status: 409, body: { fields: { slug: "このスラッグは既に使われています" } } });
 
-    const updated = await outcome(() => adminDeckAction(args(req(`/api/admin/decks/${id}`, { method: "PATCH", cookie: adminCookie, body: deckBody({ slug: "pika_ex", isPublic: false }) }), { id })));
-    expect(updated.status).toBe(200);
+    const updated = await outcome(() => adminDeckAction(args(req(`/api/admin/decks/${id}`, { method: "PATCH", cookie: adminCookie, body: deckBody({ slug: "pika_ex", isPublic: false, revision: 1 }) }), { id })));
+    expect(updated).toMatchObject({ status: 200, body: { id, slug: "pika_ex", revision: 2 } });
+    // A save made from the page as it was before (revision 1) is refused and changes nothing.
+    const stale = await outcome(() => adminDeckAction(args(req(`/api/admin/decks/${id}`, { method: "PATCH", cookie: adminCookie, body: deckBody({ name: "上書き", revision: 1 }) }), { id })));
+    expect(stale).toMatchObject({ status: 409, body: { code: "conflict", error: "このデッキは開いた後に別の管理者が更新しました。入力内容は下書きとして残っています。最新の内容を読み込んでから保存し直してください" } });
+    const unnamed = await outcome(() => adminDeckAction(args(req(`/api/admin/decks/${id}`, { method: "PATCH", cookie: adminCookie, body: deckBody({ name: "版なし" }) }), { id })));
+    expect(unnamed).toMatchObject({ status: 400, body: { code: "invalid_input", fields: { revision: "読み込んだデッキの版が指定されていません。ページを読み込み直してください" } } });
     expect((await outcome(() => apiDeckLoader(args(req("/api/decks/pika_ex"), { slug: "pika_ex" })))).status).toBe(404);
     const edit = await outcome(() => adminDeckLoader(args(req(`/api/admin/decks/${id}`, { cookie: adminCookie }), { id })));
-    expect(edit.body).toMatchObject({ id, slug: "pika_ex", isPublic: false });
+    expect(edit.body).toMatchObject({ id, slug: "pika_ex", isPublic: false, name: "ピカチュウex", revision: 2 });
 
     const removed = await outcome(() => adminDeckAction(args(req(`/api/admin/decks/${id}`, { method: "DELETE", cookie: adminCookie }), { id })));
     expect(removed.status).toBe(204);

@@ -167,17 +167,54 @@ describe("deck saves", () => {
 
   it("an update replaces fields and cards in one transaction; an unknown card changes nothing", async () => {
     const { id } = await createDeck(database.db, store, null, input(LEGAL));
-    await updateDeck(database.db, store, id, input(LEGAL.slice(0, 2), { name: "改名", tier: 2 }));
+    await updateDeck(database.db, store, id, input(LEGAL.slice(0, 2), { name: "改名", tier: 2 }), 1);
     let edit = await getDeckForEdit(database.db, id);
     expect(edit).toMatchObject({ name: "改名", tier: 2 });
     expect(edit?.cards.map((c) => c.cardId)).toEqual(["A1-096", "A1-104"]);
-    await expect(updateDeck(database.db, store, id, input([["A1-096", 1], ["ZZ-999", 1]], { name: "壊れた" }))).rejects.toBeInstanceOf(DeckError);
+    await expect(updateDeck(database.db, store, id, input([["A1-096", 1], ["ZZ-999", 1]], { name: "壊れた" }), 2)).rejects.toBeInstanceOf(DeckError);
     edit = await getDeckForEdit(database.db, id);
     expect(edit?.name).toBe("改名");
     expect(edit?.cards).toHaveLength(2);
-    await expect(updateDeck(database.db, store, "0b6e7a52-8a43-4c1e-9d5e-7d1f7f6b2a10", input(LEGAL))).rejects.toMatchObject({ code: "not_found" });
+    await expect(updateDeck(database.db, store, "0b6e7a52-8a43-4c1e-9d5e-7d1f7f6b2a10", input(LEGAL), 1)).rejects.toMatchObject({ code: "not_found" });
     await deleteDeck(database.db, id);
     expect((await database.db.select({ n: count() }).from(deckCards).where(eq(deckCards.deckId, id)))[0].n).toBe(0);
+  });
+
+  it("a save naming an older revision is refused with conflict and writes nothing", async () => {
+    const { id } = await createDeck(database.db, store, null, input(LEGAL, { name: "はじめ" }));
+    expect((await getDeckForEdit(database.db, id))?.revision).toBe(1);
+    // Two editors loaded revision 1; the first save wins, the second is told.
+    const first = await updateDeck(database.db, store, id, input(LEGAL, { name: "一人目" }), 1);
+    expect(first.revision).toBe(2);
+    await expect(updateDeck(database.db, store, id, input(LEGAL.slice(0, 1), { name: "二人目" }), 1)).rejects.toMatchObject({ code: "conflict", status: 409 });
+    const edit = await getDeckForEdit(database.db, id);
+    expect(edit).toMatchObject({ name: "一人目", revision: 2 });
+    expect(edit?.cards).toHaveLength(LEGAL.length);
+    await deleteDeck(database.db, id);
+  });
+
+  it("a related deck deleted before the save commits is refused, never stored as a dangling id", async () => {
+    const gone = await createDeck(database.db, store, null, input(LEGAL, { name: "消える" }));
+    const { id } = await createDeck(database.db, store, null, input(LEGAL, { name: "残る" }));
+    await deleteDeck(database.db, gone.id);
+    await expect(updateDeck(database.db, store, id, input(LEGAL, { relatedDeckIds: [gone.id] }), 1)).rejects.toMatchObject({ code: "related_unknown" });
+    await expect(createDeck(database.db, store, null, input(LEGAL, { relatedDeckIds: [gone.id] }))).rejects.toMatchObject({ code: "related_unknown" });
+    expect((await getDeckForEdit(database.db, id))?.relatedDeckIds).toEqual([]);
+    await deleteDeck(database.db, id);
+  });
+
+  it("a save racing the related deck's deletion never leaves a dangling id (PostgreSQL runs them side by side)", async () => {
+    const { id } = await createDeck(database.db, store, null, input(LEGAL, { name: "競争" }));
+    let revision = 1;
+    for (let round = 0; round < 8; round++) {
+      const target = await createDeck(database.db, store, null, input(LEGAL, { name: `相手${round}` }));
+      const [saved] = await Promise.allSettled([updateDeck(database.db, store, id, input(LEGAL, { relatedDeckIds: [target.id] }), revision), deleteDeck(database.db, target.id)]);
+      if (saved.status === "fulfilled") revision = saved.value.revision;
+      else expect(saved.reason).toMatchObject({ code: "related_unknown" });
+      const edit = await getDeckForEdit(database.db, id);
+      expect(edit?.relatedDeckIds).toEqual([]);
+    }
+    await deleteDeck(database.db, id);
   });
 
   it("stores the description as the formatter's HTML with card and deck blocks resolved", async () => {

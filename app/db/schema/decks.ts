@@ -25,12 +25,16 @@ export const decks = pgTable(
     metaDescription: text("meta_description").notNull().default(""),
     relatedDeckIds: uuid("related_deck_ids").array().notNull().default(sql`'{}'::uuid[]`),
     featuredOrder: integer("featured_order"),
+    // Grows on every write: a save names the revision its editor loaded (as articles do).
+    revision: integer("revision").notNull().default(1),
     createdBy: text("created_by").references(() => users.id, { onDelete: "set null" }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
     uniqueIndex("decks_slug_idx").on(t.slug),
+    // `Case-x` and `case-x` would be two decks to the database but one to a reader.
+    uniqueIndex("decks_slug_lower_idx").on(sql`lower(${t.slug})`),
     check("decks_tier_check", sql`${t.tier} between 1 and 4`),
     check("decks_category_check", sql`${t.category} in ('news', 'maintenance', 'event', 'deck-recipe')`),
     check("decks_slug_check", sql`${t.slug} ~ '^[A-Za-z0-9_-]{1,100}$'`),

@@ -105,7 +105,12 @@ export const DeckInputSchema = z.object({
 });
 
 export type DeckInput = z.infer<typeof DeckInputSchema>;
-export type DeckField = keyof DeckInput;
+
+/** A save of an existing deck also names the revision its editor loaded (a stale one is a 409). */
+export const DeckUpdateSchema = DeckInputSchema.extend({
+  revision: z.number({ error: key("errRevision") }).int(key("errRevision")).positive(key("errRevision")),
+});
+export type DeckField = keyof DeckInput | "revision";
 
 /** Limits shown with each message's {max}. */
 export const FIELD_MAX: Partial<Record<DeckField, number>> = {

@@ -248,6 +248,7 @@ export async function getDeckForEdit(db: Db, id: string): Promise<DeckEditData |
     metaDescription: row.metaDescription,
     relatedDeckIds: row.relatedDeckIds,
     featuredOrder: row.featuredOrder,
+    revision: row.revision,
     cards,
   };
 }
@@ -262,10 +263,6 @@ async function prepare(db: Db, store: UploadStore, input: DeckInput, deckId: str
   if (input.slug && isDeckId(input.slug)) throw new DeckError("slug_invalid", {}, { slug: "errSlugInvalid" });
   await checkDeckCardIds(db, input.cards.map((c) => c.cardId));
   const related = input.relatedDeckIds.filter((id) => id !== deckId);
-  if (related.length) {
-    const found = await db.select({ id: decks.id }).from(decks).where(inArray(decks.id, related));
-    if (found.length !== related.length) throw new DeckError("related_unknown", {}, { relatedDeckIds: "errRelatedUnknown" });
-  }
   return {
     name: input.name,
     tier: input.tier,
@@ -282,6 +279,17 @@ async function prepare(db: Db, store: UploadStore, input: DeckInput, deckId: str
   };
 }
 
+/**
+ * The related decks must exist when the save commits: checked inside its transaction, with the
+ * rows held (FOR SHARE) so a delete running at the same time waits for this save and then drops
+ * the id from its related list, instead of leaving a dangling one.
+ */
+async function assertRelatedExist(tx: Pick<Db, "select">, related: string[]): Promise<void> {
+  if (!related.length) return;
+  const found = await tx.select({ id: decks.id }).from(decks).where(inArray(decks.id, related)).for("share");
+  if (found.length !== related.length) throw new DeckError("related_unknown", {}, { relatedDeckIds: "errRelatedUnknown" });
+}
+
 function cardValues(deckId: string, input: DeckInput) {
   return input.cards.map((card, position) => ({ deckId, cardId: card.cardId, packId: card.packId, count: card.count, position }));
 }
@@ -293,6 +301,7 @@ export async function createDeck(db: Db, store: UploadStore, userId: string | nu
   const slug = input.slug ?? `deck-${id.slice(0, 8)}`;
   try {
     await db.transaction(async (tx) => {
+      await assertRelatedExist(tx, values.relatedDeckIds);
       await tx.insert(decks).values({ id, slug, ...values, createdBy: userId });
       if (input.cards.length) await tx.insert(deckCards).values(cardValues(id, input));
     });
@@ -304,25 +313,39 @@ export async function createDeck(db: Db, store: UploadStore, userId: string | nu
   return { id, slug };
 }
 
-/** SPEC.md §4 deck save with an id: replaces its fields and its card list in one transaction. */
-export async function updateDeck(db: Db, store: UploadStore, id: string, input: DeckInput): Promise<{ id: string; slug: string }> {
+/**
+ * SPEC.md §4 deck save with an id: replaces its fields and its card list in one transaction. The
+ * save names the revision its editor loaded; when someone saved since, it is refused with
+ * `conflict` and nothing is written (the editor keeps what the admin typed).
+ */
+export async function updateDeck(db: Db, store: UploadStore, id: string, input: DeckInput, revision: number): Promise<{ id: string; slug: string; revision: number }> {
   if (!isDeckId(id)) throw new DeckError("not_found");
   const deckId = id.toLowerCase();
   const values = await prepare(db, store, input, deckId);
   const slug = input.slug ?? `deck-${deckId.slice(0, 8)}`;
+  let saved: { revision: number } | undefined;
   try {
-    await db.transaction(async (tx) => {
-      const updated = await tx.update(decks).set({ ...values, slug, updatedAt: new Date() }).where(eq(decks.id, deckId)).returning({ id: decks.id });
-      if (!updated.length) throw new DeckError("not_found");
+    saved = await db.transaction(async (tx) => {
+      await assertRelatedExist(tx, values.relatedDeckIds);
+      const [updated] = await tx
+        .update(decks)
+        .set({ ...values, slug, updatedAt: new Date(), revision: sql`${decks.revision} + 1` })
+        .where(and(eq(decks.id, deckId), eq(decks.revision, revision)))
+        .returning({ revision: decks.revision });
+      if (!updated) {
+        const [exists] = await tx.select({ id: decks.id }).from(decks).where(eq(decks.id, deckId));
+        throw new DeckError(exists ? "conflict" : "not_found");
+      }
       await tx.delete(deckCards).where(eq(deckCards.deckId, deckId));
       if (input.cards.length) await tx.insert(deckCards).values(cardValues(deckId, input));
+      return updated;
     });
   } catch (error) {
     if (isUniqueViolation(error)) throw new DeckError("slug_taken", {}, { slug: "errSlugTaken" });
     throw error;
   }
   forgetDecks(db);
-  return { id: deckId, slug };
+  return { id: deckId, slug, revision: saved.revision };
 }
 
 /** SPEC.md §7 "delete decks/{id}" (its cards go with it); other decks' related lists drop it. */

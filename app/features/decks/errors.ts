@@ -8,6 +8,7 @@ const DECK_ERRORS = {
   invalid_request: [400, "errInvalidRequest"],
   invalid_input: [400, "errInvalidRequest"],
   slug_taken: [409, "errSlugTaken"],
+  conflict: [409, "errConflict"],
   slug_invalid: [400, "errSlugInvalid"],
   unknown_card: [400, "errUnknownCard"],
   related_unknown: [400, "errRelatedUnknown"],

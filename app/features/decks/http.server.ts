@@ -1,6 +1,6 @@
 import { describeAppError } from "../../lib/errors";
 import { translate, type Locale } from "../../lib/i18n";
-import { deckFieldErrors, DeckInputSchema, type DeckInput } from "./decks.schema";
+import { deckFieldErrors, DeckInputSchema, DeckUpdateSchema, type DeckInput } from "./decks.schema";
 import { DeckError } from "./errors";
 import { decksMessages, type DecksMessageKey } from "./messages";
 
@@ -12,6 +12,17 @@ export const NO_STORE = { "Cache-Control": "private, no-store" };
 export function parseDeckInput(body: unknown, locale: Locale): DeckInput {
   const parsed = DeckInputSchema.safeParse(body);
   if (parsed.success) return parsed.data;
+  const fields = deckFieldErrors(parsed.error, (key, params) => translate(decksMessages, locale, key, params));
+  throw new DeckError("invalid_input", {}, fields);
+}
+
+/** Parses a save of an existing deck: the deck and the revision it was loaded at. */
+export function parseDeckUpdate(body: unknown, locale: Locale): { input: DeckInput; revision: number } {
+  const parsed = DeckUpdateSchema.safeParse(body);
+  if (parsed.success) {
+    const { revision, ...input } = parsed.data;
+    return { input, revision };
+  }
   const fields = deckFieldErrors(parsed.error, (key, params) => translate(decksMessages, locale, key, params));
   throw new DeckError("invalid_input", {}, fields);
 }

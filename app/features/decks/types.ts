@@ -65,6 +65,8 @@ export type DeckEditData = {
   metaDescription: string;
   relatedDeckIds: string[];
   featuredOrder: number | null;
+  /** The revision a save must name (a stale one is refused with 409). */
+  revision: number;
   cards: DeckCardView[];
 };
 

@@ -89,6 +89,8 @@ export function DeckEditor({ deck, packs, deckOptions, onSaved }: { deck: DeckEd
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
+  // The revision this editor last loaded or saved: a save names it, so a stale one is refused (409).
+  const [revision, setRevision] = useState(deck?.revision ?? null);
   const draftKey = `deck:${deck?.id ?? "new"}`;
   const localDraft = useLocalDraft(draftKey, draft, pristine);
   const problemText = useProblemText();
@@ -115,13 +117,19 @@ export function DeckEditor({ deck, packs, deckOptions, onSaved }: { deck: DeckEd
       const response = await fetch(deck ? `/api/admin/decks/${deck.id}` : "/api/admin/decks", {
         method: deck ? "PATCH" : "POST",
         headers: { "Content-Type": "application/json", Accept: "application/json" },
-        body: JSON.stringify(payload),
+        body: JSON.stringify(deck ? { ...payload, revision } : payload),
       });
-      const answer = (await response.json().catch(() => ({}))) as { id?: string; slug?: string; error?: string; fields?: Record<string, string> };
+      const answer = (await response.json().catch(() => ({}))) as { id?: string; slug?: string; revision?: number; error?: string; code?: string; fields?: Record<string, string> };
+      if (response.status === 409 && answer.code === "conflict") {
+        // Someone else saved first: say so, keep every field as typed (the local draft stays too).
+        setFailure(answer.error ?? td("errConflict"));
+        return;
+      }
       if (!response.ok || !answer.id || !answer.slug) {
         if (answer.fields && Object.keys(answer.fields).length) setErrors(answer.fields);
         throw new Error(answer.error || `HTTP ${response.status}`);
       }
+      if (answer.revision) setRevision(answer.revision);
       localDraft.clear();
       onSaved({ id: answer.id, slug: answer.slug, updated: Boolean(deck) });
     } catch (error) {
