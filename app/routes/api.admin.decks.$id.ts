@@ -25,11 +25,11 @@ export const action = withJsonErrors(async function action({ request, params, co
   const locale = localeFromRequest(request);
   try {
     if (request.method === "DELETE") {
-      await deleteDeck(context.db, params.id);
+      await deleteDeck(context.db, params.id, { store: uploadStore(context.env), cardImageBaseUrl: context.env.cardImageBaseUrl });
       return new Response(null, { status: 204, headers: NO_STORE });
     }
     const { input, revision } = parseDeckUpdate(await readJsonBody(request, DECK_BODY_MAX_BYTES), locale);
-    return Response.json(await updateDeck(context.db, uploadStore(context.env), params.id, input, revision), { headers: NO_STORE });
+    return Response.json(await updateDeck(context.db, uploadStore(context.env), params.id, input, revision, { cardImageBaseUrl: context.env.cardImageBaseUrl }), { headers: NO_STORE });
   } catch (error) {
     if (error instanceof DeckError) return deckErrorResponse(error, locale);
     throw error;

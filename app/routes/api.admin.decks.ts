@@ -21,7 +21,7 @@ export const action = withJsonErrors(async function action({ request, context }:
   const locale = localeFromRequest(request);
   try {
     const input = parseDeckInput(await readJsonBody(request, DECK_BODY_MAX_BYTES), locale);
-    return Response.json(await createDeck(context.db, uploadStore(context.env), viewer.id, input), { status: 201, headers: NO_STORE });
+    return Response.json(await createDeck(context.db, uploadStore(context.env), viewer.id, input, { cardImageBaseUrl: context.env.cardImageBaseUrl }), { status: 201, headers: NO_STORE });
   } catch (error) {
     if (error instanceof DeckError) return deckErrorResponse(error, locale);
     throw error;

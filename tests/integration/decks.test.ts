@@ -124,7 +124,7 @@ describe("deck saves", () => {
     const preview = await getDeck(database.db, id, { includePrivate: true });
     expect(preview?.cards.map((c) => c.cardId)).toEqual(LEGAL.map(([cardId]) => cardId));
     expect(preview?.legality.status).toBe("legal");
-    await deleteDeck(database.db, id);
+    await deleteDeck(database.db, id, { store });
   });
 
   it("every deck write is a content change (page caches and other instances forget), and another instance's change empties the deck caches here", async () => {
@@ -138,7 +138,7 @@ describe("deck saves", () => {
     noteRemoteContentChange();
     expect((await getDeck(database.db, slug))?.name).toBe("別のインスタンスで改名");
     const afterCreate = contentVersion();
-    await deleteDeck(database.db, id);
+    await deleteDeck(database.db, id, { store });
     expect(contentVersion()).toBeGreaterThan(afterCreate);
   });
 
@@ -150,7 +150,7 @@ describe("deck saves", () => {
     expect(DeckInputSchema.safeParse({ ...input(LEGAL), slug: "a/b" }).success).toBe(false);
     await expect(createDeck(database.db, store, null, input(LEGAL, { slug: "pikachu_ex-deck" }))).rejects.toMatchObject({ code: "slug_taken", status: 409 });
     await expect(createDeck(database.db, store, null, input(LEGAL, { slug: "0b6e7a52-8a43-4c1e-9d5e-7d1f7f6b2a10" }))).rejects.toMatchObject({ code: "slug_invalid" });
-    await deleteDeck(database.db, a.id);
+    await deleteDeck(database.db, a.id, { store });
   });
 
   it("SPEC.md §5 messages for a missing name (trimmed), tier and category", () => {
@@ -176,7 +176,7 @@ describe("deck saves", () => {
     expect(edit?.name).toBe("改名");
     expect(edit?.cards).toHaveLength(2);
     await expect(updateDeck(database.db, store, "0b6e7a52-8a43-4c1e-9d5e-7d1f7f6b2a10", input(LEGAL), 1)).rejects.toMatchObject({ code: "not_found" });
-    await deleteDeck(database.db, id);
+    await deleteDeck(database.db, id, { store });
     expect((await database.db.select({ n: count() }).from(deckCards).where(eq(deckCards.deckId, id)))[0].n).toBe(0);
   });
 
@@ -190,17 +190,17 @@ describe("deck saves", () => {
     const edit = await getDeckForEdit(database.db, id);
     expect(edit).toMatchObject({ name: "一人目", revision: 2 });
     expect(edit?.cards).toHaveLength(LEGAL.length);
-    await deleteDeck(database.db, id);
+    await deleteDeck(database.db, id, { store });
   });
 
   it("a related deck deleted before the save commits is refused, never stored as a dangling id", async () => {
     const gone = await createDeck(database.db, store, null, input(LEGAL, { name: "消える" }));
     const { id } = await createDeck(database.db, store, null, input(LEGAL, { name: "残る" }));
-    await deleteDeck(database.db, gone.id);
+    await deleteDeck(database.db, gone.id, { store });
     await expect(updateDeck(database.db, store, id, input(LEGAL, { relatedDeckIds: [gone.id] }), 1)).rejects.toMatchObject({ code: "related_unknown" });
     await expect(createDeck(database.db, store, null, input(LEGAL, { relatedDeckIds: [gone.id] }))).rejects.toMatchObject({ code: "related_unknown" });
     expect((await getDeckForEdit(database.db, id))?.relatedDeckIds).toEqual([]);
-    await deleteDeck(database.db, id);
+    await deleteDeck(database.db, id, { store });
   });
 
   it("a save racing the related deck's deletion never leaves a dangling id (PostgreSQL runs them side by side)", async () => {
@@ -208,13 +208,13 @@ describe("deck saves", () => {
     let revision = 1;
     for (let round = 0; round < 8; round++) {
       const target = await createDeck(database.db, store, null, input(LEGAL, { name: `相手${round}` }));
-      const [saved] = await Promise.allSettled([updateDeck(database.db, store, id, input(LEGAL, { relatedDeckIds: [target.id] }), revision), deleteDeck(database.db, target.id)]);
+      const [saved] = await Promise.allSettled([updateDeck(database.db, store, id, input(LEGAL, { relatedDeckIds: [target.id] }), revision), deleteDeck(database.db, target.id, { store })]);
       if (saved.status === "fulfilled") revision = saved.value.revision;
       else expect(saved.reason).toMatchObject({ code: "related_unknown" });
       const edit = await getDeckForEdit(database.db, id);
       expect(edit?.relatedDeckIds).toEqual([]);
     }
-    await deleteDeck(database.db, id);
+    await deleteDeck(database.db, id, { store });
   });
 
   it("stores the description as the formatter's HTML with card and deck blocks resolved", async () => {
@@ -226,19 +226,19 @@ describe("deck saves", () => {
     expect(deck?.contentHtml).toContain('href="/cards/A1-096"');
     expect(deck?.contentHtml).toContain('href="/deck-recipes/target_deck"');
     expect(deck?.contentHtml).not.toContain("<script>");
-    await deleteDeck(database.db, id);
-    await deleteDeck(database.db, target.id);
+    await deleteDeck(database.db, id, { store });
+    await deleteDeck(database.db, target.id, { store });
   });
 
   it("deleting a deck takes it out of other decks' related lists", async () => {
     const a = await createDeck(database.db, store, null, input(LEGAL, { isPublic: true }));
     const b = await createDeck(database.db, store, null, input(LEGAL, { isPublic: true, relatedDeckIds: [a.id] }));
     expect((await getDeck(database.db, b.slug))?.related.map((d) => d.id)).toEqual([a.id]);
-    await deleteDeck(database.db, a.id);
+    await deleteDeck(database.db, a.id, { store });
     const [row] = await database.db.select({ related: decks.relatedDeckIds }).from(decks).where(eq(decks.id, b.id));
     expect(row.related).toEqual([]);
-    await expect(deleteDeck(database.db, a.id)).rejects.toMatchObject({ code: "not_found" });
-    await deleteDeck(database.db, b.id);
+    await expect(deleteDeck(database.db, a.id, { store })).rejects.toMatchObject({ code: "not_found" });
+    await deleteDeck(database.db, b.id, { store });
   });
 });
 
@@ -252,7 +252,7 @@ describe("deck lists", () => {
     const listed = await listDecksWithCard(database.db, "PROMO-A-007");
     expect(listed.map((d) => d.id)).toEqual([top.id, pikachu.id]);
     expect(listed[0].keyCards.length).toBeGreaterThan(0);
-    for (const id of [pikachu.id, hidden.id, top.id]) await deleteDeck(database.db, id);
+    for (const id of [pikachu.id, hidden.id, top.id]) await deleteDeck(database.db, id, { store });
     expect(await listDecksWithCard(database.db, "A1-096")).toEqual([]);
   });
 
@@ -286,7 +286,7 @@ describe("deck lists", () => {
     expect((await listHomeDecks(database.db)).map((d) => d.id)).toEqual([newest, fire, oldPinned]);
     const admin = await listAdminDecks(database.db);
     expect(admin[0]).toMatchObject({ name: "非公開", isPublic: false, total: 20 });
-    for (const id of made) await deleteDeck(database.db, id);
+    for (const id of made) await deleteDeck(database.db, id, { store });
     expect((await listPublicDecks(database.db)).decks).toEqual([]);
   });
 });
@@ -313,6 +313,6 @@ describe("deck text", () => {
       { line: 8, text: "ぐちゃぐちゃ" },
       { line: 9, text: "9 ピカチュウex A1 96" },
     ]);
-    await deleteDeck(database.db, id);
+    await deleteDeck(database.db, id, { store });
   });
 });

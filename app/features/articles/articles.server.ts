@@ -7,7 +7,8 @@ import type { Db } from "../../db/client.server";
 import { articles } from "../../db/schema/articles";
 import { noteContentChange } from "../../lib/content-version.server";
 import type { Env } from "../../lib/env.server";
-import { contentRefIds, renderStoredContent } from "../content/refs.server";
+import { forgetContentRefs, recordContentRefs, refreshContentDependents } from "../content/content-refs.server";
+import { renderStoredContent } from "../content/refs.server";
 import { uploadStore } from "../uploads/storage.server";
 import { isArticleId } from "./article-refs.server";
 import { slugFromTitle, type ArticleCreateInput, type ArticleUpdateInput } from "./articles.schema";
@@ -106,9 +107,10 @@ export async function createArticle(db: Db, env: Env, input: ArticleCreateInput,
     const slug = input.slug ?? (await generatedSlug(db, input.title, id));
     try {
       const now = new Date();
-      const [row] = await db
-        .insert(articles)
-        .values({
+      const row = await db.transaction(async (tx) => {
+        const [inserted] = await tx
+          .insert(articles)
+          .values({
           id,
           slug,
           title: input.title,
@@ -124,7 +126,10 @@ export async function createArticle(db: Db, env: Env, input: ArticleCreateInput,
           updatedAt: now,
           publishedAt: input.isPublic ? now : null,
         })
-        .returning(EDITOR);
+          .returning(EDITOR);
+        await recordContentRefs(tx, "article", id, input.content);
+        return inserted;
+      });
       if (input.isPublic) await refreshDependents(db, env, [slug, id]);
       noteContentChange();
       return toEditor(row);
@@ -159,7 +164,8 @@ export async function updateArticle(db: Db, env: Env, id: string, input: Article
   const isPublic = input.isPublic ?? before.isPublic;
   let row: StoredEditorRow | undefined;
   try {
-    [row] = await db
+    row = await db.transaction(async (tx) => {
+      const [updated] = await tx
       .update(articles)
       .set({
         slug,
@@ -177,6 +183,9 @@ export async function updateArticle(db: Db, env: Env, id: string, input: Article
       })
       .where(and(eq(articles.id, before.id), eq(articles.revision, input.revision)))
       .returning(EDITOR);
+      if (updated && input.content !== undefined) await recordContentRefs(tx, "article", updated.id, content);
+      return updated;
+    });
   } catch (error) {
     if (isUniqueViolation(error)) throw new ArticleError("slug_taken");
     throw error;
@@ -211,26 +220,21 @@ export async function setArticleVisibility(db: Db, env: Env, id: string, isPubli
 
 export async function deleteArticle(db: Db, env: Env, id: string): Promise<void> {
   if (!isArticleId(id)) throw new ArticleError("not_found");
-  const [row] = await db.delete(articles).where(eq(articles.id, id.toLowerCase())).returning({ slug: articles.slug, id: articles.id, isPublic: articles.isPublic });
+  const row = await db.transaction(async (tx) => {
+    const [removed] = await tx.delete(articles).where(eq(articles.id, id.toLowerCase())).returning({ slug: articles.slug, id: articles.id, isPublic: articles.isPublic });
+    if (removed) await forgetContentRefs(tx, "article", removed.id);
+    return removed;
+  });
   if (!row) throw new ArticleError("not_found");
   if (row.isPublic) await refreshDependents(db, env, [row.slug, row.id]);
   noteContentChange();
 }
 
 /**
- * Articles whose text has a related block pointing at `refs` (an article that was published,
- * unpublished, renamed or deleted) get their stored HTML made again, so the block shows the
+ * Texts (articles and decks) whose related blocks point at this article by one of `refs` get their
+ * stored HTML made again (features/content/content-refs.server.ts), so the block shows the
  * article as it is now — a link, or 記事が見つかりません — instead of what it was at their save.
  */
 async function refreshDependents(db: Db, env: Env, refs: string[]): Promise<void> {
-  const wanted = new Set(refs.map((r) => r.toLowerCase()));
-  const patterns = [...wanted].map((ref) => ilike(articles.source, `%${ref}%`));
-  const candidates = await db
-    .select({ id: articles.id, source: articles.source })
-    .from(articles)
-    .where(and(ilike(articles.source, "%article%"), or(...patterns)));
-  const dependents = candidates.filter((c) => contentRefIds(c.source).articles.some((ref) => wanted.has(ref.toLowerCase())));
-  for (const dependent of dependents) {
-    await db.update(articles).set({ html: await render(db, env, dependent.source) }).where(eq(articles.id, dependent.id));
-  }
+  await refreshContentDependents(db, { store: uploadStore(env), cardImageBaseUrl: env.cardImageBaseUrl }, "article", refs);
 }

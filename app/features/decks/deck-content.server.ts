@@ -1,4 +1,4 @@
-import { and, eq, inArray, or } from "drizzle-orm";
+import { and, eq, inArray, or, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.server";
 import { decks } from "../../db/schema/decks";
 import type { RelatedRef } from "../content/types";
@@ -14,14 +14,15 @@ export async function deckContentRefs(db: Db, refs: readonly string[]): Promise<
   const wanted = [...new Set(refs)].slice(0, 100);
   if (!wanted.length) return found;
   const ids = wanted.filter(isDeckId).map((id) => id.toLowerCase());
-  const slugs = wanted.filter((ref) => !isDeckId(ref));
-  const matches = [...(ids.length ? [inArray(decks.id, ids)] : []), ...(slugs.length ? [inArray(decks.slug, slugs)] : [])];
+  // Deck slugs are unique regardless of case (decks_slug_lower_idx): `[[deck:Case-X]]` is case-x.
+  const slugs = wanted.filter((ref) => !isDeckId(ref)).map((ref) => ref.toLowerCase());
+  const matches = [...(ids.length ? [inArray(decks.id, ids)] : []), ...(slugs.length ? [inArray(sql`lower(${decks.slug})`, slugs)] : [])];
   const rows = await db
     .select({ id: decks.id, slug: decks.slug, name: decks.name, eyecatchUrl: decks.eyecatchUrl, updatedAt: decks.updatedAt })
     .from(decks)
     .where(and(eq(decks.isPublic, true), or(...matches)));
   for (const ref of wanted) {
-    const row = rows.find((r) => r.slug === ref || r.id === ref.toLowerCase());
+    const row = rows.find((r) => r.slug.toLowerCase() === ref.toLowerCase() || r.id === ref.toLowerCase());
     if (row) found.set(ref, { href: `/deck-recipes/${row.slug}`, title: row.name, date: row.updatedAt.toISOString(), thumbnailUrl: row.eyecatchUrl });
   }
   return found;

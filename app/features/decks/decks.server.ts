@@ -4,7 +4,8 @@ import type { Db } from "../../db/client.server";
 import { deckCards, decks } from "../../db/schema/decks";
 import { createCache, scopeOf } from "../../lib/cache.server";
 import { noteContentChange, onContentChange } from "../../lib/content-version.server";
-import { renderStoredContent, sanitizeContentHtml } from "../content/refs.server";
+import { forgetContentRefs, recordContentRefs, refreshContentDependents, type RenderOptions } from "../content/content-refs.server";
+import { renderStoredContent, sanitizeContentHtml, type CardArtOptions } from "../content/refs.server";
 import type { UploadStore } from "../uploads/storage.server";
 import { deckCardViews, exportDeckText, keyCardsOf, checkDeckCardIds, type DeckCardRow } from "./deck-cards.server";
 import type { DeckInput } from "./decks.schema";
@@ -258,7 +259,7 @@ function isUniqueViolation(error: unknown): boolean {
   return false;
 }
 
-async function prepare(db: Db, store: UploadStore, input: DeckInput, deckId: string) {
+async function prepare(db: Db, store: UploadStore, input: DeckInput, deckId: string, art: CardArtOptions) {
   // A slug shaped like an id would be read as one: the id URL would never reach the slug.
   if (input.slug && isDeckId(input.slug)) throw new DeckError("slug_invalid", {}, { slug: "errSlugInvalid" });
   await checkDeckCardIds(db, input.cards.map((c) => c.cardId));
@@ -268,7 +269,8 @@ async function prepare(db: Db, store: UploadStore, input: DeckInput, deckId: str
     tier: input.tier,
     category: input.category,
     description: input.description,
-    contentHtml: await renderStoredContent(db, store, input.description),
+    // The same card art as articles and the editors' preview (CARD_IMAGE_BASE_URL).
+    contentHtml: await renderStoredContent(db, store, input.description, art),
     energyTypes: input.energyTypes,
     eyecatchUrl: input.eyecatchUrl,
     isPublic: input.isPublic,
@@ -295,21 +297,24 @@ function cardValues(deckId: string, input: DeckInput) {
 }
 
 /** SPEC.md §4 deck save without an id: creates it (slug generated when empty). */
-export async function createDeck(db: Db, store: UploadStore, userId: string | null, input: DeckInput): Promise<{ id: string; slug: string }> {
+export async function createDeck(db: Db, store: UploadStore, userId: string | null, input: DeckInput, art: CardArtOptions = {}): Promise<{ id: string; slug: string }> {
   const id = randomUUID();
-  const values = await prepare(db, store, input, id);
+  const values = await prepare(db, store, input, id, art);
   const slug = input.slug ?? `deck-${id.slice(0, 8)}`;
   try {
     await db.transaction(async (tx) => {
       await assertRelatedExist(tx, values.relatedDeckIds);
       await tx.insert(decks).values({ id, slug, ...values, createdBy: userId });
       if (input.cards.length) await tx.insert(deckCards).values(cardValues(id, input));
+      await recordContentRefs(tx, "deck", id, input.description);
     });
   } catch (error) {
     if (isUniqueViolation(error)) throw new DeckError("slug_taken", {}, { slug: "errSlugTaken" });
     throw error;
   }
   forgetDecks(db);
+  // Texts that named this slug before it existed now show the deck.
+  if (values.isPublic) await refreshContentDependents(db, { store, ...art }, "deck", [slug, id]);
   return { id, slug };
 }
 
@@ -318,15 +323,16 @@ export async function createDeck(db: Db, store: UploadStore, userId: string | nu
  * save names the revision its editor loaded; when someone saved since, it is refused with
  * `conflict` and nothing is written (the editor keeps what the admin typed).
  */
-export async function updateDeck(db: Db, store: UploadStore, id: string, input: DeckInput, revision: number): Promise<{ id: string; slug: string; revision: number }> {
+export async function updateDeck(db: Db, store: UploadStore, id: string, input: DeckInput, revision: number, art: CardArtOptions = {}): Promise<{ id: string; slug: string; revision: number }> {
   if (!isDeckId(id)) throw new DeckError("not_found");
   const deckId = id.toLowerCase();
-  const values = await prepare(db, store, input, deckId);
+  const values = await prepare(db, store, input, deckId, art);
   const slug = input.slug ?? `deck-${deckId.slice(0, 8)}`;
-  let saved: { revision: number } | undefined;
+  let saved: { revision: number; before: ShownAs } | undefined;
   try {
     saved = await db.transaction(async (tx) => {
       await assertRelatedExist(tx, values.relatedDeckIds);
+      const [before] = await tx.select(SHOWN_AS).from(decks).where(eq(decks.id, deckId));
       const [updated] = await tx
         .update(decks)
         .set({ ...values, slug, updatedAt: new Date(), revision: sql`${decks.revision} + 1` })
@@ -338,27 +344,42 @@ export async function updateDeck(db: Db, store: UploadStore, id: string, input: 
       }
       await tx.delete(deckCards).where(eq(deckCards.deckId, deckId));
       if (input.cards.length) await tx.insert(deckCards).values(cardValues(deckId, input));
-      return updated;
+      await recordContentRefs(tx, "deck", deckId, input.description);
+      return { revision: updated.revision, before };
     });
   } catch (error) {
     if (isUniqueViolation(error)) throw new DeckError("slug_taken", {}, { slug: "errSlugTaken" });
     throw error;
   }
   forgetDecks(db);
+  const { before } = saved;
+  const after: ShownAs = { slug, name: values.name, isPublic: values.isPublic, eyecatchUrl: values.eyecatchUrl, updatedAt: before.updatedAt };
+  // Other texts show this deck's name, picture and link (or デッキが見つかりません): when what they
+  // show changed, they are rendered again.
+  if ((before.isPublic || after.isPublic) && (before.isPublic !== after.isPublic || before.slug !== after.slug || before.name !== after.name || before.eyecatchUrl !== after.eyecatchUrl)) {
+    await refreshContentDependents(db, { store, ...art }, "deck", [before.slug, slug, deckId]);
+  }
   return { id: deckId, slug, revision: saved.revision };
 }
 
 /** SPEC.md §7 "delete decks/{id}" (its cards go with it); other decks' related lists drop it. */
-export async function deleteDeck(db: Db, id: string): Promise<void> {
+export async function deleteDeck(db: Db, id: string, render: RenderOptions): Promise<void> {
   if (!isDeckId(id)) throw new DeckError("not_found");
   const deckId = id.toLowerCase();
-  await db.transaction(async (tx) => {
-    const removed = await tx.delete(decks).where(eq(decks.id, deckId)).returning({ id: decks.id });
-    if (!removed.length) throw new DeckError("not_found");
+  const removed = await db.transaction(async (tx) => {
+    const [row] = await tx.delete(decks).where(eq(decks.id, deckId)).returning({ slug: decks.slug, isPublic: decks.isPublic });
+    if (!row) throw new DeckError("not_found");
     await tx.update(decks).set({ relatedDeckIds: sql`array_remove(${decks.relatedDeckIds}, ${deckId}::uuid)` }).where(sql`${deckId}::uuid = any(${decks.relatedDeckIds})`);
+    await forgetContentRefs(tx, "deck", deckId);
+    return row;
   });
   forgetDecks(db);
+  if (removed.isPublic) await refreshContentDependents(db, render, "deck", [removed.slug, deckId]);
 }
+
+// What other texts show of a deck (its related block).
+const SHOWN_AS = { slug: decks.slug, name: decks.name, isPublic: decks.isPublic, eyecatchUrl: decks.eyecatchUrl, updatedAt: decks.updatedAt };
+type ShownAs = { slug: string; name: string; isPublic: boolean; eyecatchUrl: string | null; updatedAt: Date };
 
 /** Sum of a deck's counts (SPEC.md §2 "total card count"). */
 export { deckTotal };
