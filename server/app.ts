@@ -5,6 +5,8 @@ import { openConfiguredDatabase, type Database } from "../app/db/client.server";
 import { hasCatalogue, seedCatalogue } from "../app/features/cards/catalogue.server";
 import { ConfigError, loadEnv } from "../app/lib/env.server";
 import { createHttpApp } from "./http";
+import { cleanLocalUploads } from "../app/features/uploads/cleanup.server";
+import { localUploadsDir } from "../app/features/uploads/storage.server";
 import { createLogger } from "../app/lib/logger.server";
 
 /**
@@ -38,6 +40,12 @@ export async function start(): Promise<void> {
     const t = Date.now();
     const result = await seedCatalogue(database.db);
     log.info("card catalogue loaded", { ...result, ms: Date.now() - t });
+  }
+
+  // Files left by a crash in the middle of an upload (features/uploads/cleanup.server.ts).
+  if (!env.s3) {
+    const cleaned = await cleanLocalUploads(database.db, localUploadsDir(env));
+    if (cleaned.partial || cleaned.orphans) log.info("upload folder cleaned", cleaned);
   }
 
   const clientDir = path.resolve(path.dirname(new URL(import.meta.url).pathname), "../client");

@@ -2,6 +2,7 @@ import { UploadError } from "../features/uploads/errors";
 import { UPLOAD_MAX_BYTES } from "../features/uploads/rules";
 import { readLimitedFormData } from "../features/uploads/multipart.server";
 import { uploadStore } from "../features/uploads/storage.server";
+import { admitUpload } from "../features/uploads/upload-gate.server";
 import { listRecentUploads, parseUploadFolder, saveUpload } from "../features/uploads/uploads.server";
 import { requireApiAdmin } from "../features/users/session.server";
 import { withJsonErrors } from "../lib/api.server";
@@ -15,14 +16,23 @@ import type { Route } from "./+types/api.admin.uploads";
 export const action = withJsonErrors(async function action({ request, context }: Route.ActionArgs) {
   if (request.method !== "POST") return Response.json({ error: "Method Not Allowed" }, { status: 405, headers: { Allow: "GET, POST" } });
   const viewer = await requireApiAdmin(request, context);
-  // UploadErrors (413, 415, 400) become their JSON answer in withJsonErrors.
-  const form = await readLimitedFormData(request, UPLOAD_MAX_BYTES);
-  const folder = parseUploadFolder(form.get("folder"));
-  const file = form.get("file");
-  if (!(file instanceof File) || file.size === 0) throw new UploadError("no_file");
-  if (file.size > UPLOAD_MAX_BYTES) throw new UploadError("too_large");
-  const bytes = Buffer.from(await file.arrayBuffer());
-  const result = await saveUpload(context.db, uploadStore(context.env), { bytes, folder, userId: viewer.id });
+  // Past the per-admin limits (429) or with the image pool full (503), before the body is read.
+  const place = await admitUpload(context.db, viewer.id);
+  let bytes: Buffer;
+  let folder: ReturnType<typeof parseUploadFolder>;
+  try {
+    // UploadErrors (413, 415, 400) become their JSON answer in withJsonErrors.
+    const form = await readLimitedFormData(request, UPLOAD_MAX_BYTES);
+    folder = parseUploadFolder(form.get("folder"));
+    const file = form.get("file");
+    if (!(file instanceof File) || file.size === 0) throw new UploadError("no_file");
+    if (file.size > UPLOAD_MAX_BYTES) throw new UploadError("too_large");
+    bytes = Buffer.from(await file.arrayBuffer());
+  } catch (error) {
+    place.leave();
+    throw error;
+  }
+  const result = await place.run(() => saveUpload(context.db, uploadStore(context.env), { bytes, folder, userId: viewer.id }));
   return Response.json(result, { status: 201 });
 });
 

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { crc32 } from "node:zlib";
@@ -8,7 +8,9 @@ import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { uploads } from "../../app/db/schema/content";
 import { users } from "../../app/db/schema/users";
-import { UPLOAD_MAX_BYTES } from "../../app/features/uploads/rules";
+import { UPLOAD_MAX_BYTES, UPLOADS_PER_MINUTE } from "../../app/features/uploads/rules";
+import { cleanLocalUploads, ORPHAN_AGE_MS } from "../../app/features/uploads/cleanup.server";
+import { IMAGE_WORK_CONCURRENCY, IMAGE_WORK_WAITING, resizeImageWorkPool } from "../../app/features/uploads/upload-gate.server";
 import { createLocalStore, createS3Store, type UploadStore } from "../../app/features/uploads/storage.server";
 import { hostedImageSizes, listRecentUploads, saveUpload } from "../../app/features/uploads/uploads.server";
 import { CLIENT_IP_HEADER, getAuth } from "../../app/features/users/auth.server";
@@ -298,5 +300,60 @@ describe("S3 store against a real S3-protocol server", () => {
     expect(store.keyOfUrl(`${s3.endpoint}/other-bucket/images/1-delete-me.webp`)).toBeNull();
     await store.delete("images/1-delete-me.webp");
     expect((await fetch(url)).status).toBe(404);
+  });
+});
+
+describe("upload limits", () => {
+  it("refuses an administrator's uploads past the per-minute limit with 429 and a Japanese message; nothing is stored", async () => {
+    const other = await signUp();
+    await database.db.update(users).set({ role: "admin" }).where(eq(users.email, other.email));
+    const small = await jpeg(16, 16);
+    for (let i = 0; i < UPLOADS_PER_MINUTE; i++) expect((await upload(form(small), { cookie: other.cookie })).status).toBe(201);
+    const before = (await database.db.select({ key: uploads.key }).from(uploads)).length;
+    const refused = await upload(form(small), { cookie: other.cookie });
+    expect(refused.status).toBe(429);
+    expect(await refused.json()).toMatchObject({ code: "rate_limited", error: "画像のアップロードが多すぎます。しばらく待ってからもう一度お試しください" });
+    expect((await database.db.select({ key: uploads.key }).from(uploads)).length).toBe(before);
+    // Another administrator is not held back by it.
+    expect((await upload(form(small))).status).toBe(201);
+  });
+
+  it("answers 503 with a Japanese message while the image pool is full, and takes uploads again when it frees", async () => {
+    const pool = resizeImageWorkPool(1, 0);
+    try {
+      const held = pool.enter()!;
+      const refused = await upload(form(await jpeg(16, 16)));
+      expect(refused.status).toBe(503);
+      expect(await refused.json()).toMatchObject({ code: "busy", error: "ただいま画像の処理が混み合っています。少し待ってからもう一度お試しください" });
+      held.leave();
+      expect((await upload(form(await jpeg(16, 16)))).status).toBe(201);
+      // A refused body (not an image) gives its place back too.
+      expect((await upload(form(Buffer.from("not an image"), {}, "x.txt", "text/plain"))).status).toBe(415);
+      expect(pool.taken).toBe(0);
+    } finally {
+      resizeImageWorkPool(IMAGE_WORK_CONCURRENCY, IMAGE_WORK_WAITING);
+    }
+  });
+});
+
+describe("start-up clean-up of the upload folder", () => {
+  it("removes .partial files and day-old images without a row, keeps recorded and recent ones", async () => {
+    const root = mkdtempSync(path.join(tmpdir(), "torepoke-clean-"));
+    mkdirSync(path.join(root, "images"));
+    const file = (name: string, ageMs = 0) => {
+      const at = path.join(root, "images", name);
+      writeFileSync(at, "x");
+      const when = new Date(Date.now() - ageMs);
+      utimesSync(at, when, when);
+      return at;
+    };
+    const partial = file("1-a.webp.0a1b2c.partial");
+    const orphan = file("2-orphan.webp", ORPHAN_AGE_MS + 60_000);
+    const recent = file("3-recent.webp", 60_000);
+    const recorded = file("4-kept.webp", ORPHAN_AGE_MS + 60_000);
+    await database.db.insert(uploads).values({ key: "images/4-kept.webp", folder: "images", contentType: "image/webp", bytes: 1, width: 1, height: 1, uploadedBy: adminId });
+    expect(await cleanLocalUploads(database.db, root)).toEqual({ partial: 1, orphans: 1 });
+    expect([partial, orphan, recent, recorded].map((f) => existsSync(f))).toEqual([false, false, true, true]);
+    rmSync(root, { recursive: true, force: true });
   });
 });

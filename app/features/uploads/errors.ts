@@ -12,6 +12,8 @@ const UPLOAD_ERRORS = {
   too_many_pixels: [413, "errTooManyPixels"],
   unsupported_type: [415, "errUnsupportedType"],
   unreadable: [415, "errUnreadable"],
+  rate_limited: [429, "errRateLimited"],
+  busy: [503, "errBusy"],
 } as const satisfies ErrorTable<UploadsMessageKey>;
 
 export type UploadErrorCode = keyof typeof UPLOAD_ERRORS;

@@ -15,3 +15,9 @@ export type UploadFolder = (typeof UPLOAD_FOLDERS)[number];
 export const WIDE_FOLDERS: readonly UploadFolder[] = ["eyecatches", "og"];
 /** Types the picker offers; the server reads the real type from the bytes. */
 export const UPLOAD_ACCEPT = "image/jpeg,image/png,image/webp,image/gif,image/avif";
+/**
+ * Per administrator: an article or deck needs a handful of images, a busy editing session a few
+ * dozen; past these an upload is refused with 429 (a script or a stuck retry loop, not a person).
+ */
+export const UPLOADS_PER_MINUTE = 30;
+export const UPLOADS_PER_HOUR = 300;

@@ -1,0 +1,40 @@
+import { availableParallelism } from "node:os";
+import type { Db } from "../../db/client.server";
+import { countInWindow } from "../../lib/hourly-limit.server";
+import { createWorkPool, type PoolPlace, type WorkPool } from "../../lib/work-pool.server";
+import { UploadError } from "./errors";
+import { UPLOADS_PER_HOUR, UPLOADS_PER_MINUTE } from "./rules";
+
+/**
+ * Decoding a 20-megapixel photo takes a core and ~100 MB for a moment. Image work runs in one
+ * pool per process: one task per core, leaving one core for page answers (at least one task),
+ * and a short line behind them; an upload past that is refused with 503 before its body is read.
+ */
+export const IMAGE_WORK_CONCURRENCY = Math.max(1, Math.min(4, availableParallelism() - 1));
+export const IMAGE_WORK_WAITING = IMAGE_WORK_CONCURRENCY * 3;
+
+let pool: WorkPool = createWorkPool({ concurrency: IMAGE_WORK_CONCURRENCY, maxWaiting: IMAGE_WORK_WAITING });
+
+/** Tests size the pool themselves (a full pool must be reachable without 16 big images). */
+export function resizeImageWorkPool(concurrency: number, maxWaiting: number): WorkPool {
+  pool = createWorkPool({ concurrency, maxWaiting });
+  return pool;
+}
+
+/**
+ * Lets one upload of `userId` in: counts it against the per-admin limits (429 past them, in the
+ * project's rate-limit table, so the limits hold across instances) and takes a place in the image
+ * pool (503 when full). The caller runs its image work with `place.run` or gives the place back
+ * with `place.leave()`.
+ */
+export async function admitUpload(db: Db, userId: string): Promise<PoolPlace> {
+  const over = await db.transaction(async (tx) => {
+    const minute = await countInWindow(tx, userId, "upload", "minute");
+    const hour = await countInWindow(tx, userId, "upload", "hour");
+    return minute > UPLOADS_PER_MINUTE || hour > UPLOADS_PER_HOUR;
+  });
+  if (over) throw new UploadError("rate_limited");
+  const place = pool.enter();
+  if (!place) throw new UploadError("busy");
+  return place;
+}
