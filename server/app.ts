@@ -6,6 +6,7 @@ import { hasCatalogue, seedCatalogue } from "../app/features/cards/catalogue.ser
 import { ConfigError, loadEnv } from "../app/lib/env.server";
 import { createHttpApp } from "./http";
 import { createLogger } from "../app/lib/logger.server";
+import { startDeliveries } from "../app/features/mail/delivery.server";
 
 /**
  * The process: configuration → database (migrated, catalogue loaded on first start) → HTTP +
@@ -40,6 +41,9 @@ export async function start(): Promise<void> {
     log.info("card catalogue loaded", { ...result, ms: Date.now() - t });
   }
 
+  // Queued mail (and later push) is delivered by this worker, on every instance (features/outbox).
+  const deliveries = startDeliveries({ env, db: database.db, log });
+
   const clientDir = path.resolve(path.dirname(new URL(import.meta.url).pathname), "../client");
   const { server, io, realtime } = await createHttpApp({
     env,
@@ -71,6 +75,7 @@ export async function start(): Promise<void> {
     await new Promise<void>((resolve) => io.close(() => resolve()));
     clearTimeout(force);
     await realtime.close();
+    await deliveries.stop();
     await database.close();
     log.info("stopped", { signal });
     process.exit(0);
