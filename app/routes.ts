@@ -11,6 +11,8 @@ export default [
   route("language", "routes/language.tsx"),
   route("profile", "routes/profile.tsx"),
   route("profile/blocks/:userId", "routes/profile.blocks.$userId.ts"),
+  route("profile/account", "routes/profile.account.tsx"),
+  route("profile/account/export", "routes/profile.account.export.ts"),
   route("chat/:roomId", "routes/chat.tsx"),
   route("api/chat/rooms/:roomId/messages", "routes/api.chat.rooms.$roomId.messages.ts"),
   route("cards", "routes/cards.tsx"),

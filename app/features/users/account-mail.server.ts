@@ -62,7 +62,8 @@ export async function queueEmailChangeMails(tx: Queryable, ctx: Context, user: {
   );
 }
 
-export async function queueAccountDeletedMail(tx: Queryable, ctx: Context, user: { email: string; name: string }) {
+/** Not addressed by name: after deletion, this queued mail is the only place the address remains until sent. */
+export async function queueAccountDeletedMail(tx: Queryable, ctx: Context, user: { email: string }) {
   const l = ctx.locale;
-  await enqueueMail(tx, renderMail({ subject: t(l, "mailDeletedSubject"), name: user.name, paragraphs: [t(l, "mailDeletedBody")] }, { ...ctx, to: user.email }));
+  await enqueueMail(tx, renderMail({ subject: t(l, "mailDeletedSubject"), paragraphs: [t(l, "mailDeletedBody")] }, { ...ctx, to: user.email }));
 }

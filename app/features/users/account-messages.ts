@@ -41,6 +41,8 @@ export const accountMessages = defineMessages({
     signupCheckMail: "確認メールを送信しました。メールのリンクを開いて登録を完了してください。",
     // Settings
     settingsHeading: "アカウント設定",
+    settingsSummary: "メールアドレス・パスワードの変更、ログイン中の端末、データのダウンロード、退会",
+    settingsOpen: "アカウント設定を開く",
     changeEmailHeading: "メールアドレスの変更",
     changeEmailNew: "新しいメールアドレス",
     changeEmailSubmit: "確認メールを送る",
@@ -138,6 +140,8 @@ export const accountMessages = defineMessages({
     verifyRequired: "Your email address is not verified yet. Open the link in the verification email (we have sent it again).",
     signupCheckMail: "We have sent a verification email. Open its link to finish signing up.",
     settingsHeading: "Account settings",
+    settingsSummary: "Change your email address or password, signed-in devices, download your data, delete your account",
+    settingsOpen: "Open account settings",
     changeEmailHeading: "Change email address",
     changeEmailNew: "New email address",
     changeEmailSubmit: "Send confirmation email",
