@@ -8,6 +8,7 @@ import { createHttpApp } from "./http";
 import { cleanLocalUploads } from "../app/features/uploads/cleanup.server";
 import { localUploadsDir } from "../app/features/uploads/storage.server";
 import { createLogger } from "../app/lib/logger.server";
+import { startDeliveries } from "../app/features/mail/delivery.server";
 
 /**
  * The process: configuration → database (migrated, catalogue loaded on first start) → HTTP +
@@ -47,6 +48,8 @@ export async function start(): Promise<void> {
     const cleaned = await cleanLocalUploads(database.db, localUploadsDir(env));
     if (cleaned.partial || cleaned.orphans) log.info("upload folder cleaned", cleaned);
   }
+  // Queued mail (and later push) is delivered by this worker, on every instance (features/outbox).
+  const deliveries = startDeliveries({ env, db: database.db, log });
 
   const clientDir = path.resolve(path.dirname(new URL(import.meta.url).pathname), "../client");
   const { server, io, realtime } = await createHttpApp({
@@ -79,6 +82,7 @@ export async function start(): Promise<void> {
     await new Promise<void>((resolve) => io.close(() => resolve()));
     clearTimeout(force);
     await realtime.close();
+    await deliveries.stop();
     await database.close();
     log.info("stopped", { signal });
     process.exit(0);

@@ -22,6 +22,8 @@ import { seoMeta } from "../lib/seo";
 import { tokyoLongDate } from "../lib/tokyo-time";
 import type { Route } from "./+types/profile";
 import { readFormData } from "../lib/forms.server";
+import { getAccountSummary } from "../features/users/account.server";
+import { AccountCard } from "../features/users/components/account-card";
 
 export const meta: Route.MetaFunction = (args) => {
   const locale = localeOfMatches(args.matches);
@@ -35,7 +37,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const chatRooms = await listRoomsForUser(context.db, viewer.id);
   const myOffers = await listOwnOffers(context.db, viewer.id);
   const blockedUsers = await listBlockedUsers(context.db, viewer.id);
+  const account = await getAccountSummary(context.db, viewer.id);
   return {
+    emailVerified: account?.emailVerified ?? false,
     profile: {
       email: profile.email,
       displayName: profile.displayName,
@@ -115,6 +119,8 @@ export default function Profile({ loaderData, actionData }: Route.ComponentProps
           </dd>
         </dl>
       </section>
+
+      <AccountCard emailVerified={loaderData.emailVerified} />
 
       <section aria-labelledby="profile-edit-heading" className="space-y-4">
         <h2 id="profile-edit-heading" className="text-xl font-bold">

@@ -13,6 +13,9 @@ import { localeFromRequest, translate, useT } from "../lib/i18n";
 import { seoMeta } from "../lib/seo";
 import type { Route } from "./+types/signup";
 import { readFormData } from "../lib/forms.server";
+import { senderAddress } from "../features/users/account.schema";
+import { VERIFIED_CALLBACK } from "../features/users/account-links";
+import { SignupCheckMail } from "../features/users/components/signup-check-mail";
 
 export const meta: Route.MetaFunction = (args) => {
   const locale = localeOfMatches(args.matches);
@@ -43,7 +46,10 @@ export async function action({ request, context }: Route.ActionArgs) {
     name: parsed.data.displayName,
     email: parsed.data.email,
     password: parsed.data.password,
+    callbackURL: VERIFIED_CALLBACK,
   });
+  // With REQUIRE_EMAIL_VERIFICATION there is no session yet: the page says to open the mail.
+  if (response.ok && context.env.requireEmailVerification) return { checkMailSentTo: parsed.data.email, sender: senderAddress(context.env.mailFrom) };
   if (response.ok) throw redirect(redirectTo, { headers: cookiesOf(response) });
   const body = (await response.json().catch(() => ({}))) as { message?: string; code?: string };
   const message = body.message ?? translate(usersMessages, localeFromRequest(request), "errorUnknown");
@@ -58,8 +64,11 @@ export default function Signup({ actionData }: Route.ComponentProps) {
   const navigation = useNavigation();
   const submitting = navigation.state === "submitting" && navigation.formAction?.startsWith("/signup");
   const { clientErrors, onSubmit } = useClientValidation<Field>(SignupSchema);
-  const errors: SignupErrors = clientErrors ?? actionData?.errors ?? {};
-  const values = actionData?.values;
+  const checkMail = actionData && "checkMailSentTo" in actionData ? actionData : undefined;
+  const failed = actionData && "errors" in actionData ? actionData : undefined;
+  const errors: SignupErrors = clientErrors ?? failed?.errors ?? {};
+  const values = failed?.values;
+  if (checkMail) return <SignupCheckMail email={checkMail.checkMailSentTo} sender={checkMail.sender} />;
   const redirectTo = safeRedirect(params.get("redirectTo"), "/profile");
   return (
     <section className="mx-auto max-w-md">

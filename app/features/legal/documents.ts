@@ -14,7 +14,7 @@ export type LegalDocument = {
   sections: Array<{ heading: string; paragraphs: string[]; items?: string[] }>;
 };
 
-const UPDATED = "2026-11-21";
+const UPDATED = "2026-11-25";
 
 const privacyJa: LegalDocument = {
   title: "プライバシーポリシー",
@@ -32,7 +32,8 @@ const privacyJa: LegalDocument = {
         "プロフィール情報：ポケポケのフレンドID（任意）、成立したトレードの件数、最終利用日時",
         "投稿内容：トレード募集の内容（譲るカード・求めるカード・コメント）、チャットのメッセージ、通報とブロックの記録",
         "ログイン状態の管理に必要な情報：セッションの識別子、ログイン時のIPアドレスとブラウザの種類（User-Agent）",
-        "不正利用の防止に必要な情報：IPアドレスごとのログイン・登録の試行回数、アクセスログ（日時、URL、IPアドレス、応答結果）",
+        "不正利用の防止に必要な情報：IPアドレスごと・アカウントごとのログイン失敗などの試行回数、アクセスログ（日時、URL、IPアドレス、応答結果）",
+        "メールの送信記録：送信するメールの宛先・件名・本文と、送信の結果",
       ],
     },
     {
@@ -69,8 +70,21 @@ const privacyJa: LegalDocument = {
     {
       heading: "6. 保存期間と安全管理",
       paragraphs: [
-        "アカウント情報と投稿内容は、アカウントが削除されるまで保存します。期限切れのセッションと試行回数の記録は、不要になった時点で削除します。アクセスログは障害対応と不正防止に必要な期間に限って保存します。",
+        "アカウント情報と投稿内容は、アカウントが削除されるまで保存します。セッションは最後の利用から30日で失効し、失効したものは削除します。ログインなどの試行回数の記録は1日以内に不要となり削除します。パスワード再設定のリンクは1時間、メールアドレス確認のリンクは24時間で無効になります。",
+        "メールの送信記録は、送信済みのものは送信から7日後、送信できなかったものは30日後に削除します。アクセスログは障害対応と不正防止に必要な期間に限って保存します。",
         "通信の暗号化（HTTPSで運用する場合）、パスワードのハッシュ化、アクセス権限の制限などにより、情報の漏えい・改ざんの防止に努めます。",
+      ],
+    },
+    {
+      heading: "6-2. 本サービスが送るメール",
+      paragraphs: [
+        "本サービスは、アカウントの管理に必要な次のメールだけを、登録されたメールアドレスに送ります。広告や宣伝のメールは送りません。",
+      ],
+      items: [
+        "登録時のメールアドレス確認",
+        "パスワード再設定のリンク（ご依頼があったときのみ）と、パスワード変更・再設定の完了のお知らせ",
+        "メールアドレス変更の確認（新しいアドレス宛て）と、変更手続きがあったことのお知らせ（変更前のアドレス宛て）",
+        "退会手続き完了のお知らせ",
       ],
     },
     {
@@ -83,7 +97,11 @@ const privacyJa: LegalDocument = {
       heading: "8. 情報の確認・訂正・削除",
       paragraphs: [
         "表示名とフレンドIDは、プロフィールページからいつでも変更・削除できます。",
-        "アカウントの削除を希望される場合は、登録したメールアドレスを添えて運営までご連絡ください。本人確認のうえ、アカウントと関連する情報（プロフィール、トレード募集、チャットのメッセージ、セッション）を削除します。法令により保存が必要な情報は、必要な期間に限り保存することがあります。",
+        "メールアドレスとパスワードの変更、ログイン中の端末の確認とログアウトは、プロフィールの「アカウント設定」から行えます。",
+        "本サービスが保存しているあなたの情報（アカウント、プロフィール、ログイン中の端末、トレード募集、チャットとそのメッセージ、あなたが行った通報、ブロック、あなた宛てのメールの記録）は、「アカウント設定」の「データのダウンロード」からいつでもJSON形式で取得できます。他の利用者の情報は、表示名と、チャットで条件合意した相手のフレンドIDだけが含まれます。",
+        "「アカウント設定」から、パスワードを入力していつでも退会（アカウントの削除）ができます。退会すると、すべてのセッション、パスワード、メールアドレス、表示名、フレンドID、ブロック、既読の記録、試行回数の記録、あなた宛てのメールの記録が直ちに削除され、募集中・交渉中のトレード募集は終了します。",
+        "退会後も、次のものは残ります：チャットの相手がやり取りを確認できるよう、あなたが送ったチャットのメッセージと終了したトレード募集（送信者は「退会したユーザー」と表示され、あなたを特定する情報は残りません）、運営が対応するための通報の記録（通報者は特定できない形になります）、退会完了のお知らせメール（送信後7日で削除）。",
+        "法令により保存が必要な情報は、必要な期間に限り保存することがあります。",
       ],
     },
     {
@@ -109,7 +127,8 @@ const privacyEn: LegalDocument = {
         "Profile: your Pokémon TCG Pocket friend ID (optional), the number of completed trades, when you were last active",
         "What you post: trade offers (cards offered and wanted, comments), chat messages, reports and blocks",
         "What keeps you logged in: a session identifier, and the IP address and browser type (User-Agent) of the log-in",
-        "What prevents abuse: counts of log-in and sign-up attempts per IP address, and access logs (time, URL, IP address, response)",
+        "What prevents abuse: counts of log-in and sign-up attempts per IP address and of failed log-ins per account, and access logs (time, URL, IP address, response)",
+        "Mail records: the address, subject and body of each mail we send, and whether it was delivered",
       ],
     },
     {
@@ -146,8 +165,19 @@ const privacyEn: LegalDocument = {
     {
       heading: "6. Retention and security",
       paragraphs: [
-        "Account information and posts are kept until the account is deleted. Expired sessions and attempt counts are deleted once they are no longer needed. Access logs are kept only as long as needed to fix faults and prevent abuse.",
+        "Account information and posts are kept until the account is deleted. A session expires 30 days after it was last used, and expired ones are deleted. Counts of log-in and other attempts are deleted within a day. A password reset link is valid for one hour, an address verification link for 24 hours.",
+        "Records of mail sent are deleted 7 days after sending, or 30 days after a mail could not be delivered. Access logs are kept only as long as needed to fix faults and prevent abuse.",
         "We protect the information against leaks and tampering with encrypted connections (when served over HTTPS), hashed passwords and restricted access.",
+      ],
+    },
+    {
+      heading: "6-2. Mail we send",
+      paragraphs: ["We send only these mails, needed to run your account, to the address you registered. We never send advertising."],
+      items: [
+        "Verification of your address at sign-up",
+        "A password reset link (only when you ask for one), and a notice when your password was changed or reset",
+        "Confirmation of a new address (to the new address), and a notice that a change was requested (to the old address)",
+        "A notice that your account was deleted",
       ],
     },
     {
@@ -160,7 +190,11 @@ const privacyEn: LegalDocument = {
       heading: "8. Seeing, correcting and deleting your information",
       paragraphs: [
         "You can change or remove your display name and friend ID at any time on your profile page.",
-        "To delete your account, contact the operators with the e-mail address you registered. After confirming it is you, we delete the account and its information (profile, trade offers, chat messages, sessions). Information the law requires us to keep may be kept for the required period only.",
+        "You can change your e-mail address and password, and see and log out your signed-in devices, under Account settings on your profile.",
+        "Download your data (Account settings) gives you, at any time, a JSON file of everything the service keeps about you: account, profile, signed-in devices, trade offers, chats and their messages, reports you filed, blocks, and the records of mail sent to you. Of other users it holds only display names, and a partner's friend ID where you both agreed on the terms in chat.",
+        "You can delete your account at any time under Account settings, entering your password. Deleting it removes at once every session, your password, e-mail address, display name, friend ID, blocks, read markers, attempt counts and records of mail to you, and closes your open and negotiating trade offers.",
+        "What remains afterwards: the chat messages you sent and your closed trade offers, so your partners can still read the conversation (shown as from \"Deleted user\" (退会したユーザー), with nothing that identifies you); reports you filed, for moderation, without the reporter's identity; and the notice that your account was deleted, until 7 days after it was sent.",
+        "Information the law requires us to keep may be kept for the required period only.",
       ],
     },
     {
@@ -226,7 +260,7 @@ const termsJa: LegalDocument = {
     {
       heading: "第7条（アカウントの削除）",
       paragraphs: [
-        "利用者は、運営に連絡することでいつでもアカウントの削除を依頼できます。削除の方法と削除される情報は、プライバシーポリシーに定めます。",
+        "利用者は、プロフィールの「アカウント設定」からいつでもアカウントを削除（退会）できます。削除される情報と残る情報は、プライバシーポリシーに定めます。",
       ],
     },
     {
@@ -299,7 +333,7 @@ const termsEn: LegalDocument = {
     },
     {
       heading: "Article 7 (Deleting your account)",
-      paragraphs: ["You can ask the operators to delete your account at any time. How, and what is deleted, is described in the privacy policy."],
+      paragraphs: ["You can delete your account at any time under Account settings on your profile. What is deleted and what remains is described in the privacy policy."],
     },
     {
       heading: "Article 8 (Disclaimer)",

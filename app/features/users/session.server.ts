@@ -108,6 +108,13 @@ export async function getViewerFromHeaders(headers: Headers, db: Db, env: Env, s
       .set({ lastActiveAt: new Date(now) })
       .where(and(eq(profiles.userId, userId), lt(profiles.lastActiveAt, new Date(now - LAST_ACTIVE_RESOLUTION_MS))));
   }
+  // The session's own "last active" (the account settings' device list), at the same resolution.
+  if (now - found.sessionUpdatedAt.getTime() > LAST_ACTIVE_RESOLUTION_MS) {
+    await db
+      .update(sessions)
+      .set({ updatedAt: new Date(now) })
+      .where(and(eq(sessions.token, token), lt(sessions.updatedAt, new Date(now - LAST_ACTIVE_RESOLUTION_MS))));
+  }
   return {
     id: userId,
     email: found.email,
@@ -130,6 +137,7 @@ function viewerQuery(db: Db) {
       suspendedAt: profiles.suspendedAt,
       lastActiveAt: profiles.lastActiveAt,
       sessionExpiresAt: sessions.expiresAt,
+      sessionUpdatedAt: sessions.updatedAt,
     })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))

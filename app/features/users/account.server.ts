@@ -1,0 +1,266 @@
+import { createEmailVerificationToken } from "better-auth/api";
+import { and, asc, desc, eq, gt, inArray, ne, or, sql } from "drizzle-orm";
+import type { Db } from "../../db/client.server";
+import { chatMessages, chatReadCursors, chatRooms } from "../../db/schema/chat";
+import { deliveryOutbox, signInFailures } from "../../db/schema/delivery";
+import { blocks, reports, tradeOfferCards, tradeOffers, tradeRateLimits } from "../../db/schema/trades";
+import { accounts, profiles, sessions, users, verifications } from "../../db/schema/users";
+import { noteBoardChange } from "../../lib/board-version.server";
+import type { Env } from "../../lib/env.server";
+import { countInHour } from "../../lib/hourly-limit.server";
+import type { Locale } from "../../lib/i18n";
+import { queueAccountDeletedMail, queueVerificationMail } from "./account-mail.server";
+import { VERIFY_TOKEN_SECONDS } from "./account-auth.server";
+import { AccountError } from "./account-errors";
+import { VERIFIED_CALLBACK } from "./account-links";
+import { getAuth } from "./auth.server";
+import { describeUserAgent } from "./user-agent";
+
+/**
+ * The account lifecycle service: what the account settings page, the reset page, the export and
+ * the deletion call. Takes plain arguments (userId, parsed input), never a Request.
+ */
+
+/** Whether a password-reset token (Better Auth's, from the mailed link) exists and has not expired. */
+export async function isResetTokenValid(db: Db, env: Env, token: string): Promise<boolean> {
+  const context = await getAuth(db, env).$context;
+  const found = await context.internalAdapter.findVerificationValue(`reset-password:${token}`);
+  return Boolean(found && new Date(found.expiresAt).getTime() > Date.now());
+}
+
+export type AccountSummary = { email: string; emailVerified: boolean };
+
+export async function getAccountSummary(db: Db, userId: string): Promise<AccountSummary | null> {
+  const [row] = await db.select({ email: users.email, emailVerified: users.emailVerified }).from(users).where(eq(users.id, userId)).limit(1);
+  return row ?? null;
+}
+
+/** Verification mails a user may ask for per hour (the project's per-user hourly limiter). */
+export const VERIFY_RESEND_PER_HOUR = 5;
+
+/** The link Better Auth's /verify-email accepts: its own signed token for this address. */
+export async function verificationUrl(env: Env, email: string, callbackPath = VERIFIED_CALLBACK): Promise<string> {
+  const token = await createEmailVerificationToken(env.authSecret, email, undefined, VERIFY_TOKEN_SECONDS);
+  return `${env.siteUrl}/api/auth/verify-email?token=${token}&callbackURL=${encodeURIComponent(callbackPath)}`;
+}
+
+/** Queues a new verification mail; at most VERIFY_RESEND_PER_HOUR an hour. False when already verified. */
+export async function resendVerification(db: Db, env: Env, userId: string, locale: Locale): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const [user] = await tx.select({ id: users.id, email: users.email, name: users.name, emailVerified: users.emailVerified }).from(users).where(eq(users.id, userId)).limit(1);
+    if (!user || user.emailVerified) return false;
+    if ((await countInHour(tx, userId, "verify_resend")) > VERIFY_RESEND_PER_HOUR) throw new AccountError("resend_limited", { max: VERIFY_RESEND_PER_HOUR });
+    await queueVerificationMail(tx, { locale, siteUrl: env.siteUrl }, user, await verificationUrl(env, user.email), { dedupe: false });
+    return true;
+  });
+}
+
+export type AccountSession = {
+  id: string;
+  current: boolean;
+  browser: string | null;
+  os: string | null;
+  createdAt: string;
+  lastActiveAt: string;
+};
+
+/** The account's live sessions, the current one first, then by last activity. */
+export async function listSessions(db: Db, userId: string, currentToken: string | null): Promise<AccountSession[]> {
+  const rows = await db
+    .select({ id: sessions.id, token: sessions.token, userAgent: sessions.userAgent, createdAt: sessions.createdAt, updatedAt: sessions.updatedAt })
+    .from(sessions)
+    .where(and(eq(sessions.userId, userId), gt(sessions.expiresAt, sql`now()`)))
+    .orderBy(desc(sessions.updatedAt));
+  return rows
+    .map((r) => ({
+      id: r.id,
+      current: r.token === currentToken,
+      ...describeUserAgent(r.userAgent),
+      createdAt: r.createdAt.toISOString(),
+      lastActiveAt: r.updatedAt.toISOString(),
+    }))
+    .sort((a, b) => Number(b.current) - Number(a.current));
+}
+
+/** Ends one session of the account (never another account's: 404 then). */
+export async function revokeSession(db: Db, userId: string, sessionId: string): Promise<void> {
+  const deleted = await db.delete(sessions).where(and(eq(sessions.id, sessionId), eq(sessions.userId, userId))).returning({ id: sessions.id });
+  if (!deleted.length) throw new AccountError("session_not_found");
+}
+
+/** Ends every session of the account but the current one. */
+export async function revokeOtherSessions(db: Db, userId: string, currentToken: string): Promise<number> {
+  const deleted = await db.delete(sessions).where(and(eq(sessions.userId, userId), ne(sessions.token, currentToken))).returning({ id: sessions.id });
+  return deleted.length;
+}
+
+/** Checks the account's password with Better Auth's own hasher (deletion asks for it again). */
+export async function verifyAccountPassword(db: Db, env: Env, userId: string, password: string): Promise<boolean> {
+  const [credential] = await db
+    .select({ hash: accounts.password })
+    .from(accounts)
+    .where(and(eq(accounts.userId, userId), eq(accounts.providerId, "credential")))
+    .limit(1);
+  if (!credential?.hash) return false;
+  const context = await getAuth(db, env).$context;
+  return context.password.verify({ hash: credential.hash, password });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Export
+
+/**
+ * Everything the site holds about the user, as the JSON file of ダウンロード: account, profile,
+ * sessions, offers, chat rooms with their messages, reports filed, blocks and the mails queued
+ * for the address. Other users appear by display name only; a partner's friend ID only where the
+ * chat revealed it to this user (both pressed 条件合意).
+ */
+export async function exportAccountData(db: Db, env: Env, userId: string) {
+  const [account] = await db
+    .select({ id: users.id, email: users.email, emailVerified: users.emailVerified, createdAt: users.createdAt, updatedAt: users.updatedAt })
+    .from(users)
+    .where(eq(users.id, userId));
+  if (!account) throw new AccountError("session_not_found");
+  const [profile] = await db
+    .select({ displayName: profiles.displayName, friendId: profiles.friendId, completedTrades: profiles.completedTrades, lastActiveAt: profiles.lastActiveAt, createdAt: profiles.createdAt, updatedAt: profiles.updatedAt })
+    .from(profiles)
+    .where(eq(profiles.userId, userId));
+  const sessionRows = await db
+    .select({ createdAt: sessions.createdAt, lastActiveAt: sessions.updatedAt, expiresAt: sessions.expiresAt, ipAddress: sessions.ipAddress, userAgent: sessions.userAgent })
+    .from(sessions)
+    .where(eq(sessions.userId, userId));
+
+  const offers = await db
+    .select({ id: tradeOffers.id, status: tradeOffers.status, comment: tradeOffers.comment, createdAt: tradeOffers.createdAt, updatedAt: tradeOffers.updatedAt, expiresAt: tradeOffers.expiresAt, completedAt: tradeOffers.completedAt })
+    .from(tradeOffers)
+    .where(eq(tradeOffers.ownerId, userId))
+    .orderBy(asc(tradeOffers.createdAt));
+  const offerCards = offers.length
+    ? await db.select().from(tradeOfferCards).where(inArray(tradeOfferCards.offerId, offers.map((o) => o.id)))
+    : [];
+
+  const rooms = await db
+    .select()
+    .from(chatRooms)
+    .where(or(eq(chatRooms.ownerId, userId), eq(chatRooms.partnerId, userId)))
+    .orderBy(asc(chatRooms.createdAt));
+  const partnerIds = [...new Set(rooms.map((r) => (r.ownerId === userId ? r.partnerId : r.ownerId)))];
+  const partners = partnerIds.length
+    ? await db.select({ id: profiles.userId, displayName: profiles.displayName, friendId: profiles.friendId }).from(profiles).where(inArray(profiles.userId, partnerIds))
+    : [];
+  const partnerById = new Map(partners.map((p) => [p.id, p]));
+  const messages = rooms.length
+    ? await db
+        .select({ roomId: chatMessages.roomId, seq: chatMessages.seq, senderId: chatMessages.senderId, kind: chatMessages.kind, body: chatMessages.body, createdAt: chatMessages.createdAt })
+        .from(chatMessages)
+        .where(inArray(chatMessages.roomId, rooms.map((r) => r.id)))
+        .orderBy(asc(chatMessages.roomId), asc(chatMessages.seq))
+    : [];
+
+  const filed = await db
+    .select({ targetType: reports.targetType, targetId: reports.targetId, reason: reports.reason, status: reports.status, createdAt: reports.createdAt, resolvedAt: reports.resolvedAt })
+    .from(reports)
+    .where(eq(reports.reporterId, userId));
+  const blocked = await db
+    .select({ displayName: profiles.displayName, createdAt: blocks.createdAt })
+    .from(blocks)
+    .leftJoin(profiles, eq(profiles.userId, blocks.blockedId))
+    .where(eq(blocks.blockerId, userId));
+  const mails = await db
+    .select({ subject: sql<string>`${deliveryOutbox.payload}->>'subject'`, status: deliveryOutbox.status, createdAt: deliveryOutbox.createdAt, sentAt: deliveryOutbox.finishedAt })
+    .from(deliveryOutbox)
+    .where(and(eq(deliveryOutbox.kind, "mail"), sql`${deliveryOutbox.payload}->>'to' = ${account.email}`));
+
+  return {
+    format: "torepoke-account-export/1",
+    exportedAt: new Date().toISOString(),
+    site: env.siteUrl,
+    account: { ...account, loginMethod: "email-password" },
+    profile: profile ?? null,
+    sessions: sessionRows,
+    tradeOffers: offers.map((o) => ({ ...o, cards: offerCards.filter((c) => c.offerId === o.id).map(({ cardId, side, count }) => ({ cardId, side, count })) })),
+    chatRooms: rooms.map((room) => {
+      const partnerId = room.ownerId === userId ? room.partnerId : room.ownerId;
+      const partner = partnerById.get(partnerId);
+      const agreed = room.ownerAgreedAt !== null && room.partnerAgreedAt !== null;
+      return {
+        id: room.id,
+        offerId: room.offerId,
+        role: room.ownerId === userId ? "owner" : "partner",
+        partner: { displayName: partner?.displayName ?? null, ...(agreed ? { friendId: partner?.friendId ?? null } : {}) },
+        createdAt: room.createdAt,
+        agreedAt: room.ownerId === userId ? room.ownerAgreedAt : room.partnerAgreedAt,
+        completedAt: room.completedAt,
+        cancelledAt: room.cancelledAt,
+        messages: messages
+          .filter((m) => m.roomId === room.id)
+          .map((m) => ({ seq: m.seq, from: m.senderId === userId ? "me" : m.senderId === null ? "system" : "partner", kind: m.kind, body: m.body, createdAt: m.createdAt })),
+      };
+    }),
+    reportsFiled: filed,
+    blocks: blocked,
+    mails,
+    // Notification settings join this file once the site has them.
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Deletion
+
+export const DELETED_USER_NAME = "退会したユーザー";
+const deletedEmail = (userId: string) => `deleted-${userId}@deleted.invalid`;
+
+/**
+ * Deletes the account in one transaction (docs/decisions/016-account-deletion-keeps-a-nameless-row.md):
+ * sessions, password and tokens go; open offers close; profile, e-mail and friend ID are erased.
+ * The user row stays as 退会したユーザー, so a partner's chat keeps its messages and reports
+ * keep their row for moderation without anyone's identity. A mail confirms it to the old address.
+ */
+export async function deleteAccount(db: Db, env: Env, userId: string, input: { password: string; locale: Locale }): Promise<void> {
+  if (!(await verifyAccountPassword(db, env, userId, input.password))) throw new AccountError("password_wrong");
+  await db.transaction(async (tx) => {
+    const [user] = await tx
+      .select({ email: users.email, name: users.name })
+      .from(users)
+      .where(eq(users.id, userId))
+      .for("update");
+    if (!user) throw new AccountError("session_not_found");
+    const now = new Date();
+    // Open offers close; one this user was negotiating on goes back to the board for its owner.
+    await tx
+      .update(tradeOffers)
+      .set({ status: "closed", updatedAt: now, matchKeys: sql`'{}'::text[]` })
+      .where(and(eq(tradeOffers.ownerId, userId), inArray(tradeOffers.status, ["open", "negotiating"])));
+    await tx
+      .update(tradeOffers)
+      .set({ status: "open", partnerId: null, updatedAt: now })
+      .where(and(eq(tradeOffers.partnerId, userId), eq(tradeOffers.status, "negotiating")));
+    await tx
+      .update(tradeOffers)
+      .set({ partnerId: null })
+      .where(eq(tradeOffers.partnerId, userId));
+    await tx
+      .update(chatRooms)
+      .set({ cancelledAt: now })
+      .where(and(or(eq(chatRooms.ownerId, userId), eq(chatRooms.partnerId, userId)), sql`${chatRooms.completedAt} is null and ${chatRooms.cancelledAt} is null`));
+    await tx.delete(sessions).where(eq(sessions.userId, userId));
+    await tx.delete(accounts).where(eq(accounts.userId, userId));
+    await tx.delete(verifications).where(or(eq(verifications.value, userId), sql`${verifications.identifier} = ${user.email}`));
+    await tx.delete(blocks).where(or(eq(blocks.blockerId, userId), eq(blocks.blockedId, userId)));
+    await tx.delete(chatReadCursors).where(eq(chatReadCursors.userId, userId));
+    await tx.delete(tradeRateLimits).where(eq(tradeRateLimits.userId, userId));
+    await tx.delete(signInFailures).where(eq(signInFailures.emailKey, user.email.toLowerCase()));
+    // Mails queued or kept for the address (their bodies name the user) go with it.
+    await tx.delete(deliveryOutbox).where(and(eq(deliveryOutbox.kind, "mail"), sql`lower(${deliveryOutbox.payload}->>'to') = ${user.email.toLowerCase()}`));
+    await tx
+      .update(profiles)
+      .set({ displayName: DELETED_USER_NAME, friendId: null, deletedAt: now, updatedAt: now })
+      .where(eq(profiles.userId, userId));
+    await tx
+      .update(users)
+      .set({ email: deletedEmail(userId), name: DELETED_USER_NAME, image: null, emailVerified: false, role: "user", updatedAt: now })
+      .where(eq(users.id, userId));
+    await queueAccountDeletedMail(tx, { locale: input.locale, siteUrl: env.siteUrl }, user);
+  });
+  noteBoardChange();
+}

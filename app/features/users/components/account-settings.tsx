@@ -1,0 +1,220 @@
+import { Form, Link, useNavigation } from "react-router";
+import { FormField } from "../../../components/ui/form-field";
+import { SubmitButton } from "../../../components/ui/submit-button";
+import { useLocale, useT } from "../../../lib/i18n";
+import { tokyoMediumDateTime } from "../../../lib/tokyo-time";
+import { accountMessages, type AccountMessageKey } from "../account-messages";
+import type { AccountSession, AccountSummary } from "../account.server";
+import { PASSWORD_MAX, PASSWORD_MIN } from "../display-name";
+import { usersMessages } from "../messages";
+import { MailSentNotice } from "./mail-sent-notice";
+
+type ActionData = { intent: string; ok?: boolean; error?: string; field?: string; sentTo?: string };
+
+const SECTION = "space-y-4 rounded-lg border border-slate-200 bg-white p-6";
+const H2 = "text-xl font-bold";
+
+function ErrorText({ actionData, intent, field }: { actionData?: ActionData; intent: string; field?: string }) {
+  if (!actionData || actionData.intent !== intent || !actionData.error) return null;
+  if (field && actionData.field && actionData.field !== field) return null;
+  if (!field && actionData.field) return null;
+  return (
+    <p role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm font-medium text-red-800">
+      {actionData.error}
+    </p>
+  );
+}
+
+const fieldError = (actionData: ActionData | undefined, intent: string, field: string) =>
+  actionData?.intent === intent && actionData.field === field ? actionData.error : undefined;
+
+function Done({ text }: { text: string }) {
+  return (
+    <p role="status" className="rounded-md bg-green-50 px-3 py-2 text-sm font-medium text-green-800">
+      {text}
+    </p>
+  );
+}
+
+/** /profile/account: verification, e-mail and password, devices, export and deletion. */
+export function AccountSettings({
+  account,
+  sessions,
+  sender,
+  notice,
+  actionData,
+}: {
+  account: AccountSummary;
+  sessions: AccountSession[];
+  sender: string;
+  notice: AccountMessageKey | null;
+  actionData?: ActionData;
+}) {
+  const t = useT(accountMessages);
+  const tu = useT(usersMessages);
+  const locale = useLocale();
+  const navigation = useNavigation();
+  const pending = (intent: string) => navigation.state === "submitting" && navigation.formData?.get("intent") === intent;
+  const ok = (intent: string) => actionData?.intent === intent && actionData.ok;
+  return (
+    <div className="space-y-8">
+      <div className="space-y-2">
+        <p className="text-sm">
+          <Link to="/profile" className="text-brand-700 underline">
+            {tu("profileHeading")}
+          </Link>
+        </p>
+        <h1 className="text-2xl font-bold">{t("settingsHeading")}</h1>
+      </div>
+      {notice ? notice === "verifyFailed" ? <p role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm font-medium text-red-800">{t(notice)}</p> : <Done text={t(notice)} /> : null}
+
+      <section aria-labelledby="account-email-heading" className={SECTION}>
+        <h2 id="account-email-heading" className={H2}>
+          {t("verifyTitle")}
+        </h2>
+        <p className="flex flex-wrap items-center gap-3">
+          <span>{account.email}</span>
+          <span
+            data-testid="email-verified-state"
+            className={`rounded-full px-2 py-0.5 text-sm font-bold ${account.emailVerified ? "bg-green-100 text-green-800" : "bg-amber-100 text-amber-900"}`}
+          >
+            {account.emailVerified ? t("verifyVerified") : t("verifyUnverified")}
+          </span>
+        </p>
+        {!account.emailVerified ? (
+          <>
+            <p className="text-sm text-slate-700">{t("verifyExplain")}</p>
+            {ok("resendVerification") ? (
+              <MailSentNotice title={t("verifyResent")} sender={sender} email={account.email} />
+            ) : (
+              <Form method="post">
+                <input type="hidden" name="intent" value="resendVerification" />
+                <ErrorText actionData={actionData} intent="resendVerification" />
+                <SubmitButton pending={pending("resendVerification")}>{t("verifyResend")}</SubmitButton>
+              </Form>
+            )}
+          </>
+        ) : null}
+      </section>
+
+      <section aria-labelledby="account-change-email-heading" className={SECTION}>
+        <h2 id="account-change-email-heading" className={H2}>
+          {t("changeEmailHeading")}
+        </h2>
+        {ok("changeEmail") ? <MailSentNotice title={t("changeEmailSent")} sender={sender} email={actionData?.sentTo} /> : null}
+        <Form method="post" className="space-y-4" noValidate>
+          <input type="hidden" name="intent" value="changeEmail" />
+          <ErrorText actionData={actionData} intent="changeEmail" />
+          <FormField id="account-new-email" name="newEmail" type="email" autoComplete="email" required maxLength={254} label={t("changeEmailNew")} error={fieldError(actionData, "changeEmail", "newEmail")} />
+          <SubmitButton pending={pending("changeEmail")}>{t("changeEmailSubmit")}</SubmitButton>
+        </Form>
+      </section>
+
+      <section aria-labelledby="account-password-heading" className={SECTION}>
+        <h2 id="account-password-heading" className={H2}>
+          {t("changePasswordHeading")}
+        </h2>
+        {ok("changePassword") ? <Done text={t("changePasswordDone")} /> : null}
+        <Form method="post" className="space-y-4" noValidate>
+          <input type="hidden" name="intent" value="changePassword" />
+          <ErrorText actionData={actionData} intent="changePassword" />
+          <FormField id="account-current-password" name="currentPassword" type="password" autoComplete="current-password" required maxLength={PASSWORD_MAX} label={t("currentPassword")} error={fieldError(actionData, "changePassword", "currentPassword")} />
+          <FormField
+            id="account-new-password"
+            name="newPassword"
+            type="password"
+            autoComplete="new-password"
+            required
+            maxLength={PASSWORD_MAX}
+            label={t("newPassword")}
+            hint={tu("passwordHint", { min: PASSWORD_MIN, max: PASSWORD_MAX })}
+            error={fieldError(actionData, "changePassword", "newPassword")}
+          />
+          <SubmitButton pending={pending("changePassword")}>{t("changePasswordSubmit")}</SubmitButton>
+        </Form>
+      </section>
+
+      <section aria-labelledby="account-sessions-heading" className={SECTION}>
+        <h2 id="account-sessions-heading" className={H2}>
+          {t("sessionsHeading")}
+        </h2>
+        {ok("revokeSession") ? <Done text={t("sessionsLoggedOut")} /> : null}
+        {ok("revokeOthers") ? <Done text={t("sessionsLoggedOutOthers")} /> : null}
+        <ErrorText actionData={actionData} intent="revokeSession" />
+        <ul className="divide-y divide-slate-200" data-testid="account-sessions">
+          {sessions.map((s) => (
+            <li key={s.id} className="flex flex-wrap items-center justify-between gap-3 py-3">
+              <div>
+                <p className="font-medium">
+                  {s.browser || s.os ? t("sessionsDevice", { browser: s.browser ?? "?", os: s.os ?? "?" }) : t("sessionsUnknownDevice")}
+                  {s.current ? <span className="ml-2 rounded-full bg-brand-100 px-2 py-0.5 text-xs font-bold text-brand-800">{t("sessionsCurrent")}</span> : null}
+                </p>
+                <p className="text-sm text-slate-600">
+                  {t("sessionsLastActive", { time: tokyoMediumDateTime(s.lastActiveAt, locale) })} ・ {t("sessionsSignedIn", { time: tokyoMediumDateTime(s.createdAt, locale) })}
+                </p>
+              </div>
+              {s.current ? null : (
+                <Form method="post">
+                  <input type="hidden" name="intent" value="revokeSession" />
+                  <input type="hidden" name="sessionId" value={s.id} />
+                  <button type="submit" className="rounded-md border border-slate-300 px-3 py-1 text-sm font-medium hover:bg-slate-50">
+                    {t("sessionsLogout")}
+                  </button>
+                </Form>
+              )}
+            </li>
+          ))}
+        </ul>
+        {sessions.some((s) => !s.current) ? (
+          <Form method="post">
+            <input type="hidden" name="intent" value="revokeOthers" />
+            <SubmitButton pending={pending("revokeOthers")}>{t("sessionsLogoutOthers")}</SubmitButton>
+          </Form>
+        ) : null}
+      </section>
+
+      <section aria-labelledby="account-export-heading" className={SECTION}>
+        <h2 id="account-export-heading" className={H2}>
+          {t("exportHeading")}
+        </h2>
+        <p className="text-sm text-slate-700">{t("exportExplain")}</p>
+        <a href="/profile/account/export" download className="inline-block rounded-md bg-brand-700 px-5 py-2 font-bold text-white hover:bg-brand-800">
+          {t("exportSubmit")}
+        </a>
+      </section>
+
+      <section aria-labelledby="account-delete-heading" className="space-y-4 rounded-lg border border-red-200 bg-white p-6">
+        <h2 id="account-delete-heading" className={H2}>
+          {t("deleteHeading")}
+        </h2>
+        <p>{t("deleteExplain")}</p>
+        <ul className="list-disc space-y-1 pl-6 text-sm">
+          <li>{t("deleteWhat1")}</li>
+          <li>{t("deleteWhat2")}</li>
+          <li>{t("deleteWhat3")}</li>
+          <li>{t("deleteWhat4")}</li>
+          <li>{t("deleteWhat5")}</li>
+        </ul>
+        <Form method="post" className="space-y-4" noValidate>
+          <input type="hidden" name="intent" value="deleteAccount" />
+          <ErrorText actionData={actionData} intent="deleteAccount" />
+          <FormField id="account-delete-password" name="password" type="password" autoComplete="current-password" required maxLength={PASSWORD_MAX} label={t("deletePassword")} error={fieldError(actionData, "deleteAccount", "deletePassword")} />
+          <div className="space-y-1">
+            <label className="flex items-center gap-2">
+              <input type="checkbox" name="confirm" id="account-delete-confirm" aria-describedby={fieldError(actionData, "deleteAccount", "confirm") ? "account-delete-confirm-error" : undefined} />
+              {t("deleteConfirm")}
+            </label>
+            {fieldError(actionData, "deleteAccount", "confirm") ? (
+              <p id="account-delete-confirm-error" role="alert" className="text-sm font-medium text-red-700">
+                {fieldError(actionData, "deleteAccount", "confirm")}
+              </p>
+            ) : null}
+          </div>
+          <button type="submit" disabled={pending("deleteAccount")} className="rounded-md bg-red-700 px-5 py-2 font-bold text-white hover:bg-red-800 disabled:opacity-60">
+            {t("deleteSubmit")}
+          </button>
+        </Form>
+      </section>
+    </div>
+  );
+}

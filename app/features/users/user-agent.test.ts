@@ -1,0 +1,21 @@
+import { describe, expect, it } from "vitest";
+import { describeUserAgent } from "./user-agent";
+
+describe("describeUserAgent", () => {
+  it.each([
+    ["Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1", "Safari", "iOS"],
+    ["Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) CriOS/131.0.6778.73 Mobile/15E148 Safari/604.1", "Chrome", "iOS"],
+    ["Mozilla/5.0 (Linux; Android 14; SC-51D) AppleWebKit/537.36 (KHTML, like Gecko) SamsungBrowser/26.0 Chrome/122.0.0.0 Mobile Safari/537.36", "Samsung Internet", "Android"],
+    ["Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36", "Chrome", "Android"],
+    ["Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36 Edg/131.0.0.0", "Edge", "Windows"],
+    ["Mozilla/5.0 (Macintosh; Intel Mac OS X 14.7; rv:133.0) Gecko/20100101 Firefox/133.0", "Firefox", "macOS"],
+    ["Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 Safari Line/14.0.0", "LINE", "iOS"],
+  ])("%s", (ua, browser, os) => {
+    expect(describeUserAgent(ua)).toEqual({ browser, os });
+  });
+
+  it("knows nothing of an empty or unknown agent", () => {
+    expect(describeUserAgent(null)).toEqual({ browser: null, os: null });
+    expect(describeUserAgent("curl/8.5.0")).toEqual({ browser: null, os: null });
+  });
+});

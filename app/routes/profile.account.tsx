@@ -1,0 +1,128 @@
+import { data, redirect } from "react-router";
+import { localeOfMatches } from "../components/layout/meta-locale";
+import { AccountSettings } from "../features/users/components/account-settings";
+import { accountMessages } from "../features/users/account-messages";
+import { ChangeEmailSchema, ChangePasswordSchema, DeleteAccountSchema, senderAddress } from "../features/users/account.schema";
+import { deleteAccount, getAccountSummary, listSessions, resendVerification, revokeOtherSessions, revokeSession } from "../features/users/account.server";
+import { AccountError } from "../features/users/account-errors";
+import { queuePasswordChangedMail } from "../features/users/account-mail.server";
+import { callAuthEndpoint, cookiesOf, SESSION_COOKIE } from "../features/users/auth.server";
+import { requireViewer, sessionTokenFromCookie } from "../features/users/session.server";
+import { fieldErrors, MESSAGE_PARAMS } from "../features/users/users.schema";
+import { usersMessages, type UsersMessageKey } from "../features/users/messages";
+import { formError } from "../lib/api.server";
+import { readFormData } from "../lib/forms.server";
+import { localeFromRequest, translate, type Locale } from "../lib/i18n";
+import { seoMeta } from "../lib/seo";
+import type { Route } from "./+types/profile.account";
+
+export const meta: Route.MetaFunction = (args) => {
+  const locale = localeOfMatches(args.matches);
+  const title = translate(accountMessages, locale, "settingsHeading");
+  return seoMeta(args, { title, description: title, noindex: true });
+};
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const viewer = await requireViewer(request, context);
+  const summary = await getAccountSummary(context.db, viewer.id);
+  if (!summary) throw data(null, { status: 404 });
+  const url = new URL(request.url);
+  return {
+    account: summary,
+    sessions: await listSessions(context.db, viewer.id, sessionTokenFromCookie(request.headers.get("cookie"), context.env)),
+    sender: senderAddress(context.env.mailFrom),
+    notice: url.searchParams.get("verified") === "1" ? (url.searchParams.get("error") ? "verifyFailed" : "verifyDone") : url.searchParams.get("emailChanged") === "1" ? (url.searchParams.get("error") ? "verifyFailed" : "changeEmailDone") : null,
+  } as const;
+}
+
+export type AccountActionData = {
+  intent: string;
+  ok?: boolean;
+  error?: string;
+  code?: string;
+  field?: string;
+  sentTo?: string;
+};
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const viewer = await requireViewer(request, context);
+  const locale = localeFromRequest(request);
+  const form = await readFormData(request);
+  const intent = String(form.get("intent") ?? "");
+  const fail = (message: string, field?: string, status = 400) => data<AccountActionData>({ intent, error: message, field }, { status });
+  try {
+    switch (intent) {
+      case "resendVerification": {
+        await resendVerification(context.db, context.env, viewer.id, locale);
+        return { intent, ok: true, sentTo: viewer.email } satisfies AccountActionData;
+      }
+      case "changeEmail": {
+        const parsed = ChangeEmailSchema.safeParse({ newEmail: form.get("newEmail") ?? "" });
+        if (!parsed.success) return fail(tUsers(locale, fieldErrors<"newEmail">(parsed.error).newEmail), "newEmail");
+        if (parsed.data.newEmail.toLowerCase() === viewer.email.toLowerCase()) throw new AccountError("email_same");
+        const response = await callAuthEndpoint(context.db, context.env, request, "/change-email", { newEmail: parsed.data.newEmail, callbackURL: "/profile/account?emailChanged=1" });
+        if (!response.ok) return authFailure(response, intent, "newEmail", locale);
+        // Better Auth answers the same for an address that is taken: nothing tells who uses it.
+        return { intent, ok: true, sentTo: parsed.data.newEmail } satisfies AccountActionData;
+      }
+      case "changePassword": {
+        const parsed = ChangePasswordSchema.safeParse({ currentPassword: form.get("currentPassword") ?? "", newPassword: form.get("newPassword") ?? "" });
+        if (!parsed.success) {
+          const errors = fieldErrors<"currentPassword" | "newPassword">(parsed.error);
+          if (errors.currentPassword) return fail(translate(accountMessages, locale, "errorCurrentPassword"), "currentPassword");
+          return fail(tUsers(locale, errors.newPassword), "newPassword");
+        }
+        const response = await callAuthEndpoint(context.db, context.env, request, "/change-password", { ...parsed.data, revokeOtherSessions: true });
+        if (!response.ok) {
+          const body = (await response.clone().json().catch(() => ({}))) as { code?: string };
+          if (body.code === "invalid_credentials") return fail(translate(accountMessages, locale, "errorCurrentPassword"), "currentPassword");
+          return authFailure(response, intent, "newPassword", locale);
+        }
+        await queuePasswordChangedMail(context.db, { locale, siteUrl: context.env.siteUrl }, { email: viewer.email, name: viewer.displayName });
+        // Better Auth replaced this device's session when it ended the others: pass its cookie on.
+        return data<AccountActionData>({ intent, ok: true }, { headers: cookiesOf(response) });
+      }
+      case "revokeSession": {
+        await revokeSession(context.db, viewer.id, String(form.get("sessionId") ?? ""));
+        return { intent, ok: true } satisfies AccountActionData;
+      }
+      case "revokeOthers": {
+        const token = sessionTokenFromCookie(request.headers.get("cookie"), context.env);
+        if (token) await revokeOtherSessions(context.db, viewer.id, token);
+        return { intent, ok: true } satisfies AccountActionData;
+      }
+      case "deleteAccount": {
+        const parsed = DeleteAccountSchema.safeParse({ password: form.get("password") ?? "", confirm: form.get("confirm") ?? "" });
+        if (!parsed.success) {
+          const errors = fieldErrors<"password" | "confirm">(parsed.error);
+          if (errors.password) return fail(translate(accountMessages, locale, "errorPassword"), "deletePassword");
+          return fail(translate(accountMessages, locale, "errorConfirmDelete"), "confirm");
+        }
+        await deleteAccount(context.db, context.env, viewer.id, { password: parsed.data.password, locale });
+        const secure = context.env.siteUrl.startsWith("https:");
+        const headers = new Headers();
+        headers.append("set-cookie", `${secure ? "__Secure-" : ""}${SESSION_COOKIE}=; Max-Age=0; Path=/; HttpOnly; SameSite=Lax${secure ? "; Secure" : ""}`);
+        throw redirect("/login?deleted=1", { headers });
+      }
+      default:
+        return fail(tUsers(locale, "errorInvalidRequest"));
+    }
+  } catch (error) {
+    if (error instanceof AccountError && error.code === "password_wrong") return fail(error.text(locale), "deletePassword");
+    return formError(error, locale, { intent });
+  }
+}
+
+function tUsers(locale: Locale, key: UsersMessageKey | undefined) {
+  return translate(usersMessages, locale, key ?? "errorInvalidRequest", MESSAGE_PARAMS);
+}
+
+async function authFailure(response: Response, intent: string, field: string, locale: Locale) {
+  const body = (await response.json().catch(() => ({}))) as { message?: string };
+  const status = response.status === 429 ? 429 : 400;
+  return data<AccountActionData>({ intent, error: body.message ?? tUsers(locale, "errorUnknown"), field }, { status });
+}
+
+export default function ProfileAccount({ loaderData, actionData }: Route.ComponentProps) {
+  return <AccountSettings {...loaderData} actionData={actionData as AccountActionData | undefined} />;
+}

@@ -1,0 +1,258 @@
+import { eq, sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { blocks, chatMessages, chatRooms, profiles, reports, sessions, tradeOffers, users } from "../../app/db/schema/index";
+import { rowsOf } from "../../app/db/sql.server";
+import { getRoomView, sendMessage } from "../../app/features/chat/chat.server";
+import type { MailMessage } from "../../app/features/mail/mail.server";
+import { reportMessage } from "../../app/features/moderation/moderation.server";
+import { AccountError } from "../../app/features/users/account-errors";
+import {
+  deleteAccount,
+  exportAccountData,
+  listSessions,
+  resendVerification,
+  revokeOtherSessions,
+  revokeSession,
+  VERIFY_RESEND_PER_HOUR,
+} from "../../app/features/users/account.server";
+import { CLIENT_IP_HEADER, getAuth } from "../../app/features/users/auth.server";
+import { loadEnv, type Env } from "../../app/lib/env.server";
+import { createChatOffer, createChatUser, newClientId } from "../support/chat-factories";
+import { createTestDatabase, type TestDatabase } from "../support/test-db";
+
+const SITE = "http://torepoke.test";
+let database: TestDatabase;
+let env: Env;
+let ip = 0;
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  env = loadEnv({ SITE_URL: SITE, BETTER_AUTH_SECRET: "l".repeat(40), AUTH_RATE_LIMIT_MAX: "1000" });
+});
+afterAll(async () => {
+  await database?.close();
+});
+
+const uniqueEmail = (tag: string) => `${tag}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`;
+
+function authRequest(path: string, body: unknown, options: { cookie?: string; ua?: string } = {}) {
+  const headers = new Headers({ "content-type": "application/json", origin: SITE, [CLIENT_IP_HEADER]: `10.2.0.${++ip % 250}` });
+  if (options.cookie) headers.set("cookie", options.cookie);
+  if (options.ua) headers.set("user-agent", options.ua);
+  return new Request(`${SITE}/api/auth${path}`, { method: "POST", headers, body: JSON.stringify(body) });
+}
+const cookieOf = (response: Response) => response.headers.getSetCookie().find((c) => c.startsWith("torepoke.session_token="))?.split(";")[0];
+const tokenOf = (cookie: string) => decodeURIComponent(cookie.split("=")[1]).split(".")[0];
+
+async function mailsTo(to: string): Promise<MailMessage[]> {
+  const rows = await rowsOf<{ payload: MailMessage }>(database.db, sql`select payload from delivery_outbox where kind = 'mail' and payload->>'to' = ${to} order by id`);
+  return rows.map((r) => r.payload);
+}
+
+async function signUp(email: string, name = "ライフ", password = "kouKan-2026-pass", ua?: string) {
+  const res = await getAuth(database.db, env).handler(authRequest("/sign-up/email", { email, password, name, callbackURL: "/profile/account?verified=1" }, { ua }));
+  expect(res.status).toBe(200);
+  const [user] = await database.db.select().from(users).where(eq(users.email, email));
+  return { id: user.id, cookie: cookieOf(res)!, password };
+}
+
+async function follow(url: string, cookie?: string) {
+  return getAuth(database.db, env).handler(new Request(url, { headers: cookie ? { cookie } : {} }));
+}
+
+describe("address verification", () => {
+  it("mails a link at sign-up that verifies the address; re-sending is limited per hour", async () => {
+    const email = uniqueEmail("verify");
+    const { id } = await signUp(email);
+    const [mail] = await mailsTo(email);
+    expect(mail.subject).toBe("【トレポケ】メールアドレスの確認");
+    const link = /http:\/\/torepoke\.test\/api\/auth\/verify-email\?\S+/.exec(mail.text)![0];
+
+    for (let i = 0; i < VERIFY_RESEND_PER_HOUR; i++) expect(await resendVerification(database.db, env, id, "ja")).toBe(true);
+    await expect(resendVerification(database.db, env, id, "ja")).rejects.toMatchObject({ code: "resend_limited", status: 429 });
+    expect(await mailsTo(email)).toHaveLength(1 + VERIFY_RESEND_PER_HOUR);
+
+    const res = await follow(link);
+    expect(res.status).toBe(302);
+    expect(res.headers.get("location")).toBe("/profile/account?verified=1");
+    const [user] = await database.db.select().from(users).where(eq(users.id, id));
+    expect(user.emailVerified).toBe(true);
+    // Verified: nothing more to send.
+    expect(await resendVerification(database.db, env, id, "ja")).toBe(false);
+  });
+
+  it("REQUIRE_EMAIL_VERIFICATION=true makes sign-in wait for the link", async () => {
+    const strict = loadEnv({ SITE_URL: SITE, BETTER_AUTH_SECRET: "l".repeat(40), AUTH_RATE_LIMIT_MAX: "1000", REQUIRE_EMAIL_VERIFICATION: "true" });
+    const auth = getAuth(database.db, strict);
+    const email = uniqueEmail("strict");
+    const signUpRes = await auth.handler(authRequest("/sign-up/email", { email, password: "kouKan-2026-pass", name: "厳格" }));
+    expect(signUpRes.status).toBe(200);
+    expect(cookieOf(signUpRes)).toBeUndefined();
+    const refused = await auth.handler(authRequest("/sign-in/email", { email, password: "kouKan-2026-pass" }));
+    expect(refused.status).toBe(403);
+    expect(await refused.json()).toMatchObject({ code: "EMAIL_NOT_VERIFIED" });
+    const link = /http:\/\/torepoke\.test\/api\/auth\/verify-email\?\S+/.exec((await mailsTo(email))[0].text)![0];
+    await auth.handler(new Request(link));
+    const allowed = await auth.handler(authRequest("/sign-in/email", { email, password: "kouKan-2026-pass" }));
+    expect(allowed.status).toBe(200);
+  });
+});
+
+describe("change of address and password", () => {
+  it("confirms a new address through a link sent to it, and tells the old address", async () => {
+    const auth = getAuth(database.db, env);
+    const oldEmail = uniqueEmail("old");
+    const newEmail = uniqueEmail("new");
+    const { id, cookie } = await signUp(oldEmail);
+    const res = await auth.handler(authRequest("/change-email", { newEmail, callbackURL: "/profile/account?emailChanged=1" }, { cookie }));
+    expect(res.status).toBe(200);
+    const [confirm] = await mailsTo(newEmail);
+    expect(confirm.subject).toBe("【トレポケ】新しいメールアドレスの確認");
+    expect((await mailsTo(oldEmail)).map((m) => m.subject)).toContain("【トレポケ】メールアドレスの変更手続きがありました");
+    expect((await mailsTo(oldEmail)).find((m) => m.subject.includes("変更手続き"))!.text).toContain(newEmail);
+    // Not changed until the link is opened.
+    expect((await database.db.select().from(users).where(eq(users.id, id)))[0].email).toBe(oldEmail);
+    const link = /http:\/\/torepoke\.test\/api\/auth\/verify-email\?\S+/.exec(confirm.text)![0];
+    const done = await follow(link, cookie);
+    expect(done.status).toBe(302);
+    expect(done.headers.get("location")).toBe("/profile/account?emailChanged=1");
+    const [user] = await database.db.select().from(users).where(eq(users.id, id));
+    expect(user).toMatchObject({ email: newEmail, emailVerified: true });
+  });
+
+  it("changes the password only with the current one, refuses a common one, and ends the other sessions", async () => {
+    const auth = getAuth(database.db, env);
+    const email = uniqueEmail("pw");
+    const { id, cookie } = await signUp(email);
+    const other = cookieOf(await auth.handler(authRequest("/sign-in/email", { email, password: "kouKan-2026-pass" })))!;
+    expect(await database.db.select().from(sessions).where(eq(sessions.userId, id))).toHaveLength(2);
+    const wrong = await auth.handler(authRequest("/change-password", { currentPassword: "not-the-password", newPassword: "atarashii-Pass-77" }, { cookie }));
+    expect(wrong.status).toBe(400);
+    const common = await auth.handler(authRequest("/change-password", { currentPassword: "kouKan-2026-pass", newPassword: "iloveyou1" }, { cookie }));
+    expect(await common.json()).toMatchObject({ code: "password_common" });
+    const ok = await auth.handler(authRequest("/change-password", { currentPassword: "kouKan-2026-pass", newPassword: "atarashii-Pass-77", revokeOtherSessions: true }, { cookie }));
+    expect(ok.status).toBe(200);
+    const left = await database.db.select().from(sessions).where(eq(sessions.userId, id));
+    expect(left).toHaveLength(1);
+    expect(left[0].token).not.toBe(tokenOf(other));
+  });
+});
+
+describe("sessions", () => {
+  it("lists the account's devices with browser and OS, ends one, then all others, never another account's", async () => {
+    const auth = getAuth(database.db, env);
+    const email = uniqueEmail("devices");
+    const iphone = "Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1";
+    const { id, cookie } = await signUp(email, "端末", "kouKan-2026-pass", iphone);
+    const android = "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36";
+    const windows = "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36";
+    await auth.handler(authRequest("/sign-in/email", { email, password: "kouKan-2026-pass" }, { ua: android }));
+    await auth.handler(authRequest("/sign-in/email", { email, password: "kouKan-2026-pass" }, { ua: windows }));
+    const list = await listSessions(database.db, id, tokenOf(cookie));
+    expect(list).toHaveLength(3);
+    expect(list[0]).toMatchObject({ current: true, browser: "Safari", os: "iOS" });
+    expect(list.slice(1).map((s) => s.os).sort()).toEqual(["Android", "Windows"]);
+
+    const stranger = await signUp(uniqueEmail("stranger"));
+    const androidSession = list.find((s) => s.os === "Android")!;
+    await expect(revokeSession(database.db, stranger.id, androidSession.id)).rejects.toBeInstanceOf(AccountError);
+    await revokeSession(database.db, id, androidSession.id);
+    expect(await listSessions(database.db, id, tokenOf(cookie))).toHaveLength(2);
+    expect(await revokeOtherSessions(database.db, id, tokenOf(cookie))).toBe(1);
+    expect(await listSessions(database.db, id, tokenOf(cookie))).toEqual([expect.objectContaining({ current: true })]);
+  });
+});
+
+/** A signed-up user with an offer, a chat room with messages, a report and a block. */
+async function busyUser(name: string, friendId: string) {
+  const email = uniqueEmail("busy");
+  const me = await signUp(email, name);
+  await database.db.update(profiles).set({ friendId }).where(eq(profiles.userId, me.id));
+  const partner = await createChatUser(database.db, { name: `相手${friendId.slice(-4)}`, friendId: "9999888877776666" });
+  const stranger = await createChatUser(database.db, { name: "無関係", friendId: "5555444433332222" });
+  const myOffer = await createChatOffer(database.db, me.id);
+  const theirOffer = await createChatOffer(database.db, partner.id);
+  const [room] = await database.db.insert(chatRooms).values({ offerId: theirOffer.id, ownerId: partner.id, partnerId: me.id }).returning({ id: chatRooms.id });
+  await database.db.update(tradeOffers).set({ status: "negotiating", partnerId: me.id }).where(eq(tradeOffers.id, theirOffer.id));
+  await sendMessage(database.db, { roomId: room.id, userId: me.id, clientId: newClientId(), body: "交換お願いします" });
+  const reply = await sendMessage(database.db, { roomId: room.id, userId: partner.id, clientId: newClientId(), body: "いいですよ" });
+  const [stored] = await database.db.select().from(chatMessages).where(eq(chatMessages.id, (reply as { message: { id: string } }).message.id));
+  await reportMessage(database.db, { reporterId: me.id, messageId: stored.id, reason: "spam" });
+  await database.db.insert(blocks).values({ blockerId: me.id, blockedId: stranger.id });
+  return { ...me, email, partner, stranger, myOffer, theirOffer, roomId: room.id };
+}
+
+describe("export", () => {
+  it("holds the user's profile, offers, chats with messages, reports and blocks, without other users' private data", async () => {
+    const u = await busyUser("書き出し", "1111222233334444");
+    const file = await exportAccountData(database.db, env, u.id);
+    const text = JSON.stringify(file);
+    expect(file.account.email).toBe(u.email);
+    expect(file.profile).toMatchObject({ displayName: "書き出し", friendId: "1111222233334444" });
+    expect(file.tradeOffers.map((o) => o.id)).toEqual([u.myOffer.id]);
+    expect(file.tradeOffers[0].cards).toHaveLength(2);
+    expect(file.chatRooms).toHaveLength(1);
+    expect(file.chatRooms[0].messages.map((m) => [m.from, m.body])).toEqual([
+      ["me", "交換お願いします"],
+      ["partner", "いいですよ"],
+    ]);
+    expect(file.reportsFiled).toHaveLength(1);
+    expect(file.blocks).toEqual([expect.objectContaining({ displayName: "無関係" })]);
+    expect(file.mails.map((m) => m.subject)).toContain("【トレポケ】メールアドレスの確認");
+    // Other users: display names only; no e-mail, no id, and the partner's friend ID is not revealed before 条件合意.
+    for (const secret of [u.partner.id, `${u.partner.id}@example.com`, "9999888877776666", u.stranger.id, "5555444433332222"]) expect(text).not.toContain(secret);
+    await database.db.update(chatRooms).set({ ownerAgreedAt: new Date(), partnerAgreedAt: new Date() }).where(eq(chatRooms.id, u.roomId));
+    const agreed = await exportAccountData(database.db, env, u.id);
+    expect(agreed.chatRooms[0].partner).toEqual({ displayName: u.partner.name, friendId: "9999888877776666" });
+  });
+});
+
+describe("deletion", () => {
+  it("needs the password; then in one go ends sessions, closes offers, erases the profile and address, keeps messages as 退会したユーザー and reports without the reporter", async () => {
+    const u = await busyUser("消える太郎", "7777666655554444");
+    await expect(deleteAccount(database.db, env, u.id, { password: "wrong-password-1", locale: "ja" })).rejects.toMatchObject({ code: "password_wrong" });
+    expect((await database.db.select().from(users).where(eq(users.id, u.id)))[0].email).toBe(u.email);
+
+    await deleteAccount(database.db, env, u.id, { password: u.password, locale: "ja" });
+
+    expect(await database.db.select().from(sessions).where(eq(sessions.userId, u.id))).toHaveLength(0);
+    const [mine] = await database.db.select().from(tradeOffers).where(eq(tradeOffers.id, u.myOffer.id));
+    expect(mine.status).toBe("closed");
+    const [theirs] = await database.db.select().from(tradeOffers).where(eq(tradeOffers.id, u.theirOffer.id));
+    expect(theirs).toMatchObject({ status: "open", partnerId: null });
+    // The partner still reads the whole conversation, from 退会したユーザー.
+    const view = await getRoomView(database.db, u.roomId, u.partner.id);
+    expect(view.partner.displayName).toBe("退会したユーザー");
+    expect(view.partner.friendId).toBeNull();
+    expect(await database.db.select().from(chatMessages).where(eq(chatMessages.roomId, u.roomId))).toHaveLength(2);
+    // The report stays for moderation; its reporter is the nameless row.
+    const [report] = await database.db.select().from(reports).where(eq(reports.reporterId, u.id));
+    expect(report).toBeDefined();
+    // Signing in with the old address and password no longer works.
+    const login = await getAuth(database.db, env).handler(authRequest("/sign-in/email", { email: u.email, password: u.password }));
+    expect(login.status).toBe(401);
+    // A mail confirms the deletion to the old address.
+    expect((await mailsTo(u.email)).map((m) => m.subject)).toEqual(["【トレポケ】退会手続きが完了しました"]);
+
+    // Nothing else of the user remains anywhere in the database than what the privacy policy names:
+    // the nameless row (id, 退会したユーザー), their chat messages and closed offers, reports by id,
+    // and the deletion mail in the outbox until it has been sent (then kept 7 days).
+    const personal = [u.email, "消える太郎", "7777666655554444", u.cookie.split("=")[1].split(".")[0].slice(0, 20)];
+    const columns = await rowsOf<{ table_name: string; column_name: string }>(
+      database.db,
+      sql`select table_name, column_name from information_schema.columns
+          where table_schema = 'public' and data_type in ('text', 'jsonb', 'character varying', 'ARRAY')`,
+    );
+    const found: string[] = [];
+    for (const { table_name, column_name } of columns) {
+      for (const value of personal) {
+        const hits = await rowsOf<{ n: number }>(
+          database.db,
+          sql`select count(*)::int as n from ${sql.identifier(table_name)} where ${sql.identifier(column_name)}::text like ${`%${value}%`}`,
+        );
+        if (hits[0].n > 0) found.push(`${table_name}.${column_name} has ${value} (${hits[0].n})`);
+      }
+    }
+    expect(found).toEqual(["delivery_outbox.payload has " + u.email + " (1)"]);
+  });
+});
