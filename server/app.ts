@@ -41,7 +41,7 @@ export async function start(): Promise<void> {
   }
 
   const clientDir = path.resolve(path.dirname(new URL(import.meta.url).pathname), "../client");
-  const { server, io, realtime } = await createHttpApp({
+  const { server, io, realtime, analytics } = await createHttpApp({
     env,
     database,
     build: build as unknown as ServerBuild,
@@ -71,6 +71,8 @@ export async function start(): Promise<void> {
     await new Promise<void>((resolve) => io.close(() => resolve()));
     clearTimeout(force);
     await realtime.close();
+    // Buffered analytics rows are written before the database closes.
+    await analytics.close();
     await database.close();
     log.info("stopped", { signal });
     process.exit(0);

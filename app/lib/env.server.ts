@@ -26,6 +26,15 @@ const optionalUrl = (protocols: string[]) =>
       { message: `must be a URL starting with ${protocols.map((p) => `${p}//`).join(" or ")}` },
     );
 
+function wholeNumber(fallback: string, min: number, max: number) {
+  return z
+    .string()
+    .trim()
+    .default(fallback)
+    .refine((v) => /^\d+$/.test(v) && Number(v) >= min && Number(v) <= max, { message: `must be a whole number from ${min} to ${max}` })
+    .transform(Number);
+}
+
 const EnvSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("production"),
   PORT: z
@@ -79,6 +88,18 @@ const EnvSchema = z.object({
   S3_ACCESS_KEY_ID: z.string().trim().optional().transform((v) => v || undefined),
   S3_SECRET_ACCESS_KEY: z.string().optional().transform((v) => v || undefined),
   S3_PUBLIC_URL: optionalUrl(["https:", "http:"]),
+  // First-party analytics (docs/decisions/020-first-party-analytics.md).
+  ANALYTICS_RETENTION_DAYS: wholeNumber("90", 1, 3650),
+  ANALYTICS_RATE_LIMIT: wholeNumber("120", 1, 1_000_000),
+  ANALYTICS_BUFFER_MAX: wholeNumber("50000", 100, 10_000_000),
+  METRICS_PORT: z
+    .string()
+    .trim()
+    .optional()
+    .transform((v) => (v ? v : undefined))
+    .refine((v) => v === undefined || (/^\d+$/.test(v) && Number(v) >= 1 && Number(v) <= 65535), { message: "must be a port number between 1 and 65535" })
+    .transform((v) => (v === undefined ? undefined : Number(v))),
+  METRICS_HOST: z.string().trim().default("127.0.0.1"),
 });
 
 export type Env = {
@@ -103,6 +124,16 @@ export type Env = {
   pageCacheSeconds: number;
   /** Where uploads go: DATA_DIR/uploads, or an S3-compatible bucket when S3_BUCKET is set. */
   s3: S3Config | undefined;
+  analytics: {
+    /** Days raw analytics events are kept (rollups stay). */
+    retentionDays: number;
+    /** Collection hits accepted per client IP per minute. */
+    rateLimitPerMinute: number;
+    /** Rows the in-memory buffer holds at most before new ones are dropped (and counted). */
+    bufferMax: number;
+  };
+  /** Prometheus metrics on their own port (METRICS_PORT), off when unset; METRICS_HOST defaults to loopback. */
+  metrics: { port: number; host: string } | undefined;
 };
 
 export type S3Config = {
@@ -154,6 +185,8 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
     authRateLimitMax: e.AUTH_RATE_LIMIT_MAX,
     pageCacheSeconds: e.PAGE_CACHE_SECONDS,
     s3: s3Config(e),
+    analytics: { retentionDays: e.ANALYTICS_RETENTION_DAYS, rateLimitPerMinute: e.ANALYTICS_RATE_LIMIT, bufferMax: e.ANALYTICS_BUFFER_MAX },
+    metrics: e.METRICS_PORT === undefined ? undefined : { port: e.METRICS_PORT, host: e.METRICS_HOST },
   };
 }
 
