@@ -222,3 +222,129 @@ export async function lastComputedAt(db: Db): Promise<string | null> {
   const [r] = await rowsOf<{ at: Date | string | null }>(db, sql`select max(computed_at) as at from analytics_rollup_days`);
   return r?.at ? new Date(r.at).toISOString() : null;
 }
+
+export type HealthFigures = {
+  running: boolean;
+  buffered: number;
+  written: number;
+  dropped: number;
+  failedBatches: number;
+  lastFlushAt: string | null;
+  lastRollupAt: string | null;
+  collected: Record<string, number>;
+};
+
+export type AnalyticsTabData = {
+  range: Range;
+  period: Period;
+  previous: Period;
+  periodError: boolean;
+  channel: string | null;
+  current: Headline;
+  before: Headline;
+  series: SeriesPoint[];
+  realtime: Realtime;
+  pages: (TopRow & { kind: string })[];
+  entries: TopRow[];
+  exits: TopRow[];
+  kinds: TopRow[];
+  sources: TopRow[];
+  channels: TopRow[];
+  utmSources: TopRow[];
+  utmMediums: TopRow[];
+  utmCampaigns: TopRow[];
+  browsers: TopRow[];
+  systems: TopRow[];
+  devices: TopRow[];
+  languages: TopRow[];
+  funnel: Funnel;
+  content: ContentRow[];
+  events: { kind: string; count: number; users: number }[];
+  computedAt: string | null;
+  health: HealthFigures;
+};
+
+/** Everything the アクセス解析 tab shows for `?range=&from=&to=&channel=`; a bad custom period falls back to 7 days and says so. */
+export async function analyticsTabData(db: Db, params: URLSearchParams, health: HealthFigures): Promise<AnalyticsTabData> {
+  let chosen: ReturnType<typeof periodFromParams>;
+  let periodError = false;
+  try {
+    chosen = periodFromParams(params);
+  } catch (error) {
+    if (!(error instanceof AnalyticsError)) throw error;
+    periodError = true;
+    chosen = periodFromParams(new URLSearchParams());
+  }
+  const { period, previous } = chosen;
+  const channel = params.get("channel")?.slice(0, 40) || null;
+  const [current, before, points, now, pages, entries, exits, kinds, sources, channels, utmSources, utmMediums, utmCampaigns, browsers, systems, devices, languages, funnel, content, events, computedAt] =
+    await Promise.all([
+      headline(db, period),
+      headline(db, previous),
+      series(db, period),
+      realtime(db),
+      topPages(db, period),
+      top(db, period, "entry"),
+      top(db, period, "exit"),
+      top(db, period, "kind"),
+      top(db, period, "source"),
+      top(db, period, "channel"),
+      top(db, period, "utm_source"),
+      top(db, period, "utm_medium"),
+      top(db, period, "utm_campaign"),
+      top(db, period, "browser"),
+      top(db, period, "os"),
+      top(db, period, "device"),
+      top(db, period, "lang"),
+      tradeFunnel(db, period, channel),
+      contentThatBringsTraders(db, period),
+      productEvents(db, period),
+      lastComputedAt(db),
+    ]);
+  return {
+    range: chosen.range,
+    period,
+    previous,
+    periodError,
+    channel,
+    current,
+    before,
+    series: points,
+    realtime: now,
+    pages,
+    entries,
+    exits,
+    kinds,
+    sources,
+    channels,
+    utmSources,
+    utmMediums,
+    utmCampaigns,
+    browsers,
+    systems,
+    devices,
+    languages,
+    funnel,
+    content,
+    events,
+    computedAt,
+    health,
+  };
+}
+
+/** CSV of one period: every rollup row (day, dimension, value and its counts), for a spreadsheet. */
+export async function exportCsv(db: Db, period: Period): Promise<string> {
+  const rows = await rowsOf<Record<string, string | number>>(
+    db,
+    sql`select to_char(day, 'YYYY-MM-DD') as day, dim, value, visitors, visits, pageviews, entries, exits, bounces, duration_s, engaged_ms, posted_visitors, traded_visitors
+        from analytics_daily where day between ${period.from} and ${period.to} order by day, dim, visitors desc, value`,
+  );
+  const columns = ["day", "dim", "value", "visitors", "visits", "pageviews", "entries", "exits", "bounces", "duration_s", "engaged_ms", "posted_visitors", "traded_visitors"];
+  const cell = (v: unknown) => {
+    const s = String(v ?? "");
+    // Quote everything that needs it, and defuse spreadsheet formulas (=, +, -, @ at the start).
+    const safe = /^[=+\-@\t\r]/.test(s) ? `'${s}` : s;
+    return /[",\n\r]/.test(safe) || safe !== s ? `"${safe.replace(/"/g, '""')}"` : safe;
+  };
+  return [columns.join(","), ...rows.map((r) => columns.map((c) => cell(r[c])).join(","))].join("\r\n") + "\r\n";
+}
