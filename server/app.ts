@@ -41,7 +41,7 @@ export async function start(): Promise<void> {
   }
 
   const clientDir = path.resolve(path.dirname(new URL(import.meta.url).pathname), "../client");
-  const { server, io, realtime, analytics } = await createHttpApp({
+  const { server, io, realtime, analytics, metrics } = await createHttpApp({
     env,
     database,
     build: build as unknown as ServerBuild,
@@ -73,6 +73,7 @@ export async function start(): Promise<void> {
     await realtime.close();
     // Buffered analytics rows are written before the database closes.
     await analytics.close();
+    await metrics.close();
     await database.close();
     log.info("stopped", { signal });
     process.exit(0);

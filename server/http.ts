@@ -29,12 +29,14 @@ import { urlGuard } from "./url-guard";
 import { createPageCache } from "./page-cache";
 import { attachRealtime, type Realtime } from "./realtime";
 import { attachAnalytics, COLLECT_MAX_BYTES, COLLECT_PATH, type Analytics } from "./analytics";
+import { createMetrics, type Metrics } from "./metrics";
 
 export type HttpApp = {
   server: Server;
   io: SocketServer;
   realtime: Realtime;
   analytics: Analytics;
+  metrics: Metrics;
 };
 
 /**
@@ -70,6 +72,9 @@ export async function createHttpApp(options: {
   const secure = env.siteUrl.startsWith("https:");
   const siteOrigin = new URL(env.siteUrl);
   const wsOrigin = `${secure ? "wss" : "ws"}://${siteOrigin.host}`;
+  // Prometheus request timings by route pattern (server/metrics.ts), around everything below.
+  const metrics = createMetrics({ env, build, log });
+  app.use(metrics.middleware);
 
   app.use((req, res, next) => {
     const started = process.hrtime.bigint();
@@ -196,6 +201,7 @@ export async function createHttpApp(options: {
     headers["Referrer-Policy"] = "same-origin";
   });
   const realtime = await attachRealtime({ io, env, database, log });
+  await metrics.start(io);
 
   // Signed-out visitors of the board, the card pages and their APIs share renders for a few seconds.
   const pageCache = createPageCache({ ttlSeconds: env.pageCacheSeconds });
@@ -228,7 +234,7 @@ export async function createHttpApp(options: {
     if (!res.headersSent) res.status(500).json({ error: "Internal Server Error" });
   });
 
-  return { server, io, realtime, analytics };
+  return { server, io, realtime, analytics, metrics };
 }
 
 function firstSegment(pathname: string): string {

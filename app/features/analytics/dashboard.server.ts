@@ -232,6 +232,8 @@ export type HealthFigures = {
   lastFlushAt: string | null;
   lastRollupAt: string | null;
   collected: Record<string, number>;
+  /** Requests and sockets of this instance (server/metrics.ts), when the server measures them. */
+  operations: { socketsConnected: number; requests: number; slowRequests: number } | null;
 };
 
 export type AnalyticsTabData = {

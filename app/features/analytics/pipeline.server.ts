@@ -25,3 +25,15 @@ export async function refreshNow(db: Db): Promise<void> {
   await current?.buffer.flush();
   await runRollups(db);
 }
+
+/** What the server measures beside analytics (server/metrics.ts): shown in the same health panel. */
+export type OperationsFigures = { socketsConnected: number; requests: number; slowRequests: number };
+let operations: (() => OperationsFigures) | null = null;
+
+export function registerOperationsFigures(source: (() => OperationsFigures) | null): void {
+  operations = source;
+}
+
+export function operationsFigures(): OperationsFigures | null {
+  return operations?.() ?? null;
+}

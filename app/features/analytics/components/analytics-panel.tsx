@@ -384,6 +384,13 @@ export function AnalyticsPanel({ data }: { data: unknown }) {
               [t("healthDropped"), number.format(d.health.dropped)],
               [t("healthFailed"), number.format(d.health.failedBatches)],
               [t("healthLastFlush"), d.health.lastFlushAt ? tokyoMediumDateTime(d.health.lastFlushAt, locale) : "—"],
+              ...(d.health.operations
+                ? [
+                    [t("healthSockets"), number.format(d.health.operations.socketsConnected)],
+                    [t("healthRequests"), number.format(d.health.operations.requests)],
+                    [t("healthSlowRequests"), number.format(d.health.operations.slowRequests)],
+                  ]
+                : []),
             ].map(([label, value]) => (
               <div key={label}>
                 <dt className="text-slate-600">{label}</dt>
