@@ -19,6 +19,7 @@ import { CardImageBaseUrlContext } from "./features/cards/components/card-image"
 import { RouteError } from "./components/ui/route-error";
 import { getSiteSettings } from "./features/settings/settings.server";
 import { getViewer } from "./features/users/session.server";
+import { PageTracker } from "./features/analytics/components/page-tracker";
 import { LocaleContext, localeFromRequest, useT, type Locale } from "./lib/i18n";
 import { useNonce } from "./lib/nonce";
 import type { SiteHead } from "./lib/seo";
@@ -101,6 +102,7 @@ export default function App() {
   return (
     <Shell>
       <Outlet />
+      <PageTracker />
     </Shell>
   );
 }

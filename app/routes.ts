@@ -48,6 +48,8 @@ export default [
   route("api/admin/settings", "routes/api.admin.settings.ts"),
   route("api/admin/content/refs", "routes/api.admin.content.refs.ts"),
   route("api/admin/seo/suggest", "routes/api.admin.seo.suggest.ts"),
+  route("api/admin/analytics", "routes/api.admin.analytics.ts"),
+  route("api/admin/analytics/export", "routes/api.admin.analytics.export.ts"),
   route("admin", "routes/admin.tsx"),
   route("admin/deck-recipes/new", "routes/admin.deck-recipes.new.tsx"),
   route("admin/deck-recipes/edit/:id", "routes/admin.deck-recipes.edit.tsx"),

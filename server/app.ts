@@ -52,7 +52,7 @@ export async function start(): Promise<void> {
   const deliveries = startDeliveries({ env, db: database.db, log });
 
   const clientDir = path.resolve(path.dirname(new URL(import.meta.url).pathname), "../client");
-  const { server, io, realtime } = await createHttpApp({
+  const { server, io, realtime, analytics, metrics } = await createHttpApp({
     env,
     database,
     build: build as unknown as ServerBuild,
@@ -83,6 +83,9 @@ export async function start(): Promise<void> {
     clearTimeout(force);
     await realtime.close();
     await deliveries.stop();
+    // Buffered analytics rows are written before the database closes.
+    await analytics.close();
+    await metrics.close();
     await database.close();
     log.info("stopped", { signal });
     process.exit(0);

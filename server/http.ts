@@ -28,11 +28,15 @@ import { onContentChange } from "../app/lib/content-version.server";
 import { urlGuard } from "./url-guard";
 import { createPageCache } from "./page-cache";
 import { attachRealtime, type Realtime } from "./realtime";
+import { attachAnalytics, COLLECT_MAX_BYTES, COLLECT_PATH, type Analytics } from "./analytics";
+import { createMetrics, type Metrics } from "./metrics";
 
 export type HttpApp = {
   server: Server;
   io: SocketServer;
   realtime: Realtime;
+  analytics: Analytics;
+  metrics: Metrics;
 };
 
 /**
@@ -50,6 +54,8 @@ export const BODY_LIMIT_ROUTES: BodyLimitRoute[] = [
   // An article of 100,000 characters of Japanese is ~300 KB; the route bounds its JSON body as it reads it.
   { path: "/api/admin/articles", maxBytes: ARTICLE_BODY_MAX_BYTES, streaming: true },
   { path: "/api/admin/articles/", maxBytes: ARTICLE_BODY_MAX_BYTES, streaming: true },
+  // The analytics page script's hits are a few hundred bytes (server/analytics.ts).
+  { path: COLLECT_PATH, maxBytes: COLLECT_MAX_BYTES },
 ];
 
 export async function createHttpApp(options: {
@@ -66,6 +72,9 @@ export async function createHttpApp(options: {
   const secure = env.siteUrl.startsWith("https:");
   const siteOrigin = new URL(env.siteUrl);
   const wsOrigin = `${secure ? "wss" : "ws"}://${siteOrigin.host}`;
+  // Prometheus request timings by route pattern (server/metrics.ts), around everything below.
+  const metrics = createMetrics({ env, build, log });
+  app.use(metrics.middleware);
 
   app.use((req, res, next) => {
     const started = process.hrtime.bigint();
@@ -141,6 +150,9 @@ export async function createHttpApp(options: {
     }
   });
 
+  // First-party analytics: the collection endpoint and its jobs (server/analytics.ts).
+  const analytics = attachAnalytics(app, { env, database, log });
+
   // Hashed build assets never change: cache them for a year.
   app.use("/assets", express.static(path.join(clientDir, "assets"), { immutable: true, maxAge: "1y" }));
   // Uploads in the local store (with S3_BUCKET set, pages link to the bucket instead). Names are
@@ -189,6 +201,7 @@ export async function createHttpApp(options: {
     headers["Referrer-Policy"] = "same-origin";
   });
   const realtime = await attachRealtime({ io, env, database, log });
+  await metrics.start(io);
 
   // Signed-out visitors of the board, the card pages and their APIs share renders for a few seconds.
   const pageCache = createPageCache({ ttlSeconds: env.pageCacheSeconds });
@@ -221,7 +234,7 @@ export async function createHttpApp(options: {
     if (!res.headersSent) res.status(500).json({ error: "Internal Server Error" });
   });
 
-  return { server, io, realtime };
+  return { server, io, realtime, analytics, metrics };
 }
 
 function firstSegment(pathname: string): string {

@@ -16,6 +16,10 @@ describe("loadEnv", () => {
     expect(env.authSecret.length).toBeGreaterThanOrEqual(32);
     expect(readFileSync(path.join(dir, "auth-secret"), "utf8").trim()).toBe(env.authSecret);
     expect(loadEnv({ DATA_DIR: dir }).authSecret).toBe(env.authSecret);
+    // Metrics are off unless asked for, and then on loopback unless told otherwise.
+    expect(env.metrics).toBeUndefined();
+    expect(env.analytics.retentionDays).toBe(90);
+    expect(loadEnv({ DATA_DIR: dir, METRICS_PORT: "9464" }).metrics).toEqual({ port: 9464, host: "127.0.0.1" });
   });
 
   it.each([
@@ -28,6 +32,10 @@ describe("loadEnv", () => {
     ["SMTP_URL", "http://mail.example.com"],
     ["MAIL_FROM", "not an address"],
     ["REQUIRE_EMAIL_VERIFICATION", "yes"],
+    ["METRICS_PORT", "0"],
+    ["METRICS_PORT", "http"],
+    ["ANALYTICS_RETENTION_DAYS", "0"],
+    ["ANALYTICS_RATE_LIMIT", "-1"],
   ])("rejects %s=%s with a message naming it", (name, value) => {
     expect(() => loadEnv({ DATA_DIR: dataDir(), [name]: value })).toThrowError(ConfigError);
     expect(() => loadEnv({ DATA_DIR: dataDir(), [name]: value })).toThrowError(new RegExp(`^Invalid configuration: ${name} `));

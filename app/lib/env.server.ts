@@ -26,6 +26,15 @@ const optionalUrl = (protocols: string[]) =>
       { message: `must be a URL starting with ${protocols.map((p) => `${p}//`).join(" or ")}` },
     );
 
+function wholeNumber(fallback: string, min: number, max: number) {
+  return z
+    .string()
+    .trim()
+    .default(fallback)
+    .refine((v) => /^\d+$/.test(v) && Number(v) >= min && Number(v) <= max, { message: `must be a whole number from ${min} to ${max}` })
+    .transform(Number);
+}
+
 const EnvSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("production"),
   PORT: z
@@ -90,6 +99,18 @@ const EnvSchema = z.object({
       message: "must be an e-mail address, optionally as Name <address>",
     }),
   REQUIRE_EMAIL_VERIFICATION: z.enum(["true", "false"]).default("false"),
+  // First-party analytics (docs/decisions/020-first-party-analytics.md).
+  ANALYTICS_RETENTION_DAYS: wholeNumber("90", 1, 3650),
+  ANALYTICS_RATE_LIMIT: wholeNumber("120", 1, 1_000_000),
+  ANALYTICS_BUFFER_MAX: wholeNumber("50000", 100, 10_000_000),
+  METRICS_PORT: z
+    .string()
+    .trim()
+    .optional()
+    .transform((v) => (v ? v : undefined))
+    .refine((v) => v === undefined || (/^\d+$/.test(v) && Number(v) >= 1 && Number(v) <= 65535), { message: "must be a port number between 1 and 65535" })
+    .transform((v) => (v === undefined ? undefined : Number(v))),
+  METRICS_HOST: z.string().trim().default("127.0.0.1"),
 });
 
 export type Env = {
@@ -120,6 +141,16 @@ export type Env = {
   mailFrom: string;
   /** REQUIRE_EMAIL_VERIFICATION=true: sign-in waits until the address is verified. */
   requireEmailVerification: boolean;
+  analytics: {
+    /** Days raw analytics events are kept (rollups stay). */
+    retentionDays: number;
+    /** Collection hits accepted per client IP per minute. */
+    rateLimitPerMinute: number;
+    /** Rows the in-memory buffer holds at most before new ones are dropped (and counted). */
+    bufferMax: number;
+  };
+  /** Prometheus metrics on their own port (METRICS_PORT), off when unset; METRICS_HOST defaults to loopback. */
+  metrics: { port: number; host: string } | undefined;
 };
 
 export type S3Config = {
@@ -174,6 +205,8 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM ?? `トレポケ <no-reply@${mailHost(e.SITE_URL ?? `http://localhost:${port}`)}>`,
     requireEmailVerification: e.REQUIRE_EMAIL_VERIFICATION === "true",
+    analytics: { retentionDays: e.ANALYTICS_RETENTION_DAYS, rateLimitPerMinute: e.ANALYTICS_RATE_LIMIT, bufferMax: e.ANALYTICS_BUFFER_MAX },
+    metrics: e.METRICS_PORT === undefined ? undefined : { port: e.METRICS_PORT, host: e.METRICS_HOST },
   };
 }
 

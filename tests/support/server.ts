@@ -23,7 +23,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
   const wantedPort = env.PORT ? Number(env.PORT) : await freePort();
   const url = `http://127.0.0.1:${wantedPort}`;
   // Every browser test signs up from 127.0.0.1: lift the per-IP auth limit unless a test sets it.
-  const childEnv: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: "production", HOST: "127.0.0.1", LOG_LEVEL: "info", SITE_URL: url, AUTH_RATE_LIMIT_MAX: "10000", ...env, PORT: String(wantedPort), DATA_DIR: dataDir };
+  const childEnv: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: "production", HOST: "127.0.0.1", LOG_LEVEL: "info", SITE_URL: url, AUTH_RATE_LIMIT_MAX: "10000", ANALYTICS_RATE_LIMIT: "100000", ...env, PORT: String(wantedPort), DATA_DIR: dataDir };
   const child = spawn(process.execPath, ["server.js"], {
     cwd: root,
     env: childEnv,

@@ -8,3 +8,4 @@ export * from "./content";
 export * from "./trades";
 export * from "./users";
 export * from "./content-refs";
+export * from "./analytics";

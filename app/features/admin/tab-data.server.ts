@@ -11,6 +11,8 @@ import type { DecksTabData } from "../decks/components/decks-panel";
 import { listAdminDecks } from "../decks/decks.server";
 import { deckEditorData } from "../decks/editor-data.server";
 import { localeFromCookie } from "../../lib/i18n";
+import { analyticsTabData } from "../analytics/dashboard.server";
+import { healthFigures } from "../analytics/health.server";
 
 export type AdminTabDataArgs = { db: Db; viewer: Viewer; url: URL; request: Request };
 
@@ -32,6 +34,7 @@ export const ADMIN_TAB_DATA: Record<string, (args: AdminTabDataArgs) => Promise<
     return { articles, packs: packs.map((pack) => ({ id: pack.id, name: pack.nameJa })) };
   },
   database: ({ db }) => getDatabaseStats(db),
+  analytics: ({ db, url }) => analyticsTabData(db, url.searchParams, healthFigures()),
   // ?reports=all shows handled reports too; ?done=1 after one was resolved.
   reports: ({ db, url }) => reportsTabData(db, { filter: url.searchParams.get("reports") === "all" ? "all" : "open", done: url.searchParams.get("done") === "1" }),
   // SPEC.md §8 デッキの取得に失敗しました is the tab's own message, not an error page.

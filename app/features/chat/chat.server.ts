@@ -10,6 +10,7 @@ import { ChatError, type ChatErrorCode } from "./errors";
 import { appendMessage, cancelRoomTrade, fromRow, messageColumns, otherParticipant, progressOf, toMessage, type MessageRow, type RoomRow } from "./room-trade.server";
 import { MESSAGE_MAX_LENGTH, MESSAGE_PAGE_SIZE, normaliseBody, RoomIdSchema, type TradeStep } from "./chat.schema";
 import { offerCards, type OfferCard, type RoomOffer } from "./room-offer.server";
+import { recordProductEvent, recordRoomOpened } from "../analytics/events.server";
 
 /**
  * The trade chat service (DESIGN.md §6). Socket.IO handlers, resource routes, pages and tests
@@ -111,6 +112,7 @@ export async function sendMessage(db: Db, input: SendInput, allowSend?: () => Pr
 
   try {
     const message = await appendMessage(db, input.roomId, { senderId: input.userId, kind: "text", clientId: input.clientId, body });
+    if (message.seq === 1) await recordRoomOpened(db, input.roomId, input.userId);
     return { message, created: true, recipientId };
   } catch (err) {
     // Two copies of the same send raced: the loser's statement rolled back; return the winner.
@@ -370,6 +372,7 @@ async function applyTradeStepInTransaction(db: Db, input: { roomId: string; user
             throw new ChatError("offer_unavailable");
           }
           await post("agreed");
+          await recordProductEvent(tx, "terms_agreed", { offerId: offer.id, userId: input.userId, roomId: room.id });
         }
         break;
       }
@@ -378,6 +381,7 @@ async function applyTradeStepInTransaction(db: Db, input: { roomId: string; user
         if (p.friendRequested) break;
         await setRoom({ friendRequestedAt: now });
         await post("friend_requested");
+        await recordProductEvent(tx, "friend_request_sent", { offerId: offer.id, userId: input.userId, roomId: room.id });
         break;
       }
       case "game_trade_requested": {
@@ -385,6 +389,7 @@ async function applyTradeStepInTransaction(db: Db, input: { roomId: string; user
         if (p.gameTradeRequested) break;
         await setRoom({ gameTradeRequestedAt: now });
         await post("game_trade_requested");
+        await recordProductEvent(tx, "game_trade_sent", { offerId: offer.id, userId: input.userId, roomId: room.id });
         break;
       }
       case "complete": {
@@ -399,12 +404,14 @@ async function applyTradeStepInTransaction(db: Db, input: { roomId: string; user
           if (!done.completed) throw new ChatError("offer_unavailable");
           offerStatus = "completed";
           await post("completed");
+          await recordProductEvent(tx, "trade_completed", { offerId: offer.id, userId: input.userId, roomId: room.id });
         }
         break;
       }
       case "cancel": {
         const cancelled = await cancelRoomTrade(tx, room, input.userId);
         messages.push(cancelled.message);
+        await recordProductEvent(tx, "trade_cancelled", { offerId: offer.id, userId: input.userId, roomId: room.id });
         if (cancelled.offerReopened) offerStatus = "open";
         break;
       }

@@ -108,6 +108,23 @@ const privacyJa: LegalDocument = {
       heading: "9. 改定",
       paragraphs: ["本ポリシーは、必要に応じて改定することがあります。重要な変更がある場合は、本サービス上でお知らせします。"],
     },
+    {
+      heading: "10. アクセス解析（利用状況の計測）",
+      paragraphs: [
+        "本サービスは、どのページがどれだけ読まれ、トレードがどこで止まっているかを知ってサービスを改善するために、自前のアクセス解析を行っています。計測の仕組みは本サービスのプログラムの一部で、計測データは本サービスのサーバーだけに保存し、外部の解析サービスや広告事業者には送りません。計測のためのCookieやブラウザ内の保存領域（localStorageなど）は使用しません。",
+        "ページを開いたときと、ページを閉じたり別のタブに切り替えたりしたときに、次の情報を本サービスのサーバーに送信します：開いたページのURL（パスとUTMパラメータ）、直前に見ていた外部サイトのURL（保存するのはドメイン名のみ）、画面の幅、ページを表示していた時間、ブラウザが自動操作されているかどうか。サーバーは受け取った通信のIPアドレスとブラウザの種類（User-Agent）から、ブラウザ名・OS名・端末の種類（スマートフォン・タブレット・パソコン）だけを取り出し、IPアドレスとUser-Agentそのものは保存しません。",
+        "同じ日の訪問をまとめて数えるため、その日だけ有効な乱数とIPアドレス・User-Agentを組み合わせて一方向に変換した値（元に戻せない値）を使います。この乱数は日本時間の1日ごとに作り直し、2日後に削除するため、翌々日以降は同じ人かどうかを誰も判別できません。",
+        "ブラウザが「Global Privacy Control（Sec-GPC）」または「Do Not Track」を送っている場合は、計測を行いません。検索エンジンのクローラーなどの自動プログラムも計測しません。",
+        "ログイン中の利用者については、その日の訪問と利用者アカウントを結びつける記録を2日間だけ保存し、記事やデッキレシピがトレードにつながったかを日ごとの件数として集計します。また、トレード募集の出品・交渉の開始・条件合意・フレンド申請・ゲーム内トレード申請・取引完了・キャンセルの記録を、対象の募集と操作した利用者とともに保存し、トレードがどの段階で止まりやすいかの分析に使います。これらの記録（計測データ全般）は90日を目安に削除し、それ以降は個人と結びつかない日ごとの集計だけを残します。",
+      ],
+    },
+    {
+      heading: "11. 外部送信について（電気通信事業法第27条の12に基づく公表）",
+      paragraphs: [
+        "本サービスのページは、利用者の端末から本サービス以外の事業者へ情報を送信させるプログラム（外部の解析ツール、広告タグ、SNSの埋め込みなど）を含んでいません。利用者の端末から送信される情報の送信先は本サービスのサーバーのみで、その内容と利用目的は前項に記載したとおりです。",
+        "アップロード画像の保存先として外部のストレージを使う設定で運用する場合、画像はそのストレージから配信されます。その際に送信されるのは画像の取得に通常必要な情報（IPアドレス、User-Agentなど）に限られ、運営がその情報を解析に利用することはありません。",
+      ],
+    },
   ],
 };
 
@@ -200,6 +217,23 @@ const privacyEn: LegalDocument = {
     {
       heading: "9. Changes",
       paragraphs: ["This policy may change when needed. Important changes are announced on the service."],
+    },
+    {
+      heading: "10. Analytics (measuring how the service is used)",
+      paragraphs: [
+        "To learn which pages are read and where trades stall, and so improve the service, we run our own analytics. It is part of the service's own code; the data is stored only on our servers and is never sent to an analytics service or an advertiser. No cookie and no browser storage (such as localStorage) is used for it.",
+        "When you open a page, and when you close it or switch to another tab, your browser sends our server: the page's URL (path and UTM parameters), the address of the external site you came from (only its domain name is kept), the screen width, how long the page was visible, and whether the browser is automated. From the connection's IP address and user agent the server keeps only the browser name, the operating system and the kind of device (phone, tablet, computer); the IP address and the user agent themselves are not stored.",
+        "To count one day's visits together we combine a random value valid for that day with the IP address and user agent into a one-way value that cannot be turned back. The random value is made anew every day (Japan time) and deleted after two days, so from the day after next nobody can tell whether two visits were the same person.",
+        "If your browser sends Global Privacy Control (Sec-GPC) or Do Not Track, nothing is measured. Search engine crawlers and other automated programs are not measured either.",
+        "For signed-in users, a record linking the day's visit to the account is kept for two days, so that we can count per day whether articles and deck recipes led to trades. We also record when an offer is posted, answered, agreed, when friend and in-game trade requests are sent, and when a trade is completed or cancelled, with the offer and the user who acted, to see where trades stall. These records (and all raw analytics data) are deleted after about 90 days; after that only daily totals that are not linked to anyone remain.",
+      ],
+    },
+    {
+      heading: "11. Information sent from your device (disclosure under article 27-12 of Japan's Telecommunications Business Act)",
+      paragraphs: [
+        "The service's pages contain no program that makes your device send information to anyone other than us (no external analytics, advertising tags or social media embeds). The only recipient of what your device sends is the service's own server; what is sent and why is described in the section above.",
+        "When the service is run with an external storage for uploaded images, those images are delivered from that storage. Only what fetching an image normally involves (IP address, user agent and the like) reaches it, and we do not use that information for analytics.",
+      ],
     },
   ],
 };

@@ -29,6 +29,7 @@ import { isOfferId, OFFER_COLUMNS, withCards, type OfferRow } from "./offer-view
 import { TradeError, type TradeErrorCode } from "./errors";
 import type { OfferInput } from "./trades.schema";
 import type { OfferView } from "./types";
+import { recordProductEvent } from "../analytics/events.server";
 
 /**
  * Trade offers (DESIGN.md §5, docs/decisions/005): the owner's side — create, edit, close,
@@ -158,6 +159,7 @@ export async function createOffer(db: Db, userId: string, input: OfferInput): Pr
       ...checked.want.map((c) => ({ offerId: offer.id, cardId: c.cardId, side: "want", count: c.count })),
     ]);
     await touchActive(tx, userId);
+    await recordProductEvent(tx, "offer_posted", { offerId: offer.id, userId });
     return { id: offer.id };
   });
   noteBoardChange();
@@ -363,6 +365,7 @@ export async function openChatRoomForOffer(
           returning id, (xmax = 0) as created`,
     );
     if (room.created) await countAction(tx, userId, "respond");
+    if (room.created) await recordProductEvent(tx, "matched", { offerId, userId, roomId: room.id });
     await touchActive(tx, userId);
     return { roomId: room.id, created: Boolean(room.created) };
   });

@@ -1,0 +1,18 @@
+import { exportCsv, periodFromParams } from "../features/analytics/dashboard.server";
+import { requireApiAdmin } from "../features/users/session.server";
+import { withJsonErrors } from "../lib/api.server";
+import type { Route } from "./+types/api.admin.analytics.export";
+
+/** GET /api/admin/analytics/export?range=&from=&to= → the period's rollups as CSV (UTF-8 with BOM for Excel). */
+export const loader = withJsonErrors(async function loader({ request, context }: Route.LoaderArgs) {
+  await requireApiAdmin(request, context);
+  const { period } = periodFromParams(new URL(request.url).searchParams);
+  const csv = await exportCsv(context.db, period);
+  return new Response(`\uFEFF${csv}`, {
+    headers: {
+      "Content-Type": "text/csv; charset=utf-8",
+      "Content-Disposition": `attachment; filename="analytics-${period.from}-${period.to}.csv"`,
+      "Cache-Control": "private, no-store",
+    },
+  });
+});

@@ -1,0 +1,113 @@
+import express from "express";
+import type { Database } from "../app/db/client.server";
+import type { Env } from "../app/lib/env.server";
+import type { Logger } from "../app/lib/logger.server";
+import { isSiteOrigin } from "../app/lib/csrf.server";
+import { localeFromCookie } from "../app/lib/i18n";
+import { describeAppError } from "../app/lib/errors";
+import { createEventBuffer } from "../app/features/analytics/buffer.server";
+import { createCollector, parseHit } from "../app/features/analytics/collect.server";
+import { AnalyticsError } from "../app/features/analytics/errors";
+import { applyRetention, ensurePartitions } from "../app/features/analytics/partitions.server";
+import { registerPipeline, type AnalyticsPipeline } from "../app/features/analytics/pipeline.server";
+import { runRollups } from "../app/features/analytics/rollup.server";
+import { createMemoryRateLimiter } from "../app/features/chat/rate-limit.server";
+import { getViewerFromHeaders, sessionTokenFromCookie } from "../app/features/users/session.server";
+
+/** Where the page script sends its hits (same origin only). */
+export const COLLECT_PATH = "/api/event";
+/** A hit is a few hundred bytes; nothing bigger is read. */
+export const COLLECT_MAX_BYTES = 4 * 1024;
+const FLUSH_MS = 3_000;
+const ROLLUP_MS = 3 * 60_000;
+const MAINTENANCE_MS = 60 * 60_000;
+
+export type Analytics = AnalyticsPipeline & { close(): Promise<void> };
+
+/**
+ * The collection endpoint and the jobs behind it (docs/decisions/020): hits are checked (origin,
+ * rate, shape) and answered 204 at once; counting happens after the answer, into the bounded
+ * buffer; the buffer is written every few seconds, rollups run every few minutes, partitions and
+ * retention every hour. close() writes what is still buffered (shutdown).
+ */
+export function attachAnalytics(app: express.Express, options: { env: Env; database: Database; log: Logger }): Analytics {
+  const { env, database, log } = options;
+  const db = database.db;
+  const site = new URL(env.siteUrl);
+  const buffer = createEventBuffer(db, {
+    maxRows: env.analytics.bufferMax,
+    flushMs: FLUSH_MS,
+    onError: (error, rows) => log.error("analytics batch not written", { rows, error: error instanceof Error ? error.message : String(error) }),
+  });
+  const collector = createCollector(db, buffer, { host: site.host });
+  const limiter = createMemoryRateLimiter({ limit: env.analytics.rateLimitPerMinute, windowMs: 60_000 });
+  let lastRollupAt: string | null = null;
+
+  const refuse = (res: express.Response, req: express.Request, error: AnalyticsError) => {
+    const { status, code, message } = describeAppError(error, localeFromCookie(req.headers.cookie));
+    res.status(status).json({ error: message, code });
+  };
+
+  app.post(COLLECT_PATH, express.text({ type: () => true, limit: COLLECT_MAX_BYTES }), async (req, res) => {
+    // Browsers always send Origin with a POST from fetch; anything else is not our page script.
+    const origin = req.headers.origin;
+    if (!origin || !isSiteOrigin(origin, site.origin)) return refuse(res, req, new AnalyticsError("forbidden_origin"));
+    const hit = typeof req.body === "string" ? parseHit(req.body) : null;
+    if (!hit) return refuse(res, req, new AnalyticsError("invalid"));
+    if (!(await limiter.allow(req.ip ?? ""))) return refuse(res, req, new AnalyticsError("rate_limited"));
+    res.status(204).end();
+    const headers = new Headers();
+    if (req.headers.cookie) headers.set("cookie", req.headers.cookie);
+    collector
+      .collect({
+        hit,
+        ip: req.ip ?? "",
+        userAgent: req.headers["user-agent"],
+        secChUa: header(req.headers["sec-ch-ua"]),
+        acceptLanguage: req.headers["accept-language"],
+        gpc: header(req.headers["sec-gpc"]),
+        dnt: header(req.headers.dnt),
+        viewerId: async () =>
+          sessionTokenFromCookie(req.headers.cookie ?? null, env) ? ((await getViewerFromHeaders(headers, db, env))?.id ?? null) : null,
+      })
+      .catch((error: unknown) => log.error("analytics hit failed", { error: error instanceof Error ? error.message : String(error) }));
+  });
+
+  const rollups = async () => {
+    try {
+      await runRollups(db);
+      lastRollupAt = new Date().toISOString();
+    } catch (error) {
+      log.error("analytics rollup failed", { error: error instanceof Error ? error.message : String(error) });
+    }
+  };
+  const maintenance = async () => {
+    try {
+      await ensurePartitions(db);
+      await applyRetention(db, env.analytics.retentionDays);
+    } catch (error) {
+      log.error("analytics maintenance failed", { error: error instanceof Error ? error.message : String(error) });
+    }
+  };
+  void maintenance();
+  const rollupTimer = setInterval(() => void rollups(), ROLLUP_MS);
+  const maintenanceTimer = setInterval(() => void maintenance(), MAINTENANCE_MS);
+  rollupTimer.unref();
+  maintenanceTimer.unref();
+
+  const pipeline: AnalyticsPipeline = { buffer, collector, startedAt: new Date().toISOString(), lastRollupAt: () => lastRollupAt };
+  registerPipeline(pipeline);
+  return {
+    ...pipeline,
+    async close() {
+      clearInterval(rollupTimer);
+      clearInterval(maintenanceTimer);
+      await buffer.close();
+      registerPipeline(null);
+    },
+  };
+}
+
+function header(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
