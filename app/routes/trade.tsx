@@ -8,6 +8,8 @@ import { isOfferAction, runOfferAction } from "../features/trades/offer-actions.
 import { tokyoDateTime } from "../lib/tokyo-time";
 import { REPORT_REASON_MAX_LENGTH } from "../features/trades/rules";
 import { getOffer } from "../features/trades/offers.server";
+import { viewerRoomForOffer } from "../features/trades/offer-room.server";
+import { useOnceBanner } from "../features/trades/components/use-once-banner";
 import { getViewer, requireViewer } from "../features/users/session.server";
 import { TextareaField } from "../components/ui/form-field";
 import { SubmitButton } from "../components/ui/submit-button";
@@ -22,6 +24,8 @@ import type { Route } from "./+types/trade";
 
 const DONE = ["posted", "saved", "bumped", "closed", "completed", "reported"] as const;
 type Done = (typeof DONE)[number];
+/** Banners for the owner's own actions; 通報しました is the reporter's (never the owner's). */
+const OWNER_DONE: readonly Done[] = ["posted", "saved", "bumped", "closed", "completed"];
 const DONE_OF = { save: "saved", bump: "bumped", close: "closed", complete: "completed", report: "reported" } as const satisfies Record<string, Done>;
 
 export const loader = withPageErrors(async function loader({ request, params, context }: Route.LoaderArgs) {
@@ -31,7 +35,11 @@ export const loader = withPageErrors(async function loader({ request, params, co
   if (!offer) throw new TradeError("not_found");
   const url = new URL(request.url);
   const isOwner = viewer?.id === offer.ownerId;
-  const done = url.searchParams.get("done");
+  const doneParam = url.searchParams.get("done");
+  // A shared or copied URL still carrying ?done= shows nothing to anyone else.
+  const done = DONE.includes(doneParam as Done) && viewer && (OWNER_DONE.includes(doneParam as Done) ? isOwner : !isOwner) ? (doneParam as Done) : null;
+  // Not taking offers: no 交渉する (it would be refused), only the reader's own room if any.
+  const myRoomId = viewer && !isOwner && offer.status !== "open" ? await viewerRoomForOffer(context.db, offer.id, viewer.id) : null;
   const names = (cards: { name: string }[]) => cards.map((c) => c.name).join("・");
   return {
     now: new Date().toISOString(),
@@ -39,7 +47,8 @@ export const loader = withPageErrors(async function loader({ request, params, co
     isOwner,
     signedIn: Boolean(viewer),
     editing: isOwner && offer.status === "open" && url.searchParams.get("edit") === "1",
-    done: DONE.includes(done as Done) ? (done as Done) : null,
+    done,
+    myRoomId,
     title: translate(tradesMessages, locale, "offerTitle", { name: offer.ownerName }),
     description: translate(tradesMessages, locale, "offerDescription", { give: names(offer.give), want: names(offer.want) }),
   };
@@ -94,7 +103,8 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 const button = "rounded-full border px-4 py-1.5 text-sm font-bold";
 
 export default function TradePage({ loaderData, actionData }: Route.ComponentProps) {
-  const { offer, isOwner, signedIn, editing, done, now } = loaderData;
+  const { offer, isOwner, signedIn, editing, now, myRoomId } = loaderData;
+  const done = useOnceBanner(loaderData.done);
   const t = useT(tradesMessages);
   const locale = useLocale();
   const error = actionData?.error;
@@ -195,7 +205,18 @@ export default function TradePage({ loaderData, actionData }: Route.ComponentPro
         </section>
       ) : (
         <section aria-label={t("respond")} className="space-y-4">
-          {offer.status === "open" || signedIn ? <RespondButton offerId={offer.id} signedIn={signedIn} /> : null}
+          {offer.status === "open" ? (
+            <RespondButton offerId={offer.id} signedIn={signedIn} />
+          ) : (
+            <div className="flex flex-wrap items-center gap-3" data-testid="offer-not-open">
+              <p className="text-sm text-slate-700">{t(offer.status === "completed" ? "offerNotOpenCompleted" : "offerNotOpenOther")}</p>
+              {myRoomId ? (
+                <Link to={`/chat/${myRoomId}`} className="rounded-full border border-brand-700 px-4 py-1.5 text-sm font-bold text-brand-800 hover:bg-brand-50">
+                  {t("openMyRoom")}
+                </Link>
+              ) : null}
+            </div>
+          )}
           {signedIn ? (
             <div className="grid gap-3 sm:grid-cols-2">
               <details className="rounded-md border border-slate-200 bg-white p-3">

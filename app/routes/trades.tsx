@@ -7,6 +7,7 @@ import { displayRarity } from "../lib/rarity";
 import type { CardSearchResult } from "../features/cards/types";
 import { RespondButton } from "../features/trades/components/respond-button";
 import { OfferCard } from "../features/trades/components/offer-card";
+import { BoardEmpty } from "../features/trades/components/board-empty";
 import { tradesMessages } from "../features/trades/messages";
 import { TRADE_EXCLUDED_PACKS } from "../features/trades/rules";
 import { boardFiltersFromParams, type BoardFilters } from "../features/trades/trades.schema";
@@ -322,7 +323,7 @@ export default function TradeBoard({ loaderData }: Route.ComponentProps) {
                 ))}
               </ul>
             ) : (
-              <p className="rounded-lg bg-white p-4 text-slate-700">{t("empty")}</p>
+              <BoardEmpty filtered={!isFirstPage || Object.values(filters).some((value) => value !== undefined)} />
             )}
             <div className="flex flex-wrap gap-4">
               {!isFirstPage ? (

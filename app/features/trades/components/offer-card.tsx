@@ -3,6 +3,7 @@ import { ListLink } from "../../../components/ui/list-link";
 import { useLocale, useT } from "../../../lib/i18n";
 import { CardImage } from "../../cards/components/card-image";
 import { cardName } from "../../../lib/card-name";
+import { cardPrint } from "../../../lib/card-print";
 import { displayRarity } from "../../../lib/rarity";
 import { tradesMessages } from "../messages";
 import type { OfferStatus } from "../rules";
@@ -47,6 +48,7 @@ function CardChips({ cards, highlight }: { cards: OfferChipView[]; highlight?: S
             {cardName(card, locale)}
           </ListLink>
           <span className="text-rarity">{displayRarity(card.rarity)}</span>
+          {cardPrint(card) ? <span className="text-xs text-slate-600">{cardPrint(card)}</span> : null}
           {card.count > 1 ? <span className="text-slate-600"> {t("copies", { count: card.count })}</span> : null}
         </li>
       ))}
