@@ -9,6 +9,7 @@ import { tokyoDateTime } from "../lib/tokyo-time";
 import { REPORT_REASON_MAX_LENGTH } from "../features/trades/rules";
 import { getOffer } from "../features/trades/offers.server";
 import { viewerRoomForOffer } from "../features/trades/offer-room.server";
+import { loadTradeRules, offersClosedByRules } from "../features/trades/trade-rules.server";
 import { useOnceBanner } from "../features/trades/components/use-once-banner";
 import { getViewer, requireViewer } from "../features/users/session.server";
 import { TextareaField } from "../components/ui/form-field";
@@ -39,6 +40,8 @@ export const loader = withPageErrors(async function loader({ request, params, co
   // A shared or copied URL still carrying ?done= shows nothing to anyone else.
   const done = DONE.includes(doneParam as Done) && viewer && (OWNER_DONE.includes(doneParam as Done) ? isOwner : !isOwner) ? (doneParam as Done) : null;
   // Not taking offers: no 交渉する (it would be refused), only the reader's own room if any.
+  const ruleClosed = (await offersClosedByRules(context.db, [offer])).has(offer.id);
+  const editing = isOwner && offer.status === "open" && url.searchParams.get("edit") === "1";
   const myRoomId = viewer && !isOwner && offer.status !== "open" ? await viewerRoomForOffer(context.db, offer.id, viewer.id) : null;
   const names = (cards: { name: string }[]) => cards.map((c) => c.name).join("・");
   return {
@@ -46,9 +49,12 @@ export const loader = withPageErrors(async function loader({ request, params, co
     offer,
     isOwner,
     signedIn: Boolean(viewer),
-    editing: isOwner && offer.status === "open" && url.searchParams.get("edit") === "1",
+    editing,
+    // Only the edit form needs the rules themselves.
+    rules: editing ? await loadTradeRules(context.db) : null,
     done,
     myRoomId,
+    ruleClosed,
     title: translate(tradesMessages, locale, "offerTitle", { name: offer.ownerName }),
     description: translate(tradesMessages, locale, "offerDescription", { give: names(offer.give), want: names(offer.want) }),
   };
@@ -108,7 +114,7 @@ export default function TradePage({ loaderData, actionData }: Route.ComponentPro
   const t = useT(tradesMessages);
   const locale = useLocale();
   const error = actionData?.error;
-  if (editing) {
+  if (editing && loaderData.rules) {
     return (
       <div className="space-y-6">
         <h1 className="text-2xl font-bold">{t("editOfferTitle")}</h1>
@@ -119,6 +125,8 @@ export default function TradePage({ loaderData, actionData }: Route.ComponentPro
           initialWant={offer.want.map((c) => ({ cardId: c.cardId, name: c.name, nameEn: c.nameEn, rarity: c.rarity, count: c.count }))}
           initialComment={offer.comment}
           intent="save"
+          rules={loaderData.rules}
+          now={now}
         />
         <p>
           <Link to={`/trades/${offer.id}`} className="text-brand-700 underline">
@@ -147,7 +155,7 @@ export default function TradePage({ loaderData, actionData }: Route.ComponentPro
           {error}
         </p>
       ) : null}
-      <OfferCard offer={offer} now={now} headingLevel={2}>
+      <OfferCard offer={{ ...offer, ruleClosed: loaderData.ruleClosed }} now={now} headingLevel={2}>
         {offer.status === "open" ? <span>{t("expiresAt", { time: tokyoDateTime(offer.expiresAt, locale) })}</span> : null}
       </OfferCard>
 

@@ -14,6 +14,7 @@ import { boardFiltersFromParams, type BoardFilters } from "../features/trades/tr
 import { cardsByIds, listBoard, listTradeRarities } from "../features/trades/board.server";
 import { listMatchListPage, parseMatchPage } from "../features/trades/matches.server";
 import { toListItem } from "../features/trades/offer-views.server";
+import { offersClosedByRules } from "../features/trades/trade-rules.server";
 import { TradeError } from "../features/trades/errors";
 import type { MatchListItem } from "../features/trades/types";
 import { getViewer } from "../features/users/session.server";
@@ -62,12 +63,13 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       board = await listBoard(context.db, { viewerId: viewer?.id, filters });
     }
   }
+  const closedByRules = await offersClosedByRules(context.db, board.offers);
   return {
     now: new Date().toISOString(),
     view,
     filters,
     isFirstPage: !cursor,
-    offers: board.offers.map(toListItem),
+    offers: board.offers.map((offer) => ({ ...toListItem(offer), ruleClosed: closedByRules.has(offer.id) })),
     nextCursor: board.nextCursor,
     matches,
     viewerId: viewer?.id ?? null,

@@ -5,6 +5,7 @@ import { DecksPanel } from "../decks/components/decks-panel";
 import { ReportsPanel } from "../moderation/components/reports-panel";
 import { SettingsPanel } from "../settings/components/settings-panel";
 import { DatabasePanel } from "./components/database-panel";
+import { TradeRulesPanel } from "../trades/components/trade-rules-panel";
 import type { AdminMessageKey } from "./messages";
 
 export type AdminTab = {
@@ -28,6 +29,7 @@ export const ADMIN_TABS: AdminTab[] = [
   { id: "cards", label: "tabCards", Panel: CardImportForm },
   { id: "settings", label: "tabSettings", Panel: SettingsPanel },
   { id: "reports", label: "tabReports", Panel: ReportsPanel },
+  { id: "trade-rules", label: "tabTradeRules", Panel: TradeRulesPanel },
 ];
 
 export const DEFAULT_ADMIN_TAB = "articles";

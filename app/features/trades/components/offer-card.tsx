@@ -9,6 +9,7 @@ import { tradesMessages } from "../messages";
 import type { OfferStatus } from "../rules";
 import { relativeTime } from "../../../lib/tokyo-time";
 import type { OfferChipView, OfferListItem } from "../types";
+import { RuleClosedMark } from "./rule-closed-mark";
 
 const STATUS_KEY = {
   open: "statusOpen",
@@ -102,6 +103,7 @@ export function OfferCard({
           <CardChips cards={offer.want} highlight={highlightWant} />
         </dd>
       </dl>
+      {offer.ruleClosed ? <RuleClosedMark /> : null}
       {offer.comment ? <p className="mt-3 whitespace-pre-line break-words text-sm text-slate-800">{offer.comment}</p> : null}
       <footer className="mt-3 flex flex-wrap items-center justify-between gap-2 text-xs text-slate-600">
         <span>{offer.bumpedAt !== offer.createdAt ? t("bumpedAgo", { time: ago(offer.bumpedAt) }) : t("postedAgo", { time: ago(offer.createdAt) })}</span>
