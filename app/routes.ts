@@ -43,6 +43,8 @@ export default [
   route("api/trades", "routes/api.trades.ts"),
   route("api/trades/matches", "routes/api.trades.matches.ts"),
   route("api/trades/:id", "routes/api.trades.$id.ts"),
+  route("trade-rules", "routes/trade-rules.tsx"),
+  route("api/admin/trade-rules", "routes/api.admin.trade-rules.ts"),
   route("api/admin/reports/:id", "routes/api.admin.reports.$id.ts"),
   route("api/admin/uploads", "routes/api.admin.uploads.ts"),
   route("api/admin/settings", "routes/api.admin.settings.ts"),

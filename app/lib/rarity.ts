@@ -2,7 +2,8 @@
  * Rarity codes of the catalogue mapped to the display forms shown to players. `rank` orders
  * them highest first as SPEC.md §9 lists (crown, ☆☆☆, ☆☆, ☆, ◆◆◆◆ … ◆); shiny ranks sit where
  * the game prices them, PROMO last. `tradeable` is the default of SPEC.md §5's exclusion flag:
- * ☆☆, ☆☆☆, crown and PROMO cannot be offered.
+ * ☆☆☆, crown and PROMO cannot be offered; ☆☆ can since the game's 2025 update (docs/decisions/018,
+ * where later changes are data: features/trades/trade-rules.ts).
  */
 export type RarityDefinition = {
   code: string;
@@ -17,7 +18,7 @@ export const RARITIES: readonly RarityDefinition[] = [
   { code: "👑", sourceCode: "UR", labelJa: "クラウン", labelEn: "Crown Rare", rank: 100, tradeable: false },
   { code: "☆☆☆", sourceCode: "IM", labelJa: "☆3", labelEn: "Immersive Rare", rank: 90, tradeable: false },
   { code: "✦✦", sourceCode: "SSR", labelJa: "色違い✦2", labelEn: "Shiny Super Rare", rank: 85, tradeable: true },
-  { code: "☆☆", sourceCode: "SR", labelJa: "☆2", labelEn: "Super Rare", rank: 80, tradeable: false },
+  { code: "☆☆", sourceCode: "SR", labelJa: "☆2", labelEn: "Super Rare", rank: 80, tradeable: true },
   { code: "✦", sourceCode: "S", labelJa: "色違い✦1", labelEn: "Shiny", rank: 75, tradeable: true },
   { code: "☆", sourceCode: "AR", labelJa: "☆1", labelEn: "Art Rare", rank: 70, tradeable: true },
   { code: "◆◆◆◆", sourceCode: "RR", labelJa: "◆4", labelEn: "Double Rare", rank: 60, tradeable: true },

@@ -8,6 +8,7 @@ import { HomeDeckRecipes } from "../features/decks/components/home-deck-recipes"
 import { listHomeDecks } from "../features/decks/decks.server";
 import { NewestOffers } from "../features/trades/components/newest-offers";
 import { listBoard } from "../features/trades/board.server";
+import { offersClosedByRules } from "../features/trades/trade-rules.server";
 import { toListItem } from "../features/trades/offer-views.server";
 import { getViewer } from "../features/users/session.server";
 import { homeMessages } from "../features/home/messages";
@@ -31,7 +32,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     // デッキレシピ: tier 1 first, then newest.
     listHomeDecks(context.db, 6),
   ]);
-  const newestOffers = board.offers.map(toListItem);
+  const closedByRules = await offersClosedByRules(context.db, board.offers);
+  const newestOffers = board.offers.map((offer) => ({ ...toListItem(offer), ruleClosed: closedByRules.has(offer.id) }));
   return { packs: packs.slice(0, 8), totalPacks: packs.length, newest, featured, newestOffers, newestArticles, deckRecipes, now: new Date().toISOString() };
 }
 

@@ -8,6 +8,9 @@ import { isOfferAction, runOfferAction } from "../features/trades/offer-actions.
 import { tokyoDateTime } from "../lib/tokyo-time";
 import { REPORT_REASON_MAX_LENGTH } from "../features/trades/rules";
 import { getOffer } from "../features/trades/offers.server";
+import { viewerRoomForOffer } from "../features/trades/offer-room.server";
+import { loadTradeRules, offersClosedByRules } from "../features/trades/trade-rules.server";
+import { useOnceBanner } from "../features/trades/components/use-once-banner";
 import { getViewer, requireViewer } from "../features/users/session.server";
 import { TextareaField } from "../components/ui/form-field";
 import { SubmitButton } from "../components/ui/submit-button";
@@ -22,6 +25,8 @@ import type { Route } from "./+types/trade";
 
 const DONE = ["posted", "saved", "bumped", "closed", "completed", "reported"] as const;
 type Done = (typeof DONE)[number];
+/** Banners for the owner's own actions; 通報しました is the reporter's (never the owner's). */
+const OWNER_DONE: readonly Done[] = ["posted", "saved", "bumped", "closed", "completed"];
 const DONE_OF = { save: "saved", bump: "bumped", close: "closed", complete: "completed", report: "reported" } as const satisfies Record<string, Done>;
 
 export const loader = withPageErrors(async function loader({ request, params, context }: Route.LoaderArgs) {
@@ -31,15 +36,25 @@ export const loader = withPageErrors(async function loader({ request, params, co
   if (!offer) throw new TradeError("not_found");
   const url = new URL(request.url);
   const isOwner = viewer?.id === offer.ownerId;
-  const done = url.searchParams.get("done");
+  const doneParam = url.searchParams.get("done");
+  // A shared or copied URL still carrying ?done= shows nothing to anyone else.
+  const done = DONE.includes(doneParam as Done) && viewer && (OWNER_DONE.includes(doneParam as Done) ? isOwner : !isOwner) ? (doneParam as Done) : null;
+  // Not taking offers: no 交渉する (it would be refused), only the reader's own room if any.
+  const ruleClosed = (await offersClosedByRules(context.db, [offer])).has(offer.id);
+  const editing = isOwner && offer.status === "open" && url.searchParams.get("edit") === "1";
+  const myRoomId = viewer && !isOwner && offer.status !== "open" ? await viewerRoomForOffer(context.db, offer.id, viewer.id) : null;
   const names = (cards: { name: string }[]) => cards.map((c) => c.name).join("・");
   return {
     now: new Date().toISOString(),
     offer,
     isOwner,
     signedIn: Boolean(viewer),
-    editing: isOwner && offer.status === "open" && url.searchParams.get("edit") === "1",
-    done: DONE.includes(done as Done) ? (done as Done) : null,
+    editing,
+    // Only the edit form needs the rules themselves.
+    rules: editing ? await loadTradeRules(context.db) : null,
+    done,
+    myRoomId,
+    ruleClosed,
     title: translate(tradesMessages, locale, "offerTitle", { name: offer.ownerName }),
     description: translate(tradesMessages, locale, "offerDescription", { give: names(offer.give), want: names(offer.want) }),
   };
@@ -94,11 +109,12 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 const button = "rounded-full border px-4 py-1.5 text-sm font-bold";
 
 export default function TradePage({ loaderData, actionData }: Route.ComponentProps) {
-  const { offer, isOwner, signedIn, editing, done, now } = loaderData;
+  const { offer, isOwner, signedIn, editing, now, myRoomId } = loaderData;
+  const done = useOnceBanner(loaderData.done);
   const t = useT(tradesMessages);
   const locale = useLocale();
   const error = actionData?.error;
-  if (editing) {
+  if (editing && loaderData.rules) {
     return (
       <div className="space-y-6">
         <h1 className="text-2xl font-bold">{t("editOfferTitle")}</h1>
@@ -109,6 +125,8 @@ export default function TradePage({ loaderData, actionData }: Route.ComponentPro
           initialWant={offer.want.map((c) => ({ cardId: c.cardId, name: c.name, nameEn: c.nameEn, rarity: c.rarity, count: c.count }))}
           initialComment={offer.comment}
           intent="save"
+          rules={loaderData.rules}
+          now={now}
         />
         <p>
           <Link to={`/trades/${offer.id}`} className="text-brand-700 underline">
@@ -137,7 +155,7 @@ export default function TradePage({ loaderData, actionData }: Route.ComponentPro
           {error}
         </p>
       ) : null}
-      <OfferCard offer={offer} now={now} headingLevel={2}>
+      <OfferCard offer={{ ...offer, ruleClosed: loaderData.ruleClosed }} now={now} headingLevel={2}>
         {offer.status === "open" ? <span>{t("expiresAt", { time: tokyoDateTime(offer.expiresAt, locale) })}</span> : null}
       </OfferCard>
 
@@ -195,7 +213,18 @@ export default function TradePage({ loaderData, actionData }: Route.ComponentPro
         </section>
       ) : (
         <section aria-label={t("respond")} className="space-y-4">
-          {offer.status === "open" || signedIn ? <RespondButton offerId={offer.id} signedIn={signedIn} /> : null}
+          {offer.status === "open" ? (
+            <RespondButton offerId={offer.id} signedIn={signedIn} />
+          ) : (
+            <div className="flex flex-wrap items-center gap-3" data-testid="offer-not-open">
+              <p className="text-sm text-slate-700">{t(offer.status === "completed" ? "offerNotOpenCompleted" : "offerNotOpenOther")}</p>
+              {myRoomId ? (
+                <Link to={`/chat/${myRoomId}`} className="rounded-full border border-brand-700 px-4 py-1.5 text-sm font-bold text-brand-800 hover:bg-brand-50">
+                  {t("openMyRoom")}
+                </Link>
+              ) : null}
+            </div>
+          )}
           {signedIn ? (
             <div className="grid gap-3 sm:grid-cols-2">
               <details className="rounded-md border border-slate-200 bg-white p-3">

@@ -4,6 +4,7 @@ import { OfferForm } from "../features/trades/components/offer-form";
 import { tradesMessages } from "../features/trades/messages";
 import { offerPrefillFromParams } from "../features/trades/trades.schema";
 import { createOffer, offerPrefill } from "../features/trades/offers.server";
+import { loadTradeRules } from "../features/trades/trade-rules.server";
 import { requireViewer } from "../features/users/session.server";
 import { formError } from "../lib/api.server";
 import { readFormData } from "../lib/forms.server";
@@ -24,9 +25,11 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   if (!viewer.friendId) throw redirect(needFriendId(request));
   const locale = localeFromRequest(request);
   // ?want=A1-096*2,… starts the 求 side (a deck recipe's 「足りないカードを募集する」).
-  const want = await offerPrefill(context.db, offerPrefillFromParams(new URL(request.url).searchParams));
+  const [want, rules] = await Promise.all([offerPrefill(context.db, offerPrefillFromParams(new URL(request.url).searchParams)), loadTradeRules(context.db)]);
   return {
     want,
+    rules,
+    now: new Date().toISOString(),
     title: translate(tradesMessages, locale, "newOfferTitle"),
     description: translate(tradesMessages, locale, "newOfferDescription"),
   };
@@ -54,7 +57,7 @@ export default function NewOffer({ loaderData, actionData }: Route.ComponentProp
   return (
     <div className="space-y-6">
       <h1 className="text-2xl font-bold">{t("newOfferTitle")}</h1>
-      <OfferForm mode="new" error={actionData?.error} initialWant={loaderData.want} />
+      <OfferForm mode="new" error={actionData?.error} initialWant={loaderData.want} rules={loaderData.rules} now={loaderData.now} />
     </div>
   );
 }

@@ -7,12 +7,14 @@ import { displayRarity } from "../lib/rarity";
 import type { CardSearchResult } from "../features/cards/types";
 import { RespondButton } from "../features/trades/components/respond-button";
 import { OfferCard } from "../features/trades/components/offer-card";
+import { BoardEmpty } from "../features/trades/components/board-empty";
 import { tradesMessages } from "../features/trades/messages";
 import { TRADE_EXCLUDED_PACKS } from "../features/trades/rules";
 import { boardFiltersFromParams, type BoardFilters } from "../features/trades/trades.schema";
 import { cardsByIds, listBoard, listTradeRarities } from "../features/trades/board.server";
 import { listMatchListPage, parseMatchPage } from "../features/trades/matches.server";
 import { toListItem } from "../features/trades/offer-views.server";
+import { offersClosedByRules } from "../features/trades/trade-rules.server";
 import { TradeError } from "../features/trades/errors";
 import type { MatchListItem } from "../features/trades/types";
 import { getViewer } from "../features/users/session.server";
@@ -61,12 +63,13 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       board = await listBoard(context.db, { viewerId: viewer?.id, filters });
     }
   }
+  const closedByRules = await offersClosedByRules(context.db, board.offers);
   return {
     now: new Date().toISOString(),
     view,
     filters,
     isFirstPage: !cursor,
-    offers: board.offers.map(toListItem),
+    offers: board.offers.map((offer) => ({ ...toListItem(offer), ruleClosed: closedByRules.has(offer.id) })),
     nextCursor: board.nextCursor,
     matches,
     viewerId: viewer?.id ?? null,
@@ -322,7 +325,7 @@ export default function TradeBoard({ loaderData }: Route.ComponentProps) {
                 ))}
               </ul>
             ) : (
-              <p className="rounded-lg bg-white p-4 text-slate-700">{t("empty")}</p>
+              <BoardEmpty filtered={!isFirstPage || Object.values(filters).some((value) => value !== undefined)} />
             )}
             <div className="flex flex-wrap gap-4">
               {!isFirstPage ? (

@@ -22,7 +22,7 @@ type Card = { id: string; name: string; rarity: string };
 let d2: Card[]; // ◆◆
 let d3: Card[]; // ◆◆◆
 let d4: Card[]; // ◆◆◆◆
-let sr: Card[]; // ☆☆ (not tradeable by default)
+let sr: Card[]; // ☆☆☆ (not tradeable by default)
 
 beforeAll(async () => {
   database = await createTestDatabase();
@@ -31,7 +31,7 @@ beforeAll(async () => {
   d2 = await catalogueCards(db, "◆◆", 12);
   d3 = await catalogueCards(db, "◆◆◆", 12);
   d4 = await catalogueCards(db, "◆◆◆◆", 6);
-  sr = await catalogueCards(db, "☆☆", 2);
+  sr = await catalogueCards(db, "☆☆☆", 2);
 });
 afterAll(async () => {
   await database?.close();

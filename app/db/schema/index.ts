@@ -9,3 +9,4 @@ export * from "./trades";
 export * from "./users";
 export * from "./content-refs";
 export * from "./analytics";
+export * from "./trade-rules";

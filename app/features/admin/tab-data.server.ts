@@ -7,6 +7,7 @@ import type { SettingsTabData } from "../settings/components/settings-panel";
 import { getSiteSettings } from "../settings/settings.server";
 import { reportsTabData } from "../moderation/moderation.server";
 import { getDatabaseStats } from "./admin.server";
+import { tradeRulesPageData } from "../trades/trade-rules.server";
 import type { DecksTabData } from "../decks/components/decks-panel";
 import { listAdminDecks } from "../decks/decks.server";
 import { deckEditorData } from "../decks/editor-data.server";
@@ -35,6 +36,7 @@ export const ADMIN_TAB_DATA: Record<string, (args: AdminTabDataArgs) => Promise<
   },
   database: ({ db }) => getDatabaseStats(db),
   analytics: ({ db, url }) => analyticsTabData(db, url.searchParams, healthFigures()),
+  "trade-rules": ({ db }) => tradeRulesPageData(db),
   // ?reports=all shows handled reports too; ?done=1 after one was resolved.
   reports: ({ db, url }) => reportsTabData(db, { filter: url.searchParams.get("reports") === "all" ? "all" : "open", done: url.searchParams.get("done") === "1" }),
   // SPEC.md §8 デッキの取得に失敗しました is the tab's own message, not an error page.

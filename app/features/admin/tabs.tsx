@@ -6,6 +6,7 @@ import { ReportsPanel } from "../moderation/components/reports-panel";
 import { SettingsPanel } from "../settings/components/settings-panel";
 import { DatabasePanel } from "./components/database-panel";
 import { AnalyticsPanel } from "../analytics/components/analytics-panel";
+import { TradeRulesPanel } from "../trades/components/trade-rules-panel";
 import type { AdminMessageKey } from "./messages";
 
 export type AdminTab = {
@@ -30,6 +31,7 @@ export const ADMIN_TABS: AdminTab[] = [
   { id: "settings", label: "tabSettings", Panel: SettingsPanel },
   { id: "reports", label: "tabReports", Panel: ReportsPanel },
   { id: "analytics", label: "tabAnalytics", Panel: AnalyticsPanel },
+  { id: "trade-rules", label: "tabTradeRules", Panel: TradeRulesPanel },
 ];
 
 export const DEFAULT_ADMIN_TAB = "articles";

@@ -262,6 +262,8 @@ export type ChatRoomSummary = {
   partnerName: string;
   offerId: string;
   offerStatus: string;
+  /** Whose offer it is, so the list can label the cards from the reader's side. */
+  role: "owner" | "partner";
   offerCards: OfferCard[];
   lastMessage: { kind: "text" | "system"; body: string; senderId: string | null; createdAt: string } | null;
   unread: number;
@@ -301,6 +303,7 @@ export async function listRoomsForUser(db: Db, userId: string, limit = 50): Prom
     partnerName: who.get(otherParticipant(r, userId))?.displayName ?? "",
     offerId: r.offerId,
     offerStatus: r.offerStatus,
+    role: r.ownerId === userId ? ("owner" as const) : ("partner" as const),
     offerCards: cardsByOffer.get(r.offerId) ?? [],
     lastMessage:
       r.lastBody !== null && r.lastAt !== null

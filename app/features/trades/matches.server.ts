@@ -9,6 +9,7 @@ import { TradeError } from "./errors";
 import { OPEN_NOW } from "./negotiation.server";
 import { OFFER_COLUMNS, toListItem, withCards, type OfferRow } from "./offer-views.server";
 import { MATCH_LIMIT, MATCH_PAGE_SIZE, pairsByRarity } from "./rules";
+import { cardTradeability } from "./trade-rules.server";
 import type { MatchListItem, MatchPage, MatchView } from "./types";
 
 /**
@@ -114,12 +115,16 @@ export function parseMatchPage(value: string | null): number {
 }
 
 async function computeMatches(db: Db, userId: string, limit: number): Promise<MatchView[]> {
-  const mine = await rowsOf<{ card_id: string; side: string; rarity: string }>(
+  const listed = await rowsOf<{ card_id: string; side: string; rarity: string }>(
     db,
     sql`select distinct c.card_id, c.side, k.rarity from ${tradeOfferCards} c
         join ${tradeOffers} o on o.id = c.offer_id join ${cards} k on k.id = c.card_id
         where o.owner_id = ${userId} and ${OPEN_NOW}`,
   );
+  // Only cards the trade rules allow now can pair (docs/decisions/018): an offer a rule change
+  // closed stays on the board, marked, but is nobody's マッチ.
+  const allowed = await cardTradeability(db, [...new Set(listed.map((m) => m.card_id))]);
+  const mine = listed.filter((m) => allowed.get(m.card_id)?.tradeable);
   // Only rarities on both of my sides can ever pair (the game trades like for like).
   const giveRarities = new Set(mine.filter((m) => m.side === "give").map((m) => m.rarity));
   const wantRarities = new Set(mine.filter((m) => m.side === "want").map((m) => m.rarity));

@@ -8,7 +8,6 @@ import {
   cards,
   chatRooms,
   profiles,
-  rarities,
   tradeOfferCards,
   tradeOffers,
 } from "../../db/schema/index";
@@ -25,6 +24,8 @@ import {
 } from "./rules";
 import { isBlockedEitherWay, notBlockedFor } from "../blocks/blocks.server";
 import { OPEN_NOW } from "./negotiation.server";
+import { assertCardsTradeable, loadTradeRules } from "./trade-rules.server";
+import { isCardTradeableAt } from "./trade-rules";
 import { isOfferId, OFFER_COLUMNS, withCards, type OfferRow } from "./offer-views.server";
 import { TradeError, type TradeErrorCode } from "./errors";
 import type { OfferInput } from "./trades.schema";
@@ -46,8 +47,8 @@ export { TradeError };
 type CheckedCard = { cardId: string; count: number; rarity: string; name: string };
 
 /**
- * Checks both sides against the catalogue: cards exist, their rarity is tradeable (the admin-
- * editable flag), they come from a pack the trade picker offers, no card sits on both sides, and
+ * Checks both sides against the catalogue: cards exist, the trade rules allow them now
+ * (trade-rules.server.ts), they come from a pack the trade picker offers, no card sits on both sides, and
  * at least one given card shares a rarity with a wanted one (the game trades only like for like).
  */
 export async function checkOfferCards(db: Db, input: Pick<OfferInput, "give" | "want">): Promise<{ give: CheckedCard[]; want: CheckedCard[] }> {
@@ -64,23 +65,24 @@ export async function checkOfferCards(db: Db, input: Pick<OfferInput, "give" | "
 
   const ids = [...new Set([...input.give, ...input.want].map((c) => c.cardId))];
   const excluded = TRADE_EXCLUDED_PACKS.length ? TRADE_EXCLUDED_PACKS : ["-"];
-  const found = await rowsOf<{ id: string; name: string; rarity: string; tradeable: boolean; listed: boolean }>(
+  const found = await rowsOf<{ id: string; name: string; rarity: string; listed: boolean }>(
     db,
-    sql`select c.id, c.name, c.rarity, coalesce(r.tradeable, false) as tradeable,
+    sql`select c.id, c.name, c.rarity,
           exists (select 1 from card_packs cp where cp.card_id = c.id
                   and cp.pack_id not in (${sql.join(excluded.map((p) => sql`${p}`), sql`, `)})) as listed
-        from ${cards} c left join ${rarities} r on r.code = c.rarity
+        from ${cards} c
         where c.id in (${sql.join(ids.map((id) => sql`${id}`), sql`, `)})`,
   );
   const byId = new Map(found.map((row) => [row.id, row]));
   const check = (card: { cardId: string; count: number }): CheckedCard => {
     const row = byId.get(card.cardId);
     if (!row) throw new TradeError("unknown_card");
-    if (!row.tradeable || !row.listed) throw new TradeError("not_tradeable", { name: row.name });
+    if (!row.listed) throw new TradeError("not_tradeable", { name: row.name });
     return { cardId: row.id, count: card.count, rarity: row.rarity, name: row.name };
   };
   const give = input.give.map(check);
   const want = input.want.map(check);
+  await assertCardsTradeable(db, [...give, ...want]);
   if (pairsByRarity(give, want).length === 0) throw new TradeError("no_same_rarity_pair");
   return { give, want };
 }
@@ -299,11 +301,12 @@ export async function getOffer(db: Db, offerId: string, viewerId?: string | null
  */
 export async function offerPrefill(db: Db, wanted: { cardId: string; count: number }[]): Promise<{ cardId: string; name: string; nameEn: string; rarity: string; count: number }[]> {
   if (!wanted.length) return [];
-  const index = await cardIndex(db);
+  const [index, rules] = await Promise.all([cardIndex(db), loadTradeRules(db)]);
+  const now = new Date();
   const prefill = [];
   for (const { cardId, count } of wanted) {
     const card = index.byId.get(cardId);
-    if (!card || !card.tradeable || !card.packIds.some((id) => !TRADE_EXCLUDED_PACKS.includes(id))) continue;
+    if (!card || !isCardTradeableAt(rules, card, now) || !card.packIds.some((id) => !TRADE_EXCLUDED_PACKS.includes(id))) continue;
     prefill.push({ cardId, name: card.name, nameEn: card.nameEn, rarity: card.rarity, count });
     if (prefill.length >= MAX_CARDS_PER_SIDE) break;
   }

@@ -38,7 +38,12 @@ export type OfferChipView = OfferCardView;
 export type OfferListItem = Pick<
   OfferView,
   "id" | "ownerId" | "ownerName" | "ownerCompletedTrades" | "ownerLastActiveAt" | "status" | "comment" | "createdAt" | "bumpedAt"
-> & { give: OfferChipView[]; want: OfferChipView[] };
+> & {
+  give: OfferChipView[];
+  want: OfferChipView[];
+  /** A trade-rule change closed one of its cards (trade-rules.ts): shown marked, never deleted. */
+  ruleClosed?: boolean;
+};
 
 /** A match as the マッチ list shows it: the offer, how many trades fit, and the cards that pair. */
 export type MatchListItem = OfferListItem & { fitting: number; pairGive: string[]; pairWant: string[] };

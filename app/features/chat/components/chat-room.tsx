@@ -8,7 +8,7 @@ import { chatMessages, OFFER_STATUS_KEYS, type ChatMessageKey } from "../message
 import type { ChatMessage, RoomState } from "../protocol";
 import { useChatRoom } from "../use-chat-room";
 import { MessageBody } from "./message-body";
-import { RoomOfferCards, type RoomOfferCard } from "./room-offer-cards";
+import { RoomOfferCards, roomOfferLine, type RoomOfferCard } from "./room-offer-cards";
 import { FriendId, StepButton } from "./room-parts";
 
 export type ChatRoomProps = {
@@ -72,6 +72,25 @@ export function ChatRoom(props: ChatRoomProps) {
     }
   }, [p.completed, onCompleted]);
 
+  // On a phone the trade panel folds into one line, so the newest messages and the input are on
+  // the first screen; it opens on tap. From md up there is room for both: always open.
+  const [panelOpen, setPanelOpen] = useState(false);
+  const nextStep: ChatMessageKey = p.completed
+    ? "panelDone"
+    : p.cancelled
+      ? "panelCancelled"
+      : !p.agreed
+        ? iAgreed
+          ? "stepWaitingPartner"
+          : "stepAgree"
+        : !p.friendRequested
+          ? "stepFriendRequested"
+          : !p.gameTradeRequested
+            ? "stepGameTradeRequested"
+            : iCompleted
+              ? "stepWaitingPartner"
+              : "stepComplete";
+
   const noticeText = (() => {
     if (!room.notice) return null;
     if (room.notice.message) return room.notice.message;
@@ -79,10 +98,10 @@ export function ChatRoom(props: ChatRoomProps) {
   })();
 
   return (
-    <div className="flex flex-col gap-4">
+    <div className="flex flex-col gap-3 md:gap-4">
       <header className="flex flex-wrap items-center justify-between gap-2">
         <div>
-          <h1 className="text-xl font-bold">{t("heading", { name: props.partner.displayName })}</h1>
+          <h1 className="text-lg font-bold md:text-xl">{t("heading", { name: props.partner.displayName })}</h1>
           <p className="text-sm text-slate-600">{t("completedTrades", { count: props.partner.completedTrades })}</p>
         </div>
         <button
@@ -97,96 +116,117 @@ export function ChatRoom(props: ChatRoomProps) {
         </button>
       </header>
 
-      <section aria-labelledby="chat-offer" className="rounded-lg border border-slate-200 bg-white p-3">
-        <div className="flex items-center justify-between gap-2">
-          <h2 id="chat-offer" className="font-bold">
-            <Link to={`/trades/${props.offer.id}`} className="hover:underline">
-              {t("offerHeading")}
-            </Link>
-          </h2>
-          <span className="rounded-full bg-brand-100 px-2 py-0.5 text-xs font-bold text-brand-800" data-testid="offer-status">
-            {t(OFFER_STATUS_KEYS[state.offerStatus] ?? "statusClosed")}
-          </span>
-        </div>
-        <RoomOfferCards cards={props.offer.cards} />
-        {props.offer.comment ? <p className="mt-2 whitespace-pre-wrap text-sm text-slate-700">{props.offer.comment}</p> : null}
-      </section>
+      <button
+        type="button"
+        aria-expanded={panelOpen}
+        aria-controls="chat-trade-panel"
+        onClick={() => setPanelOpen((open) => !open)}
+        className="flex w-full items-center gap-2 rounded-lg border border-slate-200 bg-white px-3 py-2 text-left text-sm md:hidden"
+        data-testid="trade-panel-toggle"
+      >
+        <span className="sr-only">{t(panelOpen ? "panelClose" : "panelOpen")}</span>
+        <span className="shrink-0 rounded-full bg-brand-100 px-2 py-0.5 text-xs font-bold text-brand-800">{t(OFFER_STATUS_KEYS[state.offerStatus] ?? "statusClosed")}</span>
+        <span className="min-w-0 flex-1 truncate" data-testid="trade-panel-summary">
+          {roomOfferLine(props.offer.cards, props.role, (key) => t(key))}
+        </span>
+        <span className="shrink-0 text-xs font-bold text-brand-800">{t("panelNext", { step: t(nextStep) })}</span>
+        <span aria-hidden="true" className="shrink-0 text-slate-600">
+          {panelOpen ? "▲" : "▼"}
+        </span>
+      </button>
 
-      <section aria-labelledby="chat-steps" className="rounded-lg border border-slate-200 bg-white p-3">
-        <h2 id="chat-steps" className="font-bold">
-          {t("stepsHeading")}
-        </h2>
-        {p.completed ? (
-          <p className="mt-2 font-bold text-green-700" role="status">
-            {t("tradeCompleted")}
-          </p>
-        ) : p.cancelled ? (
-          <div className="mt-2 space-y-1" role="status">
-            <p className="text-slate-700">{t("tradeCancelled")}</p>
-            {/* How to start again: the partner reopens this room with 交渉する while the offer is open. */}
-            {state.offerStatus !== "open" ? (
-              <p className="text-sm text-slate-700">
-                {t("restartClosed")}{" "}
-                <Link to="/trades" className="text-brand-700 underline">
-                  {t("restartToBoard")}
-                </Link>
-              </p>
-            ) : props.role === "partner" ? (
-              <p className="text-sm text-slate-700">
-                {t("restartPartner")}{" "}
-                <Link to={`/trades/${props.offer.id}`} className="text-brand-700 underline">
-                  {t("restartToOffer")}
-                </Link>
-              </p>
-            ) : (
-              <p className="text-sm text-slate-700">{t("restartOwner", { name: props.partner.displayName })}</p>
-            )}
+      <div id="chat-trade-panel" className={panelOpen ? "flex flex-col gap-3" : "hidden md:flex md:flex-col md:gap-4"}>
+        <section aria-labelledby="chat-offer" className="rounded-lg border border-slate-200 bg-white p-3">
+          <div className="flex items-center justify-between gap-2">
+            <h2 id="chat-offer" className="font-bold">
+              <Link to={`/trades/${props.offer.id}`} className="hover:underline">
+                {t("offerHeading")}
+              </Link>
+            </h2>
+            <span className="rounded-full bg-brand-100 px-2 py-0.5 text-xs font-bold text-brand-800" data-testid="offer-status">
+              {t(OFFER_STATUS_KEYS[state.offerStatus] ?? "statusClosed")}
+            </span>
           </div>
-        ) : (
-          <p className="mt-1 text-sm text-slate-600">{p.agreed ? t("stepCompleteHint") : t("stepAgreeHint")}</p>
-        )}
-        <ol className="mt-2 flex flex-wrap gap-2">
-          <StepButton label={t("stepAgree")} done={p.agreed} mine={iAgreed} waiting={iAgreed && !p.agreed ? t("stepWaitingPartner") : null} disabled={stepsClosed || iAgreed} doneLabel={t("stepDone")} onClick={() => room.step("agree")} />
-          <StepButton label={t("stepFriendRequested")} done={p.friendRequested} disabled={stepsClosed || !p.agreed || p.friendRequested} doneLabel={t("stepDone")} onClick={() => room.step("friend_requested")} />
-          <StepButton label={t("stepGameTradeRequested")} done={p.gameTradeRequested} disabled={stepsClosed || !p.friendRequested || p.gameTradeRequested} doneLabel={t("stepDone")} onClick={() => room.step("game_trade_requested")} />
-          <StepButton label={t("stepComplete")} done={p.completed} mine={iCompleted} waiting={iCompleted && !p.completed ? t("stepWaitingPartner") : null} disabled={stepsClosed || !p.gameTradeRequested || iCompleted} doneLabel={t("stepDone")} onClick={() => room.step("complete")} />
-        </ol>
-        {!p.completed && !p.cancelled ? (
-          <button
-            type="button"
-            className="mt-2 text-sm text-red-700 underline"
-            onClick={() => {
-              if (window.confirm(t("stepCancelConfirm"))) void room.step("cancel");
-            }}
-          >
-            {t("stepCancel")}
-          </button>
-        ) : null}
-      </section>
+          <RoomOfferCards cards={props.offer.cards} role={props.role} />
+          {props.offer.comment ? <p className="mt-2 whitespace-pre-wrap text-sm text-slate-700">{props.offer.comment}</p> : null}
+        </section>
 
-      {p.completed ? props.afterCompleted : null}
-
-      <section aria-labelledby="chat-friend-id" className="rounded-lg border border-slate-200 bg-white p-3">
-        <h2 id="chat-friend-id" className="font-bold">
-          {t("friendIdHeading")}
-        </h2>
-        {!props.me.hasFriendId ? (
-          <p className="mt-1 text-sm text-amber-800">
-            <Link to="/profile" className="underline">
-              {t("myFriendIdMissing")}
-            </Link>
-          </p>
-        ) : null}
-        {p.agreed && !p.cancelled ? (
-          partnerFriendId ? (
-            <FriendId label={t("friendIdOf", { name: props.partner.displayName })} value={groupFriendId(partnerFriendId)} />
+        <section aria-labelledby="chat-steps" className="rounded-lg border border-slate-200 bg-white p-3">
+          <h2 id="chat-steps" className="font-bold">
+            {t("stepsHeading")}
+          </h2>
+          {p.completed ? (
+            <p className="mt-2 font-bold text-green-700" role="status">
+              {t("tradeCompleted")}
+            </p>
+          ) : p.cancelled ? (
+            <div className="mt-2 space-y-1" role="status">
+              <p className="text-slate-700">{t("tradeCancelled")}</p>
+              {/* How to start again: the partner reopens this room with 交渉する while the offer is open. */}
+              {state.offerStatus !== "open" ? (
+                <p className="text-sm text-slate-700">
+                  {t("restartClosed")}{" "}
+                  <Link to="/trades" className="text-brand-700 underline">
+                    {t("restartToBoard")}
+                  </Link>
+                </p>
+              ) : props.role === "partner" ? (
+                <p className="text-sm text-slate-700">
+                  {t("restartPartner")}{" "}
+                  <Link to={`/trades/${props.offer.id}`} className="text-brand-700 underline">
+                    {t("restartToOffer")}
+                  </Link>
+                </p>
+              ) : (
+                <p className="text-sm text-slate-700">{t("restartOwner", { name: props.partner.displayName })}</p>
+              )}
+            </div>
           ) : (
-            <p className="mt-1 text-sm text-slate-600">{t("friendIdMissing", { name: props.partner.displayName })}</p>
-          )
-        ) : (
-          <p className="mt-1 text-sm text-slate-600">{t("friendIdHidden")}</p>
-        )}
-      </section>
+            <p className="mt-1 text-sm text-slate-600">{p.agreed ? t("stepCompleteHint") : t("stepAgreeHint")}</p>
+          )}
+          <ol className="mt-2 flex flex-wrap gap-2">
+            <StepButton label={t("stepAgree")} done={p.agreed} mine={iAgreed} waiting={iAgreed && !p.agreed ? t("stepWaitingPartner") : null} disabled={stepsClosed || iAgreed} doneLabel={t("stepDone")} onClick={() => room.step("agree")} />
+            <StepButton label={t("stepFriendRequested")} done={p.friendRequested} disabled={stepsClosed || !p.agreed || p.friendRequested} doneLabel={t("stepDone")} onClick={() => room.step("friend_requested")} />
+            <StepButton label={t("stepGameTradeRequested")} done={p.gameTradeRequested} disabled={stepsClosed || !p.friendRequested || p.gameTradeRequested} doneLabel={t("stepDone")} onClick={() => room.step("game_trade_requested")} />
+            <StepButton label={t("stepComplete")} done={p.completed} mine={iCompleted} waiting={iCompleted && !p.completed ? t("stepWaitingPartner") : null} disabled={stepsClosed || !p.gameTradeRequested || iCompleted} doneLabel={t("stepDone")} onClick={() => room.step("complete")} />
+          </ol>
+          {!p.completed && !p.cancelled ? (
+            <button
+              type="button"
+              className="mt-2 text-sm text-red-700 underline"
+              onClick={() => {
+                if (window.confirm(t("stepCancelConfirm"))) void room.step("cancel");
+              }}
+            >
+              {t("stepCancel")}
+            </button>
+          ) : null}
+        </section>
+
+        {p.completed ? props.afterCompleted : null}
+
+        <section aria-labelledby="chat-friend-id" className="rounded-lg border border-slate-200 bg-white p-3">
+          <h2 id="chat-friend-id" className="font-bold">
+            {t("friendIdHeading")}
+          </h2>
+          {!props.me.hasFriendId ? (
+            <p className="mt-1 text-sm text-amber-800">
+              <Link to="/profile" className="underline">
+                {t("myFriendIdMissing")}
+              </Link>
+            </p>
+          ) : null}
+          {p.agreed && !p.cancelled ? (
+            partnerFriendId ? (
+              <FriendId label={t("friendIdOf", { name: props.partner.displayName })} value={groupFriendId(partnerFriendId)} />
+            ) : (
+              <p className="mt-1 text-sm text-slate-600">{t("friendIdMissing", { name: props.partner.displayName })}</p>
+            )
+          ) : (
+            <p className="mt-1 text-sm text-slate-600">{t("friendIdHidden")}</p>
+          )}
+        </section>
+      </div>
 
       <MessageList
         messages={room.messages}
@@ -277,7 +317,7 @@ function MessageList(props: {
         aria-live="polite"
         aria-label={t("messagesLabel")}
         tabIndex={0}
-        className="h-[55vh] overflow-y-auto rounded-lg border border-slate-200 bg-white p-3"
+        className="h-[max(12rem,calc(100dvh_-_24rem))] overflow-y-auto rounded-lg md:h-[55vh] border border-slate-200 bg-white p-3"
         onScroll={(e) => {
           const el = e.currentTarget;
           stickToBottom.current = el.scrollHeight - el.scrollTop - el.clientHeight < 40;

@@ -5,11 +5,13 @@ import { useLocale, useT } from "../../../lib/i18n";
 import { acquireChatSocket } from "../chat-socket";
 import { tokyoDateTime } from "../../../lib/tokyo-time";
 import { chatMessages, OFFER_STATUS_KEYS, type ChatMessageKey } from "../messages";
+import { readerSide, sidesForReader } from "../reader-side";
 
 export type ChatRoomListItem = {
   id: string;
   partnerName: string;
   offerStatus: string;
+  role: "owner" | "partner";
   offerCards: { cardId: string; side: "give" | "want"; name: string; rarity: string }[];
   lastMessage: { kind: "text" | "system"; body: string; createdAt: string } | null;
   unread: number;
@@ -76,9 +78,15 @@ export function ChatRoomsList({ rooms }: { rooms: ChatRoomListItem[] }) {
                     <span className="ml-1 rounded-full bg-brand-100 px-2 py-0.5 text-xs text-brand-800">{t(OFFER_STATUS_KEYS[room.offerStatus] ?? "statusClosed")}</span>
                   </p>
                   <p className="truncate text-xs text-slate-600">
-                    {room.offerCards
-                      .map((c) => `${t(c.side)}: ${c.name} ${displayRarity(c.rarity)}`)
-                      .join(" / ")}
+                    {sidesForReader(room.role)
+                      .map(
+                        (side) =>
+                          `${t(readerSide(side, room.role))}: ${room.offerCards
+                            .filter((c) => c.side === side)
+                            .map((c) => `${c.name} ${displayRarity(c.rarity)}`)
+                            .join("・")}`,
+                      )
+                      .join(" ⇄ ")}
                   </p>
                   <p className="truncate text-sm text-slate-700">
                     {room.lastMessage

@@ -2,6 +2,7 @@ import { Link } from "react-router";
 import { useT } from "../../../lib/i18n";
 import { tradesMessages } from "../messages";
 import type { OfferListItem } from "../types";
+import { BoardEmpty } from "./board-empty";
 import { OfferCard } from "./offer-card";
 
 /** The home page's newest offers, with a link to the whole board. */
@@ -21,7 +22,7 @@ export function NewestOffers({ offers, now }: { offers: OfferListItem[]; now: st
           ))}
         </ul>
       ) : (
-        <p className="rounded-lg bg-white p-4 text-slate-700">{t("empty")}</p>
+        <BoardEmpty filtered={false} />
       )}
       <p className="text-sm">
         <Link to="/trades" className="text-brand-700 underline">

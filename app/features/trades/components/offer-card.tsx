@@ -3,11 +3,13 @@ import { ListLink } from "../../../components/ui/list-link";
 import { useLocale, useT } from "../../../lib/i18n";
 import { CardImage } from "../../cards/components/card-image";
 import { cardName } from "../../../lib/card-name";
+import { cardPrint } from "../../../lib/card-print";
 import { displayRarity } from "../../../lib/rarity";
 import { tradesMessages } from "../messages";
 import type { OfferStatus } from "../rules";
 import { relativeTime } from "../../../lib/tokyo-time";
 import type { OfferChipView, OfferListItem } from "../types";
+import { RuleClosedMark } from "./rule-closed-mark";
 
 const STATUS_KEY = {
   open: "statusOpen",
@@ -47,6 +49,7 @@ function CardChips({ cards, highlight }: { cards: OfferChipView[]; highlight?: S
             {cardName(card, locale)}
           </ListLink>
           <span className="text-rarity">{displayRarity(card.rarity)}</span>
+          {cardPrint(card) ? <span className="text-xs text-slate-600">{cardPrint(card)}</span> : null}
           {card.count > 1 ? <span className="text-slate-600"> {t("copies", { count: card.count })}</span> : null}
         </li>
       ))}
@@ -100,6 +103,7 @@ export function OfferCard({
           <CardChips cards={offer.want} highlight={highlightWant} />
         </dd>
       </dl>
+      {offer.ruleClosed ? <RuleClosedMark /> : null}
       {offer.comment ? <p className="mt-3 whitespace-pre-line break-words text-sm text-slate-800">{offer.comment}</p> : null}
       <footer className="mt-3 flex flex-wrap items-center justify-between gap-2 text-xs text-slate-600">
         <span>{offer.bumpedAt !== offer.createdAt ? t("bumpedAgo", { time: ago(offer.bumpedAt) }) : t("postedAgo", { time: ago(offer.createdAt) })}</span>

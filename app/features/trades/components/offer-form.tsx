@@ -1,5 +1,5 @@
 import { useCallback, useState } from "react";
-import { Form, useNavigation } from "react-router";
+import { Form, Link, useNavigation } from "react-router";
 import { TextareaField } from "../../../components/ui/form-field";
 import { SubmitButton } from "../../../components/ui/submit-button";
 import { useLocale, useT } from "../../../lib/i18n";
@@ -8,6 +8,9 @@ import { CardSearch } from "../../cards/components/card-search";
 import { displayRarity } from "../../../lib/rarity";
 import type { CardSearchResult } from "../../cards/types";
 import { tradesMessages } from "../messages";
+import { cardTradeabilityAt, tradeableRaritiesAt, type TradeRules } from "../trade-rules";
+import { tradeRulesMessages } from "../trade-rules-messages";
+import { tokyoShortDateTime } from "../../../lib/tokyo-time";
 import { COMMENT_MAX_LENGTH, MAX_CARDS_PER_SIDE, MAX_COPIES, MIN_COPIES, TRADE_EXCLUDED_PACKS, pairsByRarity } from "../rules";
 
 export type ChosenCard = { cardId: string; name: string; nameEn?: string; rarity: string; count: number };
@@ -74,6 +77,8 @@ export function OfferForm({
   error,
   mode,
   intent,
+  rules,
+  now,
 }: {
   initialGive?: ChosenCard[];
   initialWant?: ChosenCard[];
@@ -82,7 +87,11 @@ export function OfferForm({
   mode: "new" | "edit";
   /** Sent as `intent` when the route's action handles several forms. */
   intent?: string;
+  /** The trade rules (trade-rules.server.ts) and the server's time: a card they close is refused at once. */
+  rules: TradeRules;
+  now: string;
 }) {
+  const tRules = useT(tradeRulesMessages);
   const t = useT(tradesMessages);
   const locale = useLocale();
   const navigation = useNavigation();
@@ -90,8 +99,21 @@ export function OfferForm({
   const [give, setGive] = useState(initialGive);
   const [want, setWant] = useState(initialWant);
   const [comment, setComment] = useState(initialComment);
+  const [ruleError, setRuleError] = useState<{ side: Side; text: string } | null>(null);
+  // The picker's own filter knows only the catalogue's default rarities: when a rule opened
+  // another rarity, show every card and let the rules below decide.
+  const pickerTradeableOnly = tradeableRaritiesAt(rules, now).every((code) => rules.rarityDefaults[code]);
 
   const add = useCallback((side: Side, card: CardSearchResult) => {
+    const state = cardTradeabilityAt(rules, { rarity: card.rarity, packIds: [card.packId] }, now);
+    if (!state.tradeable) {
+      setRuleError({
+        side,
+        text: state.until ? tRules("notTradeableUntil", { name: card.name, date: tokyoShortDateTime(state.until, locale) }) : t("notTradeable", { name: card.name }),
+      });
+      return;
+    }
+    setRuleError(null);
     const setter = side === "give" ? setGive : setWant;
     setter((list) =>
       list.some((c) => c.cardId === card.id) || list.length >= MAX_CARDS_PER_SIDE
@@ -100,7 +122,7 @@ export function OfferForm({
     );
     // A card cannot be on both sides: choosing it on one side takes it off the other.
     (side === "give" ? setWant : setGive)((list) => list.filter((c) => c.cardId !== card.id));
-  }, []);
+  }, [rules, now, t, tRules, locale]);
   const onGive = useCallback((card: CardSearchResult) => add("give", card), [add]);
   const onWant = useCallback((card: CardSearchResult) => add("want", card), [add]);
 
@@ -116,11 +138,21 @@ export function OfferForm({
           {error}
         </p>
       ) : null}
-      <p className="text-sm text-slate-600">{t("pickerHint")}</p>
+      <p className="text-sm text-slate-600">
+        {t("pickerHint")}{" "}
+        <Link to="/trade-rules" className="text-brand-700 underline">
+          {tRules("linkFromForm")}
+        </Link>
+      </p>
       <div className="grid gap-6 md:grid-cols-2">
         <fieldset className="space-y-3 rounded-xl border border-brand-100 bg-brand-50/40 p-4">
           <legend className="px-1 font-bold text-brand-800">{t("giveLong")}</legend>
-          <CardSearch label={t("pickGive")} onSelect={onGive} tradeableOnly excludePacks={[...TRADE_EXCLUDED_PACKS]} />
+          <CardSearch label={t("pickGive")} onSelect={onGive} tradeableOnly={pickerTradeableOnly} excludePacks={[...TRADE_EXCLUDED_PACKS]} />
+          {ruleError?.side === "give" ? (
+            <p role="alert" className="text-sm font-medium text-red-700" data-testid="rule-error">
+              {ruleError.text}
+            </p>
+          ) : null}
           <ChosenList
             side="give"
             cards={give}
@@ -130,7 +162,12 @@ export function OfferForm({
         </fieldset>
         <fieldset className="space-y-3 rounded-xl border border-sky-200 bg-sky-50/40 p-4">
           <legend className="px-1 font-bold text-sky-800">{t("wantLong")}</legend>
-          <CardSearch label={t("pickWant")} onSelect={onWant} tradeableOnly excludePacks={[...TRADE_EXCLUDED_PACKS]} />
+          <CardSearch label={t("pickWant")} onSelect={onWant} tradeableOnly={pickerTradeableOnly} excludePacks={[...TRADE_EXCLUDED_PACKS]} />
+          {ruleError?.side === "want" ? (
+            <p role="alert" className="text-sm font-medium text-red-700" data-testid="rule-error">
+              {ruleError.text}
+            </p>
+          ) : null}
           <ChosenList
             side="want"
             cards={want}

@@ -1,0 +1,171 @@
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { launchBrowser, newContext, PHONE, seriousA11yViolations, watchConsole } from "../support/browser";
+import { postOffer, respond, signUp, twoTradeableCards } from "../support/chat-e2e";
+
+const baseUrl = inject("baseUrl");
+const digits = () => String(Math.floor(Math.random() * 1e16)).padStart(16, "1");
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+type Player = { context: BrowserContext; page: Page; problems: string[] };
+
+/** Owner A posts (gives `give`, wants `want`), partner B presses 交渉する; both on phones, in the room. */
+async function phoneRoom(messages = 0) {
+  const players: Player[] = [];
+  for (const name of ["アカネ", "ベニオ"]) {
+    const context = await newContext(browser, PHONE);
+    await signUp(context.request, baseUrl, name, digits());
+    const page = await context.newPage();
+    players.push({ context, page, problems: watchConsole(page) });
+  }
+  const [a, b] = players;
+  const [give, want] = await twoTradeableCards(a.context.request, baseUrl);
+  const offerId = await postOffer(a.context.request, baseUrl, give, want);
+  const roomId = await respond(b.context.request, baseUrl, offerId);
+  const offer = (await (await a.context.request.get(`${baseUrl}/api/trades/${offerId}`)).json()) as { offer: { give: { name: string }[]; want: { name: string }[] } };
+  for (const player of players) {
+    await player.page.goto(`${baseUrl}/chat/${roomId}`);
+    await player.page.getByText("接続中...").waitFor({ state: "detached" });
+  }
+  for (let i = 1; i <= messages; i++) {
+    const sender = i % 2 ? a : b;
+    await sender.page.locator("#chat-input").fill(`メッセージ ${i}`);
+    await sender.page.locator("#chat-input").press("Enter");
+    await sender.page.locator('[data-pending="true"]').first().waitFor({ state: "detached" });
+  }
+  return { a, b, offerId, roomId, giveName: offer.offer.give[0].name, wantName: offer.offer.want[0].name };
+}
+
+/** Inside the 390×844 viewport, without scrolling. */
+async function onFirstScreen(page: Page, selector: string): Promise<boolean> {
+  const box = await page.locator(selector).boundingBox();
+  return box !== null && box.y >= 0 && box.y + box.height <= 844;
+}
+
+describe("a trade room on a phone (390×844)", () => {
+  it("shows the newest message and the input on the first screen; the trade panel opens on tap", async () => {
+    const { a, b, roomId } = await phoneRoom(12);
+    for (const player of [a, b]) {
+      // A fresh visit, as from a notification: nothing scrolled yet.
+      const page = await player.context.newPage();
+      const problems = watchConsole(page);
+      await page.goto(`${baseUrl}/chat/${roomId}`);
+      await page.getByText("接続中...").waitFor({ state: "detached" });
+      expect(await page.evaluate(() => window.scrollY)).toBe(0);
+      expect(await onFirstScreen(page, "#chat-input")).toBe(true);
+      expect(await onFirstScreen(page, 'form:has(#chat-input) button[type="submit"]')).toBe(true);
+      const newest = page.locator('[data-testid="chat-messages"] li[data-kind="text"]').last();
+      expect(await newest.textContent()).toContain("メッセージ 12");
+      const newestBox = await newest.boundingBox();
+      const logBox = await page.getByRole("log").boundingBox();
+      // The newest message is inside the visible part of the message list, and the list on screen.
+      expect(newestBox!.y + newestBox!.height).toBeLessThanOrEqual(logBox!.y + logBox!.height + 1);
+      expect(logBox!.y + logBox!.height).toBeLessThanOrEqual(844);
+      // The steps are folded away behind the one-line summary, and open on tap.
+      const toggle = page.getByTestId("trade-panel-toggle");
+      expect(await toggle.getAttribute("aria-expanded")).toBe("false");
+      expect(await page.getByRole("button", { name: /^条件合意/ }).isVisible()).toBe(false);
+      expect(await toggle.textContent()).toContain("次：条件合意");
+      await toggle.click();
+      expect(await toggle.getAttribute("aria-expanded")).toBe("true");
+      expect(await page.getByRole("button", { name: /^条件合意/ }).isVisible()).toBe(true);
+      expect(await seriousA11yViolations(page)).toEqual([]);
+      expect(problems).toEqual([]);
+      await page.close();
+    }
+    expect([...a.problems, ...b.problems]).toEqual([]);
+    await a.context.close();
+    await b.context.close();
+  });
+
+  it("labels who gives what from each reader's side", async () => {
+    const { a, b, giveName, wantName } = await phoneRoom();
+    // A posted "give ${giveName}, want ${wantName}": A gives giveName, B gives wantName.
+    const summary = (page: Page) => page.getByTestId("trade-panel-summary").textContent();
+    expect(await summary(a.page)).toMatch(new RegExp(`^渡す: ${giveName}.* ⇄ もらう: ${wantName}`));
+    expect(await summary(b.page)).toMatch(new RegExp(`^渡す: ${wantName}.* ⇄ もらう: ${giveName}`));
+    for (const [player, gives, gets] of [
+      [a, giveName, wantName],
+      [b, wantName, giveName],
+    ] as const) {
+      await player.page.getByTestId("trade-panel-toggle").click();
+      const mine = player.page.getByTestId("room-cards-youGive");
+      const theirs = player.page.getByTestId("room-cards-youReceive");
+      expect(await mine.getByRole("heading").textContent()).toBe("あなたが渡す");
+      expect(await mine.textContent()).toContain(gives);
+      expect(await theirs.getByRole("heading").textContent()).toBe("相手から受け取る");
+      expect(await theirs.textContent()).toContain(gets);
+      // Each chip names the card's set and number: the same name is printed in several sets.
+      expect(await mine.locator("li").first().textContent()).toMatch(/[A-Z][0-9A-Za-z-]* \d{3}/);
+    }
+    // The room list on the profile speaks from each side too.
+    for (const [player, gives] of [
+      [a, giveName],
+      [b, wantName],
+    ] as const) {
+      await player.page.goto(`${baseUrl}/profile`);
+      expect(await player.page.getByTestId("chat-rooms").locator("li").first().textContent()).toContain(`あなたが渡す: ${gives}`);
+    }
+    expect([...a.problems, ...b.problems]).toEqual([]);
+    await a.context.close();
+    await b.context.close();
+  });
+});
+
+describe("the offer page after the trade", () => {
+  it("a completed offer offers no 交渉する: the partner gets back to the room, others read why", async () => {
+    const { a, b, offerId, roomId } = await phoneRoom();
+    const step = async (page: Page, name: string) => {
+      const toggle = page.getByTestId("trade-panel-toggle");
+      if ((await toggle.getAttribute("aria-expanded")) === "false") await toggle.click();
+      await page.getByRole("button", { name: new RegExp(`^${name}`) }).and(page.locator(":enabled")).click();
+    };
+    await step(a.page, "条件合意");
+    await step(b.page, "条件合意");
+    await step(b.page, "フレンド申請済み");
+    await step(a.page, "ゲーム内でトレード申請済み");
+    await step(a.page, "取引完了");
+    await step(b.page, "取引完了");
+    await b.page.getByText("トレードが成立しました。", { exact: true }).waitFor();
+
+    await b.page.goto(`${baseUrl}/trades/${offerId}`);
+    expect(await b.page.getByRole("button", { name: "交渉する" }).count()).toBe(0);
+    expect(await b.page.getByTestId("offer-not-open").textContent()).toContain("この募集はトレードが成立したため、受け付けていません。");
+    expect(await b.page.getByRole("link", { name: "チャットを開く" }).getAttribute("href")).toBe(`/chat/${roomId}`);
+
+    const stranger = await newContext(browser, PHONE);
+    await signUp(stranger.request, baseUrl, "カスミ", digits());
+    const page = await stranger.newPage();
+    const problems = watchConsole(page);
+    await page.goto(`${baseUrl}/trades/${offerId}`);
+    expect(await page.getByRole("button", { name: "交渉する" }).count()).toBe(0);
+    expect(await page.getByRole("link", { name: "チャットを開く" }).count()).toBe(0);
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    expect(problems).toEqual([]);
+    await stranger.close();
+    await a.context.close();
+    await b.context.close();
+  });
+
+  it("募集を投稿しました shows to the poster once, and to nobody who opens the same link", async () => {
+    const { a, b, offerId } = await phoneRoom();
+    await a.page.goto(`${baseUrl}/trades/${offerId}?done=posted`);
+    await a.page.getByRole("status").filter({ hasText: "募集を投稿しました" }).waitFor();
+    await a.page.waitForURL(`${baseUrl}/trades/${offerId}`);
+    await a.page.reload();
+    expect(await a.page.getByText("募集を投稿しました").count()).toBe(0);
+    await b.page.goto(`${baseUrl}/trades/${offerId}?done=posted`);
+    await b.page.getByRole("heading", { level: 1 }).waitFor();
+    expect(await b.page.getByText("募集を投稿しました").count()).toBe(0);
+    expect([...a.problems, ...b.problems]).toEqual([]);
+    await a.context.close();
+    await b.context.close();
+  });
+});
