@@ -27,7 +27,8 @@ describe("card face labels", () => {
   it("reads the catalogue's element spellings and the ex marker", () => {
     expect(elementOf({ element: "Grass" })).toBe("grass");
     expect(elementOf({ element: "dark" })).toBe("darkness");
-    expect(elementOf({ element: null })).toBe("colorless");
+    expect(elementOf({ element: null })).toBe("unknown");
+    expect(elementOf({ element: "colorless" })).toBe("colorless");
     expect(isExCard({ name: "ピカチュウex", nameEn: "Pikachu ex" })).toBe(true);
     expect(isExCard({ name: "エクセル", nameEn: "Exeggcute" })).toBe(false);
     expect(trainerMessage("supporter")).toBe("trainerSupporter");

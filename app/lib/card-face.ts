@@ -51,17 +51,19 @@ export function isTrainerCard(face: Pick<CardFace, "cardType">): boolean {
   return TRAINER_TYPES.has(face.cardType ?? "");
 }
 
-/** Elements the frame colours and the 草 炎 水 … labels know; anything else is 無色. */
+/** Elements the frame colours and the 草 炎 水 … labels know. */
 export const ELEMENTS = ["grass", "fire", "water", "lightning", "psychic", "fighting", "darkness", "metal", "dragon", "colorless"] as const;
 export type Element = (typeof ELEMENTS)[number];
+/** A card's frame: its element, or "unknown" where the catalogue has no type (never 無色 by default). */
+export type Frame = Element | "unknown";
 
-export function elementOf(face: Pick<CardFace, "element">): Element {
+export function elementOf(face: Pick<CardFace, "element">): Frame {
   const e = (face.element ?? "").toLowerCase();
   if (e === "dark") return "darkness";
   if (e === "steel") return "metal";
   if (e === "electric") return "lightning";
   if (e === "fairy") return "psychic";
-  return (ELEMENTS as readonly string[]).includes(e) ? (e as Element) : "colorless";
+  return (ELEMENTS as readonly string[]).includes(e) ? (e as Element) : "unknown";
 }
 
 /** The marker printed after a Pokémon's name (ex), when the name carries it. */

@@ -1,5 +1,7 @@
+import { Fragment } from "react";
 import { Link } from "react-router";
 import { getCard } from "../features/cards/cards.server";
+import { cardFamily } from "../features/cards/card-family.server";
 import { CardError } from "../features/cards/errors";
 import { cardArt, elementOf, isTrainerCard, STAGE_MESSAGE, trainerMessage, TYPE_MESSAGE } from "../lib/card-face";
 import { CardImage } from "../features/cards/components/card-image";
@@ -27,6 +29,7 @@ export const loader = withPageErrors(async function loader({ params, request, co
     image: cardArt(card, context.env.cardImageBaseUrl)?.full ?? null,
     tradeCounts: await offerCountsForCard(context.db, card.id),
     decks: await listDecksWithCard(context.db, card.id),
+    family: await cardFamily(context.db, card),
     title: card.name,
     description: translate(cardsMessages, locale, "detailDescription", {
       name: card.name,
@@ -83,6 +86,8 @@ export default function CardPage({ loaderData }: Route.ComponentProps) {
   const firstPack = card.packs[0];
   const rarity = displayRarity(card.rarity);
   const rarityLabel = locale === "en" ? card.rarityLabelEn : card.rarityLabelJa;
+  const { family } = loaderData;
+  const setName = locale === "en" ? family.setNameEn : family.setNameJa;
   return (
     <article className="space-y-6">
       <p className="text-sm">
@@ -106,19 +111,21 @@ export default function CardPage({ loaderData }: Route.ComponentProps) {
           </div>
           <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-2 text-sm">
             <dt className="font-medium text-slate-600">{t("rarityLabel")}</dt>
-            <dd>
-              <span className="text-amber-700">{rarity}</span>
-              {rarityLabel && rarityLabel !== rarity ? <span className="ml-2 text-slate-600">{rarityLabel}</span> : null}
+            <dd className="font-bold text-amber-700" data-rarity-label>
+              {rarityLabel ?? rarity}
             </dd>
-            <CardFacts card={card} />
             {card.setCode && card.number !== null ? (
               <>
                 <dt className="font-medium text-slate-600">{t("setNumber")}</dt>
-                <dd>
-                  {card.setCode} #{card.number}
+                <dd data-set-number>
+                  <span className="font-mono">
+                    {card.setCode} {String(card.number).padStart(3, "0")}
+                  </span>
+                  {setName && setName !== card.setCode ? <span className="ml-2 text-slate-600">{setName}</span> : null}
                 </dd>
               </>
             ) : null}
+            <CardFacts card={card} />
             <dt className="font-medium text-slate-600">{t("packsLabel")}</dt>
             <dd>
               <ul className="flex flex-wrap gap-2">
@@ -135,6 +142,8 @@ export default function CardPage({ loaderData }: Route.ComponentProps) {
               </ul>
             </dd>
           </dl>
+          {!isTrainerCard(card) && !card.element && card.hp === null ? <p className="text-sm text-slate-600">{t("factsMissing")}</p> : null}
+          {family.evolution.length > 1 ? <EvolutionLine steps={family.evolution} /> : null}
           {/* Trade board summary for this card (譲 n / 求 m) goes in this section. */}
           <section aria-labelledby="card-trades" className="rounded-lg border border-slate-200 bg-white p-4" data-card-trades={card.id}>
             <h2 id="card-trades" className="font-bold">
@@ -145,6 +154,25 @@ export default function CardPage({ loaderData }: Route.ComponentProps) {
           </section>
         </div>
       </div>
+      {family.prints.length ? (
+        <section aria-labelledby="card-prints" className="space-y-3" data-card-prints>
+          <h2 id="card-prints" className="text-xl font-bold">
+            {t("printsHeading")} <span className="text-base font-normal text-slate-600">{t("printsCount", { count: family.prints.length })}</span>
+          </h2>
+          <ul className="grid grid-cols-3 gap-3 sm:grid-cols-4 lg:grid-cols-6">
+            {family.prints.map((print) => (
+              <li key={print.id}>
+                <Link to={`/cards/${encodeURIComponent(print.id)}`} className="block space-y-1 rounded-lg p-1 hover:bg-slate-100">
+                  <CardImage face={print} packName={locale === "en" ? print.packNameEn : print.packName} sizes="(min-width: 1024px) 150px, 30vw" />
+                  <span className="block text-center text-xs text-slate-700">
+                    <span className="font-mono">{print.setCode} {String(print.number ?? "").padStart(3, "0")}</span> <span className="text-amber-700">{displayRarity(print.rarity)}</span>
+                  </span>
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
       {loaderData.decks.length ? (
         <section aria-labelledby="card-decks" className="space-y-3">
           <h2 id="card-decks" className="text-xl font-bold">
@@ -168,10 +196,12 @@ export function ErrorBoundary() {
   return <RouteError />;
 }
 
-/** Type, HP, stage, weakness and retreat cost; what the catalogue does not know reads —. */
+/**
+ * Type, HP, stage, weakness and retreat cost: only what the catalogue knows. A missing type is
+ * not 無色 and the package's placeholder HP is not a value, so neither is printed.
+ */
 function CardFacts({ card }: { card: Route.ComponentProps["loaderData"]["card"] }) {
   const t = useT(cardsMessages);
-  const unknown = t("unknownValue");
   if (isTrainerCard(card)) {
     return (
       <>
@@ -180,20 +210,55 @@ function CardFacts({ card }: { card: Route.ComponentProps["loaderData"]["card"] 
       </>
     );
   }
-  const weakness = card.weakness ? elementOf({ element: card.weakness }) : null;
+  const element = elementOf(card);
+  const weakness = card.weakness ? elementOf({ element: card.weakness }) : "unknown";
   const stage = card.stage ? STAGE_MESSAGE[card.stage] : undefined;
+  const facts: [string, string][] = [];
+  if (element !== "unknown") facts.push([t("typeLabel"), t(TYPE_MESSAGE[element])]);
+  if (card.hp !== null) facts.push([t("hpLabel"), String(card.hp)]);
+  if (stage) facts.push([t("stageLabel"), t(stage)]);
+  if (weakness !== "unknown") facts.push([t("weaknessLabel"), t(TYPE_MESSAGE[weakness])]);
+  if (card.retreatCost !== null) facts.push([t("retreatLabel"), String(card.retreatCost)]);
   return (
     <>
-      <dt className="font-medium text-slate-600">{t("typeLabel")}</dt>
-      <dd>{card.element ? t(TYPE_MESSAGE[elementOf(card)]) : unknown}</dd>
-      <dt className="font-medium text-slate-600">{t("hpLabel")}</dt>
-      <dd>{card.hp ?? unknown}</dd>
-      <dt className="font-medium text-slate-600">{t("stageLabel")}</dt>
-      <dd>{stage ? t(stage) : unknown}</dd>
-      <dt className="font-medium text-slate-600">{t("weaknessLabel")}</dt>
-      <dd>{weakness ? t(TYPE_MESSAGE[weakness]) : unknown}</dd>
-      <dt className="font-medium text-slate-600">{t("retreatLabel")}</dt>
-      <dd>{card.retreatCost ?? unknown}</dd>
+      {facts.map(([label, value]) => (
+        <Fragment key={label}>
+          <dt className="font-medium text-slate-600">{label}</dt>
+          <dd>{value}</dd>
+        </Fragment>
+      ))}
     </>
+  );
+}
+
+/** Basic → Stage 1 → Stage 2, each step a link to that Pokémon's card; this card's step is marked. */
+function EvolutionLine({ steps }: { steps: Route.ComponentProps["loaderData"]["family"]["evolution"] }) {
+  const t = useT(cardsMessages);
+  return (
+    <section aria-labelledby="card-evolution" className="rounded-lg border border-slate-200 bg-white p-4" data-evolution-line>
+      <h2 id="card-evolution" className="font-bold">
+        {t("evolutionLabel")}
+      </h2>
+      <ol className="mt-2 flex flex-wrap items-center gap-2 text-sm">
+        {steps.map((step, i) => (
+          <li key={step.map((s) => s.cardId).join()} className="flex items-center gap-2">
+            {i > 0 ? <span aria-hidden="true" className="text-slate-400">→</span> : null}
+            <span className="flex flex-wrap gap-1">
+              {step.map((s) =>
+                s.current ? (
+                  <span key={s.cardId} aria-current="true" className="rounded-full bg-slate-800 px-3 py-0.5 font-bold text-white">
+                    {s.name}
+                  </span>
+                ) : (
+                  <Link key={s.cardId} to={`/cards/${encodeURIComponent(s.cardId)}`} className="rounded-full border border-slate-300 px-3 py-0.5 text-brand-700 underline-offset-2 hover:border-brand-500 hover:underline">
+                    {s.name}
+                  </Link>
+                ),
+              )}
+            </span>
+          </li>
+        ))}
+      </ol>
+    </section>
   );
 }

@@ -31,8 +31,9 @@ type CatalogueCard = {
   weakness?: string | null;
 };
 
-// Japanese set names of the game where we know them for certain; the catalogue package only
-// has some. A set missing here keeps its English name.
+// Japanese set names of the game where we know them for certain, with where each was checked
+// (SET_NAME_SOURCES); the catalogue package only has some. A set missing here is shown as its
+// code with the English name in parentheses (B3（Pulsing Aura）) until a verified name exists.
 const SET_NAMES_JA: Record<string, string> = {
   A1: "最強の遺伝子",
   A1a: "幻のいる島",
@@ -42,10 +43,22 @@ const SET_NAMES_JA: Record<string, string> = {
   A3: "双天の守護者",
   A3a: "異次元クライシス",
   A3b: "イーブイガーデン",
-  A4: "天と海の叡智",
+  A4: "空と海の導き",
+  A4a: "未知なる水域",
   B1: "メガライジング",
+  B1a: "紅蓮ブレイズ",
+  B2: "夢幻パレード",
   "PROMO-A": "プロモA",
   "PROMO-B": "プロモB",
+};
+
+/** Public Japanese pages the newer set names were checked against (release reports of each set). */
+export const SET_NAME_SOURCES: Record<string, string[]> = {
+  A4: ["https://shirabemonoiroiroarimasu.com/1121.html", "https://world-wide-news.com/?p=4850"],
+  A4a: ["https://news.livedoor.com/article/detail/29461182/"],
+  B1: ["https://lifematome.blog/pokepoke-megarising-next"],
+  B1a: ["https://oisonewspaper.com/?p=23448", "https://trendxday.com/2025/12/11/101715/"],
+  B2: ["https://lifematome.blog/pokepoke-parade-19matome", "https://lifematome.blog/pokeca-kannkou-toujou"],
 };
 
 // SPEC.md §3 set B ids for the packs it names; every other pack gets a slug of its own.
@@ -165,7 +178,7 @@ export function readCatalogue(): { packs: CataloguePack[]; cards: CatalogueCardR
   for (const set of ordered) {
     const isPromo = set.code.startsWith("PROMO");
     const setNameEn = set.name.en ?? set.code;
-    const setNameJa = SET_NAMES_JA[set.code] ?? setNameEn;
+    const setNameJa = SET_NAMES_JA[set.code] ?? (setNameEn === set.code ? set.code : `${set.code}（${setNameEn}）`);
     const mascots = isPromo ? [set.code] : set.packs;
     const ids: string[] = [];
     for (const mascot of mascots) {
@@ -305,7 +318,7 @@ export async function seedCatalogue(db: Db): Promise<{ packs: number; cards: num
 /**
  * True when the catalogue has been loaded before in its current shape (start-up skips the
  * import then). Catalogue cards loaded before the image file names were kept get re-seeded
- * once, which also gives them their readings.
+ * once, which also gives them their readings; so do packs still named in English only.
  */
 export async function hasCatalogue(db: Db): Promise<boolean> {
   const [row] = await db.select({ n: count() }).from(packs);
@@ -314,5 +327,8 @@ export async function hasCatalogue(db: Db): Promise<boolean> {
     .select({ n: count() })
     .from(cards)
     .where(and(isNotNull(cards.setCode), isNull(cards.imageFile)));
-  return (stale?.n ?? 0) === 0;
+  if ((stale?.n ?? 0) > 0) return false;
+  // Packs loaded before their set's Japanese name was verified carry the bare English name.
+  const [untranslated] = await db.select({ n: count() }).from(packs).where(sql`${packs.nameJa} = ${packs.nameEn} and ${packs.setCode} not like 'PROMO%'`);
+  return (untranslated?.n ?? 0) === 0;
 }

@@ -43,3 +43,32 @@ export function cardGameFacts(cardId: string): CardGameFacts | null {
   facts ??= load();
   return facts.get(cardId) ?? null;
 }
+
+type EvolutionRow = { name: string; evolvesFrom?: string };
+let evolvesFrom: Map<string, string> | null = null;
+
+/** "Charizard ex" → "Charizard"; "Mega Gyarados ex" keeps its Mega (it is its own card). */
+export function speciesOf(nameEn: string): string {
+  return nameEn.replace(/ ex$/i, "").trim();
+}
+
+/**
+ * What a Pokémon evolves from, by English species name, from every card the package describes.
+ * Newer sets the package has not described yet share it through the species: a B3 Charmeleon
+ * evolves from Charmander as the A1 one does. Null when unknown or a Basic Pokémon.
+ */
+export function speciesEvolvesFrom(nameEn: string): string | null {
+  if (!evolvesFrom) {
+    const rows = require("pokemon-tcg-pocket-database/dist/cards.extra.json") as EvolutionRow[];
+    evolvesFrom = new Map();
+    for (const row of rows) if (row.evolvesFrom && !evolvesFrom.has(speciesOf(row.name))) evolvesFrom.set(speciesOf(row.name), row.evolvesFrom);
+  }
+  return evolvesFrom.get(speciesOf(nameEn)) ?? null;
+}
+
+/** Every species that evolves from this one (Eevee → Vaporeon, Jolteon, …). */
+export function speciesEvolvesInto(nameEn: string): string[] {
+  speciesEvolvesFrom(nameEn);
+  const base = speciesOf(nameEn);
+  return [...evolvesFrom!].filter(([, from]) => from === base).map(([species]) => species);
+}

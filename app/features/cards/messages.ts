@@ -107,6 +107,11 @@ export const cardsMessages = defineMessages({
     unknownValue: "—",
     cardKindLabel: "種類",
     pokemonKind: "ポケモン",
+    evolutionLabel: "進化ライン",
+    printsHeading: "ほかのレアリティ・収録セット",
+    printsCount: "{count}種類",
+    factsMissing: "このカードのタイプ・HP・にげるエネルギーはカードデータにまだありません。",
+    setLabel: "セット",
   },
   en: {
     pageTitle: "Card database",
@@ -207,6 +212,11 @@ export const cardsMessages = defineMessages({
     unknownValue: "—",
     cardKindLabel: "Kind",
     pokemonKind: "Pokémon",
+    evolutionLabel: "Evolution line",
+    printsHeading: "Other rarities and sets",
+    printsCount: { one: "{count} print", other: "{count} prints" },
+    factsMissing: "The card data does not have this card's type, HP or retreat cost yet.",
+    setLabel: "Set",
   },
 });
 

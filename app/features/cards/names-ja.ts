@@ -21,6 +21,10 @@ export const TRAINER_NAMES: Record<string, NameEntry> = {
   HIRENOKASEKI: ["ひれの化石", "ひれのかせき"],
   ERIKA: ["エリカ", "えりか"],
   KASUMI: ["カスミ", "かすみ"],
+  // Sightseer and Peculiar Plaza (夢幻パレード): https://lifematome.blog/pokeca-kannkou-toujou,
+  // https://lifematome.blog/pokepoke-parade-19matome
+  KANKOUKYAKU: ["かんこうきゃく", "かんこうきゃく"],
+  FUSHIGINAHIROBA: ["ふしぎな広場", "ふしぎなひろば"],
   KATSURA: ["カツラ", "かつら"],
   KYOU: ["キョウ", "きょう"],
   SAKAKI: ["サカキ", "さかき"],

@@ -17,6 +17,8 @@ export type NamesReport = {
   /** Names that stayed English, with how many cards carry each. */
   englishCards: { name: string; cards: number; trainer: boolean }[];
   englishPacks: string[];
+  /** What the catalogue does not say about its Pokémon cards, per set: the data pages must not invent. */
+  missingFacts: { setCode: string; pokemon: number; type: number; hp: number; retreat: number; stage: number }[];
 };
 
 /** A pack name is Japanese once no English word is left in it (プロモA keeps its letter). */
@@ -53,6 +55,18 @@ export function namesReport(catalogue = readCatalogue()): NamesReport {
     if (check) checks[check]++;
     else unverified.push({ id: String(card.id), name: String(card.name), token });
   }
+  const missing = new Map<string, NamesReport["missingFacts"][number]>();
+  for (const card of catalogue.cards) {
+    if (isTrainer(card)) continue;
+    const setCode = String(card.setCode ?? "");
+    const row = missing.get(setCode) ?? { setCode, pokemon: 0, type: 0, hp: 0, retreat: 0, stage: 0 };
+    row.pokemon++;
+    if (!card.element) row.type++;
+    if (card.hp == null) row.hp++;
+    if (card.retreatCost == null) row.retreat++;
+    if (!card.stage) row.stage++;
+    missing.set(setCode, row);
+  }
   const englishPacks = catalogue.packs.filter((p) => !isJapanesePackName(p)).map((p) => p.nameEn);
   return {
     cards: { japanese, total: catalogue.cards.length },
@@ -62,6 +76,7 @@ export function namesReport(catalogue = readCatalogue()): NamesReport {
     unverified,
     englishCards: [...english].map(([name, v]) => ({ name, ...v })).sort((a, b) => b.cards - a.cards || a.name.localeCompare(b.name)),
     englishPacks,
+    missingFacts: [...missing.values()].filter((r) => r.type || r.hp || r.retreat || r.stage),
   };
 }
 
@@ -84,5 +99,8 @@ export function formatNamesReport(report: NamesReport): string {
   for (const e of report.englishCards) lines.push(`  ${e.name}${e.trainer ? " [trainer]" : ""} ×${e.cards}`);
   lines.push(`Still English, packs (${report.englishPacks.length}):`);
   for (const p of report.englishPacks) lines.push(`  ${p}`);
+  lines.push("Not in the catalogue (Pokémon cards without it; pages show nothing rather than a guess, the CSV import can fill it):");
+  lines.push("  set      cards  type    HP  retreat  stage");
+  for (const r of report.missingFacts) lines.push(`  ${r.setCode.padEnd(8)} ${String(r.pokemon).padStart(5)} ${String(r.type).padStart(5)} ${String(r.hp).padStart(5)} ${String(r.retreat).padStart(8)} ${String(r.stage).padStart(6)}`);
   return lines.join("\n");
 }

@@ -1,6 +1,6 @@
 import { createContext, useContext, useEffect, useRef, useState } from "react";
 import { useLocale, useT } from "../../../lib/i18n";
-import { ART_SIZES, cardArt, elementOf, isExCard, isTrainerCard, STAGE_MESSAGE, trainerMessage, TYPE_MESSAGE, type CardFace, type Element } from "../../../lib/card-face";
+import { ART_SIZES, cardArt, elementOf, isExCard, isTrainerCard, STAGE_MESSAGE, trainerMessage, TYPE_MESSAGE, type CardFace, type Frame } from "../../../lib/card-face";
 import { cardsMessages } from "../messages";
 import { cardName } from "../../../lib/card-name";
 import { displayRarity } from "../../../lib/rarity";
@@ -9,7 +9,8 @@ import { displayRarity } from "../../../lib/rarity";
 export const CardImageBaseUrlContext = createContext<string | null>(null);
 
 // Full class names (Tailwind only generates classes it can read in the source).
-const FRAME: Record<Element, string> = {
+const FRAME: Record<Frame, string> = {
+  unknown: "bg-type-unknown",
   grass: "bg-type-grass",
   fire: "bg-type-fire",
   water: "bg-type-water",
@@ -21,7 +22,8 @@ const FRAME: Record<Element, string> = {
   dragon: "bg-type-dragon",
   colorless: "bg-type-colorless",
 };
-const WINDOW: Record<Element, string> = {
+const WINDOW: Record<Frame, string> = {
+  unknown: "bg-type-unknown-soft",
   grass: "bg-type-grass-soft",
   fire: "bg-type-fire-soft",
   water: "bg-type-water-soft",
@@ -33,7 +35,8 @@ const WINDOW: Record<Element, string> = {
   dragon: "bg-type-dragon-soft",
   colorless: "bg-type-colorless-soft",
 };
-const FILL: Record<Element, string> = {
+const FILL: Record<Frame, string> = {
+  unknown: "fill-type-unknown",
   grass: "fill-type-grass",
   fire: "fill-type-fire",
   water: "fill-type-water",
@@ -148,12 +151,12 @@ export function CardPlaceholder({ face, label }: { face: CardFace; label: string
                   {face.hp}
                 </span>
               ) : null}
-              <Emblem className={`mt-[1cqw] size-[13cqw] ${FILL[element]}`} letter={t(TYPE_MESSAGE[element]).slice(0, 1)} />
+              {element !== "unknown" ? <Emblem className={`mt-[1cqw] size-[13cqw] ${FILL[element]}`} letter={t(TYPE_MESSAGE[element]).slice(0, 1)} /> : null}
             </div>
           ) : null}
         </div>
         <div className={`relative mx-[5cqw] mt-[3cqw] grid flex-1 place-items-center overflow-hidden rounded-[3cqw] ${window}`}>
-          <Emblem className={`size-[40cqw] opacity-60 ${trainer ? "fill-trainer-frame" : FILL[element]}`} letter={trainer ? "T" : t(TYPE_MESSAGE[element]).slice(0, 1)} />
+          <Emblem className={`size-[40cqw] opacity-60 ${trainer ? "fill-trainer-frame" : FILL[element]}`} letter={trainer ? "T" : element === "unknown" ? undefined : t(TYPE_MESSAGE[element]).slice(0, 1)} />
         </div>
         <div className="flex items-end justify-between gap-[2cqw] px-[5cqw] pb-[3.5cqw] pt-[2.5cqw] text-[7cqw] leading-none">
           <span className="font-mono text-slate-600">{setNumber}</span>
