@@ -6,6 +6,7 @@ import { hasCatalogue, seedCatalogue } from "../app/features/cards/catalogue.ser
 import { ConfigError, loadEnv } from "../app/lib/env.server";
 import { createHttpApp } from "./http";
 import { createLogger } from "../app/lib/logger.server";
+import { startExpiryReminders } from "../app/features/notifications/expiry-reminders.server";
 
 /**
  * The process: configuration → database (migrated, catalogue loaded on first start) → HTTP +
@@ -56,6 +57,7 @@ export async function start(): Promise<void> {
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : env.port;
   log.info("listening", { url: `http://localhost:${port}`, mode: process.env.NODE_ENV, db: database.kind, ms: Date.now() - started });
+  const expiryReminders = startExpiryReminders(database.db, log);
   if (process.env.NODE_ENV !== "production") log.warn("not in production mode: React and React Router run their slower development builds", { mode: process.env.NODE_ENV ?? "unset" });
 
   let stopping = false;
@@ -70,6 +72,7 @@ export async function start(): Promise<void> {
     // callback runs once in-flight requests have finished.
     await new Promise<void>((resolve) => io.close(() => resolve()));
     clearTimeout(force);
+    expiryReminders.stop();
     await realtime.close();
     await database.close();
     log.info("stopped", { signal });

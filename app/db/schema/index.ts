@@ -6,3 +6,4 @@ export * from "./decks";
 export * from "./content";
 export * from "./trades";
 export * from "./users";
+export * from "./notifications";

@@ -10,6 +10,7 @@ import { ChatError, type ChatErrorCode } from "./errors";
 import { appendMessage, cancelRoomTrade, fromRow, messageColumns, otherParticipant, progressOf, toMessage, type MessageRow, type RoomRow } from "./room-trade.server";
 import { MESSAGE_MAX_LENGTH, MESSAGE_PAGE_SIZE, normaliseBody, RoomIdSchema, type TradeStep } from "./chat.schema";
 import { offerCards, type OfferCard, type RoomOffer } from "./room-offer.server";
+import { markRoomNotificationsRead, notifyChatMessage, notifyTradeStep } from "../notifications/notifications.server";
 
 /**
  * The trade chat service (DESIGN.md §6). Socket.IO handlers, resource routes, pages and tests
@@ -110,7 +111,11 @@ export async function sendMessage(db: Db, input: SendInput, allowSend?: () => Pr
   if (allowSend && !(await allowSend())) throw new ChatError("rate_limited");
 
   try {
-    const message = await appendMessage(db, input.roomId, { senderId: input.userId, kind: "text", clientId: input.clientId, body });
+    const message = await db.transaction(async (tx) => {
+      const stored = await appendMessage(tx, input.roomId, { senderId: input.userId, kind: "text", clientId: input.clientId, body });
+      await notifyChatMessage(tx, { roomId: input.roomId, senderId: input.userId, recipientId });
+      return stored;
+    });
     return { message, created: true, recipientId };
   } catch (err) {
     // Two copies of the same send raced: the loser's statement rolled back; return the winner.
@@ -166,6 +171,7 @@ export async function markRead(db: Db, roomId: string, userId: string, seq: numb
       target: [chatReadCursors.roomId, chatReadCursors.userId],
       set: { lastReadSeq: sql`greatest(${chatReadCursors.lastReadSeq}, ${upTo})` },
     });
+  await markRoomNotificationsRead(db, room.id, userId);
   return upTo;
 }
 
@@ -351,6 +357,7 @@ async function applyTradeStepInTransaction(db: Db, input: { roomId: string; user
     const messages: ChatMessage[] = [];
     const post = async (body: string) => {
       messages.push(await appendMessage(tx, room.id, { senderId: input.userId, kind: "system", clientId: null, body }));
+      await notifyTradeStep(tx, { roomId: room.id, actorId: input.userId, recipientId: partnerId, step: body });
     };
     const setRoom = (values: Partial<typeof chatRooms.$inferInsert>) =>
       tx.update(chatRooms).set(values).where(eq(chatRooms.id, room.id));
@@ -405,6 +412,7 @@ async function applyTradeStepInTransaction(db: Db, input: { roomId: string; user
       case "cancel": {
         const cancelled = await cancelRoomTrade(tx, room, input.userId);
         messages.push(cancelled.message);
+        await notifyTradeStep(tx, { roomId: room.id, actorId: input.userId, recipientId: partnerId, step: "cancel" });
         if (cancelled.offerReopened) offerStatus = "open";
         break;
       }
