@@ -10,6 +10,8 @@ export default [
   route("profile", "routes/profile.tsx"),
   route("profile/blocks/:userId", "routes/profile.blocks.$userId.ts"),
   route("chat/:roomId", "routes/chat.tsx"),
+  route("notifications", "routes/notifications.tsx"),
+  route("api/notifications/count", "routes/api.notifications.count.ts"),
   route("api/chat/rooms/:roomId/messages", "routes/api.chat.rooms.$roomId.messages.ts"),
   route("cards", "routes/cards.tsx"),
   route("cards/:cardId", "routes/card.tsx"),
