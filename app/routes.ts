@@ -6,6 +6,8 @@ export default [
   route("login", "routes/login.tsx"),
   route("signup", "routes/signup.tsx"),
   route("logout", "routes/logout.tsx"),
+  route("forgot-password", "routes/forgot-password.tsx"),
+  route("reset-password", "routes/reset-password.tsx"),
   route("language", "routes/language.tsx"),
   route("profile", "routes/profile.tsx"),
   route("profile/blocks/:userId", "routes/profile.blocks.$userId.ts"),

@@ -7,6 +7,7 @@ import { ConfigError, loadEnv } from "../app/lib/env.server";
 import { createHttpApp } from "./http";
 import { createLogger } from "../app/lib/logger.server";
 import { startExpiryReminders } from "../app/features/notifications/expiry-reminders.server";
+import { startDeliveries } from "../app/features/mail/delivery.server";
 
 /**
  * The process: configuration → database (migrated, catalogue loaded on first start) → HTTP +
@@ -41,6 +42,9 @@ export async function start(): Promise<void> {
     log.info("card catalogue loaded", { ...result, ms: Date.now() - t });
   }
 
+  // Queued mail (and later push) is delivered by this worker, on every instance (features/outbox).
+  const deliveries = startDeliveries({ env, db: database.db, log });
+
   const clientDir = path.resolve(path.dirname(new URL(import.meta.url).pathname), "../client");
   const { server, io, realtime } = await createHttpApp({
     env,
@@ -74,6 +78,7 @@ export async function start(): Promise<void> {
     clearTimeout(force);
     expiryReminders.stop();
     await realtime.close();
+    await deliveries.stop();
     await database.close();
     log.info("stopped", { signal });
     process.exit(0);

@@ -79,6 +79,17 @@ const EnvSchema = z.object({
   S3_ACCESS_KEY_ID: z.string().trim().optional().transform((v) => v || undefined),
   S3_SECRET_ACCESS_KEY: z.string().optional().transform((v) => v || undefined),
   S3_PUBLIC_URL: optionalUrl(["https:", "http:"]),
+  // Mail (features/mail): SMTP when set, else .eml files in DATA_DIR/mail.
+  SMTP_URL: optionalUrl(["smtp:", "smtps:"]),
+  MAIL_FROM: z
+    .string()
+    .trim()
+    .optional()
+    .transform((v) => v || undefined)
+    .refine((v) => v === undefined || /^(?:[^<>\r\n]*<[^<>\s@]+@[^<>\s@]+\.[^<>\s@]+>|[^<>\s@]+@[^<>\s@]+\.[^<>\s@]+)$/.test(v), {
+      message: "must be an e-mail address, optionally as Name <address>",
+    }),
+  REQUIRE_EMAIL_VERIFICATION: z.enum(["true", "false"]).default("false"),
 });
 
 export type Env = {
@@ -103,6 +114,12 @@ export type Env = {
   pageCacheSeconds: number;
   /** Where uploads go: DATA_DIR/uploads, or an S3-compatible bucket when S3_BUCKET is set. */
   s3: S3Config | undefined;
+  /** SMTP_URL (smtp:// or smtps://); undefined: mail is written to DATA_DIR/mail as .eml files. */
+  smtpUrl: string | undefined;
+  /** MAIL_FROM, or トレポケ <no-reply@the SITE_URL host>. */
+  mailFrom: string;
+  /** REQUIRE_EMAIL_VERIFICATION=true: sign-in waits until the address is verified. */
+  requireEmailVerification: boolean;
 };
 
 export type S3Config = {
@@ -154,6 +171,9 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
     authRateLimitMax: e.AUTH_RATE_LIMIT_MAX,
     pageCacheSeconds: e.PAGE_CACHE_SECONDS,
     s3: s3Config(e),
+    smtpUrl: e.SMTP_URL,
+    mailFrom: e.MAIL_FROM ?? `トレポケ <no-reply@${mailHost(e.SITE_URL ?? `http://localhost:${port}`)}>`,
+    requireEmailVerification: e.REQUIRE_EMAIL_VERIFICATION === "true",
   };
 }
 
@@ -173,6 +193,12 @@ function s3Config(e: z.infer<typeof EnvSchema>): S3Config | undefined {
     credentials: e.S3_ACCESS_KEY_ID && e.S3_SECRET_ACCESS_KEY ? { accessKeyId: e.S3_ACCESS_KEY_ID, secretAccessKey: e.S3_SECRET_ACCESS_KEY } : undefined,
     publicUrl: publicUrl.replace(/\/$/, ""),
   };
+}
+
+/** The sender domain of the default MAIL_FROM: SITE_URL's host ("localhost" becomes "localhost.localdomain", which mail servers accept). */
+function mailHost(siteUrl: string): string {
+  const host = new URL(siteUrl).hostname;
+  return host.includes(".") ? host : `${host}.localdomain`;
 }
 
 function readOrCreateSecret(dataDir: string): string {

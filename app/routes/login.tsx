@@ -12,6 +12,8 @@ import { localeFromRequest, translate, useT } from "../lib/i18n";
 import { seoMeta } from "../lib/seo";
 import type { Route } from "./+types/login";
 import { readFormData } from "../lib/forms.server";
+import { accountLoginRefusal } from "../features/users/account-auth.server";
+import { ForgotPasswordLink, LoginNotices } from "../features/users/components/login-notices";
 
 export const meta: Route.MetaFunction = (args) => {
   const locale = localeOfMatches(args.matches);
@@ -43,8 +45,11 @@ export async function action({ request, context }: Route.ActionArgs) {
   });
   if (response.ok) throw redirect(redirectTo, { headers: cookiesOf(response) });
   const locale = localeFromRequest(request);
-  const body = (await response.json().catch(() => ({}))) as { message?: string };
-  const formText = response.status === 401 ? translate(usersMessages, locale, "errorCredentials") : (body.message ?? translate(usersMessages, locale, "errorUnknown"));
+  const body = (await response.json().catch(() => ({}))) as { message?: string; code?: string };
+  const formText =
+    response.status === 401
+      ? translate(usersMessages, locale, "errorCredentials")
+      : (accountLoginRefusal(body, locale) ?? body.message ?? translate(usersMessages, locale, "errorUnknown"));
   return data<{ errors: LoginErrors }>({ errors: { formText } }, { status: response.status === 401 ? 400 : response.status });
 }
 
@@ -60,6 +65,7 @@ export default function Login({ actionData }: Route.ComponentProps) {
   return (
     <section className="mx-auto max-w-md">
       <h1 className="text-2xl font-bold">{t("loginHeading")}</h1>
+      <LoginNotices />
       <Form method="post" onSubmit={onSubmit} className="mt-6 space-y-4 rounded-lg border border-slate-200 bg-white p-6" noValidate>
         <input type="hidden" name="redirectTo" value={redirectTo} />
         {formError ? (
@@ -90,6 +96,7 @@ export default function Login({ actionData }: Route.ComponentProps) {
         <SubmitButton pending={submitting} pendingText={t("loginSubmitting")} wide>
           {t("loginSubmit")}
         </SubmitButton>
+        <ForgotPasswordLink />
       </Form>
       <p className="mt-4 text-center text-sm">
         {t("loginNoAccount")}{" "}

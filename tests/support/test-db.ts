@@ -2,7 +2,8 @@ import { randomBytes } from "node:crypto";
 import pg from "pg";
 import { migrateDatabase, openDatabase, type Database } from "../../app/db/client.server";
 
-export type TestDatabase = Database & { name: string };
+/** `url`: the PostgreSQL database's own URL (a second pool on it is a second instance). */
+export type TestDatabase = Database & { name: string; url?: string };
 
 /**
  * A fresh, migrated database for one test file: PGlite in memory, or (TEST_DB=postgres) a new
@@ -28,6 +29,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   return {
     ...database,
     name,
+    url: url.toString(),
     close: async () => {
       await database.close();
       const drop = new pg.Client({ connectionString: adminUrl });

@@ -3,6 +3,7 @@ export * from "./articles";
 export * from "./cards";
 export * from "./chat";
 export * from "./decks";
+export * from "./delivery";
 export * from "./content";
 export * from "./trades";
 export * from "./users";

@@ -80,6 +80,8 @@ export const profiles = pgTable("profiles", {
   completedTrades: integer("completed_trades").notNull().default(0),
   suspendedAt: timestamp("suspended_at", { withTimezone: true }),
   lastActiveAt: timestamp("last_active_at", { withTimezone: true }).notNull().defaultNow(),
+  // Set when the account is deleted: the row stays as 退会したユーザー so partners' chats keep their messages.
+  deletedAt: timestamp("deleted_at", { withTimezone: true }),
   createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
 });

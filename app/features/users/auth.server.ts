@@ -12,6 +12,7 @@ import { describeAppError } from "../../lib/errors";
 import type { Env } from "../../lib/env.server";
 import { localeFromRequest, type Locale } from "../../lib/i18n";
 import { createLogger } from "../../lib/logger.server";
+import { accountAuthOptions, accountBeforeHook } from "./account-auth.server";
 
 /**
  * Better Auth sees the client address only through this header, which server/http.ts sets from
@@ -23,17 +24,15 @@ export const AUTH_BASE_PATH = "/api/auth";
 /** Better Auth's session cookie with our prefix (`__Secure-` in front under https). */
 export const SESSION_COOKIE = "torepoke.session_token";
 
-// Endpoints Torepoke does not use (no e-mail delivery, no social log-in; profile edits go through
-// our own validated action): disabled so they are not an unreviewed surface.
+// Endpoints Torepoke does not use (no social log-in; profile edits, re-sending the verification
+// mail and deleting the account go through our own validated actions): disabled so they are not an
+// unreviewed surface. Reset, verification and change of address are Better Auth's own
+// (features/users/account-auth.server.ts).
 const DISABLED_PATHS = [
   "/update-user",
-  "/change-email",
   "/delete-user",
   "/delete-user/callback",
-  "/request-password-reset",
-  "/reset-password",
   "/send-verification-email",
-  "/verify-email",
   "/sign-in/social",
   "/link-social",
   "/unlink-account",
@@ -70,6 +69,7 @@ function createAuth(db: Db, env: Env, options: AuthOptions = {}) {
   const log = createLogger(env.logLevel);
   const secure = env.siteUrl.startsWith("https:");
   const rateLimitMax = options.rateLimitMax ?? env.authRateLimitMax;
+  const account = accountAuthOptions(db, env);
   return betterAuth({
     appName: "Torepoke",
     baseURL: env.siteUrl,
@@ -82,12 +82,15 @@ function createAuth(db: Db, env: Env, options: AuthOptions = {}) {
         // Granted only by `npm run admin -- grant`; never accepted from a request body.
         role: { type: "string", required: false, defaultValue: "user", input: false },
       },
+      changeEmail: account.changeEmail,
     },
+    emailVerification: account.emailVerification,
     emailAndPassword: {
       enabled: true,
       minPasswordLength: PASSWORD_MIN,
       maxPasswordLength: PASSWORD_MAX,
       autoSignIn: true,
+      ...account.emailAndPassword,
     },
     session: {
       expiresIn: SESSION_EXPIRES_IN_S,
@@ -103,6 +106,10 @@ function createAuth(db: Db, env: Env, options: AuthOptions = {}) {
       customRules: {
         "/sign-in/email": { window: 60, max: rateLimitMax },
         "/sign-up/email": { window: 60, max: rateLimitMax },
+        "/request-password-reset": { window: 60, max: rateLimitMax },
+        "/reset-password": { window: 60, max: rateLimitMax },
+        "/change-email": { window: 60, max: rateLimitMax },
+        "/change-password": { window: 60, max: rateLimitMax },
       },
     },
     advanced: {
@@ -115,6 +122,7 @@ function createAuth(db: Db, env: Env, options: AuthOptions = {}) {
       // Our own rules on top of Better Auth's: the display name is shown to other users, and
       // control characters or overlong values are refused before anything is written.
       before: createAuthMiddleware(async (ctx) => {
+        await accountBeforeHook(ctx);
         if (ctx.path !== "/sign-up/email" && ctx.path !== "/sign-in/email") return;
         const body = (ctx.body ?? {}) as Record<string, unknown>;
         const headers = ctx.headers;
@@ -271,7 +279,7 @@ export async function callAuthEndpoint(
   db: Db,
   env: Env,
   request: Request,
-  path: "/sign-in/email" | "/sign-up/email" | "/sign-out",
+  path: "/sign-in/email" | "/sign-up/email" | "/sign-out" | "/request-password-reset" | "/reset-password" | "/change-email" | "/change-password",
   body: Record<string, unknown> = {},
 ): Promise<Response> {
   const headers = new Headers({ "content-type": "application/json", origin: env.siteUrl });

@@ -11,7 +11,7 @@ import type { usersMessages } from "./messages";
 export type UsersMessageKey = keyof typeof usersMessages.ja;
 const key = (k: UsersMessageKey) => k;
 
-const emailField = z
+export const emailField = z
   .string()
   .trim()
   .max(EMAIL_MAX, key("errorEmailTooLong"))

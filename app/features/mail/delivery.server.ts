@@ -1,0 +1,24 @@
+import type { Db } from "../../db/client.server";
+import type { Env } from "../../lib/env.server";
+import type { Logger } from "../../lib/logger.server";
+import { startOutboxWorker, type OutboxWorker } from "../outbox/outbox.server";
+import { registerMailDelivery } from "./mail.server";
+
+/**
+ * Start-up's one call for everything delivered later: registers the mail transport and starts
+ * the outbox worker; stop() lets the current round finish, then closes the SMTP pool.
+ */
+export function startDeliveries(options: { env: Env; db: Db; log: Logger }): OutboxWorker {
+  const transport = registerMailDelivery(options.env, options.log);
+  const worker = startOutboxWorker({ db: options.db, log: options.log });
+  options.log.info("mail delivery", {
+    transport: transport.kind,
+    ...(transport.kind === "file" ? { folder: `${options.env.dataDir}/mail` } : {}),
+  });
+  return {
+    async stop() {
+      await worker.stop();
+      transport.close();
+    },
+  };
+}

@@ -1,0 +1,121 @@
+import { mkdirSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { randomBytes } from "node:crypto";
+import nodemailer from "nodemailer";
+import type { Queryable } from "../../db/sql.server";
+import type { Env } from "../../lib/env.server";
+import type { Logger } from "../../lib/logger.server";
+import { enqueueDelivery, registerDeliveryHandler, TemporaryDeliveryError } from "../outbox/outbox.server";
+
+/** What a request queues: one message to one address, already rendered (templates.ts). */
+export type MailMessage = {
+  to: string;
+  locale: "ja" | "en";
+  subject: string;
+  text: string;
+  html: string;
+  headers?: Record<string, string>;
+};
+
+export const MAIL_KIND = "mail";
+
+/**
+ * Queues a message in the caller's transaction; the outbox worker sends it after the commit
+ * (never inside the request). `dedupeKey` keeps a retried action from queuing it twice.
+ */
+export async function enqueueMail(tx: Queryable, message: MailMessage, options: { dedupeKey?: string; runAt?: Date } = {}): Promise<void> {
+  await enqueueDelivery(tx, { kind: MAIL_KIND, payload: message, dedupeKey: options.dedupeKey, runAt: options.runAt });
+}
+
+export type MailTransport = {
+  /** "smtp" with SMTP_URL, else "file" (.eml files in DATA_DIR/mail). */
+  kind: "smtp" | "file";
+  send(message: MailMessage): Promise<void>;
+  close(): void;
+};
+
+/** The first http(s) link of a text, for the log line of a mail written to a file. */
+export function firstLink(text: string): string | undefined {
+  return /https?:\/\/[^\s<>"]+/.exec(text)?.[0];
+}
+
+function mailOptions(from: string, message: MailMessage) {
+  return {
+    from,
+    to: message.to,
+    subject: message.subject,
+    text: message.text,
+    html: message.html,
+    headers: { "Content-Language": message.locale, ...message.headers },
+    // Base64 bodies: Japanese text stays intact through every relay (no long quoted-printable lines).
+    textEncoding: "base64" as const,
+  };
+}
+
+/**
+ * SMTP errors sorted for the outbox: a 4xx reply or a lost connection is worth retrying
+ * (TemporaryDeliveryError); a 5xx reply (unknown mailbox, refused) is not.
+ */
+export function classifySmtpError(err: unknown): Error {
+  const e = err as { responseCode?: number; code?: string; message?: string };
+  const reason = `${e.responseCode ? `${e.responseCode} ` : ""}${e.message ?? String(err)}`.trim();
+  if (typeof e.responseCode === "number") {
+    return e.responseCode >= 400 && e.responseCode < 500 ? new TemporaryDeliveryError(reason) : new Error(reason);
+  }
+  const temporary = ["ECONNECTION", "ETIMEDOUT", "ESOCKET", "EDNS", "ETLS", "ECONNREFUSED", "ECONNRESET", "EPIPE", "EPROTOCOL"];
+  if (e.code && temporary.includes(e.code)) return new TemporaryDeliveryError(reason);
+  return new Error(reason);
+}
+
+export function createMailTransport(env: Pick<Env, "smtpUrl" | "mailFrom" | "dataDir">, log?: Logger): MailTransport {
+  if (env.smtpUrl) {
+    const transporter = nodemailer.createTransport({
+      url: env.smtpUrl,
+      pool: true,
+      maxConnections: 5,
+      // Well inside the outbox lease (2 minutes), so a hung server cannot make a row be sent twice.
+      connectionTimeout: 20_000,
+      greetingTimeout: 15_000,
+      socketTimeout: 30_000,
+    });
+    return {
+      kind: "smtp",
+      async send(message) {
+        try {
+          await transporter.sendMail(mailOptions(env.mailFrom, message));
+        } catch (err) {
+          throw classifySmtpError(err);
+        }
+      },
+      close: () => transporter.close(),
+    };
+  }
+  const folder = path.join(env.dataDir, "mail");
+  const composer = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: "unix" });
+  return {
+    kind: "file",
+    async send(message) {
+      const info = await composer.sendMail(mailOptions(env.mailFrom, message));
+      mkdirSync(folder, { recursive: true });
+      const stamp = new Date().toISOString().replace(/[-:]/g, "").replace(/\..+$/, "");
+      const file = path.join(folder, `${stamp}-${randomBytes(4).toString("hex")}.eml`);
+      writeFileSync(file, info.message as Buffer, { mode: 0o600 });
+      log?.info("mail written", { file, to: message.to, subject: message.subject, link: firstLink(message.text) });
+    },
+    close: () => composer.close(),
+  };
+}
+
+/**
+ * Makes this process deliver queued mail (the outbox worker calls it for rows of kind "mail").
+ * Returns the transport so start-up can close it at shutdown.
+ */
+export function registerMailDelivery(env: Pick<Env, "smtpUrl" | "mailFrom" | "dataDir">, log?: Logger): MailTransport {
+  const transport = createMailTransport(env, log);
+  registerDeliveryHandler(MAIL_KIND, async (payload) => {
+    const message = payload as MailMessage;
+    if (!message || typeof message.to !== "string" || typeof message.subject !== "string") throw new Error("malformed mail payload");
+    await transport.send(message);
+  });
+  return transport;
+}

@@ -1,0 +1,247 @@
+import { randomBytes } from "node:crypto";
+import { sql } from "drizzle-orm";
+import type { Db } from "../../db/client.server";
+import { deliveryOutbox } from "../../db/schema/delivery";
+import { rowsOf, type Queryable } from "../../db/sql.server";
+import type { Logger } from "../../lib/logger.server";
+
+/**
+ * The one outbox for work delivered after the request (mail now; push and digests too): the
+ * request writes a row in its own transaction, a worker delivers it. Rows are claimed with
+ * FOR UPDATE SKIP LOCKED and a lease (locked_until), so several instances deliver each row once,
+ * and the rows of a worker that died are taken over when its lease runs out. Decision record:
+ * docs/decisions/015-mail-through-a-database-outbox.md.
+ */
+
+/** A failure worth trying again later (a busy server, a dropped connection): retried with backoff. */
+export class TemporaryDeliveryError extends Error {
+  override name = "TemporaryDeliveryError";
+}
+
+export type DeliveryJob = { id: string | number; attempt: number };
+export type DeliveryHandler = (payload: unknown, job: DeliveryJob) => Promise<void>;
+
+const handlers = new Map<string, DeliveryHandler>();
+const wakeListeners = new Set<() => void>();
+
+/** Who delivers rows of `kind` in this process; a worker claims only kinds it has a handler for. */
+export function registerDeliveryHandler(kind: string, handler: DeliveryHandler): void {
+  handlers.set(kind, handler);
+}
+
+/**
+ * Queues a delivery in the caller's transaction (or on the database): nothing is sent unless that
+ * transaction commits. A repeated `dedupeKey` is a no-op.
+ */
+export async function enqueueDelivery(
+  tx: Queryable,
+  delivery: { kind: string; payload: unknown; runAt?: Date; dedupeKey?: string },
+): Promise<void> {
+  await tx
+    .insert(deliveryOutbox)
+    .values({
+      kind: delivery.kind,
+      payload: delivery.payload ?? null,
+      dedupeKey: delivery.dedupeKey ?? null,
+      ...(delivery.runAt ? { runAt: delivery.runAt } : {}),
+    })
+    .onConflictDoNothing();
+  // The row becomes visible when the caller commits: the worker looks again a few times soon.
+  for (const wake of wakeListeners) wake();
+}
+
+export type ClaimedDelivery = { id: number; kind: string; payload: unknown; attempts: number };
+
+/**
+ * Claims up to `limit` due rows of `kinds` for `workerId` until now + leaseMs. A row whose lease
+ * ran out (its worker died or hung) is due again; each claim counts as an attempt.
+ */
+export async function claimDeliveries(
+  db: Queryable,
+  options: { workerId: string; kinds: string[]; leaseMs: number; limit: number },
+): Promise<ClaimedDelivery[]> {
+  if (!options.kinds.length) return [];
+  const kinds = sql.join(
+    options.kinds.map((k) => sql`${k}`),
+    sql`, `,
+  );
+  const rows = await rowsOf<{ id: string | number; kind: string; payload: unknown; attempts: number }>(
+    db,
+    sql`with due as (
+          select id from delivery_outbox
+          where status = 'pending' and run_at <= now() and kind in (${kinds})
+            and (locked_until is null or locked_until < now())
+          order by run_at, id
+          limit ${options.limit}
+          for update skip locked
+        )
+        update delivery_outbox o
+        set locked_until = now() + make_interval(secs => ${options.leaseMs / 1000}),
+            locked_by = ${options.workerId},
+            attempts = o.attempts + 1
+        from due where o.id = due.id
+        returning o.id, o.kind, o.payload, o.attempts`,
+  );
+  return rows.map((r) => ({ id: Number(r.id), kind: r.kind, payload: r.payload, attempts: Number(r.attempts) }));
+}
+
+export type OutboxWorkerOptions = {
+  db: Db;
+  log?: Logger;
+  /** Identifies this worker in locked_by (default: random). */
+  workerId?: string;
+  /** How long a claim holds before another worker may take the row over (default 2 minutes). */
+  leaseMs?: number;
+  /** Poll interval when nothing wakes the worker (default 1 s). */
+  pollMs?: number;
+  /** Rows claimed per round (default 50) and delivered at once (default 8). */
+  batchSize?: number;
+  concurrency?: number;
+  /** Attempts before a temporary failure is recorded as failed (default 8, about an hour of backoff). */
+  maxAttempts?: number;
+  /** First retry delay; doubled each attempt, capped at 30 minutes (default 30 s). */
+  retryBaseMs?: number;
+};
+
+export type OutboxWorker = { stop(): Promise<void> };
+
+const MAX_RETRY_DELAY_MS = 30 * 60 * 1000;
+// Delivered rows are kept a week (support questions: "did the mail go out?"), failed ones a month;
+// then deleted, because a mail's body holds a personal link.
+const KEEP_SENT = "7 days";
+const KEEP_FAILED = "30 days";
+const CLEANUP_EVERY_MS = 60 * 60 * 1000;
+
+/** Delay before attempt `attempt + 1`: retryBaseMs, 2×, 4×, … capped. */
+export function retryDelayMs(attempt: number, baseMs: number): number {
+  return Math.min(baseMs * 2 ** Math.max(0, attempt - 1), MAX_RETRY_DELAY_MS);
+}
+
+/**
+ * Delivers due rows of every registered kind until stop(). Polls every `pollMs`, and at once
+ * (then a few times shortly after, to catch the enqueuing transaction's commit) when this process
+ * enqueues something.
+ */
+export function startOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
+  const db = options.db;
+  const log = options.log;
+  const workerId = options.workerId ?? `w-${randomBytes(6).toString("hex")}`;
+  const leaseMs = options.leaseMs ?? 120_000;
+  const pollMs = options.pollMs ?? 1000;
+  const batchSize = options.batchSize ?? 50;
+  const concurrency = Math.max(1, options.concurrency ?? 8);
+  const maxAttempts = options.maxAttempts ?? 8;
+  const retryBaseMs = options.retryBaseMs ?? 30_000;
+
+  let stopped = false;
+  let running: Promise<void> | null = null;
+  let timer: NodeJS.Timeout | null = null;
+  const soon: NodeJS.Timeout[] = [];
+  let lastCleanup = 0;
+  // A wake-up during a round: look again right after it.
+  let again = false;
+
+  const schedule = (ms: number) => {
+    if (stopped) return;
+    if (timer) clearTimeout(timer);
+    timer = setTimeout(tick, ms);
+  };
+
+  async function deliver(row: ClaimedDelivery): Promise<void> {
+    const handler = handlers.get(row.kind);
+    try {
+      if (!handler) throw new TemporaryDeliveryError(`no handler for ${row.kind}`);
+      await handler(row.payload, { id: row.id, attempt: row.attempts });
+      // Guarded by the lease: a worker whose row was taken over does not overwrite the new claim.
+      await db.execute(
+        sql`update delivery_outbox set status = 'sent', finished_at = now(), locked_until = null, last_error = null
+            where id = ${row.id} and locked_by = ${workerId} and status = 'pending'`,
+      );
+    } catch (err) {
+      const reason = (err instanceof Error ? err.message : String(err)).slice(0, 1000);
+      const temporary = err instanceof TemporaryDeliveryError;
+      if (temporary && row.attempts < maxAttempts) {
+        const delay = retryDelayMs(row.attempts, retryBaseMs);
+        await db.execute(
+          sql`update delivery_outbox
+              set run_at = now() + make_interval(secs => ${delay / 1000}), locked_until = null, last_error = ${reason}
+              where id = ${row.id} and locked_by = ${workerId} and status = 'pending'`,
+        );
+        log?.warn("outbox: delivery will be retried", { id: row.id, kind: row.kind, attempt: row.attempts, inMs: delay, reason });
+      } else {
+        await db.execute(
+          sql`update delivery_outbox set status = 'failed', finished_at = now(), locked_until = null, last_error = ${reason}
+              where id = ${row.id} and locked_by = ${workerId} and status = 'pending'`,
+        );
+        log?.error("outbox: delivery failed", { id: row.id, kind: row.kind, attempt: row.attempts, reason, permanent: !temporary });
+      }
+    }
+  }
+
+  async function round(): Promise<number> {
+    const claimed = await claimDeliveries(db, { workerId, kinds: [...handlers.keys()], leaseMs, limit: batchSize });
+    let next = 0;
+    const lanes = Array.from({ length: Math.min(concurrency, claimed.length) }, async () => {
+      while (next < claimed.length) await deliver(claimed[next++]);
+    });
+    await Promise.all(lanes);
+    return claimed.length;
+  }
+
+  async function cleanup(): Promise<void> {
+    if (Date.now() - lastCleanup < CLEANUP_EVERY_MS) return;
+    lastCleanup = Date.now();
+    await db.execute(
+      sql`delete from delivery_outbox
+          where (status = 'sent' and finished_at < now() - ${KEEP_SENT}::interval)
+             or (status = 'failed' and finished_at < now() - ${KEEP_FAILED}::interval)`,
+    );
+  }
+
+  function tick() {
+    timer = null;
+    if (stopped) return;
+    if (running) {
+      again = true;
+      return;
+    }
+    again = false;
+    running = (async () => {
+      let full = false;
+      try {
+        // A full batch means more are waiting: go on without sleeping.
+        full = (await round()) >= batchSize;
+        await cleanup();
+      } catch (err) {
+        if (!stopped) log?.error("outbox: round failed", { error: err instanceof Error ? err.message : String(err) });
+      } finally {
+        running = null;
+        schedule(full || again ? 0 : pollMs);
+      }
+    })();
+  }
+
+  const wake = () => {
+    if (stopped) return;
+    schedule(0);
+    for (const ms of [20, 100, 300]) {
+      const t = setTimeout(() => {
+        soon.splice(soon.indexOf(t), 1);
+        schedule(0);
+      }, ms);
+      soon.push(t);
+    }
+  };
+  wakeListeners.add(wake);
+  schedule(0);
+
+  return {
+    async stop() {
+      stopped = true;
+      wakeListeners.delete(wake);
+      if (timer) clearTimeout(timer);
+      for (const t of soon.splice(0)) clearTimeout(t);
+      await running;
+    },
+  };
+}

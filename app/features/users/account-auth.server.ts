@@ -1,0 +1,106 @@
+import { APIError } from "better-auth/api";
+import { eq } from "drizzle-orm";
+import type { Db } from "../../db/client.server";
+import { users } from "../../db/schema/users";
+import type { AppError } from "../../lib/errors";
+import type { Env } from "../../lib/env.server";
+import { localeFromRequest, translate, type Locale } from "../../lib/i18n";
+import { accountMessages } from "./account-messages";
+import { queueEmailChangeMails, queuePasswordChangedMail, queuePasswordResetMail, queueVerificationMail } from "./account-mail.server";
+import { isCommonPassword } from "./common-passwords.server";
+import { EMAIL_MAX, hasControlCharacters, PASSWORD_MAX, PASSWORD_MIN } from "./display-name";
+import { UserError } from "./errors";
+import { z } from "../../lib/zod";
+
+/**
+ * Better Auth's own account flows, wired to Torepoke's mail (features/mail through the outbox):
+ * password reset (a link valid for one hour, every session ended after it, a confirmation mail),
+ * address verification at sign-up (REQUIRE_EMAIL_VERIFICATION makes sign-in wait for it) and
+ * change of address (confirmed from the new address, the old one told). auth.server.ts merges
+ * these options and calls accountBeforeHook from its before hook.
+ */
+export const RESET_TOKEN_SECONDS = 60 * 60;
+export const VERIFY_TOKEN_SECONDS = 24 * 60 * 60;
+
+const localeOf = (request: Request | undefined): Locale => (request ? localeFromRequest(request) : "ja");
+
+function refuse(headers: Headers | undefined, error: AppError) {
+  const locale = headers ? localeFromRequest({ headers } as Request) : "ja";
+  const status = error.status === 401 ? "UNAUTHORIZED" : error.status === 403 ? "FORBIDDEN" : error.status === 429 ? "TOO_MANY_REQUESTS" : "BAD_REQUEST";
+  return new APIError(status, { message: error.text(locale), code: error.code });
+}
+
+/** The reset page of this site for a Better Auth reset token (the mail links here, not to the API). */
+export const resetPageUrl = (env: Pick<Env, "siteUrl">, token: string) => `${env.siteUrl}/reset-password?token=${encodeURIComponent(token)}`;
+
+export function accountAuthOptions(db: Db, env: Env) {
+  return {
+    emailAndPassword: {
+      requireEmailVerification: env.requireEmailVerification,
+      resetPasswordTokenExpiresIn: RESET_TOKEN_SECONDS,
+      revokeSessionsOnPasswordReset: true,
+      sendResetPassword: async ({ user, token }: { user: { id: string; email: string; name: string }; token: string }, request?: Request) => {
+        await queuePasswordResetMail(db, { locale: localeOf(request), siteUrl: env.siteUrl }, user, resetPageUrl(env, token));
+      },
+      onPasswordReset: async ({ user }: { user: { email: string; name: string } }, request?: Request) => {
+        await queuePasswordChangedMail(db, { locale: localeOf(request), siteUrl: env.siteUrl }, user);
+      },
+    },
+    emailVerification: {
+      sendOnSignUp: true,
+      // With verification required, a sign-in attempt before it sends the link again.
+      sendOnSignIn: env.requireEmailVerification,
+      autoSignInAfterVerification: true,
+      expiresIn: VERIFY_TOKEN_SECONDS,
+      sendVerificationEmail: async ({ user, url }: { user: { id: string; email: string; name: string }; url: string }, request?: Request) => {
+        const ctx = { locale: localeOf(request), siteUrl: env.siteUrl };
+        const [stored] = await db.select({ email: users.email }).from(users).where(eq(users.id, user.id)).limit(1);
+        // Better Auth sends the change-of-address link through this same callback, to the new address.
+        if (stored && stored.email.toLowerCase() !== user.email.toLowerCase()) {
+          await db.transaction(async (tx) => {
+            await queueEmailChangeMails(tx, ctx, { id: user.id, oldEmail: stored.email, newEmail: user.email, name: user.name }, url);
+          });
+          return;
+        }
+        await queueVerificationMail(db, ctx, user, url);
+      },
+    },
+    changeEmail: { enabled: true },
+  };
+}
+
+const emailShape = z.string().trim().max(EMAIL_MAX).pipe(z.email());
+
+function checkNewPassword(headers: Headers | undefined, password: unknown) {
+  if (typeof password !== "string" || password.length < PASSWORD_MIN || password.length > PASSWORD_MAX) {
+    throw refuse(headers, new UserError("password_length", { min: PASSWORD_MIN, max: PASSWORD_MAX }));
+  }
+  if (isCommonPassword(password)) throw refuse(headers, new UserError("password_common"));
+}
+
+/** Our rules in front of Better Auth's account endpoints (the common-password rule, address shape). */
+export async function accountBeforeHook(ctx: { path: string; body?: unknown; headers?: Headers }): Promise<void> {
+  const body = (ctx.body ?? {}) as Record<string, unknown>;
+  switch (ctx.path) {
+    case "/request-password-reset":
+      if (typeof body.email !== "string" || hasControlCharacters(body.email) || !emailShape.safeParse(body.email).success) {
+        throw refuse(ctx.headers, new UserError("email_invalid"));
+      }
+      return;
+    case "/reset-password":
+    case "/change-password":
+      checkNewPassword(ctx.headers, body.newPassword);
+      return;
+    case "/change-email":
+      if (typeof body.newEmail !== "string" || hasControlCharacters(body.newEmail) || !emailShape.safeParse(body.newEmail).success) {
+        throw refuse(ctx.headers, new UserError("email_invalid"));
+      }
+      return;
+  }
+}
+
+/** The log-in page's text for Better Auth's refusal of an unverified address (REQUIRE_EMAIL_VERIFICATION). */
+export function accountLoginRefusal(body: { code?: string }, locale: Locale): string | undefined {
+  if (body.code === "EMAIL_NOT_VERIFIED") return translate(accountMessages, locale, "verifyRequired");
+  return undefined;
+}

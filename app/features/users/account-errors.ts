@@ -1,0 +1,24 @@
+import { AppError, type ErrorTable } from "../../lib/errors";
+import type { Params } from "../../lib/i18n";
+import { accountMessages, type AccountMessageKey } from "./account-messages";
+
+/** Refusals of the account lifecycle (reset, change of address or password, sessions, deletion). */
+const ACCOUNT_ERRORS = {
+  current_password_wrong: [400, "errorCurrentPassword"],
+  password_wrong: [400, "errorPassword"],
+  confirm_delete: [400, "errorConfirmDelete"],
+  resend_limited: [429, "errorResendLimit"],
+  account_locked: [429, "errorAccountLocked"],
+  session_not_found: [404, "errorSessionNotFound"],
+  invalid_token: [400, "errorInvalidToken"],
+  email_same: [400, "changeEmailSame"],
+  email_not_verified: [403, "verifyRequired"],
+} as const satisfies ErrorTable<AccountMessageKey>;
+
+export type AccountErrorCode = keyof typeof ACCOUNT_ERRORS;
+
+export class AccountError extends AppError<AccountErrorCode> {
+  constructor(code: AccountErrorCode, params?: Params) {
+    super(accountMessages, ACCOUNT_ERRORS, code, params);
+  }
+}

@@ -1,0 +1,68 @@
+import type { Queryable } from "../../db/sql.server";
+import { translate, type Locale } from "../../lib/i18n";
+import { enqueueMail } from "../mail/mail.server";
+import { renderMail } from "../mail/templates.server";
+import { accountMessages, type AccountMessageKey } from "./account-messages";
+
+/** The account mails (reset, verification, change of address, deletion), queued through the outbox. */
+type Context = { locale: Locale; siteUrl: string };
+
+const t = (locale: Locale, key: AccountMessageKey, params?: Record<string, string>) => translate(accountMessages, locale, key, params);
+
+// One reset / verification mail per account per window at most: a stranger pressing the button
+// in a loop cannot fill someone's inbox (the first mail's link stays valid meanwhile).
+const MAIL_WINDOW_MS = 2 * 60 * 1000;
+const windowKey = () => Math.floor(Date.now() / MAIL_WINDOW_MS);
+
+export async function queuePasswordResetMail(tx: Queryable, ctx: Context, user: { id: string; email: string; name: string }, url: string) {
+  const l = ctx.locale;
+  const message = renderMail(
+    { subject: t(l, "mailResetSubject"), name: user.name, paragraphs: [t(l, "mailResetBody")], action: { label: t(l, "mailResetAction"), url }, notes: [t(l, "mailResetNote")] },
+    { ...ctx, to: user.email },
+  );
+  await enqueueMail(tx, message, { dedupeKey: `password-reset:${user.id}:${windowKey()}` });
+}
+
+export async function queuePasswordChangedMail(tx: Queryable, ctx: Context, user: { email: string; name: string }) {
+  const l = ctx.locale;
+  const message = renderMail(
+    { subject: t(l, "mailResetDoneSubject"), name: user.name, paragraphs: [t(l, "mailResetDoneBody")], action: { label: t(l, "forgotLink"), url: `${ctx.siteUrl}/forgot-password` }, notes: [t(l, "mailResetDoneNote")] },
+    { ...ctx, to: user.email },
+  );
+  await enqueueMail(tx, message);
+}
+
+export async function queueVerificationMail(tx: Queryable, ctx: Context, user: { id: string; email: string; name: string }, url: string, options: { dedupe?: boolean } = {}) {
+  const l = ctx.locale;
+  const message = renderMail(
+    { subject: t(l, "mailVerifySubject"), name: user.name, paragraphs: [t(l, "mailVerifyBody")], action: { label: t(l, "mailVerifyAction"), url }, notes: [t(l, "mailVerifyNote")] },
+    { ...ctx, to: user.email },
+  );
+  await enqueueMail(tx, message, options.dedupe === false ? {} : { dedupeKey: `verify:${user.id}:${user.email}:${windowKey()}` });
+}
+
+/** The link to confirm a new address goes to the new address; the old one is told. */
+export async function queueEmailChangeMails(tx: Queryable, ctx: Context, user: { id: string; oldEmail: string; newEmail: string; name: string }, url: string) {
+  const l = ctx.locale;
+  await enqueueMail(
+    tx,
+    renderMail(
+      { subject: t(l, "mailChangeSubject"), name: user.name, paragraphs: [t(l, "mailChangeBody")], action: { label: t(l, "mailChangeAction"), url }, notes: [t(l, "mailVerifyNote")] },
+      { ...ctx, to: user.newEmail },
+    ),
+    { dedupeKey: `change-email:${user.id}:${user.newEmail}:${windowKey()}` },
+  );
+  await enqueueMail(
+    tx,
+    renderMail(
+      { subject: t(l, "mailChangeOldSubject"), name: user.name, paragraphs: [t(l, "mailChangeOldBody", { newEmail: user.newEmail })], notes: [t(l, "mailChangeOldNote")] },
+      { ...ctx, to: user.oldEmail },
+    ),
+    { dedupeKey: `change-email-old:${user.id}:${user.newEmail}:${windowKey()}` },
+  );
+}
+
+export async function queueAccountDeletedMail(tx: Queryable, ctx: Context, user: { email: string; name: string }) {
+  const l = ctx.locale;
+  await enqueueMail(tx, renderMail({ subject: t(l, "mailDeletedSubject"), name: user.name, paragraphs: [t(l, "mailDeletedBody")] }, { ...ctx, to: user.email }));
+}

@@ -1,0 +1,27 @@
+import { z } from "../../lib/zod";
+import { PASSWORD_MAX, PASSWORD_MIN } from "./display-name";
+import { emailField, type UsersMessageKey } from "./users.schema";
+
+/** Forms of the account lifecycle; issue messages are keys of usersMessages (as in users.schema.ts). */
+const key = (k: UsersMessageKey) => k;
+const newPassword = z.string().min(PASSWORD_MIN, key("errorPasswordLength")).max(PASSWORD_MAX, key("errorPasswordLength"));
+const currentPassword = z.string().min(1, key("errorCredentials")).max(PASSWORD_MAX, key("errorCredentials"));
+
+export const ForgotPasswordSchema = z.object({ email: emailField });
+export const ResetPasswordSchema = z.object({ token: z.string().min(1).max(200), password: newPassword });
+export const ChangeEmailSchema = z.object({ newEmail: emailField });
+export const ChangePasswordSchema = z.object({ currentPassword, newPassword });
+export const DeleteAccountSchema = z.object({ password: currentPassword, confirm: z.literal("on", key("errorInvalidRequest")) });
+
+/** Japanese mobile carriers' mail domains, which often refuse mail from unknown senders. */
+const CARRIER_DOMAINS = ["docomo.ne.jp", "ezweb.ne.jp", "au.com", "softbank.ne.jp", "i.softbank.jp"];
+
+export function isCarrierAddress(email: string): boolean {
+  const domain = email.trim().toLowerCase().split("@").pop() ?? "";
+  return CARRIER_DOMAINS.some((d) => domain === d || domain.endsWith(`.${d}`));
+}
+
+/** The address part of MAIL_FROM ("トレポケ <no-reply@x>" → "no-reply@x"). */
+export function senderAddress(mailFrom: string): string {
+  return /<([^>]+)>/.exec(mailFrom)?.[1] ?? mailFrom.trim();
+}

@@ -1,0 +1,27 @@
+import { Link, useSearchParams } from "react-router";
+import { useT } from "../../../lib/i18n";
+import { accountMessages } from "../account-messages";
+
+/** What /login says after a reset (?reset=1) or an account deletion (?deleted=1). */
+export function LoginNotices() {
+  const t = useT(accountMessages);
+  const [params] = useSearchParams();
+  const text = params.get("reset") === "1" ? t("resetDone") : params.get("deleted") === "1" ? t("deleteDone") : null;
+  if (!text) return null;
+  return (
+    <p role="status" className="mt-4 rounded-md border border-emerald-200 bg-emerald-50 px-3 py-2 text-sm font-medium text-emerald-900">
+      {text}
+    </p>
+  );
+}
+
+export function ForgotPasswordLink() {
+  const t = useT(accountMessages);
+  return (
+    <p className="text-right text-sm">
+      <Link to="/forgot-password" className="text-brand-700 underline">
+        {t("forgotLink")}
+      </Link>
+    </p>
+  );
+}

@@ -1,0 +1,85 @@
+import { data, Form, Link, useNavigation } from "react-router";
+import { localeOfMatches } from "../components/layout/meta-locale";
+import { FormField } from "../components/ui/form-field";
+import { SubmitButton } from "../components/ui/submit-button";
+import { accountMessages } from "../features/users/account-messages";
+import { ForgotPasswordSchema, senderAddress } from "../features/users/account.schema";
+import { callAuthEndpoint } from "../features/users/auth.server";
+import { MailSentNotice } from "../features/users/components/mail-sent-notice";
+import { usersMessages } from "../features/users/messages";
+import { useClientValidation } from "../features/users/use-client-validation";
+import { fieldErrors, type FieldErrors } from "../features/users/users.schema";
+import { readFormData } from "../lib/forms.server";
+import { localeFromRequest, translate, useT } from "../lib/i18n";
+import { seoMeta } from "../lib/seo";
+import type { Route } from "./+types/forgot-password";
+
+export const meta: Route.MetaFunction = (args) => {
+  const locale = localeOfMatches(args.matches);
+  return seoMeta(args, { title: translate(accountMessages, locale, "forgotTitle"), description: translate(accountMessages, locale, "forgotDescription"), noindex: true });
+};
+
+export async function loader({ context }: Route.LoaderArgs) {
+  return { sender: senderAddress(context.env.mailFrom) };
+}
+
+type Errors = FieldErrors<"email"> & { formText?: string };
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const form = await readFormData(request);
+  const parsed = ForgotPasswordSchema.safeParse({ email: form.get("email") ?? "" });
+  if (!parsed.success) return data<{ errors: Errors }>({ errors: fieldErrors<"email">(parsed.error) }, { status: 400 });
+  // Better Auth's own reset flow; it answers the same whether or not the address is registered.
+  const response = await callAuthEndpoint(context.db, context.env, request, "/request-password-reset", { email: parsed.data.email });
+  if (response.ok) return { sentTo: parsed.data.email };
+  const body = (await response.json().catch(() => ({}))) as { message?: string };
+  const formText = body.message ?? translate(usersMessages, localeFromRequest(request), "errorUnknown");
+  return data<{ errors: Errors }>({ errors: { formText } }, { status: response.status });
+}
+
+export default function ForgotPassword({ loaderData, actionData }: Route.ComponentProps) {
+  const t = useT(accountMessages);
+  const tu = useT(usersMessages);
+  const navigation = useNavigation();
+  const submitting = navigation.state === "submitting" && navigation.formAction?.startsWith("/forgot-password");
+  const { clientErrors, onSubmit } = useClientValidation<"email">(ForgotPasswordSchema);
+  const sentTo = actionData && "sentTo" in actionData ? actionData.sentTo : undefined;
+  const errors: Errors = clientErrors ?? (actionData && "errors" in actionData ? actionData.errors : {});
+  return (
+    <section className="mx-auto max-w-md">
+      <h1 className="text-2xl font-bold">{t("forgotTitle")}</h1>
+      <p className="mt-2 text-sm text-slate-700">{t("forgotDescription")}</p>
+      {sentTo ? (
+        <div className="mt-6">
+          <MailSentNotice title={t("forgotSent")} detail={t("forgotSentDetail")} sender={loaderData.sender} email={sentTo} />
+        </div>
+      ) : (
+        <Form method="post" onSubmit={onSubmit} className="mt-6 space-y-4 rounded-lg border border-slate-200 bg-white p-6" noValidate>
+          {errors.formText ? (
+            <p role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm font-medium text-red-800">
+              {errors.formText}
+            </p>
+          ) : null}
+          <FormField
+            id="forgot-email"
+            name="email"
+            type="email"
+            autoComplete="email"
+            required
+            maxLength={254}
+            label={tu("email")}
+            error={errors.email ? tu(errors.email) : undefined}
+          />
+          <SubmitButton pending={submitting} pendingText={t("forgotSubmitting")} wide>
+            {t("forgotSubmit")}
+          </SubmitButton>
+        </Form>
+      )}
+      <p className="mt-4 text-center text-sm">
+        <Link to="/login" className="text-brand-700 underline">
+          {t("backToLogin")}
+        </Link>
+      </p>
+    </section>
+  );
+}

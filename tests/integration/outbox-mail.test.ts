@@ -1,0 +1,227 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { sql } from "drizzle-orm";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { migrateDatabase, openDatabase, type Database } from "../../app/db/client.server";
+import { rowsOf } from "../../app/db/sql.server";
+import { enqueueMail, registerMailDelivery, type MailMessage, type MailTransport } from "../../app/features/mail/mail.server";
+import { renderMail } from "../../app/features/mail/templates.server";
+import { claimDeliveries, enqueueDelivery, startOutboxWorker, type OutboxWorker } from "../../app/features/outbox/outbox.server";
+import { startTestSmtpServer, type TestSmtpServer } from "../support/smtp-server";
+import { createTestDatabase, type TestDatabase } from "../support/test-db";
+import { until } from "../support/wait";
+
+const onPostgres = process.env.TEST_DB === "postgres";
+let database: TestDatabase;
+let smtp: TestSmtpServer;
+let transport: MailTransport;
+const workers: OutboxWorker[] = [];
+const extraDatabases: Database[] = [];
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  smtp = await startTestSmtpServer();
+  transport = registerMailDelivery({ smtpUrl: smtp.url, mailFrom: "トレポケ <no-reply@torepoke.test>", dataDir: tmpdir() });
+});
+afterEach(async () => {
+  await Promise.all(workers.splice(0).map((w) => w.stop()));
+});
+afterAll(async () => {
+  await Promise.all(extraDatabases.map((d) => d.close()));
+  transport?.close();
+  await smtp?.close();
+  await database?.close();
+});
+
+let serial = 0;
+const address = (label: string) => `${label}-${++serial}-${Date.now()}@torepoke.test`;
+const plain = (to: string, subject = "テスト"): MailMessage => ({ to, locale: "ja", subject, text: `本文 ${to}`, html: `<p>本文 ${to}</p>` });
+
+function worker(db = database.db, options: Parameters<typeof startOutboxWorker>[0] extends infer O ? Partial<O> : never = {}) {
+  const w = startOutboxWorker({ db, pollMs: 50, retryBaseMs: 10, ...options });
+  workers.push(w);
+  return w;
+}
+
+type Row = { status: string; attempts: number; last_error: string | null; locked_by: string | null };
+async function rowFor(to: string): Promise<Row | undefined> {
+  const [row] = await rowsOf<Row>(database.db, sql`select status, attempts, last_error, locked_by from delivery_outbox where payload->>'to' = ${to}`);
+  return row;
+}
+
+describe("mail through the outbox", () => {
+  it("a Japanese mail queued in a transaction arrives over SMTP with its subject, text and HTML decoded", async () => {
+    const to = address("ja");
+    const message = renderMail(
+      { subject: "パスワードの再設定", name: "ピカチュウ<b>", paragraphs: ["パスワード再設定のご依頼を受け付けました。"], action: { label: "再設定する", url: "http://localhost:3000/reset-password?token=abc" } },
+      { locale: "ja", siteUrl: "http://localhost:3000", to },
+    );
+    await database.db.transaction(async (tx) => {
+      await enqueueMail(tx, message);
+    });
+    worker();
+    await until(() => smtp.to(to).length === 1, "the mail");
+    const mail = smtp.to(to)[0];
+    expect(mail.subject).toBe("【トレポケ】パスワードの再設定");
+    expect(mail.from?.value[0]).toMatchObject({ address: "no-reply@torepoke.test", name: "トレポケ" });
+    expect(mail.text).toContain("ピカチュウ<b> さん");
+    expect(mail.text).toContain("http://localhost:3000/reset-password?token=abc");
+    expect(mail.html).toContain("ピカチュウ&lt;b&gt;");
+    expect(mail.html).not.toContain("<b>");
+    expect(mail.headers.get("content-language")).toBe("ja");
+    // The raw header is MIME-encoded UTF-8, which Japanese mail clients decode.
+    expect(mail.headerLines.find((h) => h.key === "subject")?.line).toMatch(/=\?UTF-8\?[BQ]\?/i);
+    await until(async () => (await rowFor(to))?.status === "sent", "the row marked sent");
+  });
+
+  it("a rolled-back transaction queues nothing, and a repeated dedupe key queues once", async () => {
+    const rolledBack = address("rollback");
+    await expect(
+      database.db.transaction(async (tx) => {
+        await enqueueMail(tx, plain(rolledBack));
+        throw new Error("the cause failed");
+      }),
+    ).rejects.toThrow("the cause failed");
+    const once = address("dedupe");
+    await enqueueMail(database.db, plain(once), { dedupeKey: `k-${once}` });
+    await enqueueMail(database.db, plain(once), { dedupeKey: `k-${once}` });
+    worker();
+    await until(async () => (await rowFor(once))?.status === "sent", "the deduplicated mail");
+    expect(await rowFor(rolledBack)).toBeUndefined();
+    const [{ n }] = await rowsOf<{ n: number }>(database.db, sql`select count(*)::int as n from delivery_outbox where payload->>'to' = ${once}`);
+    expect(n).toBe(1);
+    expect(smtp.to(once)).toHaveLength(1);
+  });
+
+  it("a temporary SMTP refusal (451) is retried until it goes through; a permanent one (550) is recorded with its reason", async () => {
+    const busy = address("busy");
+    const gone = address("gone");
+    smtp.refuse(busy, 451, 2);
+    smtp.refuse(gone, 550);
+    await enqueueMail(database.db, plain(busy));
+    await enqueueMail(database.db, plain(gone));
+    worker();
+    await until(async () => (await rowFor(busy))?.status === "sent", "the retried mail");
+    await until(async () => (await rowFor(gone))?.status === "failed", "the refused mail recorded");
+    expect(await rowFor(busy)).toMatchObject({ attempts: 3 });
+    expect(smtp.to(busy)).toHaveLength(1);
+    const failed = await rowFor(gone);
+    expect(failed?.attempts).toBe(1);
+    expect(failed?.last_error).toMatch(/550/);
+    expect(smtp.to(gone)).toHaveLength(0);
+  });
+
+  it("a temporary failure that never clears gives up after the bounded number of attempts, with the reason", async () => {
+    const down = address("down");
+    smtp.refuse(down, 421);
+    await enqueueMail(database.db, plain(down));
+    worker(database.db, { maxAttempts: 3 });
+    await until(async () => (await rowFor(down))?.status === "failed", "the mail given up");
+    const row = await rowFor(down);
+    expect(row?.attempts).toBe(3);
+    expect(row?.last_error).toMatch(/421/);
+  });
+
+  it("a lost connection is temporary: mail queued while the SMTP server is unreachable goes out once it answers", async () => {
+    const later = address("later");
+    // Port 1 on loopback refuses connections: a transport there fails with ECONNREFUSED.
+    const unreachable = registerMailDelivery({ smtpUrl: "smtp://127.0.0.1:1", mailFrom: "no-reply@torepoke.test", dataDir: tmpdir() });
+    await enqueueMail(database.db, plain(later));
+    const w = worker(database.db, { retryBaseMs: 60_000 });
+    await until(async () => (await rowFor(later))?.last_error != null, "the first failed attempt");
+    await w.stop();
+    unreachable.close();
+    expect(await rowFor(later)).toMatchObject({ status: "pending", attempts: 1 });
+    // The real transport again, and the retry made due now.
+    registerMailDelivery({ smtpUrl: smtp.url, mailFrom: "トレポケ <no-reply@torepoke.test>", dataDir: tmpdir() });
+    await database.db.execute(sql`update delivery_outbox set run_at = now() where payload->>'to' = ${later}`);
+    worker();
+    await until(() => smtp.to(later).length === 1, "the mail after the server came back");
+  });
+
+  it("the outbox survives a restart: mail queued before the process stopped is sent after it starts again", async () => {
+    const queued = Array.from({ length: 5 }, () => address("restart"));
+    let reopen: () => Promise<Database>;
+    let dir: string | undefined;
+    if (onPostgres) {
+      const url = database.url as string;
+      reopen = async () => openDatabase({ kind: "postgres", url, poolSize: 2 });
+    } else {
+      dir = mkdtempSync(path.join(tmpdir(), "torepoke-outbox-"));
+      const dataDir = path.join(dir, "db");
+      reopen = async () => {
+        const d = await openDatabase({ kind: "pglite", dataDir });
+        await migrateDatabase(d);
+        return d;
+      };
+    }
+    const before = await reopen();
+    for (const to of queued) await enqueueMail(before.db, plain(to));
+    await before.close();
+
+    const after = await reopen();
+    try {
+      const w = startOutboxWorker({ db: after.db, pollMs: 50 });
+      workers.push(w);
+      await until(() => queued.every((to) => smtp.to(to).length === 1), "the mails queued before the restart");
+      await w.stop();
+    } finally {
+      await after.close();
+      if (dir) rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("the rows of a worker that died holding a lease are taken over when the lease runs out and sent once", async () => {
+    const orphans = Array.from({ length: 20 }, () => address("orphan"));
+    for (const to of orphans) await enqueueMail(database.db, plain(to));
+    // A worker claims them and dies before sending (nothing marks them done, nothing releases them).
+    const claimed = await claimDeliveries(database.db, { workerId: "dead-worker", kinds: ["mail"], leaseMs: 400, limit: 1000 });
+    expect(claimed.length).toBeGreaterThanOrEqual(orphans.length);
+    expect((await rowFor(orphans[0]))?.locked_by).toBe("dead-worker");
+    worker(database.db, { workerId: "survivor" });
+    await until(async () => {
+      const rows = await Promise.all(orphans.map(rowFor));
+      return rows.every((r) => r?.status === "sent");
+    }, "the orphaned mails");
+    for (const to of orphans) {
+      expect(smtp.to(to)).toHaveLength(1);
+      expect(await rowFor(to)).toMatchObject({ locked_by: "survivor", attempts: 2 });
+    }
+  });
+
+  it.runIf(onPostgres)("two instances over 1,000 queued mails send each exactly once", async () => {
+    const batch = `bulk-${Date.now()}`;
+    const recipients = Array.from({ length: 1000 }, (_, i) => `${batch}-${i}@torepoke.test`);
+    await database.db.transaction(async (tx) => {
+      for (const to of recipients) await enqueueMail(tx, plain(to, batch));
+    });
+    // Each worker has its own connection pool, as two server processes would.
+    const second = await openDatabase({ kind: "postgres", url: database.url as string, poolSize: 3 });
+    extraDatabases.push(second);
+    worker(database.db, { workerId: "instance-a", batchSize: 20 });
+    worker(second.db, { workerId: "instance-b", batchSize: 20 });
+    const sent = async () =>
+      (await rowsOf<{ n: number }>(database.db, sql`select count(*)::int as n from delivery_outbox where payload->>'subject' = ${batch} and status = 'sent'`))[0].n;
+    await until(async () => (await sent()) === 1000, "1,000 rows sent", 120_000);
+    const counts = new Map<string, number>();
+    for (const m of smtp.received) if (m.subject === batch) counts.set(m.envelopeTo[0], (counts.get(m.envelopeTo[0]) ?? 0) + 1);
+    expect(counts.size).toBe(1000);
+    expect([...counts.values()].every((n) => n === 1)).toBe(true);
+    const byWorker = await rowsOf<{ locked_by: string; n: number }>(
+      database.db,
+      sql`select locked_by, count(*)::int as n from delivery_outbox where payload->>'subject' = ${batch} and status = 'sent' group by locked_by`,
+    );
+    expect(byWorker.reduce((sum, r) => sum + r.n, 0)).toBe(1000);
+  }, 180_000);
+
+  it("a worker delivers only the kinds it has handlers for; others wait for theirs", async () => {
+    await enqueueDelivery(database.db, { kind: "not-registered-here", payload: { x: 1 }, dedupeKey: `unhandled-${Date.now()}` });
+    const to = address("after-unhandled");
+    await enqueueMail(database.db, plain(to));
+    worker();
+    await until(() => smtp.to(to).length === 1, "the mail");
+    const [row] = await rowsOf<Row>(database.db, sql`select status, attempts from delivery_outbox where kind = 'not-registered-here'`);
+    expect(row).toMatchObject({ status: "pending", attempts: 0 });
+  });
+});
