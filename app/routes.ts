@@ -14,6 +14,8 @@ export default [
   route("profile/account", "routes/profile.account.tsx"),
   route("profile/account/export", "routes/profile.account.export.ts"),
   route("chat/:roomId", "routes/chat.tsx"),
+  route("notifications", "routes/notifications.tsx"),
+  route("api/notifications/count", "routes/api.notifications.count.ts"),
   route("api/chat/rooms/:roomId/messages", "routes/api.chat.rooms.$roomId.messages.ts"),
   route("cards", "routes/cards.tsx"),
   route("cards/:cardId", "routes/card.tsx"),

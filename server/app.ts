@@ -8,6 +8,7 @@ import { createHttpApp } from "./http";
 import { cleanLocalUploads } from "../app/features/uploads/cleanup.server";
 import { localUploadsDir } from "../app/features/uploads/storage.server";
 import { createLogger } from "../app/lib/logger.server";
+import { startExpiryReminders } from "../app/features/notifications/expiry-reminders.server";
 import { startDeliveries } from "../app/features/mail/delivery.server";
 
 /**
@@ -67,6 +68,7 @@ export async function start(): Promise<void> {
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : env.port;
   log.info("listening", { url: `http://localhost:${port}`, mode: process.env.NODE_ENV, db: database.kind, ms: Date.now() - started });
+  const expiryReminders = startExpiryReminders(database.db, log);
   if (process.env.NODE_ENV !== "production") log.warn("not in production mode: React and React Router run their slower development builds", { mode: process.env.NODE_ENV ?? "unset" });
 
   let stopping = false;
@@ -81,6 +83,7 @@ export async function start(): Promise<void> {
     // callback runs once in-flight requests have finished.
     await new Promise<void>((resolve) => io.close(() => resolve()));
     clearTimeout(force);
+    expiryReminders.stop();
     await realtime.close();
     await deliveries.stop();
     // Buffered analytics rows are written before the database closes.

@@ -2,6 +2,7 @@ import { useEffect, useRef, useState, type ComponentType } from "react";
 import { Form, Link, NavLink, useLocation } from "react-router";
 import { useT } from "../../lib/i18n";
 import { LanguageSwitch } from "./language-switch";
+import { MenuNotificationCount, NotificationBell } from "../../features/notifications/components/notification-bell";
 import { layoutMessages } from "./messages";
 
 export type HeaderViewer = { displayName: string; isAdmin: boolean } | null;
@@ -49,6 +50,11 @@ export function SiteHeader({ viewer, videoChannelUrl }: { viewer: HeaderViewer; 
         <Link to="/" className="text-xl font-bold text-brand-700" onClick={close}>
           {t("siteTitle")}
         </Link>
+        {viewer ? (
+          <div className="ml-auto md:order-last md:ml-0">
+            <NotificationBell onNavigate={close} />
+          </div>
+        ) : null}
         <button
           ref={toggleRef}
           type="button"
@@ -60,6 +66,7 @@ export function SiteHeader({ viewer, videoChannelUrl }: { viewer: HeaderViewer; 
         >
           <span aria-hidden="true">{open ? "✕" : "☰"}</span> {t("menu")}
         </button>
+        {viewer ? <MenuNotificationCount /> : null}
         <div
           id="site-menu"
           ref={menuRef}

@@ -10,3 +10,4 @@ export * from "./users";
 export * from "./content-refs";
 export * from "./analytics";
 export * from "./trade-rules";
+export * from "./notifications";

@@ -3,6 +3,7 @@ import type { Db } from "../../db/client.server";
 import { chatMessages, profiles, reports, tradeOffers } from "../../db/schema/index";
 import { rowsOf, type Tx } from "../../db/sql.server";
 import { noteBoardChange } from "../../lib/board-version.server";
+import { notifyReportOutcome } from "../notifications/notifications.server";
 import { countInHour } from "../../lib/hourly-limit.server";
 import { ChatError } from "../chat/errors";
 import { normaliseBody, RoomIdSchema } from "../chat/chat.schema";
@@ -146,6 +147,7 @@ export async function resolveReport(db: Db, reportId: string, action: ReportActi
       .update(reports)
       .set({ status: action === "dismiss" ? "dismissed" : "actioned", resolvedAt: sql`now()` })
       .where(eq(reports.id, reportId));
+    await notifyReportOutcome(tx, { reportId, outcome: action === "dismiss" ? "dismissed" : "actioned" });
   });
   noteBoardChange();
 }

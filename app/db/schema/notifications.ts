@@ -1,0 +1,59 @@
+import { sql } from "drizzle-orm";
+import { check, index, integer, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { cards } from "./cards";
+import { chatRooms } from "./chat";
+import { tradeOffers } from "./trades";
+import { users } from "./users";
+
+/**
+ * The inbox (DESIGN.md §10): one row per thing a player should hear about, written in the same
+ * transaction as the change that caused it. Rows about a user cascade away with that user's
+ * account (actor_id), so a deleted account never shows up in anyone's inbox.
+ */
+export const notifications = pgTable(
+  "notifications",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    // message | response | match | step | expiring | want | report
+    kind: text("kind").notNull(),
+    actorId: text("actor_id").references(() => users.id, { onDelete: "cascade" }),
+    roomId: uuid("room_id").references(() => chatRooms.id, { onDelete: "cascade" }),
+    offerId: uuid("offer_id").references(() => tradeOffers.id, { onDelete: "cascade" }),
+    cardId: text("card_id").references(() => cards.id, { onDelete: "cascade" }),
+    // The step key (agree, friend_requested, …) or the report outcome (actioned, dismissed).
+    detail: text("detail"),
+    // Messages folded into one unread room notification.
+    count: integer("count").notNull().default(1),
+    // Events that happen once per cause (an offer expiring, a match, a want-list hit).
+    dedupeKey: text("dedupe_key"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+    readAt: timestamp("read_at", { withTimezone: true }),
+  },
+  (t) => [
+    check("notifications_kind_check", sql`${t.kind} in ('message', 'response', 'match', 'step', 'expiring', 'want', 'report')`),
+    // One notification per room until read: the upsert of every new message lands here.
+    uniqueIndex("notifications_unread_room_unique").on(t.userId, t.roomId).where(sql`kind = 'message' and read_at is null`),
+    uniqueIndex("notifications_user_dedupe_unique").on(t.userId, t.dedupeKey),
+    index("notifications_user_updated_idx").on(t.userId, t.updatedAt.desc(), t.id.desc()),
+    index("notifications_user_unread_idx").on(t.userId).where(sql`read_at is null`),
+  ],
+);
+
+/** ほしいカード: the cards a player wants; an offer giving one of them notifies the player. */
+export const wantedCards = pgTable(
+  "wanted_cards",
+  {
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    cardId: text("card_id")
+      .notNull()
+      .references(() => cards.id, { onDelete: "cascade" }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.cardId] }), index("wanted_cards_card_idx").on(t.cardId)],
+);

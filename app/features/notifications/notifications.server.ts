@@ -1,0 +1,244 @@
+import { sql, type SQL } from "drizzle-orm";
+import type { Db } from "../../db/client.server";
+import { rowsOf, type Queryable } from "../../db/sql.server";
+import type { NotificationKind, NotificationView } from "./types";
+
+/**
+ * The inbox (DESIGN.md §10). Every `notify*` runs inside the transaction of the change that caused
+ * it, so a notification exists exactly when its cause committed. The rules live in the SQL of one
+ * insert, whichever service calls it:
+ * - never to the actor themself, never when either side blocked the other;
+ * - never about a deleted account (actor_id cascades with the account; an insert whose actor is
+ *   already gone writes nothing);
+ * - a chat message is one unread notification per room: further messages bump its count and time
+ *   until the room is read (the partial unique index `notifications_unread_room_unique`).
+ */
+
+type NewNotification = {
+  userId: string;
+  kind: NotificationKind;
+  actorId?: string | null;
+  roomId?: string | null;
+  offerId?: string | null;
+  cardId?: string | null;
+  detail?: string | null;
+  dedupeKey?: string | null;
+};
+
+/** The rule every notification passes: someone else, both accounts present, no block either way. */
+function allowed(userId: SQL, actorId: string | null): SQL {
+  if (actorId === null) return sql`exists (select 1 from users u where u.id = ${userId})`;
+  return sql`${userId} <> ${actorId}
+    and exists (select 1 from users u where u.id = ${actorId})
+    and exists (select 1 from users u where u.id = ${userId})
+    and not exists (select 1 from blocks b
+      where (b.blocker_id = ${userId} and b.blocked_id = ${actorId})
+         or (b.blocker_id = ${actorId} and b.blocked_id = ${userId}))`;
+}
+
+async function insertOnce(db: Queryable, n: NewNotification): Promise<boolean> {
+  const actorId = n.actorId ?? null;
+  const rows = await rowsOf<{ id: string }>(
+    db,
+    sql`insert into notifications (user_id, kind, actor_id, room_id, offer_id, card_id, detail, dedupe_key)
+        select ${n.userId}, ${n.kind}, ${actorId}, ${n.roomId ?? null}::uuid, ${n.offerId ?? null}::uuid, ${n.cardId ?? null}, ${n.detail ?? null}, ${n.dedupeKey ?? null}
+        where ${allowed(sql`${n.userId}`, actorId)}
+        on conflict do nothing
+        returning id`,
+  );
+  return rows.length > 0;
+}
+
+/** A new chat message for `recipientId`: the room's one unread notification, created or bumped. */
+export async function notifyChatMessage(db: Queryable, m: { roomId: string; senderId: string; recipientId: string }): Promise<void> {
+  await db.execute(
+    sql`insert into notifications (user_id, kind, actor_id, room_id)
+        select ${m.recipientId}, 'message', ${m.senderId}, ${m.roomId}::uuid
+        where ${allowed(sql`${m.recipientId}`, m.senderId)}
+        on conflict (user_id, room_id) where kind = 'message' and read_at is null
+        do update set count = notifications.count + 1, updated_at = now(), actor_id = excluded.actor_id`,
+  );
+}
+
+/** 交渉する: someone opened a chat room on the owner's offer. */
+export async function notifyOfferResponse(db: Queryable, r: { roomId: string; offerId: string; ownerId: string; responderId: string }): Promise<void> {
+  await insertOnce(db, { userId: r.ownerId, kind: "response", actorId: r.responderId, roomId: r.roomId, offerId: r.offerId, dedupeKey: `response:${r.roomId}` });
+}
+
+/** The steps the partner hears about; `agreed`/`completed` follow a press already notified. */
+const NOTIFIED_STEPS = new Set(["agree", "friend_requested", "game_trade_requested", "complete", "cancel"]);
+
+/** A trade step pressed in a room (system message `step`), for the other participant. */
+export async function notifyTradeStep(db: Queryable, s: { roomId: string; actorId: string; recipientId: string; step: string }): Promise<void> {
+  if (!NOTIFIED_STEPS.has(s.step)) return;
+  await insertOnce(db, { userId: s.recipientId, kind: "step", actorId: s.actorId, roomId: s.roomId, detail: s.step });
+}
+
+/**
+ * A new offer was posted: the owners of open offers it matches (マッチ: it gives a card they want
+ * and wants a card they give, of the same rarity — the game trades 1:1 within a rarity) and the
+ * players whose ほしいカード list holds a card it gives. Once per offer and player.
+ */
+export async function notifyNewOffer(db: Queryable, o: { offerId: string; ownerId: string }): Promise<void> {
+  await db.execute(
+    sql`insert into notifications (user_id, kind, actor_id, offer_id, dedupe_key)
+        select distinct o2.owner_id, 'match', ${o.ownerId}, ${o.offerId}::uuid, ${`offer:${o.offerId}`}
+        from trade_offer_cards mine_give
+        join cards g on g.id = mine_give.card_id
+        join trade_offer_cards their_want on their_want.card_id = mine_give.card_id and their_want.side = 'want'
+        join trade_offers o2 on o2.id = their_want.offer_id
+        join trade_offer_cards their_give on their_give.offer_id = o2.id and their_give.side = 'give'
+        join cards w on w.id = their_give.card_id and w.rarity = g.rarity
+        join trade_offer_cards mine_want on mine_want.offer_id = mine_give.offer_id and mine_want.side = 'want' and mine_want.card_id = their_give.card_id
+        where mine_give.offer_id = ${o.offerId} and mine_give.side = 'give'
+          and o2.status = 'open' and o2.expires_at > now() and o2.owner_id <> ${o.ownerId}
+          and ${allowed(sql`o2.owner_id`, o.ownerId)}
+        on conflict do nothing`,
+  );
+  // A player both matched and wanting a card hears once (same dedupe key): the match says more.
+  await db.execute(
+    sql`insert into notifications (user_id, kind, actor_id, offer_id, card_id, dedupe_key)
+        select distinct on (wc.user_id) wc.user_id, 'want', ${o.ownerId}, ${o.offerId}::uuid, wc.card_id, ${`offer:${o.offerId}`}
+        from trade_offer_cards give
+        join wanted_cards wc on wc.card_id = give.card_id
+        where give.offer_id = ${o.offerId} and give.side = 'give'
+          and ${allowed(sql`wc.user_id`, o.ownerId)}
+        order by wc.user_id, wc.created_at
+        on conflict do nothing`,
+  );
+}
+
+/** The owner of the reported thing closed or a report dismissed: the reporter hears the outcome. */
+export async function notifyReportOutcome(db: Queryable, r: { reportId: string; outcome: "actioned" | "dismissed" }): Promise<void> {
+  await db.execute(
+    sql`insert into notifications (user_id, kind, offer_id, detail, dedupe_key)
+        select r.reporter_id, 'report',
+          case when r.target_type = 'offer' and exists (select 1 from trade_offers o where o.id::text = r.target_id) then r.target_id::uuid end,
+          ${r.outcome}, ${`report:${r.reportId}`}
+        from reports r where r.id = ${r.reportId}::uuid
+        on conflict do nothing`,
+  );
+}
+
+/** Hours before expiry at which an open offer's owner is reminded. */
+export const EXPIRY_NOTICE_HOURS = 12;
+
+/**
+ * Reminds owners of open offers that expire within 12 hours. Run by a timer on every instance:
+ * the dedupe key (offer and its current expiry, which a bump moves) makes it once per expiry.
+ */
+export async function notifyExpiringOffers(db: Queryable): Promise<number> {
+  const rows = await rowsOf<{ id: string }>(
+    db,
+    sql`insert into notifications (user_id, kind, offer_id, dedupe_key)
+        select o.owner_id, 'expiring', o.id, 'expiring:' || o.id || ':' || extract(epoch from o.expires_at)::bigint
+        from trade_offers o
+        where o.status = 'open' and o.expires_at > now()
+          and o.expires_at <= now() + make_interval(hours => ${EXPIRY_NOTICE_HOURS})
+        on conflict do nothing
+        returning id`,
+  );
+  return rows.length;
+}
+
+// Reading
+
+export async function countUnreadNotifications(db: Queryable, userId: string): Promise<number> {
+  const [row] = await rowsOf<{ n: number | string }>(db, sql`select count(*) as n from notifications where user_id = ${userId} and read_at is null`);
+  return Number(row?.n ?? 0);
+}
+
+export const NOTIFICATION_PAGE_SIZE = 50;
+
+type NotificationRow = {
+  id: string;
+  kind: NotificationKind;
+  room_id: string | null;
+  offer_id: string | null;
+  card_id: string | null;
+  card_name: string | null;
+  card_name_en: string | null;
+  detail: string | null;
+  count: number;
+  actor_name: string | null;
+  updated_at: Date | string;
+  read_at: Date | string | null;
+};
+
+/** Where a notification takes its reader. */
+export function notificationHref(n: { kind: NotificationKind; roomId: string | null; offerId: string | null }): string {
+  if (n.roomId) return `/chat/${n.roomId}`;
+  if (n.offerId) return `/trades/${n.offerId}`;
+  return "/profile";
+}
+
+/** The newest notifications first (by their last activity), `before` = the last item's cursor. */
+export async function listNotifications(
+  db: Queryable,
+  userId: string,
+  options: { before?: { at: string; id: string }; limit?: number } = {},
+): Promise<{ items: NotificationView[]; nextCursor: string | null }> {
+  const limit = Math.min(Math.max(options.limit ?? NOTIFICATION_PAGE_SIZE, 1), 100);
+  const before = options.before ? sql`and (n.updated_at, n.id) < (${options.before.at}::timestamptz, ${options.before.id}::uuid)` : sql``;
+  const rows = await rowsOf<NotificationRow>(
+    db,
+    sql`select n.id, n.kind, n.room_id, n.offer_id, n.card_id, c.name as card_name, c.name_en as card_name_en,
+          n.detail, n.count, coalesce(p.display_name, u.name) as actor_name, n.updated_at, n.read_at
+        from notifications n
+        left join users u on u.id = n.actor_id
+        left join profiles p on p.user_id = n.actor_id
+        left join cards c on c.id = n.card_id
+        where n.user_id = ${userId} ${before}
+        order by n.updated_at desc, n.id desc
+        limit ${limit + 1}`,
+  );
+  const items = rows.slice(0, limit).map((r) => {
+    const view: NotificationView = {
+      id: r.id,
+      kind: r.kind,
+      roomId: r.room_id,
+      offerId: r.offer_id,
+      cardName: r.card_name,
+      cardNameEn: r.card_name_en,
+      detail: r.detail,
+      count: Number(r.count),
+      actorName: r.actor_name,
+      at: new Date(r.updated_at).toISOString(),
+      read: r.read_at !== null,
+      href: "",
+    };
+    view.href = notificationHref(view);
+    return view;
+  });
+  const last = items.at(-1);
+  return { items, nextCursor: rows.length > limit && last ? `${last.at}_${last.id}` : null };
+}
+
+/** Marks one of the user's notifications read; false when it is not theirs (or not there). */
+export async function markNotificationRead(db: Db, userId: string, notificationId: string): Promise<boolean> {
+  const rows = await rowsOf<{ id: string }>(
+    db,
+    sql`update notifications set read_at = coalesce(read_at, now())
+        where id = ${notificationId}::uuid and user_id = ${userId} returning id`,
+  );
+  return rows.length > 0;
+}
+
+export async function markAllNotificationsRead(db: Db, userId: string): Promise<number> {
+  const rows = await rowsOf<{ id: string }>(db, sql`update notifications set read_at = now() where user_id = ${userId} and read_at is null returning id`);
+  return rows.length;
+}
+
+/**
+ * The reader caught up with a room (their cursor reached its last message): the room's
+ * notifications are read, wherever they are shown. A message that arrived meanwhile keeps its
+ * own notification, because the cursor check reads the room's last sequence now.
+ */
+export async function markRoomNotificationsRead(db: Queryable, roomId: string, userId: string): Promise<void> {
+  await db.execute(
+    sql`update notifications n set read_at = now()
+        where n.user_id = ${userId} and n.room_id = ${roomId}::uuid and n.read_at is null
+          and (select c.last_read_seq from chat_read_cursors c where c.room_id = ${roomId}::uuid and c.user_id = ${userId})
+              >= (select r.last_seq from chat_rooms r where r.id = ${roomId}::uuid)`,
+  );
+}

@@ -1,0 +1,83 @@
+import { data, Form, Link } from "react-router";
+import { localeOfMatches } from "../components/layout/meta-locale";
+import { RouteError } from "../components/ui/route-error";
+import { listRoomsForUser } from "../features/chat/chat.server";
+import { ChatRoomsList } from "../features/chat/components/chat-rooms-list";
+import { NotificationList } from "../features/notifications/components/notification-list";
+import { notificationsMessages } from "../features/notifications/messages";
+import { NotificationActionSchema, NotificationCursorSchema } from "../features/notifications/notifications.schema";
+import { listNotifications, markAllNotificationsRead, markNotificationRead } from "../features/notifications/notifications.server";
+import { requireViewer } from "../features/users/session.server";
+import { readFormData } from "../lib/forms.server";
+import { translate, useT } from "../lib/i18n";
+import { seoMeta } from "../lib/seo";
+import type { Route } from "./+types/notifications";
+
+export const meta: Route.MetaFunction = (args) => {
+  const locale = localeOfMatches(args.matches);
+  return seoMeta(args, { title: translate(notificationsMessages, locale, "title"), description: translate(notificationsMessages, locale, "description"), noindex: true });
+};
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const viewer = await requireViewer(request, context);
+  const rawCursor = new URL(request.url).searchParams.get("before");
+  const cursor = rawCursor === null ? undefined : NotificationCursorSchema.safeParse(rawCursor);
+  if (cursor && !cursor.success) throw data(null, { status: 400 });
+  const [page, chatRooms] = await Promise.all([
+    listNotifications(context.db, viewer.id, { before: cursor?.data }),
+    listRoomsForUser(context.db, viewer.id, 20),
+  ]);
+  return { ...page, chatRooms, now: new Date().toISOString() };
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const viewer = await requireViewer(request, context);
+  const form = await readFormData(request);
+  const parsed = NotificationActionSchema.safeParse(Object.fromEntries(form));
+  if (!parsed.success) throw data(null, { status: 400 });
+  if (parsed.data.intent === "read-all") {
+    await markAllNotificationsRead(context.db, viewer.id);
+  } else if (!(await markNotificationRead(context.db, viewer.id, parsed.data.id))) {
+    throw data(null, { status: 404 });
+  }
+  return { ok: true };
+}
+
+export default function Notifications({ loaderData }: Route.ComponentProps) {
+  const t = useT(notificationsMessages);
+  const { items, nextCursor, chatRooms, now } = loaderData;
+  const anyUnread = items.some((n) => !n.read);
+  return (
+    <div className="mx-auto max-w-3xl space-y-6">
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <h1 className="text-2xl font-bold">{t("heading")}</h1>
+        <div className="flex items-center gap-3">
+          <a href="#profile-chats" className="text-sm font-medium text-brand-800 underline underline-offset-2">
+            {t("chatsHeading")}
+          </a>
+          {anyUnread ? (
+            <Form method="post">
+              <input type="hidden" name="intent" value="read-all" />
+              <button type="submit" className="rounded-md border border-slate-400 bg-white px-3 py-1.5 text-sm font-medium text-slate-800 hover:border-brand-600">
+                {t("markAllRead")}
+              </button>
+            </Form>
+          ) : null}
+        </div>
+      </div>
+      {items.length === 0 ? <p className="text-slate-700">{t("empty")}</p> : <NotificationList items={items} now={now} />}
+      {nextCursor ? (
+        <p>
+          <Link to={`/notifications?before=${encodeURIComponent(nextCursor)}`} className="text-sm font-medium text-brand-800 underline underline-offset-2">
+            {t("more")}
+          </Link>
+        </p>
+      ) : null}
+      <ChatRoomsList rooms={chatRooms} />
+    </div>
+  );
+}
+
+export function ErrorBoundary() {
+  return <RouteError />;
+}

@@ -1,0 +1,114 @@
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { launchBrowser, newContext, PHONE, seriousA11yViolations, watchConsole } from "../support/browser";
+import { postOffer, respond, signUp, twoTradeableCards } from "../support/chat-e2e";
+
+const baseUrl = inject("baseUrl");
+const digits = () => String(Math.floor(Math.random() * 1e16)).padStart(16, "1");
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+const bellCount = (page: Page) => page.getByTestId("notification-count").locator('[aria-hidden="true"]');
+
+describe("notifications in the browser", () => {
+  it("B answers A's offer and writes while A is elsewhere: A's bell and title count rise live; reading the room clears them", async () => {
+    const aContext: BrowserContext = await newContext(browser, PHONE);
+    const bContext: BrowserContext = await newContext(browser);
+    await signUp(aContext.request, baseUrl, "アオイ", digits());
+    await signUp(bContext.request, baseUrl, "ベル", digits());
+    const [give, want] = await twoTradeableCards(aContext.request, baseUrl);
+    const offerId = await postOffer(aContext.request, baseUrl, give, want);
+
+    // A is on the board, on a phone: the bell sits in the header with the menu closed.
+    const a = await aContext.newPage();
+    const aProblems = watchConsole(a);
+    await a.goto(`${baseUrl}/trades`);
+    await expect(a.getByTestId("notification-bell").isVisible()).resolves.toBe(true);
+    await expect(a.locator("#site-menu").isVisible()).resolves.toBe(false);
+
+    const roomId = await respond(bContext.request, baseUrl, offerId);
+    const b = await bContext.newPage();
+    const bProblems = watchConsole(b);
+    await b.goto(`${baseUrl}/chat/${roomId}`);
+    await b.getByText("接続中...").waitFor({ state: "detached" });
+    await b.locator("#chat-input").fill("はじめまして！交換お願いします");
+    await b.locator("#chat-input").press("Enter");
+    await b.locator('[data-pending="true"]').first().waitFor({ state: "detached" });
+
+    // The response and the message: two notifications, pushed to A's page without a reload.
+    await a.waitForFunction(() => document.title.startsWith("(2) "));
+    await expect(bellCount(a).textContent()).resolves.toBe("2");
+    await expect(a.getByTestId("menu-notification-count").textContent()).resolves.toBe("2");
+    await a.screenshot({ path: "/tmp/p22-bell-phone.png" });
+
+    // A second message folds into the room's one notification.
+    await b.locator("#chat-input").fill("よろしくお願いします");
+    await b.locator("#chat-input").press("Enter");
+    await b.locator('[data-pending="true"]').first().waitFor({ state: "detached" });
+
+    await a.getByTestId("notification-bell").click();
+    await a.waitForURL(`${baseUrl}/notifications`);
+    const items = a.getByTestId("notifications").locator("li");
+    await a.getByText("ベルさんから新しいメッセージが2件あります").waitFor();
+    await expect(items.count()).resolves.toBe(2);
+    await expect(a.getByRole("heading", { name: "今日" }).isVisible()).resolves.toBe(true);
+    expect(await seriousA11yViolations(a)).toEqual([]);
+    await a.screenshot({ path: "/tmp/p22-notifications-phone.png", fullPage: true });
+
+    // The message notification opens the room; reading it clears the room's notifications
+    // (the message and the response that opened the room), in the bell and the title.
+    await a.getByRole("link", { name: "ベルさんから新しいメッセージが2件あります" }).click();
+    await a.waitForURL(`${baseUrl}/chat/${roomId}`);
+    await bellCount(a).waitFor({ state: "detached" });
+    await a.waitForFunction(() => !/^\(\d+\) /.test(document.title));
+    await a.goto(`${baseUrl}/notifications`);
+    await expect(a.locator('[data-read="false"]').count()).resolves.toBe(0);
+    await expect(a.locator('[data-read="true"]').count()).resolves.toBe(2);
+
+    // While A reads the inbox, B writes again: the list and the count follow live; すべて既読 clears them.
+    await b.locator("#chat-input").fill("フレンド申請しますね");
+    await b.locator("#chat-input").press("Enter");
+    await a.getByText("ベルさんから新しいメッセージが1件あります").waitFor();
+    await a.waitForFunction(() => document.title.startsWith("(1) "));
+    await a.getByRole("button", { name: "すべて既読" }).click();
+    await a.getByRole("button", { name: "すべて既読" }).waitFor({ state: "detached" });
+    await bellCount(a).waitFor({ state: "detached" });
+    await expect(a.locator('[data-read="false"]').count()).resolves.toBe(0);
+
+    expect(aProblems).toEqual([]);
+    expect(bProblems).toEqual([]);
+    await aContext.close();
+    await bContext.close();
+  }, 180_000);
+
+  it("the bell is accessible on a wide screen; signed out there is no bell and /notifications asks to log in", async () => {
+    const context = await newContext(browser, { viewport: { width: 1280, height: 900 } });
+    await signUp(context.request, baseUrl, "ワイド", digits());
+    const page = await context.newPage();
+    const problems = watchConsole(page);
+    await page.goto(`${baseUrl}/notifications`);
+    await expect(page.getByTestId("notification-bell").isVisible()).resolves.toBe(true);
+    await expect(page.getByText("お知らせはまだありません。").isVisible()).resolves.toBe(true);
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await page.screenshot({ path: "/tmp/p22-notifications-wide.png" });
+    expect(problems).toEqual([]);
+    await context.close();
+
+    const anonymous = await newContext(browser);
+    const res = await anonymous.request.get(`${baseUrl}/notifications`, { maxRedirects: 0 });
+    expect(res.status()).toBe(302);
+    expect(res.headers()["location"]).toContain("/login?redirectTo=");
+    const api = await anonymous.request.get(`${baseUrl}/api/notifications/count`);
+    expect(api.status()).toBe(401);
+    const anonPage = await anonymous.newPage();
+    await anonPage.goto(`${baseUrl}/`);
+    await expect(anonPage.getByTestId("notification-bell").count()).resolves.toBe(0);
+    await anonymous.close();
+  }, 120_000);
+});

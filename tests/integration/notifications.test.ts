@@ -1,0 +1,200 @@
+import { and, eq, sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { notifications, tradeOffers, users, wantedCards } from "../../app/db/schema/index";
+import { blockUser } from "../../app/features/blocks/blocks.server";
+import { seedCatalogue } from "../../app/features/cards/catalogue.server";
+import { applyTradeStep, markRead, sendMessage } from "../../app/features/chat/chat.server";
+import { reportOffer, resolveReport } from "../../app/features/moderation/moderation.server";
+import {
+  countUnreadNotifications,
+  listNotifications,
+  markAllNotificationsRead,
+  markNotificationRead,
+  notifyExpiringOffers,
+} from "../../app/features/notifications/notifications.server";
+import { createOffer, openChatRoomForOffer } from "../../app/features/trades/offers.server";
+import { OfferInputSchema } from "../../app/features/trades/trades.schema";
+import { newClientId } from "../support/chat-factories";
+import { catalogueCards, createUser } from "../support/factories";
+import { createTestDatabase, type TestDatabase } from "../support/test-db";
+
+let database: TestDatabase;
+let db: TestDatabase["db"];
+let pair: { id: string; name: string }[];
+let other: { id: string; name: string }[];
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  db = database.db;
+  await seedCatalogue(db);
+  pair = await catalogueCards(db, "◆◆", 4);
+  other = await catalogueCards(db, "◆◆◆", 3);
+});
+afterAll(async () => {
+  await database?.close();
+});
+
+const offerInput = (give: string, want: string) => OfferInputSchema.parse({ give: [{ cardId: give, count: 1 }], want: [{ cardId: want, count: 1 }] });
+
+async function inbox(userId: string) {
+  return (await listNotifications(db, userId)).items;
+}
+
+/** Owner with an offer, a partner who pressed 交渉する on it. */
+async function roomBetween() {
+  const owner = await createUser(db);
+  const partner = await createUser(db);
+  const { id: offerId } = await createOffer(db, owner.id, offerInput(pair[0].id, pair[1].id));
+  const { roomId } = await openChatRoomForOffer(db, { offerId, userId: partner.id });
+  return { owner, partner, offerId, roomId };
+}
+
+const send = (roomId: string, userId: string, body: string) => sendMessage(db, { roomId, userId, clientId: newClientId(), body });
+
+describe("notifications: event rules", () => {
+  it("交渉する notifies the offer's owner once, linking to the room", async () => {
+    const { owner, partner, roomId, offerId } = await roomBetween();
+    await openChatRoomForOffer(db, { offerId, userId: partner.id });
+    const items = await inbox(owner.id);
+    expect(items.map((n) => [n.kind, n.href, n.actorName, n.read])).toEqual([["response", `/chat/${roomId}`, partner.name, false]]);
+    expect(await inbox(partner.id)).toEqual([]);
+  });
+
+  it("chat messages make one notification per room until read, then a new one", async () => {
+    const { owner, partner, roomId } = await roomBetween();
+    await markAllNotificationsRead(db, owner.id);
+    await send(roomId, partner.id, "こんにちは");
+    await send(roomId, partner.id, "まだいますか？");
+    const [message] = (await inbox(owner.id)).filter((n) => n.kind === "message");
+    expect(message).toMatchObject({ count: 2, read: false, href: `/chat/${roomId}`, actorName: partner.name });
+    expect(await countUnreadNotifications(db, owner.id)).toBe(1);
+    // The sender hears nothing of their own messages.
+    expect((await inbox(partner.id)).filter((n) => n.kind === "message")).toEqual([]);
+
+    // Reading up to the last message clears the room's notification (everywhere it is counted).
+    const [{ lastSeq }] = await db.execute(sql`select last_seq as "lastSeq" from chat_rooms where id = ${roomId}`).then((r) => (r as unknown as { rows: { lastSeq: number }[] }).rows);
+    await markRead(db, roomId, owner.id, lastSeq - 1);
+    expect(await countUnreadNotifications(db, owner.id)).toBe(1);
+    await markRead(db, roomId, owner.id, lastSeq);
+    expect(await countUnreadNotifications(db, owner.id)).toBe(0);
+
+    await send(roomId, partner.id, "お返事まってます");
+    const messages = (await inbox(owner.id)).filter((n) => n.kind === "message");
+    expect(messages.map((n) => [n.count, n.read])).toEqual([[1, false], [2, true]]);
+  });
+
+  it("trade steps notify the partner; completing tells both sides' partner", async () => {
+    const { owner, partner, roomId } = await roomBetween();
+    await markAllNotificationsRead(db, owner.id);
+    await applyTradeStep(db, { roomId, userId: partner.id, step: "agree" });
+    await applyTradeStep(db, { roomId, userId: owner.id, step: "agree" });
+    await applyTradeStep(db, { roomId, userId: owner.id, step: "friend_requested" });
+    await applyTradeStep(db, { roomId, userId: partner.id, step: "game_trade_requested" });
+    await applyTradeStep(db, { roomId, userId: partner.id, step: "complete" });
+    await applyTradeStep(db, { roomId, userId: owner.id, step: "complete" });
+    const steps = async (userId: string) => (await inbox(userId)).filter((n) => n.kind === "step").map((n) => n.detail).sort();
+    expect(await steps(owner.id)).toEqual(["agree", "complete", "game_trade_requested"]);
+    expect(await steps(partner.id)).toEqual(["agree", "complete", "friend_requested"]);
+  });
+
+  it("キャンセル notifies the partner", async () => {
+    const { owner, partner, roomId } = await roomBetween();
+    await applyTradeStep(db, { roomId, userId: partner.id, step: "cancel" });
+    expect((await inbox(owner.id)).filter((n) => n.kind === "step").map((n) => n.detail)).toEqual(["cancel"]);
+  });
+
+  it("nothing reaches a user who blocked the sender, nor one the sender blocked", async () => {
+    const { owner, partner, roomId } = await roomBetween();
+    await markAllNotificationsRead(db, owner.id);
+    await blockUser(db, partner.id, owner.id);
+    // The partner blocked the owner: the owner can no longer write, and the partner's steps stay silent too.
+    await applyTradeStep(db, { roomId, userId: partner.id, step: "cancel" }).catch(() => undefined);
+    expect(await countUnreadNotifications(db, owner.id)).toBe(0);
+
+    const a = await roomBetween();
+    await blockUser(db, a.owner.id, a.partner.id);
+    const owner2Before = await countUnreadNotifications(db, a.owner.id);
+    // The owner blocked the partner; a message from the partner is refused and nothing is notified.
+    await expect(send(a.roomId, a.partner.id, "こんにちは")).rejects.toMatchObject({ code: "blocked" });
+    expect(await countUnreadNotifications(db, a.owner.id)).toBe(owner2Before);
+    // A new offer matching a blocked user's offer does not notify them.
+    const matcher = await createUser(db);
+    await blockUser(db, matcher.id, a.owner.id);
+    await createOffer(db, matcher.id, offerInput(pair[1].id, pair[0].id));
+    expect((await inbox(a.owner.id)).filter((n) => n.kind === "match")).toEqual([]);
+  });
+
+  it("a deleted account leaves no notification behind and causes none", async () => {
+    const { owner, partner, roomId } = await roomBetween();
+    await send(roomId, partner.id, "こんにちは");
+    expect((await inbox(owner.id)).length).toBe(2);
+    await db.delete(users).where(eq(users.id, partner.id));
+    expect(await inbox(owner.id)).toEqual([]);
+    expect(await countUnreadNotifications(db, owner.id)).toBe(0);
+  });
+
+  it("マッチ: a new offer notifies owners of open offers it pairs with (same rarity), once", async () => {
+    const owner = await createUser(db);
+    await createOffer(db, owner.id, offerInput(pair[2].id, pair[3].id));
+    const stranger = await createUser(db);
+    // Gives what the owner wants and wants what the owner gives: a match.
+    const { id: theirs } = await createOffer(db, stranger.id, offerInput(pair[3].id, pair[2].id));
+    const matches = (await inbox(owner.id)).filter((n) => n.kind === "match");
+    expect(matches.map((n) => [n.href, n.actorName])).toEqual([[`/trades/${theirs}`, stranger.name]]);
+    // The poster of the later offer is not told about their own post.
+    expect((await inbox(stranger.id)).filter((n) => n.kind === "match")).toEqual([]);
+    // An offer of another rarity that only wants the owner's card is no match.
+    const third = await createUser(db);
+    await createOffer(db, third.id, offerInput(other[0].id, other[1].id));
+    expect((await inbox(owner.id)).filter((n) => n.kind === "match")).toHaveLength(1);
+  });
+
+  it("ほしいカード: an offer giving a wanted card notifies the player once per offer", async () => {
+    const collector = await createUser(db);
+    await db.insert(wantedCards).values([
+      { userId: collector.id, cardId: other[0].id },
+      { userId: collector.id, cardId: other[1].id },
+    ]);
+    const poster = await createUser(db);
+    const both = OfferInputSchema.parse({ give: [{ cardId: other[0].id, count: 1 }, { cardId: other[1].id, count: 1 }], want: [{ cardId: other[2].id, count: 1 }] });
+    // Two wanted cards given by one offer: one notification.
+    const { id: offerId } = await createOffer(db, poster.id, both);
+    const wants = (await inbox(collector.id)).filter((n) => n.kind === "want");
+    expect(wants).toHaveLength(1);
+    expect(wants[0]).toMatchObject({ href: `/trades/${offerId}`, actorName: poster.name });
+    expect([other[0].name, other[1].name]).toContain(wants[0].cardName);
+  });
+
+  it("an offer expiring within 12 hours reminds its owner once per expiry", async () => {
+    const owner = await createUser(db);
+    const { id: offerId } = await createOffer(db, owner.id, offerInput(pair[0].id, pair[1].id));
+    await notifyExpiringOffers(db);
+    expect((await inbox(owner.id)).filter((n) => n.kind === "expiring")).toEqual([]);
+    await db.update(tradeOffers).set({ expiresAt: new Date(Date.now() + 3 * 3600_000) }).where(eq(tradeOffers.id, offerId));
+    await notifyExpiringOffers(db);
+    await notifyExpiringOffers(db);
+    expect((await inbox(owner.id)).filter((n) => n.kind === "expiring").map((n) => n.href)).toEqual([`/trades/${offerId}`]);
+  });
+
+  it("a resolved report tells the reporter the outcome", async () => {
+    const owner = await createUser(db);
+    const reporter = await createUser(db);
+    const { id: offerId } = await createOffer(db, owner.id, offerInput(pair[0].id, pair[1].id));
+    const { reportId } = await reportOffer(db, reporter.id, offerId, "不適切なコメント");
+    await resolveReport(db, reportId, "closeOffer");
+    const [outcome] = (await inbox(reporter.id)).filter((n) => n.kind === "report");
+    expect(outcome).toMatchObject({ detail: "actioned", read: false });
+    // The reported owner is not told who reported them.
+    expect((await inbox(owner.id)).filter((n) => n.kind === "report")).toEqual([]);
+  });
+
+  it("read marks are per owner: someone else's id changes nothing", async () => {
+    const { owner, partner } = await roomBetween();
+    const [item] = await inbox(owner.id);
+    expect(await markNotificationRead(db, partner.id, item.id)).toBe(false);
+    expect((await inbox(owner.id))[0].read).toBe(false);
+    expect(await markNotificationRead(db, owner.id, item.id)).toBe(true);
+    const [row] = await db.select({ readAt: notifications.readAt }).from(notifications).where(and(eq(notifications.id, item.id)));
+    expect(row.readAt).not.toBeNull();
+  });
+});
