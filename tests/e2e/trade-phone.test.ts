@@ -51,7 +51,7 @@ async function onFirstScreen(page: Page, selector: string): Promise<boolean> {
 
 describe("a trade room on a phone (390×844)", () => {
   it("shows the newest message and the input on the first screen; the trade panel opens on tap", async () => {
-    const { a, b, roomId } = await phoneRoom(12);
+    const { a, b, roomId } = await phoneRoom(8);
     for (const player of [a, b]) {
       // A fresh visit, as from a notification: nothing scrolled yet.
       const page = await player.context.newPage();
@@ -62,7 +62,7 @@ describe("a trade room on a phone (390×844)", () => {
       expect(await onFirstScreen(page, "#chat-input")).toBe(true);
       expect(await onFirstScreen(page, 'form:has(#chat-input) button[type="submit"]')).toBe(true);
       const newest = page.locator('[data-testid="chat-messages"] li[data-kind="text"]').last();
-      expect(await newest.textContent()).toContain("メッセージ 12");
+      expect(await newest.textContent()).toContain("メッセージ 8");
       const newestBox = await newest.boundingBox();
       const logBox = await page.getByRole("log").boundingBox();
       // The newest message is inside the visible part of the message list, and the list on screen.
@@ -83,7 +83,8 @@ describe("a trade room on a phone (390×844)", () => {
     expect([...a.problems, ...b.problems]).toEqual([]);
     await a.context.close();
     await b.context.close();
-  });
+    // Two players, eight messages and two fresh visits: longer than one page on a busy machine.
+  }, 150_000);
 
   it("labels who gives what from each reader's side", async () => {
     const { a, b, giveName, wantName } = await phoneRoom();
@@ -167,5 +168,101 @@ describe("the offer page after the trade", () => {
     expect([...a.problems, ...b.problems]).toEqual([]);
     await a.context.close();
     await b.context.close();
+  });
+});
+
+describe("trust in the room", () => {
+  it("quick replies fill the input and send; each scam warning shows at its step", async () => {
+    const { a, b } = await phoneRoom();
+    await b.page.getByTestId("quick-replies").getByRole("button", { name: "フレンド申請を送りました" }).click();
+    expect(await b.page.locator("#chat-input").inputValue()).toBe("フレンド申請を送りました");
+    // Still editable before it goes.
+    await b.page.locator("#chat-input").press("End");
+    await b.page.locator("#chat-input").pressSequentially("！");
+    await b.page.getByRole("button", { name: "送信" }).click();
+    await a.page.locator('[data-testid="chat-messages"] li[data-kind="text"]').filter({ hasText: "フレンド申請を送りました！" }).waitFor();
+    expect(await b.page.locator("#chat-input").inputValue()).toBe("");
+
+    const open = async (page: Page) => {
+      const toggle = page.getByTestId("trade-panel-toggle");
+      if ((await toggle.getAttribute("aria-expanded")) === "false") await toggle.click();
+    };
+    await open(a.page);
+    await open(b.page);
+    // Before agreeing: the one-sided おすそわけ swap.
+    for (const { page } of [a, b]) {
+      expect(await page.getByTestId("scam-warning-agree").textContent()).toContain("おすそわけで一方的にカードを渡さないでください");
+      expect(await page.getByTestId("scam-warning-gameTrade").count()).toBe(0);
+    }
+    const step = (page: Page, name: string) => page.getByRole("button", { name: new RegExp(`^${name}`) }).and(page.locator(":enabled")).click();
+    await step(a.page, "条件合意");
+    await step(b.page, "条件合意");
+    // Before sending the in-game trade: 三角交換 through another account.
+    for (const { page } of [a, b]) {
+      await page.getByTestId("scam-warning-gameTrade").waitFor();
+      expect(await page.getByTestId("scam-warning-gameTrade").textContent()).toContain("三角交換");
+      expect(await page.getByTestId("scam-warning-agree").count()).toBe(0);
+    }
+    expect(await seriousA11yViolations(b.page)).toEqual([]);
+    await step(b.page, "フレンド申請済み");
+    await step(a.page, "ゲーム内でトレード申請済み");
+    await a.page.getByTestId("scam-warning-gameTrade").waitFor({ state: "detached" });
+
+    // A report can name the scam it was.
+    const message = a.page.locator('[data-testid="chat-messages"] li[data-kind="text"]').filter({ hasText: "フレンド申請を送りました！" });
+    await message.getByRole("button", { name: "通報" }).click();
+    await message.getByLabel("よくある理由").selectOption({ label: "三角交換・別アカウントへの誘導" });
+    expect(await message.getByLabel(/通報の理由/).inputValue()).toBe("三角交換・別アカウントへの誘導");
+    // The offer form links to the rules page.
+    await b.page.goto(`${baseUrl}/trades/new`);
+    expect(await b.page.getByRole("link", { name: "トレードできるカードのルール" }).getAttribute("href")).toBe("/trade-rules");
+    expect([...a.problems, ...b.problems]).toEqual([]);
+    await a.context.close();
+    await b.context.close();
+  });
+});
+
+// The e2e server makes this address an administrator (global-setup.ts ADMIN_EMAILS).
+const ADMIN = { email: "admin-e2e@example.com", password: "admin-e2e-password", name: "管理者" };
+
+describe("trade rules", () => {
+  it("an admin announces a change in トレードルール; the public page lists it; both are accessible at phone and desktop widths", async () => {
+    const context = await newContext(browser);
+    const up = await context.request.post(`${baseUrl}/api/auth/sign-up/email`, { data: ADMIN, headers: { origin: baseUrl } });
+    if (!up.ok()) {
+      const signIn = await context.request.post(`${baseUrl}/api/auth/sign-in/email`, { data: { email: ADMIN.email, password: ADMIN.password }, headers: { origin: baseUrl } });
+      expect(signIn.ok()).toBe(true);
+    }
+    const page = await context.newPage();
+    const problems = watchConsole(page);
+    await page.goto(`${baseUrl}/admin?tab=trade-rules`);
+    await page.getByRole("tab", { name: "トレードルール" }).waitFor();
+    // A note is required: the form says so at the field and sends nothing.
+    await page.getByLabel("対象の種類").selectOption("rarity");
+    await page.getByLabel("対象", { exact: true }).selectOption("👑");
+    await page.getByLabel("トレード", { exact: true }).selectOption("yes");
+    await page.getByLabel("適用日時（日本時間）").fill("2099-12-01T10:00");
+    await page.getByRole("button", { name: "追加する" }).click();
+    await page.getByText("メモを入力してください").waitFor();
+    await page.getByLabel("メモ（理由・出典）").fill("e2e: 遠い未来の予定");
+    await page.getByRole("button", { name: "追加する" }).click();
+    await page.getByRole("status").filter({ hasText: "ルールを追加しました" }).waitFor();
+    await page.getByTestId("rules-upcoming").filter({ hasText: "2099/12/01 10:00からトレードできる" }).first().waitFor();
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await page.setViewportSize({ width: 390, height: 844 });
+    expect(await seriousA11yViolations(page)).toEqual([]);
+
+    for (const viewport of [{ width: 390, height: 844 }, { width: 1280, height: 900 }]) {
+      await page.setViewportSize(viewport);
+      await page.goto(`${baseUrl}/trade-rules`);
+      expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe("トレードのルール");
+      expect(await page.locator('[data-rarity="☆☆"]').textContent()).toContain("トレードできる");
+      expect(await page.locator('[data-rarity="☆☆☆"]').textContent()).toContain("トレードできない");
+      expect(await page.getByTestId("rules-upcoming").textContent()).toContain("2099/12/01 10:00からトレードできる");
+      expect(await page.getByTestId("rules-history").textContent()).toContain("e2e: 遠い未来の予定");
+      expect(await seriousA11yViolations(page)).toEqual([]);
+    }
+    expect(problems).toEqual([]);
+    await context.close();
   });
 });

@@ -184,6 +184,7 @@ export function ChatRoom(props: ChatRoomProps) {
           ) : (
             <p className="mt-1 text-sm text-slate-600">{p.agreed ? t("stepCompleteHint") : t("stepAgreeHint")}</p>
           )}
+          <ScamWarning step={stepsClosed ? null : !p.agreed ? "agree" : !p.gameTradeRequested ? "gameTrade" : null} />
           <ol className="mt-2 flex flex-wrap gap-2">
             <StepButton label={t("stepAgree")} done={p.agreed} mine={iAgreed} waiting={iAgreed && !p.agreed ? t("stepWaitingPartner") : null} disabled={stepsClosed || iAgreed} doneLabel={t("stepDone")} onClick={() => room.step("agree")} />
             <StepButton label={t("stepFriendRequested")} done={p.friendRequested} disabled={stepsClosed || !p.agreed || p.friendRequested} doneLabel={t("stepDone")} onClick={() => room.step("friend_requested")} />
@@ -398,6 +399,26 @@ function MessageItem(props: { message: ChatMessage; mine: boolean; name: string;
             }
           }}
         >
+          <label className="text-xs font-bold" htmlFor={`report-preset-${m.id}`}>
+            {t("reportPreset")}
+          </label>
+          <select
+            id={`report-preset-${m.id}`}
+            className="rounded border border-slate-300 bg-white p-1 text-sm"
+            defaultValue=""
+            onChange={(e) => {
+              if (!e.target.value) return;
+              setReason(e.target.value);
+              setError(null);
+            }}
+          >
+            <option value="">{t("reportPresetNone")}</option>
+            {REPORT_PRESETS.map((key) => (
+              <option key={key} value={t(key)}>
+                {t(key)}
+              </option>
+            ))}
+          </select>
           <label className="text-xs font-bold" htmlFor={`report-${m.id}`}>
             {t("reportHeading")}：{t("reportReason")}
           </label>
@@ -428,11 +449,35 @@ function MessageItem(props: { message: ChatMessage; mine: boolean; name: string;
   );
 }
 
+/** Report reasons that match the scam warnings, one pick away (the text stays editable). */
+const REPORT_PRESETS: ChatMessageKey[] = ["reportOsusowake", "reportTriangle", "reportAbuse", "reportMoney"];
+
+const QUICK_REPLIES: ChatMessageKey[] = ["quickFriendSent", "quickTradeSent", "quickWait", "quickThanks", "quickDecline"];
+
+/** The two scams Japanese guides warn about, at the step where each happens. */
+function ScamWarning({ step }: { step: "agree" | "gameTrade" | null }) {
+  const t = useT(chatMessages);
+  if (!step) return null;
+  return (
+    <p className="mt-2 rounded border border-amber-300 bg-amber-50 px-2 py-1.5 text-sm text-amber-900" data-testid={`scam-warning-${step}`}>
+      {t(step === "agree" ? "warnOsusowake" : "warnTriangle")}
+    </p>
+  );
+}
+
 function Composer({ onSend }: { onSend: (body: string) => void }) {
   const t = useT(chatMessages);
   const [text, setText] = useState("");
   const [error, setError] = useState<string | null>(null);
   const length = [...text].length;
+  const input = useRef<HTMLTextAreaElement>(null);
+  // A quick reply fills the input (still editable) rather than sending: one tap, then 送信. It
+  // never lands inside an IME composition, which only a keyboard makes.
+  const quickReply = (phrase: string) => {
+    setText((current) => (current.trim() ? `${current.replace(/\s+$/, "")} ${phrase}` : phrase));
+    setError(null);
+    input.current?.focus();
+  };
 
   const submit = () => {
     const body = normaliseBody(text);
@@ -466,12 +511,25 @@ function Composer({ onSend }: { onSend: (body: string) => void }) {
         submit();
       }}
     >
+      <div role="group" aria-label={t("quickRepliesLabel")} className="-mx-1 flex gap-1.5 overflow-x-auto px-1 pb-1" data-testid="quick-replies">
+        {QUICK_REPLIES.map((key) => (
+          <button
+            key={key}
+            type="button"
+            onClick={() => quickReply(t(key))}
+            className="shrink-0 whitespace-nowrap rounded-full border border-slate-300 bg-white px-3 py-1 text-sm text-slate-800 hover:bg-slate-100"
+          >
+            {t(key)}
+          </button>
+        ))}
+      </div>
       <label htmlFor="chat-input" className="sr-only">
         {t("inputLabel")}
       </label>
       <div className="flex items-end gap-2">
         <textarea
           id="chat-input"
+          ref={input}
           name="body"
           value={text}
           rows={2}
