@@ -27,10 +27,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   if (!deck) throw data({ message: translate(decksMessages, locale, "notFound") }, { status: 404 });
   // One URL per deck: the id URL moves permanently to the slug URL.
   if (isDeckId(params.slug) || params.slug !== deck.slug) throw redirect(`/deck-recipes/${encodeURIComponent(deck.slug)}`, 301);
-  const plain = deck.description.replace(/\s+/g, " ").trim();
-  const description =
-    deck.metaDescription ||
-    (plain ? plain.slice(0, 120) : translate(decksMessages, locale, "listDescription"));
+  const description = deck.metaDescription || deck.excerpt || translate(decksMessages, locale, "listDescription");
   return {
     deck,
     preview: !deck.isPublic,

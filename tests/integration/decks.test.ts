@@ -3,8 +3,10 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { count, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { deckCards, decks } from "../../app/db/schema/index";
+import { cards, deckCards, decks } from "../../app/db/schema/index";
+import { renderStoredContent, sanitizeContentHtml } from "../../app/features/content/refs.server";
 import { seedCatalogue } from "../../app/features/cards/catalogue.server";
+import { invalidateCardIndex } from "../../app/features/cards/card-index.server";
 import { DeckInputSchema, type DeckInput } from "../../app/features/decks/decks.schema";
 import {
   createDeck,
@@ -217,11 +219,37 @@ describe("deck saves", () => {
     await deleteDeck(database.db, id, { store });
   });
 
+  it("slugs are unique regardless of case; eyecatches follow the one image-URL rule", async () => {
+    const first = await createDeck(database.db, store, null, input(LEGAL, { slug: "Case-x" }));
+    await expect(createDeck(database.db, store, null, input(LEGAL, { slug: "case-x" }))).rejects.toMatchObject({ code: "slug_taken", status: 409 });
+    const eyecatch = DeckInputSchema.safeParse({ ...input(LEGAL), eyecatchUrl: "/\\evil.example/x.png" });
+    expect(eyecatch.success).toBe(false);
+    expect(DeckInputSchema.safeParse({ ...input(LEGAL), eyecatchUrl: "/uploads/eyecatches/1-a.webp" }).success).toBe(true);
+    await deleteDeck(database.db, first.id, { store });
+  });
+
+  it("renders card blocks with the card image base URL, as articles and the preview do", async () => {
+    // A card whose art comes from the base URL only (its file name, no URL of its own).
+    const card = { id: "A1-001", imageFile: "A1_001_JA.png" };
+    await database.db.update(cards).set({ imageUrl: "", imageFile: card.imageFile, storedImage: null }).where(eq(cards.id, card.id));
+    invalidateCardIndex(database.db);
+    const base = "https://cards.example/art";
+    const text = `[[card:${card.id}]]`;
+    const { id } = await createDeck(database.db, store, null, input(LEGAL, { isPublic: true, description: text }), { cardImageBaseUrl: base });
+    const deck = await getDeck(database.db, id);
+    expect(deck?.contentHtml).toContain(`${base}/${card.imageFile}`);
+    expect(deck?.contentHtml).toBe(sanitizeContentHtml(await renderStoredContent(database.db, store, text, { cardImageBaseUrl: base })));
+    await deleteDeck(database.db, id, { store });
+  });
+
   it("stores the description as the formatter's HTML with card and deck blocks resolved", async () => {
     const target = await createDeck(database.db, store, null, input(LEGAL, { isPublic: true, slug: "target_deck", name: "参照先" }));
     const { id } = await createDeck(database.db, store, null, input(LEGAL, { isPublic: true, description: "**強い**\n[[card:A1-096]]\n[[deck:target_deck]]\n<script>x</script>" }));
     const deck = await getDeck(database.db, id);
-    expect(deck?.description).toContain("[[card:A1-096]]");
+    // The public answer carries the rendered HTML only; the editor still loads the text as typed.
+    expect(JSON.stringify(deck)).not.toContain("[[deck:target_deck]]");
+    expect(deck?.excerpt).toMatch(/^強い/);
+    expect((await getDeckForEdit(database.db, id))?.description).toContain("[[card:A1-096]]");
     expect(deck?.contentHtml).toContain("<strong>強い</strong>");
     expect(deck?.contentHtml).toContain('href="/cards/A1-096"');
     expect(deck?.contentHtml).toContain('href="/deck-recipes/target_deck"');

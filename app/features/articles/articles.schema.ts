@@ -1,3 +1,4 @@
+import { isImageUrl } from "../../lib/image-url";
 import { z } from "../../lib/zod";
 import { normaliseKeywords } from "../../lib/keywords";
 import { isSafeText } from "../../lib/text";
@@ -16,17 +17,6 @@ const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 const UUID_SHAPE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 const key = (k: ArticlesMessageKey) => k;
-
-/** A thumbnail is an absolute http(s) URL or one of our own paths (an upload). */
-export function isThumbnailUrl(value: string): boolean {
-  if (/^\/(?!\/)[^\s"'<>\\]*$/.test(value)) return true;
-  try {
-    const url = new URL(value);
-    return (url.protocol === "https:" || url.protocol === "http:") && !/[\s"'<>]/.test(value);
-  } catch {
-    return false;
-  }
-}
 
 const text = (max: number) =>
   z
@@ -53,7 +43,7 @@ const fields = {
   thumbnailUrl: z
     .union([text(THUMBNAIL_MAX), z.null()])
     .transform((value) => value || null)
-    .refine((value) => value === null || isThumbnailUrl(value), { message: key("errThumbnail") }),
+    .refine((value) => value === null || isImageUrl(value), { message: key("errThumbnail") }),
   slug: z
     .union([text(SLUG_MAX), z.null()])
     .transform((value) => (value ? value.toLowerCase() : null))

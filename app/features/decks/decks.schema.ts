@@ -1,4 +1,5 @@
 import { z } from "../../lib/zod";
+import { isImageUrl } from "../../lib/image-url";
 import { isSafeText, safeString } from "../../lib/text";
 import { ENERGY_VALUES } from "./energy";
 import { decksMessages, type DecksMessageKey } from "./messages";
@@ -27,17 +28,6 @@ export function normaliseKeywords(value: string): string {
     if (keyword) seen.add(keyword);
   }
   return [...seen].join(", ");
-}
-
-/** An eyecatch is an absolute http(s) URL or one of our own paths (an upload). */
-export function isImageUrl(value: string): boolean {
-  if (/^\/(?!\/)[^\s]*$/.test(value)) return true;
-  try {
-    const url = new URL(value);
-    return url.protocol === "https:" || url.protocol === "http:";
-  } catch {
-    return false;
-  }
 }
 
 // NUL and lone surrogates are refused (lib/text.ts); line breaks stay; other control characters go.

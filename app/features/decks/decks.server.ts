@@ -174,7 +174,7 @@ export function listDecksWithCard(db: Db, cardId: string, limit = 6): Promise<De
 async function loadDeck(db: Db, slugOrId: string, includePrivate: boolean): Promise<DeckDetail | null> {
   const by = isDeckId(slugOrId) ? eq(decks.id, slugOrId.toLowerCase()) : eq(decks.slug, slugOrId);
   const [row] = await db
-    .select({ ...SUMMARY_COLUMNS, isPublic: decks.isPublic, description: decks.description, contentHtml: decks.contentHtml, keywords: decks.keywords, metaDescription: decks.metaDescription, relatedDeckIds: decks.relatedDeckIds })
+    .select({ ...SUMMARY_COLUMNS, isPublic: decks.isPublic, contentHtml: decks.contentHtml, keywords: decks.keywords, metaDescription: decks.metaDescription, relatedDeckIds: decks.relatedDeckIds })
     .from(decks)
     .where(includePrivate ? by : and(by, eq(decks.isPublic, true)));
   if (!row) return null;
@@ -189,7 +189,7 @@ async function loadDeck(db: Db, slugOrId: string, includePrivate: boolean): Prom
   return {
     ...summary,
     isPublic: row.isPublic,
-    description: row.description,
+    excerpt: excerptOf(row.contentHtml),
     // Stored HTML is sanitised again on its way out (DESIGN.md §8), once per cache fill.
     contentHtml: sanitizeContentHtml(row.contentHtml),
     keywords: row.keywords,
@@ -199,6 +199,20 @@ async function loadDeck(db: Db, slugOrId: string, includePrivate: boolean): Prom
     related: await summaries(db, relatedRows),
     exportText: exportDeckText(cards),
   };
+}
+
+const ENTITIES: Record<string, string> = { "&amp;": "&", "&lt;": "<", "&gt;": ">", "&quot;": '"', "&#39;": "'", "&#x27;": "'", "&nbsp;": " " };
+
+/** The first 120 characters of rendered HTML as text, cut at a character, never inside one. */
+function excerptOf(html: string): string {
+  const text = html
+    .replace(/<(script|style)[^>]*>[\s\S]*?<\/\1>/gi, " ")
+    .replace(/<[^>]*>/g, " ")
+    .replace(/&(?:amp|lt|gt|quot|#39|#x27|nbsp);/g, (entity) => ENTITIES[entity] ?? entity)
+    .replace(/\s+/g, " ")
+    .trim();
+  const chars = [...text];
+  return chars.length > 120 ? `${chars.slice(0, 119).join("")}…` : text;
 }
 
 /**

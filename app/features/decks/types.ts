@@ -40,7 +40,11 @@ export type DeckSummary = {
 
 export type DeckDetail = DeckSummary & {
   isPublic: boolean;
-  description: string;
+  /**
+   * The start of the rendered text as plain text (the page's meta description when none is set).
+   * Public answers carry the rendered HTML only, never the source as typed: it may name drafts.
+   */
+  excerpt: string;
   contentHtml: string;
   keywords: string;
   metaDescription: string;

@@ -1,4 +1,5 @@
 import { safeString } from "../../lib/text";
+import { isImageUrl } from "../../lib/image-url";
 import { z } from "../../lib/zod";
 import { normaliseKeywords } from "../../lib/keywords";
 import { settingsMessages, type SettingsMessageKey } from "./messages";
@@ -22,17 +23,8 @@ export const OG_TITLE_MAX = 100;
 export const KEYWORDS_MAX = 500;
 export const OG_IMAGE_MAX = 2000;
 
-/** An OG image is an absolute http(s) URL or one of our own paths (an upload). */
-function isImageUrl(value: string): boolean {
-  if (value === "") return true;
-  if (/^\/(?!\/)[^\s]*$/.test(value)) return true;
-  try {
-    const url = new URL(value);
-    return url.protocol === "https:" || url.protocol === "http:";
-  } catch {
-    return false;
-  }
-}
+/** An OG image is empty or an image URL (the one rule of lib/image-url.ts). */
+const isOgImage = (value: string) => value === "" || isImageUrl(value);
 
 const key = (k: SettingsMessageKey) => k;
 const text = (max: number, message: SettingsMessageKey) => safeString(key("errInvalidRequest")).trim().max(max, { message: key(message) });
@@ -46,7 +38,7 @@ export const SiteSettingsSchema = z.object({
   seoKeywords: text(KEYWORDS_MAX, "errKeywordsTooLong").transform(normaliseKeywords),
   ogTitle: text(OG_TITLE_MAX, "errOgTitleTooLong"),
   ogDescription: text(META_DESCRIPTION_MAX, "errOgDescriptionTooLong"),
-  ogImage: text(OG_IMAGE_MAX, "errOgImage").refine(isImageUrl, { message: key("errOgImage") }),
+  ogImage: text(OG_IMAGE_MAX, "errOgImage").refine(isOgImage, { message: key("errOgImage") }),
 });
 
 export type SiteSettingsField = keyof SiteSettings;

@@ -32,10 +32,12 @@ type Props = {
   errors: Record<string, string>;
   deckOptions: DeckOption[];
   deckId: string | null;
+  /** The admin left a required field: its SPEC.md §5 message shows at once when it is empty. */
+  onLeave?: (field: "name" | "tier" | "category") => void;
 };
 
 /** SPEC.md §2 デッキ作成 基本設定: name, tier, category, energy types, eyecatch, slug, related decks, 公開する. */
-export function DeckBasicSettings({ values, set, errors, deckOptions, deckId }: Props) {
+export function DeckBasicSettings({ values, set, errors, deckOptions, deckId, onLeave }: Props) {
   const t = useT(deckEditorMessages);
   const td = useT(decksMessages);
   const locale = useLocale();
@@ -47,9 +49,9 @@ export function DeckBasicSettings({ values, set, errors, deckOptions, deckId }: 
 
   return (
     <div className="space-y-5">
-      <FormField id={`${id}-name`} name="name" label={t("name")} required maxLength={NAME_MAX} value={values.name} error={errors.name} onChange={(e) => set("name", e.target.value)} autoComplete="off" />
+      <FormField id={`${id}-name`} name="name" label={t("name")} required maxLength={NAME_MAX} value={values.name} error={errors.name} onChange={(e) => set("name", e.target.value)} onBlur={() => onLeave?.("name")} autoComplete="off" />
       <div className="grid gap-4 sm:grid-cols-2">
-        <SelectField id={`${id}-tier`} name="tier" label={t("tier")} required value={values.tier} error={errors.tier} onChange={(e) => set("tier", e.target.value)}>
+        <SelectField id={`${id}-tier`} name="tier" label={t("tier")} required value={values.tier} error={errors.tier} onChange={(e) => set("tier", e.target.value)} onBlur={() => onLeave?.("tier")}>
           <option value="">{t("choose")}</option>
           {TIERS.map((tier) => (
             <option key={tier} value={tier}>
@@ -57,7 +59,7 @@ export function DeckBasicSettings({ values, set, errors, deckOptions, deckId }: 
             </option>
           ))}
         </SelectField>
-        <SelectField id={`${id}-category`} name="category" label={t("category")} required value={values.category} error={errors.category} onChange={(e) => set("category", e.target.value)}>
+        <SelectField id={`${id}-category`} name="category" label={t("category")} required value={values.category} error={errors.category} onChange={(e) => set("category", e.target.value)} onBlur={() => onLeave?.("category")}>
           <option value="">{t("choose")}</option>
           {DECK_CATEGORIES.map((category) => (
             <option key={category} value={category}>

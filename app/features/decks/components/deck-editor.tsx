@@ -76,8 +76,8 @@ export type DeckSaved = { id: string; slug: string; updated: boolean };
 /**
  * The deck recipe editor デッキ作成 (SPEC.md §2): 基本設定, コンテンツ編集 (カードリスト / 編集 /
  * プレビュー) and SEO設定, with a live n/20 counter and the rule problems in words. Save creates
- * without an id and updates with one (SPEC.md §4); the button stays disabled until name, tier
- * and category are set (§5). Nothing typed is lost: a local draft is kept until it is saved.
+ * without an id and updates with one (SPEC.md §4); a missing name, tier or category is named at
+ * its field when the admin leaves it or tries to save (§5). Nothing typed is lost: a local draft is kept until it is saved.
  */
 export function DeckEditor({ deck, packs, deckOptions, onSaved }: { deck: DeckEditData | null; packs: PackChoice[]; deckOptions: DeckOption[]; onSaved: (saved: DeckSaved) => void }) {
   const t = useT(deckEditorMessages);
@@ -100,7 +100,12 @@ export function DeckEditor({ deck, packs, deckOptions, onSaved }: { deck: DeckEd
     setErrors((current) => ({ ...current, [key]: "" }));
   };
   const legality = checkDeck(draft.cards, draft.energyTypes);
-  const ready = draft.name.trim() !== "" && draft.tier !== "" && draft.category !== "";
+  // SPEC.md §5: a required field left empty says so at the field as soon as the admin leaves it.
+  const checkField = (field: "name" | "tier" | "category") => {
+    const checked = DeckInputSchema.safeParse(payloadOf(draft));
+    const message = checked.success ? "" : (deckFieldErrors(checked.error, (key: DecksMessageKey, params) => td(key, params))[field] ?? "");
+    setErrors((current) => ({ ...current, [field]: message }));
+  };
 
   async function save() {
     setFailure(null);
@@ -193,7 +198,7 @@ export function DeckEditor({ deck, packs, deckOptions, onSaved }: { deck: DeckEd
       </div>
       <div id={`${id}-panel`} role="tabpanel" aria-labelledby={tabId(tab)} className="rounded-b-lg bg-white p-1">
         {tab === "basic" ? (
-          <DeckBasicSettings values={draft} set={set} errors={errors} deckOptions={deckOptions} deckId={deck?.id ?? null} />
+          <DeckBasicSettings values={draft} set={set} errors={errors} deckOptions={deckOptions} deckId={deck?.id ?? null} onLeave={checkField} />
         ) : tab === "content" ? (
           <ContentEditor
             id={`${id}-description`}
@@ -225,7 +230,7 @@ export function DeckEditor({ deck, packs, deckOptions, onSaved }: { deck: DeckEd
         )}
       </div>
       <div className="flex flex-wrap items-center gap-4">
-        <button type="button" onClick={() => void save()} disabled={!ready || busy} className="rounded-md bg-brand-700 px-6 py-2 font-bold text-white hover:bg-brand-800 disabled:cursor-not-allowed disabled:bg-slate-400">
+        <button type="button" onClick={() => void save()} disabled={busy} className="rounded-md bg-brand-700 px-6 py-2 font-bold text-white hover:bg-brand-800 disabled:cursor-not-allowed disabled:bg-slate-400">
           {busy ? t("saving") : t("save")}
         </button>
         {failure ? (

@@ -1,0 +1,120 @@
+import { randomBytes } from "node:crypto";
+import sharp from "sharp";
+import type { Browser, BrowserContext } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { launchBrowser, newContext, watchConsole } from "../support/browser";
+
+const baseUrl = inject("baseUrl");
+// Both addresses are administrators on the e2e server (global-setup.ts ADMIN_EMAILS).
+const FIRST = { email: "admin-e2e@example.com", password: "admin-e2e-password", name: "管理者" };
+const SECOND = { email: "admin2-e2e@example.com", password: "admin2-e2e-password", name: "管理者2" };
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+async function signIn(context: BrowserContext, account: { email: string; password: string; name: string }) {
+  const up = await context.request.post(`${baseUrl}/api/auth/sign-up/email`, { data: account, headers: { origin: baseUrl } });
+  if (up.ok()) return;
+  const signInResponse = await context.request.post(`${baseUrl}/api/auth/sign-in/email`, { data: { email: account.email, password: account.password }, headers: { origin: baseUrl } });
+  expect(signInResponse.ok(), await signInResponse.text()).toBe(true);
+}
+
+describe("the deck editor, as administrators meet it", () => {
+  it("names each missing required field at the field: on leaving it, and on 保存", async () => {
+    const context = await newContext(browser);
+    await signIn(context, FIRST);
+    const page = await context.newPage();
+    const problems = watchConsole(page);
+    await page.goto(`${baseUrl}/admin/deck-recipes/new`);
+    await page.getByRole("heading", { name: "デッキ作成", level: 1 }).waitFor();
+
+    const name = page.getByLabel("デッキ名", { exact: true });
+    await name.focus();
+    await name.press("Tab");
+    await page.getByText("デッキ名を入力してください。").waitFor();
+
+    await page.getByRole("button", { name: "保存", exact: true }).click();
+    for (const message of ["デッキ名を入力してください。", "Tierを選択してください。", "カテゴリーを選択してください。"]) {
+      await page.getByText(message, { exact: true }).waitFor();
+    }
+    // The messages belong to their fields (screen readers read them with the field).
+    expect(await name.getAttribute("aria-invalid")).toBe("true");
+    await name.fill("あとで直すデッキ");
+    expect(await page.getByText("デッキ名を入力してください。").count()).toBe(0);
+    expect(page.url()).toBe(`${baseUrl}/admin/deck-recipes/new`);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it("two administrators edit the same deck: the second save is refused, says so, and keeps the text", async () => {
+    const first = await newContext(browser);
+    const second = await newContext(browser);
+    await signIn(first, FIRST);
+    await signIn(second, SECOND);
+    const created = await first.request.post(`${baseUrl}/api/admin/decks`, {
+      data: { name: `共同編集${randomBytes(2).toString("hex")}`, tier: 2, category: "deck-recipe", energyTypes: ["grass"], cards: [] },
+      headers: { origin: baseUrl },
+    });
+    expect(created.status()).toBe(201);
+    const { id } = (await created.json()) as { id: string };
+
+    const pageA = await first.newPage();
+    const pageB = await second.newPage();
+    const problemsA = watchConsole(pageA);
+    for (const page of [pageA, pageB]) {
+      await page.goto(`${baseUrl}/admin/deck-recipes/edit/${id}`);
+      await page.getByLabel("デッキ名", { exact: true }).waitFor();
+    }
+    await pageA.getByLabel("デッキ名", { exact: true }).fill("一人目の名前");
+    await pageA.getByRole("button", { name: "保存", exact: true }).click();
+    await pageA.waitForURL(/\/admin\?tab=decks&saved=updated$/);
+
+    await pageB.getByLabel("デッキ名", { exact: true }).fill("二人目の名前");
+    await pageB.getByRole("button", { name: "保存", exact: true }).click();
+    await pageB.getByRole("alert").filter({ hasText: "このデッキは開いた後に別の管理者が更新しました。" }).waitFor();
+    expect(await pageB.getByLabel("デッキ名", { exact: true }).inputValue()).toBe("二人目の名前");
+    expect(pageB.url()).toBe(`${baseUrl}/admin/deck-recipes/edit/${id}`);
+
+    // Through the server as any client sees it: the stale revision is a 409 with the Japanese text.
+    const stale = await second.request.patch(`${baseUrl}/api/admin/decks/${id}`, {
+      data: { name: "古い版から", tier: 2, category: "deck-recipe", cards: [], revision: 1 },
+      headers: { origin: baseUrl },
+    });
+    expect(stale.status()).toBe(409);
+    expect(await stale.json()).toMatchObject({ code: "conflict" });
+    const stored = (await (await first.request.get(`${baseUrl}/api/admin/decks/${id}`)).json()) as { name: string; revision: number };
+    expect(stored).toMatchObject({ name: "一人目の名前", revision: 2 });
+    expect(problemsA).toEqual([]);
+    await first.close();
+    await second.close();
+  });
+});
+
+describe("uploads through the server", () => {
+  it("refuses an administrator's images past 30 a minute with 429 and a Japanese message", async () => {
+    const context = await newContext(browser);
+    await signIn(context, SECOND);
+    const png = await sharp({ create: { width: 8, height: 8, channels: 3, background: "#cc3333" } }).png().toBuffer();
+    const post = () => context.request.post(`${baseUrl}/api/admin/uploads`, { multipart: { file: { name: "a.png", mimeType: "image/png", buffer: png } }, headers: { origin: baseUrl } });
+    const statuses: number[] = [];
+    let refused: Awaited<ReturnType<typeof post>> | null = null;
+    // 61 tries: should the first 30 straddle a minute's boundary, the next minute refuses its 31st.
+    for (let i = 0; i < 61; i++) {
+      const answer = await post();
+      statuses.push(answer.status());
+      if (answer.status() === 429) {
+        refused = answer;
+        break;
+      }
+    }
+    expect(statuses.slice(0, 30).every((status) => status === 201)).toBe(true);
+    expect(refused).not.toBeNull();
+    expect(await refused!.json()).toMatchObject({ code: "rate_limited", error: "画像のアップロードが多すぎます。しばらく待ってからもう一度お試しください" });
+    await context.close();
+  });
+});
