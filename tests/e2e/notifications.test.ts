@@ -111,4 +111,32 @@ describe("notifications in the browser", () => {
     await expect(anonPage.getByTestId("notification-bell").count()).resolves.toBe(0);
     await anonymous.close();
   }, 120_000);
+
+  it("C puts a card on the ほしいカード list from its page; an offer giving it notifies C once", async () => {
+    const cContext = await newContext(browser, PHONE);
+    const dContext = await newContext(browser);
+    await signUp(cContext.request, baseUrl, "チハヤ", digits());
+    await signUp(dContext.request, baseUrl, "ダイチ", digits());
+    const [give, want] = await twoTradeableCards(dContext.request, baseUrl);
+
+    const c = await cContext.newPage();
+    const problems = watchConsole(c);
+    await c.goto(`${baseUrl}/cards/${encodeURIComponent(give)}`);
+    await c.getByRole("button", { name: "ほしいカードに追加" }).click();
+    await c.getByRole("button", { name: "ほしいカードから外す" }).waitFor();
+    expect(await seriousA11yViolations(c)).toEqual([]);
+
+    const offerId = await postOffer(dContext.request, baseUrl, give, want);
+    await c.goto(`${baseUrl}/notifications`);
+    const wantNotices = c.getByTestId("notifications").locator("li").filter({ hasText: "ダイチさんが出品しました" });
+    await expect(wantNotices.count()).resolves.toBe(1);
+    await expect(wantNotices.getByRole("link").getAttribute("href")).resolves.toBe(`/trades/${offerId}`);
+    await expect(c.getByTestId("wanted-cards").locator("li").count()).resolves.toBe(1);
+    await c.waitForFunction(() => document.title.startsWith("(1) "));
+    expect(await seriousA11yViolations(c)).toEqual([]);
+    await c.screenshot({ path: "/tmp/p22-want-phone.png", fullPage: true });
+    expect(problems).toEqual([]);
+    await cContext.close();
+    await dContext.close();
+  }, 120_000);
 });
