@@ -16,6 +16,7 @@ export default [
   route("chat/:roomId", "routes/chat.tsx"),
   route("notifications", "routes/notifications.tsx"),
   route("api/notifications/count", "routes/api.notifications.count.ts"),
+  route("wanted-cards", "routes/wanted-cards.tsx"),
   route("api/chat/rooms/:roomId/messages", "routes/api.chat.rooms.$roomId.messages.ts"),
   route("cards", "routes/cards.tsx"),
   route("cards/:cardId", "routes/card.tsx"),

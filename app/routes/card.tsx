@@ -12,6 +12,9 @@ import { listDecksWithCard } from "../features/decks/decks.server";
 import { CardTradeCounts } from "../features/trades/components/card-trade-counts";
 import { offerCountsForCard } from "../features/trades/board.server";
 import { RouteError } from "../components/ui/route-error";
+import { WantButton } from "../features/notifications/components/want-button";
+import { isWantedCard } from "../features/notifications/want-list.server";
+import { getViewer } from "../features/users/session.server";
 import { withPageErrors } from "../lib/api.server";
 import { localeFromRequest, translate, useLocale, useT } from "../lib/i18n";
 import { localeOfMatches } from "../components/layout/meta-locale";
@@ -30,6 +33,8 @@ export const loader = withPageErrors(async function loader({ params, request, co
     tradeCounts: await offerCountsForCard(context.db, card.id),
     decks: await listDecksWithCard(context.db, card.id),
     family: await cardFamily(context.db, card),
+    // ほしいカード: null signed out (the signed-out page stays the same for everyone and cacheable).
+    wanted: await getViewer(request, context).then((viewer) => (viewer && card.tradeable ? isWantedCard(context.db, viewer.id, card.id) : null)),
     title: card.name,
     description: translate(cardsMessages, locale, "detailDescription", {
       name: card.name,
@@ -151,6 +156,7 @@ export default function CardPage({ loaderData }: Route.ComponentProps) {
             </h2>
             <p className="mt-1 text-sm text-slate-700">{card.tradeable ? t("tradeableYes") : t("tradeableNo")}</p>
             <CardTradeCounts cardId={card.id} give={loaderData.tradeCounts.give} want={loaderData.tradeCounts.want} />
+            {loaderData.wanted !== null ? <WantButton cardId={card.id} wanted={loaderData.wanted} returnTo={`/cards/${card.id}`} /> : null}
           </section>
         </div>
       </div>

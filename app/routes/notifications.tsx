@@ -4,6 +4,8 @@ import { RouteError } from "../components/ui/route-error";
 import { listRoomsForUser } from "../features/chat/chat.server";
 import { ChatRoomsList } from "../features/chat/components/chat-rooms-list";
 import { NotificationList } from "../features/notifications/components/notification-list";
+import { WantList } from "../features/notifications/components/want-list";
+import { listWantedCards } from "../features/notifications/want-list.server";
 import { notificationsMessages } from "../features/notifications/messages";
 import { NotificationActionSchema, NotificationCursorSchema } from "../features/notifications/notifications.schema";
 import { listNotifications, markAllNotificationsRead, markNotificationRead } from "../features/notifications/notifications.server";
@@ -23,11 +25,12 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const rawCursor = new URL(request.url).searchParams.get("before");
   const cursor = rawCursor === null ? undefined : NotificationCursorSchema.safeParse(rawCursor);
   if (cursor && !cursor.success) throw data(null, { status: 400 });
-  const [page, chatRooms] = await Promise.all([
+  const [page, chatRooms, wantedCards] = await Promise.all([
     listNotifications(context.db, viewer.id, { before: cursor?.data }),
     listRoomsForUser(context.db, viewer.id, 20),
+    listWantedCards(context.db, viewer.id),
   ]);
-  return { ...page, chatRooms, now: new Date().toISOString() };
+  return { ...page, chatRooms, wantedCards, now: new Date().toISOString() };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -45,7 +48,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 
 export default function Notifications({ loaderData }: Route.ComponentProps) {
   const t = useT(notificationsMessages);
-  const { items, nextCursor, chatRooms, now } = loaderData;
+  const { items, nextCursor, chatRooms, wantedCards, now } = loaderData;
   const anyUnread = items.some((n) => !n.read);
   return (
     <div className="mx-auto max-w-3xl space-y-6">
@@ -74,6 +77,7 @@ export default function Notifications({ loaderData }: Route.ComponentProps) {
         </p>
       ) : null}
       <ChatRoomsList rooms={chatRooms} />
+      <WantList cards={wantedCards} />
     </div>
   );
 }

@@ -71,11 +71,14 @@ describe("notifications in the browser", () => {
     await expect(a.locator('[data-read="false"]').count()).resolves.toBe(0);
     await expect(a.locator('[data-read="true"]').count()).resolves.toBe(2);
 
-    // While A reads the inbox, B writes again: the list and the count follow live; すべて既読 clears them.
+    // While A reads the inbox, B writes again: the count follows live (the list shows it on the
+    // next load: a message sent before this page's socket connected reaches it only through the
+    // count asked on connect); すべて既読 clears both.
     await b.locator("#chat-input").fill("フレンド申請しますね");
     await b.locator("#chat-input").press("Enter");
-    await a.getByText("ベルさんから新しいメッセージが1件あります").waitFor();
     await a.waitForFunction(() => document.title.startsWith("(1) "));
+    await a.reload();
+    await a.getByText("ベルさんから新しいメッセージが1件あります").waitFor();
     await a.getByRole("button", { name: "すべて既読" }).click();
     await a.getByRole("button", { name: "すべて既読" }).waitFor({ state: "detached" });
     await bellCount(a).waitFor({ state: "detached" });
@@ -110,5 +113,33 @@ describe("notifications in the browser", () => {
     await anonPage.goto(`${baseUrl}/`);
     await expect(anonPage.getByTestId("notification-bell").count()).resolves.toBe(0);
     await anonymous.close();
+  }, 120_000);
+
+  it("C puts a card on the ほしいカード list from its page; an offer giving it notifies C once", async () => {
+    const cContext = await newContext(browser, PHONE);
+    const dContext = await newContext(browser);
+    await signUp(cContext.request, baseUrl, "チハヤ", digits());
+    await signUp(dContext.request, baseUrl, "ダイチ", digits());
+    const [give, want] = await twoTradeableCards(dContext.request, baseUrl);
+
+    const c = await cContext.newPage();
+    const problems = watchConsole(c);
+    await c.goto(`${baseUrl}/cards/${encodeURIComponent(give)}`);
+    await c.getByRole("button", { name: "ほしいカードに追加" }).click();
+    await c.getByRole("button", { name: "ほしいカードから外す" }).waitFor();
+    expect(await seriousA11yViolations(c)).toEqual([]);
+
+    const offerId = await postOffer(dContext.request, baseUrl, give, want);
+    await c.goto(`${baseUrl}/notifications`);
+    const wantNotices = c.getByTestId("notifications").locator("li").filter({ hasText: "ダイチさんが出品しました" });
+    await expect(wantNotices.count()).resolves.toBe(1);
+    await expect(wantNotices.getByRole("link").getAttribute("href")).resolves.toBe(`/trades/${offerId}`);
+    await expect(c.getByTestId("wanted-cards").locator("li").count()).resolves.toBe(1);
+    await c.waitForFunction(() => document.title.startsWith("(1) "));
+    expect(await seriousA11yViolations(c)).toEqual([]);
+    await c.screenshot({ path: "/tmp/p22-want-phone.png", fullPage: true });
+    expect(problems).toEqual([]);
+    await cContext.close();
+    await dContext.close();
   }, 120_000);
 });

@@ -12,6 +12,7 @@ import {
   markNotificationRead,
   notifyExpiringOffers,
 } from "../../app/features/notifications/notifications.server";
+import { addWantedCard, listWantedCards, removeWantedCard } from "../../app/features/notifications/want-list.server";
 import { createOffer, openChatRoomForOffer } from "../../app/features/trades/offers.server";
 import { OfferInputSchema } from "../../app/features/trades/trades.schema";
 import { newClientId } from "../support/chat-factories";
@@ -196,5 +197,28 @@ describe("notifications: event rules", () => {
     expect(await markNotificationRead(db, owner.id, item.id)).toBe(true);
     const [row] = await db.select({ readAt: notifications.readAt }).from(notifications).where(and(eq(notifications.id, item.id)));
     expect(row.readAt).not.toBeNull();
+  });
+
+  it("ほしいカード list: tradeable cards only, added once, removed; an offer then notifies only players still wanting", async () => {
+    const player = await createUser(db);
+    await expect(addWantedCard(db, player.id, "no-such-card")).rejects.toMatchObject({ code: "card_not_found", status: 404 });
+    const [untradeable] = (await db.execute(
+      sql`select c.id from cards c join rarities r on r.code = c.rarity where not r.tradeable limit 1`,
+    ).then((r) => (r as unknown as { rows: { id: string }[] }).rows));
+    expect(untradeable).toBeTruthy();
+    await expect(addWantedCard(db, player.id, untradeable.id)).rejects.toMatchObject({ code: "not_tradeable", status: 400 });
+
+    await addWantedCard(db, player.id, pair[2].id);
+    await addWantedCard(db, player.id, pair[2].id);
+    await addWantedCard(db, player.id, pair[3].id);
+    expect((await listWantedCards(db, player.id)).map((c) => c.cardId).sort()).toEqual([pair[2].id, pair[3].id].sort());
+    await removeWantedCard(db, player.id, pair[3].id);
+    expect((await listWantedCards(db, player.id)).map((c) => c.cardId)).toEqual([pair[2].id]);
+
+    const poster = await createUser(db);
+    await createOffer(db, poster.id, offerInput(pair[3].id, pair[1].id));
+    expect((await inbox(player.id)).filter((n) => n.kind === "want")).toEqual([]);
+    const { id: offerId } = await createOffer(db, poster.id, offerInput(pair[2].id, pair[1].id));
+    expect((await inbox(player.id)).filter((n) => n.kind === "want").map((n) => [n.href, n.cardName])).toEqual([[`/trades/${offerId}`, pair[2].name]]);
   });
 });

@@ -14,3 +14,10 @@ export const NotificationCursorSchema = z
     const at = raw.slice(0, raw.indexOf("_"));
     return { at, id: raw.slice(raw.indexOf("_") + 1) };
   });
+
+/** ほしいカードに追加 / から外す. */
+export const WantedCardFormSchema = z.object({
+  cardId: z.string().min(1).max(64),
+  intent: z.enum(["add", "remove"]),
+  redirectTo: z.string().max(500).optional(),
+});

@@ -1,0 +1,34 @@
+import { Link } from "react-router";
+import { useLocale, useT } from "../../../lib/i18n";
+import { displayRarity } from "../../../lib/rarity";
+import { notificationsMessages } from "../messages";
+import { WantButton } from "./want-button";
+
+export type WantListItem = { cardId: string; name: string; nameEn: string; rarity: string };
+
+/** The player's ほしいカード, each with its card page and a way off the list. */
+export function WantList({ cards }: { cards: WantListItem[] }) {
+  const t = useT(notificationsMessages);
+  const locale = useLocale();
+  return (
+    <section aria-labelledby="wanted-cards" className="space-y-2">
+      <h2 id="wanted-cards" className="text-lg font-bold">
+        {t("wantHeading")}
+      </h2>
+      {cards.length === 0 ? (
+        <p className="text-sm text-slate-600">{t("wantEmpty")}</p>
+      ) : (
+        <ul className="divide-y divide-slate-200 rounded-lg border border-slate-200 bg-white" data-testid="wanted-cards">
+          {cards.map((card) => (
+            <li key={card.cardId} className="flex items-center justify-between gap-3 px-3 py-2">
+              <Link to={`/cards/${card.cardId}`} className="font-medium underline-offset-2 hover:underline">
+                {(locale === "en" && card.nameEn) || card.name} <span className="text-amber-700">{displayRarity(card.rarity)}</span>
+              </Link>
+              <WantButton cardId={card.cardId} wanted returnTo="/notifications#wanted-cards" compact />
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,20 @@
+import { AppError, type ErrorTable } from "../../lib/errors";
+import type { Params } from "../../lib/i18n";
+import { notificationsMessages, type NotificationsMessageKey } from "./messages";
+
+export const NOTIFICATION_ERRORS = {
+  not_found: [404, "notFound"],
+  card_not_found: [404, "errorCardNotFound"],
+  not_tradeable: [400, "errorNotTradeable"],
+  too_many_wanted: [400, "errorTooManyWanted"],
+  invalid: [400, "errorInvalid"],
+} as const satisfies ErrorTable<NotificationsMessageKey>;
+
+export type NotificationErrorCode = keyof typeof NOTIFICATION_ERRORS;
+
+/** A notifications or want-list rule a request broke (docs/decisions/009). */
+export class NotificationError extends AppError<NotificationErrorCode> {
+  constructor(code: NotificationErrorCode, params?: Params) {
+    super(notificationsMessages, NOTIFICATION_ERRORS, code, params);
+  }
+}

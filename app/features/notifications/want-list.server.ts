@@ -1,0 +1,55 @@
+import { sql } from "drizzle-orm";
+import type { Db } from "../../db/client.server";
+import { rowsOf, type Queryable } from "../../db/sql.server";
+import { TRADE_EXCLUDED_PACKS } from "../trades/rules";
+import { NotificationError } from "./errors";
+
+/** ほしいカード: a list kept short enough to stay a real wish list, not the whole catalogue. */
+export const MAX_WANTED_CARDS = 100;
+
+/**
+ * Adds a card to the player's ほしいカード list. Only a card the board can trade may go on it —
+ * the trade rules' own test: its rarity is tradeable and it is in a pack the board offers
+ * (rules.ts TRADE_EXCLUDED_PACKS) — otherwise no offer could ever give it.
+ */
+export async function addWantedCard(db: Db, userId: string, cardId: string): Promise<void> {
+  const excluded = TRADE_EXCLUDED_PACKS.length ? TRADE_EXCLUDED_PACKS : ["-"];
+  const [card] = await rowsOf<{ name: string; tradeable: boolean; listed: boolean }>(
+    db,
+    sql`select c.name, coalesce(r.tradeable, false) as tradeable,
+          exists (select 1 from card_packs cp where cp.card_id = c.id
+                  and cp.pack_id not in (${sql.join(excluded.map((p) => sql`${p}`), sql`, `)})) as listed
+        from cards c left join rarities r on r.code = c.rarity where c.id = ${cardId}`,
+  );
+  if (!card) throw new NotificationError("card_not_found");
+  if (!card.tradeable || !card.listed) throw new NotificationError("not_tradeable", { name: card.name });
+  await db.transaction(async (tx) => {
+    // The user's row lock serialises their adds, so two at once cannot both be the 101st.
+    await tx.execute(sql`select 1 from profiles where user_id = ${userId} for update`);
+    const [row] = await rowsOf<{ n: number | string }>(tx, sql`select count(*) as n from wanted_cards where user_id = ${userId}`);
+    const already = await rowsOf<{ x: number }>(tx, sql`select 1 as x from wanted_cards where user_id = ${userId} and card_id = ${cardId}`);
+    if (already.length > 0) return;
+    if (Number(row?.n ?? 0) >= MAX_WANTED_CARDS) throw new NotificationError("too_many_wanted", { max: MAX_WANTED_CARDS });
+    await tx.execute(sql`insert into wanted_cards (user_id, card_id) values (${userId}, ${cardId}) on conflict do nothing`);
+  });
+}
+
+export async function removeWantedCard(db: Db, userId: string, cardId: string): Promise<void> {
+  await db.execute(sql`delete from wanted_cards where user_id = ${userId} and card_id = ${cardId}`);
+}
+
+export async function isWantedCard(db: Queryable, userId: string, cardId: string): Promise<boolean> {
+  const rows = await rowsOf<{ x: number }>(db, sql`select 1 as x from wanted_cards where user_id = ${userId} and card_id = ${cardId}`);
+  return rows.length > 0;
+}
+
+export type WantedCard = { cardId: string; name: string; nameEn: string; rarity: string };
+
+export async function listWantedCards(db: Queryable, userId: string): Promise<WantedCard[]> {
+  const rows = await rowsOf<{ card_id: string; name: string; name_en: string; rarity: string }>(
+    db,
+    sql`select w.card_id, c.name, c.name_en, c.rarity from wanted_cards w join cards c on c.id = w.card_id
+        where w.user_id = ${userId} order by w.created_at desc, w.card_id`,
+  );
+  return rows.map((r) => ({ cardId: r.card_id, name: r.name, nameEn: r.name_en, rarity: r.rarity }));
+}
