@@ -34,6 +34,7 @@ export default [
   route("api/admin/articles/:id/visibility", "routes/api.admin.articles.$id.visibility.ts"),
   route("deck-recipes", "routes/deck-recipes.tsx"),
   route("deck-recipes/:slug", "routes/deck-recipe.tsx"),
+  route("share/:kind/:id/:file", "routes/share-image.ts"),
   route("api/decks", "routes/api.decks.ts"),
   route("api/decks/:slug", "routes/api.decks.$slug.ts"),
   route("api/admin/decks", "routes/api.admin.decks.ts"),

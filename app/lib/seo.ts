@@ -110,6 +110,7 @@ export function seoMeta(args: MetaArgs, page: PageSeo = {}): MetaDescriptor[] {
     { property: "og:locale", content: locale === "en" ? "en_US" : "ja_JP" },
     { property: "og:image", content: image },
     { name: "twitter:card", content: image ? "summary_large_image" : "summary" },
+    { name: "twitter:image", content: image },
   ];
   if (page.noindex) meta.push({ name: "robots", content: "noindex, follow" });
 

@@ -2,6 +2,7 @@ import { Fragment } from "react";
 import { Link } from "react-router";
 import { getCard } from "../features/cards/cards.server";
 import { cardFamily } from "../features/cards/card-family.server";
+import { cardShareModel, shareImagePath } from "../features/share/share.server";
 import { CardError } from "../features/cards/errors";
 import { cardArt, elementOf, isTrainerCard, STAGE_MESSAGE, trainerMessage, TYPE_MESSAGE } from "../lib/card-face";
 import { CardImage } from "../features/cards/components/card-image";
@@ -25,16 +26,18 @@ export const loader = withPageErrors(async function loader({ params, request, co
   const card = await getCard(context.db, params.cardId);
   const locale = localeFromRequest(request);
   if (!card) throw new CardError("not_found");
+  const family = await cardFamily(context.db, card);
   const packNames = card.packs.map((p) => (locale === "en" ? p.nameEn : p.nameJa)).join("、");
   return {
     card,
-    // og:image and the JSON-LD image: the largest art by the one art rule (none → the site's image).
+    // og:image and the JSON-LD image: the largest art by the one art rule (none → the share image).
     image: cardArt(card, context.env.cardImageBaseUrl)?.full ?? null,
     tradeCounts: await offerCountsForCard(context.db, card.id),
     decks: await listDecksWithCard(context.db, card.id),
-    family: await cardFamily(context.db, card),
     // ほしいカード: null signed out (the signed-out page stays the same for everyone and cacheable).
     wanted: await getViewer(request, context).then((viewer) => (viewer && card.tradeable ? isWantedCard(context.db, viewer.id, card.id) : null)),
+    family,
+    shareImage: shareImagePath("card", card.id, cardShareModel(card, family.setNameJa)),
     title: card.name,
     description: translate(cardsMessages, locale, "detailDescription", {
       name: card.name,
@@ -53,7 +56,8 @@ export const meta: Route.MetaFunction = (args) => {
   return seoMeta(args, {
     title: data?.title,
     description: data?.description,
-    image: data?.image,
+    // The card's own art when there is some; otherwise its drawn share image (name, rarity, set).
+    image: data?.image ?? data?.shareImage,
     breadcrumbs: [
       { name: database, path: "/cards" },
       ...(pack ? [{ name: locale === "en" ? pack.nameEn : pack.nameJa, path: `/cards?pack=${encodeURIComponent(pack.id)}` }] : []),

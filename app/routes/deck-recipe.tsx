@@ -10,6 +10,8 @@ import { DeckTradeLinks } from "../features/decks/components/deck-trade-links";
 import { EnergyIcons } from "../features/decks/components/energy-icon";
 import { LegalityPanel } from "../features/decks/components/legality-panel";
 import { getDeck } from "../features/decks/decks.server";
+import { ShareImageDownload } from "../features/share/components/share-image-download";
+import { deckShareModel, shareImagePath } from "../features/share/share.server";
 import { energyLabel } from "../features/decks/energy";
 import { decksMessages } from "../features/decks/messages";
 import { isDeckId } from "../features/decks/rules";
@@ -32,6 +34,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     deck,
     preview: !deck.isPublic,
     description,
+    // A private deck (an admin's preview) has no share image: the image route serves public decks only.
+    shareImage: deck.isPublic ? shareImagePath("deck", deck.id, deckShareModel(deck)) : null,
     siteUrl: context.env.siteUrl,
   };
 }
@@ -47,7 +51,7 @@ export const meta: Route.MetaFunction = (args) => {
     title: deck.name,
     description: args.data?.description,
     keywords: deck.keywords || undefined,
-    image: deck.eyecatchUrl,
+    image: args.data?.shareImage ?? deck.eyecatchUrl,
     type: "article",
     breadcrumbs: [
       { name: list, path: "/deck-recipes" },
@@ -148,6 +152,7 @@ export default function DeckRecipe({ loaderData }: Route.ComponentProps) {
       ) : null}
 
       <DeckExport text={deck.exportText} />
+      {loaderData.shareImage ? <ShareImageDownload src={loaderData.shareImage} fileName={`${deck.slug}.webp`} alt={deck.name} /> : null}
 
       <details className="rounded-lg border border-slate-200 bg-white p-4 text-sm">
         <summary className="cursor-pointer font-bold">{t("tierMeaning")}</summary>

@@ -21,6 +21,7 @@ import { readFormData } from "../lib/forms.server";
 import { localeFromRequest, translate, useLocale, useT } from "../lib/i18n";
 import { localeOfMatches } from "../components/layout/meta-locale";
 import { seoMeta } from "../lib/seo";
+import { offerShareModel, shareImagePath } from "../features/share/share.server";
 import type { Route } from "./+types/trade";
 
 const DONE = ["posted", "saved", "bumped", "closed", "completed", "reported"] as const;
@@ -55,6 +56,7 @@ export const loader = withPageErrors(async function loader({ request, params, co
     done,
     myRoomId,
     ruleClosed,
+    shareImage: shareImagePath("offer", offer.id, offerShareModel(offer)),
     title: translate(tradesMessages, locale, "offerTitle", { name: offer.ownerName }),
     description: translate(tradesMessages, locale, "offerDescription", { give: names(offer.give), want: names(offer.want) }),
   };
@@ -67,7 +69,7 @@ export const meta: Route.MetaFunction = (args) => {
   return seoMeta(args, {
     title,
     description: data?.description,
-    image: data?.offer.give[0]?.imageUrl || null,
+    image: data?.shareImage ?? null,
     breadcrumbs: [
       { name: translate(tradesMessages, locale, "boardTitle"), path: "/trades" },
       { name: title, path: `/trades/${data?.offer.id ?? ""}` },

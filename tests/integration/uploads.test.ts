@@ -298,8 +298,11 @@ describe("S3 store against a real S3-protocol server", () => {
     expect((await fetch(url)).status).toBe(200);
     expect(store.keyOfUrl(url)).toBe("images/1-delete-me.webp");
     expect(store.keyOfUrl(`${s3.endpoint}/other-bucket/images/1-delete-me.webp`)).toBeNull();
+    // Generated files (share images) read back what they stored, and null once it is gone.
+    expect((await sharp((await store.get("images/1-delete-me.webp"))!).metadata()).width).toBe(4);
     await store.delete("images/1-delete-me.webp");
     expect((await fetch(url)).status).toBe(404);
+    expect(await store.get("images/1-delete-me.webp")).toBeNull();
   });
 });
 

@@ -15,6 +15,7 @@ import type { AdminDeckRow, DeckDetail, DeckEditData, DeckOption, DeckSummary } 
 
 export { importDeckText, deckCardViews } from "./deck-cards.server";
 export { DeckError } from "./errors";
+export { ENERGY_TYPES } from "./energy";
 
 /**
  * Public deck reads are kept for DECK_CACHE_TTL_MS or until a deck write clears them: a write here

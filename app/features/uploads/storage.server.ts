@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
-import { mkdir, rename, rm, writeFile } from "node:fs/promises";
+import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { DeleteObjectCommand, PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
+import { DeleteObjectCommand, GetObjectCommand, NoSuchKey, PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
 import type { Env, S3Config } from "../../lib/env.server";
 
 /** Uploaded files are named once and never change: caches may keep them forever. */
@@ -18,6 +18,8 @@ export type UploadStore = {
   kind: "local" | "s3";
   put(key: string, data: Buffer, contentType: string): Promise<void>;
   delete(key: string): Promise<void>;
+  /** A stored file's bytes, or null when there is none (generated files check before rendering again). */
+  get(key: string): Promise<Buffer | null>;
   publicUrl(key: string): string;
   /** The key of one of this store's public URLs (absolute or site-relative), else null. */
   keyOfUrl(url: string): string | null;
@@ -57,6 +59,15 @@ export function createLocalStore(root: string, siteUrl: string): UploadStore {
       checkKey(key);
       await rm(path.join(root, key), { force: true });
     },
+    async get(key) {
+      checkKey(key);
+      try {
+        return await readFile(path.join(root, key));
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
+        throw error;
+      }
+    },
     publicUrl: (key) => `${LOCAL_UPLOADS_PATH}/${key}`,
     keyOfUrl: (url) => keyAfter(LOCAL_UPLOADS_PATH, url.startsWith(siteUrl) ? url.slice(siteUrl.length) : url),
   };
@@ -92,6 +103,16 @@ export function createS3Store(config: S3Config): UploadStore {
     async delete(key) {
       checkKey(key);
       await client.send(new DeleteObjectCommand({ Bucket: config.bucket, Key: key }));
+    },
+    async get(key) {
+      checkKey(key);
+      try {
+        const answer = await client.send(new GetObjectCommand({ Bucket: config.bucket, Key: key }));
+        return answer.Body ? Buffer.from(await answer.Body.transformToByteArray()) : null;
+      } catch (error) {
+        if (error instanceof NoSuchKey || (error as { name?: string }).name === "NoSuchKey") return null;
+        throw error;
+      }
     },
     publicUrl: (key) => `${config.publicUrl}/${key}`,
     keyOfUrl: (url) => keyAfter(config.publicUrl, url),

@@ -1,0 +1,47 @@
+import { describe, expect, it } from "vitest";
+import { deckShareModel, offerShareModel, shareImagePath, shareRevision } from "./share.server";
+import { rarityText } from "./templates.server";
+
+const card = (name: string, rarity: string, element: string | null, count = 1) => ({ name, rarity, element, cardType: element ? "pokemon" : "item", count });
+
+describe("share image models", () => {
+  const deck = {
+    name: "ピカチュウexデッキ",
+    tier: 1,
+    energyTypes: ["electric"],
+    cards: [card("ピカチュウex", "◆◆◆◆", "lightning", 2), card("モンスターボール", "◆", null, 2)],
+    legality: { total: 4 },
+  } as unknown as Parameters<typeof deckShareModel>[0];
+
+  it("draws a deck's name, tier, energy and cards, with a revision that changes with any of them", () => {
+    const model = deckShareModel(deck);
+    expect(model.labels).toEqual({ deckRecipe: "デッキレシピ", tier: "Tier 1", total: "4枚" });
+    expect(model.energies).toEqual([{ label: "雷", color: expect.any(String) }]);
+    expect(model.cards.map((c) => [c.name, c.frame, c.count])).toEqual([
+      ["ピカチュウex", "lightning", 2],
+      ["モンスターボール", "trainer", 2],
+    ]);
+    const revision = shareRevision("deck", model);
+    expect(revision).toMatch(/^[0-9a-f]{16}$/);
+    expect(shareRevision("deck", deckShareModel(deck))).toBe(revision);
+    expect(shareRevision("deck", deckShareModel({ ...deck, name: "別のデッキ" }))).not.toBe(revision);
+    expect(shareRevision("deck", deckShareModel({ ...deck, tier: 2 }))).not.toBe(revision);
+    expect(shareImagePath("deck", "abc", model)).toBe(`/share/deck/abc/${revision}.webp`);
+  });
+
+  it("says so across an offer that no longer takes answers", () => {
+    const offer = { ownerName: "トレーナー", give: [card("フシギダネ", "◆", "grass")], want: [card("ゼニガメ", "◆", "water")], status: "open" } as unknown as Parameters<typeof offerShareModel>[0];
+    expect(offerShareModel(offer).ended).toBeNull();
+    expect(offerShareModel({ ...offer, status: "expired" }).ended).toBe("この募集は期限切れです");
+    expect(offerShareModel({ ...offer, status: "closed" }).ended).toBe("この募集は終了しました");
+    expect(shareRevision("offer", offerShareModel({ ...offer, status: "closed" }))).not.toBe(shareRevision("offer", offerShareModel(offer)));
+  });
+
+  it("writes out the rarities the font cannot draw", () => {
+    expect(rarityText("👑")).toBe("クラウン");
+    expect(rarityText("✦✦")).toBe("色違い2");
+    expect(rarityText("色違い✦1")).toBe("色違い1");
+    expect(rarityText("◆◆◆")).toBe("◆◆◆");
+    expect(rarityText("PROMO")).toBe("プロモ");
+  });
+});

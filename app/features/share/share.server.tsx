@@ -1,0 +1,146 @@
+import { createHash } from "node:crypto";
+import { eq } from "drizzle-orm";
+import type { Db } from "../../db/client.server";
+import { packs } from "../../db/schema/index";
+import { elementOf, isTrainerCard, STAGE_MESSAGE, TYPE_MESSAGE, type CardFace } from "../../lib/card-face";
+import { translate } from "../../lib/i18n";
+import { getCard, type CardDetail } from "../cards/cards.server";
+import { cardsMessages, type CardsMessageKey } from "../cards/messages";
+import { ENERGY_TYPES, getDeck } from "../decks/decks.server";
+import type { DeckDetail } from "../decks/types";
+import { getOffer } from "../trades/offers.server";
+import type { OfferView } from "../trades/types";
+import type { UploadStore } from "../uploads/storage.server";
+import { shareMessages } from "./messages";
+import { renderShareImage } from "./render.server";
+import { CardShareImage, DeckShareImage, OfferShareImage, rarityText, type CardShareModel, type DeckShareModel, type OfferShareModel, type ShareCard } from "./templates.server";
+
+/**
+ * Open Graph images of deck recipes, offers and cards (docs/decisions/021). Each image is a
+ * pure function of its model; the model's hash (with RENDER_VERSION) is the image's revision
+ * and part of its URL, so an edited deck or an offer that closed gets a new URL, and a URL's
+ * bytes never change: they are cached for a year and kept in the upload store.
+ */
+export const SHARE_KINDS = ["deck", "offer", "card"] as const;
+export type ShareKind = (typeof SHARE_KINDS)[number];
+
+// Bump when the templates change: every image gets a new revision and is drawn again.
+const RENDER_VERSION = 1;
+const REVISION = /^[0-9a-f]{16}$/;
+const ja = (key: keyof (typeof shareMessages)["ja"], params?: Record<string, string | number>) => translate(shareMessages, "ja", key, params);
+
+function frameOf(card: Pick<CardFace, "cardType" | "element">): ShareCard["frame"] {
+  return isTrainerCard(card) ? "trainer" : elementOf(card);
+}
+
+export function deckShareModel(deck: Pick<DeckDetail, "name" | "tier" | "energyTypes" | "cards" | "legality">): DeckShareModel {
+  return {
+    name: deck.name,
+    tier: deck.tier,
+    total: deck.legality.total,
+    energies: deck.energyTypes.map((value) => {
+      const energy = ENERGY_TYPES.find((e) => e.value === value);
+      return { label: energy?.ja ?? value, color: energy?.color ?? "#64748b" };
+    }),
+    cards: deck.cards.map((card) => ({ name: card.name, rarity: card.rarity, frame: frameOf(card), count: card.count })),
+    labels: { deckRecipe: ja("deckRecipe"), tier: ja("tier", { tier: deck.tier }), total: ja("cardsTotal", { count: deck.legality.total }) },
+  };
+}
+
+const ENDED = { closed: "endedClosed", expired: "endedExpired", completed: "endedCompleted", negotiating: "endedNegotiating" } as const;
+
+export function offerShareModel(offer: Pick<OfferView, "ownerName" | "give" | "want" | "status">): OfferShareModel {
+  const side = (cards: OfferView["give"]) => cards.map((card) => ({ name: card.name, rarity: card.rarity, frame: frameOf(card), count: card.count }));
+  const more = (cards: unknown[]) => (cards.length > 3 ? ja("more", { count: cards.length - 3 }) : null);
+  return {
+    owner: offer.ownerName,
+    give: side(offer.give),
+    want: side(offer.want),
+    ended: offer.status === "open" ? null : ja(ENDED[offer.status]),
+    labels: { heading: ja("offerHeading"), give: ja("give"), want: ja("want"), moreGive: more(offer.give), moreWant: more(offer.want) },
+  };
+}
+
+export function cardShareModel(card: CardDetail, setName: string | null): CardShareModel {
+  const t = (key: CardsMessageKey) => translate(cardsMessages, "ja", key);
+  const element = elementOf(card);
+  const stage = card.stage ? STAGE_MESSAGE[card.stage] : undefined;
+  const kind = isTrainerCard(card) ? null : [element !== "unknown" ? t(TYPE_MESSAGE[element]) : null, stage ? t(stage) : null].filter(Boolean).join("・");
+  const number = card.setCode && card.number !== null ? `${card.setCode} ${String(card.number).padStart(3, "0")}` : null;
+  return {
+    card: { name: card.name, rarity: card.rarity, frame: frameOf(card) },
+    rarityLabel: rarityText(card.rarityLabelJa ?? card.rarity),
+    nameEn: card.nameEn && card.nameEn !== card.name ? card.nameEn : null,
+    facts: [kind, [number, setName && setName !== card.setCode ? setName : null].filter(Boolean).join("　")].filter((f): f is string => Boolean(f)),
+    labels: { heading: ja("cardDatabase") },
+  };
+}
+
+/** The revision of an image: what it draws, hashed. */
+export function shareRevision(kind: ShareKind, model: unknown): string {
+  return createHash("sha256").update(`${RENDER_VERSION}\n${kind}\n${JSON.stringify(model)}`).digest("hex").slice(0, 16);
+}
+
+/** The site-relative URL of an image (og:image, twitter:image, the deck page's download). */
+export function shareImagePath(kind: ShareKind, id: string, model: unknown): string {
+  return `/share/${kind}/${encodeURIComponent(id)}/${shareRevision(kind, model)}.webp`;
+}
+
+function draw(kind: ShareKind, model: DeckShareModel | OfferShareModel | CardShareModel): Promise<Buffer> {
+  if (kind === "deck") return renderShareImage(<DeckShareImage model={model as DeckShareModel} />);
+  if (kind === "offer") return renderShareImage(<OfferShareImage model={model as OfferShareModel} />);
+  return renderShareImage(<CardShareImage model={model as CardShareModel} />);
+}
+
+async function setNameOf(db: Db, setCode: string | null): Promise<string | null> {
+  if (!setCode) return null;
+  const [row] = await db.select({ name: packs.setNameJa }).from(packs).where(eq(packs.setCode, setCode)).limit(1);
+  return row?.name ?? null;
+}
+
+/** The model of what `kind`/`id` shows now; null when it does not exist or is not public. */
+export async function shareModel(db: Db, kind: ShareKind, id: string): Promise<DeckShareModel | OfferShareModel | CardShareModel | null> {
+  if (kind === "deck") {
+    const deck = await getDeck(db, id);
+    return deck ? deckShareModel(deck) : null;
+  }
+  if (kind === "offer") {
+    // As a signed-out reader sees it: a suspended owner's offer has no image either.
+    const offer = await getOffer(db, id, null);
+    return offer ? offerShareModel(offer) : null;
+  }
+  const card = await getCard(db, id);
+  return card ? cardShareModel(card, await setNameOf(db, card.setCode)) : null;
+}
+
+export type ShareImageAnswer = { kind: "image"; bytes: Buffer } | { kind: "moved"; path: string } | { kind: "missing" };
+
+// One drawing per image at a time in this process: a link shared to a busy chat is fetched by
+// many previews at once.
+const drawing = new Map<string, Promise<Buffer>>();
+
+/**
+ * The image of `kind`/`id` at `revision`: from the upload store, else drawn now and stored. An
+ * old revision moves to the current one; an unknown or private subject is missing.
+ */
+export async function shareImage(db: Db, store: UploadStore, kind: ShareKind, id: string, revision: string): Promise<ShareImageAnswer> {
+  if (!REVISION.test(revision) || id.length > 100) return { kind: "missing" };
+  const model = await shareModel(db, kind, id);
+  if (!model) return { kind: "missing" };
+  const current = shareRevision(kind, model);
+  if (current !== revision) return { kind: "moved", path: shareImagePath(kind, id, model) };
+  const key = `share/${kind}-${id.replace(/[^A-Za-z0-9_-]/g, "_")}-${current}.webp`;
+  const stored = await store.get(key);
+  if (stored) return { kind: "image", bytes: stored };
+  let pending = drawing.get(key);
+  if (!pending) {
+    pending = draw(kind, model)
+      .then(async (bytes) => {
+        await store.put(key, bytes, "image/webp");
+        return bytes;
+      })
+      .finally(() => drawing.delete(key));
+    drawing.set(key, pending);
+  }
+  return { kind: "image", bytes: await pending };
+}
