@@ -61,7 +61,7 @@ async function run(label: string, database: Database) {
     );
 
     // Requests while the worker sends a second batch in the background.
-    void queue(db, MAILS, MAILS);
+    const background = queue(db, MAILS, MAILS);
     let n = 0;
     const http = createServer((req, res) => {
       const queueOne = req.url === "/queue-one";
@@ -82,6 +82,8 @@ async function run(label: string, database: Database) {
     const one = await measure(`request queues one mail (${label})`, `${url}/queue-one`, { duration, connections });
     printTable(`[server mode: node:http in the bench process, ${process.env.NODE_ENV ?? "no NODE_ENV"}; ${label}] a request's transaction with and without queuing one mail — ${connections} connections, ${duration} s per case, worker sending meanwhile`, [baseline, one], baseline);
     await new Promise<void>((resolve) => http.close(() => resolve()));
+    // The second batch finishes queuing before the database closes.
+    await background;
     await worker.stop();
   } finally {
     transport.close();
