@@ -228,10 +228,11 @@ function s3Config(e: z.infer<typeof EnvSchema>): S3Config | undefined {
   };
 }
 
-/** The sender domain of the default MAIL_FROM: SITE_URL's host ("localhost" becomes "localhost.localdomain", which mail servers accept). */
+/** The sender domain of the default MAIL_FROM: SITE_URL's host (localhost or an IP becomes "localhost.localdomain", which mail servers accept). */
 function mailHost(siteUrl: string): string {
   const host = new URL(siteUrl).hostname;
-  return host.includes(".") ? host : `${host}.localdomain`;
+  // An IP address or a single-label host is no mail domain.
+  return host.includes(".") && !/^[\d.]+$/.test(host) && !host.includes(":") ? host : "localhost.localdomain";
 }
 
 function readOrCreateSecret(dataDir: string): string {

@@ -256,3 +256,37 @@ describe("deletion", () => {
     expect(found).toEqual(["delivery_outbox.payload has " + u.email + " (1)"]);
   });
 });
+
+describe("per-account sign-in limit", () => {
+  it("after 5 wrong passwords for one address from any IPs, the address waits a short, growing back-off; a right password afterwards clears it", async () => {
+    const auth = getAuth(database.db, env);
+    const email = uniqueEmail("brute");
+    await signUp(email);
+    const other = uniqueEmail("bystander");
+    await signUp(other);
+    for (let i = 0; i < 5; i++) {
+      const res = await auth.handler(authRequest("/sign-in/email", { email, password: `wrong-guess-${i}` }));
+      expect(res.status).toBe(401);
+    }
+    const locked = await auth.handler(authRequest("/sign-in/email", { email: email.toUpperCase(), password: "kouKan-2026-pass" }));
+    expect(locked.status).toBe(429);
+    expect(await locked.json()).toMatchObject({ code: "account_locked", message: expect.stringContaining("1分ほど待ってから") });
+    // Another account is not affected.
+    expect((await auth.handler(authRequest("/sign-in/email", { email: other, password: "kouKan-2026-pass" }))).status).toBe(200);
+
+    // The back-off is short: once it has passed, the right password gets in and the count is gone.
+    const key = email.toLowerCase();
+    await database.db.execute(sql`update sign_in_failures set blocked_until = now() - interval '1 second' where email_key = ${key}`);
+    const wrongAgain = await auth.handler(authRequest("/sign-in/email", { email, password: "still-wrong-1" }));
+    expect(wrongAgain.status).toBe(401);
+    const [row] = await rowsOf<{ failures: number; minutes: number }>(
+      database.db,
+      sql`select failures, round(extract(epoch from blocked_until - now()) / 60)::int as minutes from sign_in_failures where email_key = ${key}`,
+    );
+    expect(row).toEqual({ failures: 6, minutes: 2 });
+    await database.db.execute(sql`update sign_in_failures set blocked_until = now() - interval '1 second' where email_key = ${key}`);
+    const ok = await auth.handler(authRequest("/sign-in/email", { email, password: "kouKan-2026-pass" }));
+    expect(ok.status).toBe(200);
+    expect(await rowsOf(database.db, sql`select 1 from sign_in_failures where email_key = ${key}`)).toHaveLength(0);
+  });
+});

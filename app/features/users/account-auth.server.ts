@@ -1,4 +1,4 @@
-import { APIError } from "better-auth/api";
+import { APIError, isAPIError } from "better-auth/api";
 import { eq } from "drizzle-orm";
 import type { Db } from "../../db/client.server";
 import { users } from "../../db/schema/users";
@@ -10,6 +10,8 @@ import { queueEmailChangeMails, queuePasswordChangedMail, queuePasswordResetMail
 import { isCommonPassword } from "./common-passwords.server";
 import { EMAIL_MAX, hasControlCharacters, PASSWORD_MAX, PASSWORD_MIN } from "./display-name";
 import { UserError } from "./errors";
+import { AccountError } from "./account-errors";
+import { clearSignInFailures, recordSignInFailure, signInWaitMinutes } from "./sign-in-guard.server";
 import { z } from "../../lib/zod";
 
 /**
@@ -78,10 +80,16 @@ function checkNewPassword(headers: Headers | undefined, password: unknown) {
   if (isCommonPassword(password)) throw refuse(headers, new UserError("password_common"));
 }
 
-/** Our rules in front of Better Auth's account endpoints (the common-password rule, address shape). */
-export async function accountBeforeHook(ctx: { path: string; body?: unknown; headers?: Headers }): Promise<void> {
+/** Our rules in front of Better Auth's account endpoints (the common-password rule, address shape, per-account back-off). */
+export async function accountBeforeHook(db: Db, ctx: { path: string; body?: unknown; headers?: Headers }): Promise<void> {
   const body = (ctx.body ?? {}) as Record<string, unknown>;
   switch (ctx.path) {
+    case "/sign-in/email": {
+      if (typeof body.email !== "string") return;
+      const minutes = await signInWaitMinutes(db, body.email);
+      if (minutes > 0) throw refuse(ctx.headers, new AccountError("account_locked", { minutes }));
+      return;
+    }
     case "/request-password-reset":
       if (typeof body.email !== "string" || hasControlCharacters(body.email) || !emailShape.safeParse(body.email).success) {
         throw refuse(ctx.headers, new UserError("email_invalid"));
@@ -97,6 +105,19 @@ export async function accountBeforeHook(ctx: { path: string; body?: unknown; hea
       }
       return;
   }
+}
+
+/** After Better Auth answered a sign-in: count a wrong password for the address, clear the count on success. */
+export async function accountAfterHook(db: Db, ctx: { path: string; body?: unknown; context: { returned?: unknown } }): Promise<void> {
+  if (ctx.path !== "/sign-in/email") return;
+  const email = (ctx.body as { email?: unknown } | undefined)?.email;
+  if (typeof email !== "string") return;
+  const returned = ctx.context.returned;
+  if (isAPIError(returned)) {
+    if (returned.statusCode === 401) await recordSignInFailure(db, email);
+    return;
+  }
+  await clearSignInFailures(db, email);
 }
 
 /** The log-in page's text for Better Auth's refusal of an unverified address (REQUIRE_EMAIL_VERIFICATION). */

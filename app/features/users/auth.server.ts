@@ -12,7 +12,7 @@ import { describeAppError } from "../../lib/errors";
 import type { Env } from "../../lib/env.server";
 import { localeFromRequest, type Locale } from "../../lib/i18n";
 import { createLogger } from "../../lib/logger.server";
-import { accountAuthOptions, accountBeforeHook } from "./account-auth.server";
+import { accountAfterHook, accountAuthOptions, accountBeforeHook } from "./account-auth.server";
 
 /**
  * Better Auth sees the client address only through this header, which server/http.ts sets from
@@ -122,7 +122,7 @@ function createAuth(db: Db, env: Env, options: AuthOptions = {}) {
       // Our own rules on top of Better Auth's: the display name is shown to other users, and
       // control characters or overlong values are refused before anything is written.
       before: createAuthMiddleware(async (ctx) => {
-        await accountBeforeHook(ctx);
+        await accountBeforeHook(db, ctx);
         if (ctx.path !== "/sign-up/email" && ctx.path !== "/sign-in/email") return;
         const body = (ctx.body ?? {}) as Record<string, unknown>;
         const headers = ctx.headers;
@@ -158,6 +158,10 @@ function createAuth(db: Db, env: Env, options: AuthOptions = {}) {
           }
           return { context: { ...ctx, body: { ...body, name: checked.value, email: email.trim() } } };
         }
+      }),
+      // Failed sign-ins per account (features/users/sign-in-guard.server.ts).
+      after: createAuthMiddleware(async (ctx) => {
+        await accountAfterHook(db, ctx);
       }),
     },
     databaseHooks: {
@@ -234,6 +238,8 @@ export function authRequestHandler(auth: Auth): (request: Request) => Promise<Re
     const response = await auth.handler(request);
     if (response.status >= 400 && response.status !== 429) return localiseError(request, response);
     if (response.status !== 429) return response;
+    // Our own 429 (the per-account back-off) already speaks the visitor's language.
+    if (!response.headers.has("x-retry-after")) return response;
     const headers = new Headers(response.headers);
     headers.set("content-type", "application/json");
     headers.delete("content-length");

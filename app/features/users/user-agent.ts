@@ -9,7 +9,7 @@ const BROWSERS: [RegExp, string][] = [
   [/\bOPR\/|\bOpera\b/, "Opera"],
   [/\bSamsungBrowser\//, "Samsung Internet"],
   [/\bFirefox\/|\bFxiOS\//, "Firefox"],
-  [/\bCriOS\/|\bChrome\/|\bChromium\//, "Chrome"],
+  [/\bCriOS\/|Chrome\/|\bChromium\//, "Chrome"],
   [/\bVersion\/[\d.]+.*\bSafari\/|\bMobile\/\w+ Safari|AppleWebKit.*Mobile\//, "Safari"],
 ];
 

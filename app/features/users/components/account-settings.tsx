@@ -146,7 +146,7 @@ export function AccountSettings({
             <li key={s.id} className="flex flex-wrap items-center justify-between gap-3 py-3">
               <div>
                 <p className="font-medium">
-                  {s.browser || s.os ? t("sessionsDevice", { browser: s.browser ?? "?", os: s.os ?? "?" }) : t("sessionsUnknownDevice")}
+                  {s.browser && s.os ? t("sessionsDevice", { browser: s.browser, os: s.os }) : (s.browser ?? s.os ?? t("sessionsUnknownDevice"))}
                   {s.current ? <span className="ml-2 rounded-full bg-brand-100 px-2 py-0.5 text-xs font-bold text-brand-800">{t("sessionsCurrent")}</span> : null}
                 </p>
                 <p className="text-sm text-slate-600">
