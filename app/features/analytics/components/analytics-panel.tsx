@@ -120,7 +120,7 @@ export function AnalyticsPanel({ data }: { data: unknown }) {
       <div className="flex flex-wrap items-center gap-3 text-sm text-slate-600">
         <span data-testid="analytics-period">{t("periodRange", { from: d.period.from, to: d.period.to, pfrom: d.previous.from, pto: d.previous.to })}</span>
         <span>{d.computedAt ? t("computedAt", { at: tokyoMediumDateTime(d.computedAt, locale) }) : t("notComputed")}</span>
-        <Form method="post" action={`/api/admin/analytics?${query.toString()}`}>
+        <Form method="post" action={`/api/admin/analytics?${query.toString()}`} reloadDocument>
           <button type="submit" className="rounded-md border border-slate-300 px-3 py-1 font-medium text-slate-800 hover:bg-slate-50">
             {t("refresh")}
           </button>
