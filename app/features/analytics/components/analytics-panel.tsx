@@ -49,7 +49,7 @@ export function AnalyticsPanel({ data }: { data: unknown }) {
   };
   const kindLabel = (kind: string) => t(`kind_${kind}` as AnalyticsMessageKey);
   const channelLabel = (channel: string) => (channel ? t(`channel_${channel}` as AnalyticsMessageKey) : channel);
-  const query = new URLSearchParams({ range: d.range, from: d.period.from, to: d.period.to });
+  const query = new URLSearchParams({ range: d.range, from: d.period.from, to: d.period.to, ...(d.channel ? { channel: d.channel } : {}) });
   const empty = d.current.visits === 0 && d.events.length === 0;
 
   const headlines: { key: keyof Headline; label: string; format: (v: number) => string; lowerIsBetter?: boolean }[] = [
