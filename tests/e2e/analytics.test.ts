@@ -7,7 +7,7 @@ import { postOffer, respond, signUp, twoTradeableCards } from "../support/chat-e
 // Chromium, which the collection rightly refuses to count.
 const DESKTOP_CHROME = "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36";
 const DESKTOP_FIREFOX = "Mozilla/5.0 (Macintosh; Intel Mac OS X 14.5; rv:132.0) Gecko/20100101 Firefox/132.0";
-const ADMIN = { email: "admin-e2e@example.com", password: "admin-e2e-password-1", name: "管理者" };
+const ADMIN = { email: "admin-e2e@example.com", password: "admin-e2e-password", name: "管理者" };
 
 // The suite's server: every other browser test is headless (never counted), and this test's
 // trader is the only one who came from social media, so the figures below are this test's alone.
