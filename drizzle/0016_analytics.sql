@@ -71,6 +71,7 @@ CREATE TABLE "analytics_visitor_users" (
 	CONSTRAINT "analytics_visitor_users_day_visitor_user_id_pk" PRIMARY KEY("day","visitor","user_id")
 );
 --> statement-breakpoint
+CREATE INDEX "analytics_daily_dim_day_idx" ON "analytics_daily" USING btree ("dim","day");--> statement-breakpoint
 CREATE INDEX "analytics_events_ts_idx" ON "analytics_events" USING btree ("ts");--> statement-breakpoint
 CREATE INDEX "analytics_events_kind_ts_idx" ON "analytics_events" USING btree ("kind","ts");--> statement-breakpoint
 CREATE INDEX "analytics_offer_funnel_day_idx" ON "analytics_offer_funnel" USING btree ("day");

@@ -25,3 +25,31 @@ describe("metrics route patterns", () => {
     expect(routeOf("/no/such/page")).toBe("other");
   });
 });
+
+describe("metrics port", () => {
+  it("serves Prometheus text with request timings by route, sockets and analytics rows, only on its own port", async () => {
+    const { createMetrics } = await import("./metrics");
+    const express = (await import("express")).default;
+    const env = { metrics: { port: 0, host: "127.0.0.1" } } as never;
+    const log = { debug() {}, info() {}, warn() {}, error() {} };
+    const metrics = createMetrics({ env, build: { routes: { card: { id: "card", path: "cards/:cardId" } } } as never, log });
+    const app = express();
+    app.use(metrics.middleware);
+    app.get("/cards/:id", (_req, res) => void res.send("ok"));
+    const server = app.listen(0, "127.0.0.1");
+    await new Promise((r) => server.once("listening", r));
+    await metrics.start({ engine: { clientsCount: 3 } } as never);
+    try {
+      const address = server.address() as { port: number };
+      await fetch(`http://127.0.0.1:${address.port}/cards/A1-001`);
+      const text = await (await fetch(`http://127.0.0.1:${metrics.port()}/metrics`)).text();
+      expect(text).toMatch(/http_request_duration_seconds_count\{method="GET",route="\/cards\/:cardId",status="200"\} 1/);
+      expect(text).toMatch(/^socketio_connected_sockets 3$/m);
+      expect(text).toMatch(/^analytics_dropped_rows_total 0$/m);
+      expect((await fetch(`http://127.0.0.1:${metrics.port()}/other`)).status).toBe(404);
+    } finally {
+      server.close();
+      await metrics.close();
+    }
+  });
+});

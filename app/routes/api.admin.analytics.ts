@@ -15,7 +15,7 @@ export const action = withJsonErrors(async function action({ request, context }:
   const url = new URL(request.url);
   if ((request.headers.get("accept") ?? "").includes("application/json")) return Response.json({ ok: true });
   const back = new URLSearchParams({ tab: "analytics" });
-  for (const key of ["range", "from", "to"]) {
+  for (const key of ["range", "from", "to", "channel"]) {
     const value = url.searchParams.get(key);
     if (value) back.set(key, value);
   }

@@ -80,7 +80,8 @@ export const analyticsDaily = pgTable(
     postedVisitors: integer("posted_visitors").notNull().default(0),
     tradedVisitors: integer("traded_visitors").notNull().default(0),
   },
-  (t) => [primaryKey({ columns: [t.day, t.dim, t.value] })],
+  // The dashboard reads one dimension over a range of days.
+  (t) => [primaryKey({ columns: [t.day, t.dim, t.value] }), index("analytics_daily_dim_day_idx").on(t.dim, t.day)],
 );
 
 /** Which days are final (recomputed after midnight JST, never again). */

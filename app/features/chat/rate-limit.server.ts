@@ -17,7 +17,11 @@ export function createMemoryRateLimiter(options = MESSAGE_RATE_LIMIT, now: () =>
     async allow(userId) {
       const t = now();
       const since = t - options.windowMs;
-      const recent = (windows.get(userId) ?? []).filter((at) => at > since);
+      // Times are in order: drop the expired ones from the front (no copy of a long window per call).
+      const recent = windows.get(userId) ?? [];
+      let expired = 0;
+      while (expired < recent.length && recent[expired] <= since) expired++;
+      if (expired) recent.splice(0, expired);
       const allowed = recent.length < options.limit;
       if (allowed) recent.push(t);
       windows.set(userId, recent);

@@ -49,7 +49,7 @@ export function AnalyticsPanel({ data }: { data: unknown }) {
   };
   const kindLabel = (kind: string) => t(`kind_${kind}` as AnalyticsMessageKey);
   const channelLabel = (channel: string) => (channel ? t(`channel_${channel}` as AnalyticsMessageKey) : channel);
-  const query = new URLSearchParams({ range: d.range, from: d.period.from, to: d.period.to });
+  const query = new URLSearchParams({ range: d.range, from: d.period.from, to: d.period.to, ...(d.channel ? { channel: d.channel } : {}) });
   const empty = d.current.visits === 0 && d.events.length === 0;
 
   const headlines: { key: keyof Headline; label: string; format: (v: number) => string; lowerIsBetter?: boolean }[] = [
@@ -120,7 +120,7 @@ export function AnalyticsPanel({ data }: { data: unknown }) {
       <div className="flex flex-wrap items-center gap-3 text-sm text-slate-600">
         <span data-testid="analytics-period">{t("periodRange", { from: d.period.from, to: d.period.to, pfrom: d.previous.from, pto: d.previous.to })}</span>
         <span>{d.computedAt ? t("computedAt", { at: tokyoMediumDateTime(d.computedAt, locale) }) : t("notComputed")}</span>
-        <Form method="post" action={`/api/admin/analytics?${query.toString()}`}>
+        <Form method="post" action={`/api/admin/analytics?${query.toString()}`} reloadDocument>
           <button type="submit" className="rounded-md border border-slate-300 px-3 py-1 font-medium text-slate-800 hover:bg-slate-50">
             {t("refresh")}
           </button>

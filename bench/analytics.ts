@@ -1,0 +1,127 @@
+// `npm run bench:analytics`: the collection endpoint under load and the dashboard over many events,
+// on PostgreSQL (needs a build and a reachable PostgreSQL; see docs/decisions/020).
+//
+// 1. `/` alone for BENCH_SECONDS (the baseline), then `/` again while `POST /api/event` runs at a
+//    fixed BENCH_EVENT_RATE per second for the same time: the endpoint's p99, the page's p99 against
+//    its own baseline of this run, and rows lost (accepted hits − rows written − rows counted as dropped).
+// 2. BENCH_EVENTS generated events over 90 days, rolled up per day; then each dashboard read
+//    (the whole tab for 7, 30 and 90 days, and the CSV export) timed BENCH_QUERY_RUNS times.
+// Bounded: BENCH_SECONDS (default 30), BENCH_EVENT_RATE (default 2000), BENCH_EVENTS (default 10,000,000).
+import autocannon from "autocannon";
+import { sql } from "drizzle-orm";
+import { startServer } from "../tests/support/server";
+import { analyticsTabData, exportCsv, periodFromParams } from "../app/features/analytics/dashboard.server";
+import { computeDay } from "../app/features/analytics/rollup.server";
+import { addDays, tokyoDay } from "../app/features/analytics/salt.server";
+import { ensurePartitions } from "../app/features/analytics/partitions.server";
+import { rowsOf } from "../app/db/sql.server";
+import { measure, postgresTarget } from "./support";
+
+const seconds = Number(process.env.BENCH_SECONDS ?? 30);
+const rate = Number(process.env.BENCH_EVENT_RATE ?? 2000);
+const events = Number(process.env.BENCH_EVENTS ?? 10_000_000);
+const queryRuns = Number(process.env.BENCH_QUERY_RUNS ?? 5);
+const pageConnections = 10;
+
+const target = await postgresTarget();
+if (!target) {
+  console.log("bench:analytics needs PostgreSQL (BENCH_DATABASE_URL or TEST_DATABASE_URL or postgres://postgres@127.0.0.1:5432/postgres).");
+  process.exit(1);
+}
+const UA = "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36";
+const metricsPort = 20_000 + Math.floor(Math.random() * 20_000);
+const server = await startServer({ ...target.env, LOG_LEVEL: "warn", ANALYTICS_RATE_LIMIT: "1000000", ANALYTICS_BUFFER_MAX: "200000", METRICS_PORT: String(metricsPort) });
+const database = await target.open();
+const db = database.db;
+try {
+  console.log(`[server mode: postgres ${server.mode}] analytics benchmark — ${seconds} s per case, ${rate} hits/s, / at ${pageConnections} connections`);
+  await measure("warm-up", `${server.url}/`, { duration: 2, connections: 4 });
+  const alone = await measure("/ alone", `${server.url}/`, { duration: seconds, connections: pageConnections });
+
+  const body = JSON.stringify({ t: "pv", u: "/bench-collect", w: 1280 });
+  // Each connection is another visitor behind the (loopback) proxy: a client IP of its own.
+  let client = 0;
+  const hitHeaders = { origin: server.url, "content-type": "text/plain", "user-agent": UA, "accept-language": "ja" };
+  const [hits, withCollection] = await Promise.all([
+    autocannon({
+      url: `${server.url}/api/event`,
+      method: "POST",
+      body,
+      headers: hitHeaders,
+      setupClient: (c) => c.setHeaders({ ...hitHeaders, "x-forwarded-for": `198.18.${Math.floor(client / 250)}.${(client++ % 250) + 1}` }),
+      connections: 50,
+      overallRate: rate,
+      duration: seconds,
+    }),
+    measure("/ with collection", `${server.url}/`, { duration: seconds, connections: pageConnections }),
+  ]);
+  const accepted = hits["2xx"];
+  // Rows are written every few seconds: wait until the count stops moving.
+  let written = -1;
+  for (let stable = 0; stable < 3; ) {
+    await new Promise((r) => setTimeout(r, 2000));
+    const [row] = await rowsOf<{ n: number }>(db, sql`select count(*)::int as n from analytics_events where path = '/bench-collect'`);
+    stable = Number(row.n) === written ? stable + 1 : 0;
+    written = Number(row.n);
+  }
+  console.log("\ncase                         req/s      p50 ms   p99 ms   ×p99 vs / alone   non-2xx");
+  const line = (name: string, rps: number, p50: number, p99: number, ratio: string, bad: number) =>
+    console.log(name.padEnd(26), rps.toFixed(0).padStart(8), p50.toFixed(1).padStart(10), p99.toFixed(1).padStart(8), ratio.padStart(17), String(bad).padStart(9));
+  line("/ alone", alone.rps, alone.p50, alone.p99, "1.00", alone.non2xx + alone.errors);
+  line("/ with collection", withCollection.rps, withCollection.p50, withCollection.p99, (withCollection.p99 / Math.max(alone.p99, 0.5)).toFixed(2), withCollection.non2xx + withCollection.errors);
+  line("POST /api/event", hits.requests.average, hits.latency.p50, hits.latency.p99, "—", hits.non2xx + hits.errors + hits.timeouts);
+  const metricsText = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
+  const dropped = Number(/^analytics_dropped_rows_total (\d+)/m.exec(metricsText)?.[1] ?? NaN);
+  // autocannon stops counting at the deadline, so a few answered hits may be missing from "answered".
+  console.log(`collection: ${accepted} answered 204 within the run, ${written} rows written, ${dropped} counted as dropped, lost ${Math.max(0, accepted - written - dropped)}`);
+
+  // 2. The dashboard over generated events.
+  const days = 90;
+  const today = tokyoDay();
+  const t0 = Date.now();
+  await ensurePartitions(db, new Date(Date.now() - 100 * 86_400_000));
+  for (let m = 1; m <= 4; m++) await ensurePartitions(db, new Date(Date.now() - (100 - m * 30) * 86_400_000));
+  const batch = 500_000;
+  for (let done = 0; done < events; done += batch) {
+    const n = Math.min(batch, events - done);
+    // Visitors revisit, paths follow a long tail, a tenth come from search and social.
+    await db.execute(sql`
+      insert into analytics_events (ts, kind, visitor, path, page_kind, referrer_host, channel, browser, os, device, screen, lang)
+      select now() - (random() * ${days} * interval '1 day'), 'pageview', (random() * 200000)::bigint,
+        case when r < 0.3 then '/' when r < 0.5 then '/trades' when r < 0.7 then '/articles/a' || (random() * 300)::int
+             when r < 0.85 then '/deck-recipes/d' || (random() * 100)::int else '/cards/A1-' || lpad(((random() * 280)::int)::text, 3, '0') end,
+        case when r < 0.3 then 'home' when r < 0.5 then 'board' when r < 0.7 then 'article' when r < 0.85 then 'deck' else 'card' end,
+        case when r2 < 0.1 then 'google.com' when r2 < 0.15 then 'x.com' else null end,
+        case when r2 < 0.1 then 'search' when r2 < 0.15 then 'social' else 'direct' end,
+        case when r2 < 0.6 then 'Chrome' else 'Safari' end, case when r2 < 0.5 then 'iOS' else 'Android' end,
+        case when r2 < 0.8 then 'mobile' else 'desktop' end, 'mobile', 'ja'
+      from (select random() as r, random() as r2 from generate_series(1, ${n})) g`);
+  }
+  const generatedS = (Date.now() - t0) / 1000;
+  const t1 = Date.now();
+  for (let d = addDays(today, -days); d <= today; d = addDays(d, 1)) await computeDay(db, d, { finalise: d < today });
+  const rollupS = (Date.now() - t1) / 1000;
+  console.log(`\ndashboard over ${events.toLocaleString("en")} generated events (${days} days): generated in ${generatedS.toFixed(0)} s, rolled up in ${rollupS.toFixed(0)} s (${(rollupS / (days + 1)).toFixed(2)} s per day)`);
+  const health = { running: false, buffered: 0, written: 0, dropped: 0, failedBatches: 0, lastFlushAt: null, lastRollupAt: null, collected: {}, operations: null };
+  const cases: [string, () => Promise<unknown>][] = [
+    ["tab, 7 days", () => analyticsTabData(db, new URLSearchParams({ range: "7d" }), health)],
+    ["tab, 30 days", () => analyticsTabData(db, new URLSearchParams({ range: "30d" }), health)],
+    ["tab, 90 days", () => analyticsTabData(db, new URLSearchParams({ range: "90d" }), health)],
+    ["CSV, 90 days", () => exportCsv(db, periodFromParams(new URLSearchParams({ range: "90d" })).period)],
+  ];
+  console.log("query".padEnd(16), "p50 ms".padStart(8), "max ms".padStart(8), "  (aim: < 300 ms)");
+  for (const [name, run] of cases) {
+    const times: number[] = [];
+    for (let i = 0; i < queryRuns; i++) {
+      const s = performance.now();
+      await run();
+      times.push(performance.now() - s);
+    }
+    times.sort((a, b) => a - b);
+    console.log(name.padEnd(16), times[Math.floor(times.length / 2)].toFixed(0).padStart(8), times.at(-1)!.toFixed(0).padStart(8));
+  }
+} finally {
+  await database.close();
+  await server.stop();
+  await target.cleanup();
+}
