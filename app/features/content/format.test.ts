@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { contentRefIds, formatContent, sanitizeContentHtml } from "./format";
 
+// This card names no type, so its frame is the neutral "unknown" one (never 無色 by default).
 const card = { id: "A1-001", name: "フシギダネ", rarity: "◆", imageUrl: "https://cdn.example.com/a1-001.webp" };
 
 describe("formatContent: SPEC.md §9 syntax", () => {
@@ -49,7 +50,7 @@ describe("formatContent: SPEC.md §9 syntax", () => {
     expect(html).toContain('<aside class="content-card" aria-label="カード: フシギダネ">');
     expect(html).toContain('<a class="content-card-link" href="/cards/A1-001" target="_blank" rel="noopener noreferrer">');
     expect(html).toContain(
-      '<img class="content-card-image content-card-type-colorless" src="https://cdn.example.com/a1-001.webp" alt="フシギダネ" width="240" height="335" loading="lazy" decoding="async" />',
+      '<img class="content-card-image content-card-type-unknown" src="https://cdn.example.com/a1-001.webp" alt="フシギダネ" width="240" height="335" loading="lazy" decoding="async" />',
     );
     expect(html).toContain('<span class="content-card-rarity">◆</span>');
     // The block interrupts the paragraph; text before and after stays text.
@@ -65,7 +66,7 @@ describe("formatContent: SPEC.md §9 syntax", () => {
   it("shows a placeholder for an unknown card and for a card without a picture", () => {
     expect(formatContent("[[card:ZZ-999]]")).toContain("カードが見つかりません（ZZ-999）");
     const html = formatContent("[[card:A1-001]]", { cards: new Map([[card.id, { ...card, imageUrl: "" }]]) });
-    expect(html).toContain('<span class="content-card-placeholder content-card-type-colorless" aria-hidden="true"></span>');
+    expect(html).toContain('<span class="content-card-placeholder content-card-type-unknown" aria-hidden="true"></span>');
     // The placeholder's frame takes the card's type as the card component does; trainers are trainers.
     const grass = formatContent("[[card:A1-001]]", { cards: new Map([[card.id, { ...card, imageUrl: "", element: "Grass" }]]) });
     expect(grass).toContain('<span class="content-card-placeholder content-card-type-grass" aria-hidden="true"></span>');
