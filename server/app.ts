@@ -46,8 +46,13 @@ export async function start(): Promise<void> {
 
   // Files left by a crash in the middle of an upload (features/uploads/cleanup.server.ts).
   if (!env.s3) {
-    const cleaned = await cleanLocalUploads(database.db, localUploadsDir(env));
-    if (cleaned.partial || cleaned.orphans) log.info("upload folder cleaned", cleaned);
+    // A clean-up that fails (an unreadable entry) is logged; it never keeps the site from starting.
+    try {
+      const cleaned = await cleanLocalUploads(database.db, localUploadsDir(env));
+      if (cleaned.partial || cleaned.orphans) log.info("upload folder cleaned", cleaned);
+    } catch (err) {
+      log.error("upload folder clean-up failed", { error: err instanceof Error ? err.message : String(err) });
+    }
   }
   // Queued mail (and later push) is delivered by this worker, on every instance (features/outbox).
   const deliveries = startDeliveries({ env, db: database.db, log });

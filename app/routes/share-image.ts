@@ -13,6 +13,7 @@ export async function loader({ params, context }: Route.LoaderArgs) {
   if (!SHARE_KINDS.includes(kind) || !revision) return notFound();
   const answer = await shareImage(context.db, uploadStore(context.env), kind, params.id, revision);
   if (answer.kind === "missing") return notFound();
+  if (answer.kind === "busy") return new Response("Busy", { status: 503, headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store", "Retry-After": "5" } });
   if (answer.kind === "moved") return new Response(null, { status: 301, headers: { Location: answer.path, "Cache-Control": "public, max-age=60" } });
   return new Response(new Uint8Array(answer.bytes), {
     headers: {

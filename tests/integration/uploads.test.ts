@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { uploads } from "../../app/db/schema/content";
 import { users } from "../../app/db/schema/users";
 import { UPLOAD_MAX_BYTES, UPLOADS_PER_MINUTE } from "../../app/features/uploads/rules";
-import { cleanLocalUploads, ORPHAN_AGE_MS } from "../../app/features/uploads/cleanup.server";
+import { cleanLocalUploads, ORPHAN_AGE_MS, PARTIAL_AGE_MS } from "../../app/features/uploads/cleanup.server";
 import { IMAGE_WORK_CONCURRENCY, IMAGE_WORK_WAITING, resizeImageWorkPool } from "../../app/features/uploads/upload-gate.server";
 import { createLocalStore, createS3Store, type UploadStore } from "../../app/features/uploads/storage.server";
 import { hostedImageSizes, listRecentUploads, saveUpload } from "../../app/features/uploads/uploads.server";
@@ -350,13 +350,25 @@ describe("start-up clean-up of the upload folder", () => {
       utimesSync(at, when, when);
       return at;
     };
-    const partial = file("1-a.webp.0a1b2c.partial");
+    const partial = file("1-a.webp.0a1b2c.partial", PARTIAL_AGE_MS + 60_000);
     const orphan = file("2-orphan.webp", ORPHAN_AGE_MS + 60_000);
     const recent = file("3-recent.webp", 60_000);
     const recorded = file("4-kept.webp", ORPHAN_AGE_MS + 60_000);
+    // Another instance's write in progress in a shared folder.
+    const writing = file("5-b.webp.1c2d3e.partial", 1_000);
     await database.db.insert(uploads).values({ key: "images/4-kept.webp", folder: "images", contentType: "image/webp", bytes: 1, width: 1, height: 1, uploadedBy: adminId });
+    // Card art and share images have no uploads row and are kept whatever their age.
+    const unrecorded = ["cards", "share"].map((folder) => {
+      mkdirSync(path.join(root, folder));
+      const at = path.join(root, folder, "x-1-full.webp");
+      writeFileSync(at, "x");
+      const when = new Date(Date.now() - ORPHAN_AGE_MS - 60_000);
+      utimesSync(at, when, when);
+      return at;
+    });
     expect(await cleanLocalUploads(database.db, root)).toEqual({ partial: 1, orphans: 1 });
-    expect([partial, orphan, recent, recorded].map((f) => existsSync(f))).toEqual([false, false, true, true]);
+    expect([partial, orphan, recent, recorded, writing].map((f) => existsSync(f))).toEqual([false, false, true, true, true]);
+    expect(unrecorded.map((f) => existsSync(f))).toEqual([true, true]);
     rmSync(root, { recursive: true, force: true });
   });
 });

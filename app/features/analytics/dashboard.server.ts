@@ -18,6 +18,13 @@ const MAX_DAYS = 366;
 
 const DAY_RE = /^\d{4}-\d{2}-\d{2}$/;
 
+/** A real calendar day (2025-02-31 rolls over in JavaScript but PostgreSQL refuses it), year 1 or later. */
+function isCalendarDay(day: string): boolean {
+  if (!DAY_RE.test(day) || day.startsWith("0000")) return false;
+  const time = Date.parse(`${day}T00:00:00Z`);
+  return !Number.isNaN(time) && new Date(time).toISOString().slice(0, 10) === day;
+}
+
 export function daysIn(period: Period): number {
   return Math.round((Date.parse(period.to) - Date.parse(period.from)) / 86_400_000) + 1;
 }
@@ -31,7 +38,7 @@ export function periodFromParams(params: URLSearchParams, now = new Date()): { r
   if (range === "custom") {
     const from = params.get("from") ?? "";
     const to = params.get("to") ?? "";
-    if (!DAY_RE.test(from) || !DAY_RE.test(to) || Number.isNaN(Date.parse(from)) || Number.isNaN(Date.parse(to))) throw new AnalyticsError("invalid_period");
+    if (!isCalendarDay(from) || !isCalendarDay(to)) throw new AnalyticsError("invalid_period");
     period = { from, to };
     if (from > to || daysIn(period) > MAX_DAYS) throw new AnalyticsError("invalid_period");
   } else {

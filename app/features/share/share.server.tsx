@@ -11,6 +11,8 @@ import type { DeckDetail } from "../decks/types";
 import { getOffer } from "../trades/offers.server";
 import type { OfferView } from "../trades/types";
 import type { UploadStore } from "../uploads/storage.server";
+import { IMAGE_WORK_CONCURRENCY } from "../uploads/upload-gate.server";
+import { createWorkPool } from "../../lib/work-pool.server";
 import { shareMessages } from "./messages";
 import { renderShareImage } from "./render.server";
 import { CardShareImage, DeckShareImage, OfferShareImage, rarityText, type CardShareModel, type DeckShareModel, type OfferShareModel, type ShareCard } from "./templates.server";
@@ -113,11 +115,14 @@ export async function shareModel(db: Db, kind: ShareKind, id: string): Promise<D
   return card ? cardShareModel(card, await setNameOf(db, card.setCode)) : null;
 }
 
-export type ShareImageAnswer = { kind: "image"; bytes: Buffer } | { kind: "moved"; path: string } | { kind: "missing" };
+export type ShareImageAnswer = { kind: "image"; bytes: Buffer } | { kind: "moved"; path: string } | { kind: "missing" } | { kind: "busy" };
 
 // One drawing per image at a time in this process: a link shared to a busy chat is fetched by
 // many previews at once.
 const drawing = new Map<string, Promise<Buffer>>();
+// Drawing takes a core for seconds: after a deploy, crawlers fetching hundreds of images at once
+// must not starve page answers. Past the pool's line the answer is "busy" (503, retried later).
+const drawPool = createWorkPool({ concurrency: IMAGE_WORK_CONCURRENCY, maxWaiting: IMAGE_WORK_CONCURRENCY * 8 });
 
 /**
  * The image of `kind`/`id` at `revision`: from the upload store, else drawn now and stored. An
@@ -134,7 +139,10 @@ export async function shareImage(db: Db, store: UploadStore, kind: ShareKind, id
   if (stored) return { kind: "image", bytes: stored };
   let pending = drawing.get(key);
   if (!pending) {
-    pending = draw(kind, model)
+    const place = drawPool.enter();
+    if (!place) return { kind: "busy" };
+    pending = place
+      .run(() => draw(kind, model))
       .then(async (bytes) => {
         await store.put(key, bytes, "image/webp");
         return bytes;
