@@ -1,4 +1,5 @@
 import { eq, sql } from "drizzle-orm";
+import type { AppLoadContext } from "react-router";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { blocks, chatMessages, chatRooms, profiles, reports, sessions, tradeOffers, users } from "../../app/db/schema/index";
 import { rowsOf } from "../../app/db/sql.server";
@@ -17,6 +18,7 @@ import {
 } from "../../app/features/users/account.server";
 import { CLIENT_IP_HEADER, getAuth } from "../../app/features/users/auth.server";
 import { loadEnv, type Env } from "../../app/lib/env.server";
+import { action as accountAction } from "../../app/routes/profile.account";
 import { createChatOffer, createChatUser, newClientId } from "../support/chat-factories";
 import { createTestDatabase, type TestDatabase } from "../support/test-db";
 
@@ -118,6 +120,42 @@ describe("change of address and password", () => {
     expect(done.headers.get("location")).toBe("/profile/account?emailChanged=1");
     const [user] = await database.db.select().from(users).where(eq(users.id, id));
     expect(user).toMatchObject({ email: newEmail, emailVerified: true });
+  });
+
+  it("the settings page asks for the current password before it sends a change-of-address link", async () => {
+    const email = uniqueEmail("who");
+    const newEmail = uniqueEmail("taken-over");
+    const { cookie } = await signUp(email);
+    const context = { db: database.db, env, cspNonce: "test" } as unknown as AppLoadContext;
+    const submit = (fields: Record<string, string>) => {
+      const body = new URLSearchParams({ intent: "changeEmail", ...fields });
+      const request = new Request(`${SITE}/profile/account`, { method: "POST", headers: { cookie, origin: SITE, "content-type": "application/x-www-form-urlencoded" }, body });
+      return accountAction({ request, context, params: {} } as unknown as Parameters<typeof accountAction>[0]) as Promise<{ data: { error?: string; field?: string; ok?: boolean }; init?: { status?: number } }>;
+    };
+    for (const fields of [{ newEmail }, { newEmail, currentPassword: "not-the-password" }] as Record<string, string>[]) {
+      const refused = await submit(fields);
+      expect(refused.init?.status).toBe(400);
+      expect(refused.data).toMatchObject({ field: "currentPassword", error: "現在のパスワードが正しくありません" });
+    }
+    expect(await mailsTo(newEmail)).toHaveLength(0);
+    const sent = await submit({ newEmail, currentPassword: "kouKan-2026-pass" });
+    expect(sent).toMatchObject({ ok: true, sentTo: newEmail });
+    expect((await mailsTo(newEmail)).map((m) => m.subject)).toEqual(["【トレポケ】新しいメールアドレスの確認"]);
+  });
+
+  it("refuses a change-of-address link issued before the password was changed", async () => {
+    const auth = getAuth(database.db, env);
+    const email = uniqueEmail("stale");
+    const newEmail = uniqueEmail("stale-new");
+    const { id, cookie } = await signUp(email);
+    expect((await auth.handler(authRequest("/change-email", { newEmail, callbackURL: "/profile/account?emailChanged=1" }, { cookie }))).status).toBe(200);
+    const link = /http:\/\/torepoke\.test\/api\/auth\/verify-email\?\S+/.exec((await mailsTo(newEmail))[0].text)![0];
+    const changed = await auth.handler(authRequest("/change-password", { currentPassword: "kouKan-2026-pass", newPassword: "atarashii-Pass-77" }, { cookie }));
+    expect(changed.status).toBe(200);
+    const res = await follow(link);
+    expect(res.status).toBe(302);
+    expect(res.headers.get("location")).toBe("/profile/account?emailChanged=1&error=TOKEN_EXPIRED");
+    expect((await database.db.select().from(users).where(eq(users.id, id)))[0].email).toBe(email);
   });
 
   it("changes the password only with the current one, refuses a common one, and ends the other sessions", async () => {

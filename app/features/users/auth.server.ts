@@ -12,7 +12,7 @@ import { describeAppError } from "../../lib/errors";
 import type { Env } from "../../lib/env.server";
 import { localeFromRequest, type Locale } from "../../lib/i18n";
 import { createLogger } from "../../lib/logger.server";
-import { accountAfterHook, accountAuthOptions, accountBeforeHook } from "./account-auth.server";
+import { accountAfterHook, accountAuthOptions, accountBeforeHook, isStaleAddressChange } from "./account-auth.server";
 
 /**
  * Better Auth sees the client address only through this header, which server/http.ts sets from
@@ -123,6 +123,12 @@ function createAuth(db: Db, env: Env, options: AuthOptions = {}) {
       // control characters or overlong values are refused before anything is written.
       before: createAuthMiddleware(async (ctx) => {
         await accountBeforeHook(db, ctx);
+        if (ctx.path === "/verify-email" && (await isStaleAddressChange(db, ctx.query?.token))) {
+          // Only a path of this site: the hook runs before Better Auth's own origin check.
+          const asked: unknown = ctx.query?.callbackURL;
+          const callback = typeof asked === "string" && asked.startsWith("/") && !asked.startsWith("//") && !asked.includes("\\") ? asked : "/";
+          throw ctx.redirect(`${callback}${callback.includes("?") ? "&" : "?"}error=TOKEN_EXPIRED`);
+        }
         if (ctx.path !== "/sign-up/email" && ctx.path !== "/sign-in/email") return;
         const body = (ctx.body ?? {}) as Record<string, unknown>;
         const headers = ctx.headers;
