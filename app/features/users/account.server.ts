@@ -6,6 +6,7 @@ import { deliveryOutbox, signInFailures } from "../../db/schema/delivery";
 import { blocks, reports, tradeOfferCards, tradeOffers, tradeRateLimits } from "../../db/schema/trades";
 import { accounts, profiles, sessions, users, verifications } from "../../db/schema/users";
 import { noteBoardChange } from "../../lib/board-version.server";
+import { noteSessionsEnded } from "../../lib/session-end.server";
 import type { Env } from "../../lib/env.server";
 import { countInHour } from "../../lib/hourly-limit.server";
 import type { Locale } from "../../lib/i18n";
@@ -86,11 +87,13 @@ export async function listSessions(db: Db, userId: string, currentToken: string 
 export async function revokeSession(db: Db, userId: string, sessionId: string): Promise<void> {
   const deleted = await db.delete(sessions).where(and(eq(sessions.id, sessionId), eq(sessions.userId, userId))).returning({ id: sessions.id });
   if (!deleted.length) throw new AccountError("session_not_found");
+  noteSessionsEnded(deleted.map((d) => d.id));
 }
 
 /** Ends every session of the account but the current one. */
 export async function revokeOtherSessions(db: Db, userId: string, currentToken: string): Promise<number> {
   const deleted = await db.delete(sessions).where(and(eq(sessions.userId, userId), ne(sessions.token, currentToken))).returning({ id: sessions.id });
+  noteSessionsEnded(deleted.map((d) => d.id));
   return deleted.length;
 }
 
@@ -218,7 +221,7 @@ const deletedEmail = (userId: string) => `deleted-${userId}@deleted.invalid`;
  */
 export async function deleteAccount(db: Db, env: Env, userId: string, input: { password: string; locale: Locale }): Promise<void> {
   if (!(await verifyAccountPassword(db, env, userId, input.password))) throw new AccountError("password_wrong");
-  await db.transaction(async (tx) => {
+  const endedSessions = await db.transaction(async (tx) => {
     const [user] = await tx
       .select({ email: users.email, name: users.name })
       .from(users)
@@ -243,7 +246,7 @@ export async function deleteAccount(db: Db, env: Env, userId: string, input: { p
       .update(chatRooms)
       .set({ cancelledAt: now })
       .where(and(or(eq(chatRooms.ownerId, userId), eq(chatRooms.partnerId, userId)), sql`${chatRooms.completedAt} is null and ${chatRooms.cancelledAt} is null`));
-    await tx.delete(sessions).where(eq(sessions.userId, userId));
+    const ended = await tx.delete(sessions).where(eq(sessions.userId, userId)).returning({ id: sessions.id });
     await tx.delete(accounts).where(eq(accounts.userId, userId));
     await tx.delete(verifications).where(or(eq(verifications.value, userId), sql`${verifications.identifier} = ${user.email}`));
     await tx.delete(blocks).where(or(eq(blocks.blockerId, userId), eq(blocks.blockedId, userId)));
@@ -261,6 +264,8 @@ export async function deleteAccount(db: Db, env: Env, userId: string, input: { p
       .set({ email: deletedEmail(userId), name: DELETED_USER_NAME, image: null, emailVerified: false, role: "user", updatedAt: now })
       .where(eq(users.id, userId));
     await queueAccountDeletedMail(tx, { locale: input.locale, siteUrl: env.siteUrl }, user);
+    return ended.map((s) => s.id);
   });
+  noteSessionsEnded(endedSessions);
   noteBoardChange();
 }

@@ -12,6 +12,7 @@ import { describeAppError } from "../../lib/errors";
 import type { Env } from "../../lib/env.server";
 import { localeFromRequest, type Locale } from "../../lib/i18n";
 import { createLogger } from "../../lib/logger.server";
+import { noteSessionsEnded } from "../../lib/session-end.server";
 import { accountAfterHook, accountAuthOptions, accountBeforeHook, isStaleAddressChange } from "./account-auth.server";
 
 /**
@@ -191,6 +192,12 @@ function createAuth(db: Db, env: Env, options: AuthOptions = {}) {
             if (profile?.suspendedAt) {
               throw refusal(ctx?.headers, new UserError("suspended"));
             }
+          },
+        },
+        // Sign-out, and the sessions a password change or reset ends: their live sockets close too.
+        delete: {
+          after: async (session) => {
+            noteSessionsEnded([session.id]);
           },
         },
       },
