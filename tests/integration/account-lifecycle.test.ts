@@ -1,7 +1,21 @@
-import { eq, sql } from "drizzle-orm";
+import { eq, or, sql } from "drizzle-orm";
 import type { AppLoadContext } from "react-router";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { blocks, chatMessages, chatRooms, profiles, reports, sessions, tradeOffers, users } from "../../app/db/schema/index";
+import {
+  analyticsEvents,
+  analyticsVisitorUsers,
+  blocks,
+  chatMessages,
+  chatRooms,
+  notifications,
+  profiles,
+  reports,
+  sessions,
+  tradeOfferCards,
+  tradeOffers,
+  users,
+  wantedCards,
+} from "../../app/db/schema/index";
 import { rowsOf } from "../../app/db/sql.server";
 import { getRoomView, sendMessage } from "../../app/features/chat/chat.server";
 import type { MailMessage } from "../../app/features/mail/mail.server";
@@ -217,7 +231,11 @@ async function busyUser(name: string, friendId: string) {
   const [stored] = await database.db.select().from(chatMessages).where(eq(chatMessages.id, (reply as { message: { id: string } }).message.id));
   await reportMessage(database.db, { reporterId: me.id, messageId: stored.id, reason: "spam" });
   await database.db.insert(blocks).values({ blockerId: me.id, blockedId: stranger.id });
-  return { ...me, email, partner, stranger, myOffer, theirOffer, roomId: room.id };
+  const [wanted] = await database.db.select({ cardId: tradeOfferCards.cardId }).from(tradeOfferCards).where(eq(tradeOfferCards.offerId, theirOffer.id)).limit(1);
+  await database.db.insert(wantedCards).values({ userId: me.id, cardId: wanted.cardId });
+  await database.db.insert(analyticsEvents).values({ kind: "offer_posted", userId: me.id, offerId: myOffer.id });
+  await database.db.insert(analyticsVisitorUsers).values({ day: "2026-11-25", visitor: 42n, userId: me.id });
+  return { ...me, email, wantedCardId: wanted.cardId, partner, stranger, myOffer, theirOffer, roomId: room.id };
 }
 
 describe("export", () => {
@@ -237,6 +255,9 @@ describe("export", () => {
     expect(file.reportsFiled).toHaveLength(1);
     expect(file.blocks).toEqual([expect.objectContaining({ displayName: "無関係" })]);
     expect(file.mails.map((m) => m.subject)).toContain("【トレポケ】メールアドレスの確認");
+    expect(file.wantedCards).toEqual([expect.objectContaining({ cardId: u.wantedCardId })]);
+    // The partner's reply is in the inbox, named as the partner appears on the site.
+    expect(file.notifications).toEqual([expect.objectContaining({ kind: "message", actorDisplayName: u.partner.name, roomId: u.roomId })]);
     // Other users: display names only; no e-mail, no id, and the partner's friend ID is not revealed before 条件合意.
     for (const secret of [u.partner.id, `${u.partner.id}@example.com`, "9999888877776666", u.stranger.id, "5555444433332222"]) expect(text).not.toContain(secret);
     await database.db.update(chatRooms).set({ ownerAgreedAt: new Date(), partnerAgreedAt: new Date() }).where(eq(chatRooms.id, u.roomId));
@@ -266,9 +287,6 @@ describe("deletion", () => {
     // The report stays for moderation; its reporter is the nameless row.
     const [report] = await database.db.select().from(reports).where(eq(reports.reporterId, u.id));
     expect(report).toBeDefined();
-    // Signing in with the old address and password no longer works.
-    const login = await getAuth(database.db, env).handler(authRequest("/sign-in/email", { email: u.email, password: u.password }));
-    expect(login.status).toBe(401);
     // A mail confirms the deletion to the old address.
     expect((await mailsTo(u.email)).map((m) => m.subject)).toEqual(["【トレポケ】退会手続きが完了しました"]);
 
@@ -292,6 +310,19 @@ describe("deletion", () => {
       }
     }
     expect(found).toEqual(["delivery_outbox.payload has " + u.email + " (1)"]);
+
+    // Rows keyed by the user's id that nothing needs any more: the row is kept, so no cascade removes them.
+    expect(await database.db.select().from(wantedCards).where(eq(wantedCards.userId, u.id))).toEqual([]);
+    expect(await database.db.select().from(notifications).where(or(eq(notifications.userId, u.id), eq(notifications.actorId, u.id)))).toEqual([]);
+    expect(await database.db.select().from(analyticsEvents).where(eq(analyticsEvents.userId, u.id))).toEqual([]);
+    expect(await database.db.select().from(analyticsEvents).where(eq(analyticsEvents.offerId, u.myOffer.id))).toHaveLength(1);
+    expect(await database.db.select().from(analyticsVisitorUsers).where(eq(analyticsVisitorUsers.userId, u.id))).toEqual([]);
+
+    // Last, since a refused attempt counts against the address (sign_in_failures):
+    // signing in with the old address and password no longer works.
+    const login = await getAuth(database.db, env).handler(authRequest("/sign-in/email", { email: u.email, password: u.password }));
+    expect(login.status).toBe(401);
+
   });
 });
 

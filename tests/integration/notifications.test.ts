@@ -1,6 +1,6 @@
 import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { notifications, tradeOffers, users, wantedCards } from "../../app/db/schema/index";
+import { notifications, profiles, tradeOffers, users, wantedCards } from "../../app/db/schema/index";
 import { blockUser } from "../../app/features/blocks/blocks.server";
 import { seedCatalogue } from "../../app/features/cards/catalogue.server";
 import { applyTradeStep, markRead, sendMessage } from "../../app/features/chat/chat.server";
@@ -10,6 +10,7 @@ import {
   listNotifications,
   markAllNotificationsRead,
   markNotificationRead,
+  notifyChatMessage,
   notifyExpiringOffers,
 } from "../../app/features/notifications/notifications.server";
 import { addWantedCard, listWantedCards, removeWantedCard } from "../../app/features/notifications/want-list.server";
@@ -131,6 +132,21 @@ describe("notifications: event rules", () => {
     expect((await inbox(owner.id)).length).toBe(2);
     await db.delete(users).where(eq(users.id, partner.id));
     expect(await inbox(owner.id)).toEqual([]);
+    expect(await countUnreadNotifications(db, owner.id)).toBe(0);
+  });
+
+  it("an account deleted in the app (its row kept as 退会したユーザー) is never notified and causes no notification", async () => {
+    const collector = await createUser(db);
+    await db.insert(wantedCards).values({ userId: collector.id, cardId: other[2].id });
+    await db.update(profiles).set({ deletedAt: new Date() }).where(eq(profiles.userId, collector.id));
+    const poster = await createUser(db);
+    await createOffer(db, poster.id, OfferInputSchema.parse({ give: [{ cardId: other[2].id, count: 1 }], want: [{ cardId: other[0].id, count: 1 }] }));
+    expect(await inbox(collector.id)).toEqual([]);
+
+    const { owner, partner, roomId } = await roomBetween();
+    await markAllNotificationsRead(db, owner.id);
+    await db.update(profiles).set({ deletedAt: new Date() }).where(eq(profiles.userId, partner.id));
+    await notifyChatMessage(db, { roomId, senderId: partner.id, recipientId: owner.id });
     expect(await countUnreadNotifications(db, owner.id)).toBe(0);
   });
 

@@ -1,7 +1,9 @@
 import { createEmailVerificationToken } from "better-auth/api";
 import { and, asc, desc, eq, gt, inArray, ne, or, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.server";
+import { analyticsEvents, analyticsVisitorUsers } from "../../db/schema/analytics";
 import { chatMessages, chatReadCursors, chatRooms } from "../../db/schema/chat";
+import { notifications, wantedCards } from "../../db/schema/notifications";
 import { deliveryOutbox, signInFailures } from "../../db/schema/delivery";
 import { blocks, reports, tradeOfferCards, tradeOffers, tradeRateLimits } from "../../db/schema/trades";
 import { accounts, profiles, sessions, users, verifications } from "../../db/schema/users";
@@ -114,8 +116,8 @@ export async function verifyAccountPassword(db: Db, env: Env, userId: string, pa
 
 /**
  * Everything the site holds about the user, as the JSON file of ダウンロード: account, profile,
- * sessions, offers, chat rooms with their messages, reports filed, blocks and the mails queued
- * for the address. Other users appear by display name only; a partner's friend ID only where the
+ * sessions, offers, chat rooms with their messages, reports filed, blocks, the want list, the
+ * notifications and the mails queued for the address. Other users appear by display name only; a partner's friend ID only where the
  * chat revealed it to this user (both pressed 条件合意).
  */
 export async function exportAccountData(db: Db, env: Env, userId: string) {
@@ -169,6 +171,28 @@ export async function exportAccountData(db: Db, env: Env, userId: string) {
     .from(blocks)
     .leftJoin(profiles, eq(profiles.userId, blocks.blockedId))
     .where(eq(blocks.blockerId, userId));
+  const wanted = await db
+    .select({ cardId: wantedCards.cardId, createdAt: wantedCards.createdAt })
+    .from(wantedCards)
+    .where(eq(wantedCards.userId, userId))
+    .orderBy(asc(wantedCards.createdAt));
+  const inbox = await db
+    .select({
+      kind: notifications.kind,
+      actorDisplayName: profiles.displayName,
+      roomId: notifications.roomId,
+      offerId: notifications.offerId,
+      cardId: notifications.cardId,
+      detail: notifications.detail,
+      count: notifications.count,
+      createdAt: notifications.createdAt,
+      updatedAt: notifications.updatedAt,
+      readAt: notifications.readAt,
+    })
+    .from(notifications)
+    .leftJoin(profiles, eq(profiles.userId, notifications.actorId))
+    .where(eq(notifications.userId, userId))
+    .orderBy(asc(notifications.createdAt));
   const mails = await db
     .select({ subject: sql<string>`${deliveryOutbox.payload}->>'subject'`, status: deliveryOutbox.status, createdAt: deliveryOutbox.createdAt, sentAt: deliveryOutbox.finishedAt })
     .from(deliveryOutbox)
@@ -202,6 +226,8 @@ export async function exportAccountData(db: Db, env: Env, userId: string) {
     }),
     reportsFiled: filed,
     blocks: blocked,
+    wantedCards: wanted,
+    notifications: inbox,
     mails,
     // Notification settings join this file once the site has them.
   };
@@ -252,6 +278,12 @@ export async function deleteAccount(db: Db, env: Env, userId: string, input: { p
     await tx.delete(blocks).where(or(eq(blocks.blockerId, userId), eq(blocks.blockedId, userId)));
     await tx.delete(chatReadCursors).where(eq(chatReadCursors.userId, userId));
     await tx.delete(tradeRateLimits).where(eq(tradeRateLimits.userId, userId));
+    // The user row stays, so ON DELETE CASCADE never runs: the want list, the inbox and every
+    // notification naming this user as actor go here, and analytics forget who they were.
+    await tx.delete(wantedCards).where(eq(wantedCards.userId, userId));
+    await tx.delete(notifications).where(or(eq(notifications.userId, userId), eq(notifications.actorId, userId)));
+    await tx.update(analyticsEvents).set({ userId: null }).where(eq(analyticsEvents.userId, userId));
+    await tx.delete(analyticsVisitorUsers).where(eq(analyticsVisitorUsers.userId, userId));
     await tx.delete(signInFailures).where(eq(signInFailures.emailKey, user.email.toLowerCase()));
     // Mails queued or kept for the address (their bodies name the user) go with it.
     await tx.delete(deliveryOutbox).where(and(eq(deliveryOutbox.kind, "mail"), sql`lower(${deliveryOutbox.payload}->>'to') = ${user.email.toLowerCase()}`));
