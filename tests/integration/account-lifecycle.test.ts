@@ -31,6 +31,7 @@ import {
   VERIFY_RESEND_PER_HOUR,
 } from "../../app/features/users/account.server";
 import { CLIENT_IP_HEADER, getAuth } from "../../app/features/users/auth.server";
+import { ADDRESS_FAILURE_CAP } from "../../app/features/users/sign-in-guard.server";
 import { loadEnv, type Env } from "../../app/lib/env.server";
 import { action as accountAction } from "../../app/routes/profile.account";
 import { createChatOffer, createChatUser, newClientId } from "../support/chat-factories";
@@ -51,8 +52,8 @@ afterAll(async () => {
 
 const uniqueEmail = (tag: string) => `${tag}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`;
 
-function authRequest(path: string, body: unknown, options: { cookie?: string; ua?: string } = {}) {
-  const headers = new Headers({ "content-type": "application/json", origin: SITE, [CLIENT_IP_HEADER]: `10.2.0.${++ip % 250}` });
+function authRequest(path: string, body: unknown, options: { cookie?: string; ua?: string; ip?: string } = {}) {
+  const headers = new Headers({ "content-type": "application/json", origin: SITE, [CLIENT_IP_HEADER]: options.ip ?? `10.2.0.${++ip % 250}` });
   if (options.cookie) headers.set("cookie", options.cookie);
   if (options.ua) headers.set("user-agent", options.ua);
   return new Request(`${SITE}/api/auth${path}`, { method: "POST", headers, body: JSON.stringify(body) });
@@ -327,35 +328,58 @@ describe("deletion", () => {
 });
 
 describe("per-account sign-in limit", () => {
-  it("after 5 wrong passwords for one address from any IPs, the address waits a short, growing back-off; a right password afterwards clears it", async () => {
-    const auth = getAuth(database.db, env);
+  const signIn = (email: string, password: string, ip: string) => getAuth(database.db, env).handler(authRequest("/sign-in/email", { email, password }, { ip }));
+  const failuresOf = async (email: string) =>
+    (
+      await rowsOf<{ failures: number; minutes: number | null }>(
+        database.db,
+        sql`select failures, round(extract(epoch from blocked_until - now()) / 60)::int as minutes from sign_in_failures where email_key = ${email.toLowerCase()}`,
+      )
+    )[0];
+  const endWait = (email: string) => database.db.execute(sql`update sign_in_failures set blocked_until = now() - interval '1 second' where email_key = ${email.toLowerCase()}`);
+
+  it("after 5 wrong passwords the failing client waits a short back-off; another client with the right password gets in and clears it", async () => {
     const email = uniqueEmail("brute");
     await signUp(email);
     const other = uniqueEmail("bystander");
     await signUp(other);
-    for (let i = 0; i < 5; i++) {
-      const res = await auth.handler(authRequest("/sign-in/email", { email, password: `wrong-guess-${i}` }));
-      expect(res.status).toBe(401);
-    }
-    const locked = await auth.handler(authRequest("/sign-in/email", { email: email.toUpperCase(), password: "kouKan-2026-pass" }));
+    for (let i = 0; i < 5; i++) expect((await signIn(email, `wrong-guess-${i}`, "10.9.1.1")).status).toBe(401);
+    const locked = await signIn(email.toUpperCase(), "kouKan-2026-pass", "10.9.1.1");
     expect(locked.status).toBe(429);
     expect(await locked.json()).toMatchObject({ code: "account_locked", message: expect.stringContaining("1分ほど待ってから") });
     // Another account is not affected.
-    expect((await auth.handler(authRequest("/sign-in/email", { email: other, password: "kouKan-2026-pass" }))).status).toBe(200);
+    expect((await signIn(other, "kouKan-2026-pass", "10.9.1.1")).status).toBe(200);
+    // The owner, on a client that never failed for the address, signs in, and the count is gone.
+    expect((await signIn(email, "kouKan-2026-pass", "10.9.1.2")).status).toBe(200);
+    expect(await failuresOf(email)).toBeUndefined();
+  });
 
-    // The back-off is short: once it has passed, the right password gets in and the count is gone.
-    const key = email.toLowerCase();
-    await database.db.execute(sql`update sign_in_failures set blocked_until = now() - interval '1 second' where email_key = ${key}`);
-    const wrongAgain = await auth.handler(authRequest("/sign-in/email", { email, password: "still-wrong-1" }));
-    expect(wrongAgain.status).toBe(401);
-    const [row] = await rowsOf<{ failures: number; minutes: number }>(
-      database.db,
-      sql`select failures, round(extract(epoch from blocked_until - now()) / 60)::int as minutes from sign_in_failures where email_key = ${key}`,
-    );
-    expect(row).toEqual({ failures: 6, minutes: 2 });
-    await database.db.execute(sql`update sign_in_failures set blocked_until = now() - interval '1 second' where email_key = ${key}`);
-    const ok = await auth.handler(authRequest("/sign-in/email", { email, password: "kouKan-2026-pass" }));
-    expect(ok.status).toBe(200);
-    expect(await rowsOf(database.db, sql`select 1 from sign_in_failures where email_key = ${key}`)).toHaveLength(0);
+  it("one wrong password after the wait does not start the next wait; three do, twice as long", async () => {
+    const email = uniqueEmail("retry");
+    await signUp(email);
+    for (let i = 0; i < 5; i++) await signIn(email, `wrong-guess-${i}`, "10.9.2.1");
+    await endWait(email);
+    expect((await signIn(email, "still-wrong-1", "10.9.2.1")).status).toBe(401);
+    expect((await failuresOf(email)).minutes).toBeLessThanOrEqual(0);
+    expect((await signIn(email, "still-wrong-2", "10.9.2.1")).status).toBe(401);
+    expect((await signIn(email, "still-wrong-3", "10.9.2.1")).status).toBe(401);
+    expect(await failuresOf(email)).toEqual({ failures: 8, minutes: 2 });
+    expect((await signIn(email, "kouKan-2026-pass", "10.9.2.1")).status).toBe(429);
+  });
+
+  it("past the per-address cap every client waits, until a password reset clears the count", async () => {
+    const email = uniqueEmail("capped");
+    await signUp(email);
+    for (let i = 0; i < 5; i++) await signIn(email, `wrong-guess-${i}`, `10.9.3.${i}`);
+    await database.db.execute(sql`update sign_in_failures set failures = ${ADDRESS_FAILURE_CAP} where email_key = ${email.toLowerCase()}`);
+    expect((await signIn(email, "kouKan-2026-pass", "10.9.3.200")).status).toBe(429);
+
+    const auth = getAuth(database.db, env);
+    await auth.handler(authRequest("/request-password-reset", { email, redirectTo: "/reset-password" }));
+    const resetMail = (await mailsTo(email)).find((m) => m.text.includes("/reset-password?token="))!;
+    const token = /reset-password\?token=([A-Za-z0-9_-]+)/.exec(resetMail.text)![1];
+    expect((await auth.handler(authRequest("/reset-password", { token, newPassword: "atarashii-Pass-77" }))).status).toBe(200);
+    expect(await failuresOf(email)).toBeUndefined();
+    expect((await signIn(email, "atarashii-Pass-77", "10.9.3.1")).status).toBe(200);
   });
 });

@@ -45,6 +45,8 @@ export function accountAuthOptions(db: Db, env: Env) {
         await queuePasswordResetMail(db, { locale: localeOf(request), siteUrl: env.siteUrl }, user, resetPageUrl(env, token));
       },
       onPasswordReset: async ({ user }: { user: { email: string; name: string } }, request?: Request) => {
+        // Whoever reset the password holds the mailbox: the address's failed sign-ins are forgotten.
+        await clearSignInFailures(db, user.email);
         await queuePasswordChangedMail(db, { locale: localeOf(request), siteUrl: env.siteUrl }, user);
       },
     },
@@ -81,12 +83,12 @@ function checkNewPassword(headers: Headers | undefined, password: unknown) {
 }
 
 /** Our rules in front of Better Auth's account endpoints (the common-password rule, address shape, per-account back-off). */
-export async function accountBeforeHook(db: Db, ctx: { path: string; body?: unknown; headers?: Headers }): Promise<void> {
+export async function accountBeforeHook(db: Db, ctx: { path: string; body?: unknown; headers?: Headers }, clientIp: string | null): Promise<void> {
   const body = (ctx.body ?? {}) as Record<string, unknown>;
   switch (ctx.path) {
     case "/sign-in/email": {
       if (typeof body.email !== "string") return;
-      const minutes = await signInWaitMinutes(db, body.email);
+      const minutes = await signInWaitMinutes(db, body.email, clientIp);
       if (minutes > 0) throw refuse(ctx.headers, new AccountError("account_locked", { minutes }));
       return;
     }
@@ -143,13 +145,13 @@ export async function isStaleAddressChange(db: Db, token: unknown): Promise<bool
 }
 
 /** After Better Auth answered a sign-in: count a wrong password for the address, clear the count on success. */
-export async function accountAfterHook(db: Db, ctx: { path: string; body?: unknown; context: { returned?: unknown } }): Promise<void> {
+export async function accountAfterHook(db: Db, ctx: { path: string; body?: unknown; context: { returned?: unknown } }, clientIp: string | null): Promise<void> {
   if (ctx.path !== "/sign-in/email") return;
   const email = (ctx.body as { email?: unknown } | undefined)?.email;
   if (typeof email !== "string") return;
   const returned = ctx.context.returned;
   if (isAPIError(returned)) {
-    if (returned.statusCode === 401) await recordSignInFailure(db, email);
+    if (returned.statusCode === 401) await recordSignInFailure(db, email, clientIp);
     return;
   }
   await clearSignInFailures(db, email);

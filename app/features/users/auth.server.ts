@@ -123,7 +123,7 @@ function createAuth(db: Db, env: Env, options: AuthOptions = {}) {
       // Our own rules on top of Better Auth's: the display name is shown to other users, and
       // control characters or overlong values are refused before anything is written.
       before: createAuthMiddleware(async (ctx) => {
-        await accountBeforeHook(db, ctx);
+        await accountBeforeHook(db, ctx, ctx.headers?.get(CLIENT_IP_HEADER) ?? null);
         if (ctx.path === "/verify-email" && (await isStaleAddressChange(db, ctx.query?.token))) {
           // Only a path of this site: the hook runs before Better Auth's own origin check.
           const asked: unknown = ctx.query?.callbackURL;
@@ -168,7 +168,7 @@ function createAuth(db: Db, env: Env, options: AuthOptions = {}) {
       }),
       // Failed sign-ins per account (features/users/sign-in-guard.server.ts).
       after: createAuthMiddleware(async (ctx) => {
-        await accountAfterHook(db, ctx);
+        await accountAfterHook(db, ctx, ctx.headers?.get(CLIENT_IP_HEADER) ?? null);
       }),
     },
     databaseHooks: {
