@@ -11,6 +11,7 @@ import { requireViewer, sessionTokenFromCookie } from "../features/users/session
 import { fieldErrors, MESSAGE_PARAMS } from "../features/users/users.schema";
 import { usersMessages, type UsersMessageKey } from "../features/users/messages";
 import { formError } from "../lib/api.server";
+import { createLogger } from "../lib/logger.server";
 import { readFormData } from "../lib/forms.server";
 import { localeFromRequest, translate, type Locale } from "../lib/i18n";
 import { seoMeta } from "../lib/seo";
@@ -86,7 +87,13 @@ export async function action({ request, context }: Route.ActionArgs) {
           if (body.code === "invalid_credentials") return fail(translate(accountMessages, locale, "errorCurrentPassword"), "currentPassword");
           return authFailure(response, intent, "newPassword", locale);
         }
-        await queuePasswordChangedMail(context.db, { locale, siteUrl: context.env.siteUrl }, { email: viewer.email, name: viewer.displayName });
+        // The password has changed and the other sessions are gone whatever happens to the notice:
+        // a failure to queue it is logged, and this device keeps its new session cookie.
+        try {
+          await queuePasswordChangedMail(context.db, { locale, siteUrl: context.env.siteUrl }, { email: viewer.email, name: viewer.displayName });
+        } catch (error) {
+          createLogger(context.env.logLevel).error("password-changed mail not queued", { userId: viewer.id, error: error instanceof Error ? error.message : String(error) });
+        }
         // Better Auth replaced this device's session when it ended the others: pass its cookie on.
         return data<AccountActionData>({ intent, ok: true }, { headers: cookiesOf(response) });
       }

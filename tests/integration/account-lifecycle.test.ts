@@ -158,6 +158,31 @@ describe("change of address and password", () => {
     expect((await mailsTo(newEmail)).map((m) => m.subject)).toEqual(["【トレポケ】新しいメールアドレスの確認"]);
   });
 
+  it("a password change succeeds, with this device's new session cookie, even when its notice mail cannot be queued", async () => {
+    const email = uniqueEmail("mailfail");
+    const { id, cookie } = await signUp(email);
+    // The outbox refuses the notice for this address only (as a full disk or a lost connection would).
+    await database.db.execute(sql.raw(`create or replace function refuse_notice() returns trigger language plpgsql as $$
+      begin
+        if new.payload->>'to' = '${email}' and new.payload->>'subject' like '%パスワードを変更しました%' then raise exception 'outbox unavailable'; end if;
+        return new;
+      end $$`));
+    await database.db.execute(sql`create trigger refuse_notice before insert on delivery_outbox for each row execute function refuse_notice()`);
+    try {
+      const context = { db: database.db, env: { ...env, logLevel: "silent" }, cspNonce: "test" } as unknown as AppLoadContext;
+      const body = new URLSearchParams({ intent: "changePassword", currentPassword: "kouKan-2026-pass", newPassword: "atarashii-Pass-77" });
+      const request = new Request(`${SITE}/profile/account`, { method: "POST", headers: { cookie, origin: SITE, "content-type": "application/x-www-form-urlencoded" }, body });
+      const result = (await accountAction({ request, context, params: {} } as unknown as Parameters<typeof accountAction>[0])) as { data: { ok?: boolean }; init?: { status?: number; headers?: HeadersInit } };
+      expect(result.data).toMatchObject({ ok: true });
+      const newCookie = new Headers(result.init?.headers).getSetCookie().find((c) => c.startsWith("torepoke.session_token="));
+      expect(newCookie).toBeDefined();
+      const [session] = await database.db.select().from(sessions).where(eq(sessions.userId, id));
+      expect(tokenOf(newCookie!.split(";")[0])).toBe(session.token);
+    } finally {
+      await database.db.execute(sql`drop trigger refuse_notice on delivery_outbox`);
+    }
+  });
+
   it("refuses a change-of-address link issued before the password was changed", async () => {
     const auth = getAuth(database.db, env);
     const email = uniqueEmail("stale");
