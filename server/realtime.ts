@@ -3,6 +3,7 @@ import { createClient } from "redis";
 import { noteRemoteBoardChange, onLocalBoardChange } from "../app/lib/board-version.server";
 import { noteRemoteSettingsChange, onLocalSettingsChange } from "../app/features/settings/settings-version.server";
 import { noteRemoteContentChange, onLocalContentChange } from "../app/lib/content-version.server";
+import { onSessionsEnded } from "../app/lib/session-end.server";
 import type { Namespace, Server as SocketServer, Socket } from "socket.io";
 import { z } from "../app/lib/zod";
 import type { Database } from "../app/db/client.server";
@@ -35,7 +36,7 @@ import type { Logger } from "../app/lib/logger.server";
 
 export type Realtime = { close(): Promise<void> };
 
-type SocketData = { userId: string; locale: Locale };
+type SocketData = { userId: string; sessionId: string; locale: Locale };
 type ChatSocket = Socket<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
 type ChatNamespace = Namespace<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
 
@@ -125,6 +126,7 @@ function attachChat(nsp: ChatNamespace, deps: { env: Env; database: Database; lo
       if (!viewer) return next(new Error("unauthorized"));
       if (viewer.suspended) return next(new Error("suspended"));
       socket.data.userId = viewer.id;
+      socket.data.sessionId = viewer.sessionId;
       socket.data.locale = localeFromRequest({ headers } as Request);
       next();
     } catch (err) {
@@ -150,6 +152,11 @@ function attachChat(nsp: ChatNamespace, deps: { env: Env; database: Database; lo
   };
 
   let closing = false;
+  // The handshake is the only session check a socket gets: when a session ends (sign-out, the
+  // device list, a password change or reset, deletion), its sockets close on every instance.
+  const stopSessionWatch = onSessionsEnded((sessionIds) => {
+    if (!closing) nsp.in(sessionIds.map((id) => `session:${id}`)).disconnectSockets(true);
+  });
   const inFlight = new Set<Promise<unknown>>();
   // Handlers still running at shutdown finish before Redis closes; their broadcasts are dropped
   // once closing (the messages are stored, and clients sync when they reconnect).
@@ -172,7 +179,7 @@ function attachChat(nsp: ChatNamespace, deps: { env: Env; database: Database; lo
   nsp.on("connection", (raw) => {
     const socket = raw as ChatSocket;
     const userId = socket.data.userId;
-    void socket.join(`user:${userId}`);
+    void socket.join([`user:${userId}`, `session:${socket.data.sessionId}`]);
 
     /** Runs a handler whose ack is required; a missing ack is a malformed call and is ignored. */
     const handle = <P, R extends object>(event: keyof ClientToServerEvents, run: (payload: P) => Promise<R>) => {
@@ -272,6 +279,7 @@ function attachChat(nsp: ChatNamespace, deps: { env: Env; database: Database; lo
   return {
     drain: async () => {
       closing = true;
+      stopSessionWatch();
       await Promise.allSettled([...inFlight]);
     },
   };

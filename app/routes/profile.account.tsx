@@ -3,7 +3,7 @@ import { localeOfMatches } from "../components/layout/meta-locale";
 import { AccountSettings } from "../features/users/components/account-settings";
 import { accountMessages } from "../features/users/account-messages";
 import { ChangeEmailSchema, ChangePasswordSchema, DeleteAccountSchema, senderAddress } from "../features/users/account.schema";
-import { deleteAccount, getAccountSummary, listSessions, resendVerification, revokeOtherSessions, revokeSession } from "../features/users/account.server";
+import { deleteAccount, getAccountSummary, listSessions, resendVerification, revokeOtherSessions, revokeSession, verifyAccountPassword } from "../features/users/account.server";
 import { AccountError } from "../features/users/account-errors";
 import { queuePasswordChangedMail } from "../features/users/account-mail.server";
 import { callAuthEndpoint, cookiesOf, SESSION_COOKIE } from "../features/users/auth.server";
@@ -11,6 +11,7 @@ import { requireViewer, sessionTokenFromCookie } from "../features/users/session
 import { fieldErrors, MESSAGE_PARAMS } from "../features/users/users.schema";
 import { usersMessages, type UsersMessageKey } from "../features/users/messages";
 import { formError } from "../lib/api.server";
+import { createLogger } from "../lib/logger.server";
 import { readFormData } from "../lib/forms.server";
 import { localeFromRequest, translate, type Locale } from "../lib/i18n";
 import { seoMeta } from "../lib/seo";
@@ -57,9 +58,17 @@ export async function action({ request, context }: Route.ActionArgs) {
         return { intent, ok: true, sentTo: viewer.email } satisfies AccountActionData;
       }
       case "changeEmail": {
-        const parsed = ChangeEmailSchema.safeParse({ newEmail: form.get("newEmail") ?? "" });
-        if (!parsed.success) return fail(tUsers(locale, fieldErrors<"newEmail">(parsed.error).newEmail), "newEmail");
+        const parsed = ChangeEmailSchema.safeParse({ newEmail: form.get("newEmail") ?? "", currentPassword: form.get("currentPassword") ?? "" });
+        if (!parsed.success) {
+          const errors = fieldErrors<"newEmail" | "currentPassword">(parsed.error);
+          if (errors.newEmail) return fail(tUsers(locale, errors.newEmail), "newEmail");
+          return fail(translate(accountMessages, locale, "errorCurrentPassword"), "currentPassword");
+        }
         if (parsed.data.newEmail.toLowerCase() === viewer.email.toLowerCase()) throw new AccountError("email_same");
+        // A session alone must not move the account to another address (a borrowed device, a stolen cookie).
+        if (!(await verifyAccountPassword(context.db, context.env, viewer.id, parsed.data.currentPassword))) {
+          return fail(translate(accountMessages, locale, "errorCurrentPassword"), "currentPassword");
+        }
         const response = await callAuthEndpoint(context.db, context.env, request, "/change-email", { newEmail: parsed.data.newEmail, callbackURL: "/profile/account?emailChanged=1" });
         if (!response.ok) return authFailure(response, intent, "newEmail", locale);
         // Better Auth answers the same for an address that is taken: nothing tells who uses it.
@@ -78,7 +87,13 @@ export async function action({ request, context }: Route.ActionArgs) {
           if (body.code === "invalid_credentials") return fail(translate(accountMessages, locale, "errorCurrentPassword"), "currentPassword");
           return authFailure(response, intent, "newPassword", locale);
         }
-        await queuePasswordChangedMail(context.db, { locale, siteUrl: context.env.siteUrl }, { email: viewer.email, name: viewer.displayName });
+        // The password has changed and the other sessions are gone whatever happens to the notice:
+        // a failure to queue it is logged, and this device keeps its new session cookie.
+        try {
+          await queuePasswordChangedMail(context.db, { locale, siteUrl: context.env.siteUrl }, { email: viewer.email, name: viewer.displayName });
+        } catch (error) {
+          createLogger(context.env.logLevel).error("password-changed mail not queued", { userId: viewer.id, error: error instanceof Error ? error.message : String(error) });
+        }
         // Better Auth replaced this device's session when it ended the others: pass its cookie on.
         return data<AccountActionData>({ intent, ok: true }, { headers: cookiesOf(response) });
       }

@@ -94,6 +94,7 @@ describe("an account people can recover, manage and leave", () => {
     await page.goto(`${base}/profile/account`);
     expect(await seriousA11yViolations(page)).toEqual([]);
     await page.getByLabel("新しいメールアドレス").fill(newEmail);
+    await page.locator("#account-change-email-password").fill("atarashii-Pass-2026");
     await page.getByRole("button", { name: "確認メールを送る" }).click();
     await page.getByText("新しいメールアドレスに確認メールを送信しました。").waitFor();
     const changeLink = await linkInMail(newEmail, "【トレポケ】新しいメールアドレスの確認");

@@ -1,6 +1,21 @@
-import { eq, sql } from "drizzle-orm";
+import { eq, or, sql } from "drizzle-orm";
+import type { AppLoadContext } from "react-router";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { blocks, chatMessages, chatRooms, profiles, reports, sessions, tradeOffers, users } from "../../app/db/schema/index";
+import {
+  analyticsEvents,
+  analyticsVisitorUsers,
+  blocks,
+  chatMessages,
+  chatRooms,
+  notifications,
+  profiles,
+  reports,
+  sessions,
+  tradeOfferCards,
+  tradeOffers,
+  users,
+  wantedCards,
+} from "../../app/db/schema/index";
 import { rowsOf } from "../../app/db/sql.server";
 import { getRoomView, sendMessage } from "../../app/features/chat/chat.server";
 import type { MailMessage } from "../../app/features/mail/mail.server";
@@ -16,7 +31,9 @@ import {
   VERIFY_RESEND_PER_HOUR,
 } from "../../app/features/users/account.server";
 import { CLIENT_IP_HEADER, getAuth } from "../../app/features/users/auth.server";
+import { ADDRESS_FAILURE_CAP } from "../../app/features/users/sign-in-guard.server";
 import { loadEnv, type Env } from "../../app/lib/env.server";
+import { action as accountAction } from "../../app/routes/profile.account";
 import { createChatOffer, createChatUser, newClientId } from "../support/chat-factories";
 import { createTestDatabase, type TestDatabase } from "../support/test-db";
 
@@ -35,8 +52,8 @@ afterAll(async () => {
 
 const uniqueEmail = (tag: string) => `${tag}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`;
 
-function authRequest(path: string, body: unknown, options: { cookie?: string; ua?: string } = {}) {
-  const headers = new Headers({ "content-type": "application/json", origin: SITE, [CLIENT_IP_HEADER]: `10.2.0.${++ip % 250}` });
+function authRequest(path: string, body: unknown, options: { cookie?: string; ua?: string; ip?: string } = {}) {
+  const headers = new Headers({ "content-type": "application/json", origin: SITE, [CLIENT_IP_HEADER]: options.ip ?? `10.2.0.${++ip % 250}` });
   if (options.cookie) headers.set("cookie", options.cookie);
   if (options.ua) headers.set("user-agent", options.ua);
   return new Request(`${SITE}/api/auth${path}`, { method: "POST", headers, body: JSON.stringify(body) });
@@ -120,6 +137,67 @@ describe("change of address and password", () => {
     expect(user).toMatchObject({ email: newEmail, emailVerified: true });
   });
 
+  it("the settings page asks for the current password before it sends a change-of-address link", async () => {
+    const email = uniqueEmail("who");
+    const newEmail = uniqueEmail("taken-over");
+    const { cookie } = await signUp(email);
+    const context = { db: database.db, env, cspNonce: "test" } as unknown as AppLoadContext;
+    const submit = (fields: Record<string, string>) => {
+      const body = new URLSearchParams({ intent: "changeEmail", ...fields });
+      const request = new Request(`${SITE}/profile/account`, { method: "POST", headers: { cookie, origin: SITE, "content-type": "application/x-www-form-urlencoded" }, body });
+      return accountAction({ request, context, params: {} } as unknown as Parameters<typeof accountAction>[0]) as Promise<{ data: { error?: string; field?: string; ok?: boolean }; init?: { status?: number } }>;
+    };
+    for (const fields of [{ newEmail }, { newEmail, currentPassword: "not-the-password" }] as Record<string, string>[]) {
+      const refused = await submit(fields);
+      expect(refused.init?.status).toBe(400);
+      expect(refused.data).toMatchObject({ field: "currentPassword", error: "現在のパスワードが正しくありません" });
+    }
+    expect(await mailsTo(newEmail)).toHaveLength(0);
+    const sent = await submit({ newEmail, currentPassword: "kouKan-2026-pass" });
+    expect(sent).toMatchObject({ ok: true, sentTo: newEmail });
+    expect((await mailsTo(newEmail)).map((m) => m.subject)).toEqual(["【トレポケ】新しいメールアドレスの確認"]);
+  });
+
+  it("a password change succeeds, with this device's new session cookie, even when its notice mail cannot be queued", async () => {
+    const email = uniqueEmail("mailfail");
+    const { id, cookie } = await signUp(email);
+    // The outbox refuses the notice for this address only (as a full disk or a lost connection would).
+    await database.db.execute(sql.raw(`create or replace function refuse_notice() returns trigger language plpgsql as $$
+      begin
+        if new.payload->>'to' = '${email}' and new.payload->>'subject' like '%パスワードを変更しました%' then raise exception 'outbox unavailable'; end if;
+        return new;
+      end $$`));
+    await database.db.execute(sql`create trigger refuse_notice before insert on delivery_outbox for each row execute function refuse_notice()`);
+    try {
+      const context = { db: database.db, env: { ...env, logLevel: "silent" }, cspNonce: "test" } as unknown as AppLoadContext;
+      const body = new URLSearchParams({ intent: "changePassword", currentPassword: "kouKan-2026-pass", newPassword: "atarashii-Pass-77" });
+      const request = new Request(`${SITE}/profile/account`, { method: "POST", headers: { cookie, origin: SITE, "content-type": "application/x-www-form-urlencoded" }, body });
+      const result = (await accountAction({ request, context, params: {} } as unknown as Parameters<typeof accountAction>[0])) as { data: { ok?: boolean }; init?: { status?: number; headers?: HeadersInit } };
+      expect(result.data).toMatchObject({ ok: true });
+      const newCookie = new Headers(result.init?.headers).getSetCookie().find((c) => c.startsWith("torepoke.session_token="));
+      expect(newCookie).toBeDefined();
+      const [session] = await database.db.select().from(sessions).where(eq(sessions.userId, id));
+      expect(tokenOf(newCookie!.split(";")[0])).toBe(session.token);
+    } finally {
+      await database.db.execute(sql`drop trigger refuse_notice on delivery_outbox`);
+    }
+  });
+
+  it("refuses a change-of-address link issued before the password was changed", async () => {
+    const auth = getAuth(database.db, env);
+    const email = uniqueEmail("stale");
+    const newEmail = uniqueEmail("stale-new");
+    const { id, cookie } = await signUp(email);
+    expect((await auth.handler(authRequest("/change-email", { newEmail, callbackURL: "/profile/account?emailChanged=1" }, { cookie }))).status).toBe(200);
+    const link = /http:\/\/torepoke\.test\/api\/auth\/verify-email\?\S+/.exec((await mailsTo(newEmail))[0].text)![0];
+    const changed = await auth.handler(authRequest("/change-password", { currentPassword: "kouKan-2026-pass", newPassword: "atarashii-Pass-77" }, { cookie }));
+    expect(changed.status).toBe(200);
+    const res = await follow(link);
+    expect(res.status).toBe(302);
+    expect(res.headers.get("location")).toBe("/profile/account?emailChanged=1&error=TOKEN_EXPIRED");
+    expect((await database.db.select().from(users).where(eq(users.id, id)))[0].email).toBe(email);
+  });
+
   it("changes the password only with the current one, refuses a common one, and ends the other sessions", async () => {
     const auth = getAuth(database.db, env);
     const email = uniqueEmail("pw");
@@ -179,7 +257,11 @@ async function busyUser(name: string, friendId: string) {
   const [stored] = await database.db.select().from(chatMessages).where(eq(chatMessages.id, (reply as { message: { id: string } }).message.id));
   await reportMessage(database.db, { reporterId: me.id, messageId: stored.id, reason: "spam" });
   await database.db.insert(blocks).values({ blockerId: me.id, blockedId: stranger.id });
-  return { ...me, email, partner, stranger, myOffer, theirOffer, roomId: room.id };
+  const [wanted] = await database.db.select({ cardId: tradeOfferCards.cardId }).from(tradeOfferCards).where(eq(tradeOfferCards.offerId, theirOffer.id)).limit(1);
+  await database.db.insert(wantedCards).values({ userId: me.id, cardId: wanted.cardId });
+  await database.db.insert(analyticsEvents).values({ kind: "offer_posted", userId: me.id, offerId: myOffer.id });
+  await database.db.insert(analyticsVisitorUsers).values({ day: "2026-11-25", visitor: 42n, userId: me.id });
+  return { ...me, email, wantedCardId: wanted.cardId, partner, stranger, myOffer, theirOffer, roomId: room.id };
 }
 
 describe("export", () => {
@@ -199,6 +281,9 @@ describe("export", () => {
     expect(file.reportsFiled).toHaveLength(1);
     expect(file.blocks).toEqual([expect.objectContaining({ displayName: "無関係" })]);
     expect(file.mails.map((m) => m.subject)).toContain("【トレポケ】メールアドレスの確認");
+    expect(file.wantedCards).toEqual([expect.objectContaining({ cardId: u.wantedCardId })]);
+    // The partner's reply is in the inbox, named as the partner appears on the site.
+    expect(file.notifications).toEqual([expect.objectContaining({ kind: "message", actorDisplayName: u.partner.name, roomId: u.roomId })]);
     // Other users: display names only; no e-mail, no id, and the partner's friend ID is not revealed before 条件合意.
     for (const secret of [u.partner.id, `${u.partner.id}@example.com`, "9999888877776666", u.stranger.id, "5555444433332222"]) expect(text).not.toContain(secret);
     await database.db.update(chatRooms).set({ ownerAgreedAt: new Date(), partnerAgreedAt: new Date() }).where(eq(chatRooms.id, u.roomId));
@@ -228,9 +313,6 @@ describe("deletion", () => {
     // The report stays for moderation; its reporter is the nameless row.
     const [report] = await database.db.select().from(reports).where(eq(reports.reporterId, u.id));
     expect(report).toBeDefined();
-    // Signing in with the old address and password no longer works.
-    const login = await getAuth(database.db, env).handler(authRequest("/sign-in/email", { email: u.email, password: u.password }));
-    expect(login.status).toBe(401);
     // A mail confirms the deletion to the old address.
     expect((await mailsTo(u.email)).map((m) => m.subject)).toEqual(["【トレポケ】退会手続きが完了しました"]);
 
@@ -254,39 +336,75 @@ describe("deletion", () => {
       }
     }
     expect(found).toEqual(["delivery_outbox.payload has " + u.email + " (1)"]);
+
+    // Rows keyed by the user's id that nothing needs any more: the row is kept, so no cascade removes them.
+    expect(await database.db.select().from(wantedCards).where(eq(wantedCards.userId, u.id))).toEqual([]);
+    expect(await database.db.select().from(notifications).where(or(eq(notifications.userId, u.id), eq(notifications.actorId, u.id)))).toEqual([]);
+    expect(await database.db.select().from(analyticsEvents).where(eq(analyticsEvents.userId, u.id))).toEqual([]);
+    expect(await database.db.select().from(analyticsEvents).where(eq(analyticsEvents.offerId, u.myOffer.id))).toHaveLength(1);
+    expect(await database.db.select().from(analyticsVisitorUsers).where(eq(analyticsVisitorUsers.userId, u.id))).toEqual([]);
+
+    // Last, since a refused attempt counts against the address (sign_in_failures):
+    // signing in with the old address and password no longer works.
+    const login = await getAuth(database.db, env).handler(authRequest("/sign-in/email", { email: u.email, password: u.password }));
+    expect(login.status).toBe(401);
+
   });
 });
 
 describe("per-account sign-in limit", () => {
-  it("after 5 wrong passwords for one address from any IPs, the address waits a short, growing back-off; a right password afterwards clears it", async () => {
-    const auth = getAuth(database.db, env);
+  const signIn = (email: string, password: string, ip: string) => getAuth(database.db, env).handler(authRequest("/sign-in/email", { email, password }, { ip }));
+  const failuresOf = async (email: string) =>
+    (
+      await rowsOf<{ failures: number; minutes: number | null }>(
+        database.db,
+        sql`select failures, round(extract(epoch from blocked_until - now()) / 60)::int as minutes from sign_in_failures where email_key = ${email.toLowerCase()}`,
+      )
+    )[0];
+  const endWait = (email: string) => database.db.execute(sql`update sign_in_failures set blocked_until = now() - interval '1 second' where email_key = ${email.toLowerCase()}`);
+
+  it("after 5 wrong passwords the failing client waits a short back-off; another client with the right password gets in and clears it", async () => {
     const email = uniqueEmail("brute");
     await signUp(email);
     const other = uniqueEmail("bystander");
     await signUp(other);
-    for (let i = 0; i < 5; i++) {
-      const res = await auth.handler(authRequest("/sign-in/email", { email, password: `wrong-guess-${i}` }));
-      expect(res.status).toBe(401);
-    }
-    const locked = await auth.handler(authRequest("/sign-in/email", { email: email.toUpperCase(), password: "kouKan-2026-pass" }));
+    for (let i = 0; i < 5; i++) expect((await signIn(email, `wrong-guess-${i}`, "10.9.1.1")).status).toBe(401);
+    const locked = await signIn(email.toUpperCase(), "kouKan-2026-pass", "10.9.1.1");
     expect(locked.status).toBe(429);
     expect(await locked.json()).toMatchObject({ code: "account_locked", message: expect.stringContaining("1分ほど待ってから") });
     // Another account is not affected.
-    expect((await auth.handler(authRequest("/sign-in/email", { email: other, password: "kouKan-2026-pass" }))).status).toBe(200);
+    expect((await signIn(other, "kouKan-2026-pass", "10.9.1.1")).status).toBe(200);
+    // The owner, on a client that never failed for the address, signs in, and the count is gone.
+    expect((await signIn(email, "kouKan-2026-pass", "10.9.1.2")).status).toBe(200);
+    expect(await failuresOf(email)).toBeUndefined();
+  });
 
-    // The back-off is short: once it has passed, the right password gets in and the count is gone.
-    const key = email.toLowerCase();
-    await database.db.execute(sql`update sign_in_failures set blocked_until = now() - interval '1 second' where email_key = ${key}`);
-    const wrongAgain = await auth.handler(authRequest("/sign-in/email", { email, password: "still-wrong-1" }));
-    expect(wrongAgain.status).toBe(401);
-    const [row] = await rowsOf<{ failures: number; minutes: number }>(
-      database.db,
-      sql`select failures, round(extract(epoch from blocked_until - now()) / 60)::int as minutes from sign_in_failures where email_key = ${key}`,
-    );
-    expect(row).toEqual({ failures: 6, minutes: 2 });
-    await database.db.execute(sql`update sign_in_failures set blocked_until = now() - interval '1 second' where email_key = ${key}`);
-    const ok = await auth.handler(authRequest("/sign-in/email", { email, password: "kouKan-2026-pass" }));
-    expect(ok.status).toBe(200);
-    expect(await rowsOf(database.db, sql`select 1 from sign_in_failures where email_key = ${key}`)).toHaveLength(0);
+  it("one wrong password after the wait does not start the next wait; three do, twice as long", async () => {
+    const email = uniqueEmail("retry");
+    await signUp(email);
+    for (let i = 0; i < 5; i++) await signIn(email, `wrong-guess-${i}`, "10.9.2.1");
+    await endWait(email);
+    expect((await signIn(email, "still-wrong-1", "10.9.2.1")).status).toBe(401);
+    expect((await failuresOf(email)).minutes).toBeLessThanOrEqual(0);
+    expect((await signIn(email, "still-wrong-2", "10.9.2.1")).status).toBe(401);
+    expect((await signIn(email, "still-wrong-3", "10.9.2.1")).status).toBe(401);
+    expect(await failuresOf(email)).toEqual({ failures: 8, minutes: 2 });
+    expect((await signIn(email, "kouKan-2026-pass", "10.9.2.1")).status).toBe(429);
+  });
+
+  it("past the per-address cap every client waits, until a password reset clears the count", async () => {
+    const email = uniqueEmail("capped");
+    await signUp(email);
+    for (let i = 0; i < 5; i++) await signIn(email, `wrong-guess-${i}`, `10.9.3.${i}`);
+    await database.db.execute(sql`update sign_in_failures set failures = ${ADDRESS_FAILURE_CAP} where email_key = ${email.toLowerCase()}`);
+    expect((await signIn(email, "kouKan-2026-pass", "10.9.3.200")).status).toBe(429);
+
+    const auth = getAuth(database.db, env);
+    await auth.handler(authRequest("/request-password-reset", { email, redirectTo: "/reset-password" }));
+    const resetMail = (await mailsTo(email)).find((m) => m.text.includes("/reset-password?token="))!;
+    const token = /reset-password\?token=([A-Za-z0-9_-]+)/.exec(resetMail.text)![1];
+    expect((await auth.handler(authRequest("/reset-password", { token, newPassword: "atarashii-Pass-77" }))).status).toBe(200);
+    expect(await failuresOf(email)).toBeUndefined();
+    expect((await signIn(email, "atarashii-Pass-77", "10.9.3.1")).status).toBe(200);
   });
 });

@@ -7,7 +7,10 @@ import { eq } from "drizzle-orm";
 import { Server as SocketServer } from "socket.io";
 import { io as connect, type Socket } from "socket.io-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { chatMessages, profiles, tradeOffers } from "../../app/db/schema/index";
+import { chatMessages, profiles, sessions, tradeOffers, users } from "../../app/db/schema/index";
+import { sendMessage } from "../../app/features/chat/chat.server";
+import { deleteAccount, revokeOtherSessions, revokeSession } from "../../app/features/users/account.server";
+import { getAuth } from "../../app/features/users/auth.server";
 import type { Ack, ChatMessage, ClientToServerEvents, ServerToClientEvents } from "../../app/features/chat/protocol";
 import { loadEnv, type Env } from "../../app/lib/env.server";
 import { createLogger } from "../../app/lib/logger.server";
@@ -299,6 +302,61 @@ describe("the chat socket", () => {
       const [stored] = await database.db.select({ status: tradeOffers.status }).from(tradeOffers).where(eq(tradeOffers.id, offer.id));
       expect(stored.status).toBe("negotiating");
     }
+  });
+
+  it("closes the sockets of a session when it ends: one device, all other devices, a password change, account deletion", async () => {
+    const sessionIdOf = async (cookie: string) => {
+      const token = decodeURIComponent(cookie.split("=")[1]).split(".")[0];
+      const [row] = await database.db.select({ id: sessions.id }).from(sessions).where(eq(sessions.token, token));
+      return row.id;
+    };
+    const open = async (cookie: string) => {
+      const socket = client(server, cookie);
+      await connected(socket);
+      return { socket, closed: new Promise<string>((resolve) => socket.once("disconnect", resolve)) };
+    };
+
+    // The device list: one session, then every other one.
+    const user = await createChatUser(database.db);
+    const [kept, ended, other] = await Promise.all([0, 1, 2].map(() => createSessionCookie(database.db, user.id, SECRET)));
+    const keptSocket = await open(kept);
+    const endedSocket = await open(ended);
+    const otherSocket = await open(other);
+    await revokeSession(database.db, user.id, await sessionIdOf(ended));
+    expect(await endedSocket.closed).toBe("io server disconnect");
+    expect(otherSocket.socket.connected).toBe(true);
+    await revokeOtherSessions(database.db, user.id, decodeURIComponent(kept.split("=")[1]).split(".")[0]);
+    expect(await otherSocket.closed).toBe("io server disconnect");
+    expect(keptSocket.socket.connected).toBe(true);
+
+    // Better Auth's own endings (a password change that ends the other sessions) and deletion.
+    const env = testEnv();
+    const auth = getAuth(database.db, env);
+    const email = `socket-${Date.now()}@example.com`;
+    const password = "kouKan-2026-pass";
+    const authRequest = (route: string, body: unknown, cookie?: string) =>
+      new Request(`${env.siteUrl}/api/auth${route}`, { method: "POST", headers: { "content-type": "application/json", origin: env.siteUrl, ...(cookie ? { cookie } : {}) }, body: JSON.stringify(body) });
+    const signUp = await auth.handler(authRequest("/sign-up/email", { email, password, name: "ソケット" }));
+    const first = signUp.headers.getSetCookie()[0].split(";")[0];
+    const second = (await auth.handler(authRequest("/sign-in/email", { email, password }))).headers.getSetCookie()[0].split(";")[0];
+    const secondSocket = await open(second);
+    const changed = await auth.handler(authRequest("/change-password", { currentPassword: password, newPassword: "atarashii-Pass-77", revokeOtherSessions: true }, first));
+    expect(changed.status).toBe(200);
+    expect(await secondSocket.closed).toBe("io server disconnect");
+
+    const current = changed.headers.getSetCookie()[0].split(";")[0];
+    const currentSocket = await open(current);
+    const [{ id: userId }] = await database.db.select({ id: users.id }).from(users).where(eq(users.email, email));
+    await deleteAccount(database.db, env, userId, { password: "atarashii-Pass-77", locale: "ja" });
+    expect(await currentSocket.closed).toBe("io server disconnect");
+    expect(keptSocket.socket.connected).toBe(true);
+  });
+
+  it("refuses a message from a deleted account", async () => {
+    const { roomId, owner } = await createChatRoom(database.db);
+    await database.db.update(profiles).set({ deletedAt: new Date() }).where(eq(profiles.userId, owner.id));
+    await expect(sendMessage(database.db, { roomId, userId: owner.id, clientId: newClientId(), body: "退会後" })).rejects.toMatchObject({ code: "not_found" });
+    expect(await database.db.select().from(chatMessages).where(eq(chatMessages.roomId, roomId))).toHaveLength(0);
   });
 
   it("files a report for a message from the room", async () => {

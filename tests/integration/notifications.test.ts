@@ -1,6 +1,6 @@
 import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { notifications, tradeOffers, users, wantedCards } from "../../app/db/schema/index";
+import { notifications, profiles, tradeOffers, users, wantedCards } from "../../app/db/schema/index";
 import { blockUser } from "../../app/features/blocks/blocks.server";
 import { seedCatalogue } from "../../app/features/cards/catalogue.server";
 import { applyTradeStep, markRead, sendMessage } from "../../app/features/chat/chat.server";
@@ -10,11 +10,14 @@ import {
   listNotifications,
   markAllNotificationsRead,
   markNotificationRead,
+  notifyChatMessage,
   notifyExpiringOffers,
 } from "../../app/features/notifications/notifications.server";
 import { addWantedCard, listWantedCards, removeWantedCard } from "../../app/features/notifications/want-list.server";
 import { createOffer, openChatRoomForOffer } from "../../app/features/trades/offers.server";
 import { OfferInputSchema } from "../../app/features/trades/trades.schema";
+import { addTradeRuleChange } from "../../app/features/trades/trade-rules.server";
+import { TradeRuleChangeSchema } from "../../app/features/trades/trade-rules.schema";
 import { newClientId } from "../support/chat-factories";
 import { catalogueCards, createUser } from "../support/factories";
 import { createTestDatabase, type TestDatabase } from "../support/test-db";
@@ -132,6 +135,37 @@ describe("notifications: event rules", () => {
     await db.delete(users).where(eq(users.id, partner.id));
     expect(await inbox(owner.id)).toEqual([]);
     expect(await countUnreadNotifications(db, owner.id)).toBe(0);
+  });
+
+  it("an account deleted in the app (its row kept as 退会したユーザー) is never notified and causes no notification", async () => {
+    const collector = await createUser(db);
+    await db.insert(wantedCards).values({ userId: collector.id, cardId: other[2].id });
+    await db.update(profiles).set({ deletedAt: new Date() }).where(eq(profiles.userId, collector.id));
+    const poster = await createUser(db);
+    await createOffer(db, poster.id, OfferInputSchema.parse({ give: [{ cardId: other[2].id, count: 1 }], want: [{ cardId: other[0].id, count: 1 }] }));
+    expect(await inbox(collector.id)).toEqual([]);
+
+    const { owner, partner, roomId } = await roomBetween();
+    await markAllNotificationsRead(db, owner.id);
+    await db.update(profiles).set({ deletedAt: new Date() }).where(eq(profiles.userId, partner.id));
+    await notifyChatMessage(db, { roomId, senderId: partner.id, recipientId: owner.id });
+    expect(await countUnreadNotifications(db, owner.id)).toBe(0);
+  });
+
+  it("ほしいカード follows the trade rules an admin changes: a rarity opened now may be added at once", async () => {
+    const [card] = (await catalogueCards(db, "☆☆☆", 12)).filter((c) => !c.id.startsWith("A1-"));
+    const collector = await createUser(db);
+    await expect(addWantedCard(db, collector.id, card.id)).rejects.toMatchObject({ code: "not_tradeable" });
+    const admin = await createUser(db);
+    const now = new Date(Date.now() - 60_000 + 9 * 3600_000).toISOString().slice(0, 16);
+    await addTradeRuleChange(db, TradeRuleChangeSchema.parse({ scope: "rarity", target: "☆☆☆", tradeable: true, effectiveAt: now, note: "☆☆☆を開放" }), admin.id);
+    try {
+      await addWantedCard(db, collector.id, card.id);
+      expect((await listWantedCards(db, collector.id)).map((w) => w.cardId)).toEqual([card.id]);
+    } finally {
+      // The rules are the whole site's: closed again (the later change of the same moment wins) for the other tests.
+      await addTradeRuleChange(db, TradeRuleChangeSchema.parse({ scope: "rarity", target: "☆☆☆", tradeable: false, effectiveAt: now, note: "☆☆☆を戻す" }), admin.id);
+    }
   });
 
   it("マッチ: a new offer notifies owners of open offers it pairs with (same rarity), once", async () => {

@@ -41,4 +41,7 @@ export const signInFailures = pgTable("sign_in_failures", {
   failures: integer("failures").notNull().default(0),
   lastFailureAt: timestamp("last_failure_at", { withTimezone: true }).notNull().defaultNow(),
   blockedUntil: timestamp("blocked_until", { withTimezone: true }),
+  // Client IPs the failures came from (features/users/sign-in-guard.server.ts): the back-off holds
+  // them, not a client that never failed for this address.
+  failedIps: text("failed_ips").array().notNull().default(sql`'{}'::text[]`),
 });

@@ -7,8 +7,8 @@ import { users } from "./users";
 
 /**
  * The inbox (DESIGN.md §10): one row per thing a player should hear about, written in the same
- * transaction as the change that caused it. Rows about a user cascade away with that user's
- * account (actor_id), so a deleted account never shows up in anyone's inbox.
+ * transaction as the change that caused it. Account deletion keeps the user row (decision 016), so
+ * deleteAccount removes the rows for and about the user itself, and no new row names a deleted account.
  */
 export const notifications = pgTable(
   "notifications",

@@ -86,10 +86,11 @@ export async function sendMessage(db: Db, input: SendInput, allowSend?: () => Pr
   if (!RoomIdSchema.safeParse(input.roomId).success) throw new ChatError("not_found");
   // Membership, a stored copy of this send, and whether the other side blocked the sender: one
   // round trip, since this runs for every message.
-  const [found] = await rowsOf<MessageRow & { owner_id: string; partner_id: string; suspended: boolean; blocked_me: boolean; message_id: string | null }>(
+  const [found] = await rowsOf<MessageRow & { owner_id: string; partner_id: string; suspended: boolean; deleted: boolean; blocked_me: boolean; message_id: string | null }>(
     db,
     sql`select r.owner_id, r.partner_id,
           exists (select 1 from profiles p where p.user_id = ${input.userId} and p.suspended_at is not null) as suspended,
+          exists (select 1 from profiles p where p.user_id = ${input.userId} and p.deleted_at is not null) as deleted,
           exists (select 1 from blocks b
                   where b.blocker_id = case when r.owner_id = ${input.userId} then r.partner_id else r.owner_id end
                     and b.blocked_id = ${input.userId}) as blocked_me,
@@ -98,7 +99,8 @@ export async function sendMessage(db: Db, input: SendInput, allowSend?: () => Pr
         left join chat_messages m on m.room_id = r.id and m.sender_id = ${input.userId} and m.client_id = ${input.clientId}
         where r.id = ${input.roomId} and (r.owner_id = ${input.userId} or r.partner_id = ${input.userId})`,
   );
-  if (!found) throw new ChatError("not_found");
+  // A deleted account (its row stays as 退会したユーザー) writes nothing more, whatever still holds its id.
+  if (!found || found.deleted) throw new ChatError("not_found");
   // Before the stored-copy shortcut: a suspended user gets nothing back from an old socket.
   if (found.suspended) throw new ChatError("suspended");
   const recipientId = otherParticipant({ ownerId: found.owner_id, partnerId: found.partner_id }, input.userId);

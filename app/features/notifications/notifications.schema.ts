@@ -6,14 +6,19 @@ export const NotificationActionSchema = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("read-all") }),
 ]);
 
-/** `?before=<ISO time>_<uuid>`: the next page of the inbox. */
+/** `?before=<ISO time>_<uuid>`: the next page of the inbox. A damaged one is a 400, never a database error. */
 export const NotificationCursorSchema = z
   .string()
-  .regex(/^\d{4}-\d{2}-\d{2}T[\d:.]+Z_[0-9a-f-]{36}$/)
-  .transform((raw) => {
-    const at = raw.slice(0, raw.indexOf("_"));
-    return { at, id: raw.slice(raw.indexOf("_") + 1) };
-  });
+  .max(80)
+  .regex(/^\d{4}-\d{2}-\d{2}T[\d:.]+Z_[^_]+$/)
+  .transform((raw) => ({ at: raw.slice(0, raw.indexOf("_")), id: raw.slice(raw.indexOf("_") + 1) }))
+  .refine((cursor) => isCalendarTime(cursor.at) && z.uuid().safeParse(cursor.id).success);
+
+/** Date.parse rolls 2026-02-30 over to March; PostgreSQL refuses it, so the day must survive the parse. */
+function isCalendarTime(at: string): boolean {
+  const ms = Date.parse(at);
+  return !Number.isNaN(ms) && new Date(ms).toISOString().slice(0, 10) === at.slice(0, 10);
+}
 
 /** ほしいカードに追加 / から外す. */
 export const WantedCardFormSchema = z.object({

@@ -25,12 +25,17 @@ type NewNotification = {
   dedupeKey?: string | null;
 };
 
+/** An account that exists and has not been deleted (deletion keeps the row as 退会したユーザー). */
+const present = (userId: SQL | string) =>
+  sql`exists (select 1 from users u where u.id = ${userId})
+    and not exists (select 1 from profiles p where p.user_id = ${userId} and p.deleted_at is not null)`;
+
 /** The rule every notification passes: someone else, both accounts present, no block either way. */
 function allowed(userId: SQL, actorId: string | null): SQL {
-  if (actorId === null) return sql`exists (select 1 from users u where u.id = ${userId})`;
+  if (actorId === null) return present(userId);
   return sql`${userId} <> ${actorId}
-    and exists (select 1 from users u where u.id = ${actorId})
-    and exists (select 1 from users u where u.id = ${userId})
+    and ${present(actorId)}
+    and ${present(userId)}
     and not exists (select 1 from blocks b
       where (b.blocker_id = ${userId} and b.blocked_id = ${actorId})
          or (b.blocker_id = ${actorId} and b.blocked_id = ${userId}))`;
@@ -115,7 +120,7 @@ export async function notifyReportOutcome(db: Queryable, r: { reportId: string; 
         select r.reporter_id, 'report',
           case when r.target_type = 'offer' and exists (select 1 from trade_offers o where o.id::text = r.target_id) then r.target_id::uuid end,
           ${r.outcome}, ${`report:${r.reportId}`}
-        from reports r where r.id = ${r.reportId}::uuid
+        from reports r where r.id = ${r.reportId}::uuid and ${allowed(sql`r.reporter_id`, null)}
         on conflict do nothing`,
   );
 }

@@ -1,28 +1,22 @@
 import { sql } from "drizzle-orm";
 import type { Db } from "../../db/client.server";
 import { rowsOf, type Queryable } from "../../db/sql.server";
-import { TRADE_EXCLUDED_PACKS } from "../trades/rules";
+import { cardTradeability } from "../trades/trade-rules.server";
 import { NotificationError } from "./errors";
 
 /** ほしいカード: a list kept short enough to stay a real wish list, not the whole catalogue. */
 export const MAX_WANTED_CARDS = 100;
 
 /**
- * Adds a card to the player's ほしいカード list. Only a card the board can trade may go on it —
- * the trade rules' own test: its rarity is tradeable and it is in a pack the board offers
- * (rules.ts TRADE_EXCLUDED_PACKS) — otherwise no offer could ever give it.
+ * Adds a card to the player's ほしいカード list. Only a card the board can trade now may go on it
+ * (the trade rules, features/trades/trade-rules.server.ts, so an admin's change applies at once) —
+ * otherwise no offer could give it.
  */
 export async function addWantedCard(db: Db, userId: string, cardId: string): Promise<void> {
-  const excluded = TRADE_EXCLUDED_PACKS.length ? TRADE_EXCLUDED_PACKS : ["-"];
-  const [card] = await rowsOf<{ name: string; tradeable: boolean; listed: boolean }>(
-    db,
-    sql`select c.name, coalesce(r.tradeable, false) as tradeable,
-          exists (select 1 from card_packs cp where cp.card_id = c.id
-                  and cp.pack_id not in (${sql.join(excluded.map((p) => sql`${p}`), sql`, `)})) as listed
-        from cards c left join rarities r on r.code = c.rarity where c.id = ${cardId}`,
-  );
+  const [card] = await rowsOf<{ name: string }>(db, sql`select c.name from cards c where c.id = ${cardId}`);
   if (!card) throw new NotificationError("card_not_found");
-  if (!card.tradeable || !card.listed) throw new NotificationError("not_tradeable", { name: card.name });
+  const state = (await cardTradeability(db, [cardId])).get(cardId);
+  if (!state?.tradeable) throw new NotificationError("not_tradeable", { name: card.name });
   await db.transaction(async (tx) => {
     // The user's row lock serialises their adds, so two at once cannot both be the 101st.
     await tx.execute(sql`select 1 from profiles where user_id = ${userId} for update`);

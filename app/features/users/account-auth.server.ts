@@ -1,7 +1,7 @@
 import { APIError, isAPIError } from "better-auth/api";
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import type { Db } from "../../db/client.server";
-import { users } from "../../db/schema/users";
+import { accounts, users } from "../../db/schema/users";
 import type { AppError } from "../../lib/errors";
 import type { Env } from "../../lib/env.server";
 import { localeFromRequest, translate, type Locale } from "../../lib/i18n";
@@ -45,6 +45,8 @@ export function accountAuthOptions(db: Db, env: Env) {
         await queuePasswordResetMail(db, { locale: localeOf(request), siteUrl: env.siteUrl }, user, resetPageUrl(env, token));
       },
       onPasswordReset: async ({ user }: { user: { email: string; name: string } }, request?: Request) => {
+        // Whoever reset the password holds the mailbox: the address's failed sign-ins are forgotten.
+        await clearSignInFailures(db, user.email);
         await queuePasswordChangedMail(db, { locale: localeOf(request), siteUrl: env.siteUrl }, user);
       },
     },
@@ -81,12 +83,12 @@ function checkNewPassword(headers: Headers | undefined, password: unknown) {
 }
 
 /** Our rules in front of Better Auth's account endpoints (the common-password rule, address shape, per-account back-off). */
-export async function accountBeforeHook(db: Db, ctx: { path: string; body?: unknown; headers?: Headers }): Promise<void> {
+export async function accountBeforeHook(db: Db, ctx: { path: string; body?: unknown; headers?: Headers }, clientIp: string | null): Promise<void> {
   const body = (ctx.body ?? {}) as Record<string, unknown>;
   switch (ctx.path) {
     case "/sign-in/email": {
       if (typeof body.email !== "string") return;
-      const minutes = await signInWaitMinutes(db, body.email);
+      const minutes = await signInWaitMinutes(db, body.email, clientIp);
       if (minutes > 0) throw refuse(ctx.headers, new AccountError("account_locked", { minutes }));
       return;
     }
@@ -107,14 +109,49 @@ export async function accountBeforeHook(db: Db, ctx: { path: string; body?: unkn
   }
 }
 
+/** The claims of a Better Auth e-mail token, read without checking it (/verify-email checks it next). */
+function tokenClaims(token: unknown): { email?: unknown; updateTo?: unknown; iat?: unknown } | null {
+  if (typeof token !== "string") return null;
+  const payload = token.split(".")[1];
+  if (!payload) return null;
+  try {
+    return JSON.parse(Buffer.from(payload, "base64url").toString("utf8")) as { email?: unknown; updateTo?: unknown; iat?: unknown };
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Whether a change-of-address link was issued before the account's password last changed: such a
+ * link is refused, so a link requested by someone who has since been locked out (password reset or
+ * change) cannot take the account over. The credential row's updated_at moves only when Better Auth
+ * writes a new password; at sign-up it equals created_at. iat has whole seconds, so a link requested
+ * in the same second as a password change counts as older (the user asks again).
+ */
+export async function isStaleAddressChange(db: Db, token: unknown): Promise<boolean> {
+  const claims = tokenClaims(token);
+  if (!claims || typeof claims.updateTo !== "string" || typeof claims.email !== "string" || typeof claims.iat !== "number") return false;
+  const [credential] = await db
+    .select({ createdAt: accounts.createdAt, updatedAt: accounts.updatedAt })
+    .from(accounts)
+    .innerJoin(users, eq(users.id, accounts.userId))
+    .where(and(eq(users.email, claims.email.toLowerCase()), eq(accounts.providerId, "credential")))
+    .limit(1);
+  if (!credential) return false;
+  const changedAt = credential.updatedAt.getTime();
+  // Sign-up writes both stamps from two clock reads: a few milliseconds apart at most.
+  if (changedAt - credential.createdAt.getTime() < 10) return false;
+  return claims.iat * 1000 <= changedAt;
+}
+
 /** After Better Auth answered a sign-in: count a wrong password for the address, clear the count on success. */
-export async function accountAfterHook(db: Db, ctx: { path: string; body?: unknown; context: { returned?: unknown } }): Promise<void> {
+export async function accountAfterHook(db: Db, ctx: { path: string; body?: unknown; context: { returned?: unknown } }, clientIp: string | null): Promise<void> {
   if (ctx.path !== "/sign-in/email") return;
   const email = (ctx.body as { email?: unknown } | undefined)?.email;
   if (typeof email !== "string") return;
   const returned = ctx.context.returned;
   if (isAPIError(returned)) {
-    if (returned.statusCode === 401) await recordSignInFailure(db, email);
+    if (returned.statusCode === 401) await recordSignInFailure(db, email, clientIp);
     return;
   }
   await clearSignInFailures(db, email);

@@ -9,7 +9,7 @@ const currentPassword = z.string().min(1, key("errorCredentials")).max(PASSWORD_
 
 export const ForgotPasswordSchema = z.object({ email: emailField });
 export const ResetPasswordSchema = z.object({ token: z.string().min(1).max(200), password: newPassword });
-export const ChangeEmailSchema = z.object({ newEmail: emailField });
+export const ChangeEmailSchema = z.object({ newEmail: emailField, currentPassword });
 export const ChangePasswordSchema = z.object({ currentPassword, newPassword });
 export const DeleteAccountSchema = z.object({ password: currentPassword, confirm: z.literal("on", key("errorInvalidRequest")) });
 

@@ -1,11 +1,14 @@
 import { createEmailVerificationToken } from "better-auth/api";
 import { and, asc, desc, eq, gt, inArray, ne, or, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.server";
+import { analyticsEvents, analyticsVisitorUsers } from "../../db/schema/analytics";
 import { chatMessages, chatReadCursors, chatRooms } from "../../db/schema/chat";
+import { notifications, wantedCards } from "../../db/schema/notifications";
 import { deliveryOutbox, signInFailures } from "../../db/schema/delivery";
 import { blocks, reports, tradeOfferCards, tradeOffers, tradeRateLimits } from "../../db/schema/trades";
 import { accounts, profiles, sessions, users, verifications } from "../../db/schema/users";
 import { noteBoardChange } from "../../lib/board-version.server";
+import { noteSessionsEnded } from "../../lib/session-end.server";
 import type { Env } from "../../lib/env.server";
 import { countInHour } from "../../lib/hourly-limit.server";
 import type { Locale } from "../../lib/i18n";
@@ -86,11 +89,13 @@ export async function listSessions(db: Db, userId: string, currentToken: string 
 export async function revokeSession(db: Db, userId: string, sessionId: string): Promise<void> {
   const deleted = await db.delete(sessions).where(and(eq(sessions.id, sessionId), eq(sessions.userId, userId))).returning({ id: sessions.id });
   if (!deleted.length) throw new AccountError("session_not_found");
+  noteSessionsEnded(deleted.map((d) => d.id));
 }
 
 /** Ends every session of the account but the current one. */
 export async function revokeOtherSessions(db: Db, userId: string, currentToken: string): Promise<number> {
   const deleted = await db.delete(sessions).where(and(eq(sessions.userId, userId), ne(sessions.token, currentToken))).returning({ id: sessions.id });
+  noteSessionsEnded(deleted.map((d) => d.id));
   return deleted.length;
 }
 
@@ -111,8 +116,8 @@ export async function verifyAccountPassword(db: Db, env: Env, userId: string, pa
 
 /**
  * Everything the site holds about the user, as the JSON file of ダウンロード: account, profile,
- * sessions, offers, chat rooms with their messages, reports filed, blocks and the mails queued
- * for the address. Other users appear by display name only; a partner's friend ID only where the
+ * sessions, offers, chat rooms with their messages, reports filed, blocks, the want list, the
+ * notifications and the mails queued for the address. Other users appear by display name only; a partner's friend ID only where the
  * chat revealed it to this user (both pressed 条件合意).
  */
 export async function exportAccountData(db: Db, env: Env, userId: string) {
@@ -166,6 +171,28 @@ export async function exportAccountData(db: Db, env: Env, userId: string) {
     .from(blocks)
     .leftJoin(profiles, eq(profiles.userId, blocks.blockedId))
     .where(eq(blocks.blockerId, userId));
+  const wanted = await db
+    .select({ cardId: wantedCards.cardId, createdAt: wantedCards.createdAt })
+    .from(wantedCards)
+    .where(eq(wantedCards.userId, userId))
+    .orderBy(asc(wantedCards.createdAt));
+  const inbox = await db
+    .select({
+      kind: notifications.kind,
+      actorDisplayName: profiles.displayName,
+      roomId: notifications.roomId,
+      offerId: notifications.offerId,
+      cardId: notifications.cardId,
+      detail: notifications.detail,
+      count: notifications.count,
+      createdAt: notifications.createdAt,
+      updatedAt: notifications.updatedAt,
+      readAt: notifications.readAt,
+    })
+    .from(notifications)
+    .leftJoin(profiles, eq(profiles.userId, notifications.actorId))
+    .where(eq(notifications.userId, userId))
+    .orderBy(asc(notifications.createdAt));
   const mails = await db
     .select({ subject: sql<string>`${deliveryOutbox.payload}->>'subject'`, status: deliveryOutbox.status, createdAt: deliveryOutbox.createdAt, sentAt: deliveryOutbox.finishedAt })
     .from(deliveryOutbox)
@@ -199,6 +226,8 @@ export async function exportAccountData(db: Db, env: Env, userId: string) {
     }),
     reportsFiled: filed,
     blocks: blocked,
+    wantedCards: wanted,
+    notifications: inbox,
     mails,
     // Notification settings join this file once the site has them.
   };
@@ -218,7 +247,7 @@ const deletedEmail = (userId: string) => `deleted-${userId}@deleted.invalid`;
  */
 export async function deleteAccount(db: Db, env: Env, userId: string, input: { password: string; locale: Locale }): Promise<void> {
   if (!(await verifyAccountPassword(db, env, userId, input.password))) throw new AccountError("password_wrong");
-  await db.transaction(async (tx) => {
+  const endedSessions = await db.transaction(async (tx) => {
     const [user] = await tx
       .select({ email: users.email, name: users.name })
       .from(users)
@@ -243,12 +272,18 @@ export async function deleteAccount(db: Db, env: Env, userId: string, input: { p
       .update(chatRooms)
       .set({ cancelledAt: now })
       .where(and(or(eq(chatRooms.ownerId, userId), eq(chatRooms.partnerId, userId)), sql`${chatRooms.completedAt} is null and ${chatRooms.cancelledAt} is null`));
-    await tx.delete(sessions).where(eq(sessions.userId, userId));
+    const ended = await tx.delete(sessions).where(eq(sessions.userId, userId)).returning({ id: sessions.id });
     await tx.delete(accounts).where(eq(accounts.userId, userId));
     await tx.delete(verifications).where(or(eq(verifications.value, userId), sql`${verifications.identifier} = ${user.email}`));
     await tx.delete(blocks).where(or(eq(blocks.blockerId, userId), eq(blocks.blockedId, userId)));
     await tx.delete(chatReadCursors).where(eq(chatReadCursors.userId, userId));
     await tx.delete(tradeRateLimits).where(eq(tradeRateLimits.userId, userId));
+    // The user row stays, so ON DELETE CASCADE never runs: the want list, the inbox and every
+    // notification naming this user as actor go here, and analytics forget who they were.
+    await tx.delete(wantedCards).where(eq(wantedCards.userId, userId));
+    await tx.delete(notifications).where(or(eq(notifications.userId, userId), eq(notifications.actorId, userId)));
+    await tx.update(analyticsEvents).set({ userId: null }).where(eq(analyticsEvents.userId, userId));
+    await tx.delete(analyticsVisitorUsers).where(eq(analyticsVisitorUsers.userId, userId));
     await tx.delete(signInFailures).where(eq(signInFailures.emailKey, user.email.toLowerCase()));
     // Mails queued or kept for the address (their bodies name the user) go with it.
     await tx.delete(deliveryOutbox).where(and(eq(deliveryOutbox.kind, "mail"), sql`lower(${deliveryOutbox.payload}->>'to') = ${user.email.toLowerCase()}`));
@@ -261,6 +296,8 @@ export async function deleteAccount(db: Db, env: Env, userId: string, input: { p
       .set({ email: deletedEmail(userId), name: DELETED_USER_NAME, image: null, emailVerified: false, role: "user", updatedAt: now })
       .where(eq(users.id, userId));
     await queueAccountDeletedMail(tx, { locale: input.locale, siteUrl: env.siteUrl }, user);
+    return ended.map((s) => s.id);
   });
+  noteSessionsEnded(endedSessions);
   noteBoardChange();
 }

@@ -12,7 +12,8 @@ import { describeAppError } from "../../lib/errors";
 import type { Env } from "../../lib/env.server";
 import { localeFromRequest, type Locale } from "../../lib/i18n";
 import { createLogger } from "../../lib/logger.server";
-import { accountAfterHook, accountAuthOptions, accountBeforeHook } from "./account-auth.server";
+import { noteSessionsEnded } from "../../lib/session-end.server";
+import { accountAfterHook, accountAuthOptions, accountBeforeHook, isStaleAddressChange } from "./account-auth.server";
 
 /**
  * Better Auth sees the client address only through this header, which server/http.ts sets from
@@ -122,7 +123,13 @@ function createAuth(db: Db, env: Env, options: AuthOptions = {}) {
       // Our own rules on top of Better Auth's: the display name is shown to other users, and
       // control characters or overlong values are refused before anything is written.
       before: createAuthMiddleware(async (ctx) => {
-        await accountBeforeHook(db, ctx);
+        await accountBeforeHook(db, ctx, ctx.headers?.get(CLIENT_IP_HEADER) ?? null);
+        if (ctx.path === "/verify-email" && (await isStaleAddressChange(db, ctx.query?.token))) {
+          // Only a path of this site: the hook runs before Better Auth's own origin check.
+          const asked: unknown = ctx.query?.callbackURL;
+          const callback = typeof asked === "string" && asked.startsWith("/") && !asked.startsWith("//") && !asked.includes("\\") ? asked : "/";
+          throw ctx.redirect(`${callback}${callback.includes("?") ? "&" : "?"}error=TOKEN_EXPIRED`);
+        }
         if (ctx.path !== "/sign-up/email" && ctx.path !== "/sign-in/email") return;
         const body = (ctx.body ?? {}) as Record<string, unknown>;
         const headers = ctx.headers;
@@ -161,7 +168,7 @@ function createAuth(db: Db, env: Env, options: AuthOptions = {}) {
       }),
       // Failed sign-ins per account (features/users/sign-in-guard.server.ts).
       after: createAuthMiddleware(async (ctx) => {
-        await accountAfterHook(db, ctx);
+        await accountAfterHook(db, ctx, ctx.headers?.get(CLIENT_IP_HEADER) ?? null);
       }),
     },
     databaseHooks: {
@@ -185,6 +192,12 @@ function createAuth(db: Db, env: Env, options: AuthOptions = {}) {
             if (profile?.suspendedAt) {
               throw refusal(ctx?.headers, new UserError("suspended"));
             }
+          },
+        },
+        // Sign-out, and the sessions a password change or reset ends: their live sockets close too.
+        delete: {
+          after: async (session) => {
+            noteSessionsEnded([session.id]);
           },
         },
       },

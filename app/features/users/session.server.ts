@@ -12,6 +12,8 @@ import { UserError } from "./errors";
 /** Who is making the request, as every loader, action and socket handler sees it. */
 export type Viewer = {
   id: string;
+  /** The session this request signed in with (live sockets join `session:<id>` to end with it). */
+  sessionId: string;
   email: string;
   displayName: string;
   friendId: string | null;
@@ -117,6 +119,7 @@ export async function getViewerFromHeaders(headers: Headers, db: Db, env: Env, s
   }
   return {
     id: userId,
+    sessionId: found.sessionId,
     email: found.email,
     displayName: found.displayName,
     friendId: found.friendId,
@@ -136,6 +139,7 @@ function viewerQuery(db: Db) {
       friendId: profiles.friendId,
       suspendedAt: profiles.suspendedAt,
       lastActiveAt: profiles.lastActiveAt,
+      sessionId: sessions.id,
       sessionExpiresAt: sessions.expiresAt,
       sessionUpdatedAt: sessions.updatedAt,
     })

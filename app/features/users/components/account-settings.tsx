@@ -106,6 +106,7 @@ export function AccountSettings({
           <input type="hidden" name="intent" value="changeEmail" />
           <ErrorText actionData={actionData} intent="changeEmail" />
           <FormField id="account-new-email" name="newEmail" type="email" autoComplete="email" required maxLength={254} label={t("changeEmailNew")} error={fieldError(actionData, "changeEmail", "newEmail")} />
+          <FormField id="account-change-email-password" name="currentPassword" type="password" autoComplete="current-password" required maxLength={PASSWORD_MAX} label={t("currentPassword")} error={fieldError(actionData, "changeEmail", "currentPassword")} />
           <SubmitButton pending={pending("changeEmail")}>{t("changeEmailSubmit")}</SubmitButton>
         </Form>
       </section>

@@ -1,0 +1,1 @@
+ALTER TABLE "sign_in_failures" ADD COLUMN "failed_ips" text[] DEFAULT '{}'::text[] NOT NULL;
