@@ -282,7 +282,7 @@ describe("admin gate", () => {
       // Articles is the default tab; the selected tab is in the URL and the tablist is keyboard-operable.
       const articlesTab = page.getByRole("tab", { name: "記事管理" });
       expect(await articlesTab.getAttribute("aria-selected")).toBe("true");
-      await expect(page.getByRole("tab").count()).resolves.toBe(6); // SPEC.md §2's five tabs plus 通報 (trade reports)
+      await expect(page.getByRole("tab").count()).resolves.toBe(8); // SPEC.md §2's five tabs plus 通報 (trade reports), アクセス解析 and トレードルール
       await expect(page.getByRole("contentinfo").count()).resolves.toBe(0);
       await articlesTab.focus();
       await page.keyboard.press("ArrowRight");

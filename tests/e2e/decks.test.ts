@@ -136,7 +136,7 @@ describe("deck recipes", () => {
     await page.getByRole("heading", { name: "ポケモン" }).waitFor();
     await page.getByRole("heading", { name: "トレーナーズ" }).waitFor();
     expect(await page.locator('script[type="application/ld+json"]').allTextContents()).toEqual(expect.arrayContaining([expect.stringContaining('"@type":"Article"')]));
-    expect(await page.locator('meta[property="og:image"]').getAttribute("content")).toMatch(/\/uploads\/eyecatches\/.+\.webp$/);
+    expect(await page.locator('meta[property="og:image"]').getAttribute("content")).toMatch(/\/share\/deck\/[^/]+\/[0-9a-f]{16}\.webp$/); // the deck's own share image
     expect(await seriousA11yViolations(page)).toEqual([]);
 
     await page.getByRole("link", { name: "足りないカードを募集する" }).click();

@@ -69,6 +69,7 @@ describe("share images", () => {
     const created = await admin.request.post(`${baseUrl}/api/admin/decks`, { data: body, headers: { origin: baseUrl } });
     expect(created.status(), await created.text()).toBe(201);
     const { id, slug } = (await created.json()) as { id: string; slug: string };
+    const revision = 1; // a new deck's first revision: saves name the one they loaded
 
     const before = await previewImage(`/deck-recipes/${slug}`);
     expect(before.type).toBe("image/webp");
@@ -77,7 +78,7 @@ describe("share images", () => {
     // Served again from the upload store: the same bytes.
     expect(Buffer.from(await (await fetch(before.url)).arrayBuffer()).equals(before.bytes)).toBe(true);
 
-    const edited = await admin.request.patch(`${baseUrl}/api/admin/decks/${id}`, { data: { ...body, name: `${name}改`, tier: 2 }, headers: { origin: baseUrl } });
+    const edited = await admin.request.patch(`${baseUrl}/api/admin/decks/${id}`, { data: { ...body, name: `${name}改`, tier: 2, revision }, headers: { origin: baseUrl } });
     expect(edited.status(), await edited.text()).toBe(200);
     const after = await previewImage(`/deck-recipes/${slug}`);
     expect(after.url).not.toBe(before.url);
@@ -123,6 +124,9 @@ describe("share images", () => {
 
     const closed = await owner.request.post(`${baseUrl}/api/trades/${id}`, { data: { action: "close" }, headers: { origin: baseUrl } });
     expect(closed.status(), await closed.text()).toBe(200);
+    // Signed-out visitors share a render of the offer page for PAGE_CACHE_SECONDS: wait for the new one.
+    const ogOf = async () => /<meta property="og:image" content="([^"]+)"/.exec(await (await fetch(`${baseUrl}/trades/${id}`)).text())?.[1];
+    await expect.poll(ogOf, { timeout: 20_000, interval: 500 }).not.toBe(open.url);
     const after = await previewImage(`/trades/${id}`);
     expect(after.url).not.toBe(open.url);
     expect(after.bytes.equals(open.bytes)).toBe(false);
