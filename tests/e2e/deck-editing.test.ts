@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import sharp from "sharp";
 import type { Browser, BrowserContext } from "playwright-core";
+import { request } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { launchBrowser, newContext, watchConsole } from "../support/browser";
 
@@ -81,14 +82,18 @@ describe("the deck editor, as administrators meet it", () => {
     expect(pageB.url()).toBe(`${baseUrl}/admin/deck-recipes/edit/${id}`);
 
     // Through the server as any client sees it: the stale revision is a 409 with the Japanese text.
-    const stale = await second.request.patch(`${baseUrl}/api/admin/decks/${id}`, {
+    // A new request context (a new connection): the context's own one has been idle through the
+    // page steps above, and the server may be closing it just as it is reused (ECONNRESET).
+    const api = await request.newContext({ storageState: await second.storageState() });
+    const stale = await api.patch(`${baseUrl}/api/admin/decks/${id}`, {
       data: { name: "古い版から", tier: 2, category: "deck-recipe", cards: [], revision: 1 },
       headers: { origin: baseUrl },
     });
     expect(stale.status()).toBe(409);
     expect(await stale.json()).toMatchObject({ code: "conflict" });
-    const stored = (await (await first.request.get(`${baseUrl}/api/admin/decks/${id}`)).json()) as { name: string; revision: number };
+    const stored = (await (await api.get(`${baseUrl}/api/admin/decks/${id}`)).json()) as { name: string; revision: number };
     expect(stored).toMatchObject({ name: "一人目の名前", revision: 2 });
+    await api.dispose();
     expect(problemsA).toEqual([]);
     await first.close();
     await second.close();
