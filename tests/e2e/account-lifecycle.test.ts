@@ -71,7 +71,6 @@ describe("an account people can recover, manage and leave", () => {
     await page.getByText("登録されている場合はメールを送信しました").waitFor();
     await page.getByText(/^送信元: no-reply@/).waitFor();
     expect(await seriousA11yViolations(page)).toEqual([]);
-    await page.screenshot({ path: "/tmp/p21-forgot-sent-390.png", fullPage: true });
 
     const resetLink = await linkInMail(x.email, "【トレポケ】パスワードの再設定");
     expect(resetLink).toMatch(new RegExp(`^${base}/reset-password\\?token=`));
@@ -118,7 +117,6 @@ describe("an account people can recover, manage and leave", () => {
     expect(exported.chatRooms[0].partner).toEqual({ displayName: "相手さん" });
 
     await page.setViewportSize({ width: 1280, height: 900 });
-    await page.screenshot({ path: "/tmp/p21-account-1280.png", fullPage: true });
 
     // Deletion: password again, the confirmation ticked.
     await page.getByLabel("確認のためパスワードを入力").fill("atarashii-Pass-2026");

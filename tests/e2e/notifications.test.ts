@@ -45,7 +45,6 @@ describe("notifications in the browser", () => {
     await a.waitForFunction(() => document.title.startsWith("(2) "));
     await expect(bellCount(a).textContent()).resolves.toBe("2");
     await expect(a.getByTestId("menu-notification-count").textContent()).resolves.toBe("2");
-    await a.screenshot({ path: "/tmp/p22-bell-phone.png" });
 
     // A second message folds into the room's one notification.
     await b.locator("#chat-input").fill("よろしくお願いします");
@@ -59,7 +58,6 @@ describe("notifications in the browser", () => {
     await expect(items.count()).resolves.toBe(2);
     await expect(a.getByRole("heading", { name: "今日" }).isVisible()).resolves.toBe(true);
     expect(await seriousA11yViolations(a)).toEqual([]);
-    await a.screenshot({ path: "/tmp/p22-notifications-phone.png", fullPage: true });
 
     // The message notification opens the room; reading it clears the room's notifications
     // (the message and the response that opened the room), in the bell and the title.
@@ -99,7 +97,6 @@ describe("notifications in the browser", () => {
     await expect(page.getByTestId("notification-bell").isVisible()).resolves.toBe(true);
     await expect(page.getByText("お知らせはまだありません。").isVisible()).resolves.toBe(true);
     expect(await seriousA11yViolations(page)).toEqual([]);
-    await page.screenshot({ path: "/tmp/p22-notifications-wide.png" });
     expect(problems).toEqual([]);
     await context.close();
 
@@ -139,7 +136,6 @@ describe("notifications in the browser", () => {
     await expect(c.getByTestId("wanted-cards").locator("li").count()).resolves.toBe(1);
     await c.waitForFunction(() => document.title.startsWith("(1) "));
     expect(await seriousA11yViolations(c)).toEqual([]);
-    await c.screenshot({ path: "/tmp/p22-want-phone.png", fullPage: true });
     expect(problems).toEqual([]);
     await cContext.close();
     await dContext.close();
