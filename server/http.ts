@@ -180,6 +180,12 @@ export async function createHttpApp(options: {
   app.use((req, res, next) => (publicEntries.has(firstSegment(req.path)) ? publicFiles(req, res, next) : next()));
 
   const server = createServer(app);
+  // An idle keep-alive connection stays open for 65 s (Node closes it after 5 s by default). A
+  // client or proxy that reuses a connection just as the server closes it sees ECONNRESET; a
+  // window longer than the usual 60 s idle timeout of load balancers keeps the server from being
+  // the side that closes. Headers must still arrive within their own, longer, limit.
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
   const io = new SocketServer(server, {
     serveClient: false,
     // A chat message is at most 1,000 characters: nothing on this socket needs Socket.IO's 1 MB.
