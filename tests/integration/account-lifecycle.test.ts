@@ -13,11 +13,13 @@ import {
   sessions,
   tradeOfferCards,
   tradeOffers,
+  tradeRuleChanges,
+  uploads,
   users,
   wantedCards,
 } from "../../app/db/schema/index";
 import { rowsOf } from "../../app/db/sql.server";
-import { getRoomView, sendMessage } from "../../app/features/chat/chat.server";
+import { getRoomView, markRead, sendMessage } from "../../app/features/chat/chat.server";
 import type { MailMessage } from "../../app/features/mail/mail.server";
 import { reportMessage } from "../../app/features/moderation/moderation.server";
 import { AccountError } from "../../app/features/users/account-errors";
@@ -289,6 +291,34 @@ describe("export", () => {
     await database.db.update(chatRooms).set({ ownerAgreedAt: new Date(), partnerAgreedAt: new Date() }).where(eq(chatRooms.id, u.roomId));
     const agreed = await exportAccountData(database.db, env, u.id);
     expect(agreed.chatRooms[0].partner).toEqual({ displayName: u.partner.name, friendId: "9999888877776666" });
+  });
+
+  it("also holds the account's role, read positions, sign-in failures, hourly counts, activity records and what it wrote as an administrator", async () => {
+    const u = await busyUser("全部入り", "2222333344445555");
+    // A wrong password against the address, from some client; an administrator's trade-rule change and upload.
+    const refused = await getAuth(database.db, env).handler(authRequest("/sign-in/email", { email: u.email, password: "wrong-password-9" }, { ip: "10.9.9.9" }));
+    expect(refused.status).toBe(401);
+    await database.db.update(users).set({ role: "admin" }).where(eq(users.id, u.id));
+    await database.db.insert(tradeRuleChanges).values({ scope: "rarity", target: "☆☆", tradeable: false, effectiveAt: new Date("2026-01-01T00:00:00Z"), note: "書き出しの確認", createdBy: u.id });
+    await database.db.insert(uploads).values({ key: `articles/${Date.now()}-export.webp`, folder: "articles", contentType: "image/webp", bytes: 10, width: 1, height: 1, uploadedBy: u.id });
+    await markRead(database.db, u.roomId, u.id, 1);
+    await resendVerification(database.db, env, u.id, "ja");
+
+    const file = await exportAccountData(database.db, env, u.id);
+    const text = JSON.stringify(file);
+    expect(file.account.role).toBe("admin");
+    expect(file.profile).toMatchObject({ suspendedAt: null });
+    expect(file.signInFailures).toMatchObject({ failures: 1 });
+    // Where a failed attempt came from may be someone else: not in the file.
+    expect(text).not.toContain("10.9.9.9");
+    expect(file.actionCounts).toEqual(expect.arrayContaining([expect.objectContaining({ action: "verify_resend", count: 1 }), expect.objectContaining({ action: "report", count: 1 })]));
+    expect(file.activity.events).toEqual(expect.arrayContaining([expect.objectContaining({ kind: "offer_posted", offerId: u.myOffer.id })]));
+    expect(file.activity.daysSeen).toEqual(["2026-11-25"]);
+    expect(file.administration.tradeRuleChanges).toEqual([expect.objectContaining({ scope: "rarity", target: "☆☆", note: "書き出しの確認" })]);
+    expect(file.administration.uploads).toEqual([expect.objectContaining({ folder: "articles", contentType: "image/webp" })]);
+    expect(file.administration).toMatchObject({ articles: [], decks: [], siteSettingsSavedAt: null });
+    expect(file.chatRooms[0].readUpToSeq).toBe(1);
+    expect(file.wantedCards).toEqual([expect.objectContaining({ cardId: u.wantedCardId })]);
   });
 });
 

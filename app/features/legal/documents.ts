@@ -98,7 +98,7 @@ const privacyJa: LegalDocument = {
       paragraphs: [
         "表示名とフレンドIDは、プロフィールページからいつでも変更・削除できます。",
         "メールアドレスとパスワードの変更、ログイン中の端末の確認とログアウトは、プロフィールの「アカウント設定」から行えます。",
-        "本サービスが保存しているあなたの情報（アカウント、プロフィール、ログイン中の端末、トレード募集、チャットとそのメッセージ、あなたが行った通報、ブロック、あなた宛てのメールの記録）は、「アカウント設定」の「データのダウンロード」からいつでもJSON形式で取得できます。他の利用者の情報は、表示名と、チャットで条件合意した相手のフレンドIDだけが含まれます。",
+        "本サービスが保存しているあなたの情報（アカウント、プロフィール、ログイン中の端末、トレード募集、チャットとそのメッセージと既読の位置、あなたが行った通報、ブロック、ほしいカード、お知らせ、あなた宛てのメールの記録、ログイン失敗と操作回数の記録、あなたのアカウントに結びついた利用状況の記録、運営者として作成した記事・デッキ・画像・トレードルールの変更）は、「アカウント設定」の「データのダウンロード」からいつでもJSON形式で取得できます。他の利用者の情報は、表示名と、チャットで条件合意した相手のフレンドIDだけが含まれます。",
         "「アカウント設定」から、パスワードを入力していつでも退会（アカウントの削除）ができます。退会すると、すべてのセッション、パスワード、メールアドレス、表示名、フレンドID、ブロック、既読の記録、試行回数の記録、あなた宛てのメールの記録が直ちに削除され、募集中・交渉中のトレード募集は終了します。",
         "退会後も、次のものは残ります：チャットの相手がやり取りを確認できるよう、あなたが送ったチャットのメッセージと終了したトレード募集（送信者は「退会したユーザー」と表示され、あなたを特定する情報は残りません）、運営が対応するための通報の記録（通報者は特定できない形になります）、退会完了のお知らせメール（送信後7日で削除）。",
         "法令により保存が必要な情報は、必要な期間に限り保存することがあります。",
@@ -208,7 +208,7 @@ const privacyEn: LegalDocument = {
       paragraphs: [
         "You can change or remove your display name and friend ID at any time on your profile page.",
         "You can change your e-mail address and password, and see and log out your signed-in devices, under Account settings on your profile.",
-        "Download your data (Account settings) gives you, at any time, a JSON file of everything the service keeps about you: account, profile, signed-in devices, trade offers, chats and their messages, reports you filed, blocks, and the records of mail sent to you. Of other users it holds only display names, and a partner's friend ID where you both agreed on the terms in chat.",
+        "Download your data (Account settings) gives you, at any time, a JSON file of everything the service keeps about you: account, profile, signed-in devices, trade offers, chats with their messages and how far you have read, reports you filed, blocks, your want list, your notifications, the records of mail sent to you, failed log-ins and per-hour action counts, the usage records linked to your account, and what you created as an administrator (articles, decks, images, trade-rule changes). Of other users it holds only display names, and a partner's friend ID where you both agreed on the terms in chat.",
         "You can delete your account at any time under Account settings, entering your password. Deleting it removes at once every session, your password, e-mail address, display name, friend ID, blocks, read markers, attempt counts and records of mail to you, and closes your open and negotiating trade offers.",
         "What remains afterwards: the chat messages you sent and your closed trade offers, so your partners can still read the conversation (shown as from \"Deleted user\" (退会したユーザー), with nothing that identifies you); reports you filed, for moderation, without the reporter's identity; and the notice that your account was deleted, until 7 days after it was sent.",
         "Information the law requires us to keep may be kept for the required period only.",

@@ -2,7 +2,11 @@ import { createEmailVerificationToken } from "better-auth/api";
 import { and, asc, desc, eq, gt, inArray, ne, or, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.server";
 import { analyticsEvents, analyticsVisitorUsers } from "../../db/schema/analytics";
+import { articles } from "../../db/schema/articles";
 import { chatMessages, chatReadCursors, chatRooms } from "../../db/schema/chat";
+import { siteSettings, uploads } from "../../db/schema/content";
+import { decks } from "../../db/schema/decks";
+import { tradeRuleChanges } from "../../db/schema/trade-rules";
 import { notifications, wantedCards } from "../../db/schema/notifications";
 import { deliveryOutbox, signInFailures } from "../../db/schema/delivery";
 import { blocks, reports, tradeOfferCards, tradeOffers, tradeRateLimits } from "../../db/schema/trades";
@@ -17,6 +21,7 @@ import { VERIFY_TOKEN_SECONDS } from "./account-auth.server";
 import { AccountError } from "./account-errors";
 import { VERIFIED_CALLBACK } from "./account-links";
 import { getAuth } from "./auth.server";
+import { DELETED_USER_NAME } from "./display-name";
 import { describeUserAgent } from "./user-agent";
 
 /**
@@ -115,19 +120,31 @@ export async function verifyAccountPassword(db: Db, env: Env, userId: string, pa
 // Export
 
 /**
- * Everything the site holds about the user, as the JSON file of ダウンロード: account, profile,
- * sessions, offers, chat rooms with their messages, reports filed, blocks, the want list, the
- * notifications and the mails queued for the address. Other users appear by display name only; a partner's friend ID only where the
- * chat revealed it to this user (both pressed 条件合意).
+ * Everything the site holds about the user, as the JSON file of ダウンロード: account (with its
+ * role), profile, sessions, offers, chat rooms with their messages and how far the user has read,
+ * reports filed, blocks, the want list (ほしいカード), the notifications, the mails queued for the
+ * address, the sign-in attempts and per-hour action counts kept against the account, the
+ * activity records (analytics events) linked to the account, and what an administrator wrote
+ * (articles, decks, uploads, trade-rule changes, site settings). Other users appear by display
+ * name only; a partner's friend ID only where the chat revealed it to this user (both pressed
+ * 条件合意). The site keeps no notification settings of its own: every notification kind is on.
  */
 export async function exportAccountData(db: Db, env: Env, userId: string) {
   const [account] = await db
-    .select({ id: users.id, email: users.email, emailVerified: users.emailVerified, createdAt: users.createdAt, updatedAt: users.updatedAt })
+    .select({ id: users.id, email: users.email, emailVerified: users.emailVerified, role: users.role, createdAt: users.createdAt, updatedAt: users.updatedAt })
     .from(users)
     .where(eq(users.id, userId));
   if (!account) throw new AccountError("session_not_found");
   const [profile] = await db
-    .select({ displayName: profiles.displayName, friendId: profiles.friendId, completedTrades: profiles.completedTrades, lastActiveAt: profiles.lastActiveAt, createdAt: profiles.createdAt, updatedAt: profiles.updatedAt })
+    .select({
+      displayName: profiles.displayName,
+      friendId: profiles.friendId,
+      completedTrades: profiles.completedTrades,
+      suspendedAt: profiles.suspendedAt,
+      lastActiveAt: profiles.lastActiveAt,
+      createdAt: profiles.createdAt,
+      updatedAt: profiles.updatedAt,
+    })
     .from(profiles)
     .where(eq(profiles.userId, userId));
   const sessionRows = await db
@@ -160,6 +177,10 @@ export async function exportAccountData(db: Db, env: Env, userId: string) {
         .from(chatMessages)
         .where(inArray(chatMessages.roomId, rooms.map((r) => r.id)))
         .orderBy(asc(chatMessages.roomId), asc(chatMessages.seq))
+    : [];
+
+  const readCursors = rooms.length
+    ? await db.select().from(chatReadCursors).where(and(eq(chatReadCursors.userId, userId), inArray(chatReadCursors.roomId, rooms.map((r) => r.id))))
     : [];
 
   const filed = await db
@@ -196,7 +217,61 @@ export async function exportAccountData(db: Db, env: Env, userId: string) {
   const mails = await db
     .select({ subject: sql<string>`${deliveryOutbox.payload}->>'subject'`, status: deliveryOutbox.status, createdAt: deliveryOutbox.createdAt, sentAt: deliveryOutbox.finishedAt })
     .from(deliveryOutbox)
-    .where(and(eq(deliveryOutbox.kind, "mail"), sql`${deliveryOutbox.payload}->>'to' = ${account.email}`));
+    .where(and(eq(deliveryOutbox.kind, "mail"), sql`lower(${deliveryOutbox.payload}->>'to') = ${account.email.toLowerCase()}`))
+    .orderBy(asc(deliveryOutbox.id));
+  // Failed sign-ins against the address (not where they came from: that may be someone else).
+  const [signIns] = await db
+    .select({ failures: signInFailures.failures, lastFailureAt: signInFailures.lastFailureAt, blockedUntil: signInFailures.blockedUntil })
+    .from(signInFailures)
+    .where(eq(signInFailures.emailKey, account.email.toLowerCase()));
+  const actionCounts = await db
+    .select({ action: tradeRateLimits.action, windowStart: tradeRateLimits.windowStart, count: tradeRateLimits.count })
+    .from(tradeRateLimits)
+    .where(eq(tradeRateLimits.userId, userId))
+    .orderBy(asc(tradeRateLimits.windowStart), asc(tradeRateLimits.action));
+  const activity = await db
+    .select({
+      at: analyticsEvents.ts,
+      kind: analyticsEvents.kind,
+      path: analyticsEvents.path,
+      pageKind: analyticsEvents.pageKind,
+      offerId: analyticsEvents.offerId,
+      roomId: analyticsEvents.roomId,
+      browser: analyticsEvents.browser,
+      os: analyticsEvents.os,
+      device: analyticsEvents.device,
+      lang: analyticsEvents.lang,
+    })
+    .from(analyticsEvents)
+    .where(eq(analyticsEvents.userId, userId))
+    .orderBy(asc(analyticsEvents.ts));
+  const visitorDays = await db
+    .select({ day: analyticsVisitorUsers.day })
+    .from(analyticsVisitorUsers)
+    .where(eq(analyticsVisitorUsers.userId, userId))
+    .orderBy(asc(analyticsVisitorUsers.day));
+  // What an administrator wrote is published under the site's name; the file lists it as theirs.
+  const articlesWritten = await db
+    .select({ id: articles.id, slug: articles.slug, title: articles.title, isPublic: articles.isPublic, createdAt: articles.createdAt, publishedAt: articles.publishedAt })
+    .from(articles)
+    .where(eq(articles.authorId, userId))
+    .orderBy(asc(articles.createdAt));
+  const decksWritten = await db
+    .select({ id: decks.id, slug: decks.slug, name: decks.name, isPublic: decks.isPublic, createdAt: decks.createdAt })
+    .from(decks)
+    .where(eq(decks.createdBy, userId))
+    .orderBy(asc(decks.createdAt));
+  const uploaded = await db
+    .select({ key: uploads.key, folder: uploads.folder, contentType: uploads.contentType, bytes: uploads.bytes, createdAt: uploads.createdAt })
+    .from(uploads)
+    .where(eq(uploads.uploadedBy, userId))
+    .orderBy(asc(uploads.createdAt));
+  const ruleChanges = await db
+    .select({ scope: tradeRuleChanges.scope, target: tradeRuleChanges.target, tradeable: tradeRuleChanges.tradeable, effectiveAt: tradeRuleChanges.effectiveAt, note: tradeRuleChanges.note, createdAt: tradeRuleChanges.createdAt })
+    .from(tradeRuleChanges)
+    .where(eq(tradeRuleChanges.createdBy, userId))
+    .orderBy(asc(tradeRuleChanges.createdAt));
+  const settingsSaved = await db.select({ updatedAt: siteSettings.updatedAt }).from(siteSettings).where(eq(siteSettings.updatedBy, userId));
 
   return {
     format: "torepoke-account-export/1",
@@ -219,6 +294,7 @@ export async function exportAccountData(db: Db, env: Env, userId: string) {
         agreedAt: room.ownerId === userId ? room.ownerAgreedAt : room.partnerAgreedAt,
         completedAt: room.completedAt,
         cancelledAt: room.cancelledAt,
+        readUpToSeq: readCursors.find((c) => c.roomId === room.id)?.lastReadSeq ?? null,
         messages: messages
           .filter((m) => m.roomId === room.id)
           .map((m) => ({ seq: m.seq, from: m.senderId === userId ? "me" : m.senderId === null ? "system" : "partner", kind: m.kind, body: m.body, createdAt: m.createdAt })),
@@ -229,14 +305,17 @@ export async function exportAccountData(db: Db, env: Env, userId: string) {
     wantedCards: wanted,
     notifications: inbox,
     mails,
-    // Notification settings join this file once the site has them.
+    signInFailures: signIns ?? null,
+    actionCounts,
+    activity: { events: activity, daysSeen: visitorDays.map((d) => d.day) },
+    administration: { articles: articlesWritten, decks: decksWritten, uploads: uploaded, tradeRuleChanges: ruleChanges, siteSettingsSavedAt: settingsSaved[0]?.updatedAt ?? null },
   };
 }
 
 // ---------------------------------------------------------------------------------------------
 // Deletion
 
-export const DELETED_USER_NAME = "退会したユーザー";
+export { DELETED_USER_NAME };
 const deletedEmail = (userId: string) => `deleted-${userId}@deleted.invalid`;
 
 /**
