@@ -4,6 +4,7 @@ import { getRoomState, getRoomView, listMessages } from "../features/chat/chat.s
 import { ChatRoom } from "../features/chat/components/chat-room";
 import { chatMessages } from "../features/chat/messages";
 import { requireViewer } from "../features/users/session.server";
+import { shownName } from "../features/users/shown-name";
 import { RouteError } from "../components/ui/route-error";
 import { withPageErrors } from "../lib/api.server";
 import { localeFromRequest, translate } from "../lib/i18n";
@@ -27,7 +28,7 @@ export const loader = withPageErrors(async function loader({ request, params, co
   const mirrorOffers = state.progress.completed ? await mirrorOffersAfterTrade(context.db, view.id, viewer.id) : [];
   return data(
     {
-      title: translate(chatMessages, locale, "heading", { name: view.partner.displayName }),
+      title: translate(chatMessages, locale, "heading", { name: shownName(view.partner.displayName, locale) }),
       description: translate(chatMessages, locale, "description"),
       room: {
         roomId: view.id,

@@ -12,6 +12,7 @@ import { viewerRoomForOffer } from "../features/trades/offer-room.server";
 import { loadTradeRules, offersClosedByRules } from "../features/trades/trade-rules.server";
 import { useOnceBanner } from "../features/trades/components/use-once-banner";
 import { getViewer, requireViewer } from "../features/users/session.server";
+import { shownName, useShownName } from "../features/users/shown-name";
 import { TextareaField } from "../components/ui/form-field";
 import { SubmitButton } from "../components/ui/submit-button";
 import { RouteError } from "../components/ui/route-error";
@@ -57,7 +58,7 @@ export const loader = withPageErrors(async function loader({ request, params, co
     myRoomId,
     ruleClosed,
     shareImage: shareImagePath("offer", offer.id, offerShareModel(offer)),
-    title: translate(tradesMessages, locale, "offerTitle", { name: offer.ownerName }),
+    title: translate(tradesMessages, locale, "offerTitle", { name: shownName(offer.ownerName, locale) }),
     description: translate(tradesMessages, locale, "offerDescription", { give: names(offer.give), want: names(offer.want) }),
   };
 });
@@ -114,6 +115,7 @@ export default function TradePage({ loaderData, actionData }: Route.ComponentPro
   const { offer, isOwner, signedIn, editing, now, myRoomId } = loaderData;
   const done = useOnceBanner(loaderData.done);
   const t = useT(tradesMessages);
+  const ownerName = useShownName();
   const locale = useLocale();
   const error = actionData?.error;
   if (editing && loaderData.rules) {
@@ -146,7 +148,7 @@ export default function TradePage({ loaderData, actionData }: Route.ComponentPro
           {t("boardTitle")}
         </Link>
       </p>
-      <h1 className="text-2xl font-bold">{t("offerTitle", { name: offer.ownerName })}</h1>
+      <h1 className="text-2xl font-bold">{t("offerTitle", { name: ownerName(offer.ownerName) })}</h1>
       {done ? (
         <p role="status" className="rounded-md border border-emerald-300 bg-emerald-50 px-3 py-2 font-medium text-emerald-900">
           {t(done)}
@@ -250,7 +252,7 @@ export default function TradePage({ loaderData, actionData }: Route.ComponentPro
                 <summary className="cursor-pointer font-bold">{t("block")}</summary>
                 <Form method="post" className="mt-2 space-y-2">
                   <input type="hidden" name="intent" value="block" />
-                  <p className="text-sm">{t("blockConfirm", { name: offer.ownerName })}</p>
+                  <p className="text-sm">{t("blockConfirm", { name: ownerName(offer.ownerName) })}</p>
                   <button type="submit" className="rounded-full bg-red-700 px-4 py-1.5 text-sm font-bold text-white">
                     {t("block")}
                   </button>

@@ -155,6 +155,7 @@ function createAuth(db: Db, env: Env, options: AuthOptions = {}) {
               tooLong: "display_name_too_long",
               control: "display_name_control",
               markup: "display_name_markup",
+              reserved: "display_name_reserved",
             } as const;
             throw refusal(headers, new UserError(code[checked.problem], { max: DISPLAY_NAME_MAX }));
           }

@@ -16,6 +16,7 @@ const USER_ERRORS = {
   display_name_too_long: [400, "errorDisplayNameTooLong"],
   display_name_control: [400, "errorDisplayNameControl"],
   display_name_markup: [400, "errorDisplayNameMarkup"],
+  display_name_reserved: [400, "errorDisplayNameReserved"],
   invalid_request: [400, "errorInvalidRequest"],
   csrf: [403, "errorCsrf"],
   rate_limited: [429, "errorRateLimited"],

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { formatFriendId, normalizeFriendId } from "./friend-id";
-import { checkDisplayName } from "./display-name";
+import { checkDisplayName, DELETED_USER_NAME } from "./display-name";
+import { shownName } from "./shown-name";
 
 describe("normalizeFriendId", () => {
   it("accepts full-width digits, spaces and hyphens of every width", () => {
@@ -35,5 +36,19 @@ describe("checkDisplayName", () => {
     expect(checkDisplayName("a\u0007b")).toEqual({ ok: false, problem: "control" });
     expect(checkDisplayName("a\u200Bb")).toEqual({ ok: false, problem: "control" });
     expect(checkDisplayName("<img src=x>")).toEqual({ ok: false, problem: "markup" });
+  });
+
+  it("keeps the deleted account's name (and its English form) for deleted accounts", () => {
+    expect(checkDisplayName(" 退会したユーザー ")).toEqual({ ok: false, problem: "reserved" });
+    expect(checkDisplayName("Deleted  User")).toEqual({ ok: false, problem: "reserved" });
+    expect(checkDisplayName("退会したユーザーさん").ok).toBe(true);
+  });
+});
+
+describe("shownName", () => {
+  it("shows a deleted account in the reader's language, and any other name as it is", () => {
+    expect(shownName(DELETED_USER_NAME, "ja")).toBe("退会したユーザー");
+    expect(shownName(DELETED_USER_NAME, "en")).toBe("Deleted user");
+    expect(shownName("ピカチュウ好き", "en")).toBe("ピカチュウ好き");
   });
 });

@@ -26,6 +26,7 @@ const displayNameField = z.string().transform((raw, ctx) => {
     tooLong: "errorDisplayNameTooLong",
     control: "errorDisplayNameControl",
     markup: "errorDisplayNameMarkup",
+    reserved: "errorDisplayNameReserved",
   } as const;
   ctx.addIssue({ code: "custom", message: key(problems[checked.problem]) });
   return z.NEVER;

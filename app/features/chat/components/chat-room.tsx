@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent, type ReactNode } from "react";
 import { Link } from "react-router";
 import { useLocale, useT } from "../../../lib/i18n";
+import { useShownName } from "../../users/shown-name";
 import { MESSAGE_MAX_LENGTH, normaliseBody } from "../chat.schema";
 import { chatErrorKey } from "../errors";
 import { chatMessages, OFFER_STATUS_KEYS, type ChatMessageKey } from "../messages";
@@ -45,7 +46,8 @@ export function ChatRoom(props: ChatRoomProps) {
     lastSeq: props.lastSeq,
   });
   const { state } = room;
-  const nameOf = (id: string | null) => (id === props.me.id ? t("you") : props.partner.displayName);
+  const partnerName = useShownName()(props.partner.displayName);
+  const nameOf = (id: string | null) => (id === props.me.id ? t("you") : partnerName);
   const blockedByMe = state.blockerIds.includes(props.me.id);
   const blockedMe = state.blockerIds.includes(props.partner.id);
   const p = state.progress;
@@ -91,7 +93,7 @@ export function ChatRoom(props: ChatRoomProps) {
     <div className="flex flex-col gap-3 md:gap-4">
       <header className="flex flex-wrap items-center justify-between gap-2">
         <div>
-          <h1 className="text-lg font-bold md:text-xl">{t("heading", { name: props.partner.displayName })}</h1>
+          <h1 className="text-lg font-bold md:text-xl">{t("heading", { name: partnerName })}</h1>
           <p className="text-sm text-slate-600">{t("completedTrades", { count: props.partner.completedTrades })}</p>
         </div>
         <button
@@ -99,7 +101,7 @@ export function ChatRoom(props: ChatRoomProps) {
           className="rounded border border-slate-300 bg-white px-3 py-1 text-sm hover:bg-slate-100"
           onClick={() => {
             if (blockedByMe) void room.setBlocked(false);
-            else if (window.confirm(t("blockConfirm", { name: props.partner.displayName }))) void room.setBlocked(true);
+            else if (window.confirm(t("blockConfirm", { name: partnerName }))) void room.setBlocked(true);
           }}
         >
           {blockedByMe ? t("unblock") : t("block")}
@@ -168,7 +170,7 @@ export function ChatRoom(props: ChatRoomProps) {
                   </Link>
                 </p>
               ) : (
-                <p className="text-sm text-slate-700">{t("restartOwner", { name: props.partner.displayName })}</p>
+                <p className="text-sm text-slate-700">{t("restartOwner", { name: partnerName })}</p>
               )}
             </div>
           ) : (
@@ -209,9 +211,9 @@ export function ChatRoom(props: ChatRoomProps) {
           ) : null}
           {p.agreed && !p.cancelled ? (
             partnerFriendId ? (
-              <FriendId label={t("friendIdOf", { name: props.partner.displayName })} value={groupFriendId(partnerFriendId)} />
+              <FriendId label={t("friendIdOf", { name: partnerName })} value={groupFriendId(partnerFriendId)} />
             ) : (
-              <p className="mt-1 text-sm text-slate-600">{t("friendIdMissing", { name: props.partner.displayName })}</p>
+              <p className="mt-1 text-sm text-slate-600">{t("friendIdMissing", { name: partnerName })}</p>
             )
           ) : (
             <p className="mt-1 text-sm text-slate-600">{t("friendIdHidden")}</p>

@@ -1,6 +1,7 @@
 import { Form, Link } from "react-router";
 import { useLocale, useT } from "../../../lib/i18n";
 import { tokyoDateTime } from "../../../lib/tokyo-time";
+import { useShownName } from "../../users/shown-name";
 import { moderationMessages } from "../messages";
 import type { ReportView } from "../types";
 
@@ -24,6 +25,7 @@ function ResolveButton({ reportId, action, label, tone }: { reportId: string; ac
 export function ReportsPanel({ data }: { data: unknown }) {
   const { reports, filter, done } = data as ReportsPanelData;
   const t = useT(moderationMessages);
+  const shownName = useShownName();
   const locale = useLocale();
   const filterLink = (value: "open" | "all", label: string) => (
     <Link
@@ -64,7 +66,7 @@ export function ReportsPanel({ data }: { data: unknown }) {
                   {t("reportCreated")}: {tokyoDateTime(report.createdAt, locale)}
                 </span>
                 <span>
-                  {t("reportReporter")}: {report.reporterName}
+                  {t("reportReporter")}: {shownName(report.reporterName)}
                 </span>
               </div>
               <p className="whitespace-pre-line break-words font-medium">{report.reason}</p>

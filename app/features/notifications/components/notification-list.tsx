@@ -1,6 +1,7 @@
 import { Form, Link } from "react-router";
 import { useLocale, useT, type Params } from "../../../lib/i18n";
 import { tokyoDate, tokyoDateTime, tokyoLongDate } from "../../../lib/tokyo-time";
+import { useShownName } from "../../users/shown-name";
 import { notificationsMessages, type NotificationsMessageKey } from "../messages";
 import type { NotificationView } from "../types";
 
@@ -15,9 +16,10 @@ const STEP_KEYS: Record<string, NotificationsMessageKey> = {
 /** The sentence of one notification in the reader's language. */
 export function useNotificationText(): (n: NotificationView) => string {
   const t = useT(notificationsMessages);
+  const shownName = useShownName();
   const locale = useLocale();
   return (n) => {
-    const params: Params = { name: n.actorName ?? t("someone"), count: n.count, card: (locale === "en" && n.cardNameEn) || n.cardName || "" };
+    const params: Params = { name: n.actorName === null ? t("someone") : shownName(n.actorName), count: n.count, card: (locale === "en" && n.cardNameEn) || n.cardName || "" };
     switch (n.kind) {
       case "message":
         return t("kindMessage", params);

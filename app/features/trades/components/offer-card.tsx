@@ -5,6 +5,7 @@ import { CardImage } from "../../cards/components/card-image";
 import { cardName } from "../../../lib/card-name";
 import { cardPrint } from "../../../lib/card-print";
 import { displayRarity } from "../../../lib/rarity";
+import { useShownName } from "../../users/shown-name";
 import { tradesMessages } from "../messages";
 import type { OfferStatus } from "../rules";
 import { relativeTime } from "../../../lib/tokyo-time";
@@ -77,6 +78,7 @@ export function OfferCard({
   headingLevel?: 2 | 3;
 }) {
   const t = useT(tradesMessages);
+  const shownName = useShownName();
   const locale = useLocale();
   const ago = (iso: string) => relativeTime(iso, now, locale, t("justNow"));
   const Heading = headingLevel === 2 ? "h2" : "h3";
@@ -85,7 +87,7 @@ export function OfferCard({
       <header className="flex flex-wrap items-center justify-between gap-2">
         <Heading id={`offer-${offer.id}`} className="font-bold">
           <ListLink to={`/trades/${offer.id}`} className="hover:underline">
-            {t("offerTitle", { name: offer.ownerName })}
+            {t("offerTitle", { name: shownName(offer.ownerName) })}
           </ListLink>
         </Heading>
         <StatusBadge status={offer.status} />

@@ -1,0 +1,17 @@
+import { translate, useT, type Locale } from "../../lib/i18n";
+import { accountMessages } from "./account-messages";
+import { DELETED_USER_NAME } from "./display-name";
+
+/**
+ * Another user's display name as a page shows it: a deleted account's row keeps the name
+ * 退会したユーザー (no live account may take it), shown in the reader's language.
+ */
+export function shownName(name: string, locale: Locale): string {
+  return name === DELETED_USER_NAME ? translate(accountMessages, locale, "deletedUser") : name;
+}
+
+/** shownName for components, in the page's language. */
+export function useShownName(): (name: string) => string {
+  const t = useT(accountMessages);
+  return (name) => (name === DELETED_USER_NAME ? t("deletedUser") : name);
+}
