@@ -4,7 +4,7 @@ import { getRoomState, getRoomView, listMessages } from "../features/chat/chat.s
 import { ChatRoom } from "../features/chat/components/chat-room";
 import { chatMessages } from "../features/chat/messages";
 import { requireViewer } from "../features/users/session.server";
-import { shownName } from "../features/users/shown-name";
+import { shownName } from "../features/users/components/shown-name";
 import { RouteError } from "../components/ui/route-error";
 import { withPageErrors } from "../lib/api.server";
 import { localeFromRequest, translate } from "../lib/i18n";

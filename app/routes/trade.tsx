@@ -12,7 +12,7 @@ import { viewerRoomForOffer } from "../features/trades/offer-room.server";
 import { loadTradeRules, offersClosedByRules } from "../features/trades/trade-rules.server";
 import { useOnceBanner } from "../features/trades/components/use-once-banner";
 import { getViewer, requireViewer } from "../features/users/session.server";
-import { shownName, useShownName } from "../features/users/shown-name";
+import { shownName, useShownName } from "../features/users/components/shown-name";
 import { TextareaField } from "../components/ui/form-field";
 import { SubmitButton } from "../components/ui/submit-button";
 import { RouteError } from "../components/ui/route-error";

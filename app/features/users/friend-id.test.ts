@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { formatFriendId, normalizeFriendId } from "./friend-id";
 import { checkDisplayName, DELETED_USER_NAME } from "./display-name";
-import { shownName } from "./shown-name";
+import { shownName } from "./components/shown-name";
 
 describe("normalizeFriendId", () => {
   it("accepts full-width digits, spaces and hyphens of every width", () => {

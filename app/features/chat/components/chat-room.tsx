@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent, type ReactNode } from "react";
 import { Link } from "react-router";
 import { useLocale, useT } from "../../../lib/i18n";
-import { useShownName } from "../../users/shown-name";
+import { useShownName } from "../../users/components/shown-name";
 import { MESSAGE_MAX_LENGTH, normaliseBody } from "../chat.schema";
 import { chatErrorKey } from "../errors";
 import { chatMessages, OFFER_STATUS_KEYS, type ChatMessageKey } from "../messages";

@@ -2,7 +2,7 @@ import { useEffect, useRef } from "react";
 import { Link, useRevalidator } from "react-router";
 import { displayRarity } from "../../../lib/rarity";
 import { useLocale, useT } from "../../../lib/i18n";
-import { useShownName } from "../../users/shown-name";
+import { useShownName } from "../../users/components/shown-name";
 import { acquireChatSocket } from "../chat-socket";
 import { tokyoDateTime } from "../../../lib/tokyo-time";
 import { chatMessages, OFFER_STATUS_KEYS, type ChatMessageKey } from "../messages";

@@ -1,7 +1,7 @@
 import { Form, Link } from "react-router";
 import { useLocale, useT } from "../../../lib/i18n";
 import { tokyoDateTime } from "../../../lib/tokyo-time";
-import { useShownName } from "../../users/shown-name";
+import { useShownName } from "../../users/components/shown-name";
 import { moderationMessages } from "../messages";
 import type { ReportView } from "../types";
 

@@ -1,7 +1,7 @@
 import { Form, Link } from "react-router";
 import { useLocale, useT, type Params } from "../../../lib/i18n";
 import { tokyoDate, tokyoDateTime, tokyoLongDate } from "../../../lib/tokyo-time";
-import { useShownName } from "../../users/shown-name";
+import { useShownName } from "../../users/components/shown-name";
 import { notificationsMessages, type NotificationsMessageKey } from "../messages";
 import type { NotificationView } from "../types";
 

@@ -5,7 +5,7 @@ import { CardImage } from "../../cards/components/card-image";
 import { cardName } from "../../../lib/card-name";
 import { cardPrint } from "../../../lib/card-print";
 import { displayRarity } from "../../../lib/rarity";
-import { useShownName } from "../../users/shown-name";
+import { useShownName } from "../../users/components/shown-name";
 import { tradesMessages } from "../messages";
 import type { OfferStatus } from "../rules";
 import { relativeTime } from "../../../lib/tokyo-time";

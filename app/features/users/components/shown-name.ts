@@ -1,6 +1,6 @@
-import { translate, useT, type Locale } from "../../lib/i18n";
-import { accountMessages } from "./account-messages";
-import { DELETED_USER_NAME } from "./display-name";
+import { translate, useT, type Locale } from "../../../lib/i18n";
+import { accountMessages } from "../account-messages";
+import { DELETED_USER_NAME } from "../display-name";
 
 /**
  * Another user's display name as a page shows it: a deleted account's row keeps the name
