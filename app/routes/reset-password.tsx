@@ -62,7 +62,7 @@ export default function ResetPassword({ loaderData, actionData }: Route.Componen
             {t("resetInvalidLink")}
           </p>
           <p className="text-center text-sm">
-            <Link to="/forgot-password" className="text-brand-700 underline">
+            <Link to="/forgot-password" reloadDocument className="text-brand-700 underline">
               {t("resetRequestAgain")}
             </Link>
           </p>

@@ -1,42 +1,51 @@
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
-import { simpleParser, type ParsedMail } from "mailparser";
 import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchBrowser, newContext, PHONE, seriousA11yViolations, watchConsole } from "../support/browser";
 import { postOffer, respond, signUp, twoTradeableCards } from "../support/chat-e2e";
+import { startServer, type RunningServer } from "../support/server";
+import { startTestSmtpServer, type ReceivedMail, type TestSmtpServer } from "../support/smtp-server";
 import { until } from "../support/wait";
 
-// The suite's server runs as `npm start` does, without SMTP_URL: every mail is a .eml file in
-// DATA_DIR/mail, which is where a user without a mail server finds the reset link (README).
-// Delivery over SMTP to a real SMTP server is covered by tests/integration/outbox-mail.test.ts.
-const base = inject("baseUrl");
-const mailDir = path.join(inject("dataDir"), "mail");
+// Mail goes over SMTP to a real SMTP server started here (smtp-server; messages parsed with
+// mailparser), so this file runs its own built server with SMTP_URL pointing at it. The suite's
+// shared server runs as `npm start` does, without SMTP_URL (mail as .eml files in DATA_DIR/mail).
+let smtp: TestSmtpServer;
+let server: RunningServer;
+let base: string;
 let browser: Browser;
 beforeAll(async () => {
+  smtp = await startTestSmtpServer();
+  server = await startServer({ SMTP_URL: smtp.url, MAIL_FROM: "トレポケ <no-reply@torepoke.test>" });
+  base = server.url;
   browser = await launchBrowser();
 });
 afterAll(async () => {
   await browser?.close();
+  await server?.stop();
+  await smtp?.close();
 });
 
-const parsed = new Map<string, ParsedMail>();
-async function mails(): Promise<ParsedMail[]> {
-  let files: string[] = [];
-  try {
-    files = readdirSync(mailDir).filter((f) => f.endsWith(".eml"));
-  } catch {
-    return [];
-  }
-  for (const file of files) if (!parsed.has(file)) parsed.set(file, await simpleParser(readFileSync(path.join(mailDir, file))));
-  return [...parsed.values()];
-}
-const isTo = (mail: ParsedMail, to: string) => (Array.isArray(mail.to) ? mail.to : [mail.to]).some((a) => a?.value.some((v) => v.address === to));
-const mailTo = async (to: string, subject: string) => (await mails()).find((m) => isTo(m, to) && m.subject === subject);
+const mailTo = (to: string, subject: string): ReceivedMail | undefined => smtp.to(to).find((m) => m.subject === subject);
 
+/** Waits for the mail over SMTP and answers its first link (the text part). */
 async function linkInMail(to: string, subject: string): Promise<string> {
-  await until(async () => Boolean(await mailTo(to, subject)), `the mail "${subject}" to ${to}`, 30_000);
-  return /https?:\/\/\S+/.exec((await mailTo(to, subject))!.text ?? "")![0];
+  await until(() => Boolean(mailTo(to, subject)), `the mail "${subject}" to ${to} over SMTP`, 30_000);
+  return /https?:\/\/\S+/.exec(mailTo(to, subject)!.text ?? "")![0];
+}
+
+/** Runs one step; when it fails, a screenshot of the page (in the OS temp dir) names what the page showed. */
+async function step<T>(page: Page, name: string, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (err) {
+    const file = path.join(tmpdir(), `torepoke-e2e-${name.replace(/\W+/g, "-")}-${Date.now()}.png`);
+    await page.screenshot({ path: file, fullPage: true }).catch(() => undefined);
+    const alert = await page.getByRole("alert").allInnerTexts().catch(() => []);
+    throw new Error(`${name} failed at ${page.url()} (screenshot: ${file}; alerts: ${JSON.stringify(alert)}): ${(err as Error).message}`);
+  }
 }
 
 async function logIn(page: Page, email: string, password: string) {
@@ -46,6 +55,25 @@ async function logIn(page: Page, email: string, password: string) {
 }
 
 describe("an account people can recover, manage and leave", () => {
+  it("パスワードをお忘れですか？ on a slow phone: the address typed as soon as the reset page's address shows is the one sent", async () => {
+    // With a client-side navigation the address changed while the login form (whose メールアドレス
+    // field took the typing) was still drawn; the reset page then refused an empty address.
+    const context = await newContext(browser, PHONE);
+    const page = await context.newPage();
+    const cdp = await context.newCDPSession(page);
+    await cdp.send("Emulation.setCPUThrottlingRate", { rate: 20 });
+    await page.goto(`${base}/login`);
+    await page.getByRole("link", { name: "パスワードをお忘れですか？" }).click();
+    await page.waitForURL(`${base}/forgot-password`);
+    const email = `slow-phone-${Date.now()}@example.com`;
+    await step(page, "forgot-password-slow", async () => {
+      await page.getByLabel("メールアドレス").fill(email);
+      await page.getByRole("button", { name: "再設定メールを送る" }).click();
+      await page.getByText("登録されている場合はメールを送信しました").waitFor();
+    });
+    await context.close();
+  }, 120_000);
+
   it("reset by mail ends the old session; change of address by link; export; deletion leaves the partner's chat with 退会したユーザー", async () => {
     // The user (X) and a trade partner (Y) with a chat room between them, through the site's own API.
     const xContext = await newContext(browser);
@@ -66,13 +94,21 @@ describe("an account people can recover, manage and leave", () => {
     await page.goto(`${base}/login`);
     await page.getByRole("link", { name: "パスワードをお忘れですか？" }).click();
     await page.waitForURL(`${base}/forgot-password`);
-    await page.getByLabel("メールアドレス").fill(x.email);
-    await page.getByRole("button", { name: "再設定メールを送る" }).click();
-    await page.getByText("登録されている場合はメールを送信しました").waitFor();
-    await page.getByText(/^送信元: no-reply@/).waitFor();
+    await step(page, "forgot-password", async () => {
+      await page.getByLabel("メールアドレス").fill(x.email);
+      await page.getByRole("button", { name: "再設定メールを送る" }).click();
+      await page.getByText("登録されている場合はメールを送信しました").waitFor();
+    });
+    await page.getByText("送信元: no-reply@torepoke.test").waitFor();
     expect(await seriousA11yViolations(page)).toEqual([]);
 
     const resetLink = await linkInMail(x.email, "【トレポケ】パスワードの再設定");
+    // Japanese subject and body arrive MIME-encoded and decode as written.
+    const resetMail = mailTo(x.email, "【トレポケ】パスワードの再設定")!;
+    expect(resetMail.headerLines.find((h) => h.key === "subject")?.line).toMatch(/=\?UTF-8\?[BQ]\?/i);
+    expect(resetMail.from?.value[0]).toMatchObject({ name: "トレポケ", address: "no-reply@torepoke.test" });
+    expect(resetMail.text).toContain("退会予定さん");
+    expect(resetMail.html).toContain(resetLink.replace(/&/g, "&amp;"));
     expect(resetLink).toMatch(new RegExp(`^${base}/reset-password\\?token=`));
     await page.goto(resetLink);
     await page.getByLabel("新しいパスワード").fill("atarashii-Pass-2026");
@@ -97,8 +133,8 @@ describe("an account people can recover, manage and leave", () => {
     await page.getByRole("button", { name: "確認メールを送る" }).click();
     await page.getByText("新しいメールアドレスに確認メールを送信しました。").waitFor();
     const changeLink = await linkInMail(newEmail, "【トレポケ】新しいメールアドレスの確認");
-    await until(async () => Boolean(await mailTo(x.email, "【トレポケ】メールアドレスの変更手続きがありました")), "the notice to the old address");
-    expect((await mailTo(x.email, "【トレポケ】メールアドレスの変更手続きがありました"))?.text).toContain(newEmail);
+    await until(() => Boolean(mailTo(x.email, "【トレポケ】メールアドレスの変更手続きがありました")), "the notice to the old address");
+    expect(mailTo(x.email, "【トレポケ】メールアドレスの変更手続きがありました")?.text).toContain(newEmail);
     await page.goto(changeLink);
     await page.waitForURL(`${base}/profile/account?emailChanged=1`);
     await page.getByText("メールアドレスを変更しました").waitFor();
@@ -127,13 +163,18 @@ describe("an account people can recover, manage and leave", () => {
     await page.getByRole("button", { name: "アカウントを削除する" }).click();
     await page.waitForURL(`${base}/login?deleted=1`);
     await page.getByText("アカウントを削除しました。").waitFor();
-    await until(async () => Boolean(await mailTo(newEmail, "【トレポケ】退会手続きが完了しました")), "the deletion notice");
+    await until(() => Boolean(mailTo(newEmail, "【トレポケ】退会手続きが完了しました")), "the deletion notice");
 
     // The partner's chat stays, from 退会したユーザー.
     const yPage = await yContext.newPage();
     await yPage.goto(`${base}/chat/${roomId}`);
     await yPage.getByText("退会したユーザー").first().waitFor();
     expect(await yPage.getByText("退会予定さん").count()).toBe(0);
+    // In the English UI the same account is "Deleted user".
+    await yContext.addCookies([{ name: "lang", value: "en", url: base }]);
+    await yPage.goto(`${base}/chat/${roomId}`);
+    await yPage.getByRole("heading", { name: "Chat with Deleted user" }).waitFor();
+    expect(await yPage.getByText("退会したユーザー").count()).toBe(0);
     expect(y.name).toBe("相手さん");
     // The one 400 is the deletion sent without its confirmation ticked, on purpose above.
     expect(problems.filter((p) => !/status of 400/.test(p))).toEqual([]);

@@ -15,11 +15,18 @@ export function LoginNotices() {
   );
 }
 
+/**
+ * パスワードをお忘れですか？ A whole-page load, not a client-side navigation: on a slow phone a
+ * client-side navigation shows the new address while the login form — with its own メールアドレス
+ * field — is still on screen, and an address typed in that moment goes into the form that is
+ * about to disappear (the reset page then refused an empty address). A loaded page has only its
+ * own form, which works before hydration too (a plain POST).
+ */
 export function ForgotPasswordLink() {
   const t = useT(accountMessages);
   return (
     <p className="text-right text-sm">
-      <Link to="/forgot-password" className="text-brand-700 underline">
+      <Link to="/forgot-password" reloadDocument className="text-brand-700 underline">
         {t("forgotLink")}
       </Link>
     </p>
