@@ -1,8 +1,9 @@
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { simpleParser } from "mailparser";
 import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { launchBrowser, newContext, PHONE, seriousA11yViolations, watchConsole } from "../support/browser";
 import { postOffer, respond, signUp, twoTradeableCards } from "../support/chat-e2e";
 import { startServer, type RunningServer } from "../support/server";
@@ -181,4 +182,53 @@ describe("an account people can recover, manage and leave", () => {
     expect(problems.filter((p) => /status of 400/.test(p))).toHaveLength(1);
     await Promise.all([context.close(), xContext.close(), yContext.close()]);
   }, 240_000);
+});
+
+describe("without SMTP_URL, as `npm start` runs", () => {
+  it("the reset flow completes with the link from the .eml file in DATA_DIR/mail (README)", async () => {
+    // The suite's shared server has no SMTP_URL: every mail is a file in DATA_DIR/mail.
+    const shared = inject("baseUrl");
+    const mailDir = path.join(inject("dataDir"), "mail");
+    // Signed up elsewhere (that context keeps the session); the reset happens in a signed-out browser.
+    const signUpContext = await newContext(browser);
+    const user = await signUp(signUpContext.request, shared, "ファイル派", "3333444455556666");
+    await signUpContext.close();
+    const context = await newContext(browser);
+    const page = await context.newPage();
+    await page.goto(`${shared}/login`);
+    await page.getByRole("link", { name: "パスワードをお忘れですか？" }).click();
+    await page.waitForURL(`${shared}/forgot-password`);
+    await step(page, "forgot-password-eml", async () => {
+      await page.getByLabel("メールアドレス").fill(user.email);
+      await page.getByRole("button", { name: "再設定メールを送る" }).click();
+      await page.getByText("登録されている場合はメールを送信しました").waitFor();
+    });
+    let link: string | undefined;
+    await until(
+      async () => {
+        let files: string[] = [];
+        try {
+          files = readdirSync(mailDir).filter((f) => f.endsWith(".eml"));
+        } catch {
+          return false;
+        }
+        for (const file of files) {
+          const mail = await simpleParser(readFileSync(path.join(mailDir, file)));
+          const to = Array.isArray(mail.to) ? mail.to : [mail.to];
+          if (mail.subject === "【トレポケ】パスワードの再設定" && to.some((a) => a?.value.some((v) => v.address === user.email))) link = /https?:\/\/\S+/.exec(mail.text ?? "")?.[0];
+        }
+        return Boolean(link);
+      },
+      "the reset mail as a .eml file",
+      30_000,
+    );
+    expect(link).toMatch(new RegExp(`^${shared}/reset-password\\?token=`));
+    await page.goto(link!);
+    await page.getByLabel("新しいパスワード").fill("file-Based-Reset-2026");
+    await page.getByRole("button", { name: "パスワードを変更する" }).click();
+    await page.waitForURL(`${shared}/login?reset=1`);
+    await logIn(page, user.email, "file-Based-Reset-2026");
+    await page.waitForURL(`${shared}/`);
+    await context.close();
+  }, 120_000);
 });
