@@ -190,12 +190,19 @@ describe("mail through the outbox", () => {
     }
   });
 
-  it.runIf(onPostgres)("two instances over 1,000 queued mails send each exactly once", async () => {
+  it.runIf(onPostgres)("two instances over 1,000 queued mails send each exactly once; a third killed holding a lease has its mails taken over", async () => {
     const batch = `bulk-${Date.now()}`;
     const recipients = Array.from({ length: 1000 }, (_, i) => `${batch}-${i}@torepoke.test`);
     await database.db.transaction(async (tx) => {
       for (const to of recipients) await enqueueMail(tx, plain(to, batch));
     });
+    // A third instance claims 50 of them on its own connection pool and is killed before sending:
+    // its pool goes away with the lease still on the rows.
+    const killed = await openDatabase({ kind: "postgres", url: database.url as string, poolSize: 1 });
+    const orphaned = await claimDeliveries(killed.db, { workerId: "killed-instance", kinds: ["mail"], leaseMs: 1500, limit: 50 });
+    await killed.close();
+    const orphanedInBatch = orphaned.filter((row) => (row.payload as MailMessage).subject === batch).map((row) => (row.payload as MailMessage).to);
+    expect(orphanedInBatch.length).toBeGreaterThan(0);
     // Each worker has its own connection pool, as two server processes would.
     const second = await openDatabase({ kind: "postgres", url: database.url as string, poolSize: 3 });
     extraDatabases.push(second);
@@ -213,6 +220,10 @@ describe("mail through the outbox", () => {
       sql`select locked_by, count(*)::int as n from delivery_outbox where payload->>'subject' = ${batch} and status = 'sent' group by locked_by`,
     );
     expect(byWorker.reduce((sum, r) => sum + r.n, 0)).toBe(1000);
+    // Both instances took part: the rows were shared out, not sent by one while the other idled.
+    expect(byWorker.map((r) => r.locked_by).sort()).toEqual(["instance-a", "instance-b"]);
+    // The killed instance's rows went out once, from a live instance, on their second claim.
+    for (const to of orphanedInBatch) expect(await rowFor(to)).toMatchObject({ status: "sent", attempts: 2, locked_by: expect.stringMatching(/^instance-[ab]$/) });
   }, 180_000);
 
   it("a worker delivers only the kinds it has handlers for; others wait for theirs", async () => {
