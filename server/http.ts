@@ -15,7 +15,7 @@ import { AUTH_BASE_PATH, authRequestHandler, CLIENT_IP_HEADER, getAuth } from ".
 import { isCsrfSafe, isSiteOrigin } from "../app/lib/csrf.server";
 import { localeFromCookie, translate } from "../app/lib/i18n";
 import { usersMessages } from "../app/features/users/messages";
-import { onSettingsChange } from "../app/features/settings/settings-version.server";
+import { onChange } from "../app/lib/change-bus.server";
 import { UPLOAD_MAX_BYTES } from "../app/features/uploads/rules";
 import { IMMUTABLE_CACHE_CONTROL, LOCAL_UPLOADS_PATH, localUploadsDir } from "../app/features/uploads/storage.server";
 import { IMPORT_MAX_BYTES } from "../app/features/cards/import.server";
@@ -24,9 +24,8 @@ import { toNodeHandler } from "better-auth/node";
 import type { Logger } from "../app/lib/logger.server";
 import { bodyLimit, type BodyLimitRoute } from "./body-limit";
 import { jsonApi } from "./json-api";
-import { onContentChange } from "../app/lib/content-version.server";
 import { urlGuard } from "./url-guard";
-import { createPageCache } from "./page-cache";
+import { createPageCache, showsBoard } from "./page-cache";
 import { attachRealtime, type Realtime } from "./realtime";
 import { attachAnalytics, COLLECT_MAX_BYTES, COLLECT_PATH, type Analytics } from "./analytics";
 import { createMetrics, type Metrics } from "./metrics";
@@ -212,11 +211,15 @@ export async function createHttpApp(options: {
   // Signed-out visitors of the board, the card pages and their APIs share renders for a few seconds.
   const pageCache = createPageCache({ ttlSeconds: env.pageCacheSeconds });
   // Every page's head shows the site settings: a save anywhere empties the shared renders.
-  const stopSettingsPurge = onSettingsChange(() => pageCache.clear());
+  const stopSettingsPurge = onChange("settings", () => pageCache.clear());
   server.on("close", stopSettingsPurge);
   // An article published, changed or taken down anywhere: shared renders (lists, home, the page itself) go.
-  const stopContentPurge = onContentChange(() => pageCache.clear());
+  const stopContentPurge = onChange("content", () => pageCache.clear());
   server.on("close", stopContentPurge);
+  // An offer posted, changed or closed anywhere (a block, a suspension, a new name): the board's
+  // shared renders go — home, the board, offer pages, card pages with their trade counts.
+  const stopBoardPurge = onChange("board", () => pageCache.clear(showsBoard));
+  server.on("close", stopBoardPurge);
   app.use(pageCache.middleware);
 
   const loadContext = (res: express.Response): AppContext => ({

@@ -5,7 +5,7 @@ import { randomUUID } from "node:crypto";
 import { and, desc, eq, ilike, or, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.server";
 import { articles } from "../../db/schema/articles";
-import { noteContentChange } from "../../lib/content-version.server";
+import { publishChange } from "../../lib/change-bus.server";
 import type { Env } from "../../lib/env.server";
 import { forgetContentRefs, recordContentRefs, refreshContentDependents } from "../content/content-refs.server";
 import { renderStoredContent } from "../content/refs.server";
@@ -131,7 +131,7 @@ export async function createArticle(db: Db, env: Env, input: ArticleCreateInput,
         return inserted;
       });
       if (input.isPublic) await refreshDependents(db, env, [slug, id]);
-      noteContentChange();
+      publishChange("content");
       return toEditor(row);
     } catch (error) {
       if (!isUniqueViolation(error)) throw error;
@@ -195,7 +195,7 @@ export async function updateArticle(db: Db, env: Env, id: string, input: Article
   const seenByOthers = before.isPublic || row.isPublic;
   const changedForOthers = before.isPublic !== row.isPublic || before.slug !== row.slug || before.title !== row.title || before.thumbnailUrl !== row.thumbnailUrl;
   if (seenByOthers && changedForOthers) await refreshDependents(db, env, [before.slug, row.slug, row.id]);
-  noteContentChange();
+  publishChange("content");
   return toEditor(row);
 }
 
@@ -214,7 +214,7 @@ export async function setArticleVisibility(db: Db, env: Env, id: string, isPubli
     .returning(ROW);
   if (!row) throw new ArticleError("not_found");
   await refreshDependents(db, env, [row.slug, row.id]);
-  noteContentChange();
+  publishChange("content");
   return toRow(row);
 }
 
@@ -227,7 +227,7 @@ export async function deleteArticle(db: Db, env: Env, id: string): Promise<void>
   });
   if (!row) throw new ArticleError("not_found");
   if (row.isPublic) await refreshDependents(db, env, [row.slug, row.id]);
-  noteContentChange();
+  publishChange("content");
 }
 
 /**

@@ -2,7 +2,7 @@ import { and, desc, eq, inArray, or, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../../db/client.server";
 import { blocks, chatRooms, profiles, tradeOffers, users } from "../../db/schema/index";
 import type { Queryable } from "../../db/sql.server";
-import { noteBoardChange } from "../../lib/board-version.server";
+import { publishChange } from "../../lib/change-bus.server";
 import { cancelRoomTrade, type RoomRow } from "../chat/room-trade.server";
 import type { ChatMessage } from "../chat/protocol";
 import { TradeError } from "../trades/errors";
@@ -77,13 +77,13 @@ export async function blockUser(db: Db, blockerId: string, blockedId: string): P
     return ended;
   });
   // Blocks hide offers both ways, and an ended trade puts its offer back: after commit.
-  noteBoardChange();
+  publishChange("board");
   return { blockedId, cancelled };
 }
 
 export async function unblockUser(db: Db, blockerId: string, blockedId: string): Promise<void> {
   await db.delete(blocks).where(and(eq(blocks.blockerId, blockerId), eq(blocks.blockedId, blockedId)));
-  noteBoardChange();
+  publishChange("board");
 }
 
 /** ブロック中のユーザー: whom this user blocked, most recent first. */

@@ -3,7 +3,7 @@ import type { Db } from "../../db/client.server";
 import { rowsOf, type Queryable } from "../../db/sql.server";
 import { blocks, chatMessages, chatReadCursors, chatRooms, profiles, tradeOffers, users } from "../../db/schema/index";
 import { completeTradeFromChat, startNegotiationFromChat } from "../trades/negotiation.server";
-import { noteBoardChange } from "../../lib/board-version.server";
+import { publishChange } from "../../lib/change-bus.server";
 import type { ChatMessage, RoomState, TradeProgress } from "./protocol";
 import { blockersBetween, blockUser, isBlockedEitherWay, unblockUser } from "../blocks/blocks.server";
 import { ChatError, type ChatErrorCode } from "./errors";
@@ -333,7 +333,7 @@ export type StepResult = { messages: ChatMessage[]; progress: TradeProgress; off
 export async function applyTradeStep(db: Db, input: { roomId: string; userId: string; step: TradeStep }): Promise<StepResult> {
   const result = await applyTradeStepInTransaction(db, input);
   // An offer may have changed status (取引中, 募集中 again, 成立): board caches drop, after commit.
-  noteBoardChange();
+  publishChange("board");
   return result;
 }
 

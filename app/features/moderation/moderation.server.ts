@@ -2,7 +2,7 @@ import { and, eq, inArray, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../../db/client.server";
 import { chatMessages, profiles, reports, tradeOffers } from "../../db/schema/index";
 import { rowsOf, type Tx } from "../../db/sql.server";
-import { noteBoardChange } from "../../lib/board-version.server";
+import { publishChange } from "../../lib/change-bus.server";
 import { notifyReportOutcome } from "../notifications/notifications.server";
 import { countInHour } from "../../lib/hourly-limit.server";
 import { ChatError } from "../chat/errors";
@@ -149,7 +149,7 @@ export async function resolveReport(db: Db, reportId: string, action: ReportActi
       .where(eq(reports.id, reportId));
     await notifyReportOutcome(tx, { reportId, outcome: action === "dismiss" ? "dismissed" : "actioned" });
   });
-  noteBoardChange();
+  publishChange("board");
 }
 
 /** Data of the admin 通報 tab: open reports, or every report with `filter: "all"`. */
