@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
 import { readdirSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import path from "node:path";
@@ -21,7 +21,7 @@ import { IMMUTABLE_CACHE_CONTROL, LOCAL_UPLOADS_PATH, localUploadsDir } from "..
 import { IMPORT_MAX_BYTES } from "../app/features/cards/import.server";
 import { ARTICLE_BODY_MAX_BYTES } from "../app/features/articles/http.server";
 import { toNodeHandler } from "better-auth/node";
-import type { Logger } from "../app/lib/logger.server";
+import { errorFields, type Logger } from "../app/lib/logger.server";
 import { bodyLimit, type BodyLimitRoute } from "./body-limit";
 import { jsonApi } from "./json-api";
 import { urlGuard } from "./url-guard";
@@ -75,12 +75,19 @@ export async function createHttpApp(options: {
   const metrics = createMetrics({ env, build, log });
   app.use(metrics.middleware);
 
+  // Every request gets an id: its logger (on the load context) carries it in each line, its own
+  // request line names it, and the answer's X-Request-Id header lets a report point at those lines.
   app.use((req, res, next) => {
     const started = process.hrtime.bigint();
+    const requestId = randomUUID();
+    const requestLog = log.child({ requestId });
+    res.locals.requestId = requestId;
+    res.locals.log = requestLog;
+    res.setHeader("X-Request-Id", requestId);
     res.on("finish", () => {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
       const isAsset = req.path.startsWith("/assets/");
-      (isAsset ? log.debug : log.info)("request", {
+      (isAsset ? requestLog.debug : requestLog.info)("request", {
         method: req.method,
         path: req.path,
         status: res.statusCode,
@@ -226,6 +233,8 @@ export async function createHttpApp(options: {
     db: database.db,
     env,
     cspNonce: res.locals.cspNonce as string,
+    log: res.locals.log as Logger,
+    requestId: res.locals.requestId as string,
     setCookie: (cookie) => void res.append("set-cookie", cookie),
   });
   // The hottest read APIs are answered straight from Express (server/json-api.ts).
@@ -238,8 +247,8 @@ export async function createHttpApp(options: {
     }),
   );
 
-  app.use((err: unknown, _req: express.Request, res: express.Response, _next: express.NextFunction) => {
-    log.error("unhandled error", { error: err instanceof Error ? err.message : String(err) });
+  app.use((err: unknown, req: express.Request, res: express.Response, _next: express.NextFunction) => {
+    ((res.locals.log as Logger | undefined) ?? log).error("unhandled error", { method: req.method, path: req.path, ...errorFields(err) });
     if (!res.headersSent) res.status(500).json({ error: "Internal Server Error" });
   });
 

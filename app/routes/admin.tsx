@@ -8,6 +8,7 @@ import { ADMIN_TABS, adminTabFromUrl } from "../features/admin/tabs";
 import { requireAdmin } from "../features/users/session.server";
 import { translate, useT } from "../lib/i18n";
 import { seoMeta } from "../lib/seo";
+import { requestLog } from "../lib/logger.server";
 import type { Route } from "./+types/admin";
 
 export const meta: Route.MetaFunction = (args) => {
@@ -27,7 +28,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const tab = adminTabFromUrl(url);
   const load = ADMIN_TAB_DATA[tab];
   // Each tab loads its data only when it is selected (SPEC.md §4).
-  const tabData = load ? await load({ db: context.db, viewer, url, request }) : null;
+  const tabData = load ? await load({ db: context.db, viewer, url, request, log: requestLog(context) }) : null;
   return { tab, tabData };
 }
 
