@@ -72,7 +72,8 @@ export async function start(): Promise<void> {
   });
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : env.port;
-  log.info("listening", { url: `http://localhost:${port}`, mode: process.env.NODE_ENV, db: database.kind, ms: Date.now() - started });
+  // The address people use (SITE_URL) and the one the socket is bound to.
+  log.info("listening", { url: env.siteUrl, address: `${env.host}:${port}`, mode: process.env.NODE_ENV, db: database.kind, ms: Date.now() - started });
   const expiryReminders = startExpiryReminders(database.db, log);
   if (process.env.NODE_ENV !== "production") log.warn("not in production mode: React and React Router run their slower development builds", { mode: process.env.NODE_ENV ?? "unset" });
 

@@ -6,7 +6,7 @@ import { createRequestHandler } from "@react-router/express";
 import compression from "compression";
 import express from "express";
 import helmet from "helmet";
-import type { ServerBuild } from "react-router";
+import { RouterContextProvider, type ServerBuild } from "react-router";
 import { Server as SocketServer } from "socket.io";
 import type { Database } from "../app/db/client.server";
 import type { AppContext } from "../app/lib/context";
@@ -243,7 +243,9 @@ export async function createHttpApp(options: {
     createRequestHandler({
       build,
       mode: env.nodeEnv === "development" ? "development" : "production",
-      getLoadContext: (_req, res) => loadContext(res),
+      // React Router's middleware (a v8 future flag) hands loaders a RouterContextProvider; ours
+      // carries the load context's fields (app/lib/context.ts).
+      getLoadContext: (_req, res) => Object.assign(new RouterContextProvider(), loadContext(res)),
     }),
   );
 

@@ -21,4 +21,8 @@ export type AppContext = {
 declare module "react-router" {
   // eslint-disable-next-line @typescript-eslint/no-empty-object-type
   interface AppLoadContext extends AppContext {}
+  // With React Router's v8 middleware, loaders get a RouterContextProvider: server/http.ts
+  // builds one carrying these fields (appLoadContext below), so routes read them as before.
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type
+  interface RouterContextProvider extends AppContext {}
 }
