@@ -5,7 +5,7 @@ import type { Queryable } from "../../db/sql.server";
 import { publishChange } from "../../lib/change-bus.server";
 import { cancelRoomTrade, type RoomRow } from "../chat/room-trade.server";
 import type { ChatMessage } from "../chat/protocol";
-import { TradeError } from "../trades/errors";
+import { BlockError } from "./errors";
 
 /**
  * Blocking — one rule, whichever screen it comes from (the offer page, its API, a chat room):
@@ -43,9 +43,9 @@ export type BlockResult = { blockedId: string; cancelled: { roomId: string; mess
 
 /** Blocks `blockedId` for `blockerId` and ends any 取引中 trade between them, in one transaction. */
 export async function blockUser(db: Db, blockerId: string, blockedId: string): Promise<BlockResult> {
-  if (blockerId === blockedId) throw new TradeError("cannot_block_self");
+  if (blockerId === blockedId) throw new BlockError("cannot_block_self");
   const [target] = await db.select({ id: users.id }).from(users).where(eq(users.id, blockedId));
-  if (!target) throw new TradeError("not_found");
+  if (!target) throw new BlockError("not_found");
   const cancelled = await db.transaction(async (tx) => {
     await tx.insert(blocks).values({ blockerId, blockedId }).onConflictDoNothing();
     // Rooms between the two; the same lock order as a trade step (room, then offer).
