@@ -1,3 +1,4 @@
+import { createNodeResolver, importX } from "eslint-plugin-import-x";
 import reactHooks from "eslint-plugin-react-hooks";
 import tseslint from "typescript-eslint";
 
@@ -32,6 +33,17 @@ export default tseslint.config(
     },
   },
   {
+    // No import cycles anywhere in the app or the server: two modules that need each other's
+    // data meet through a registration made at start-up instead (docs/architecture.md).
+    files: ["app/**/*.{ts,tsx}", "server/**/*.ts"],
+    plugins: { "import-x": importX },
+    settings: {
+      "import-x/resolver-next": [createNodeResolver({ extensions: [".ts", ".tsx", ".js"] })],
+      "import-x/parsers": { "@typescript-eslint/parser": [".ts", ".tsx"] },
+    },
+    rules: { "import-x/no-cycle": ["error", { ignoreExternal: true }] },
+  },
+  {
     files: ["app/**/*.{ts,tsx}"],
     plugins: { "react-hooks": reactHooks },
     rules: {
@@ -51,6 +63,17 @@ export default tseslint.config(
     files: ["app/features/*/*.{ts,tsx}"],
     ignores: ["**/*.test.{ts,tsx}"],
     rules: { "no-restricted-imports": ["error", { paths: [NO_RAW_ZOD], patterns: [OTHER_FEATURE_INTERNALS("\\.\\./"), { regex: "(^|/)routes/", message: "Features never import routes." }] }] },
+  },
+  {
+    // The site shell and the server reach features through their public modules too.
+    files: ["app/components/layout/**/*.{ts,tsx}"],
+    ignores: ["**/*.test.{ts,tsx}"],
+    rules: { "no-restricted-imports": ["error", { paths: [NO_RAW_ZOD], patterns: [OTHER_FEATURE_INTERNALS("\\.\\./\\.\\./features/"), { regex: "(^|/)routes/", message: "The shell never imports routes." }] }] },
+  },
+  {
+    files: ["server/**/*.ts"],
+    ignores: ["**/*.test.ts"],
+    rules: { "no-restricted-imports": ["error", { paths: [NO_RAW_ZOD], patterns: [OTHER_FEATURE_INTERNALS("\\.\\./app/features/")] }] },
   },
   {
     files: ["app/features/*/components/**/*.{ts,tsx}"],

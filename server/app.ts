@@ -10,6 +10,7 @@ import { localUploadsDir } from "../app/features/uploads/storage.server";
 import { createLogger } from "../app/lib/logger.server";
 import { startExpiryReminders } from "../app/features/notifications/expiry-reminders.server";
 import { startDeliveries } from "../app/features/mail/delivery.server";
+import { registerFeatureLinks } from "../app/registrations.server";
 
 /**
  * The process: configuration → database (migrated, catalogue loaded on first start) → HTTP +
@@ -28,6 +29,7 @@ export async function start(): Promise<void> {
   }
   const log = createLogger(env.logLevel);
   const started = Date.now();
+  registerFeatureLinks();
 
   let database: Database;
   try {

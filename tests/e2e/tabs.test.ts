@@ -49,8 +49,13 @@ describe("tablists", () => {
     await page.keyboard.press("End");
     await views.getByRole("tab", { name: "プレビュー", selected: true }).waitFor();
     expect(await focusedTab(page)).toBe("プレビュー");
-    await page.keyboard.press("ArrowRight");
+    await page.keyboard.press("ArrowLeft");
     await views.getByRole("tab", { name: "編集", exact: true, selected: true }).waitFor();
+    expect(await focusedTab(page)).toBe("編集");
+    // Past the last view the arrows wrap to the first one (the deck editor's カードリスト).
+    await page.keyboard.press("ArrowRight");
+    await page.keyboard.press("ArrowRight");
+    await views.getByRole("tab", { name: "カードリスト", selected: true }).waitFor();
     expect(problems).toEqual([]);
     await context.close();
   });
