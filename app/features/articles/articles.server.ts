@@ -2,6 +2,7 @@
 // article reads and writes). Public reads are in public.server.ts. Routes, scripts and tests call
 // these with plain arguments.
 import { randomUUID } from "node:crypto";
+import { isUniqueViolation } from "../../db/sql.server";
 import { and, desc, eq, ilike, or, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.server";
 import { articles } from "../../db/schema/articles";
@@ -65,13 +66,6 @@ export async function getArticleForEditor(db: Db, id: string): Promise<ArticleFo
 /** The stored HTML of a source: the one formatter with the server's lookups (DESIGN.md §8). */
 function render(db: Db, env: Env, source: string): Promise<string> {
   return renderStoredContent(db, uploadStore(env), source, { cardImageBaseUrl: env.cardImageBaseUrl });
-}
-
-function isUniqueViolation(error: unknown): boolean {
-  for (let e: unknown = error, depth = 0; e && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
-    if ((e as { code?: string }).code === "23505") return true;
-  }
-  return false;
 }
 
 /**

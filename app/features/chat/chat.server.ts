@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, gt, inArray, lt, or, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.server";
-import { rowsOf, type Queryable } from "../../db/sql.server";
+import { isUniqueViolation, rowsOf, type Queryable } from "../../db/sql.server";
 import { blocks, chatMessages, chatReadCursors, chatRooms, profiles, tradeOffers, users } from "../../db/schema/index";
 import { completeTradeFromChat, startNegotiationFromChat } from "../trades/negotiation.server";
 import { publishChange } from "../../lib/change-bus.server";
@@ -54,13 +54,6 @@ export async function requireRoomMember(db: Queryable, roomId: string, userId: s
 }
 
 
-
-function isUniqueViolation(err: unknown): boolean {
-  for (let e: unknown = err; e; e = (e as { cause?: unknown }).cause) {
-    if ((e as { code?: string }).code === "23505") return true;
-  }
-  return false;
-}
 
 
 

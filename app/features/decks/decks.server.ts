@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { isUniqueViolation } from "../../db/sql.server";
 import { and, asc, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../../db/client.server";
 import { deckCards, decks } from "../../db/schema/decks";
@@ -267,11 +268,6 @@ export async function getDeckForEdit(db: Db, id: string): Promise<DeckEditData |
     revision: row.revision,
     cards,
   };
-}
-
-function isUniqueViolation(error: unknown): boolean {
-  for (let e: unknown = error; e; e = (e as { cause?: unknown }).cause) if ((e as { code?: string }).code === "23505") return true;
-  return false;
 }
 
 async function prepare(db: Db, store: UploadStore, input: DeckInput, deckId: string, art: CardArtOptions) {

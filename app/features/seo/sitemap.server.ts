@@ -1,5 +1,6 @@
 import { and, count, desc, eq, gt, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.server";
+import { escapeXml } from "../../lib/markup";
 import { tradeOffers } from "../../db/schema/trades";
 import { cardIndex } from "../cards/card-index.server";
 
@@ -91,8 +92,7 @@ export function parseSitemapPart(name: string): SitemapPart | null {
   return source && match ? { source, part: Number(match[2]) - 1 } : null;
 }
 
-const XML_ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&apos;" };
-const xml = (text: string) => text.replace(/[&<>"']/g, (ch) => XML_ESCAPES[ch]);
+const xml = escapeXml;
 
 /** The sitemap index: one entry per part of every source (an empty source has none). */
 export async function* sitemapIndex(db: Db, siteUrl: string, partSize = SITEMAP_PART_SIZE): AsyncGenerator<string> {
