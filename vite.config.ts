@@ -5,10 +5,11 @@ import { defineConfig } from "vite";
 // The SSR bundle's entry is our Express app (server/app.ts), which imports the
 // React Router server build; so routes, services and the socket handlers share
 // one module graph and one database connection.
-export default defineConfig(({ isSsrBuild }) => ({
-  build: {
-    target: "es2022",
-    rollupOptions: isSsrBuild ? { input: "./server/app.ts" } : undefined,
+// (React Router's Vite Environment API flag builds each environment from its own options.)
+export default defineConfig({
+  build: { target: "es2022" },
+  environments: {
+    ssr: { build: { target: "es2022", rollupOptions: { input: "./server/app.ts" } } },
   },
   plugins: [tailwindcss(), reactRouter()],
-}));
+});

@@ -6,6 +6,7 @@ import { renderToPipeableStream } from "react-dom/server";
 import type { AppLoadContext, EntryContext, HandleDataRequestFunction, HandleErrorFunction } from "react-router";
 import { ServerRouter } from "react-router";
 import { NonceContext } from "./lib/nonce";
+import { errorFields, requestLog } from "./lib/logger.server";
 
 export const streamTimeout = 5_000;
 
@@ -61,7 +62,7 @@ export default function handleRequest(
         },
         onError(error: unknown) {
           responseStatusCode = 500;
-          if (shellRendered) console.error(error);
+          if (shellRendered) requestLog(loadContext).error("render failed", errorFields(error));
         },
       },
     );
@@ -76,8 +77,8 @@ export const handleDataRequest: HandleDataRequestFunction = (response, { request
   return response;
 };
 
-export const handleError: HandleErrorFunction = (error, { request }) => {
+export const handleError: HandleErrorFunction = (error, { request, context }) => {
   // A client that went away is not a server error.
   if (request.signal.aborted) return;
-  console.error(error);
+  requestLog(context as AppLoadContext).error("unhandled error", { path: new URL(request.url).pathname, ...errorFields(error) });
 };

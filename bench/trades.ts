@@ -21,7 +21,7 @@ import { ensureProfile, getAuth } from "../app/features/users/auth.server";
 import { loadEnv } from "../app/lib/env.server";
 import { seedTradeOffers } from "../scripts/seed-trades";
 import { startServer } from "../tests/support/server";
-import { noteBoardChange } from "../app/lib/board-version.server";
+import { publishChange } from "../app/lib/change-bus.server";
 import { CACHE_MISS, measure, postgresTarget, printTable, type BenchTarget, type Measurement } from "./support";
 
 const duration = Number(process.env.BENCH_SECONDS ?? 10);
@@ -88,7 +88,7 @@ async function prepare(target: BenchTarget): Promise<{ giveFilter: string; match
     const cold: number[] = [];
     let matches: Awaited<ReturnType<typeof listMatches>> = [];
     for (let i = 0; i < 11; i++) {
-      noteBoardChange();
+      publishChange("board");
       t = performance.now();
       matches = await listMatches(database.db, signUp.user.id);
       cold.push(performance.now() - t);

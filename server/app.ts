@@ -10,6 +10,7 @@ import { localUploadsDir } from "../app/features/uploads/storage.server";
 import { createLogger } from "../app/lib/logger.server";
 import { startExpiryReminders } from "../app/features/notifications/expiry-reminders.server";
 import { startDeliveries } from "../app/features/mail/delivery.server";
+import { registerFeatureLinks } from "../app/registrations.server";
 
 /**
  * The process: configuration → database (migrated, catalogue loaded on first start) → HTTP +
@@ -28,6 +29,7 @@ export async function start(): Promise<void> {
   }
   const log = createLogger(env.logLevel);
   const started = Date.now();
+  registerFeatureLinks();
 
   let database: Database;
   try {
@@ -72,7 +74,8 @@ export async function start(): Promise<void> {
   });
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : env.port;
-  log.info("listening", { url: `http://localhost:${port}`, mode: process.env.NODE_ENV, db: database.kind, ms: Date.now() - started });
+  // The address people use (SITE_URL) and the one the socket is bound to.
+  log.info("listening", { url: env.siteUrl, address: `${env.host}:${port}`, mode: process.env.NODE_ENV, db: database.kind, ms: Date.now() - started });
   const expiryReminders = startExpiryReminders(database.db, log);
   if (process.env.NODE_ENV !== "production") log.warn("not in production mode: React and React Router run their slower development builds", { mode: process.env.NODE_ENV ?? "unset" });
 

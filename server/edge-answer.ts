@@ -1,3 +1,4 @@
+import { escapeMarkup } from "../app/lib/markup";
 import type { Request, Response } from "express";
 import { defineMessages, localeFromCookie, translate, type Locale, type Params } from "../app/lib/i18n";
 
@@ -35,9 +36,7 @@ function wantsJson(req: Request): boolean {
   return req.path.startsWith("/api/") || req.path.endsWith(".data") || /json/i.test(req.headers.accept ?? "") || /json/i.test(req.headers["content-type"] ?? "");
 }
 
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]!);
-}
+const escapeHtml = escapeMarkup;
 
 export function answerAtEdge(req: Request, res: Response, status: number, message: (locale: Locale) => string): void {
   const locale = localeFromCookie(req.headers.cookie);

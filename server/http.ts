@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
 import { readdirSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import path from "node:path";
@@ -6,7 +6,7 @@ import { createRequestHandler } from "@react-router/express";
 import compression from "compression";
 import express from "express";
 import helmet from "helmet";
-import type { ServerBuild } from "react-router";
+import { RouterContextProvider, type ServerBuild } from "react-router";
 import { Server as SocketServer } from "socket.io";
 import type { Database } from "../app/db/client.server";
 import type { AppContext } from "../app/lib/context";
@@ -15,18 +15,17 @@ import { AUTH_BASE_PATH, authRequestHandler, CLIENT_IP_HEADER, getAuth } from ".
 import { isCsrfSafe, isSiteOrigin } from "../app/lib/csrf.server";
 import { localeFromCookie, translate } from "../app/lib/i18n";
 import { usersMessages } from "../app/features/users/messages";
-import { onSettingsChange } from "../app/features/settings/settings-version.server";
+import { onChange } from "../app/lib/change-bus.server";
 import { UPLOAD_MAX_BYTES } from "../app/features/uploads/rules";
 import { IMMUTABLE_CACHE_CONTROL, LOCAL_UPLOADS_PATH, localUploadsDir } from "../app/features/uploads/storage.server";
 import { IMPORT_MAX_BYTES } from "../app/features/cards/import.server";
 import { ARTICLE_BODY_MAX_BYTES } from "../app/features/articles/http.server";
 import { toNodeHandler } from "better-auth/node";
-import type { Logger } from "../app/lib/logger.server";
+import { errorFields, type Logger } from "../app/lib/logger.server";
 import { bodyLimit, type BodyLimitRoute } from "./body-limit";
 import { jsonApi } from "./json-api";
-import { onContentChange } from "../app/lib/content-version.server";
 import { urlGuard } from "./url-guard";
-import { createPageCache } from "./page-cache";
+import { createPageCache, showsBoard } from "./page-cache";
 import { attachRealtime, type Realtime } from "./realtime";
 import { attachAnalytics, COLLECT_MAX_BYTES, COLLECT_PATH, type Analytics } from "./analytics";
 import { createMetrics, type Metrics } from "./metrics";
@@ -76,12 +75,19 @@ export async function createHttpApp(options: {
   const metrics = createMetrics({ env, build, log });
   app.use(metrics.middleware);
 
+  // Every request gets an id: its logger (on the load context) carries it in each line, its own
+  // request line names it, and the answer's X-Request-Id header lets a report point at those lines.
   app.use((req, res, next) => {
     const started = process.hrtime.bigint();
+    const requestId = randomUUID();
+    const requestLog = log.child({ requestId });
+    res.locals.requestId = requestId;
+    res.locals.log = requestLog;
+    res.setHeader("X-Request-Id", requestId);
     res.on("finish", () => {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
       const isAsset = req.path.startsWith("/assets/");
-      (isAsset ? log.debug : log.info)("request", {
+      (isAsset ? requestLog.debug : requestLog.info)("request", {
         method: req.method,
         path: req.path,
         status: res.statusCode,
@@ -212,17 +218,23 @@ export async function createHttpApp(options: {
   // Signed-out visitors of the board, the card pages and their APIs share renders for a few seconds.
   const pageCache = createPageCache({ ttlSeconds: env.pageCacheSeconds });
   // Every page's head shows the site settings: a save anywhere empties the shared renders.
-  const stopSettingsPurge = onSettingsChange(() => pageCache.clear());
+  const stopSettingsPurge = onChange("settings", () => pageCache.clear());
   server.on("close", stopSettingsPurge);
   // An article published, changed or taken down anywhere: shared renders (lists, home, the page itself) go.
-  const stopContentPurge = onContentChange(() => pageCache.clear());
+  const stopContentPurge = onChange("content", () => pageCache.clear());
   server.on("close", stopContentPurge);
+  // An offer posted, changed or closed anywhere (a block, a suspension, a new name): the board's
+  // shared renders go — home, the board, offer pages, card pages with their trade counts.
+  const stopBoardPurge = onChange("board", () => pageCache.clear(showsBoard));
+  server.on("close", stopBoardPurge);
   app.use(pageCache.middleware);
 
   const loadContext = (res: express.Response): AppContext => ({
     db: database.db,
     env,
     cspNonce: res.locals.cspNonce as string,
+    log: res.locals.log as Logger,
+    requestId: res.locals.requestId as string,
     setCookie: (cookie) => void res.append("set-cookie", cookie),
   });
   // The hottest read APIs are answered straight from Express (server/json-api.ts).
@@ -231,12 +243,14 @@ export async function createHttpApp(options: {
     createRequestHandler({
       build,
       mode: env.nodeEnv === "development" ? "development" : "production",
-      getLoadContext: (_req, res) => loadContext(res),
+      // React Router's middleware (a v8 future flag) hands loaders a RouterContextProvider; ours
+      // carries the load context's fields (app/lib/context.ts).
+      getLoadContext: (_req, res) => Object.assign(new RouterContextProvider(), loadContext(res)),
     }),
   );
 
-  app.use((err: unknown, _req: express.Request, res: express.Response, _next: express.NextFunction) => {
-    log.error("unhandled error", { error: err instanceof Error ? err.message : String(err) });
+  app.use((err: unknown, req: express.Request, res: express.Response, _next: express.NextFunction) => {
+    ((res.locals.log as Logger | undefined) ?? log).error("unhandled error", { method: req.method, path: req.path, ...errorFields(err) });
     if (!res.headersSent) res.status(500).json({ error: "Internal Server Error" });
   });
 

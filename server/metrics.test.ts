@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { routeMatcher } from "./metrics";
+import { createLogger } from "../app/lib/logger.server";
 
 describe("metrics route patterns", () => {
   const routeOf = routeMatcher({
@@ -31,7 +32,7 @@ describe("metrics port", () => {
     const { createMetrics } = await import("./metrics");
     const express = (await import("express")).default;
     const env = { metrics: { port: 0, host: "127.0.0.1" } } as never;
-    const log = { debug() {}, info() {}, warn() {}, error() {} };
+    const log = createLogger("silent");
     const metrics = createMetrics({ env, build: { routes: { card: { id: "card", path: "cards/:cardId" } } } as never, log });
     const app = express();
     app.use(metrics.middleware);

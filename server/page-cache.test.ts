@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import express from "express";
 import { afterEach, describe, expect, it } from "vitest";
 import { until } from "../tests/support/wait";
-import { createPageCache, pageCacheKey, type PageCacheOptions } from "./page-cache";
+import { createPageCache, pageCacheKey, showsBoard, type PageCacheOptions } from "./page-cache";
 
 type Render = (req: express.Request, res: express.Response) => void | Promise<void>;
 
@@ -145,6 +145,37 @@ describe("page cache", () => {
     const big = await fetch(`${app.base}/cards/big`);
     expect((await big.text()).length).toBe(2000);
     expect((await fetch(`${app.base}/cards/big`)).headers.get("x-page-cache")).toBe("miss");
+  });
+});
+
+describe("page cache clearing", () => {
+  it("forgets only the paths a change touches, and never keeps a render that was under way", async () => {
+    let release!: () => void;
+    let hold = false;
+    const app = await serve(async (req, res) => {
+      if (hold) await new Promise<void>((resolve) => (release = resolve));
+      page(req, res);
+    });
+    for (const url of ["/", "/trades", "/cards/A1-001", "/articles"]) await fetch(`${app.base}${url}`);
+    expect(app.cache.stats().entries).toBe(4);
+    app.cache.clear(showsBoard);
+    expect((await fetch(`${app.base}/articles`)).headers.get("x-page-cache")).toBe("hit");
+    for (const url of ["/", "/trades", "/cards/A1-001"]) expect((await fetch(`${app.base}${url}`)).headers.get("x-page-cache")).toBe("miss");
+    // A render that started before a clear may show the old state: it is answered but not kept.
+    hold = true;
+    const slow = fetch(`${app.base}/trades?give=A1-003`);
+    await until(() => typeof release === "function", "the render to start");
+    app.cache.clear();
+    hold = false;
+    release();
+    expect((await slow).headers.get("x-page-cache")).toBe("miss");
+    expect((await fetch(`${app.base}/trades?give=A1-003`)).headers.get("x-page-cache")).toBe("miss");
+    expect((await fetch(`${app.base}/trades?give=A1-003`)).headers.get("x-page-cache")).toBe("hit");
+  });
+
+  it("names the board's paths: home, the board, offers, card pages and their APIs", () => {
+    for (const path of ["/", "/_root.data", "/trades", "/trades.data", "/trades/0b5e7c1e-0000-4000-8000-000000000000", "/cards/A1-001", "/cards/A1-001.data", "/api/trades", "/api/cards/A1/001"]) expect(showsBoard(path), path).toBe(true);
+    for (const path of ["/articles", "/articles/x", "/deck-recipes", "/api/articles", "/api/decks", "/cards", "/cards.data", "/api/cards", "/api/cards/search"]) expect(showsBoard(path), path).toBe(false);
   });
 });
 

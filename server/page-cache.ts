@@ -47,8 +47,19 @@ export type PageCacheOptions = {
 export type PageCache = {
   middleware: (req: Request, res: Response, next: NextFunction) => void;
   stats(): { entries: number; bytes: number; hits: number; misses: number };
-  clear(): void;
+  /** Forgets every kept answer, or those whose path matches. Renders under way are not kept. */
+  clear(matches?: (path: string) => boolean): void;
 };
+
+const BOARD_PATHS: RegExp[] = [/^\/(?:_root\.data)?$/, /^\/trades(?:\.data|\/|$)/, /^\/api\/trades$/, /^\/cards\/[^/]+$/, /^\/api\/cards\/[^/]+\/[^/]+$/];
+
+/**
+ * Paths whose answers show the trade board: home (新着の募集), the board, offer pages, card pages
+ * (their trade counts) and their APIs. A board change forgets them (server/http.ts).
+ */
+export function showsBoard(path: string): boolean {
+  return BOARD_PATHS.some((re) => re.test(path));
+}
 
 const LOCALE_ONLY = new RegExp(`^\\s*${LOCALE_COOKIE}=[^;]*;?\\s*$`);
 
@@ -72,6 +83,8 @@ export function createPageCache(options: PageCacheOptions): PageCache {
   let bytes = 0;
   let hits = 0;
   let misses = 0;
+  // Bumped by every clear: a render that started before it may show what changed, so it is not kept.
+  let generation = 0;
 
   const remove = (key: string) => {
     const entry = entries.get(key);
@@ -136,10 +149,11 @@ export function createPageCache(options: PageCacheOptions): PageCache {
       }
     };
     let settled = false;
+    const started = generation;
     const settle = (entry: Entry | null) => {
       if (settled) return;
       settled = true;
-      if (entry) store(key, entry);
+      if (entry && started === generation) store(key, entry);
       const waiting = inflight.get(key) ?? [];
       inflight.delete(key);
       for (const wake of waiting) wake(entry);
@@ -196,9 +210,18 @@ export function createPageCache(options: PageCacheOptions): PageCache {
   return {
     middleware,
     stats: () => ({ entries: entries.size, bytes, hits, misses }),
-    clear: () => {
-      entries.clear();
-      bytes = 0;
+    clear: (matches) => {
+      generation++;
+      if (!matches) {
+        entries.clear();
+        bytes = 0;
+        return;
+      }
+      for (const key of [...entries.keys()]) {
+        const url = key.slice(key.indexOf(" ") + 1);
+        const query = url.indexOf("?");
+        if (matches(query < 0 ? url : url.slice(0, query))) remove(key);
+      }
     },
   };
 }

@@ -1,8 +1,5 @@
 import { createAdapter } from "@socket.io/redis-adapter";
 import { createClient } from "redis";
-import { noteRemoteBoardChange, onLocalBoardChange } from "../app/lib/board-version.server";
-import { noteRemoteSettingsChange, onLocalSettingsChange } from "../app/features/settings/settings-version.server";
-import { noteRemoteContentChange, onLocalContentChange } from "../app/lib/content-version.server";
 import { onSessionsEnded } from "../app/lib/session-end.server";
 import type { Namespace, Server as SocketServer, Socket } from "socket.io";
 import { z } from "../app/lib/zod";
@@ -33,6 +30,7 @@ import type { Env } from "../app/lib/env.server";
 import { AppError } from "../app/lib/errors";
 import { localeFromRequest, type Locale } from "../app/lib/i18n";
 import type { Logger } from "../app/lib/logger.server";
+import { relayChanges } from "./change-relay";
 
 export type Realtime = { close(): Promise<void> };
 
@@ -42,11 +40,6 @@ type ChatNamespace = Namespace<ClientToServerEvents, ServerToClientEvents, Recor
 
 // Sync answers at most this many messages per call; the client asks again while hasMore.
 const SYNC_PAGE = 200;
-/** Server-to-server event: some instance changed the trade board (app/lib/board-version.server.ts). */
-const BOARD_CHANGED = "board:changed";
-/** Server-to-server event: some instance saved the site settings (features/settings/settings-version.server.ts). */
-const SETTINGS_CHANGED = "settings:changed";
-const CONTENT_CHANGED = "content:changed";
 
 /**
  * Socket.IO on the same HTTP server. With REDIS_URL the Redis adapter fans events out across
@@ -75,24 +68,9 @@ export async function attachRealtime(options: {
     log.info("realtime fan-out through redis");
   }
   if (env.redisUrl) {
-    // A write here makes the other instances' caches stale: tell them, at most once a tick per
-    // kind (serverSideEmit reaches the other servers through the Redis adapter).
-    const relay = (event: string, onLocal: (listener: () => void) => () => void, noteRemote: () => void) => {
-      let queued = false;
-      const stop = onLocal(() => {
-        if (queued) return;
-        queued = true;
-        setImmediate(() => {
-          queued = false;
-          io.serverSideEmit(event);
-        });
-      });
-      io.on(event, () => noteRemote());
-      closers.unshift(async () => stop());
-    };
-    relay(BOARD_CHANGED, onLocalBoardChange, noteRemoteBoardChange);
-    relay(SETTINGS_CHANGED, onLocalSettingsChange, noteRemoteSettingsChange);
-    relay(CONTENT_CHANGED, onLocalContentChange, noteRemoteContentChange);
+    // A write here makes the other instances' caches stale: the change bus tells them.
+    const stop = relayChanges(io);
+    closers.unshift(async () => stop());
   }
   io.on("connection", (socket) => {
     socket.on("ping:server", (ack?: (reply: { ok: true; at: number }) => void) => {

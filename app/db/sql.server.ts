@@ -15,3 +15,14 @@ export async function rowsOf<T>(db: Queryable, query: SQL): Promise<T[]> {
   const result = (await db.execute(query)) as { rows: T[] };
   return result.rows;
 }
+
+/**
+ * True when a query failed on a unique constraint (PostgreSQL's 23505), however the driver and
+ * Drizzle wrapped the database's error (it may sit a few `cause`s deep).
+ */
+export function isUniqueViolation(error: unknown): boolean {
+  for (let e: unknown = error, depth = 0; e && depth < 8; e = (e as { cause?: unknown }).cause, depth++) {
+    if ((e as { code?: string }).code === "23505") return true;
+  }
+  return false;
+}

@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { formError, withJsonErrors, withPageErrors } from "./api.server";
 import { AppError } from "./errors";
 import { defineMessages } from "./i18n";
+import { createLogger, type Logger } from "./logger.server";
 
 afterEach(() => vi.restoreAllMocks());
 
@@ -12,15 +13,17 @@ describe("withJsonErrors", () => {
     expect(await (await loader(2) as Response).json()).toEqual({ n: 2 });
   });
 
-  it("turns an unexpected failure into a JSON 500", async () => {
-    const logged = vi.spyOn(console, "error").mockImplementation(() => {});
-    const loader = withJsonErrors(async () => {
+  it("turns an unexpected failure into a JSON 500, logged once by the request's logger with its id", async () => {
+    const lines: string[] = [];
+    const log = createLogger("info", (line) => lines.push(line)).child({ requestId: "req-1" });
+    const loader = withJsonErrors(async (_args: { context: { log: Logger } }) => {
       throw new Error("connection reset");
     });
-    const res = (await loader()) as Response;
+    const res = (await loader({ context: { log } })) as Response;
     expect(res.status).toBe(500);
     expect(await res.json()).toEqual({ error: "Internal Server Error" });
-    expect(logged).toHaveBeenCalledOnce();
+    expect(lines).toHaveLength(1);
+    expect(JSON.parse(lines[0])).toMatchObject({ level: "error", msg: "unhandled error", requestId: "req-1", error: "connection reset" });
   });
 
   it("lets deliberate responses through unchanged", async () => {

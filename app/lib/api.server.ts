@@ -2,6 +2,7 @@ import { data } from "react-router";
 import { AppError, describeAppError } from "./errors";
 import type { AppContext } from "./context";
 import { localeFromCookie, type Locale } from "./i18n";
+import { errorFields, requestLog } from "./logger.server";
 
 /** The one JSON answer of an AppError: `{"error": message, "code": code}` with its status (DESIGN.md §5). */
 export function errorResponse(error: AppError, locale: Locale, status = error.status): Response {
@@ -22,7 +23,7 @@ export function withJsonErrors<A extends unknown[], R>(handler: (...args: A) => 
     } catch (error) {
       if (error instanceof Response || isThrownData(error)) throw error;
       if (error instanceof AppError) return errorResponse(error, localeOf(args));
-      console.error(error);
+      requestLog(contextOf(args)).error("unhandled error", errorFields(error));
       return Response.json({ error: "Internal Server Error" }, { status: 500 });
     }
   };
@@ -54,6 +55,10 @@ export function pageError(error: AppError, locale: Locale) {
 function localeOf(args: unknown[]): Locale {
   const request = (args[0] as { request?: unknown } | undefined)?.request;
   return localeFromCookie(request instanceof Request ? request.headers.get("cookie") : null);
+}
+
+function contextOf(args: unknown[]): AppContext | undefined {
+  return (args[0] as { context?: AppContext } | undefined)?.context;
 }
 
 function isThrownData(error: unknown): boolean {

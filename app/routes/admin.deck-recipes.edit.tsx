@@ -8,6 +8,7 @@ import { decksMessages } from "../features/decks/messages";
 import { requireAdmin } from "../features/users/session.server";
 import { localeFromRequest, translate, useT } from "../lib/i18n";
 import { seoMeta } from "../lib/seo";
+import { errorFields, requestLog } from "../lib/logger.server";
 import type { Route } from "./+types/admin.deck-recipes.edit";
 
 export const meta: Route.MetaFunction = (args) => seoMeta(args, { title: "デッキ作成", noindex: true });
@@ -18,7 +19,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const locale = localeFromRequest(request);
   const deck = await getDeckForEdit(context.db, params.id).catch((error: unknown) => {
     // SPEC.md §8 デッキの読み込みに失敗しました: the page says so instead of failing.
-    console.error("deck could not be read", error);
+    requestLog(context).error("deck could not be read", errorFields(error));
     return "failed" as const;
   });
   if (deck === null) throw data({ message: translate(decksMessages, locale, "errNotFound") }, { status: 404 });

@@ -1,5 +1,5 @@
-import { useRef, type KeyboardEvent } from "react";
-import { isRouteErrorResponse, Link, useNavigate } from "react-router";
+import { isRouteErrorResponse, useNavigate } from "react-router";
+import { TabList } from "../components/ui/tabs";
 import { localeOfMatches } from "../components/layout/meta-locale";
 import { AdminGuardError } from "../features/admin/components/admin-guard-error";
 import { adminMessages } from "../features/admin/messages";
@@ -8,6 +8,7 @@ import { ADMIN_TABS, adminTabFromUrl } from "../features/admin/tabs";
 import { requireAdmin } from "../features/users/session.server";
 import { translate, useT } from "../lib/i18n";
 import { seoMeta } from "../lib/seo";
+import { requestLog } from "../lib/logger.server";
 import type { Route } from "./+types/admin";
 
 export const meta: Route.MetaFunction = (args) => {
@@ -27,63 +28,33 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const tab = adminTabFromUrl(url);
   const load = ADMIN_TAB_DATA[tab];
   // Each tab loads its data only when it is selected (SPEC.md §4).
-  const tabData = load ? await load({ db: context.db, viewer, url, request }) : null;
+  const tabData = load ? await load({ db: context.db, viewer, url, request, log: requestLog(context) }) : null;
   return { tab, tabData };
 }
 
 export default function Admin({ loaderData }: Route.ComponentProps) {
   const t = useT(adminMessages);
   const navigate = useNavigate();
-  const tabRefs = useRef<Record<string, HTMLAnchorElement | null>>({});
   const { tab, tabData } = loaderData;
   const selected = ADMIN_TABS.find((candidate) => candidate.id === tab) ?? ADMIN_TABS[0];
   const Panel = selected.Panel;
 
-  // WAI-ARIA tabs: arrows, Home and End move between tabs (and select them).
-  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
-    const index = ADMIN_TABS.findIndex((candidate) => candidate.id === selected.id);
-    const last = ADMIN_TABS.length - 1;
-    const next =
-      event.key === "ArrowRight" ? (index === last ? 0 : index + 1)
-      : event.key === "ArrowLeft" ? (index === 0 ? last : index - 1)
-      : event.key === "Home" ? 0
-      : event.key === "End" ? last
-      : null;
-    if (next === null) return;
-    event.preventDefault();
-    const target = ADMIN_TABS[next];
-    tabRefs.current[target.id]?.focus();
-    void navigate(`/admin?tab=${target.id}`, { preventScrollReset: true });
-  };
 
   return (
     <section className="space-y-6">
       <h1 className="text-2xl font-bold">{t("heading")}</h1>
-      <div role="tablist" aria-label={t("tabsLabel")} onKeyDown={onKeyDown} className="flex flex-wrap gap-1 border-b border-slate-200">
-        {ADMIN_TABS.map((candidate) => {
-          const isSelected = candidate.id === selected.id;
-          return (
-            <Link
-              key={candidate.id}
-              ref={(el) => {
-                tabRefs.current[candidate.id] = el;
-              }}
-              to={`/admin?tab=${candidate.id}`}
-              preventScrollReset
-              role="tab"
-              id={`admin-tab-${candidate.id}`}
-              aria-selected={isSelected}
-              aria-controls="admin-tabpanel"
-              tabIndex={isSelected ? 0 : -1}
-              className={`-mb-px rounded-t-md border px-4 py-2 text-sm font-bold ${
-                isSelected ? "border-slate-200 border-b-white bg-white text-brand-800" : "border-transparent text-slate-600 hover:text-brand-800"
-              }`}
-            >
-              {t(candidate.label)}
-            </Link>
-          );
-        })}
-      </div>
+      {/* One tab per URL (?tab=…): a click follows the link, the keys navigate to it. */}
+      <TabList
+        label={t("tabsLabel")}
+        tabs={ADMIN_TABS.map((candidate) => ({ id: candidate.id, label: t(candidate.label) }))}
+        selected={selected.id}
+        onSelect={(id) => void navigate(`/admin?tab=${id}`, { preventScrollReset: true })}
+        href={(id) => `/admin?tab=${id}`}
+        tabId={(id) => `admin-tab-${id}`}
+        panelId={() => "admin-tabpanel"}
+        className="flex flex-wrap gap-1 border-b border-slate-200"
+        tabClassName={(isSelected) => `-mb-px rounded-t-md border px-4 py-2 text-sm font-bold ${isSelected ? "border-slate-200 border-b-white bg-white text-brand-800" : "border-transparent text-slate-600 hover:text-brand-800"}`}
+      />
       <div id="admin-tabpanel" role="tabpanel" aria-labelledby={`admin-tab-${selected.id}`} tabIndex={0} className="focus:outline-none">
         <h2 className="sr-only">{t(selected.label)}</h2>
         {Panel ? (

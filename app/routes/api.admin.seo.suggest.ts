@@ -5,6 +5,7 @@ import { requireApiAdmin } from "../features/users/session.server";
 import { withJsonErrors } from "../lib/api.server";
 import { readJsonBody } from "../lib/json-body.server";
 import { localeFromRequest, translate } from "../lib/i18n";
+import { errorFields, requestLog } from "../lib/logger.server";
 import type { Route } from "./+types/api.admin.seo.suggest";
 
 // An article of 50 KB is long; eight times that (in JSON) is not an article.
@@ -28,7 +29,7 @@ export const action = withJsonErrors(async function action({ request, context }:
   try {
     return Response.json(await suggestSeo(context.db, parsed.data), { headers: { "Cache-Control": "private, no-store" } });
   } catch (error) {
-    console.error("SEO suggestion failed", error);
+    requestLog(context).error("SEO suggestion failed", errorFields(error));
     return Response.json({ error: translate(seoMessages, locale, "suggestFailed") }, { status: 500 });
   }
 });

@@ -12,6 +12,7 @@ import { DECK_CATEGORIES, TIERS } from "../features/decks/rules";
 import type { DeckSummary } from "../features/decks/types";
 import { translate, useLocale, useT } from "../lib/i18n";
 import { seoMeta } from "../lib/seo";
+import { errorFields, requestLog } from "../lib/logger.server";
 import { SelectField } from "../components/ui/form-field";
 import type { Route } from "./+types/deck-recipes";
 
@@ -32,7 +33,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     }
   } catch (error) {
     // SPEC.md §8 デッキレシピの取得に失敗しました is the list's own message, not an error page.
-    console.error("deck recipes could not be read", error);
+    requestLog(context).error("deck recipes could not be read", errorFields(error));
     loadFailed = true;
   }
   return { filters, isFirstPage: !cursor, ...page, loadFailed };

@@ -1,5 +1,6 @@
 import { redirect } from "react-router";
 import { callAuthEndpoint, cookiesOf } from "../features/users/auth.server";
+import { requestLog } from "../lib/logger.server";
 import type { Route } from "./+types/logout";
 
 /** POST /logout: ends the session on the server, clears the cookie, goes to / (SPEC.md §4). */
@@ -9,8 +10,8 @@ export async function action({ request, context }: Route.ActionArgs) {
     if (!response.ok) throw new Error(`sign-out answered ${response.status}`);
     return redirect("/", { headers: cookiesOf(response) });
   } catch (error) {
-    // SPEC.md §8: a failed sign-out is logged as "Logout error"; the cookie is cleared anyway.
-    console.error("Logout error", error instanceof Error ? error.message : error);
+    // SPEC.md §8: a failed sign-out is logged as "Logout error" (the server's log); the cookie is cleared anyway.
+    requestLog(context).error("Logout error", { error: error instanceof Error ? error.message : String(error) });
     const headers = new Headers();
     for (const name of ["torepoke.session_token", "__Secure-torepoke.session_token"]) {
       headers.append("set-cookie", `${name}=; Max-Age=0; Path=/; HttpOnly; SameSite=Lax${name.startsWith("__Secure-") ? "; Secure" : ""}`);

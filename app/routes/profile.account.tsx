@@ -11,7 +11,7 @@ import { requireViewer, sessionTokenFromCookie } from "../features/users/session
 import { fieldErrors, MESSAGE_PARAMS } from "../features/users/users.schema";
 import { usersMessages, type UsersMessageKey } from "../features/users/messages";
 import { formError } from "../lib/api.server";
-import { createLogger } from "../lib/logger.server";
+import { requestLog } from "../lib/logger.server";
 import { readFormData } from "../lib/forms.server";
 import { localeFromRequest, translate, type Locale } from "../lib/i18n";
 import { seoMeta } from "../lib/seo";
@@ -92,7 +92,7 @@ export async function action({ request, context }: Route.ActionArgs) {
         try {
           await queuePasswordChangedMail(context.db, { locale, siteUrl: context.env.siteUrl }, { email: viewer.email, name: viewer.displayName });
         } catch (error) {
-          createLogger(context.env.logLevel).error("password-changed mail not queued", { userId: viewer.id, error: error instanceof Error ? error.message : String(error) });
+          requestLog(context).error("password-changed mail not queued", { userId: viewer.id, error: error instanceof Error ? error.message : String(error) });
         }
         // Better Auth replaced this device's session when it ended the others: pass its cookie on.
         return data<AccountActionData>({ intent, ok: true }, { headers: cookiesOf(response) });

@@ -8,7 +8,7 @@ import { ArticleCreateSchema } from "../../app/features/articles/articles.schema
 import { seedCatalogue } from "../../app/features/cards/catalogue.server";
 import { cardIndex } from "../../app/features/cards/card-index.server";
 import { CLIENT_IP_HEADER, getAuth } from "../../app/features/users/auth.server";
-import { onContentChange } from "../../app/lib/content-version.server";
+import { onChange } from "../../app/lib/change-bus.server";
 import { loadEnv, type Env } from "../../app/lib/env.server";
 import { loader as articlePage } from "../../app/routes/article";
 import { loader as articlesPage } from "../../app/routes/articles";
@@ -234,7 +234,7 @@ describe("public pages, feed and sitemap", () => {
 
   it("unpublishing makes it 404 at once (the content version moves, caches follow)", async () => {
     const changes: number[] = [];
-    const stop = onContentChange(() => changes.push(1));
+    const stop = onChange("content", () => changes.push(1));
     const temp = await createArticle(database.db, env, parse({ ...base, title: "Short lived", isPublic: true }), adminId);
     expect((await call(publicGet as never, `/api/articles/${temp.slug}`, {}, { ref: temp.slug })).status).toBe(200);
     await setArticleVisibility(database.db, env, temp.id, false);

@@ -15,7 +15,7 @@ import type { Ack, ChatMessage, ClientToServerEvents, ServerToClientEvents } fro
 import { loadEnv, type Env } from "../../app/lib/env.server";
 import { createLogger } from "../../app/lib/logger.server";
 import { attachRealtime, type Realtime } from "../../server/realtime";
-import { boardVersion, noteBoardChange } from "../../app/lib/board-version.server";
+import { publishChange, changeVersion } from "../../app/lib/change-bus.server";
 import { createChatRoom, createChatUser, createSessionCookie, newClientId } from "../support/chat-factories";
 import { createTestDatabase, type TestDatabase } from "../support/test-db";
 
@@ -406,10 +406,10 @@ describe.runIf(redisUrl)("two instances sharing Redis (TEST_REDIS_URL)", () => {
     await startInstance(env);
     // Both instances live in this process and share one counter: a local change moves it once,
     // and each relayed copy that arrives from the other instance moves it again.
-    const before = boardVersion();
-    noteBoardChange();
+    const before = changeVersion("board");
+    publishChange("board");
     const deadline = Date.now() + 5000;
-    while (boardVersion() < before + 2 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
-    expect(boardVersion()).toBeGreaterThanOrEqual(before + 2);
+    while (changeVersion("board") < before + 2 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(changeVersion("board")).toBeGreaterThanOrEqual(before + 2);
   });
 });

@@ -6,6 +6,7 @@ import type { AppLoadContext } from "react-router";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seedCatalogue } from "../../app/features/cards/catalogue.server";
 import { sitemapPart, parseSitemapPart } from "../../app/features/seo/sitemap.server";
+import { registerFeatureLinks } from "../../app/registrations.server";
 import { createOffer, offerPrefill } from "../../app/features/trades/offers.server";
 import { offerPrefillFromParams } from "../../app/features/trades/trades.schema";
 import { loadEnv } from "../../app/lib/env.server";
@@ -31,6 +32,7 @@ let adminCookie: string;
 let userCookie: string;
 
 beforeAll(async () => {
+  registerFeatureLinks();
   database = await createTestDatabase();
   await seedCatalogue(database.db);
   const env = loadEnv({ DATA_DIR: mkdtempSync(path.join(tmpdir(), "torepoke-deck-routes-")), BETTER_AUTH_SECRET: SECRET, SITE_URL: SITE, LOG_LEVEL: "silent" });

@@ -24,7 +24,7 @@ import {
 import { DeckError } from "../../app/features/decks/errors";
 import { checkDeck } from "../../app/features/decks/rules";
 import { uploadStore, type UploadStore } from "../../app/features/uploads/storage.server";
-import { contentVersion, noteRemoteContentChange } from "../../app/lib/content-version.server";
+import { changeVersion, receiveRemoteChange } from "../../app/lib/change-bus.server";
 import { loadEnv } from "../../app/lib/env.server";
 import { createTestDatabase, type TestDatabase } from "../support/test-db";
 
@@ -130,18 +130,18 @@ describe("deck saves", () => {
   });
 
   it("every deck write is a content change (page caches and other instances forget), and another instance's change empties the deck caches here", async () => {
-    const before = contentVersion();
+    const before = changeVersion("content");
     const { id, slug } = await createDeck(database.db, store, null, input(LEGAL, { isPublic: true }));
-    expect(contentVersion()).toBeGreaterThan(before);
+    expect(changeVersion("content")).toBeGreaterThan(before);
     expect((await getDeck(database.db, slug))?.name).toBe("ピカチュウexデッキ");
     // Changed behind this instance's back (another instance's write), then announced through the relay.
     await database.db.update(decks).set({ name: "別のインスタンスで改名" }).where(eq(decks.id, id));
     expect((await getDeck(database.db, slug))?.name).toBe("ピカチュウexデッキ");
-    noteRemoteContentChange();
+    receiveRemoteChange("content");
     expect((await getDeck(database.db, slug))?.name).toBe("別のインスタンスで改名");
-    const afterCreate = contentVersion();
+    const afterCreate = changeVersion("content");
     await deleteDeck(database.db, id, { store });
-    expect(contentVersion()).toBeGreaterThan(afterCreate);
+    expect(changeVersion("content")).toBeGreaterThan(afterCreate);
   });
 
   it("accepts slugs with underscores, refuses other characters, an id-shaped slug and a taken one", async () => {

@@ -2,10 +2,9 @@ import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { reports } from "../../app/db/schema/index";
 import { seedCatalogue } from "../../app/features/cards/catalogue.server";
-import { ChatError } from "../../app/features/chat/errors";
 import { sendMessage } from "../../app/features/chat/chat.server";
 import { listReports, reportMessage, reportOffer, reportsTabData } from "../../app/features/moderation/moderation.server";
-import { TradeError } from "../../app/features/trades/errors";
+import { ModerationError } from "../../app/features/moderation/errors";
 import { REPORTS_PER_HOUR } from "../../app/features/trades/rules";
 import { OfferInputSchema } from "../../app/features/trades/trades.schema";
 import { createOffer, openChatRoomForOffer } from "../../app/features/trades/offers.server";
@@ -65,11 +64,11 @@ describe("moderation: one service for offer and message reports", () => {
 
     const { message: another } = await sendMessage(db, { roomId, userId: room.owner.id, clientId: crypto.randomUUID(), body: "さらに" });
     const refusedMessage = await reportMessage(db, { reporterId: reporter.id, messageId: another.id, reason: "暴言" }).catch((e: unknown) => e);
-    expect(refusedMessage).toBeInstanceOf(ChatError);
+    expect(refusedMessage).toBeInstanceOf(ModerationError);
     expect(refusedMessage).toMatchObject({ code: "report_rate_limited", status: 429 });
-    expect((refusedMessage as ChatError).text("ja")).toBe("通報が多すぎます。しばらくしてからお試しください。");
+    expect((refusedMessage as ModerationError).text("ja")).toBe("通報が多すぎます。しばらくしてからお試しください。");
     const refusedOffer = await reportOffer(db, reporter.id, await someonesOffer(), "不審").catch((e: unknown) => e);
-    expect(refusedOffer).toBeInstanceOf(TradeError);
+    expect(refusedOffer).toBeInstanceOf(ModerationError);
     expect(refusedOffer).toMatchObject({ code: "rate_limited_report", status: 429 });
     // Nothing was written for the refused ones.
     expect(await openReportsOf(reporter.id)).toHaveLength(REPORTS_PER_HOUR);

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { siteSettings } from "../../app/db/schema/content";
 import { users } from "../../app/db/schema/users";
 import { getSiteSettings } from "../../app/features/settings/settings.server";
-import { onLocalSettingsChange, onSettingsChange } from "../../app/features/settings/settings-version.server";
+import { onChange, onLocalChange } from "../../app/lib/change-bus.server";
 import { CLIENT_IP_HEADER, getAuth } from "../../app/features/users/auth.server";
 import { loadEnv, type Env } from "../../app/lib/env.server";
 import { action, loader } from "../../app/routes/api.admin.settings";
@@ -69,8 +69,8 @@ describe("GET/PUT /api/admin/settings", () => {
   it("saves the five fields (trimmed, keywords normalised) and every reader sees them at once", async () => {
     await getSiteSettings(database.db); // warm the cache
     const relayed: string[] = [];
-    const stopLocal = onLocalSettingsChange(() => relayed.push("local"));
-    const stopAny = onSettingsChange(() => relayed.push("any"));
+    const stopLocal = onLocalChange((kind) => kind === "settings" && relayed.push("local"));
+    const stopAny = onChange("settings", () => relayed.push("any"));
     const res = await put(adminCookie, { ...FULL, unknown: "ignored" });
     stopLocal();
     stopAny();

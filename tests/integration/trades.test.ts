@@ -1,4 +1,6 @@
 import { and, count, eq, sql } from "drizzle-orm";
+import { BlockError } from "../../app/features/blocks/errors";
+import { ModerationError } from "../../app/features/moderation/errors";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { randomBytes } from "node:crypto";
 import { blocks, cardPacks, cards, chatMessages, chatRooms, profiles, rarities, reports, tradeOfferCards, tradeOffers } from "../../app/db/schema/index";
@@ -393,7 +395,7 @@ describe("the board", () => {
     expect(seenByOthers).not.toContain(c.id);
     expect(await getOffer(db, a.id, viewer.id)).toBeNull();
     await rejects(openChatRoomForOffer(db, { offerId: b.id, userId: viewer.id }), "blocked");
-    await rejects(blockUser(db, viewer.id, viewer.id), "cannot_block_self");
+    await expect(blockUser(db, viewer.id, viewer.id)).rejects.toSatisfy((e) => e instanceof BlockError && e.code === "cannot_block_self");
   });
 });
 
@@ -638,7 +640,7 @@ describe("reports", () => {
     const reporter = await createUser(db, { name: "通報する人" });
     const first = await createOffer(db, owner.id, offer([d4[0]], [d4[1]], "怪しい募集"));
     const second = await createOffer(db, owner.id, offer([d4[2]], [d4[3]]));
-    await rejects(reportOffer(db, owner.id, first.id, "自分"), "own_offer");
+    await expect(reportOffer(db, owner.id, first.id, "自分")).rejects.toSatisfy((e) => e instanceof ModerationError && e.code === "own_offer");
     const { reportId } = await reportOffer(db, reporter.id, first.id, "詐欺の疑い");
     expect((await reportOffer(db, reporter.id, first.id, "もう一度")).reportId).toBe(reportId);
     const list = await listReports(db);

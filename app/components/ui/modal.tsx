@@ -75,3 +75,48 @@ export function Modal({
 export const BUTTON_PRIMARY =
   "rounded-md bg-brand-700 px-4 py-2 font-bold text-white hover:bg-brand-800 disabled:cursor-not-allowed disabled:bg-slate-400";
 export const BUTTON_SECONDARY = "rounded-md border border-slate-400 bg-white px-4 py-2 font-medium text-slate-800 hover:border-brand-600";
+/** A destructive action's button (削除). */
+export const BUTTON_DANGER = "rounded-md bg-red-700 px-4 py-2 font-bold text-white hover:bg-red-800 disabled:cursor-not-allowed disabled:bg-slate-400";
+
+/**
+ * The one confirmation before a destructive action (a delete): a small modal with the question,
+ * a quiet cancel and the red confirm button, which is disabled while `busy`. Escape, a backdrop
+ * click and cancel all call `onCancel`.
+ */
+export function ConfirmDialog({
+  title,
+  children,
+  confirmLabel,
+  cancelLabel,
+  onConfirm,
+  onCancel,
+  busy = false,
+}: {
+  title: string;
+  children: ReactNode;
+  confirmLabel: string;
+  cancelLabel: string;
+  onConfirm: () => void;
+  onCancel: () => void;
+  busy?: boolean;
+}) {
+  return (
+    <Modal
+      title={title}
+      size="sm"
+      onClose={onCancel}
+      footer={
+        <>
+          <button type="button" className={BUTTON_SECONDARY} onClick={onCancel}>
+            {cancelLabel}
+          </button>
+          <button type="button" className={BUTTON_DANGER} disabled={busy} onClick={onConfirm}>
+            {confirmLabel}
+          </button>
+        </>
+      }
+    >
+      {children}
+    </Modal>
+  );
+}

@@ -12,10 +12,11 @@ import type { DecksTabData } from "../decks/components/decks-panel";
 import { listAdminDecks } from "../decks/decks.server";
 import { deckEditorData } from "../decks/editor-data.server";
 import { localeFromCookie } from "../../lib/i18n";
+import { errorFields, type Logger } from "../../lib/logger.server";
 import { analyticsTabData } from "../analytics/dashboard.server";
 import { healthFigures } from "../analytics/health.server";
 
-export type AdminTabDataArgs = { db: Db; viewer: Viewer; url: URL; request: Request };
+export type AdminTabDataArgs = { db: Db; viewer: Viewer; url: URL; request: Request; log: Logger };
 
 /**
  * Server side of the admin tab registry (the client side is tabs.tsx): the data a tab needs,
@@ -24,10 +25,10 @@ export type AdminTabDataArgs = { db: Db; viewer: Viewer; url: URL; request: Requ
  */
 export const ADMIN_TAB_DATA: Record<string, (args: AdminTabDataArgs) => Promise<unknown>> = {
   // SPEC.md §8 記事の取得に失敗しました is the tab's own message: a failed list read shows it in the tab.
-  articles: async ({ db }): Promise<ArticlesTabData> => {
+  articles: async ({ db, log }): Promise<ArticlesTabData> => {
     const [articles, packs] = await Promise.all([
       listAdminArticles(db).catch((error: unknown) => {
-        console.error("articles could not be read", error);
+        log.error("articles could not be read", errorFields(error));
         return null;
       }),
       listPacks(db),
@@ -40,20 +41,20 @@ export const ADMIN_TAB_DATA: Record<string, (args: AdminTabDataArgs) => Promise<
   // ?reports=all shows handled reports too; ?done=1 after one was resolved.
   reports: ({ db, url }) => reportsTabData(db, { filter: url.searchParams.get("reports") === "all" ? "all" : "open", done: url.searchParams.get("done") === "1" }),
   // SPEC.md §8 デッキの取得に失敗しました is the tab's own message, not an error page.
-  decks: ({ db, request }) =>
+  decks: ({ db, request, log }) =>
     Promise.all([listAdminDecks(db), deckEditorData(db, localeFromCookie(request.headers.get("cookie")))]).then(
       ([decks, editor]): DecksTabData => ({ decks, ...editor }),
       (error: unknown): DecksTabData => {
-        console.error("decks could not be read", error);
+        log.error("decks could not be read", errorFields(error));
         return { loadError: true };
       },
     ),
   // SPEC.md §8 設定の取得中にエラーが発生しました。 is the tab's own message, not an error page.
-  settings: ({ db }) =>
+  settings: ({ db, log }) =>
     getSiteSettings(db).then(
       (settings): SettingsTabData => ({ settings }),
       (error: unknown): SettingsTabData => {
-        console.error("site settings could not be read", error);
+        log.error("site settings could not be read", errorFields(error));
         return { loadError: true };
       },
     ),

@@ -2,10 +2,11 @@
 // article reads and writes). Public reads are in public.server.ts. Routes, scripts and tests call
 // these with plain arguments.
 import { randomUUID } from "node:crypto";
+import { isUniqueViolation } from "../../db/sql.server";
 import { and, desc, eq, ilike, or, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.server";
 import { articles } from "../../db/schema/articles";
-import { noteContentChange } from "../../lib/content-version.server";
+import { publishChange } from "../../lib/change-bus.server";
 import type { Env } from "../../lib/env.server";
 import { forgetContentRefs, recordContentRefs, refreshContentDependents } from "../content/content-refs.server";
 import { renderStoredContent } from "../content/refs.server";
@@ -67,13 +68,6 @@ function render(db: Db, env: Env, source: string): Promise<string> {
   return renderStoredContent(db, uploadStore(env), source, { cardImageBaseUrl: env.cardImageBaseUrl });
 }
 
-function isUniqueViolation(error: unknown): boolean {
-  for (let e: unknown = error, depth = 0; e && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
-    if ((e as { code?: string }).code === "23505") return true;
-  }
-  return false;
-}
-
 /**
  * A free slug for a new article or a cleared slug: the title's ASCII words, else article-<id>
  * (a Japanese-only title still gets a working, unique slug); -2, -3 … when taken.
@@ -131,7 +125,7 @@ export async function createArticle(db: Db, env: Env, input: ArticleCreateInput,
         return inserted;
       });
       if (input.isPublic) await refreshDependents(db, env, [slug, id]);
-      noteContentChange();
+      publishChange("content");
       return toEditor(row);
     } catch (error) {
       if (!isUniqueViolation(error)) throw error;
@@ -195,7 +189,7 @@ export async function updateArticle(db: Db, env: Env, id: string, input: Article
   const seenByOthers = before.isPublic || row.isPublic;
   const changedForOthers = before.isPublic !== row.isPublic || before.slug !== row.slug || before.title !== row.title || before.thumbnailUrl !== row.thumbnailUrl;
   if (seenByOthers && changedForOthers) await refreshDependents(db, env, [before.slug, row.slug, row.id]);
-  noteContentChange();
+  publishChange("content");
   return toEditor(row);
 }
 
@@ -214,7 +208,7 @@ export async function setArticleVisibility(db: Db, env: Env, id: string, isPubli
     .returning(ROW);
   if (!row) throw new ArticleError("not_found");
   await refreshDependents(db, env, [row.slug, row.id]);
-  noteContentChange();
+  publishChange("content");
   return toRow(row);
 }
 
@@ -227,7 +221,7 @@ export async function deleteArticle(db: Db, env: Env, id: string): Promise<void>
   });
   if (!row) throw new ArticleError("not_found");
   if (row.isPublic) await refreshDependents(db, env, [row.slug, row.id]);
-  noteContentChange();
+  publishChange("content");
 }
 
 /**

@@ -1,11 +1,11 @@
+import { escapeXml } from "../../lib/markup";
 import type { Db } from "../../db/client.server";
 import { SITE_NAME } from "../../lib/seo";
 import { categoryLabel } from "./categories";
 import { FEED_SIZE, newestPublicArticles } from "./public.server";
 
-const XML_ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&apos;" };
 // Characters XML 1.0 does not allow are dropped (a title is text, but never trust it into XML).
-const xml = (text: string) => text.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g, "").replace(/[&<>"']/g, (ch) => XML_ESCAPES[ch]);
+const xml = escapeXml;
 
 /** /articles/feed.xml: an Atom feed of the newest 50 public articles. */
 export async function articlesFeed(db: Db, siteUrl: string, title: string): Promise<string> {

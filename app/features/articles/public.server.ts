@@ -1,11 +1,11 @@
 // Public article reads (SPEC.md §7 "public articles (isPublic true)"): the list, the detail page,
 // the home page's 新着記事, the feed, the sitemap and GET /api/articles. Kept in the one cache per
-// content version (lib/content-version.server.ts): a write anywhere makes the next read fresh.
+// content version (changeVersion("content"), lib/change-bus.server.ts): a write anywhere makes the next read fresh.
 import { and, count, desc, eq, or, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../../db/client.server";
 import { articles } from "../../db/schema/articles";
 import { createCache, scopeOf } from "../../lib/cache.server";
-import { contentVersion } from "../../lib/content-version.server";
+import { changeVersion } from "../../lib/change-bus.server";
 import { sanitizeContentHtml } from "../content/refs.server";
 import { isArticleId } from "./article-refs.server";
 import type { ArticleCategory } from "./categories";
@@ -22,7 +22,7 @@ const RELATED_COUNT = 4;
 const cache = createCache<unknown>({ name: "articles", max: 2000, ttlMs: 60_000 });
 
 function remember<T>(db: Db, key: string, load: () => Promise<T>): Promise<T> {
-  return cache.remember(`${scopeOf(db)}:${contentVersion()}:${key}`, load) as Promise<T>;
+  return cache.remember(`${scopeOf(db)}:${changeVersion("content")}:${key}`, load) as Promise<T>;
 }
 
 const LIST = {

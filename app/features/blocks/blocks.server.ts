@@ -2,10 +2,10 @@ import { and, desc, eq, inArray, or, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../../db/client.server";
 import { blocks, chatRooms, profiles, tradeOffers, users } from "../../db/schema/index";
 import type { Queryable } from "../../db/sql.server";
-import { noteBoardChange } from "../../lib/board-version.server";
+import { publishChange } from "../../lib/change-bus.server";
 import { cancelRoomTrade, type RoomRow } from "../chat/room-trade.server";
 import type { ChatMessage } from "../chat/protocol";
-import { TradeError } from "../trades/errors";
+import { BlockError } from "./errors";
 
 /**
  * Blocking — one rule, whichever screen it comes from (the offer page, its API, a chat room):
@@ -43,9 +43,9 @@ export type BlockResult = { blockedId: string; cancelled: { roomId: string; mess
 
 /** Blocks `blockedId` for `blockerId` and ends any 取引中 trade between them, in one transaction. */
 export async function blockUser(db: Db, blockerId: string, blockedId: string): Promise<BlockResult> {
-  if (blockerId === blockedId) throw new TradeError("cannot_block_self");
+  if (blockerId === blockedId) throw new BlockError("cannot_block_self");
   const [target] = await db.select({ id: users.id }).from(users).where(eq(users.id, blockedId));
-  if (!target) throw new TradeError("not_found");
+  if (!target) throw new BlockError("not_found");
   const cancelled = await db.transaction(async (tx) => {
     await tx.insert(blocks).values({ blockerId, blockedId }).onConflictDoNothing();
     // Rooms between the two; the same lock order as a trade step (room, then offer).
@@ -77,13 +77,13 @@ export async function blockUser(db: Db, blockerId: string, blockedId: string): P
     return ended;
   });
   // Blocks hide offers both ways, and an ended trade puts its offer back: after commit.
-  noteBoardChange();
+  publishChange("board");
   return { blockedId, cancelled };
 }
 
 export async function unblockUser(db: Db, blockerId: string, blockedId: string): Promise<void> {
   await db.delete(blocks).where(and(eq(blocks.blockerId, blockerId), eq(blocks.blockedId, blockedId)));
-  noteBoardChange();
+  publishChange("board");
 }
 
 /** ブロック中のユーザー: whom this user blocked, most recent first. */

@@ -8,6 +8,9 @@ export const blocksMessages = defineMessages({
     unblock: "解除",
     unblockLabel: "{name}さんのブロックを解除",
     unblocked: "ブロックを解除しました",
+    errorCannotBlockSelf: "自分をブロックすることはできません",
+    // Blocking starts from an offer (or its room): a missing user reads as the offer's absence.
+    errorNotFound: "募集が見つかりません",
   },
   en: {
     blockedUsers: "Blocked users",
@@ -15,5 +18,7 @@ export const blocksMessages = defineMessages({
     unblock: "Unblock",
     unblockLabel: "Unblock {name}",
     unblocked: "The block was lifted",
+    errorCannotBlockSelf: "You cannot block yourself",
+    errorNotFound: "Offer not found",
   },
 });

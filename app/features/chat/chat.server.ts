@@ -1,9 +1,9 @@
 import { and, asc, desc, eq, gt, inArray, lt, or, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.server";
-import { rowsOf, type Queryable } from "../../db/sql.server";
+import { isUniqueViolation, rowsOf, type Queryable } from "../../db/sql.server";
 import { blocks, chatMessages, chatReadCursors, chatRooms, profiles, tradeOffers, users } from "../../db/schema/index";
 import { completeTradeFromChat, startNegotiationFromChat } from "../trades/negotiation.server";
-import { noteBoardChange } from "../../lib/board-version.server";
+import { publishChange } from "../../lib/change-bus.server";
 import type { ChatMessage, RoomState, TradeProgress } from "./protocol";
 import { blockersBetween, blockUser, isBlockedEitherWay, unblockUser } from "../blocks/blocks.server";
 import { ChatError, type ChatErrorCode } from "./errors";
@@ -54,13 +54,6 @@ export async function requireRoomMember(db: Queryable, roomId: string, userId: s
 }
 
 
-
-function isUniqueViolation(err: unknown): boolean {
-  for (let e: unknown = err; e; e = (e as { cause?: unknown }).cause) {
-    if ((e as { code?: string }).code === "23505") return true;
-  }
-  return false;
-}
 
 
 
@@ -333,7 +326,7 @@ export type StepResult = { messages: ChatMessage[]; progress: TradeProgress; off
 export async function applyTradeStep(db: Db, input: { roomId: string; userId: string; step: TradeStep }): Promise<StepResult> {
   const result = await applyTradeStepInTransaction(db, input);
   // An offer may have changed status (取引中, 募集中 again, 成立): board caches drop, after commit.
-  noteBoardChange();
+  publishChange("board");
   return result;
 }
 

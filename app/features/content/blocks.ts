@@ -7,6 +7,7 @@
 // Plain ASCII brackets survive typing, pasting and editing in a textarea, show what they are in
 // the raw text, and need no hidden state. A Japanese input method may type them full-width
 // (［［card：A1-001］］): the line is NFKC-normalised before matching, so that works too.
+import { escapeMarkup } from "../../lib/markup";
 import type { StateBlock, Token } from "markdown-it";
 import { ART_SIZES, elementOf } from "../../lib/card-face";
 
@@ -15,8 +16,7 @@ import { tokyoDate } from "../../lib/tokyo-time";
 
 export type { CardRef, ContentBlockKind, ContentRefs, RelatedRef } from "./types";
 
-const ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (ch) => ESCAPES[ch]);
+const escapeHtml = escapeMarkup;
 
 export const MAX_REF_LENGTH = 100;
 const BLOCK_LINE = new RegExp(`^\\[\\[(card|article|deck):\\s*([A-Za-z0-9][A-Za-z0-9_.\\-]{0,${MAX_REF_LENGTH - 1}})\\s*\\]\\]$`);

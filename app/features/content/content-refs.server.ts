@@ -3,7 +3,7 @@ import type { Db } from "../../db/client.server";
 import { articles } from "../../db/schema/articles";
 import { contentRefs } from "../../db/schema/content-refs";
 import { decks } from "../../db/schema/decks";
-import { noteContentChange } from "../../lib/content-version.server";
+import { publishChange } from "../../lib/change-bus.server";
 import type { UploadStore } from "../uploads/storage.server";
 import { contentRefIds, MAX_REFS, renderStoredContent, type CardArtOptions } from "./refs.server";
 
@@ -69,6 +69,6 @@ export async function refreshContentDependents(db: Db, options: RenderOptions, t
         .where(and(eq(decks.id, row.id), sql`${decks.description} = ${row.description}`));
     }
   }
-  if (dependents.length) noteContentChange();
+  if (dependents.length) publishChange("content");
   return dependents.length;
 }

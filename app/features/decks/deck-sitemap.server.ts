@@ -6,7 +6,7 @@ import { decks } from "../../db/schema/decks";
 const CHUNK = 5_000;
 
 /**
- * Public deck recipes for the sitemap (SITEMAP_SOURCES in features/seo): `/deck-recipes/{slug}`
+ * Public deck recipes for the sitemap (registered with features/seo at start-up, app/registrations.server.ts): `/deck-recipes/{slug}`
  * with lastmod = updated_at, in slug order, read a chunk at a time by keyset.
  */
 export const deckSitemapSource = {

@@ -1,9 +1,10 @@
 import { randomUUID } from "node:crypto";
+import { isUniqueViolation } from "../../db/sql.server";
 import { and, asc, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../../db/client.server";
 import { deckCards, decks } from "../../db/schema/decks";
 import { createCache, scopeOf } from "../../lib/cache.server";
-import { noteContentChange, onContentChange } from "../../lib/content-version.server";
+import { publishChange, onChange } from "../../lib/change-bus.server";
 import { forgetContentRefs, recordContentRefs, refreshContentDependents, type RenderOptions } from "../content/content-refs.server";
 import { renderStoredContent, sanitizeContentHtml, type CardArtOptions } from "../content/refs.server";
 import type { UploadStore } from "../uploads/storage.server";
@@ -19,7 +20,7 @@ export { ENERGY_TYPES } from "./energy";
 
 /**
  * Public deck reads are kept for DECK_CACHE_TTL_MS or until a deck write clears them: a write here
- * clears them at once and, through the content relay (lib/content-version.server.ts, Redis with
+ * clears them at once and, through the change bus (lib/change-bus.server.ts, Redis with
  * REDIS_URL), on every other instance too, which also empties the signed-out page cache
  * (docs/decisions/013).
  */
@@ -30,11 +31,11 @@ const deckLists = createCache<unknown>({ name: "deck-lists", max: 300, ttlMs: DE
 function forgetDecks(db: Db): void {
   deckPages.clear(`${scopeOf(db)}:`);
   deckLists.clear(`${scopeOf(db)}:`);
-  noteContentChange();
+  publishChange("content");
 }
 
 // A deck or article written on another instance: what this one kept may show it as it was.
-onContentChange(() => {
+onChange("content", () => {
   deckPages.clear();
   deckLists.clear();
 });
@@ -267,11 +268,6 @@ export async function getDeckForEdit(db: Db, id: string): Promise<DeckEditData |
     revision: row.revision,
     cards,
   };
-}
-
-function isUniqueViolation(error: unknown): boolean {
-  for (let e: unknown = error; e; e = (e as { cause?: unknown }).cause) if ((e as { code?: string }).code === "23505") return true;
-  return false;
 }
 
 async function prepare(db: Db, store: UploadStore, input: DeckInput, deckId: string, art: CardArtOptions) {

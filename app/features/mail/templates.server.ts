@@ -1,3 +1,4 @@
+import { escapeMarkup } from "../../lib/markup";
 import { translate, type Locale } from "../../lib/i18n";
 import type { MailMessage } from "./mail.server";
 import { mailMessages } from "./messages";
@@ -14,9 +15,7 @@ export type MailContent = {
   notes?: string[];
 };
 
-export function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] as string);
-}
+const escapeHtml = escapeMarkup;
 
 /**
  * A Japanese-first mail (English when the user's language is English): plain text plus a simple

@@ -23,6 +23,12 @@ export const moderationMessages = defineMessages({
     reportsFilterOpen: "未対応",
     reportsTitle: "通報",
     viewOffer: "募集の詳細",
+    // Refusals, in the words of the screen the report came from (the offer's, or the chat's).
+    errorOfferNotFound: "募集が見つかりません",
+    errorOwnOffer: "自分の募集には交渉・通報できません",
+    errorRoomNotFound: "チャットルームが見つかりません",
+    errorReasonEmpty: "メッセージを入力してください",
+    errorTooManyReports: "通報が多すぎます。しばらくしてからお試しください。",
   },
   en: {
     reportCloseOffer: "Close the offer",
@@ -45,5 +51,10 @@ export const moderationMessages = defineMessages({
     reportsFilterOpen: "Open",
     reportsTitle: "Reports",
     viewOffer: "Offer details",
+    errorOfferNotFound: "Offer not found",
+    errorOwnOffer: "You cannot negotiate on or report your own offer",
+    errorRoomNotFound: "Chat room not found",
+    errorReasonEmpty: "Please enter a message",
+    errorTooManyReports: "Too many reports. Please try again later.",
   },
 });

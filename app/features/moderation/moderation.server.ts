@@ -2,13 +2,12 @@ import { and, eq, inArray, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../../db/client.server";
 import { chatMessages, profiles, reports, tradeOffers } from "../../db/schema/index";
 import { rowsOf, type Tx } from "../../db/sql.server";
-import { noteBoardChange } from "../../lib/board-version.server";
+import { publishChange } from "../../lib/change-bus.server";
 import { notifyReportOutcome } from "../notifications/notifications.server";
 import { countInHour } from "../../lib/hourly-limit.server";
-import { ChatError } from "../chat/errors";
+import { ModerationError } from "./errors";
 import { normaliseBody, RoomIdSchema } from "../chat/chat.schema";
 import { requireRoomMember } from "../chat/chat.server";
-import { TradeError } from "../trades/errors";
 import { REPORTS_PER_HOUR } from "../trades/rules";
 import { getOffer } from "../trades/offers.server";
 import type { ReportView } from "./types";
@@ -17,7 +16,7 @@ import type { ReportView } from "./types";
  * Reports (通報) and their handling — one service for offers and chat messages, so both follow
  * the same rules: a reporter has at most one open report per target (a repeat answers the open
  * one and counts nothing), and at most REPORTS_PER_HOUR new reports an hour across both kinds.
- * Each refusal speaks the language of the screen it came from (the offer's or the chat's errors).
+ * Refusals are ModerationErrors (./errors.ts) worded like the screen they came from (offer or chat).
  */
 
 export type { ReportView };
@@ -47,20 +46,20 @@ async function fileReport(db: Db, reporterId: string, target: Target, reason: st
 /** 通報 of an offer someone else posted (reason already checked by the offer's schema). */
 export async function reportOffer(db: Db, reporterId: string, offerId: string, reason: string): Promise<{ reportId: string }> {
   const offer = await getOffer(db, offerId, reporterId);
-  if (!offer) throw new TradeError("not_found");
-  if (offer.ownerId === reporterId) throw new TradeError("own_offer");
-  return fileReport(db, reporterId, { type: "offer", id: offerId }, reason, () => new TradeError("rate_limited_report", { limit: REPORTS_PER_HOUR }));
+  if (!offer) throw new ModerationError("offer", "not_found");
+  if (offer.ownerId === reporterId) throw new ModerationError("offer", "own_offer");
+  return fileReport(db, reporterId, { type: "offer", id: offerId }, reason, () => new ModerationError("offer", "rate_limited_report", { limit: REPORTS_PER_HOUR }));
 }
 
 /** 通報 of a message in a room the reporter is in. */
 export async function reportMessage(db: Db, input: { reporterId: string; messageId: string; reason: string }): Promise<{ reportId: string }> {
-  if (!RoomIdSchema.safeParse(input.messageId).success) throw new ChatError("not_found");
+  if (!RoomIdSchema.safeParse(input.messageId).success) throw new ModerationError("message", "not_found");
   const [message] = await db.select({ roomId: chatMessages.roomId }).from(chatMessages).where(eq(chatMessages.id, input.messageId));
-  if (!message) throw new ChatError("not_found");
+  if (!message) throw new ModerationError("message", "not_found");
   await requireRoomMember(db, message.roomId, input.reporterId);
   const reason = normaliseBody(input.reason).slice(0, 500);
-  if (!reason) throw new ChatError("empty");
-  return fileReport(db, input.reporterId, { type: "message", id: input.messageId }, reason, () => new ChatError("report_rate_limited"));
+  if (!reason) throw new ModerationError("message", "empty");
+  return fileReport(db, input.reporterId, { type: "message", id: input.messageId }, reason, () => new ModerationError("message", "report_rate_limited"));
 }
 
 export async function listReports(
@@ -124,19 +123,19 @@ export type ReportAction = "dismiss" | "closeOffer" | "suspendUser";
 
 /** Resolves a report: dismiss it, close the reported offer, or suspend the user behind it. */
 export async function resolveReport(db: Db, reportId: string, action: ReportAction): Promise<void> {
-  if (!UUID.test(reportId)) throw new TradeError("not_found");
+  if (!UUID.test(reportId)) throw new ModerationError("offer", "not_found");
   const [report] = await listReports(db, { status: "all", id: reportId });
-  if (!report) throw new TradeError("not_found");
+  if (!report) throw new ModerationError("offer", "not_found");
   await db.transaction(async (tx) => {
     if (action === "closeOffer") {
-      if (!report.offer) throw new TradeError("not_found");
+      if (!report.offer) throw new ModerationError("offer", "not_found");
       await tx
         .update(tradeOffers)
         .set({ status: "closed", updatedAt: sql`now()` })
         .where(and(eq(tradeOffers.id, report.offer.id), inArray(tradeOffers.status, ["open", "negotiating", "expired"])));
     }
     if (action === "suspendUser") {
-      if (!report.targetUserId) throw new TradeError("not_found");
+      if (!report.targetUserId) throw new ModerationError("offer", "not_found");
       await tx.update(profiles).set({ suspendedAt: sql`coalesce(${profiles.suspendedAt}, now())` }).where(eq(profiles.userId, report.targetUserId));
       await tx
         .update(tradeOffers)
@@ -149,7 +148,7 @@ export async function resolveReport(db: Db, reportId: string, action: ReportActi
       .where(eq(reports.id, reportId));
     await notifyReportOutcome(tx, { reportId, outcome: action === "dismiss" ? "dismissed" : "actioned" });
   });
-  noteBoardChange();
+  publishChange("board");
 }
 
 /** Data of the admin 通報 tab: open reports, or every report with `filter: "all"`. */

@@ -1,9 +1,8 @@
 import { and, count, desc, eq, gt, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.server";
+import { escapeXml } from "../../lib/markup";
 import { tradeOffers } from "../../db/schema/trades";
-import { articlesSitemapSource } from "../articles/sitemap.server";
 import { cardIndex } from "../cards/card-index.server";
-import { deckSitemapSource } from "../decks/deck-sitemap.server";
 
 /** sitemaps.org: at most 50,000 URLs per sitemap file. */
 export const SITEMAP_PART_SIZE = 50_000;
@@ -16,8 +15,8 @@ export type SitemapUrl = { path: string; lastmod?: Date | null };
  * One kind of page the sitemap lists. `count` says how many parts it needs; `urls` yields the
  * URLs of one part (0-based) in a stable order, reading the database a chunk at a time.
  *
- * Extension point: articles and deck recipes add their source to SITEMAP_SOURCES when their tables
- * exist (public ones only, lastmod = updated_at) — nothing else changes.
+ * Extension point: a feature with pages of its own registers its source at start-up
+ * (`registerSitemapSource`, see app/registrations.server.ts); the sitemap never imports it.
  */
 export type SitemapSource = {
   name: string;
@@ -76,7 +75,13 @@ const offers: SitemapSource = {
   },
 };
 
-export const SITEMAP_SOURCES: SitemapSource[] = [staticPages, cards, offers, articlesSitemapSource, deckSitemapSource];
+/** The sources in the order the index lists them: this feature's own, then the registered ones. */
+export const SITEMAP_SOURCES: SitemapSource[] = [staticPages, cards, offers];
+
+/** Adds a feature's source (once per name; a second registration of a name is ignored). */
+export function registerSitemapSource(source: SitemapSource): void {
+  if (!SITEMAP_SOURCES.some((known) => known.name === source.name)) SITEMAP_SOURCES.push(source);
+}
 
 export type SitemapPart = { source: SitemapSource; part: number };
 
@@ -87,8 +92,7 @@ export function parseSitemapPart(name: string): SitemapPart | null {
   return source && match ? { source, part: Number(match[2]) - 1 } : null;
 }
 
-const XML_ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&apos;" };
-const xml = (text: string) => text.replace(/[&<>"']/g, (ch) => XML_ESCAPES[ch]);
+const xml = escapeXml;
 
 /** The sitemap index: one entry per part of every source (an empty source has none). */
 export async function* sitemapIndex(db: Db, siteUrl: string, partSize = SITEMAP_PART_SIZE): AsyncGenerator<string> {

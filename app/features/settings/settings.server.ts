@@ -3,7 +3,7 @@ import type { Db } from "../../db/client.server";
 import { siteSettings } from "../../db/schema/content";
 import { EMPTY_SITE_SETTINGS, type SiteSettings } from "./settings.schema";
 import { createCache, scopeOf } from "../../lib/cache.server";
-import { noteSettingsChange, onSettingsChange } from "./settings-version.server";
+import { publishChange, onChange } from "../../lib/change-bus.server";
 
 export type { SiteSettings } from "./settings.schema";
 
@@ -15,7 +15,7 @@ export type { SiteSettings } from "./settings.schema";
 export const SETTINGS_TTL_MS = 60_000;
 
 const settingsCache = createCache<SiteSettings>({ name: "site-settings", max: 16, ttlMs: SETTINGS_TTL_MS });
-onSettingsChange(() => settingsCache.clear());
+onChange("settings", () => settingsCache.clear());
 
 const COLUMNS = {
   metaDescription: siteSettings.metaDescription,
@@ -46,6 +46,6 @@ export async function saveSiteSettings(db: Db, input: SiteSettings, userId: stri
     .values({ id: 1, ...values })
     .onConflictDoUpdate({ target: siteSettings.id, set: values })
     .returning(COLUMNS);
-  noteSettingsChange();
+  publishChange("settings");
   return row;
 }

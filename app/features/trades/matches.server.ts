@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import type { Db } from "../../db/client.server";
 import { cards, profiles, tradeOfferCards, tradeOffers } from "../../db/schema/index";
 import { rowsOf } from "../../db/sql.server";
-import { boardVersion } from "../../lib/board-version.server";
+import { changeVersion } from "../../lib/change-bus.server";
 import { createCache } from "../../lib/cache.server";
 import { notBlockedFor } from "../blocks/blocks.server";
 import { TradeError } from "./errors";
@@ -45,7 +45,7 @@ function remember(key: string, version: number, value: Promise<MatchView[]>): Ma
 /** The kept result of a user's マッチ, recomputed when the board moved or it went stale. */
 function matchEntry(db: Db, userId: string, limit: number): MatchEntry {
   const key = `${userId}|${limit}`;
-  const version = boardVersion();
+  const version = changeVersion("board");
   const hit = matchCache.get(key);
   if (hit && hit.version === version) {
     if (hit.freshUntil > Date.now()) return hit;

@@ -1,7 +1,7 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.server";
 import { rowsOf, type Queryable, type Tx } from "../../db/sql.server";
-import { noteBoardChange } from "../../lib/board-version.server";
+import { publishChange } from "../../lib/change-bus.server";
 import { notifyNewOffer, notifyOfferResponse } from "../notifications/notifications.server";
 import { cardIndex } from "../cards/card-index.server";
 import { countInHour } from "../../lib/hourly-limit.server";
@@ -166,7 +166,7 @@ export async function createOffer(db: Db, userId: string, input: OfferInput): Pr
     await notifyNewOffer(tx, { offerId: offer.id, ownerId: userId });
     return { id: offer.id };
   });
-  noteBoardChange();
+  publishChange("board");
   return created;
 }
 
@@ -204,7 +204,7 @@ export async function updateOffer(db: Db, userId: string, offerId: string, input
     ]);
     await touchActive(tx, userId);
   });
-  noteBoardChange();
+  publishChange("board");
 }
 
 /** 終了: the owner takes an open, expired or negotiating offer off the board. */
@@ -217,7 +217,7 @@ export async function closeOffer(db: Db, userId: string, offerId: string): Promi
       .set({ status: "closed", updatedAt: sql`now()` })
       .where(and(eq(tradeOffers.id, offerId), eq(tradeOffers.ownerId, userId)));
   });
-  noteBoardChange();
+  publishChange("board");
 }
 
 /**
@@ -233,7 +233,7 @@ export async function markOfferCompleted(db: Db, userId: string, offerId: string
       .set({ status: "completed", completedAt: sql`now()`, updatedAt: sql`now()` })
       .where(and(eq(tradeOffers.id, offerId), eq(tradeOffers.ownerId, userId)));
   });
-  noteBoardChange();
+  publishChange("board");
 }
 
 /**
@@ -260,7 +260,7 @@ export async function bumpOffer(db: Db, userId: string, offerId: string): Promis
       .where(and(eq(tradeOffers.id, offerId), eq(tradeOffers.ownerId, userId)));
     await touchActive(tx, userId);
   });
-  noteBoardChange();
+  publishChange("board");
 }
 
 /**
@@ -277,7 +277,7 @@ export async function deleteOffer(db: Db, userId: string, offerId: string): Prom
     if (room) throw new TradeError("has_chat_cannot_delete");
     await tx.delete(tradeOffers).where(and(eq(tradeOffers.id, offerId), eq(tradeOffers.ownerId, userId)));
   });
-  noteBoardChange();
+  publishChange("board");
 }
 
 // ---------------------------------------------------------------------------------------------

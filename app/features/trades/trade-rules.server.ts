@@ -2,7 +2,7 @@ import { asc, eq, sql } from "drizzle-orm";
 import { rowsOf } from "../../db/sql.server";
 import type { Db } from "../../db/client.server";
 import { packs, rarities, tradeRuleChanges } from "../../db/schema/index";
-import { noteBoardChange } from "../../lib/board-version.server";
+import { publishChange } from "../../lib/change-bus.server";
 import { createCache, scopeOf } from "../../lib/cache.server";
 import { tokyoShortDateTime } from "../../lib/tokyo-time";
 import { displayRarity, RARITIES } from "../../lib/rarity";
@@ -109,7 +109,7 @@ export async function addTradeRuleChange(db: Db, input: TradeRuleChangeInput, ad
   ];
   const inserted = await db.transaction((tx) => tx.insert(tradeRuleChanges).values(rows).returning());
   rulesCache.delete(scopeOf(db));
-  noteBoardChange();
+  publishChange("board");
   return inserted.map((r) => ({
     id: r.id,
     scope: r.scope === "pack" ? "pack" : "rarity",

@@ -11,7 +11,7 @@ import { notifications, wantedCards } from "../../db/schema/notifications";
 import { deliveryOutbox, signInFailures } from "../../db/schema/delivery";
 import { blocks, reports, tradeOfferCards, tradeOffers, tradeRateLimits } from "../../db/schema/trades";
 import { accounts, profiles, sessions, users, verifications } from "../../db/schema/users";
-import { noteBoardChange } from "../../lib/board-version.server";
+import { publishChange } from "../../lib/change-bus.server";
 import { noteSessionsEnded } from "../../lib/session-end.server";
 import type { Env } from "../../lib/env.server";
 import { countInHour } from "../../lib/hourly-limit.server";
@@ -378,5 +378,5 @@ export async function deleteAccount(db: Db, env: Env, userId: string, input: { p
     return ended.map((s) => s.id);
   });
   noteSessionsEnded(endedSessions);
-  noteBoardChange();
+  publishChange("board");
 }

@@ -1,5 +1,5 @@
 import { eq } from "drizzle-orm";
-import { noteBoardChange } from "../../lib/board-version.server";
+import { publishChange } from "../../lib/change-bus.server";
 import type { Db } from "../../db/client.server";
 import { profiles, users } from "../../db/schema/users";
 import type { ProfileInput } from "./users.schema";
@@ -48,7 +48,7 @@ export async function updateProfile(db: Db, userId: string, input: ProfileInput)
     await tx.update(users).set({ name: input.displayName, updatedAt: now }).where(eq(users.id, userId));
   });
   // The display name shows on the owner's offers.
-  noteBoardChange();
+  publishChange("board");
 }
 
 /** Grants or revokes the admin role by e-mail (scripts/admin.ts); false when no such user. */

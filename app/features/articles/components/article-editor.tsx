@@ -1,4 +1,5 @@
-import { useId, useMemo, useState, type FormEvent, type KeyboardEvent } from "react";
+import { useId, useMemo, useState, type FormEvent } from "react";
+import { TabList } from "../../../components/ui/tabs";
 import { FormField, SelectField } from "../../../components/ui/form-field";
 import { useLocale, useT } from "../../../lib/i18n";
 import type { PackOption } from "../../content/components/card-picker";
@@ -142,14 +143,6 @@ export function ArticleEditor({
     { id: "content", label: "tabContent" },
     { id: "seo", label: "tabSeo" },
   ];
-  const onTabKey = (event: KeyboardEvent) => {
-    const index = tabs.findIndex((candidate) => candidate.id === tab);
-    const next = event.key === "ArrowRight" ? (index + 1) % tabs.length : event.key === "ArrowLeft" ? (index + tabs.length - 1) % tabs.length : -1;
-    if (next < 0) return;
-    event.preventDefault();
-    setTab(tabs[next].id);
-    document.getElementById(`${id}-tab-${tabs[next].id}`)?.focus();
-  };
   const tabHasError = (candidate: Tab) => (Object.keys(errors) as ArticleField[]).some((field) => errors[field] && TAB_OF[field] === candidate);
 
   return (
@@ -167,28 +160,24 @@ export function ArticleEditor({
           onDiscard={draft.discard}
         />
       ) : null}
-      <div role="tablist" aria-label={t("editorTabs")} onKeyDown={onTabKey} className="flex gap-1 border-b border-slate-200">
-        {tabs.map((candidate) => (
-          <button
-            key={candidate.id}
-            id={`${id}-tab-${candidate.id}`}
-            type="button"
-            role="tab"
-            aria-selected={tab === candidate.id}
-            aria-controls={`${id}-panel-${candidate.id}`}
-            tabIndex={tab === candidate.id ? 0 : -1}
-            onClick={() => setTab(candidate.id)}
-            className={`-mb-px rounded-t-md border px-4 py-2 text-sm font-bold ${tab === candidate.id ? "border-slate-200 border-b-white bg-white text-brand-800" : "border-transparent text-slate-600"}`}
-          >
-            {t(candidate.label)}
-            {tabHasError(candidate.id) ? (
-              <span aria-hidden="true" className="ml-1 text-red-700">
-                *
-              </span>
-            ) : null}
-          </button>
-        ))}
-      </div>
+      <TabList
+        label={t("editorTabs")}
+        tabs={tabs.map((candidate) => ({
+          id: candidate.id,
+          label: t(candidate.label),
+          badge: tabHasError(candidate.id) ? (
+            <span aria-hidden="true" className="ml-1 text-red-700">
+              *
+            </span>
+          ) : null,
+        }))}
+        selected={tab}
+        onSelect={setTab}
+        tabId={(which) => `${id}-tab-${which}`}
+        panelId={(which) => `${id}-panel-${which}`}
+        className="flex gap-1 border-b border-slate-200"
+        tabClassName={(selected) => `-mb-px rounded-t-md border px-4 py-2 text-sm font-bold ${selected ? "border-slate-200 border-b-white bg-white text-brand-800" : "border-transparent text-slate-600"}`}
+      />
 
       <div id={`${id}-panel-basic`} role="tabpanel" aria-labelledby={`${id}-tab-basic`} hidden={tab !== "basic"} className="space-y-4">
         <FormField id={`${id}-title`} name="title" label={t("title")} required value={values.title} maxLength={TITLE_MAX} error={errors.title} onChange={(e) => set("title", e.target.value)} autoComplete="off" />

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from "react";
-import { BUTTON_SECONDARY, Modal } from "../../../components/ui/modal";
+import { ConfirmDialog } from "../../../components/ui/modal";
 import { useLocale, useT } from "../../../lib/i18n";
 import type { PackOption } from "../../content/components/card-picker";
 import { categoryLabel } from "../categories";
@@ -204,23 +204,15 @@ export function ArticlesPanel({ data }: { data: unknown }) {
       ) : null}
 
       {confirming ? (
-        <Modal
+        <ConfirmDialog
           title={t("deleteConfirmTitle")}
-          size="sm"
-          onClose={() => setConfirming(null)}
-          footer={
-            <>
-              <button type="button" className={BUTTON_SECONDARY} onClick={() => setConfirming(null)}>
-                {t("cancel")}
-              </button>
-              <button type="button" className="rounded-md bg-red-700 px-4 py-2 font-bold text-white hover:bg-red-800" onClick={() => void remove(confirming)}>
-                {t("deleteConfirm")}
-              </button>
-            </>
-          }
+          confirmLabel={t("deleteConfirm")}
+          cancelLabel={t("cancel")}
+          onConfirm={() => void remove(confirming)}
+          onCancel={() => setConfirming(null)}
         >
           <p>{t("deleteConfirmText", { title: confirming.title })}</p>
-        </Modal>
+        </ConfirmDialog>
       ) : null}
     </div>
   );

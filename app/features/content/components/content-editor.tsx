@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useId, useLayoutEffect, useRef, useState, type ReactNode } from "react";
+import { TabList } from "../../../components/ui/tabs";
 import { useT } from "../../../lib/i18n";
 import { ImageUploadButton } from "../../uploads/components/image-upload-button";
 import type { UploadFolder } from "../../uploads/rules";
@@ -163,22 +164,16 @@ export function ContentEditor(props: ContentEditorProps) {
         <label htmlFor={id} className="block font-medium">
           {label}
         </label>
-        <div role="tablist" aria-label={t("viewsLabel")} className="flex gap-1">
-          {views.map((candidate) => (
-            <button
-              key={candidate.id}
-              id={tabId(candidate.id)}
-              type="button"
-              role="tab"
-              aria-selected={view === candidate.id}
-              aria-controls={`${uid}-panel`}
-              onClick={() => switchTo(candidate.id)}
-              className={`rounded-md px-3 py-1 text-sm font-bold ${view === candidate.id ? "bg-brand-700 text-white" : "border border-slate-300 bg-white text-slate-700"}`}
-            >
-              {candidate.label}
-            </button>
-          ))}
-        </div>
+        <TabList
+          label={t("viewsLabel")}
+          tabs={views}
+          selected={view}
+          onSelect={switchTo}
+          tabId={tabId}
+          panelId={() => `${uid}-panel`}
+          className="flex gap-1"
+          tabClassName={(selected) => `rounded-md px-3 py-1 text-sm font-bold ${selected ? "bg-brand-700 text-white" : "border border-slate-300 bg-white text-slate-700"}`}
+        />
       </div>
       <div id={`${uid}-panel`} role="tabpanel" aria-labelledby={tabId(view)}>
         {view === "edit" ? (

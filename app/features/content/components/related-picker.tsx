@@ -1,4 +1,5 @@
-import { useEffect, useId, useState, type KeyboardEvent } from "react";
+import { useEffect, useId, useState } from "react";
+import { TabList } from "../../../components/ui/tabs";
 import { BUTTON_SECONDARY, Modal } from "../../../components/ui/modal";
 import { useT } from "../../../lib/i18n";
 import type { ContentBlockKind } from "../blocks";
@@ -74,14 +75,6 @@ export function RelatedPicker({ sources, onChoose, onClose }: { sources: Related
     { id: "article", label: t("relatedArticles") },
     { id: "deck", label: t("relatedDecks") },
   ];
-  const onTabKey = (event: KeyboardEvent) => {
-    const index = tabs.findIndex((candidate) => candidate.id === tab);
-    const next = event.key === "ArrowRight" ? (index + 1) % tabs.length : event.key === "ArrowLeft" ? (index + tabs.length - 1) % tabs.length : -1;
-    if (next < 0) return;
-    event.preventDefault();
-    setTab(tabs[next].id);
-    document.getElementById(`${id}-tab-${tabs[next].id}`)?.focus();
-  };
 
   return (
     <Modal
@@ -108,23 +101,16 @@ export function RelatedPicker({ sources, onChoose, onClose }: { sources: Related
         onKeyDown={(event) => event.key === "Enter" && event.preventDefault()}
         className="mt-1 block w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-base"
       />
-      <div role="tablist" aria-label={t("relatedTitle")} className="mt-3 flex gap-1 border-b border-slate-200" onKeyDown={onTabKey}>
-        {tabs.map((candidate) => (
-          <button
-            key={candidate.id}
-            id={`${id}-tab-${candidate.id}`}
-            type="button"
-            role="tab"
-            aria-selected={tab === candidate.id}
-            aria-controls={`${id}-panel`}
-            tabIndex={tab === candidate.id ? 0 : -1}
-            onClick={() => setTab(candidate.id)}
-            className={`-mb-px rounded-t-md border px-3 py-1.5 text-sm font-bold ${tab === candidate.id ? "border-slate-200 border-b-white bg-white text-brand-800" : "border-transparent text-slate-600"}`}
-          >
-            {candidate.label}
-          </button>
-        ))}
-      </div>
+      <TabList
+        label={t("relatedTitle")}
+        tabs={tabs}
+        selected={tab}
+        onSelect={setTab}
+        tabId={(which) => `${id}-tab-${which}`}
+        panelId={() => `${id}-panel`}
+        className="mt-3 flex gap-1 border-b border-slate-200"
+        tabClassName={(selected) => `-mb-px rounded-t-md border px-3 py-1.5 text-sm font-bold ${selected ? "border-slate-200 border-b-white bg-white text-brand-800" : "border-transparent text-slate-600"}`}
+      />
       <div id={`${id}-panel`} role="tabpanel" aria-labelledby={`${id}-tab-${tab}`} className="pt-3" aria-busy={items === null}>
         {failed ? (
           <p role="alert" className="font-medium text-red-700">

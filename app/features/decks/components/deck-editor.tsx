@@ -1,4 +1,5 @@
 import { useId, useMemo, useState } from "react";
+import { TabList } from "../../../components/ui/tabs";
 import { useT } from "../../../lib/i18n";
 import { ContentEditor } from "../../content/components/content-editor";
 import { DraftNotice } from "../../content/components/draft-notice";
@@ -180,22 +181,16 @@ export function DeckEditor({ deck, packs, deckOptions, onSaved }: { deck: DeckEd
           </ul>
         )}
       </div>
-      <div role="tablist" aria-label={t("tabsLabel")} className="flex flex-wrap gap-1 border-b border-slate-200">
-        {tabs.map((candidate) => (
-          <button
-            key={candidate.id}
-            id={tabId(candidate.id)}
-            type="button"
-            role="tab"
-            aria-selected={tab === candidate.id}
-            aria-controls={`${id}-panel`}
-            onClick={() => setTab(candidate.id)}
-            className={`-mb-px rounded-t-md border px-4 py-2 text-sm font-bold ${tab === candidate.id ? "border-slate-200 border-b-white bg-white text-brand-800" : "border-transparent text-slate-600 hover:text-brand-800"}`}
-          >
-            {candidate.label}
-          </button>
-        ))}
-      </div>
+      <TabList
+        label={t("tabsLabel")}
+        tabs={tabs}
+        selected={tab}
+        onSelect={setTab}
+        tabId={tabId}
+        panelId={() => `${id}-panel`}
+        className="flex flex-wrap gap-1 border-b border-slate-200"
+        tabClassName={(selected) => `-mb-px rounded-t-md border px-4 py-2 text-sm font-bold ${selected ? "border-slate-200 border-b-white bg-white text-brand-800" : "border-transparent text-slate-600 hover:text-brand-800"}`}
+      />
       <div id={`${id}-panel`} role="tabpanel" aria-labelledby={tabId(tab)} className="rounded-b-lg bg-white p-1">
         {tab === "basic" ? (
           <DeckBasicSettings values={draft} set={set} errors={errors} deckOptions={deckOptions} deckId={deck?.id ?? null} onLeave={checkField} />

@@ -1,6 +1,6 @@
 import { useState } from "react";
 import { Link, useRevalidator, useSearchParams } from "react-router";
-import { BUTTON_PRIMARY, BUTTON_SECONDARY, Modal } from "../../../components/ui/modal";
+import { BUTTON_SECONDARY, ConfirmDialog } from "../../../components/ui/modal";
 import { useLocale, useT } from "../../../lib/i18n";
 import { deckEditorMessages } from "../editor-messages";
 import type { AdminDeckRow, DeckEditData, DeckOption } from "../types";
@@ -177,23 +177,16 @@ export function DecksPanel({ data }: { data: unknown }) {
       </section>
 
       {confirming ? (
-        <Modal
+        <ConfirmDialog
           title={t("deleteTitle")}
-          size="sm"
-          onClose={() => setConfirming(null)}
-          footer={
-            <>
-              <button type="button" className={BUTTON_SECONDARY} onClick={() => setConfirming(null)}>
-                {t("cancel")}
-              </button>
-              <button type="button" className={BUTTON_PRIMARY} disabled={deleting} onClick={() => void remove(confirming)}>
-                {t("deleteYes")}
-              </button>
-            </>
-          }
+          confirmLabel={t("deleteYes")}
+          cancelLabel={t("cancel")}
+          busy={deleting}
+          onConfirm={() => void remove(confirming)}
+          onCancel={() => setConfirming(null)}
         >
           <p>{t("deleteConfirm", { name: confirming.name })}</p>
-        </Modal>
+        </ConfirmDialog>
       ) : null}
     </div>
   );

@@ -1,0 +1,52 @@
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+import path from "node:path";
+import { ESLint } from "eslint";
+import { describe, expect, it } from "vitest";
+
+// The lint rules that keep the code's shape (eslint.config.js), shown failing on planted code.
+const root = path.resolve(import.meta.dirname, "..");
+const eslint = new ESLint({ cwd: root });
+
+async function rulesBroken(code: string, file: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath: path.join(root, file) });
+  return result.messages.map((m) => m.ruleId ?? m.message);
+}
+
+describe("lint rules", () => {
+  it("refuses console in server code (services, server/, entry.server, routes) but lets components report in the browser", async () => {
+    const code = 'export function f(): void {\n  console.error("failed");\n}\n';
+    for (const file of ["app/features/trades/planted.server.ts", "server/planted.ts", "app/entry.server.tsx", "app/routes/api.planted.ts", "app/routes/planted.tsx"]) {
+      expect(await rulesBroken(code, file), file).toContain("no-console");
+    }
+    expect(await rulesBroken(code, "app/features/uploads/components/planted.tsx")).not.toContain("no-console");
+  }, 60_000);
+
+  it("refuses an import cycle between modules (type-only imports aside)", async () => {
+    // Files on disk: the cycle rule follows imports through the resolver.
+    const dir = path.join(root, "app/features", `zz-planted-${randomBytes(4).toString("hex")}`);
+    mkdirSync(dir);
+    try {
+      writeFileSync(path.join(dir, "a.server.ts"), 'import { b } from "./b.server";\nexport const a = (): number => b() + 1;\n');
+      writeFileSync(path.join(dir, "b.server.ts"), 'import { a } from "./a.server";\nexport const b = (): number => a() - 1;\n');
+      writeFileSync(path.join(dir, "c.server.ts"), 'import type { D } from "./d.server";\nexport type C = { d?: D };\n');
+      writeFileSync(path.join(dir, "d.server.ts"), 'import type { C } from "./c.server";\nexport type D = { c?: C };\n');
+      const results = await eslint.lintFiles([dir]);
+      const cycles = (name: string) => results.find((r) => r.filePath.endsWith(name))!.messages.filter((m) => m.ruleId === "import-x/no-cycle");
+      expect(cycles("a.server.ts")).toHaveLength(1);
+      expect(cycles("b.server.ts")).toHaveLength(1);
+      expect(cycles("c.server.ts")).toHaveLength(0);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
+
+  it("refuses another feature's internals from a feature, the site shell and the server", async () => {
+    const internal = (chat: string) => `import { useChatRoom } from "${chat}/use-chat-room";\nexport const f = useChatRoom;\n`;
+    expect(await rulesBroken(internal("../chat"), "app/features/trades/planted.ts")).toContain("no-restricted-imports");
+    expect(await rulesBroken(internal("../../features/chat"), "app/components/layout/planted.tsx")).toContain("no-restricted-imports");
+    expect(await rulesBroken(internal("../app/features/chat"), "server/planted.ts")).toContain("no-restricted-imports");
+    // A public module is fine.
+    expect(await rulesBroken('import { ChatError } from "../app/features/chat/errors";\nexport const e = ChatError;\n', "server/planted.ts")).not.toContain("no-restricted-imports");
+  }, 60_000);
+});
