@@ -10,6 +10,7 @@ import { localUploadsDir } from "../app/features/uploads/storage.server";
 import { createLogger } from "../app/lib/logger.server";
 import { startExpiryReminders } from "../app/features/notifications/expiry-reminders.server";
 import { startDeliveries } from "../app/features/mail/delivery.server";
+import { collectStartupGarbage } from "./startup-memory";
 
 /**
  * The process: configuration → database (migrated, catalogue loaded on first start) → HTTP +
@@ -56,6 +57,8 @@ export async function start(): Promise<void> {
   }
   // Queued mail (and later push) is delivered by this worker, on every instance (features/outbox).
   const deliveries = startDeliveries({ env, db: database.db, log });
+
+  collectStartupGarbage();
 
   const clientDir = path.resolve(path.dirname(new URL(import.meta.url).pathname), "../client");
   const { server, io, realtime, analytics, metrics } = await createHttpApp({
