@@ -20,7 +20,7 @@ import { RouteError } from "./components/ui/route-error";
 import { getSiteSettings } from "./features/settings/settings.server";
 import { getViewer } from "./features/users/session.server";
 import { PageTracker } from "./features/analytics/components/page-tracker";
-import { LocaleContext, localeFromRequest, useT, type Locale } from "./lib/i18n";
+import { bodyLanguageMarker, LocaleContext, localeFromRequest, useT, type Locale } from "./lib/i18n";
 import { useNonce } from "./lib/nonce";
 import type { SiteHead } from "./lib/seo";
 
@@ -47,6 +47,7 @@ export function Layout({ children }: { children: ReactNode }) {
   const nonce = useNonce();
   const root = useRouteLoaderData<typeof loader>("root");
   const locale: Locale = root?.locale ?? "ja";
+  const marker = bodyLanguageMarker(locale);
   return (
     <html lang={locale}>
       <head>
@@ -56,7 +57,7 @@ export function Layout({ children }: { children: ReactNode }) {
         <Meta />
         <Links />
       </head>
-      <body className="min-h-screen flex flex-col">
+      <body className={`min-h-screen flex flex-col${marker.className ? ` ${marker.className}` : ""}`} data-translated={marker["data-translated"]}>
         <LocaleContext.Provider value={locale}>
           <CardImageBaseUrlContext.Provider value={root?.cardImageBaseUrl ?? null}>{children}</CardImageBaseUrlContext.Provider>
         </LocaleContext.Provider>

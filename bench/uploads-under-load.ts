@@ -31,8 +31,11 @@ try {
   const cookie = up.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
   const page = `${server.url}/articles`;
   await measure("warm-up", page, { duration: 2, connections: 4, headers: CACHE_MISS });
-  const idleRss = rssMb();
+  const startRss = rssMb();
+  peakRss = 0;
   const idle = await measure("GET /articles signed out, idle", page, { duration, connections, headers: CACHE_MISS });
+  // The same page load without uploads: what rendering alone takes, to set the uploads' share apart.
+  const idlePeakRss = peakRss;
 
   const upload = async () => {
     const form = new FormData();
@@ -52,7 +55,8 @@ try {
   console.log(`photo: ${(photo.length / 1024 / 1024).toFixed(1)} MB JPEG, 5472×3648`);
   console.log(`uploads: ${count(201)} stored, ${count(503)} refused busy (503), ${count(429)} rate-limited (429), other: ${answers.filter((a) => ![201, 503, 429].includes(a.status)).map((a) => a.status).join(",") || "none"}; slowest ${Math.round(Math.max(...answers.map((a) => a.ms)))} ms`);
   console.log(`p99 /articles: idle ${idle.p99} ms, during uploads ${busy.p99} ms (${(busy.p99 / Math.max(idle.p99, 1)).toFixed(2)}× idle)`);
-  console.log(`server RSS: idle ${idleRss.toFixed(0)} MB, peak during uploads ${peakRss.toFixed(0)} MB`);
+  console.log(`server RSS: after warm-up ${startRss.toFixed(0)} MB, peak while /articles is read idle ${idlePeakRss.toFixed(0)} MB, peak during uploads ${peakRss.toFixed(0)} MB (goal < 600 MB)`);
+  console.log(`database: ${process.env.DATABASE_URL ? "PostgreSQL" : "PGlite (embedded)"}`);
 } finally {
   clearInterval(sampler);
   await server.stop();

@@ -11,6 +11,7 @@ import { createLogger } from "../app/lib/logger.server";
 import { startExpiryReminders } from "../app/features/notifications/expiry-reminders.server";
 import { startDeliveries } from "../app/features/mail/delivery.server";
 import { registerFeatureLinks } from "../app/registrations.server";
+import { collectStartupGarbage } from "./startup-memory";
 
 /**
  * The process: configuration → database (migrated, catalogue loaded on first start) → HTTP +
@@ -58,6 +59,8 @@ export async function start(): Promise<void> {
   }
   // Queued mail (and later push) is delivered by this worker, on every instance (features/outbox).
   const deliveries = startDeliveries({ env, db: database.db, log });
+
+  collectStartupGarbage();
 
   const clientDir = path.resolve(path.dirname(new URL(import.meta.url).pathname), "../client");
   const { server, io, realtime, analytics, metrics } = await createHttpApp({

@@ -25,6 +25,13 @@ export type DatabaseOptions =
   | { kind: "postgres"; url: string; poolSize?: number }
   | { kind: "pglite"; dataDir?: string /* undefined = in memory */ };
 
+/**
+ * PGlite runs inside the server's process, so its buffers are the server's memory: PostgreSQL's
+ * 128 MB of shared buffers (and 64 MB for index builds) would be most of the process once touched,
+ * and the kernel's file cache holds the data files anyway. Measured with `npm run bench:uploads`.
+ */
+const PGLITE_MEMORY = ["-c", "shared_buffers=32MB", "-c", "maintenance_work_mem=16MB"];
+
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   if (options.kind === "postgres") {
     const pool = new pg.Pool({ connectionString: options.url, max: options.poolSize ?? 10 });
@@ -45,7 +52,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   const releaseLock = dataDir ? lockDataDir(dataDir) : () => {};
   let client: PGlite;
   try {
-    client = await PGlite.create({ dataDir, extensions: { pg_trgm } });
+    client = await PGlite.create({ dataDir, extensions: { pg_trgm }, startParams: [...PGlite.defaultStartParams, ...PGLITE_MEMORY] });
   } catch (err) {
     releaseLock();
     throw err;

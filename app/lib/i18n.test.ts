@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { defineMessages, format, localeFromRequest, translate } from "./i18n";
+import { bodyLanguageMarker, defineMessages, format, localeFromRequest, translate } from "./i18n";
 
 describe("i18n", () => {
   const messages = defineMessages({
@@ -17,6 +17,13 @@ describe("i18n", () => {
     expect(localeFromRequest(new Request("http://x/"))).toBe("ja");
     expect(localeFromRequest(new Request("http://x/", { headers: { cookie: "a=1; lang=en" } }))).toBe("en");
     expect(localeFromRequest(new Request("http://x/", { headers: { cookie: "lang=fr" } }))).toBe("ja");
+  });
+});
+
+describe("the body's language marker (SPEC.md §4)", () => {
+  it("marks the body while the page language is not ja, and only then", () => {
+    expect(bodyLanguageMarker("en")).toEqual({ className: "translated", "data-translated": "en" });
+    expect(bodyLanguageMarker("ja")).toEqual({ className: undefined, "data-translated": undefined });
   });
 });
 

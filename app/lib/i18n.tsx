@@ -61,6 +61,15 @@ export function localeFromCookie(cookie: string | null | undefined): Locale {
   return (LOCALE_IN_COOKIE.exec(cookie ?? "")?.[1] as Locale | undefined) ?? "ja";
 }
 
+/**
+ * SPEC.md §4: the body carries a marker while the page language is not ja (the seed's translation
+ * widget set one; our own switch keeps it so styles and scripts can rely on it): the class
+ * `translated` and `data-translated` naming the language. Nothing while the page is Japanese.
+ */
+export function bodyLanguageMarker(locale: Locale): { className: string | undefined; "data-translated": Locale | undefined } {
+  return locale === "ja" ? { className: undefined, "data-translated": undefined } : { className: "translated", "data-translated": locale };
+}
+
 export function localeFromRequest(request: Request): Locale {
   return localeFromCookie(request.headers.get("cookie"));
 }

@@ -151,7 +151,7 @@ export default function DeckRecipe({ loaderData }: Route.ComponentProps) {
         </section>
       ) : null}
 
-      <DeckExport text={deck.exportText} />
+      <DeckExport text={deck.exportText} textEn={deck.exportTextEn} />
       {loaderData.shareImage ? <ShareImageDownload src={loaderData.shareImage} fileName={`${deck.slug}.webp`} alt={deck.name} /> : null}
 
       <details className="rounded-lg border border-slate-200 bg-white p-4 text-sm">

@@ -194,15 +194,19 @@ describe("site shell", () => {
     const problems = watchConsole(page);
     await page.goto(`${baseUrl}/terms`, { waitUntil: "networkidle" });
     expect(await page.getAttribute("html", "lang")).toBe("ja");
+    // SPEC.md §4: the body carries a marker only while the language is not ja.
+    expect(await page.evaluate(() => [document.body.classList.contains("translated"), document.body.dataset.translated ?? null])).toEqual([false, null]);
     await page.getByRole("button", { name: "EN" }).click();
     await page.getByRole("heading", { level: 1, name: "Terms of use" }).waitFor();
     expect(await page.getAttribute("html", "lang")).toBe("en");
+    expect(await page.evaluate(() => [document.body.classList.contains("translated"), document.body.dataset.translated ?? null])).toEqual([true, "en"]);
     expect(new URL(page.url()).pathname).toBe("/terms");
 
     // The server renders the choice (cookie) on a fresh request.
     const response = await page.goto(`${baseUrl}/login`);
     const html = (await response?.text()) ?? "";
     expect(html).toContain('<html lang="en"');
+    expect(html).toMatch(/<body class="[^"]*\btranslated\b[^"]*" data-translated="en">/);
     await expect(page.getByRole("heading", { level: 1 }).textContent()).resolves.toBe("Log in");
     await expect(page.getByRole("navigation", { name: "Main menu" }).getByRole("link", { name: "Card database" }).count()).resolves.toBe(1);
     expect(await page.title()).toMatch(/^Log in \| トレポケ$/);
@@ -211,6 +215,7 @@ describe("site shell", () => {
     await page.getByRole("button", { name: "JA" }).click();
     await page.getByRole("heading", { level: 1, name: "ログイン" }).waitFor();
     expect(await page.getAttribute("html", "lang")).toBe("ja");
+    expect(await page.evaluate(() => [document.body.classList.contains("translated"), document.body.dataset.translated ?? null])).toEqual([false, null]);
     expect(problems).toEqual([]);
     await context.close();
   });

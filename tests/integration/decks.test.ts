@@ -323,7 +323,10 @@ describe("deck text", () => {
   it("exports the community format and imports it back (set code + number, P-A, names), listing what does not match", async () => {
     const { id } = await createDeck(database.db, store, null, input(LEGAL, { isPublic: true }));
     const deck = await getDeck(database.db, id);
-    const text = deck!.exportText;
+    expect(deck!.exportText.startsWith("ポケモン: 8\n2 ピカチュウex A1 96\n")).toBe(true);
+    expect(deck!.exportText).toContain("\n\nトレーナーズ: 12\n2 博士の研究 P-A 7\n");
+    expect((await importDeckText(database.db, deck!.exportText)).cards.map((c) => [c.cardId, c.count])).toEqual(LEGAL);
+    const text = deck!.exportTextEn;
     expect(text.startsWith("Pokémon: 8\n2 ピカチュウex A1 96\n")).toBe(true);
     // Trainer cards are exported under their verified Japanese names.
     expect(text).toContain("\n\nTrainer: 12\n2 博士の研究 P-A 7\n");

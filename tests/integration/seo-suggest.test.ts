@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
 import type { AppLoadContext } from "react-router";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { decks } from "../../app/db/schema/decks";
 import { users } from "../../app/db/schema/users";
 import { seedCatalogue } from "../../app/features/cards/catalogue.server";
 import { suggestDescription, suggestSeo } from "../../app/features/seo/suggest.server";
@@ -63,7 +64,39 @@ describe("suggestSeo", () => {
     expect(description.endsWith("…")).toBe(true);
     expect(description.slice(0, -1).endsWith("す")).toBe(true);
     const unbroken = suggestDescription("", "あ".repeat(300));
-    expect(unbroken.length).toBe(120);
+    expect(unbroken.length).toBeLessThanOrEqual(120);
+    expect(unbroken.length).toBeGreaterThan(100);
+    expect(unbroken.endsWith("…")).toBe(true);
+  });
+
+  it("leaves out function words and inflected words (同じ, 向け, 使う), however often they come", async () => {
+    const text = "初心者向けの構築です。同じカードを2枚使う。初心者向けに同じ動きを使う。同じ向きで使う。初心者向けの解説。";
+    const { keywords } = await suggestSeo(database.db, { title: "初心者向け", content: text });
+    for (const word of ["同じ", "向け", "使う", "向き"]) expect(keywords).not.toContain(word);
+    expect(keywords).toContain("初心者");
+  });
+
+  it("puts public deck names first, with card and Pokémon names, before other words", async () => {
+    await database.db.insert(decks).values({ slug: "seo-deck-name", name: "雷バチバチ速攻", tier: 1, category: "deck-recipe", isPublic: true });
+    await database.db.insert(decks).values({ slug: "seo-hidden-deck", name: "秘密の下書きデッキ", tier: 1, category: "deck-recipe", isPublic: false });
+    const text = "今回は雷バチバチ速攻を紹介します。環境では環境トップの環境デッキです。ゼブライカが鍵。秘密の下書きデッキは触れません。";
+    const { keywords } = await suggestSeo(database.db, { title: "デッキ紹介", content: text });
+    expect(keywords.slice(0, 2).sort()).toEqual(["ゼブライカ", "雷バチバチ速攻"].sort());
+    expect(keywords).not.toContain("秘密の下書きデッキ");
+  });
+
+  it("never leaves an empty label or a stray full stop, and ends a Japanese line with 。", () => {
+    const content = "今週のおすすめカード:\n\n[[card:A1-094]]\n\n対戦相手を探すならフレンドID交換\n主役はピカチュウex";
+    const description = suggestDescription("t", content);
+    expect(description).toBe("対戦相手を探すならフレンドID交換。主役はピカチュウex。");
+    expect(description).not.toMatch(/[:：]\.|[:：]。|\. /);
+  });
+
+  it("never cuts a sentence inside a word", () => {
+    const description = suggestDescription("", "ピカチュウを使う".repeat(30));
+    expect(description.length).toBeLessThanOrEqual(120);
+    expect(description).toMatch(/(使う|を)…$/);
+    expect(description).not.toMatch(/使…$/);
   });
 
   it("falls back to the title when the text has no sentence", () => {

@@ -1,7 +1,7 @@
 import type { Db } from "../../db/client.server";
 import { cardIndex, type CardIndex, type IndexedCard } from "../cards/card-index.server";
 import { cardGameFacts } from "../cards/game-facts.server";
-import { catalogueSetCode, deckToText, parseDeckText } from "./deck-text";
+import { catalogueSetCode, deckToText, parseDeckText, type DeckTextFormat } from "./deck-text";
 import { DeckError } from "./errors";
 import { LIST_MAX_COPIES } from "./rules";
 import type { DeckCardView, DeckImportResult, KeyCard } from "./types";
@@ -63,8 +63,12 @@ export function keyCardsOf(cards: readonly DeckCardView[], n = 3): KeyCard[] {
   return chosen.map((c) => ({ cardId: c.cardId, name: c.name, imageUrl: c.imageUrl, rarity: c.rarity }));
 }
 
-export function exportDeckText(cards: readonly DeckCardView[]): string {
-  return deckToText(cards.map((c) => ({ name: c.name, setCode: c.setCode, number: c.number, count: c.count, kind: c.kind })));
+/** The deck list as text: Japanese section names, or the English ones tools read (deck-text.ts). */
+export function exportDeckText(cards: readonly DeckCardView[], format: DeckTextFormat = "ja"): string {
+  return deckToText(
+    cards.map((c) => ({ name: c.name, setCode: c.setCode, number: c.number, count: c.count, kind: c.kind })),
+    format,
+  );
 }
 
 const fold = (name: string) => name.normalize("NFKC").toLowerCase().replace(/\s+/g, "");

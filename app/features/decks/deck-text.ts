@@ -1,11 +1,13 @@
 /**
- * The deck list as plain text in the community format players paste between sites and apps:
+ * The deck list as plain text in the community format players paste between sites and apps,
+ * with Japanese section names on this site (ポケモン / トレーナーズ / その他) and the English ones
+ * (Pokémon / Trainer / Other) for tools that read only those; the card lines are the same:
  *
- *   Pokémon: 12
+ *   ポケモン: 12
  *   2 ピカチュウex A1 96
  *   …
  *
- *   Trainer: 8
+ *   トレーナーズ: 8
  *   2 博士の研究 P-A 7
  *
  * Lines are `<count> <name> <set code> <number>`; promo sets are written P-A / P-B as the game
@@ -28,18 +30,26 @@ function line(card: TextCard): string {
   return `${card.count} ${card.name}${where}`;
 }
 
+export type DeckTextFormat = "ja" | "en";
+
+const SECTION_NAMES: Record<DeckTextFormat, { pokemon: string; trainer: string; other: string }> = {
+  ja: { pokemon: "ポケモン", trainer: "トレーナーズ", other: "その他" },
+  en: { pokemon: "Pokémon", trainer: "Trainer", other: "Other" },
+};
+
 /**
  * The export text: Pokémon, then trainers; cards whose type the catalogue does not know follow
- * under `Other:` rather than being put in a section they may not belong to.
+ * under その他 / Other rather than being put in a section they may not belong to.
  */
-export function deckToText(cards: readonly TextCard[]): string {
+export function deckToText(cards: readonly TextCard[], format: DeckTextFormat = "ja"): string {
+  const names = SECTION_NAMES[format];
   const sections: [string, TextCard[]][] = [
-    ["Pokémon", cards.filter((c) => c.kind === "pokemon")],
-    ["Trainer", cards.filter((c) => c.kind === "trainer")],
-    ["Other", cards.filter((c) => c.kind === null)],
+    [names.pokemon, cards.filter((c) => c.kind === "pokemon")],
+    [names.trainer, cards.filter((c) => c.kind === "trainer")],
+    [names.other, cards.filter((c) => c.kind === null)],
   ];
   return sections
-    .filter(([title, list]) => list.length > 0 || title !== "Other")
+    .filter(([title, list]) => list.length > 0 || title !== names.other)
     .map(([title, list]) => [`${title}: ${list.reduce((sum, c) => sum + c.count, 0)}`, ...list.map(line)].join("\n"))
     .join("\n\n")
     .concat("\n");
@@ -48,7 +58,7 @@ export function deckToText(cards: readonly TextCard[]): string {
 export type ParsedLine = { line: number; text: string; count: number; name: string; setCode: string | null; number: number | null };
 export type ParsedDeckText = { lines: ParsedLine[]; invalid: { line: number; text: string }[] };
 
-const HEADER = /^(pok[eé]mon|trainers?|energy|other|ポケモン|トレーナーズ?|グッズ|サポート)\s*[:：]?\s*\d*\s*$/i;
+const HEADER = /^(pok[eé]mon|trainers?|energy|other|ポケモン|トレーナーズ?|グッズ|サポート|その他)\s*[:：]?\s*\d*\s*$/i;
 const CARD_LINE = /^(\d{1,3})\s*[x×]?\s+(.+?)(?:\s+([A-Za-z][A-Za-z0-9]{0,5}(?:-[A-Za-z0-9]{1,5})?)\s+(\d{1,4}))?$/;
 export const IMPORT_MAX_LINES = 200;
 

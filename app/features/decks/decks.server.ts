@@ -199,7 +199,8 @@ async function loadDeck(db: Db, slugOrId: string, includePrivate: boolean): Prom
     cards,
     legality: checkDeck(cards, row.energyTypes),
     related: await summaries(db, relatedRows),
-    exportText: exportDeckText(cards),
+    exportText: exportDeckText(cards, "ja"),
+    exportTextEn: exportDeckText(cards, "en"),
   };
 }
 

@@ -51,7 +51,10 @@ export type DeckDetail = DeckSummary & {
   cards: DeckCardView[];
   legality: DeckLegality;
   related: DeckSummary[];
+  /** The deck list with Japanese section names (ポケモン: 8 …). */
   exportText: string;
+  /** The same list in the English format (Pokémon: 8 …) that deck tools read. */
+  exportTextEn: string;
 };
 
 /** A deck as the editor loads it. */

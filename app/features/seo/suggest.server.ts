@@ -2,7 +2,9 @@
 // keywords are the card and Pokémon names a text mentions plus its most frequent content words,
 // and the meta description is the text's first meaningful sentences, cut at a boundary.
 import { createRequire } from "node:module";
+import { eq } from "drizzle-orm";
 import type { Db } from "../../db/client.server";
+import { decks } from "../../db/schema/decks";
 import { foldForSearch } from "../../lib/search-text";
 import { cardIndex, type CardIndex } from "../cards/card-index.server";
 
@@ -48,12 +50,32 @@ function nameDictionary(index: CardIndex): NameDictionary {
   return dictionary;
 }
 
-/** Names mentioned in `folded` text, with how often (longest match at each place, no overlaps). */
-function findNames(folded: string, dictionary: NameDictionary): Map<string, number> {
+/** Public deck names, folded like the card names (read per suggestion: decks are renamed often). */
+async function deckNameDictionary(db: Db): Promise<NameDictionary> {
+  const rows = await db.select({ name: decks.name }).from(decks).where(eq(decks.isPublic, true));
+  const byBigram = new Map<string, { folded: string; name: string }[]>();
+  for (const { name } of rows) {
+    const folded = foldForSearch(name);
+    if (folded.length < 2) continue;
+    const key = folded.slice(0, 2);
+    byBigram.set(key, [...(byBigram.get(key) ?? []), { folded, name }]);
+  }
+  for (const list of byBigram.values()) list.sort((a, b) => b.folded.length - a.folded.length);
+  return { byBigram };
+}
+
+/**
+ * Names mentioned in `folded` text, with how often: at each place the longest name of any of the
+ * dictionaries (a deck named after its Pokémon wins over the Pokémon), no overlaps.
+ */
+function findNames(folded: string, dictionaries: readonly NameDictionary[]): Map<string, number> {
   const found = new Map<string, number>();
   for (let i = 0; i < folded.length - 1; ) {
-    const candidates = dictionary.byBigram.get(folded.slice(i, i + 2));
-    const hit = candidates?.find((c) => folded.startsWith(c.folded, i));
+    const key = folded.slice(i, i + 2);
+    const hit = dictionaries
+      .map((dictionary) => dictionary.byBigram.get(key)?.find((c) => folded.startsWith(c.folded, i)))
+      .filter((c) => c !== undefined)
+      .sort((a, b) => b.folded.length - a.folded.length)[0];
     if (hit) {
       found.set(hit.name, (found.get(hit.name) ?? 0) + 1);
       i += hit.folded.length;
@@ -66,9 +88,16 @@ function findNames(folded: string, dictionary: NameDictionary): Map<string, numb
 
 // Function words and generic nouns that say nothing about an article.
 const STOP_WORDS = new Set(
-  "こと もの ため よう これ それ あれ ここ そこ どこ この その あの 場合 今回 以下 以上 方法 自分 必要 可能 ところ とき 時 的 さん 記事 について です ます する した して いる ある なる できる また さらに".split(" "),
+  [
+    "こと もの ため よう これ それ あれ ここ そこ どこ この その あの 場合 今回 以下 以上 方法 自分 必要 可能 ところ とき 時 的 さん 記事 について です ます する した して いる ある なる できる また さらに",
+    "同じ 向け 向き 以外 全て 全部 一番 一つ 二つ 最初 最後 今日 今週 今後 次回 前回 他 方 中 後 前 上 下 際 点 感じ 部分 全体 多く 少し 簡単 大切 重要 可能性 おすすめ 紹介 解説 説明 確認 注意 使用 利用 意味 状態 場面 相手 今 次 本当 基本",
+  ]
+    .join(" ")
+    .split(" "),
 );
 const HIRAGANA_ONLY = /^[\u3041-\u309f]+$/;
+// A kanji stem with its kana ending is a verb or adjective form (使う, 強い, 同じ, 向け), not a topic.
+const INFLECTED = /^\p{Script=Han}{1,2}[\u3041-\u309f]{1,3}$/u;
 const MEANINGFUL = /[\p{Script=Han}\p{Script=Katakana}\p{L}]/u;
 
 /** Content words by frequency (Intl.Segmenter splits Japanese into words without a dictionary). */
@@ -78,7 +107,7 @@ function frequentWords(text: string): Map<string, number> {
   for (const { segment, isWordLike } of segmenter.segment(text)) {
     if (!isWordLike) continue;
     const word = segment.normalize("NFKC").trim();
-    if (word.length < 2 || word.length > 30 || HIRAGANA_ONLY.test(word) || !MEANINGFUL.test(word) || STOP_WORDS.has(word) || /^\d+$/.test(word)) continue;
+    if (word.length < 2 || word.length > 30 || HIRAGANA_ONLY.test(word) || INFLECTED.test(word) || !MEANINGFUL.test(word) || STOP_WORDS.has(word) || /^\d+$/.test(word)) continue;
     const key = /^[a-z]/i.test(word) ? word.toLowerCase() : word;
     counts.set(key, (counts.get(key) ?? 0) + 1);
   }
@@ -105,14 +134,29 @@ function sentences(text: string): string[] {
   return (text.match(/[^。！？!?\n]+[。！？!?]*/g) ?? []).map((s) => s.trim()).filter(Boolean);
 }
 
-/** At most `limit` characters, cut after the last clause mark (、，,；;：:) that fits, else with an ellipsis. */
+/** Where `text` may be cut: the ends of its words (Intl.Segmenter), never inside one. */
+function wordEnds(text: string): number[] {
+  const segmenter = new Intl.Segmenter("ja", { granularity: "word" });
+  return [...segmenter.segment(text)].map(({ index, segment }) => index + segment.length);
+}
+
+/**
+ * At most `limit` characters, cut after the last clause mark (、，,；;：:) that fits, else at the
+ * last word end that fits, with an ellipsis; a word is never cut in two.
+ */
 function cutAtClause(sentence: string, limit: number): string {
   if (sentence.length <= limit) return sentence;
   const head = sentence.slice(0, limit);
   const cut = Math.max(...["、", "，", ",", "；", ";", "：", ":", "）", ")", " "].map((mark) => head.lastIndexOf(mark)));
   if (cut >= limit / 3) return `${head.slice(0, head[cut] === " " ? cut : cut + 1).trim()}…`.replace(/[、，,；;：:]…$/, "…");
-  return `${head.slice(0, limit - 1)}…`;
+  const end = Math.max(0, ...wordEnds(sentence).filter((index) => index <= limit - 1));
+  // One word longer than the whole limit (a URL-like run) is the only thing cut by characters.
+  return `${sentence.slice(0, end > 0 ? end : limit - 1).trimEnd()}…`;
 }
+
+const JAPANESE = /[\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Han}]/u;
+// A line that only introduces what follows (おすすめカード:) says nothing once its block is gone.
+const LABEL_LINE = /^[^\n。！？!?]*[:：]\s*$/gm;
 
 /**
  * The first meaningful sentences up to SUGGESTED_DESCRIPTION_LENGTH characters, whole sentences
@@ -121,10 +165,10 @@ function cutAtClause(sentence: string, limit: number): string {
 export function suggestDescription(title: string, content: string): string {
   // Headings name a section; they are not sentences of it.
   const body = content.replace(/^\s{0,3}#{1,6}\s.*$/gm, "");
-  const all = sentences(plainText(body))
+  const all = sentences(plainText(body).replace(LABEL_LINE, ""))
     .filter((s) => [...s].length >= 8 && MEANINGFUL.test(s))
-    // A line without an ending still ends there.
-    .map((s) => (/[。！？!?]$/.test(s) ? s : /[\x00-\x7f]$/.test(s) ? `${s}. ` : `${s}。`));
+    // A line without an ending still ends there: 。 in Japanese, a full stop in other text.
+    .map((s) => (/[。！？!?]$/.test(s) ? s : JAPANESE.test(s) ? `${s}。` : `${s}. `));
   if (all.length === 0) return cutAtClause(title.trim(), SUGGESTED_DESCRIPTION_LENGTH);
   let description = "";
   for (const sentence of all) {
@@ -135,11 +179,14 @@ export function suggestDescription(title: string, content: string): string {
   return (description.trim() || cutAtClause(all[0], SUGGESTED_DESCRIPTION_LENGTH)).slice(0, META_DESCRIPTION_MAX);
 }
 
-/** Keywords: card and Pokémon names first (most mentioned first), then the most frequent words. */
+/**
+ * Keywords: public deck, card and Pokémon names first (most mentioned first), then the most
+ * frequent content words (no particles, function words or verb and adjective forms).
+ */
 export async function suggestSeo(db: Db, input: { title: string; content: string }): Promise<SeoSuggestion> {
   const text = `${input.title}\n${plainText(input.content)}`;
-  const dictionary = nameDictionary(await cardIndex(db));
-  const names = [...findNames(foldForSearch(text), dictionary)].sort((a, b) => b[1] - a[1]).map(([name]) => name);
+  const dictionaries = [await deckNameDictionary(db), nameDictionary(await cardIndex(db))];
+  const names = [...findNames(foldForSearch(text), dictionaries)].sort((a, b) => b[1] - a[1]).map(([name]) => name);
   const foldedNames = names.map(foldForSearch);
   const words = [...frequentWords(text)]
     .filter(([word, n]) => n >= 2 || input.title.includes(word))

@@ -93,6 +93,8 @@ export function ArticleEditor({
   const set = <K extends keyof Values>(field: K, value: Values[K]) => {
     setValues((current) => ({ ...current, [field]: value }));
     setErrors((current) => ({ ...current, [field]: undefined }));
+    // Editing is the next action: a banner about the last save attempt no longer applies.
+    setFailure((current) => (current?.conflict ? current : null));
   };
   const translateKey = (key: ArticlesMessageKey, params?: { max: number }) => t(key, params);
   const showErrors = (fields: Partial<Record<ArticleField, string>>) => {
@@ -107,8 +109,9 @@ export function ArticleEditor({
     const payload = { ...values, category: values.category || undefined, thumbnailUrl: values.thumbnailUrl || null, slug: values.slug || null };
     const checked = article ? ArticleUpdateSchema.safeParse({ ...payload, revision: article.revision }) : ArticleCreateSchema.safeParse(payload);
     if (!checked.success) {
+      // A plain validation failure: each problem at its field, and a summary that says so.
       showErrors(articleFieldErrors(checked.error, translateKey));
-      setFailure({ text: t("saveFailed"), conflict: false });
+      setFailure({ text: t("fixFields"), conflict: false });
       return;
     }
     setBusy(true);
@@ -124,12 +127,19 @@ export function ArticleEditor({
         onSaved({ kind: article ? "updated" : "created", article: answer as ArticleForEditor });
         return;
       }
-      if (answer.code === "slug_taken") {
-        showErrors({ slug: answer.error });
-      } else if (answer.fields) {
-        showErrors(answer.fields);
+      if (answer.code === "conflict") {
+        setFailure({ text: answer.error ?? t("saveFailed"), conflict: true });
+        return;
       }
-      setFailure({ text: answer.code === "conflict" && answer.error ? answer.error : t("saveFailed"), conflict: answer.code === "conflict" });
+      const fields = answer.code === "slug_taken" ? { slug: answer.error } : answer.fields && Object.keys(answer.fields).length ? answer.fields : null;
+      if (fields) {
+        // The server found what the form could not (a slug in use): at the field, not a failure.
+        showErrors(fields);
+        setFailure({ text: t("fixFields"), conflict: false });
+        return;
+      }
+      // Only a real failure (the server or the network) says the save failed.
+      setFailure({ text: t("saveFailed"), conflict: false });
     } catch (error) {
       console.error(t("saveFailed"), error);
       setFailure({ text: t("saveFailed"), conflict: false });
@@ -229,7 +239,10 @@ export function ArticleEditor({
         <SeoFields
           values={{ keywords: values.keywords, metaDescription: values.metaDescription }}
           errors={{ keywords: errors.keywords, metaDescription: errors.metaDescription }}
-          onChange={(seo) => setValues((current) => ({ ...current, ...seo }))}
+          onChange={(seo) => {
+            setValues((current) => ({ ...current, ...seo }));
+            setFailure((current) => (current?.conflict ? current : null));
+          }}
           suggestFrom={() => ({ title: values.title, content: values.content })}
         />
       </div>

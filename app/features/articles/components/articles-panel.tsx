@@ -132,7 +132,10 @@ export function ArticlesPanel({ data }: { data: unknown }) {
           article={editing.article}
           packs={packs}
           onSaved={onSaved}
-          onCancel={() => setEditing(null)}
+          onCancel={() => {
+            setMessage(null);
+            setEditing(null);
+          }}
           onReloadLatest={() => void openEditor(editing.article?.id ?? null)}
         />
       ) : null}
@@ -144,8 +147,8 @@ export function ArticlesPanel({ data }: { data: unknown }) {
       ) : rows && rows.length === 0 ? (
         <p className="text-slate-600">{t("noArticles")}</p>
       ) : rows ? (
-        <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white">
-          <table className="w-full text-left text-sm">
+        <div className="overflow-x-auto sm:rounded-lg sm:border sm:border-slate-200 sm:bg-white">
+          <table className="card-table w-full text-left text-sm">
             <caption className="sr-only">{t("tableCaption")}</caption>
             <thead className="bg-slate-50 text-slate-700">
               <tr>
@@ -162,16 +165,16 @@ export function ArticlesPanel({ data }: { data: unknown }) {
                   <th scope="row" className="px-3 py-2 font-medium">
                     {row.title}
                   </th>
-                  <td className="px-3 py-2">{categoryLabel(row.category, locale)}</td>
-                  <td className="px-3 py-2">
+                  <td className="px-3 py-2" data-label={t("colCategory")}>{categoryLabel(row.category, locale)}</td>
+                  <td className="px-3 py-2" data-label={t("colStatus")}>
                     <span className={`rounded-full px-2 py-0.5 text-xs font-bold ${row.isPublic ? "bg-green-100 text-green-900" : "bg-slate-200 text-slate-800"}`}>
                       {row.isPublic ? t("statusPublic") : t("statusPrivate")}
                     </span>
                   </td>
-                  <td className="px-3 py-2">
+                  <td className="px-3 py-2" data-label={t("colCreated")}>
                     <time dateTime={row.createdAt}>{tokyoDate(row.createdAt, locale)}</time>
                   </td>
-                  <td className="px-3 py-2">
+                  <td className="px-3 py-2" data-label={t("colActions")}>
                     <div className="flex flex-wrap gap-1">
                       <button type="button" className={`${action} border-slate-400 bg-white`} onClick={() => void openEditor(row.id)} aria-label={`${t("edit")}: ${row.title}`}>
                         {t("edit")}
@@ -189,7 +192,10 @@ export function ArticlesPanel({ data }: { data: unknown }) {
                         type="button"
                         className={`${action} border-red-700 bg-white text-red-700`}
                         disabled={busyRow === row.id}
-                        onClick={() => setConfirming(row)}
+                        onClick={() => {
+                          setMessage(null);
+                          setConfirming(row);
+                        }}
                         aria-label={`${t("delete")}: ${row.title}`}
                       >
                         {t("delete")}

@@ -116,7 +116,7 @@ export function DeckBasicSettings({ values, set, errors, deckOptions, deckId, on
           {t("slug")}
         </label>
         <div className="flex items-center gap-1">
-          <span className="text-slate-600" aria-hidden="true">
+          <span className="shrink-0 whitespace-nowrap text-slate-600" aria-hidden="true">
             /deck-recipes/
           </span>
           <input
@@ -128,7 +128,7 @@ export function DeckBasicSettings({ values, set, errors, deckOptions, deckId, on
             aria-invalid={errors.slug ? true : undefined}
             aria-describedby={`${id}-slug-hint${errors.slug ? ` ${id}-slug-error` : ""}`}
             autoComplete="off"
-            className="block w-full rounded-md border border-slate-300 bg-white px-3 py-2 aria-[invalid=true]:border-red-600"
+            className="block w-full min-w-0 rounded-md border border-slate-300 bg-white px-3 py-2 aria-[invalid=true]:border-red-600"
           />
         </div>
         <p id={`${id}-slug-hint`} className="text-sm text-slate-600">

@@ -1,5 +1,6 @@
 import { useId, useMemo, useState } from "react";
 import { TabList } from "../../../components/ui/tabs";
+import { BUTTON_PRIMARY, BUTTON_SECONDARY, Modal } from "../../../components/ui/modal";
 import { useT } from "../../../lib/i18n";
 import { ContentEditor } from "../../content/components/content-editor";
 import { DraftNotice } from "../../content/components/draft-notice";
@@ -90,6 +91,8 @@ export function DeckEditor({ deck, packs, deckOptions, onSaved }: { deck: DeckEd
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
+  // Saving a public deck that breaks the game's rules waits for the admin's yes (SPEC.md §5 rules).
+  const [confirmingPublish, setConfirmingPublish] = useState(false);
   // The revision this editor last loaded or saved: a save names it, so a stale one is refused (409).
   const [revision, setRevision] = useState(deck?.revision ?? null);
   const draftKey = `deck:${deck?.id ?? "new"}`;
@@ -108,14 +111,20 @@ export function DeckEditor({ deck, packs, deckOptions, onSaved }: { deck: DeckEd
     setErrors((current) => ({ ...current, [field]: message }));
   };
 
-  async function save() {
+  async function save(options: { publishIllegal?: boolean } = {}) {
     setFailure(null);
+    setConfirmingPublish(false);
     const payload = payloadOf(draft);
     const checked = DeckInputSchema.safeParse(payload);
     if (!checked.success) {
       const fields = deckFieldErrors(checked.error, (key: DecksMessageKey, params) => td(key, params));
       setErrors(fields);
       setTab(fields.name || fields.tier || fields.category || fields.slug || fields.eyecatchUrl || fields.energyTypes ? "basic" : fields.metaDescription || fields.keywords ? "seo" : "content");
+      return;
+    }
+    // A deck the game would refuse (このままでは構築できません) goes public only when the admin says so.
+    if (draft.isPublic && legality.status === "illegal" && !options.publishIllegal) {
+      setConfirmingPublish(true);
       return;
     }
     setBusy(true);
@@ -234,6 +243,30 @@ export function DeckEditor({ deck, packs, deckOptions, onSaved }: { deck: DeckEd
           </p>
         ) : null}
       </div>
+      {confirmingPublish ? (
+        <Modal
+          title={t("publishIllegalTitle")}
+          size="sm"
+          onClose={() => setConfirmingPublish(false)}
+          footer={
+            <>
+              <button type="button" className={BUTTON_SECONDARY} onClick={() => setConfirmingPublish(false)}>
+                {t("cancel")}
+              </button>
+              <button type="button" className={BUTTON_PRIMARY} onClick={() => void save({ publishIllegal: true })}>
+                {t("publishIllegalYes")}
+              </button>
+            </>
+          }
+        >
+          <p>{t("publishIllegalText")}</p>
+          <ul className="mt-2 list-disc space-y-1 pl-5 text-red-800">
+            {legality.problems.map((problem, i) => (
+              <li key={i}>{problemText(problem)}</li>
+            ))}
+          </ul>
+        </Modal>
+      ) : null}
     </div>
   );
 }

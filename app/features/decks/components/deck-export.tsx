@@ -1,23 +1,39 @@
-import { useId } from "react";
+import { useId, useState } from "react";
 import { CopyButton } from "../../../components/ui/copy-button";
 import { useT } from "../../../lib/i18n";
+import type { DeckTextFormat } from "../deck-text";
 import { decksMessages } from "../messages";
 
-/** The deck as community-format text, with a copy button (a live region says whether it worked). */
-export function DeckExport({ text }: { text: string }) {
+/**
+ * The deck as community-format text, with a copy button (a live region says whether it worked):
+ * Japanese section names by default, the English format (Pokémon: / Trainer:) for tools that
+ * read only that.
+ */
+export function DeckExport({ text, textEn }: { text: string; textEn: string }) {
   const t = useT(decksMessages);
   const id = useId();
+  const [format, setFormat] = useState<DeckTextFormat>("ja");
+  const shown = format === "ja" ? text : textEn;
   return (
     <section aria-labelledby={`${id}-h`} className="space-y-2">
       <h2 id={`${id}-h`} className="text-lg font-bold">
         {t("exportHeading")}
       </h2>
+      <fieldset className="flex flex-wrap items-center gap-x-4 gap-y-1 text-sm">
+        <legend className="sr-only">{t("exportFormat")}</legend>
+        {(["ja", "en"] as const).map((candidate) => (
+          <label key={candidate} className="flex items-center gap-1.5">
+            <input type="radio" name={`${id}-format`} value={candidate} checked={format === candidate} onChange={() => setFormat(candidate)} className="h-4 w-4 accent-brand-700" />
+            {candidate === "ja" ? t("exportFormatJa") : t("exportFormatEn")}
+          </label>
+        ))}
+      </fieldset>
       <label htmlFor={id} className="sr-only">
         {t("exportLabel")}
       </label>
-      <textarea id={id} readOnly value={text} rows={8} className="block w-full rounded-md border border-slate-300 bg-slate-50 px-3 py-2 font-mono text-sm" />
+      <textarea id={id} readOnly value={shown} lang={format} rows={8} className="block w-full rounded-md border border-slate-300 bg-slate-50 px-3 py-2 font-mono text-sm" />
       <CopyButton
-        text={text}
+        text={shown}
         buttonText={t("exportCopy")}
         copiedText={t("exportCopied")}
         failedText={t("exportFailed")}
