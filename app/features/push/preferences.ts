@@ -79,3 +79,8 @@ export function parseClock(value: string): number | null {
 export function formatClock(minutes: number): string {
   return `${String(Math.floor(minutes / 60)).padStart(2, "0")}:${String(minutes % 60).padStart(2, "0")}`;
 }
+
+/** A notification still unread this long after it was written (and the player away) is mailed. */
+export const MAIL_DELAY_MINUTES = 10;
+/** The daily digest goes out at this hour, Japan time. */
+export const DIGEST_HOUR_JST = 8;

@@ -3,7 +3,7 @@ import type { VapidKeys } from "../../lib/env.server";
 import { translate, type Locale } from "../../lib/i18n";
 import type { Logger } from "../../lib/logger.server";
 import { countUnreadNotifications, getNotificationForDelivery } from "../notifications/notifications.server";
-import { notificationText } from "../notifications/text";
+import { notificationText } from "../notifications/components/notification-text";
 import type { NotificationKind } from "../notifications/types";
 import { enqueueDelivery, registerDeliveryHandler } from "../outbox/outbox.server";
 import type { NotificationChannel } from "./channels.server";

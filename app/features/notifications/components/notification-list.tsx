@@ -2,7 +2,7 @@ import { Form, Link } from "react-router";
 import { useLocale, useT } from "../../../lib/i18n";
 import { tokyoDate, tokyoDateTime, tokyoLongDate } from "../../../lib/tokyo-time";
 import { notificationsMessages } from "../messages";
-import { notificationText } from "../text";
+import { notificationText } from "./notification-text";
 import type { NotificationView } from "../types";
 
 /** The sentence of one notification in the reader's language. */

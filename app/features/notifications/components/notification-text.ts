@@ -1,6 +1,6 @@
-import { translate, type Locale, type Params } from "../../lib/i18n";
-import { notificationsMessages, type NotificationsMessageKey } from "./messages";
-import type { NotificationView } from "./types";
+import { translate, type Locale, type Params } from "../../../lib/i18n";
+import { notificationsMessages, type NotificationsMessageKey } from "../messages";
+import type { NotificationView } from "../types";
 
 const STEP_KEYS: Record<string, NotificationsMessageKey> = {
   agree: "stepAgree",
