@@ -15,6 +15,7 @@ export default [
   route("profile/account/export", "routes/profile.account.export.ts"),
   route("chat/:roomId", "routes/chat.tsx"),
   route("notifications", "routes/notifications.tsx"),
+  route("notifications/unsubscribe", "routes/notifications.unsubscribe.tsx"),
   route("api/notifications/count", "routes/api.notifications.count.ts"),
   route("api/notifications/settings", "routes/api.notifications.settings.ts"),
   route("api/push/subscription", "routes/api.push.subscription.ts"),

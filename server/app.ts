@@ -10,6 +10,7 @@ import { localUploadsDir } from "../app/features/uploads/storage.server";
 import { createLogger } from "../app/lib/logger.server";
 import { startExpiryReminders } from "../app/features/notifications/expiry-reminders.server";
 import { startDeliveries } from "../app/features/mail/delivery.server";
+import { startNotificationDigests } from "../app/features/push/deliveries.server";
 
 /**
  * The process: configuration → database (migrated, catalogue loaded on first start) → HTTP +
@@ -74,6 +75,7 @@ export async function start(): Promise<void> {
   const port = typeof address === "object" && address ? address.port : env.port;
   log.info("listening", { url: `http://localhost:${port}`, mode: process.env.NODE_ENV, db: database.kind, ms: Date.now() - started });
   const expiryReminders = startExpiryReminders(database.db, log);
+  const digests = startNotificationDigests({ env, db: database.db, log });
   if (process.env.NODE_ENV !== "production") log.warn("not in production mode: React and React Router run their slower development builds", { mode: process.env.NODE_ENV ?? "unset" });
 
   let stopping = false;
@@ -89,6 +91,7 @@ export async function start(): Promise<void> {
     await new Promise<void>((resolve) => io.close(() => resolve()));
     clearTimeout(force);
     expiryReminders.stop();
+    digests.stop();
     await realtime.close();
     await deliveries.stop();
     // Buffered analytics rows are written before the database closes.

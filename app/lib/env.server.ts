@@ -111,6 +111,8 @@ const EnvSchema = z.object({
     .refine((v) => v === undefined || (/^\d+$/.test(v) && Number(v) >= 1 && Number(v) <= 65535), { message: "must be a port number between 1 and 65535" })
     .transform((v) => (v === undefined ? undefined : Number(v))),
   METRICS_HOST: z.string().trim().default("127.0.0.1"),
+  // How long a notification stays unread (and its player away) before it is mailed (features/push).
+  NOTIFICATION_MAIL_DELAY_SECONDS: wholeNumber("600", 0, 7 * 86400),
   // Web Push (features/push): the VAPID key pair, generated into DATA_DIR/vapid.json when unset.
   VAPID_PUBLIC_KEY: z
     .string()
@@ -176,6 +178,8 @@ export type Env = {
   };
   /** Prometheus metrics on their own port (METRICS_PORT), off when unset; METRICS_HOST defaults to loopback. */
   metrics: { port: number; host: string } | undefined;
+  /** Seconds a notification waits, unread and its player away, before it is mailed (default 600). */
+  notificationMailDelaySeconds: number;
   /** Web Push signing keys (URL-safe base64) and the contact the push services see. */
   vapid: VapidKeys;
 };
@@ -236,6 +240,7 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
     requireEmailVerification: e.REQUIRE_EMAIL_VERIFICATION === "true",
     analytics: { retentionDays: e.ANALYTICS_RETENTION_DAYS, rateLimitPerMinute: e.ANALYTICS_RATE_LIMIT, bufferMax: e.ANALYTICS_BUFFER_MAX },
     metrics: e.METRICS_PORT === undefined ? undefined : { port: e.METRICS_PORT, host: e.METRICS_HOST },
+    notificationMailDelaySeconds: e.NOTIFICATION_MAIL_DELAY_SECONDS,
     vapid: vapidKeys(e, dataDir, e.SITE_URL ?? `http://localhost:${port}`),
   };
 }

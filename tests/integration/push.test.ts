@@ -28,7 +28,7 @@ const extra: Database[] = [];
 beforeAll(async () => {
   database = await createTestDatabase();
   push = await startTestPushService();
-  registerNotificationChannels({ env: { vapid } as Env, db: database.db });
+  registerNotificationChannels({ env: { vapid, siteUrl: "http://localhost:3000", authSecret: "x".repeat(32), notificationMailDelaySeconds: 600 } as Env, db: database.db });
 });
 afterEach(async () => {
   await Promise.all(workers.splice(0).map((w) => w.stop()));
