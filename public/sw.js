@@ -69,12 +69,12 @@ self.addEventListener("notificationclick", (event) => {
         const url = new URL(w.url);
         return url.origin === target.origin && url.pathname === target.pathname;
       });
-      if (same) return same.focus();
+      // focus() needs the click's user activation; a tab that cannot take focus is still navigated.
+      if (same) return same.focus().catch(() => undefined);
       const ours = windows.find((w) => new URL(w.url).origin === target.origin);
-      if (ours && "navigate" in ours) {
-        const focused = await ours.focus();
-        return focused.navigate(target.href);
-      }
+      // navigate() works only on a tab this worker controls; otherwise a new window opens.
+      const navigated = ours && "navigate" in ours ? await ours.navigate(target.href).catch(() => null) : null;
+      if (navigated) return navigated.focus().catch(() => undefined);
       return self.clients.openWindow(target.href);
     })(),
   );

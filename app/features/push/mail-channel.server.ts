@@ -76,8 +76,8 @@ async function recipient(db: Db, userId: string): Promise<string | null> {
 
 /**
  * E-mail for a player who is away: a notification whose kind is mailed "at once" is mailed only
- * if it is still unread `delayMs` later (10 minutes) and the player has no live connection then.
- * One mail per notification (a room's notification stays one until read).
+ * if it is still unread `delayMs` after its latest event (10 minutes) and the player has no live
+ * connection then. One mail per notification (a room's notification stays one until read).
  */
 export function createMailChannel(options: MailChannelOptions): NotificationChannel {
   const delayMs = options.delayMs ?? MAIL_DELAY_MINUTES * 60_000;
@@ -89,7 +89,9 @@ export function createMailChannel(options: MailChannelOptions): NotificationChan
         kind: NOTIFY_MAIL_DELIVERY_KIND,
         payload: { id: event.id },
         runAt: new Date(now.getTime() + delayMs),
-        dedupeKey: `notify-mail:${event.id}`,
+        // Each bump of a room's notification looks again N minutes after it: the first look that
+        // finds it unread and the player away mails it (mailed_at makes that once).
+        dedupeKey: `notify-mail:${event.id}:${event.n}`,
       });
     },
   };
