@@ -59,7 +59,7 @@ async function settled() {
 }
 
 /** A raw header's value as sent (mailparser folds the List-* headers into its own object). */
-const header = (mail: { headerLines: { key: string; line: string }[] }, key: string) =>
+const header = (mail: { headerLines: readonly { key: string; line: string }[] }, key: string) =>
   mail.headerLines.find((h) => h.key === key)?.line.replace(/^[^:]+:\s*/, "");
 
 const send = (roomId: string, userId: string, body: string) => sendMessage(database.db, { roomId, userId, clientId: newClientId(), body });
