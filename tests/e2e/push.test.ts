@@ -253,6 +253,11 @@ describe("notifications outside the site: push and mail", () => {
     expect((await context.request.get(`${baseUrl}${apple}`)).status()).toBe(200);
     const sw = await context.request.get(`${baseUrl}/sw.js`);
     expect(sw.headers()["content-type"]).toMatch(/javascript/);
+    // Chromium's own installability check (what Lighthouse's installable-manifest audit reported).
+    const cdp = await context.newCDPSession(page);
+    const { installabilityErrors } = (await cdp.send("Page.getInstallabilityErrors")) as { installabilityErrors: { errorId: string }[] };
+    // A Playwright context is an incognito profile, which Chromium never installs from; nothing else may be missing.
+    expect(installabilityErrors.map((e) => e.errorId).filter((id) => id !== "in-incognito")).toEqual([]);
     await context.close();
   });
 });
