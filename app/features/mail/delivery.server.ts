@@ -12,7 +12,7 @@ import { registerMailDelivery } from "./mail.server";
 export function startDeliveries(options: { env: Env; db: Db; log: Logger }): OutboxWorker {
   const transport = registerMailDelivery(options.env, options.log);
   registerNotificationChannels(options);
-  const worker = startOutboxWorker({ db: options.db, log: options.log });
+  const worker = startOutboxWorker({ db: options.db, log: options.log, concurrency: 16 });
   options.log.info("mail delivery", {
     transport: transport.kind,
     ...(transport.kind === "file" ? { folder: `${options.env.dataDir}/mail` } : {}),
