@@ -12,6 +12,7 @@ import { startExpiryReminders } from "../app/features/notifications/expiry-remin
 import { startDeliveries } from "../app/features/mail/delivery.server";
 import { registerFeatureLinks } from "../app/registrations.server";
 import { collectStartupGarbage } from "./startup-memory";
+import { startNotificationDigests } from "../app/features/push/deliveries.server";
 
 /**
  * The process: configuration → database (migrated, catalogue loaded on first start) → HTTP +
@@ -80,6 +81,7 @@ export async function start(): Promise<void> {
   // The address people use (SITE_URL) and the one the socket is bound to.
   log.info("listening", { url: env.siteUrl, address: `${env.host}:${port}`, mode: process.env.NODE_ENV, db: database.kind, ms: Date.now() - started });
   const expiryReminders = startExpiryReminders(database.db, log);
+  const digests = startNotificationDigests({ env, db: database.db, log });
   if (process.env.NODE_ENV !== "production") log.warn("not in production mode: React and React Router run their slower development builds", { mode: process.env.NODE_ENV ?? "unset" });
 
   let stopping = false;
@@ -95,6 +97,7 @@ export async function start(): Promise<void> {
     await new Promise<void>((resolve) => io.close(() => resolve()));
     clearTimeout(force);
     expiryReminders.stop();
+    digests.stop();
     await realtime.close();
     await deliveries.stop();
     // Buffered analytics rows are written before the database closes.

@@ -31,6 +31,7 @@ import { AppError } from "../app/lib/errors";
 import { localeFromRequest, type Locale } from "../app/lib/i18n";
 import type { Logger } from "../app/lib/logger.server";
 import { relayChanges } from "./change-relay";
+import { setPresence } from "../app/features/push/presence.server";
 
 export type Realtime = { close(): Promise<void> };
 
@@ -130,6 +131,13 @@ function attachChat(nsp: ChatNamespace, deps: { env: Env; database: Database; lo
   };
 
   let closing = false;
+  // Notification deliveries ask who is here (features/push/presence.server.ts): any socket of the
+  // user is a live connection; a socket joined to a room is that room open (the room page keeps
+  // its own socket for the room's life). fetchSockets asks every instance through the adapter.
+  setPresence({
+    isOnline: async (userId) => !closing && (await nsp.in(`user:${userId}`).fetchSockets()).length > 0,
+    isViewingRoom: async (userId, roomId) => !closing && (await nsp.in(`room:${roomId}`).fetchSockets()).some((s) => s.data.userId === userId),
+  });
   // The handshake is the only session check a socket gets: when a session ends (sign-out, the
   // device list, a password change or reset, deletion), its sockets close on every instance.
   const stopSessionWatch = onSessionsEnded((sessionIds) => {
@@ -257,6 +265,7 @@ function attachChat(nsp: ChatNamespace, deps: { env: Env; database: Database; lo
   return {
     drain: async () => {
       closing = true;
+      setPresence(null);
       stopSessionWatch();
       await Promise.allSettled([...inFlight]);
     },

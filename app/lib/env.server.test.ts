@@ -36,6 +36,9 @@ describe("loadEnv", () => {
     ["METRICS_PORT", "http"],
     ["ANALYTICS_RETENTION_DAYS", "0"],
     ["ANALYTICS_RATE_LIMIT", "-1"],
+    ["VAPID_PUBLIC_KEY", "not-a-key"],
+    ["VAPID_PRIVATE_KEY", "c2hvcnQ"],
+    ["VAPID_SUBJECT", "http://torepoke.example"],
   ])("rejects %s=%s with a message naming it", (name, value) => {
     expect(() => loadEnv({ DATA_DIR: dataDir(), [name]: value })).toThrowError(ConfigError);
     expect(() => loadEnv({ DATA_DIR: dataDir(), [name]: value })).toThrowError(new RegExp(`^Invalid configuration: ${name} `));
@@ -56,5 +59,18 @@ describe("loadEnv", () => {
     expect(files.smtpUrl).toBeUndefined();
     expect(files.mailFrom).toBe("トレポケ <no-reply@torepoke.example>");
     expect(files.requireEmailVerification).toBe(true);
+  });
+
+  it("generates a VAPID key pair into DATA_DIR once, or takes both keys from the environment", () => {
+    const dir = dataDir();
+    const env = loadEnv({ DATA_DIR: dir });
+    expect(Buffer.from(env.vapid.publicKey, "base64url")).toHaveLength(65);
+    expect(Buffer.from(env.vapid.privateKey, "base64url")).toHaveLength(32);
+    expect(env.vapid.subject).toBe("mailto:no-reply@localhost.localdomain");
+    expect(JSON.parse(readFileSync(path.join(dir, "vapid.json"), "utf8"))).toEqual({ publicKey: env.vapid.publicKey, privateKey: env.vapid.privateKey });
+    expect(loadEnv({ DATA_DIR: dir }).vapid).toEqual(env.vapid);
+    const given = loadEnv({ DATA_DIR: dataDir(), VAPID_PUBLIC_KEY: env.vapid.publicKey, VAPID_PRIVATE_KEY: env.vapid.privateKey, SITE_URL: "https://torepoke.example" });
+    expect(given.vapid).toEqual({ ...env.vapid, subject: "https://torepoke.example" });
+    expect(() => loadEnv({ DATA_DIR: dataDir(), VAPID_PUBLIC_KEY: env.vapid.publicKey })).toThrowError(/VAPID_PRIVATE_KEY must be set together with VAPID_PUBLIC_KEY/);
   });
 });

@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { createECDH, randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { z } from "./zod";
@@ -111,6 +111,33 @@ const EnvSchema = z.object({
     .refine((v) => v === undefined || (/^\d+$/.test(v) && Number(v) >= 1 && Number(v) <= 65535), { message: "must be a port number between 1 and 65535" })
     .transform((v) => (v === undefined ? undefined : Number(v))),
   METRICS_HOST: z.string().trim().default("127.0.0.1"),
+  // How long a notification stays unread (and its player away) before it is mailed (features/push).
+  NOTIFICATION_MAIL_DELAY_SECONDS: wholeNumber("600", 0, 7 * 86400),
+  // Web Push (features/push): the VAPID key pair, generated into DATA_DIR/vapid.json when unset.
+  VAPID_PUBLIC_KEY: z
+    .string()
+    .trim()
+    .optional()
+    .transform((v) => v || undefined)
+    .refine((v) => v === undefined || (/^[A-Za-z0-9_-]+$/.test(v) && Buffer.from(v, "base64url").length === 65 && Buffer.from(v, "base64url")[0] === 4), {
+      message: "must be an uncompressed P-256 public key in URL-safe base64 (65 bytes)",
+    }),
+  VAPID_PRIVATE_KEY: z
+    .string()
+    .trim()
+    .optional()
+    .transform((v) => v || undefined)
+    .refine((v) => v === undefined || (/^[A-Za-z0-9_-]+$/.test(v) && Buffer.from(v, "base64url").length === 32), {
+      message: "must be a P-256 private key in URL-safe base64 (32 bytes)",
+    }),
+  VAPID_SUBJECT: z
+    .string()
+    .trim()
+    .optional()
+    .transform((v) => v || undefined)
+    .refine((v) => v === undefined || /^mailto:[^\s@]+@[^\s@]+$/.test(v) || /^https:\/\/[^/\s]+/.test(v), {
+      message: "must be a mailto: address or an https:// URL",
+    }),
 });
 
 export type Env = {
@@ -151,7 +178,13 @@ export type Env = {
   };
   /** Prometheus metrics on their own port (METRICS_PORT), off when unset; METRICS_HOST defaults to loopback. */
   metrics: { port: number; host: string } | undefined;
+  /** Seconds a notification waits, unread and its player away, before it is mailed (default 600). */
+  notificationMailDelaySeconds: number;
+  /** Web Push signing keys (URL-safe base64) and the contact the push services see. */
+  vapid: VapidKeys;
 };
+
+export type VapidKeys = { publicKey: string; privateKey: string; subject: string };
 
 export type S3Config = {
   bucket: string;
@@ -207,7 +240,37 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
     requireEmailVerification: e.REQUIRE_EMAIL_VERIFICATION === "true",
     analytics: { retentionDays: e.ANALYTICS_RETENTION_DAYS, rateLimitPerMinute: e.ANALYTICS_RATE_LIMIT, bufferMax: e.ANALYTICS_BUFFER_MAX },
     metrics: e.METRICS_PORT === undefined ? undefined : { port: e.METRICS_PORT, host: e.METRICS_HOST },
+    notificationMailDelaySeconds: e.NOTIFICATION_MAIL_DELAY_SECONDS,
+    vapid: vapidKeys(e, dataDir, e.SITE_URL ?? `http://localhost:${port}`),
   };
+}
+
+/**
+ * VAPID_PUBLIC_KEY + VAPID_PRIVATE_KEY (both or neither), else a pair generated on first start
+ * into DATA_DIR/vapid.json like the auth secret: a new pair would orphan every subscription.
+ */
+function vapidKeys(e: z.infer<typeof EnvSchema>, dataDir: string, siteUrl: string): VapidKeys {
+  const subject = e.VAPID_SUBJECT ?? (siteUrl.startsWith("https://") ? siteUrl : `mailto:no-reply@${mailHost(siteUrl)}`);
+  if (Boolean(e.VAPID_PUBLIC_KEY) !== Boolean(e.VAPID_PRIVATE_KEY)) {
+    const missing = e.VAPID_PUBLIC_KEY ? "VAPID_PRIVATE_KEY" : "VAPID_PUBLIC_KEY";
+    throw new ConfigError(`Invalid configuration: ${missing} must be set together with ${missing === "VAPID_PUBLIC_KEY" ? "VAPID_PRIVATE_KEY" : "VAPID_PUBLIC_KEY"}`);
+  }
+  if (e.VAPID_PUBLIC_KEY && e.VAPID_PRIVATE_KEY) return { publicKey: e.VAPID_PUBLIC_KEY, privateKey: e.VAPID_PRIVATE_KEY, subject };
+  const file = path.join(dataDir, "vapid.json");
+  if (existsSync(file)) {
+    try {
+      const saved = JSON.parse(readFileSync(file, "utf8")) as Partial<VapidKeys>;
+      if (typeof saved.publicKey === "string" && typeof saved.privateKey === "string") return { publicKey: saved.publicKey, privateKey: saved.privateKey, subject };
+    } catch {
+      // An unreadable file is replaced below.
+    }
+  }
+  const ecdh = createECDH("prime256v1");
+  ecdh.generateKeys();
+  const keys = { publicKey: ecdh.getPublicKey().toString("base64url"), privateKey: ecdh.getPrivateKey().toString("base64url") };
+  mkdirSync(dataDir, { recursive: true });
+  writeFileSync(file, `${JSON.stringify(keys)}\n`, { mode: 0o600 });
+  return { ...keys, subject };
 }
 
 function s3Config(e: z.infer<typeof EnvSchema>): S3Config | undefined {

@@ -24,6 +24,7 @@ import type { Route } from "./+types/profile";
 import { readFormData } from "../lib/forms.server";
 import { getAccountSummary } from "../features/users/account.server";
 import { AccountCard } from "../features/users/components/account-card";
+import { NotificationSettings } from "../features/push/components/notification-settings";
 
 export const meta: Route.MetaFunction = (args) => {
   const locale = localeOfMatches(args.matches);
@@ -173,6 +174,7 @@ export default function Profile({ loaderData, actionData }: Route.ComponentProps
       <MyOffers offers={loaderData.myOffers} now={loaderData.now} />
       <ChatRoomsList rooms={loaderData.chatRooms} />
       <BlockedUsers users={loaderData.blockedUsers} unblocked={loaderData.unblocked} />
+      <NotificationSettings />
     </div>
   );
 }

@@ -325,12 +325,16 @@ describe("export", () => {
 describe("deletion", () => {
   it("needs the password; then in one go ends sessions, closes offers, erases the profile and address, keeps messages as 退会したユーザー and reports without the reporter", async () => {
     const u = await busyUser("消える太郎", "7777666655554444");
+    await database.db.execute(sql`insert into push_subscriptions (user_id, endpoint, p256dh, auth) values (${u.id}, ${`https://push.example/${u.id}`}, 'k', 'a')`);
+    await database.db.execute(sql`insert into notification_preferences (user_id) values (${u.id})`);
     await expect(deleteAccount(database.db, env, u.id, { password: "wrong-password-1", locale: "ja" })).rejects.toMatchObject({ code: "password_wrong" });
     expect((await database.db.select().from(users).where(eq(users.id, u.id)))[0].email).toBe(u.email);
 
     await deleteAccount(database.db, env, u.id, { password: u.password, locale: "ja" });
 
     expect(await database.db.select().from(sessions).where(eq(sessions.userId, u.id))).toHaveLength(0);
+    // No device of theirs receives pushes any more.
+    expect(await rowsOf(database.db, sql`select 1 from push_subscriptions where user_id = ${u.id} union all select 1 from notification_preferences where user_id = ${u.id}`)).toHaveLength(0);
     const [mine] = await database.db.select().from(tradeOffers).where(eq(tradeOffers.id, u.myOffer.id));
     expect(mine.status).toBe("closed");
     const [theirs] = await database.db.select().from(tradeOffers).where(eq(tradeOffers.id, u.theirOffer.id));

@@ -11,3 +11,4 @@ export * from "./content-refs";
 export * from "./analytics";
 export * from "./trade-rules";
 export * from "./notifications";
+export * from "./push";

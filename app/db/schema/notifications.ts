@@ -32,6 +32,8 @@ export const notifications = pgTable(
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
     readAt: timestamp("read_at", { withTimezone: true }),
+    // When a mail about it went out (instant or in a digest): a digest does not repeat it.
+    mailedAt: timestamp("mailed_at", { withTimezone: true }),
   },
   (t) => [
     check("notifications_kind_check", sql`${t.kind} in ('message', 'response', 'match', 'step', 'expiring', 'want', 'report')`),

@@ -1,6 +1,7 @@
 import { sql, type SQL } from "drizzle-orm";
 import type { Db } from "../../db/client.server";
 import { rowsOf, type Queryable } from "../../db/sql.server";
+import { wakeDeliveryWorkers } from "../outbox/outbox.server";
 import type { NotificationKind, NotificationView } from "./types";
 
 /**
@@ -12,7 +13,29 @@ import type { NotificationKind, NotificationView } from "./types";
  *   already gone writes nothing);
  * - a chat message is one unread notification per room: further messages bump its count and time
  *   until the room is read (the partial unique index `notifications_unread_room_unique`).
+ * Each row written or bumped also queues a `notify` delivery in the same statement: the channels
+ * (push, mail: features/push/channels.server.ts) take it from the outbox after the commit.
  */
+
+/** The outbox kind of "a notification was written or bumped": payload {id, n} (n = its count then). */
+export const NOTIFY_DELIVERY_KIND = "notify";
+
+/**
+ * Runs an insert into notifications (which must return id and count) and queues one `notify`
+ * delivery per row it wrote, in one statement. Answers how many rows it wrote.
+ */
+async function insertAndAnnounce(db: Queryable, insert: SQL): Promise<number> {
+  const rows = await rowsOf<{ id: number }>(
+    db,
+    sql`with written as (${insert})
+        insert into delivery_outbox (kind, payload, dedupe_key)
+        select ${NOTIFY_DELIVERY_KIND}, jsonb_build_object('id', w.id, 'n', w.count), 'notify:' || w.id || ':' || w.count from written w
+        on conflict do nothing
+        returning id`,
+  );
+  if (rows.length > 0) wakeDeliveryWorkers();
+  return rows.length;
+}
 
 type NewNotification = {
   userId: string;
@@ -43,25 +66,27 @@ function allowed(userId: SQL, actorId: string | null): SQL {
 
 async function insertOnce(db: Queryable, n: NewNotification): Promise<boolean> {
   const actorId = n.actorId ?? null;
-  const rows = await rowsOf<{ id: string }>(
+  const written = await insertAndAnnounce(
     db,
     sql`insert into notifications (user_id, kind, actor_id, room_id, offer_id, card_id, detail, dedupe_key)
         select ${n.userId}, ${n.kind}, ${actorId}, ${n.roomId ?? null}::uuid, ${n.offerId ?? null}::uuid, ${n.cardId ?? null}, ${n.detail ?? null}, ${n.dedupeKey ?? null}
         where ${allowed(sql`${n.userId}`, actorId)}
         on conflict do nothing
-        returning id`,
+        returning id, count`,
   );
-  return rows.length > 0;
+  return written > 0;
 }
 
 /** A new chat message for `recipientId`: the room's one unread notification, created or bumped. */
 export async function notifyChatMessage(db: Queryable, m: { roomId: string; senderId: string; recipientId: string }): Promise<void> {
-  await db.execute(
+  await insertAndAnnounce(
+    db,
     sql`insert into notifications (user_id, kind, actor_id, room_id)
         select ${m.recipientId}, 'message', ${m.senderId}, ${m.roomId}::uuid
         where ${allowed(sql`${m.recipientId}`, m.senderId)}
         on conflict (user_id, room_id) where kind = 'message' and read_at is null
-        do update set count = notifications.count + 1, updated_at = now(), actor_id = excluded.actor_id`,
+        do update set count = notifications.count + 1, updated_at = now(), actor_id = excluded.actor_id
+        returning id, count`,
   );
 }
 
@@ -85,7 +110,8 @@ export async function notifyTradeStep(db: Queryable, s: { roomId: string; actorI
  * players whose ほしいカード list holds a card it gives. Once per offer and player.
  */
 export async function notifyNewOffer(db: Queryable, o: { offerId: string; ownerId: string }): Promise<void> {
-  await db.execute(
+  await insertAndAnnounce(
+    db,
     sql`insert into notifications (user_id, kind, actor_id, offer_id, dedupe_key)
         select distinct o2.owner_id, 'match', ${o.ownerId}, ${o.offerId}::uuid, ${`offer:${o.offerId}`}
         from trade_offer_cards mine_give
@@ -98,10 +124,12 @@ export async function notifyNewOffer(db: Queryable, o: { offerId: string; ownerI
         where mine_give.offer_id = ${o.offerId} and mine_give.side = 'give'
           and o2.status = 'open' and o2.expires_at > now() and o2.owner_id <> ${o.ownerId}
           and ${allowed(sql`o2.owner_id`, o.ownerId)}
-        on conflict do nothing`,
+        on conflict do nothing
+        returning id, count`,
   );
   // A player both matched and wanting a card hears once (same dedupe key): the match says more.
-  await db.execute(
+  await insertAndAnnounce(
+    db,
     sql`insert into notifications (user_id, kind, actor_id, offer_id, card_id, dedupe_key)
         select distinct on (wc.user_id) wc.user_id, 'want', ${o.ownerId}, ${o.offerId}::uuid, wc.card_id, ${`offer:${o.offerId}`}
         from trade_offer_cards give
@@ -109,19 +137,22 @@ export async function notifyNewOffer(db: Queryable, o: { offerId: string; ownerI
         where give.offer_id = ${o.offerId} and give.side = 'give'
           and ${allowed(sql`wc.user_id`, o.ownerId)}
         order by wc.user_id, wc.created_at
-        on conflict do nothing`,
+        on conflict do nothing
+        returning id, count`,
   );
 }
 
 /** The owner of the reported thing closed or a report dismissed: the reporter hears the outcome. */
 export async function notifyReportOutcome(db: Queryable, r: { reportId: string; outcome: "actioned" | "dismissed" }): Promise<void> {
-  await db.execute(
+  await insertAndAnnounce(
+    db,
     sql`insert into notifications (user_id, kind, offer_id, detail, dedupe_key)
         select r.reporter_id, 'report',
           case when r.target_type = 'offer' and exists (select 1 from trade_offers o where o.id::text = r.target_id) then r.target_id::uuid end,
           ${r.outcome}, ${`report:${r.reportId}`}
         from reports r where r.id = ${r.reportId}::uuid and ${allowed(sql`r.reporter_id`, null)}
-        on conflict do nothing`,
+        on conflict do nothing
+        returning id, count`,
   );
 }
 
@@ -133,7 +164,7 @@ export const EXPIRY_NOTICE_HOURS = 12;
  * the dedupe key (offer and its current expiry, which a bump moves) makes it once per expiry.
  */
 export async function notifyExpiringOffers(db: Queryable): Promise<number> {
-  const rows = await rowsOf<{ id: string }>(
+  return insertAndAnnounce(
     db,
     sql`insert into notifications (user_id, kind, offer_id, dedupe_key)
         select o.owner_id, 'expiring', o.id, 'expiring:' || o.id || ':' || extract(epoch from o.expires_at)::bigint
@@ -141,15 +172,23 @@ export async function notifyExpiringOffers(db: Queryable): Promise<number> {
         where o.status = 'open' and o.expires_at > now()
           and o.expires_at <= now() + make_interval(hours => ${EXPIRY_NOTICE_HOURS})
         on conflict do nothing
-        returning id`,
+        returning id, count`,
   );
-  return rows.length;
 }
 
 // Reading
 
+/**
+ * The inbox shows a kind unless the player turned its サイト内 channel off (features/push/
+ * preferences.ts); the row stays, so push and mail still take it.
+ */
+const shownInInbox = sql`not exists (select 1 from notification_preferences np where np.user_id = n.user_id and np.channels -> n.kind ->> 'site' = 'off')`;
+
 export async function countUnreadNotifications(db: Queryable, userId: string): Promise<number> {
-  const [row] = await rowsOf<{ n: number | string }>(db, sql`select count(*) as n from notifications where user_id = ${userId} and read_at is null`);
+  const [row] = await rowsOf<{ n: number | string }>(
+    db,
+    sql`select count(*) as n from notifications n where n.user_id = ${userId} and n.read_at is null and ${shownInInbox}`,
+  );
   return Number(row?.n ?? 0);
 }
 
@@ -193,30 +232,47 @@ export async function listNotifications(
         left join users u on u.id = n.actor_id
         left join profiles p on p.user_id = n.actor_id
         left join cards c on c.id = n.card_id
-        where n.user_id = ${userId} ${before}
+        where n.user_id = ${userId} ${before} and ${shownInInbox}
         order by n.updated_at desc, n.id desc
         limit ${limit + 1}`,
   );
-  const items = rows.slice(0, limit).map((r) => {
-    const view: NotificationView = {
-      id: r.id,
-      kind: r.kind,
-      roomId: r.room_id,
-      offerId: r.offer_id,
-      cardName: r.card_name,
-      cardNameEn: r.card_name_en,
-      detail: r.detail,
-      count: Number(r.count),
-      actorName: r.actor_name,
-      at: new Date(r.updated_at).toISOString(),
-      read: r.read_at !== null,
-      href: "",
-    };
-    view.href = notificationHref(view);
-    return view;
-  });
+  const items = rows.slice(0, limit).map(toView);
   const last = items.at(-1);
   return { items, nextCursor: rows.length > limit && last ? `${last.at}_${last.id}` : null };
+}
+
+function toView(r: NotificationRow): NotificationView {
+  const view: NotificationView = {
+    id: r.id,
+    kind: r.kind,
+    roomId: r.room_id,
+    offerId: r.offer_id,
+    cardName: r.card_name,
+    cardNameEn: r.card_name_en,
+    detail: r.detail,
+    count: Number(r.count),
+    actorName: r.actor_name,
+    at: new Date(r.updated_at).toISOString(),
+    read: r.read_at !== null,
+    href: "",
+  };
+  view.href = notificationHref(view);
+  return view;
+}
+
+/** One notification as the channels deliver it (features/push): the view plus its owner. */
+export async function getNotificationForDelivery(db: Queryable, id: string): Promise<(NotificationView & { userId: string }) | null> {
+  const [row] = await rowsOf<NotificationRow & { user_id: string }>(
+    db,
+    sql`select n.id, n.user_id, n.kind, n.room_id, n.offer_id, n.card_id, c.name as card_name, c.name_en as card_name_en,
+          n.detail, n.count, coalesce(p.display_name, u.name) as actor_name, n.updated_at, n.read_at
+        from notifications n
+        left join users u on u.id = n.actor_id
+        left join profiles p on p.user_id = n.actor_id
+        left join cards c on c.id = n.card_id
+        where n.id = ${id}::uuid`,
+  );
+  return row ? { ...toView(row), userId: row.user_id } : null;
 }
 
 /** Marks one of the user's notifications read; false when it is not theirs (or not there). */

@@ -46,7 +46,15 @@ export async function enqueueDelivery(
       ...(delivery.runAt ? { runAt: delivery.runAt } : {}),
     })
     .onConflictDoNothing();
-  // The row becomes visible when the caller commits: the worker looks again a few times soon.
+  wakeDeliveryWorkers();
+}
+
+/**
+ * Tells this process's workers that rows were queued (by enqueueDelivery, or by a caller's own
+ * insert into delivery_outbox): the row becomes visible when the caller commits, so the worker
+ * looks again a few times soon.
+ */
+export function wakeDeliveryWorkers(): void {
   for (const wake of wakeListeners) wake();
 }
 

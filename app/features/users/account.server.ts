@@ -8,6 +8,7 @@ import { siteSettings, uploads } from "../../db/schema/content";
 import { decks } from "../../db/schema/decks";
 import { tradeRuleChanges } from "../../db/schema/trade-rules";
 import { notifications, wantedCards } from "../../db/schema/notifications";
+import { notificationPreferences, pushSubscriptions } from "../../db/schema/push";
 import { deliveryOutbox, signInFailures } from "../../db/schema/delivery";
 import { blocks, reports, tradeOfferCards, tradeOffers, tradeRateLimits } from "../../db/schema/trades";
 import { accounts, profiles, sessions, users, verifications } from "../../db/schema/users";
@@ -361,6 +362,9 @@ export async function deleteAccount(db: Db, env: Env, userId: string, input: { p
     // notification naming this user as actor go here, and analytics forget who they were.
     await tx.delete(wantedCards).where(eq(wantedCards.userId, userId));
     await tx.delete(notifications).where(or(eq(notifications.userId, userId), eq(notifications.actorId, userId)));
+    // Their devices stop receiving pushes, and their notification settings go.
+    await tx.delete(pushSubscriptions).where(eq(pushSubscriptions.userId, userId));
+    await tx.delete(notificationPreferences).where(eq(notificationPreferences.userId, userId));
     await tx.update(analyticsEvents).set({ userId: null }).where(eq(analyticsEvents.userId, userId));
     await tx.delete(analyticsVisitorUsers).where(eq(analyticsVisitorUsers.userId, userId));
     await tx.delete(signInFailures).where(eq(signInFailures.emailKey, user.email.toLowerCase()));

@@ -1,42 +1,14 @@
 import { Form, Link } from "react-router";
-import { useLocale, useT, type Params } from "../../../lib/i18n";
+import { useLocale, useT } from "../../../lib/i18n";
 import { tokyoDate, tokyoDateTime, tokyoLongDate } from "../../../lib/tokyo-time";
-import { useShownName } from "../../users/components/shown-name";
-import { notificationsMessages, type NotificationsMessageKey } from "../messages";
+import { notificationsMessages } from "../messages";
+import { notificationText } from "./notification-text";
 import type { NotificationView } from "../types";
-
-const STEP_KEYS: Record<string, NotificationsMessageKey> = {
-  agree: "stepAgree",
-  friend_requested: "stepFriendRequested",
-  game_trade_requested: "stepGameTradeRequested",
-  complete: "stepComplete",
-  cancel: "stepCancel",
-};
 
 /** The sentence of one notification in the reader's language. */
 export function useNotificationText(): (n: NotificationView) => string {
-  const t = useT(notificationsMessages);
-  const shownName = useShownName();
   const locale = useLocale();
-  return (n) => {
-    const params: Params = { name: n.actorName === null ? t("someone") : shownName(n.actorName), count: n.count, card: (locale === "en" && n.cardNameEn) || n.cardName || "" };
-    switch (n.kind) {
-      case "message":
-        return t("kindMessage", params);
-      case "response":
-        return t("kindResponse", params);
-      case "match":
-        return t("kindMatch", params);
-      case "want":
-        return t("kindWant", params);
-      case "expiring":
-        return t("kindExpiring", params);
-      case "step":
-        return t(STEP_KEYS[n.detail ?? ""] ?? "stepAgree", params);
-      case "report":
-        return t(n.detail === "dismissed" ? "reportDismissed" : "reportActioned");
-    }
-  };
+  return (n) => notificationText(n, locale);
 }
 
 /** Notifications grouped by their day in Japan time, newest first, each linking where it happened. */

@@ -1,0 +1,58 @@
+import { sql } from "drizzle-orm";
+import { check, index, jsonb, pgTable, smallint, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import { users } from "./users";
+
+/**
+ * A browser's Web Push subscription (features/push): where the push service takes messages for
+ * one device of one player. A push answered 404/410 deletes it; so does the browser's own
+ * unsubscribe and the account's deletion.
+ */
+export const pushSubscriptions = pgTable(
+  "push_subscriptions",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    endpoint: text("endpoint").notNull().unique(),
+    p256dh: text("p256dh").notNull(),
+    auth: text("auth").notNull(),
+    userAgent: text("user_agent"),
+    // The language the device asked in when it subscribed: its pushes are written in it.
+    locale: text("locale").notNull().default("ja"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    lastSuccessAt: timestamp("last_success_at", { withTimezone: true }),
+  },
+  (t) => [index("push_subscriptions_user_idx").on(t.userId)],
+);
+
+/**
+ * How a player wants to hear about each kind of notification (features/push/preferences.server.ts):
+ * `channels` maps a kind to {site, push, mail}; a kind or channel not in it has its default.
+ * Quiet hours are minutes after midnight in JST; during them a push is held until they end
+ * ("hold") or sent without sound ("silent").
+ */
+export const notificationPreferences = pgTable(
+  "notification_preferences",
+  {
+    userId: text("user_id")
+      .primaryKey()
+      .references(() => users.id, { onDelete: "cascade" }),
+    channels: jsonb("channels").notNull().default(sql`'{}'::jsonb`),
+    quietStart: smallint("quiet_start"),
+    quietEnd: smallint("quiet_end"),
+    quietMode: text("quiet_mode").notNull().default("hold"),
+    // The language of the player's notification mail (the one they last saved the settings in).
+    locale: text("locale").notNull().default("ja"),
+    // The end of the last daily digest's window: the next digest covers what came after it.
+    digestSentAt: timestamp("digest_sent_at", { withTimezone: true }),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    check("notification_preferences_quiet_mode_check", sql`${t.quietMode} in ('hold', 'silent')`),
+    check(
+      "notification_preferences_quiet_range_check",
+      sql`(${t.quietStart} is null and ${t.quietEnd} is null) or (${t.quietStart} between 0 and 1439 and ${t.quietEnd} between 0 and 1439)`,
+    ),
+  ],
+);

@@ -1,0 +1,58 @@
+import type { Db } from "../../db/client.server";
+import type { Locale } from "../../lib/i18n";
+import type { Logger } from "../../lib/logger.server";
+import { getNotificationForDelivery, NOTIFY_DELIVERY_KIND } from "../notifications/notifications.server";
+import type { NotificationView } from "../notifications/types";
+import { registerDeliveryHandler } from "../outbox/outbox.server";
+import type { KindChoices, QuietHours } from "./preferences";
+import { getNotificationPreferences } from "./preferences.server";
+
+/** A notification as the channels see it: the inbox row, its owner and the owner's choices for its kind. */
+export type NotificationEvent = NotificationView & {
+  userId: string;
+  /** The count the notification had when this event was queued (a room's message count). */
+  n: number;
+  choices: KindChoices;
+  quiet: QuietHours;
+  locale: Locale;
+};
+
+/**
+ * One way of reaching a player outside the site (push now, mail; LINE could be another). A channel
+ * never sends inside `plan`: it queues its own outbox rows (one per device or mail), so each is
+ * retried on its own and delivered once across instances, and decides again when the row is due.
+ */
+export type NotificationChannel = {
+  name: string;
+  plan(db: Db, event: NotificationEvent, now: Date): Promise<void>;
+};
+
+const channels = new Map<string, NotificationChannel>();
+
+export function registerNotificationChannel(channel: NotificationChannel): void {
+  channels.set(channel.name, channel);
+}
+
+/**
+ * Delivers `notify` rows (queued with each notification written or bumped): a notification
+ * already read, or bumped again since (a later row covers it), goes nowhere.
+ */
+export function registerNotificationDispatch(db: Db, log?: Logger): void {
+  registerDeliveryHandler(NOTIFY_DELIVERY_KIND, async (payload) => {
+    const { id, n } = (payload ?? {}) as { id?: unknown; n?: unknown };
+    if (typeof id !== "string" || typeof n !== "number") throw new Error("malformed notify payload");
+    const notification = await getNotificationForDelivery(db, id);
+    if (!notification || notification.read || notification.count > n) return;
+    const prefs = await getNotificationPreferences(db, notification.userId);
+    const event: NotificationEvent = { ...notification, n, choices: prefs.channels[notification.kind], quiet: prefs.quiet, locale: prefs.locale };
+    const now = new Date();
+    for (const channel of channels.values()) {
+      try {
+        await channel.plan(db, event, now);
+      } catch (err) {
+        log?.error("notification channel failed", { channel: channel.name, id, error: err instanceof Error ? err.message : String(err) });
+        throw err;
+      }
+    }
+  });
+}

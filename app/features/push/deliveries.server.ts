@@ -1,0 +1,30 @@
+import type { Db } from "../../db/client.server";
+import type { Env } from "../../lib/env.server";
+import type { Logger } from "../../lib/logger.server";
+import { registerNotificationChannel, registerNotificationDispatch } from "./channels.server";
+import { createMailChannel, registerNotificationMailDelivery, startDigests, type MailChannelOptions } from "./mail-channel.server";
+import { pushChannel, registerPushDelivery } from "./push-channel.server";
+
+type ChannelEnv = Pick<Env, "vapid" | "siteUrl" | "authSecret" | "notificationMailDelaySeconds">;
+
+function mailOptions(env: ChannelEnv): MailChannelOptions {
+  return { siteUrl: env.siteUrl, authSecret: env.authSecret, delayMs: env.notificationMailDelaySeconds * 1000 };
+}
+
+/**
+ * Makes this process deliver notifications outside the site: the dispatch of each written
+ * notification, then each channel's own rows (push to a device, a mail when still unread).
+ */
+export function registerNotificationChannels(options: { env: ChannelEnv; db: Db; log?: Logger }): void {
+  registerNotificationDispatch(options.db, options.log);
+  registerNotificationChannel(pushChannel);
+  registerPushDelivery(options.db, options.env.vapid, options.log);
+  const mail = mailOptions(options.env);
+  registerNotificationChannel(createMailChannel(mail));
+  registerNotificationMailDelivery(options.db, mail, options.log);
+}
+
+/** The daily digest's timer (every instance; each digest is claimed once). */
+export function startNotificationDigests(options: { env: ChannelEnv; db: Db; log: Logger }): { stop(): void } {
+  return startDigests(options.db, mailOptions(options.env), options.log);
+}

@@ -1,0 +1,18 @@
+import { AppError, type ErrorTable } from "../../lib/errors";
+import { pushMessages, type PushMessageKey } from "./messages";
+
+export const PUSH_ERRORS = {
+  invalid_subscription: [400, "errorInvalidSubscription"],
+  no_subscription: [400, "errorNoSubscription"],
+  invalid_settings: [400, "errorInvalidSettings"],
+  too_many_tests: [429, "errorTooManyTests"],
+} as const satisfies ErrorTable<PushMessageKey>;
+
+export type PushErrorCode = keyof typeof PUSH_ERRORS;
+
+/** A push or notification-settings rule a request broke. */
+export class PushError extends AppError<PushErrorCode> {
+  constructor(code: PushErrorCode) {
+    super(pushMessages, PUSH_ERRORS, code);
+  }
+}

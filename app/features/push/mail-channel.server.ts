@@ -1,0 +1,211 @@
+import { createHmac, timingSafeEqual } from "node:crypto";
+import { sql } from "drizzle-orm";
+import type { Db } from "../../db/client.server";
+import { rowsOf } from "../../db/sql.server";
+import { translate, type Locale } from "../../lib/i18n";
+import type { Logger } from "../../lib/logger.server";
+import { enqueueMail, type MailMessage } from "../mail/mail.server";
+import { renderMail } from "../mail/templates.server";
+import { getNotificationForDelivery } from "../notifications/notifications.server";
+import { notificationText } from "../notifications/components/notification-text";
+import { NOTIFICATION_KINDS, type NotificationView } from "../notifications/types";
+import { enqueueDelivery, registerDeliveryHandler } from "../outbox/outbox.server";
+import type { NotificationChannel } from "./channels.server";
+import { pushMessages } from "./messages";
+import { DEFAULT_CHOICES, DIGEST_HOUR_JST, MAIL_DELAY_MINUTES } from "./preferences";
+import { getNotificationPreferences } from "./preferences.server";
+import { presence } from "./presence.server";
+
+/** The outbox kind of "mail this notification if it is still unread": payload {id}. */
+export const NOTIFY_MAIL_DELIVERY_KIND = "notify-mail";
+
+export type MailChannelOptions = { siteUrl: string; authSecret: string; delayMs?: number };
+
+// Unsubscribe links: the user id signed with the auth secret, so the link works without a session
+// and nobody can stop another player's mail.
+function unsubscribeSignature(secret: string, userId: string): string {
+  return createHmac("sha256", secret).update(`mail-unsubscribe:${userId}`).digest("base64url");
+}
+
+export function unsubscribeToken(secret: string, userId: string): string {
+  return `${Buffer.from(userId).toString("base64url")}.${unsubscribeSignature(secret, userId)}`;
+}
+
+/** The user a valid token names, or null. */
+export function verifyUnsubscribeToken(secret: string, token: string | null): string | null {
+  const [id, signature] = (token ?? "").split(".");
+  if (!id || !signature) return null;
+  const userId = Buffer.from(id, "base64url").toString("utf8");
+  const expected = Buffer.from(unsubscribeSignature(secret, userId));
+  const given = Buffer.from(signature);
+  return given.length === expected.length && timingSafeEqual(given, expected) ? userId : null;
+}
+
+export function unsubscribeUrl(options: MailChannelOptions, userId: string): string {
+  return `${options.siteUrl}/notifications/unsubscribe?token=${unsubscribeToken(options.authSecret, userId)}`;
+}
+
+/** A notification mail: its own lines, the link to where it happened, the settings and the one-click unsubscribe. */
+function notificationMail(options: MailChannelOptions, to: { userId: string; email: string; locale: Locale }, subject: string, paragraphs: string[], href: string): MailMessage {
+  const t = (key: "mailOpen" | "mailSettings" | "mailUnsubscribe", params?: Record<string, string>) => translate(pushMessages, to.locale, key, params);
+  const unsubscribe = unsubscribeUrl(options, to.userId);
+  const message = renderMail(
+    {
+      subject,
+      paragraphs,
+      action: { label: t("mailOpen"), url: `${options.siteUrl}${href}` },
+      notes: [t("mailSettings", { url: `${options.siteUrl}/profile#notification-settings` }), t("mailUnsubscribe", { url: unsubscribe })],
+    },
+    { locale: to.locale, siteUrl: options.siteUrl, to: to.email },
+  );
+  // RFC 8058 one-click: the mail client POSTs "List-Unsubscribe=One-Click" to the URL, no session needed.
+  return { ...message, headers: { "List-Unsubscribe": `<${unsubscribe}>`, "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" } };
+}
+
+type Recipient = { email: string; email_verified: boolean };
+
+/** Mail goes only to a verified address of an account that still exists. */
+async function recipient(db: Db, userId: string): Promise<string | null> {
+  const [row] = await rowsOf<Recipient>(
+    db,
+    sql`select u.email, u.email_verified from users u
+        where u.id = ${userId} and not exists (select 1 from profiles p where p.user_id = u.id and p.deleted_at is not null)`,
+  );
+  return row && row.email_verified ? row.email : null;
+}
+
+/**
+ * E-mail for a player who is away: a notification whose kind is mailed "at once" is mailed only
+ * if it is still unread `delayMs` after its latest event (10 minutes) and the player has no live
+ * connection then. One mail per notification (a room's notification stays one until read).
+ */
+export function createMailChannel(options: MailChannelOptions): NotificationChannel {
+  const delayMs = options.delayMs ?? MAIL_DELAY_MINUTES * 60_000;
+  return {
+    name: "mail",
+    async plan(db, event, now) {
+      if (event.choices.mail !== "instant") return;
+      await enqueueDelivery(db, {
+        kind: NOTIFY_MAIL_DELIVERY_KIND,
+        payload: { id: event.id },
+        runAt: new Date(now.getTime() + delayMs),
+        // Each bump of a room's notification looks again N minutes after it: the first look that
+        // finds it unread and the player away mails it (mailed_at makes that once).
+        dedupeKey: `notify-mail:${event.id}:${event.n}`,
+      });
+    },
+  };
+}
+
+export function registerNotificationMailDelivery(db: Db, options: MailChannelOptions, log?: Logger): void {
+  registerDeliveryHandler(NOTIFY_MAIL_DELIVERY_KIND, async (payload) => {
+    const { id } = (payload ?? {}) as { id?: unknown };
+    if (typeof id !== "string") throw new Error("malformed notify-mail payload");
+    const n = await getNotificationForDelivery(db, id);
+    if (!n || n.read) return;
+    const prefs = await getNotificationPreferences(db, n.userId);
+    if (prefs.channels[n.kind].mail !== "instant") return;
+    if (await presence().isOnline(n.userId)) return;
+    const email = await recipient(db, n.userId);
+    if (!email) return;
+    const text = notificationText(n, prefs.locale);
+    const message = notificationMail(options, { userId: n.userId, email, locale: prefs.locale }, text, [text], n.href);
+    await db.transaction(async (tx) => {
+      const marked = await rowsOf(tx, sql`update notifications set mailed_at = now() where id = ${id}::uuid and mailed_at is null and read_at is null returning id`);
+      if (marked.length) await enqueueMail(tx, message, { dedupeKey: `notification-mail:${id}` });
+    });
+    log?.debug("notification mailed", { id });
+  });
+}
+
+const DAY_MS = 86_400_000;
+
+/** The latest digest moment (DIGEST_HOUR_JST o'clock in Japan) at or before `now`. */
+export function digestBoundary(now: Date): Date {
+  const jst = new Date(now.getTime() + 9 * 3600_000);
+  const atHour = Date.UTC(jst.getUTCFullYear(), jst.getUTCMonth(), jst.getUTCDate(), DIGEST_HOUR_JST) - 9 * 3600_000;
+  return new Date(atHour <= now.getTime() ? atHour : atHour - DAY_MS);
+}
+
+/** The effective mail choice of notification `n` for its owner, in SQL (stored choice or the default). */
+const mailChoice = sql.raw(
+  `coalesce(np.channels -> n.kind ->> 'mail', case n.kind ${NOTIFICATION_KINDS.map((k) => `when '${k}' then '${DEFAULT_CHOICES[k].mail}'`).join(" ")} end)`,
+);
+
+/**
+ * The daily digest: at DIGEST_HOUR_JST each player with unread, not yet mailed notifications of
+ * kinds they chose "まとめて" for gets one mail listing them. Run by a timer on every instance:
+ * claiming the day's boundary on the player's preferences row makes it once.
+ */
+export async function queueDigests(db: Db, options: MailChannelOptions, now = new Date()): Promise<number> {
+  const boundary = digestBoundary(now);
+  const since = new Date(boundary.getTime() - DAY_MS);
+  const candidates = await rowsOf<{ user_id: string }>(
+    db,
+    sql`select distinct n.user_id from notifications n
+        left join notification_preferences np on np.user_id = n.user_id
+        where n.read_at is null and n.mailed_at is null and n.created_at > ${since.toISOString()}::timestamptz and n.created_at <= ${boundary.toISOString()}::timestamptz
+          and ${mailChoice} = 'digest'
+          and (np.digest_sent_at is null or np.digest_sent_at < ${boundary.toISOString()}::timestamptz)`,
+  );
+  let sent = 0;
+  for (const { user_id: userId } of candidates) {
+    const email = await recipient(db, userId);
+    if (!email) continue;
+    const queued = await db.transaction(async (tx) => {
+      const claimed = await rowsOf(
+        tx,
+        sql`insert into notification_preferences (user_id, digest_sent_at) values (${userId}, ${boundary.toISOString()}::timestamptz)
+            on conflict (user_id) do update set digest_sent_at = excluded.digest_sent_at
+              where notification_preferences.digest_sent_at is null or notification_preferences.digest_sent_at < excluded.digest_sent_at
+            returning user_id`,
+      );
+      if (!claimed.length) return false;
+      const ids = await rowsOf<{ id: string }>(
+        tx,
+        sql`update notifications n set mailed_at = now()
+            from (select n.id from notifications n left join notification_preferences np on np.user_id = n.user_id
+                  where n.user_id = ${userId} and n.read_at is null and n.mailed_at is null
+                    and n.created_at > ${since.toISOString()}::timestamptz and n.created_at <= ${boundary.toISOString()}::timestamptz
+                    and ${mailChoice} = 'digest') d
+            where n.id = d.id returning n.id`,
+      );
+      if (!ids.length) return false;
+      const prefs = await getNotificationPreferences(tx, userId);
+      const items: NotificationView[] = [];
+      for (const { id } of ids) {
+        const n = await getNotificationForDelivery(tx, id);
+        if (n) items.push(n);
+      }
+      items.sort((a, b) => b.at.localeCompare(a.at));
+      const subject = translate(pushMessages, prefs.locale, "mailDigestSubject", { count: items.length });
+      const lines = items.map((n) => `・${notificationText(n, prefs.locale)}\n  ${options.siteUrl}${n.href}`);
+      const message = notificationMail(options, { userId, email, locale: prefs.locale }, subject, [translate(pushMessages, prefs.locale, "mailDigestIntro"), ...lines], "/notifications");
+      await enqueueMail(tx, message, { dedupeKey: `digest:${userId}:${boundary.toISOString()}` });
+      return true;
+    });
+    if (queued) sent++;
+  }
+  return sent;
+}
+
+/** Digests are looked for this often; a digest is at most this late. */
+export const DIGEST_SWEEP_MS = 5 * 60_000;
+
+export function startDigests(db: Db, options: MailChannelOptions, log: Logger): { stop(): void } {
+  const sweep = () => {
+    queueDigests(db, options)
+      .then((n) => n > 0 && log.info("notification digests queued", { count: n }))
+      .catch((err: unknown) => log.warn("notification digests failed", { error: err instanceof Error ? err.message : String(err) }));
+  };
+  const first = setTimeout(sweep, 15_000);
+  const timer = setInterval(sweep, DIGEST_SWEEP_MS);
+  first.unref();
+  timer.unref();
+  return {
+    stop: () => {
+      clearTimeout(first);
+      clearInterval(timer);
+    },
+  };
+}

@@ -1,0 +1,42 @@
+import { sql } from "drizzle-orm";
+import { rowsOf, type Queryable } from "../../db/sql.server";
+import type { Locale } from "../../lib/i18n";
+import type { NotificationKind } from "../notifications/types";
+import { resolveChoices, type KindChoices, type NotificationPreferences } from "./preferences";
+
+type Row = { channels: unknown; quiet_start: number | null; quiet_end: number | null; quiet_mode: "hold" | "silent"; locale: string };
+
+function fromRow(row: Row | undefined): NotificationPreferences & { locale: Locale } {
+  return {
+    channels: resolveChoices(row?.channels),
+    quiet: row && row.quiet_start !== null && row.quiet_end !== null ? { start: Number(row.quiet_start), end: Number(row.quiet_end), mode: row.quiet_mode } : null,
+    locale: row?.locale === "en" ? "en" : "ja",
+  };
+}
+
+export async function getNotificationPreferences(db: Queryable, userId: string): Promise<NotificationPreferences & { locale: Locale }> {
+  const [row] = await rowsOf<Row>(db, sql`select channels, quiet_start, quiet_end, quiet_mode, locale from notification_preferences where user_id = ${userId}`);
+  return fromRow(row);
+}
+
+/** Saves the whole table of choices and the quiet hours (validated by the caller's schema). */
+export async function saveNotificationPreferences(
+  db: Queryable,
+  userId: string,
+  prefs: { channels: Record<NotificationKind, KindChoices>; quiet: NotificationPreferences["quiet"]; locale: Locale },
+): Promise<void> {
+  const channels = JSON.stringify(prefs.channels);
+  await db.execute(
+    sql`insert into notification_preferences (user_id, channels, quiet_start, quiet_end, quiet_mode, locale, updated_at)
+        values (${userId}, ${channels}::jsonb, ${prefs.quiet?.start ?? null}, ${prefs.quiet?.end ?? null}, ${prefs.quiet?.mode ?? "hold"}, ${prefs.locale}, now())
+        on conflict (user_id) do update set channels = excluded.channels, quiet_start = excluded.quiet_start,
+          quiet_end = excluded.quiet_end, quiet_mode = excluded.quiet_mode, locale = excluded.locale, updated_at = now()`,
+  );
+}
+
+/** One-click unsubscribe: every kind's mail off, the rest kept. */
+export async function turnOffAllMail(db: Queryable, userId: string): Promise<void> {
+  const prefs = await getNotificationPreferences(db, userId);
+  const channels = Object.fromEntries(Object.entries(prefs.channels).map(([k, c]) => [k, { ...c, mail: "off" }])) as Record<NotificationKind, KindChoices>;
+  await saveNotificationPreferences(db, userId, { channels, quiet: prefs.quiet, locale: prefs.locale });
+}

@@ -1,0 +1,103 @@
+import type { Db } from "../../db/client.server";
+import type { VapidKeys } from "../../lib/env.server";
+import { translate, type Locale } from "../../lib/i18n";
+import type { Logger } from "../../lib/logger.server";
+import { countUnreadNotifications, getNotificationForDelivery } from "../notifications/notifications.server";
+import { notificationText } from "../notifications/components/notification-text";
+import type { NotificationKind } from "../notifications/types";
+import { enqueueDelivery, registerDeliveryHandler } from "../outbox/outbox.server";
+import type { NotificationChannel } from "./channels.server";
+import { pushMessages } from "./messages";
+import { inQuietHours, quietHoursEnd } from "./preferences";
+import { presence } from "./presence.server";
+import { dropSubscription, getSubscription } from "./subscriptions.server";
+import { PushGoneError, roomTopic, sendPush, type PushMessage, type PushOptions } from "./web-push.server";
+import { rowsOf } from "../../db/sql.server";
+import { sql } from "drizzle-orm";
+
+/** The outbox kind of one push to one device: payload PushJob. */
+export const PUSH_DELIVERY_KIND = "push";
+
+type PushJob = { sub: string; id?: string; n?: number; silent?: boolean; test?: boolean };
+
+/** How long a push service keeps trying an offline device, and how eagerly it wakes it. */
+export function pushOptionsFor(kind: NotificationKind, roomId: string | null, silent: boolean): PushOptions {
+  const ttlSeconds = kind === "expiring" ? 12 * 3600 : kind === "match" || kind === "want" ? 3 * 86400 : 86400;
+  const urgency = silent ? "low" : kind === "message" || kind === "response" || kind === "step" ? "high" : "normal";
+  return { ttlSeconds, urgency, ...(roomId ? { topic: roomTopic(roomId) } : {}) };
+}
+
+/**
+ * Web Push (DESIGN.md §10): a notification the player chose to be pushed goes to each of their
+ * subscribed devices, one outbox row per device. During quiet hours it is held until they end,
+ * or sent silently. Due, it is dropped when the notification was read or bumped again meanwhile
+ * (the later push replaces it: same `topic` per room), or when the player has that room open.
+ */
+export const pushChannel: NotificationChannel = {
+  name: "push",
+  async plan(db, event, now) {
+    if (event.choices.push === "off") return;
+    const quiet = event.quiet && inQuietHours(event.quiet, now) ? event.quiet : null;
+    const runAt = quiet?.mode === "hold" ? quietHoursEnd(quiet, now) : undefined;
+    const silent = quiet?.mode === "silent";
+    const subs = await rowsOf<{ id: string }>(db, sql`select id from push_subscriptions where user_id = ${event.userId}`);
+    for (const sub of subs) {
+      const job: PushJob = { sub: sub.id, id: event.id, n: event.n, ...(silent ? { silent } : {}) };
+      await enqueueDelivery(db, { kind: PUSH_DELIVERY_KIND, payload: job, runAt, dedupeKey: `push:${sub.id}:${event.id}:${event.n}` });
+    }
+  },
+};
+
+/** The test button on the profile: one push to each of the player's devices, now. */
+export async function queueTestPush(db: Db, userId: string): Promise<number> {
+  const subs = await rowsOf<{ id: string }>(db, sql`select id from push_subscriptions where user_id = ${userId}`);
+  for (const sub of subs) await enqueueDelivery(db, { kind: PUSH_DELIVERY_KIND, payload: { sub: sub.id, test: true } satisfies PushJob });
+  return subs.length;
+}
+
+function testMessage(locale: Locale): PushMessage {
+  const t = (key: "testTitle" | "testBody") => translate(pushMessages, locale, key);
+  return { title: t("testTitle"), body: t("testBody"), url: "/profile#notification-settings", tag: "test" };
+}
+
+/** Sends due `push` rows: one device, one message. */
+export function registerPushDelivery(db: Db, vapid: VapidKeys, log?: Logger): void {
+  registerDeliveryHandler(PUSH_DELIVERY_KIND, async (payload) => {
+    const job = (payload ?? {}) as PushJob;
+    if (typeof job.sub !== "string") throw new Error("malformed push payload");
+    const sub = await getSubscription(db, job.sub);
+    if (!sub) return;
+    let message: PushMessage;
+    let options: PushOptions;
+    if (job.test) {
+      message = testMessage(sub.locale);
+      options = { ttlSeconds: 300, urgency: "high" };
+    } else {
+      if (typeof job.id !== "string" || typeof job.n !== "number") throw new Error("malformed push payload");
+      const n = await getNotificationForDelivery(db, job.id);
+      if (!n || n.read || n.count > job.n || n.userId !== sub.userId) return;
+      if (n.roomId && (await presence().isViewingRoom(n.userId, n.roomId))) return;
+      const silent = job.silent === true;
+      message = {
+        title: translate(pushMessages, sub.locale, "title"),
+        body: notificationText(n, sub.locale),
+        url: n.href,
+        tag: n.roomId ? `room-${n.roomId}` : `n-${n.id}`,
+        badge: await countUnreadNotifications(db, n.userId),
+        ...(silent ? { silent } : {}),
+      };
+      options = pushOptionsFor(n.kind, n.roomId, silent);
+    }
+    try {
+      await sendPush(vapid, sub, message, options);
+    } catch (err) {
+      if (err instanceof PushGoneError) {
+        await dropSubscription(db, sub.id);
+        log?.info("push subscription expired and removed", { subscription: sub.id });
+        return;
+      }
+      throw err;
+    }
+    await db.execute(sql`update push_subscriptions set last_success_at = now() where id = ${sub.id}::uuid`);
+  });
+}

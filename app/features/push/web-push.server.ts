@@ -1,0 +1,65 @@
+import webpush from "web-push";
+import type { VapidKeys } from "../../lib/env.server";
+import { TemporaryDeliveryError } from "../outbox/outbox.server";
+
+/** What the service worker (public/sw.js) shows: it always shows a notification for a push. */
+export type PushMessage = {
+  title: string;
+  body: string;
+  /** Where a click takes the player (a path of this site). */
+  url: string;
+  /** Notifications with one tag replace each other on the device (one per chat room). */
+  tag: string;
+  /** Quiet hours in "silent" mode: shown without sound or vibration. */
+  silent?: boolean;
+  /** The inbox count to show on the app icon, when the device supports badges. */
+  badge?: number;
+};
+
+export type PushTarget = { endpoint: string; p256dh: string; auth: string };
+export type PushOptions = { ttlSeconds: number; urgency: "very-low" | "low" | "normal" | "high"; topic?: string };
+
+/** A push service said the subscription no longer exists (404/410): delete it, don't retry. */
+export class PushGoneError extends Error {
+  override name = "PushGoneError";
+}
+
+/**
+ * Encrypts (aes128gcm) and signs (VAPID) one message with the web-push package, and sends it
+ * with fetch: web-push builds the request, this code owns the connection and its timeout.
+ * Answers: 201/200 sent; 404/410 PushGoneError; 429, 5xx and network trouble
+ * TemporaryDeliveryError (the outbox retries); any other status a permanent Error.
+ */
+export async function sendPush(vapid: VapidKeys, target: PushTarget, message: PushMessage, options: PushOptions): Promise<void> {
+  const details = webpush.generateRequestDetails({ endpoint: target.endpoint, keys: { p256dh: target.p256dh, auth: target.auth } }, JSON.stringify(message), {
+    vapidDetails: vapid,
+    TTL: options.ttlSeconds,
+    urgency: options.urgency,
+    ...(options.topic ? { topic: options.topic } : {}),
+    contentEncoding: "aes128gcm",
+  });
+  let response: Response;
+  try {
+    response = await fetch(details.endpoint, {
+      method: details.method,
+      headers: details.headers as Record<string, string>,
+      body: details.body ? new Uint8Array(details.body) : null,
+      // Well inside the outbox lease: a hung push service cannot make a row be sent twice.
+      signal: AbortSignal.timeout(20_000),
+    });
+  } catch (err) {
+    throw new TemporaryDeliveryError(`push service unreachable: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  // The body is drained so the connection can be reused.
+  const text = await response.text().catch(() => "");
+  if (response.status === 200 || response.status === 201 || response.status === 202) return;
+  const reason = `push service answered ${response.status}${text ? `: ${text.slice(0, 200)}` : ""}`;
+  if (response.status === 404 || response.status === 410) throw new PushGoneError(reason);
+  if (response.status === 429 || response.status >= 500) throw new TemporaryDeliveryError(reason);
+  throw new Error(reason);
+}
+
+/** A push `Topic` (at most 32 URL-safe characters) that collapses the pushes of one chat room. */
+export function roomTopic(roomId: string): string {
+  return `r${roomId.replace(/-/g, "").slice(0, 31)}`;
+}

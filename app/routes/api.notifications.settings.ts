@@ -1,0 +1,44 @@
+import { NOTIFICATION_KINDS } from "../features/notifications/types";
+import { PushError } from "../features/push/errors";
+import { formatClock, parseClock } from "../features/push/preferences";
+import { getNotificationPreferences, saveNotificationPreferences } from "../features/push/preferences.server";
+import { NotificationSettingsSchema } from "../features/push/settings.schema";
+import { countSubscriptions } from "../features/push/subscriptions.server";
+import { requireApiViewer } from "../features/users/session.server";
+import { withJsonErrors } from "../lib/api.server";
+import { localeFromRequest } from "../lib/i18n";
+import { readJsonBody } from "../lib/json-body.server";
+import type { Route } from "./+types/api.notifications.settings";
+
+/**
+ * GET /api/notifications/settings → {kinds, channels, quiet, vapidPublicKey, devices}: the
+ * settings panel of the profile. PUT with {channels, quiet} saves them (quiet hours in JST, HH:MM).
+ */
+export const loader = withJsonErrors(async function loader({ request, context }: Route.LoaderArgs) {
+  const viewer = await requireApiViewer(request, context);
+  const prefs = await getNotificationPreferences(context.db, viewer.id);
+  return Response.json(
+    {
+      kinds: NOTIFICATION_KINDS,
+      channels: prefs.channels,
+      quiet: prefs.quiet ? { start: formatClock(prefs.quiet.start), end: formatClock(prefs.quiet.end), mode: prefs.quiet.mode } : null,
+      vapidPublicKey: context.env.vapid.publicKey,
+      devices: await countSubscriptions(context.db, viewer.id),
+    },
+    { headers: { "Cache-Control": "private, no-store" } },
+  );
+});
+
+export const action = withJsonErrors(async function action({ request, context }: Route.ActionArgs) {
+  if (request.method !== "PUT") return Response.json({ error: "Method Not Allowed" }, { status: 405, headers: { Allow: "GET, PUT" } });
+  const viewer = await requireApiViewer(request, context);
+  const parsed = NotificationSettingsSchema.safeParse(await readJsonBody(request, 16 * 1024));
+  if (!parsed.success) throw new PushError("invalid_settings");
+  const { channels, quiet } = parsed.data;
+  await saveNotificationPreferences(context.db, viewer.id, {
+    channels,
+    quiet: quiet ? { start: parseClock(quiet.start)!, end: parseClock(quiet.end)!, mode: quiet.mode } : null,
+    locale: localeFromRequest(request),
+  });
+  return Response.json({ ok: true });
+});

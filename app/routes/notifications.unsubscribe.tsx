@@ -1,0 +1,67 @@
+import { Form, Link } from "react-router";
+import { localeOfMatches } from "../components/layout/meta-locale";
+import { pushMessages } from "../features/push/messages";
+import { verifyUnsubscribeToken } from "../features/push/mail-channel.server";
+import { turnOffAllMail } from "../features/push/preferences.server";
+import { translate, useT } from "../lib/i18n";
+import { seoMeta } from "../lib/seo";
+import type { Route } from "./+types/notifications.unsubscribe";
+
+export function meta(args: Route.MetaArgs) {
+  const locale = localeOfMatches(args.matches);
+  return seoMeta(args, { title: translate(pushMessages, locale, "unsubscribeTitle"), noindex: true });
+}
+
+/**
+ * /notifications/unsubscribe?token=…: the unsubscribe link of every notification mail. GET shows
+ * a button (a link prefetched by a mail scanner changes nothing); POST — the button, or a mail
+ * client's RFC 8058 one-click "List-Unsubscribe=One-Click" — turns all notification mail off.
+ * The signed token names the player: no session is needed.
+ */
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const token = new URL(request.url).searchParams.get("token");
+  return { token, valid: verifyUnsubscribeToken(context.env.authSecret, token) !== null, done: false };
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const token = new URL(request.url).searchParams.get("token");
+  const userId = verifyUnsubscribeToken(context.env.authSecret, token);
+  if (!userId) return new Response(null, { status: 400 });
+  await turnOffAllMail(context.db, userId);
+  return { done: true };
+}
+
+export default function Unsubscribe({ loaderData, actionData }: Route.ComponentProps) {
+  const t = useT(pushMessages);
+  const done = actionData?.done === true;
+  return (
+    <section aria-labelledby="unsubscribe-heading" className="mx-auto max-w-xl space-y-4">
+      <h1 id="unsubscribe-heading" className="text-2xl font-bold">
+        {t("unsubscribeTitle")}
+      </h1>
+      {!loaderData.valid ? (
+        <p role="alert" className="text-red-700">
+          {t("unsubscribeInvalid")}
+        </p>
+      ) : done ? (
+        <p role="status" className="font-medium text-green-800" data-testid="unsubscribe-done">
+          {t("unsubscribeDone")}
+        </p>
+      ) : (
+        <>
+          <p>{t("unsubscribeIntro")}</p>
+          <Form method="post" action={`/notifications/unsubscribe?token=${encodeURIComponent(loaderData.token ?? "")}`}>
+            <button type="submit" className="rounded-md bg-brand-700 px-5 py-2 font-bold text-white hover:bg-brand-800" data-testid="unsubscribe-button">
+              {t("unsubscribeButton")}
+            </button>
+          </Form>
+        </>
+      )}
+      <p>
+        <Link to="/profile#notification-settings" className="text-brand-700 underline">
+          {t("unsubscribeSettings")}
+        </Link>
+      </p>
+    </section>
+  );
+}

@@ -1,0 +1,142 @@
+import { tmpdir } from "node:os";
+import { sql } from "drizzle-orm";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { rowsOf } from "../../app/db/sql.server";
+import { markRead, sendMessage } from "../../app/features/chat/chat.server";
+import { registerMailDelivery, type MailTransport } from "../../app/features/mail/mail.server";
+import { notifyNewOffer } from "../../app/features/notifications/notifications.server";
+import { startOutboxWorker, type OutboxWorker } from "../../app/features/outbox/outbox.server";
+import { registerNotificationChannels } from "../../app/features/push/deliveries.server";
+import { digestBoundary, queueDigests, unsubscribeToken, verifyUnsubscribeToken } from "../../app/features/push/mail-channel.server";
+import { DEFAULT_CHOICES } from "../../app/features/push/preferences";
+import { getNotificationPreferences, saveNotificationPreferences, turnOffAllMail } from "../../app/features/push/preferences.server";
+import { setPresence } from "../../app/features/push/presence.server";
+import type { Env } from "../../app/lib/env.server";
+import { createChatRoom, newClientId } from "../support/chat-factories";
+import { startTestSmtpServer, type TestSmtpServer } from "../support/smtp-server";
+import { createTestDatabase, type TestDatabase } from "../support/test-db";
+import { until } from "../support/wait";
+
+let database: TestDatabase;
+let smtp: TestSmtpServer;
+let transport: MailTransport;
+const workers: OutboxWorker[] = [];
+const secret = "s".repeat(40);
+const channelEnv = { vapid: { publicKey: "", privateKey: "", subject: "mailto:x@torepoke.test" }, siteUrl: "http://localhost:3000", authSecret: secret, notificationMailDelaySeconds: 0 };
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  smtp = await startTestSmtpServer();
+  transport = registerMailDelivery({ smtpUrl: smtp.url, mailFrom: "トレポケ <no-reply@torepoke.test>", dataDir: tmpdir() });
+  registerNotificationChannels({ env: channelEnv as Pick<Env, keyof typeof channelEnv>, db: database.db });
+});
+afterEach(async () => {
+  await Promise.all(workers.splice(0).map((w) => w.stop()));
+  setPresence(null);
+});
+afterAll(async () => {
+  transport?.close();
+  await smtp?.close();
+  await database?.close();
+});
+
+function worker() {
+  const w = startOutboxWorker({ db: database.db, pollMs: 20, retryBaseMs: 10 });
+  workers.push(w);
+  return w;
+}
+
+async function verified(userId: string): Promise<string> {
+  const [row] = await rowsOf<{ email: string }>(database.db, sql`update users set email_verified = true where id = ${userId} returning email`);
+  return row.email;
+}
+
+async function settled() {
+  await until(async () => {
+    const [row] = await rowsOf<{ n: string }>(database.db, sql`select count(*) as n from delivery_outbox where status = 'pending' and run_at <= now() and kind <> 'push'`);
+    return Number(row.n) === 0;
+  }, "the outbox to drain");
+}
+
+/** A raw header's value as sent (mailparser folds the List-* headers into its own object). */
+const header = (mail: { headerLines: readonly { key: string; line: string }[] }, key: string) =>
+  mail.headerLines.find((h) => h.key === key)?.line.replace(/^[^:]+:\s*/, "");
+
+const send = (roomId: string, userId: string, body: string) => sendMessage(database.db, { roomId, userId, clientId: newClientId(), body });
+
+describe("notification mail for a player who is away", () => {
+  it("an unread message is mailed once, with the link, the settings and a one-click unsubscribe that needs no session", async () => {
+    const { roomId, owner, partner } = await createChatRoom(database.db);
+    const email = await verified(owner.id);
+    worker();
+    await send(roomId, partner.id, "こんにちは");
+    await send(roomId, partner.id, "まだいますか");
+    await until(() => smtp.to(email).length === 1, "the mail");
+    await settled();
+    expect(smtp.to(email)).toHaveLength(1);
+    const mail = smtp.to(email)[0];
+    // One mail for the room, saying how many messages wait when it goes out.
+    expect(mail.subject).toBe(`【トレポケ】${partner.name}さんから新しいメッセージが2件あります`);
+    expect(mail.text).toContain(`http://localhost:3000/chat/${roomId}`);
+    expect(mail.text).toContain("http://localhost:3000/profile#notification-settings");
+    const token = unsubscribeToken(secret, owner.id);
+    expect(header(mail, "list-unsubscribe")).toBe(`<http://localhost:3000/notifications/unsubscribe?token=${token}>`);
+    expect(header(mail, "list-unsubscribe-post")).toBe("List-Unsubscribe=One-Click");
+    expect(verifyUnsubscribeToken(secret, token)).toBe(owner.id);
+    expect(verifyUnsubscribeToken(secret, unsubscribeToken("another secret".padEnd(32, "!"), owner.id))).toBeNull();
+    expect(verifyUnsubscribeToken(secret, "garbage")).toBeNull();
+
+    // Unsubscribed: every kind's mail is off, and the next unread room sends nothing.
+    await turnOffAllMail(database.db, owner.id);
+    expect(Object.values((await getNotificationPreferences(database.db, owner.id)).channels).every((c) => c.mail === "off")).toBe(true);
+    const second = await createChatRoom(database.db);
+    await rowsOf(database.db, sql`update chat_rooms set owner_id = ${owner.id} where id = ${second.roomId}::uuid returning id`);
+    await send(second.roomId, second.partner.id, "別の部屋");
+    await settled();
+    expect(smtp.to(email)).toHaveLength(1);
+  });
+
+  it("no mail when the notification was read in time, when the player is online, or when the address is not verified", async () => {
+    const read = await createChatRoom(database.db);
+    const readEmail = await verified(read.owner.id);
+    const sent = await send(read.roomId, read.partner.id, "読みました？");
+    await markRead(database.db, read.roomId, read.owner.id, sent.message.seq);
+
+    const online = await createChatRoom(database.db);
+    const onlineEmail = await verified(online.owner.id);
+    setPresence({ isOnline: async (userId) => userId === online.owner.id, isViewingRoom: async () => false });
+    await send(online.roomId, online.partner.id, "オンライン");
+
+    const unverified = await createChatRoom(database.db);
+    await send(unverified.roomId, unverified.partner.id, "未確認");
+
+    worker();
+    await settled();
+    expect(smtp.to(readEmail)).toHaveLength(0);
+    expect(smtp.to(onlineEmail)).toHaveLength(0);
+    expect(smtp.to(`${unverified.owner.id}@example.com`)).toHaveLength(0);
+  });
+
+  it("the daily digest gathers the unread notifications of kinds set to まとめて, once per day across instances", async () => {
+    const { roomId, owner, partner, offer } = await createChatRoom(database.db);
+    const email = await verified(owner.id);
+    await saveNotificationPreferences(database.db, owner.id, { channels: { ...DEFAULT_CHOICES, message: { ...DEFAULT_CHOICES.message, mail: "digest" } }, quiet: null, locale: "ja" });
+    await send(roomId, partner.id, "まとめて");
+    // A want-list hit (digest by default) as well.
+    await rowsOf(database.db, sql`insert into wanted_cards (user_id, card_id) values (${owner.id}, ${offer.giveCardId}) returning user_id`);
+    await notifyNewOffer(database.db, { offerId: offer.id, ownerId: partner.id });
+    // The sweep runs a minute after the day's digest time; the notifications came in the hour before it.
+    const at = new Date(digestBoundary(new Date()).getTime() + 60_000);
+    await rowsOf(database.db, sql`update notifications set created_at = ${new Date(at.getTime() - 3600_000).toISOString()}::timestamptz where user_id = ${owner.id} returning id`);
+    worker();
+    const [a, b] = await Promise.all([queueDigests(database.db, channelEnv, at), queueDigests(database.db, channelEnv, at)]);
+    expect(a + b).toBe(1);
+    await until(() => smtp.to(email).length === 1, "the digest");
+    const mail = smtp.to(email)[0];
+    expect(mail.subject).toBe("【トレポケ】未読のお知らせが2件あります");
+    expect(mail.text).toContain(`${partner.name}さんから新しいメッセージが1件あります`);
+    expect(mail.text).toContain("ほしいカード「ピカチュウex」");
+    expect(header(mail, "list-unsubscribe-post")).toBe("List-Unsubscribe=One-Click");
+    expect(await queueDigests(database.db, channelEnv, at)).toBe(0);
+  });
+});

@@ -1,0 +1,197 @@
+import { sql } from "drizzle-orm";
+import webpush from "web-push";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { openDatabase, type Database } from "../../app/db/client.server";
+import { rowsOf } from "../../app/db/sql.server";
+import { markRead, sendMessage } from "../../app/features/chat/chat.server";
+import { startOutboxWorker, type OutboxWorker } from "../../app/features/outbox/outbox.server";
+import { registerNotificationChannels } from "../../app/features/push/deliveries.server";
+import { DEFAULT_CHOICES, jstMinutes } from "../../app/features/push/preferences";
+import { saveNotificationPreferences } from "../../app/features/push/preferences.server";
+import { setPresence } from "../../app/features/push/presence.server";
+import { queueTestPush } from "../../app/features/push/push-channel.server";
+import { saveSubscription } from "../../app/features/push/subscriptions.server";
+import { roomTopic } from "../../app/features/push/web-push.server";
+import type { Env } from "../../app/lib/env.server";
+import { createChatRoom, newClientId } from "../support/chat-factories";
+import { startTestPushService, type TestPushService } from "../support/push-service";
+import { createTestDatabase, type TestDatabase } from "../support/test-db";
+import { until } from "../support/wait";
+
+let database: TestDatabase;
+let push: TestPushService;
+const keys = webpush.generateVAPIDKeys();
+const vapid = { ...keys, subject: "mailto:no-reply@torepoke.test" };
+const workers: OutboxWorker[] = [];
+const extra: Database[] = [];
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  push = await startTestPushService();
+  registerNotificationChannels({ env: { vapid, siteUrl: "http://localhost:3000", authSecret: "x".repeat(32), notificationMailDelaySeconds: 600 } as Env, db: database.db });
+});
+afterEach(async () => {
+  await Promise.all(workers.splice(0).map((w) => w.stop()));
+  setPresence(null);
+});
+afterAll(async () => {
+  await Promise.all(extra.map((d) => d.close()));
+  await push?.close();
+  await database?.close();
+});
+
+function worker(db = database.db) {
+  const w = startOutboxWorker({ db, pollMs: 20, retryBaseMs: 10 });
+  workers.push(w);
+  return w;
+}
+
+/** A device of `userId` subscribed at the local push service. */
+async function device(userId: string) {
+  const sub = await push.subscribe(vapid.publicKey);
+  const id = await saveSubscription(database.db, userId, sub, { userAgent: "test", locale: "ja" });
+  return { ...sub, id, pushes: () => push.received.filter((r) => r.clientHash === sub.clientHash) };
+}
+
+const send = (roomId: string, userId: string, body: string) => sendMessage(database.db, { roomId, userId, clientId: newClientId(), body });
+
+/** Every queued delivery has been handled (sent, failed or waiting for later). */
+async function settled() {
+  await until(async () => {
+    const [row] = await rowsOf<{ n: string }>(database.db, sql`select count(*) as n from delivery_outbox where status = 'pending' and run_at <= now()`);
+    return Number(row.n) === 0;
+  }, "the outbox to drain");
+}
+
+describe("web push through the outbox", () => {
+  it("a chat message reaches the player's device encrypted and signed, with TTL, urgency and the room's topic", async () => {
+    const { roomId, owner, partner } = await createChatRoom(database.db);
+    const phone = await device(owner.id);
+    worker();
+    await send(roomId, partner.id, "こんにちは");
+    await until(() => phone.pushes().length === 1, "the push");
+    const [received] = phone.pushes();
+    expect(JSON.parse(received.payload)).toEqual({
+      title: "トレポケ",
+      body: `${partner.name}さんから新しいメッセージが1件あります`,
+      url: `/chat/${roomId}`,
+      tag: `room-${roomId}`,
+      badge: 1,
+    });
+    expect(received.ttl).toBe("86400");
+    expect(received.urgency).toBe("high");
+    expect(received.topic).toBe(roomTopic(roomId));
+    expect(received.topic!.length).toBeLessThanOrEqual(32);
+
+    // The next message of the unread room: the same topic (the push service keeps the latest), the new count.
+    await send(roomId, partner.id, "まだいますか？");
+    await until(() => phone.pushes().length === 2, "the second push");
+    expect(phone.pushes()[1].topic).toBe(received.topic);
+    expect(JSON.parse(phone.pushes()[1].payload).body).toBe(`${partner.name}さんから新しいメッセージが2件あります`);
+    const [sub] = await rowsOf<{ last_success_at: Date | null }>(database.db, sql`select last_success_at from push_subscriptions where id = ${phone.id}::uuid`);
+    expect(sub.last_success_at).not.toBeNull();
+  });
+
+  it("a subscription the push service answers 410 for is deleted, and the player's other device still gets the push", async () => {
+    const { roomId, owner, partner } = await createChatRoom(database.db);
+    const gone = await device(owner.id);
+    const kept = await device(owner.id);
+    push.expire(gone.clientHash);
+    worker();
+    await send(roomId, partner.id, "こんにちは");
+    await until(() => kept.pushes().length === 1, "the push to the other device");
+    await until(async () => (await rowsOf(database.db, sql`select 1 from push_subscriptions where id = ${gone.id}::uuid`)).length === 0, "the expired subscription deleted");
+    expect(gone.pushes()).toHaveLength(0);
+  });
+
+  it("a notification read before its push is due, or a room the player has open, sends nothing", async () => {
+    const { roomId, owner, partner } = await createChatRoom(database.db);
+    const phone = await device(owner.id);
+    const sent = await send(roomId, partner.id, "既読にします");
+    await markRead(database.db, roomId, owner.id, sent.message.seq);
+    worker();
+    await settled();
+    expect(phone.pushes()).toHaveLength(0);
+
+    setPresence({ isOnline: async () => true, isViewingRoom: async (userId, id) => userId === owner.id && id === roomId });
+    await send(roomId, partner.id, "見ていますね");
+    await settled();
+    expect(phone.pushes()).toHaveLength(0);
+  });
+
+  it("a push service that is busy (429, 503) is tried again and the push arrives once", async () => {
+    const { roomId, owner, partner } = await createChatRoom(database.db);
+    const phone = await device(owner.id);
+    push.failNext(2, 503);
+    worker();
+    await send(roomId, partner.id, "再送テスト");
+    await until(() => phone.pushes().length === 1, "the push after retries");
+    await settled();
+    expect(phone.pushes()).toHaveLength(1);
+    const [row] = await rowsOf<{ attempts: number; status: string }>(
+      database.db,
+      sql`select attempts, status from delivery_outbox where kind = 'push' and payload->>'sub' = ${phone.id}`,
+    );
+    expect(row).toMatchObject({ attempts: 3, status: "sent" });
+  });
+
+  it("push turned off for messages queues nothing; quiet hours hold the push until they end, or send it silently", async () => {
+    const quietAround = () => {
+      const now = jstMinutes(new Date());
+      return { start: (now + 1440 - 60) % 1440, end: (now + 60) % 1440 };
+    };
+    const off = await createChatRoom(database.db);
+    const offPhone = await device(off.owner.id);
+    await saveNotificationPreferences(database.db, off.owner.id, { channels: { ...DEFAULT_CHOICES, message: { ...DEFAULT_CHOICES.message, push: "off" } }, quiet: null, locale: "ja" });
+
+    const held = await createChatRoom(database.db);
+    const heldPhone = await device(held.owner.id);
+    await saveNotificationPreferences(database.db, held.owner.id, { channels: DEFAULT_CHOICES, quiet: { ...quietAround(), mode: "hold" }, locale: "ja" });
+
+    const silent = await createChatRoom(database.db);
+    const silentPhone = await device(silent.owner.id);
+    await saveNotificationPreferences(database.db, silent.owner.id, { channels: DEFAULT_CHOICES, quiet: { ...quietAround(), mode: "silent" }, locale: "ja" });
+
+    worker();
+    await send(off.roomId, off.partner.id, "オフ");
+    await send(held.roomId, held.partner.id, "夜中です");
+    await send(silent.roomId, silent.partner.id, "静かに");
+    await until(() => silentPhone.pushes().length === 1, "the silent push");
+    expect(JSON.parse(silentPhone.pushes()[0].payload)).toMatchObject({ silent: true });
+    expect(silentPhone.pushes()[0].urgency).toBe("low");
+    await settled();
+    expect(offPhone.pushes()).toHaveLength(0);
+    expect(heldPhone.pushes()).toHaveLength(0);
+    const [waiting] = await rowsOf<{ run_at: Date; status: string }>(
+      database.db,
+      sql`select run_at, status from delivery_outbox where kind = 'push' and payload->>'sub' = ${heldPhone.id}`,
+    );
+    expect(waiting.status).toBe("pending");
+    const waitMinutes = (new Date(waiting.run_at).getTime() - Date.now()) / 60_000;
+    expect(waitMinutes).toBeGreaterThan(58);
+    expect(waitMinutes).toBeLessThanOrEqual(61);
+    expect((await rowsOf(database.db, sql`select 1 from delivery_outbox where kind = 'push' and payload->>'sub' = ${offPhone.id}`)).length).toBe(0);
+  });
+
+  it("the test button pushes to each of the player's devices", async () => {
+    const { owner } = await createChatRoom(database.db);
+    const phone = await device(owner.id);
+    worker();
+    expect(await queueTestPush(database.db, owner.id)).toBe(1);
+    await until(() => phone.pushes().length === 1, "the test push");
+    expect(JSON.parse(phone.pushes()[0].payload)).toMatchObject({ title: "トレポケ（テスト通知）", url: "/profile#notification-settings" });
+  });
+
+  it("two instances deliver each push exactly once", async () => {
+    const second = process.env.TEST_DB === "postgres" && database.url ? await openDatabase({ kind: "postgres", url: database.url, poolSize: 5 }) : null;
+    if (second) extra.push(second);
+    const rooms = await Promise.all(Array.from({ length: 12 }, () => createChatRoom(database.db)));
+    const phones = await Promise.all(rooms.map((r) => device(r.owner.id)));
+    worker();
+    worker(second?.db ?? database.db);
+    await Promise.all(rooms.map((r) => send(r.roomId, r.partner.id, "同時配送")));
+    await until(() => phones.every((p) => p.pushes().length >= 1), "every push");
+    await settled();
+    expect(phones.map((p) => p.pushes().length)).toEqual(phones.map(() => 1));
+  });
+});
