@@ -20,6 +20,8 @@ import { safeRedirect } from "../features/users/safe-redirect";
 import { translate, useLocale, useT } from "../lib/i18n";
 import { seoMeta } from "../lib/seo";
 import { tokyoLongDate } from "../lib/tokyo-time";
+import { responseRecord } from "../features/users/response-record.server";
+import { ResponseRecordLine } from "../features/users/components/response-record";
 import type { Route } from "./+types/profile";
 import { readFormData } from "../lib/forms.server";
 import { getAccountSummary } from "../features/users/account.server";
@@ -38,6 +40,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const myOffers = await listOwnOffers(context.db, viewer.id);
   const blockedUsers = await listBlockedUsers(context.db, viewer.id);
   const account = await getAccountSummary(context.db, viewer.id);
+  const record = await responseRecord(context.db, viewer.id);
   return {
     emailVerified: account?.emailVerified ?? false,
     profile: {
@@ -47,6 +50,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       completedTrades: profile.completedTrades,
       memberSince: profile.memberSince.toISOString(),
     },
+    record,
     chatRooms,
     myOffers,
     blockedUsers,
@@ -112,7 +116,10 @@ export default function Profile({ loaderData, actionData }: Route.ComponentProps
             )}
           </dd>
           <dt className="font-medium text-slate-600">{t("profileCompletedTrades")}</dt>
-          <dd>{t("profileCompletedTradesValue", { count: profile.completedTrades })}</dd>
+          <dd>
+            {t("profileCompletedTradesValue", { count: profile.completedTrades })}
+            <ResponseRecordLine record={loaderData.record} className="text-sm text-slate-700" />
+          </dd>
           <dt className="font-medium text-slate-600">{t("profileMemberSince")}</dt>
           <dd>
             <time dateTime={profile.memberSince}>{memberSince}</time>

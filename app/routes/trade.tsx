@@ -13,6 +13,8 @@ import { loadTradeRules, offersClosedByRules } from "../features/trades/trade-ru
 import { useOnceBanner } from "../features/trades/components/use-once-banner";
 import { getViewer, requireViewer } from "../features/users/session.server";
 import { shownName, useShownName } from "../features/users/components/shown-name";
+import { responseRecord } from "../features/users/response-record.server";
+import { ResponseRecordLine } from "../features/users/components/response-record";
 import { SubmitButton } from "../components/ui/submit-button";
 import { RouteError } from "../components/ui/route-error";
 import { TradeError } from "../features/trades/errors";
@@ -57,6 +59,7 @@ export const loader = withPageErrors(async function loader({ request, params, co
     done,
     myRoomId,
     ruleClosed,
+    ownerRecord: await responseRecord(context.db, offer.ownerId),
     shareImage: shareImagePath("offer", offer.id, offerShareModel(offer)),
     title: translate(tradesMessages, locale, "offerTitle", { name: shownName(offer.ownerName, locale) }),
     description: translate(tradesMessages, locale, "offerDescription", { give: names(offer.give), want: names(offer.want) }),
@@ -162,6 +165,7 @@ export default function TradePage({ loaderData, actionData }: Route.ComponentPro
       <OfferCard offer={{ ...offer, ruleClosed: loaderData.ruleClosed }} now={now} headingLevel={2}>
         {offer.status === "open" ? <span>{t("expiresAt", { time: tokyoDateTime(offer.expiresAt, locale) })}</span> : null}
       </OfferCard>
+      <ResponseRecordLine record={loaderData.ownerRecord} />
       {offer.status === "open" ? <ShareButtons path={`/trades/${offer.id}`} text={`${loaderData.title}｜${SITE_NAME}`} /> : null}
 
       {isOwner ? (
