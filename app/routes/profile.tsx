@@ -21,7 +21,7 @@ import { translate, useLocale, useT } from "../lib/i18n";
 import { seoMeta } from "../lib/seo";
 import { tokyoLongDate } from "../lib/tokyo-time";
 import { responseRecord } from "../features/users/response-record.server";
-import { ResponseRecordLine } from "../features/users/components/response-record";
+import { responseRecordMessages, useResponseRecordText } from "../features/users/components/response-record";
 import type { Route } from "./+types/profile";
 import { readFormData } from "../lib/forms.server";
 import { getAccountSummary } from "../features/users/account.server";
@@ -88,6 +88,8 @@ export default function Profile({ loaderData, actionData }: Route.ComponentProps
   const errors = clientErrors ?? actionData?.errors ?? {};
   const failedValues = actionData && !actionData.ok ? actionData.values : undefined;
   const memberSince = tokyoLongDate(profile.memberSince, locale);
+  const tRecord = useT(responseRecordMessages);
+  const recordText = useResponseRecordText(loaderData.record);
   return (
     <div className="space-y-8">
       <section aria-labelledby="profile-heading" className="space-y-4">
@@ -116,10 +118,9 @@ export default function Profile({ loaderData, actionData }: Route.ComponentProps
             )}
           </dd>
           <dt className="font-medium text-slate-600">{t("profileCompletedTrades")}</dt>
-          <dd>
-            {t("profileCompletedTradesValue", { count: profile.completedTrades })}
-            <ResponseRecordLine record={loaderData.record} className="text-sm text-slate-700" />
-          </dd>
+          <dd>{t("profileCompletedTradesValue", { count: profile.completedTrades })}</dd>
+          <dt className="font-medium text-slate-600">{tRecord("heading")}</dt>
+          <dd data-testid="response-record">{recordText}</dd>
           <dt className="font-medium text-slate-600">{t("profileMemberSince")}</dt>
           <dd>
             <time dateTime={profile.memberSince}>{memberSince}</time>

@@ -3,7 +3,7 @@ import { defineMessages, useT } from "../../../lib/i18n";
 /** What the page shows of a response record (response-record.server.ts): no stars, only the facts. */
 export type ResponseRecordView = { rooms: number; answered: number; replyRate: number | null; typicalReplySeconds: number | null };
 
-const messages = defineMessages({
+export const responseRecordMessages = defineMessages({
   ja: {
     heading: "返信の記録（30日間）",
     rate: "返信率 {rate}%（新しい交渉 {rooms}件）",
@@ -33,8 +33,9 @@ export function replyTimeUnit(seconds: number): { unit: "minutes" | "hours" | "d
   return { unit: "days", count: Math.round(seconds / 86_400) };
 }
 
-export function ResponseRecordLine({ record, className }: { record: ResponseRecordView; className?: string }) {
-  const t = useT(messages);
+/** The record in words: 返信率 75%（新しい交渉 4件）・返信まで 通常約30分. */
+export function useResponseRecordText(record: ResponseRecordView): string {
+  const t = useT(responseRecordMessages);
   const parts: string[] = [];
   if (record.replyRate === null) parts.push(t("none"));
   else {
@@ -44,9 +45,16 @@ export function ResponseRecordLine({ record, className }: { record: ResponseReco
       parts.push(t("typical", { time: t(unit, { count }) }));
     }
   }
+  return parts.join("・");
+}
+
+/** The record as one line under its heading (the offer page). */
+export function ResponseRecordLine({ record }: { record: ResponseRecordView }) {
+  const t = useT(responseRecordMessages);
+  const text = useResponseRecordText(record);
   return (
-    <p className={className ?? "text-sm text-slate-700"} data-testid="response-record">
-      <span className="font-medium">{t("heading")}</span>：{parts.join("・")}
+    <p className="text-sm text-slate-700" data-testid="response-record">
+      <span className="font-medium">{t("heading")}</span>：{text}
     </p>
   );
 }
