@@ -319,3 +319,17 @@ describe("reporting an offer", () => {
     await b.context.close();
   });
 });
+
+describe("the response record", () => {
+  it("counts the owner's answer in the room: 返信率 and reply time on the offer page, no stars", async () => {
+    const { a, b, offerId } = await phoneRoom(2);
+    await b.page.goto(`${baseUrl}/trades/${offerId}`);
+    const record = await b.page.getByTestId("response-record").textContent();
+    expect(record).toContain("返信率 100%（新しい交渉 1件）");
+    expect(record).toContain("返信まで 通常約1分");
+    expect(record).not.toMatch(/★|☆/);
+    expect([...a.problems, ...b.problems]).toEqual([]);
+    await a.context.close();
+    await b.context.close();
+  });
+});
