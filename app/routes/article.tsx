@@ -7,6 +7,7 @@ import { tokyoDate } from "../lib/tokyo-time";
 import { articlesMessages } from "../features/articles/messages";
 import { getArticlePreview, getPublicArticle } from "../features/articles/public.server";
 import { getViewer } from "../features/users/session.server";
+import { ShareButtons } from "../features/share/components/share-buttons";
 import { translate, useLocale, useT } from "../lib/i18n";
 import { SITE_NAME, seoMeta } from "../lib/seo";
 import type { Route } from "./+types/article";
@@ -104,6 +105,7 @@ export default function ArticlePage({ loaderData }: Route.ComponentProps) {
       </header>
       <ArticleThumbnail url={article.thumbnailUrl} category={article.category} label={category} eager />
       <div className="content-body" dangerouslySetInnerHTML={{ __html: article.html }} />
+      {preview ? null : <ShareButtons path={`/articles/${article.slug}`} text={`${article.title}｜${SITE_NAME}`} />}
       {article.previous || article.next ? (
         <nav aria-label={t("paging")} className="grid gap-3 sm:grid-cols-2">
           {article.previous ? (

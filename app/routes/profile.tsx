@@ -20,6 +20,8 @@ import { safeRedirect } from "../features/users/safe-redirect";
 import { translate, useLocale, useT } from "../lib/i18n";
 import { seoMeta } from "../lib/seo";
 import { tokyoLongDate } from "../lib/tokyo-time";
+import { responseRecord } from "../features/users/response-record.server";
+import { responseRecordMessages, useResponseRecordText } from "../features/users/components/response-record";
 import type { Route } from "./+types/profile";
 import { readFormData } from "../lib/forms.server";
 import { getAccountSummary } from "../features/users/account.server";
@@ -39,6 +41,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const myOffers = await listOwnOffers(context.db, viewer.id);
   const blockedUsers = await listBlockedUsers(context.db, viewer.id);
   const account = await getAccountSummary(context.db, viewer.id);
+  const record = await responseRecord(context.db, viewer.id);
   return {
     emailVerified: account?.emailVerified ?? false,
     profile: {
@@ -48,6 +51,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       completedTrades: profile.completedTrades,
       memberSince: profile.memberSince.toISOString(),
     },
+    record,
     chatRooms,
     myOffers,
     blockedUsers,
@@ -85,6 +89,8 @@ export default function Profile({ loaderData, actionData }: Route.ComponentProps
   const errors = clientErrors ?? actionData?.errors ?? {};
   const failedValues = actionData && !actionData.ok ? actionData.values : undefined;
   const memberSince = tokyoLongDate(profile.memberSince, locale);
+  const tRecord = useT(responseRecordMessages);
+  const recordText = useResponseRecordText(loaderData.record);
   return (
     <div className="space-y-8">
       <section aria-labelledby="profile-heading" className="space-y-4">
@@ -114,6 +120,8 @@ export default function Profile({ loaderData, actionData }: Route.ComponentProps
           </dd>
           <dt className="font-medium text-slate-600">{t("profileCompletedTrades")}</dt>
           <dd>{t("profileCompletedTradesValue", { count: profile.completedTrades })}</dd>
+          <dt className="font-medium text-slate-600">{tRecord("heading")}</dt>
+          <dd data-testid="response-record">{recordText}</dd>
           <dt className="font-medium text-slate-600">{t("profileMemberSince")}</dt>
           <dd>
             <time dateTime={profile.memberSince}>{memberSince}</time>

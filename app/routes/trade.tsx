@@ -2,18 +2,19 @@ import { data, Form, Link, redirect } from "react-router";
 import { OfferCard } from "../features/trades/components/offer-card";
 import { OfferForm } from "../features/trades/components/offer-form";
 import { RespondButton } from "../features/trades/components/respond-button";
+import { OfferReportFields } from "../features/trades/components/offer-report-fields";
 import { offerFieldsFromForm, tradeText } from "../features/trades/http.server";
 import { tradesMessages } from "../features/trades/messages";
 import { isOfferAction, runOfferAction } from "../features/trades/offer-actions.server";
 import { tokyoDateTime } from "../lib/tokyo-time";
-import { REPORT_REASON_MAX_LENGTH } from "../features/trades/rules";
 import { getOffer } from "../features/trades/offers.server";
 import { viewerRoomForOffer } from "../features/trades/offer-room.server";
 import { loadTradeRules, offersClosedByRules } from "../features/trades/trade-rules.server";
 import { useOnceBanner } from "../features/trades/components/use-once-banner";
 import { getViewer, requireViewer } from "../features/users/session.server";
 import { shownName, useShownName } from "../features/users/components/shown-name";
-import { TextareaField } from "../components/ui/form-field";
+import { responseRecord } from "../features/users/response-record.server";
+import { ResponseRecordLine } from "../features/users/components/response-record";
 import { SubmitButton } from "../components/ui/submit-button";
 import { RouteError } from "../components/ui/route-error";
 import { TradeError } from "../features/trades/errors";
@@ -21,8 +22,9 @@ import { formError, withPageErrors } from "../lib/api.server";
 import { readFormData } from "../lib/forms.server";
 import { localeFromRequest, translate, useLocale, useT } from "../lib/i18n";
 import { localeOfMatches } from "../components/layout/meta-locale";
-import { seoMeta } from "../lib/seo";
+import { SITE_NAME, seoMeta } from "../lib/seo";
 import { offerShareModel, shareImagePath } from "../features/share/share.server";
+import { ShareButtons } from "../features/share/components/share-buttons";
 import type { Route } from "./+types/trade";
 
 const DONE = ["posted", "saved", "bumped", "closed", "completed", "reported"] as const;
@@ -57,6 +59,7 @@ export const loader = withPageErrors(async function loader({ request, params, co
     done,
     myRoomId,
     ruleClosed,
+    ownerRecord: await responseRecord(context.db, offer.ownerId),
     shareImage: shareImagePath("offer", offer.id, offerShareModel(offer)),
     title: translate(tradesMessages, locale, "offerTitle", { name: shownName(offer.ownerName, locale) }),
     description: translate(tradesMessages, locale, "offerDescription", { give: names(offer.give), want: names(offer.want) }),
@@ -162,6 +165,8 @@ export default function TradePage({ loaderData, actionData }: Route.ComponentPro
       <OfferCard offer={{ ...offer, ruleClosed: loaderData.ruleClosed }} now={now} headingLevel={2}>
         {offer.status === "open" ? <span>{t("expiresAt", { time: tokyoDateTime(offer.expiresAt, locale) })}</span> : null}
       </OfferCard>
+      <ResponseRecordLine record={loaderData.ownerRecord} />
+      {offer.status === "open" ? <ShareButtons path={`/trades/${offer.id}`} text={`${loaderData.title}｜${SITE_NAME}`} /> : null}
 
       {isOwner ? (
         <section aria-labelledby="owner-actions" className="space-y-3 rounded-xl border border-slate-200 bg-white p-4">
@@ -235,16 +240,7 @@ export default function TradePage({ loaderData, actionData }: Route.ComponentPro
                 <summary className="cursor-pointer font-bold">{t("report")}</summary>
                 <Form method="post" className="mt-2 space-y-2">
                   <input type="hidden" name="intent" value="report" />
-                  <TextareaField
-                    id="report-reason"
-                    name="reason"
-                    required
-                    maxLength={REPORT_REASON_MAX_LENGTH}
-                    rows={3}
-                    label={t("reportReason")}
-                    labelClassName="block text-sm font-medium"
-                    placeholder={t("reportReasonPlaceholder")}
-                  />
+                  <OfferReportFields />
                   <SubmitButton>{t("reportSubmit")}</SubmitButton>
                 </Form>
               </details>

@@ -266,3 +266,70 @@ describe("trade rules", () => {
     await context.close();
   });
 });
+
+describe("sharing an offer", () => {
+  it("links to X and LINE without their scripts and copies the offer's link, saying コピーしました", async () => {
+    const { a, b, offerId } = await phoneRoom();
+    await b.context.close();
+    const context = await newContext(browser, PHONE);
+    await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: baseUrl });
+    const page = await context.newPage();
+    const problems = watchConsole(page);
+    const foreign: string[] = [];
+    page.on("request", (r) => {
+      if (!r.url().startsWith(baseUrl)) foreign.push(r.url());
+    });
+    await page.goto(`${baseUrl}/trades/${offerId}`);
+    const share = page.locator("[data-share-buttons]");
+    const pageUrl = `${baseUrl}/trades/${offerId}`;
+    const x = new URL((await share.getByRole("link", { name: /X でポスト/ }).getAttribute("href"))!);
+    expect(`${x.origin}${x.pathname}`).toBe("https://x.com/intent/tweet");
+    expect(x.searchParams.get("url")).toBe(pageUrl);
+    expect(x.searchParams.get("text")).toContain("トレード募集");
+    const line = new URL((await share.getByRole("link", { name: /LINE で送る/ }).getAttribute("href"))!);
+    expect(line.searchParams.get("url")).toBe(pageUrl);
+    await share.getByRole("button", { name: "このページのリンクをコピー" }).click();
+    await share.getByRole("status").filter({ hasText: "コピーしました" }).waitFor();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(pageUrl);
+    expect(foreign).toEqual([]);
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    expect(problems).toEqual([]);
+    await context.close();
+    await a.context.close();
+  });
+});
+
+describe("reporting an offer", () => {
+  it("offers the chat's common reasons; the pick fills the reason, which stays editable and is sent", async () => {
+    const { a, b, offerId } = await phoneRoom();
+    await b.page.goto(`${baseUrl}/trades/${offerId}`);
+    await b.page.getByText("通報する", { exact: true }).click();
+    const options = await b.page.getByLabel("よくある理由").locator("option").allTextContents();
+    expect(options).toEqual(["選んでください", "おすそわけ・先渡しの持ち逃げ", "三角交換・別アカウントへの誘導", "暴言・迷惑行為", "現金・アカウントの売買"]);
+    await b.page.getByLabel("よくある理由").selectOption({ label: "おすそわけ・先渡しの持ち逃げ" });
+    const reason = b.page.locator("#report-reason");
+    expect(await reason.inputValue()).toBe("おすそわけ・先渡しの持ち逃げ");
+    await reason.press("End");
+    await reason.pressSequentially("（チャットで先に送ってと言われた）");
+    expect(await seriousA11yViolations(b.page)).toEqual([]);
+    await b.page.getByRole("button", { name: "通報を送信" }).click();
+    await b.page.getByRole("status").filter({ hasText: "通報を受け付けました" }).waitFor();
+    expect([...a.problems, ...b.problems]).toEqual([]);
+    await a.context.close();
+    await b.context.close();
+  });
+});
+
+describe("the response record", () => {
+  it("counts the owner's answer in the room: 返信率 and reply time on the offer page, no stars", async () => {
+    const { a, b, offerId } = await phoneRoom(2);
+    await b.page.goto(`${baseUrl}/trades/${offerId}`);
+    const record = await b.page.getByTestId("response-record").textContent();
+    expect(record).toContain("返信率 100%（新しい交渉 1件）");
+    expect(record).toContain("返信まで 通常約1分");
+    expect(record).not.toMatch(/★|☆/);
+    expect([...a.problems, ...b.problems]).toEqual([]);
+    await a.context.close();
+    await b.context.close();
+  });
+});

@@ -40,11 +40,15 @@ export const chatRooms = pgTable(
     partnerCompletedAt: timestamp("partner_completed_at", { withTimezone: true }),
     completedAt: timestamp("completed_at", { withTimezone: true }),
     cancelledAt: timestamp("cancelled_at", { withTimezone: true }),
+    // The offer owner's first message or step in the room: the answer the response record
+    // (返信率, typical reply time) measures, set once by appendMessage.
+    ownerRepliedAt: timestamp("owner_replied_at", { withTimezone: true }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
     unique("chat_rooms_offer_partner_unique").on(t.offerId, t.partnerId),
     index("chat_rooms_owner_idx").on(t.ownerId),
+    index("chat_rooms_owner_created_idx").on(t.ownerId, t.createdAt),
     index("chat_rooms_partner_idx").on(t.partnerId),
   ],
 );

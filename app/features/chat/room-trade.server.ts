@@ -68,7 +68,8 @@ export async function appendMessage(
   const [row] = await rowsOf<MessageRow>(
     db,
     sql`with next as (
-          update chat_rooms set last_seq = last_seq + 1, last_message_at = now()
+          update chat_rooms set last_seq = last_seq + 1, last_message_at = now(),
+            owner_replied_at = case when owner_replied_at is null and owner_id = ${message.senderId} then now() else owner_replied_at end
           where id = ${roomId} returning last_seq
         )
         insert into chat_messages (room_id, seq, sender_id, kind, client_id, body)

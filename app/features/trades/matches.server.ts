@@ -10,12 +10,14 @@ import { OPEN_NOW } from "./negotiation.server";
 import { OFFER_COLUMNS, toListItem, withCards, type OfferRow } from "./offer-views.server";
 import { MATCH_LIMIT, MATCH_PAGE_SIZE, pairsByRarity } from "./rules";
 import { cardTradeability } from "./trade-rules.server";
+import { answersRarely, responseRecords } from "../users/response-record.server";
 import type { MatchListItem, MatchPage, MatchView } from "./types";
 
 /**
  * マッチ: other users' open offers that give a card the user wants (in any of their open offers)
  * and want a card the user gives, with at least one same-rarity pair; ranked by how many 1:1
- * trades fit at once, then by how recently the owner was active (docs/decisions/005, 007, 008).
+ * trades fit at once, then by the owner's response record (those who rarely answer a new room come
+ * after the others), then by how recently the owner was active (docs/decisions/005, 007, 008, 023).
  *
  * Kept per user while the board version stands (every board write on this instance, and on the
  * others through Redis, moves it); after MATCH_CACHE_TTL_MS (expiry by time, writes outside the
@@ -166,16 +168,16 @@ async function rankMatches(
 ): Promise<RankedMatch[]> {
   const keys = (prefix: string, list: { card_id: string }[]) =>
     sql`array[${sql.join(list.map((c) => sql`${prefix + c.card_id}`), sql`, `)}]::text[]`;
-  const candidates = await rowsOf<{ id: string; match_keys: string[]; last_active_at: Date | string; bumped_at: Date | string }>(
+  const candidates = await rowsOf<{ id: string; owner_id: string; match_keys: string[]; last_active_at: Date | string; bumped_at: Date | string }>(
     db,
-    sql`select o.id, o.match_keys, p.last_active_at, o.bumped_at
+    sql`select o.id, o.owner_id, o.match_keys, p.last_active_at, o.bumped_at
         from ${tradeOffers} o join ${profiles} p on p.user_id = o.owner_id
         where ${OPEN_NOW} and o.match_keys && ${keys("g:", want)} and o.match_keys && ${keys("w:", give)}
           and o.owner_id <> ${userId} and p.suspended_at is null and ${notBlockedFor(userId)}`,
   );
   const wantRarity = new Map(want.map((c) => [c.card_id, c.rarity]));
   const giveRarity = new Map(give.map((c) => [c.card_id, c.rarity]));
-  const ranked: (RankedMatch & { active: number; bumped: number })[] = [];
+  const ranked: (RankedMatch & { owner: string; active: number; bumped: number })[] = [];
   for (const offer of candidates) {
     // Per rarity: their cards I want, and their wanted cards I give.
     const receive = new Map<string, number>();
@@ -189,9 +191,14 @@ async function rankMatches(
     let fitting = 0;
     for (const [rarity, n] of receive) fitting += Math.min(n, send.get(rarity) ?? 0);
     if (fitting > 0) {
-      ranked.push({ id: offer.id, fitting, active: new Date(offer.last_active_at).getTime(), bumped: new Date(offer.bumped_at).getTime() });
+      ranked.push({ id: offer.id, owner: offer.owner_id, fitting, active: new Date(offer.last_active_at).getTime(), bumped: new Date(offer.bumped_at).getTime() });
     }
   }
-  ranked.sort((a, b) => b.fitting - a.fitting || b.active - a.active || b.bumped - a.bumped || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
+  // At the same fit, players who answer their new rooms come first (the response record), then
+  // the most recently active.
+  const records = await responseRecords(db, ranked.map((r) => r.owner));
+  const rare = new Set([...records].filter(([, record]) => answersRarely(record)).map(([id]) => id));
+  const late = (r: { owner: string }) => (rare.has(r.owner) ? 1 : 0);
+  ranked.sort((a, b) => b.fitting - a.fitting || late(a) - late(b) || b.active - a.active || b.bumped - a.bumped || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
   return ranked.map(({ id, fitting }) => ({ id, fitting }));
 }

@@ -4,6 +4,7 @@ import { tokyoDateTime } from "../../../lib/tokyo-time";
 import { chatMessages, type ChatMessageKey } from "../messages";
 import type { ChatMessage } from "../protocol";
 import { MessageBody } from "./message-body";
+import { ReportReasonPicker } from "../../moderation/components/report-reasons";
 
 // The room's message list: system lines, the player's and the partner's messages (with 通報), and
 // messages still waiting to be sent.
@@ -147,26 +148,15 @@ function MessageItem(props: { message: ChatMessage; mine: boolean; name: string;
             }
           }}
         >
-          <label className="text-xs font-bold" htmlFor={`report-preset-${m.id}`}>
-            {t("reportPreset")}
-          </label>
-          <select
+          <ReportReasonPicker
             id={`report-preset-${m.id}`}
-            className="rounded border border-slate-300 bg-white p-1 text-sm"
-            defaultValue=""
-            onChange={(e) => {
-              if (!e.target.value) return;
-              setReason(e.target.value);
+            labelClassName="text-xs font-bold"
+            selectClassName="rounded border border-slate-300 bg-white p-1 text-sm"
+            onPick={(text) => {
+              setReason(text);
               setError(null);
             }}
-          >
-            <option value="">{t("reportPresetNone")}</option>
-            {REPORT_PRESETS.map((key) => (
-              <option key={key} value={t(key)}>
-                {t(key)}
-              </option>
-            ))}
-          </select>
+          />
           <label className="text-xs font-bold" htmlFor={`report-${m.id}`}>
             {t("reportHeading")}：{t("reportReason")}
           </label>
@@ -196,6 +186,3 @@ function MessageItem(props: { message: ChatMessage; mine: boolean; name: string;
     </li>
   );
 }
-
-/** Report reasons that match the scam warnings, one pick away (the text stays editable). */
-const REPORT_PRESETS: ChatMessageKey[] = ["reportOsusowake", "reportTriangle", "reportAbuse", "reportMoney"];

@@ -1,0 +1,73 @@
+import { sql } from "drizzle-orm";
+import type { Db } from "../../db/client.server";
+import { rowsOf } from "../../db/sql.server";
+
+/**
+ * The response record (docs/decisions/024): how often and how fast a player answers a new room on
+ * one of their offers, over the last 30 days. No star ratings: only what the stored chat shows.
+ *
+ * - A room counts from its creation (the partner pressed 交渉する); the owner answers with their
+ *   first message or trade step (chat_rooms.owner_replied_at, set once by appendMessage).
+ * - A room still unanswered but younger than RESPONSE_PENDING_HOURS is not counted yet: a player
+ *   asleep is not a player who never answers.
+ * - 返信率 is answered / counted rooms; the typical reply time is the median time to answer.
+ */
+export const RESPONSE_WINDOW_DAYS = 30;
+export const RESPONSE_PENDING_HOURS = 24;
+/** Fewer counted rooms than this say too little to rank anyone down. */
+export const RESPONSE_MIN_ROOMS = 3;
+/** Below this rate (with enough rooms) a player's マッチ comes after the others' of the same fit. */
+export const RESPONSE_SLOW_RATE = 0.5;
+
+export type ResponseRecord = {
+  /** New rooms counted in the window. */
+  rooms: number;
+  answered: number;
+  /** 0–1, null without any counted room. */
+  replyRate: number | null;
+  /** Median seconds from a room's creation to the owner's answer; null without any answer. */
+  typicalReplySeconds: number | null;
+};
+
+const EMPTY: ResponseRecord = { rooms: 0, answered: 0, replyRate: null, typicalReplySeconds: null };
+
+/** Each user's record (users without rooms get an empty one). */
+export async function responseRecords(db: Db, userIds: readonly string[], now: Date = new Date()): Promise<Map<string, ResponseRecord>> {
+  const ids = [...new Set(userIds)];
+  const records = new Map<string, ResponseRecord>(ids.map((id) => [id, EMPTY]));
+  if (!ids.length) return records;
+  const since = new Date(now.getTime() - RESPONSE_WINDOW_DAYS * 86_400_000);
+  const pendingSince = new Date(now.getTime() - RESPONSE_PENDING_HOURS * 3_600_000);
+  const rows = await rowsOf<{ owner_id: string; rooms: number | string; answered: number | string; typical: number | string | null }>(
+    db,
+    sql`select owner_id,
+          count(*) filter (where owner_replied_at is not null or created_at <= ${pendingSince.toISOString()}::timestamptz) as rooms,
+          count(owner_replied_at) as answered,
+          percentile_cont(0.5) within group (order by extract(epoch from owner_replied_at - created_at))
+            filter (where owner_replied_at is not null) as typical
+        from chat_rooms
+        where owner_id in (${sql.join(ids.map((id) => sql`${id}`), sql`, `)})
+          and created_at > ${since.toISOString()}::timestamptz and created_at <= ${now.toISOString()}::timestamptz
+        group by owner_id`,
+  );
+  for (const row of rows) {
+    const rooms = Number(row.rooms);
+    const answered = Number(row.answered);
+    records.set(row.owner_id, {
+      rooms,
+      answered,
+      replyRate: rooms ? answered / rooms : null,
+      typicalReplySeconds: row.typical === null ? null : Math.max(0, Math.round(Number(row.typical))),
+    });
+  }
+  return records;
+}
+
+export async function responseRecord(db: Db, userId: string, now?: Date): Promise<ResponseRecord> {
+  return (await responseRecords(db, [userId], now)).get(userId)!;
+}
+
+/** Enough rooms and under half of them answered: ranked after the others in マッチ. */
+export function answersRarely(record: ResponseRecord | undefined): boolean {
+  return record !== undefined && record.rooms >= RESPONSE_MIN_ROOMS && record.replyRate !== null && record.replyRate < RESPONSE_SLOW_RATE;
+}

@@ -1,0 +1,101 @@
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { chatRooms, profiles } from "../../app/db/schema/index";
+import { seedCatalogue } from "../../app/features/cards/catalogue.server";
+import { sendMessage } from "../../app/features/chat/chat.server";
+import { listMatches } from "../../app/features/trades/matches.server";
+import { createOffer } from "../../app/features/trades/offers.server";
+import { OfferInputSchema } from "../../app/features/trades/trades.schema";
+import { answersRarely, responseRecord } from "../../app/features/users/response-record.server";
+import { createChatOffer, createChatUser, newClientId } from "../support/chat-factories";
+import { catalogueCards, createUser } from "../support/factories";
+import { createTestDatabase, type TestDatabase } from "../support/test-db";
+
+let database: TestDatabase;
+let db: TestDatabase["db"];
+beforeAll(async () => {
+  database = await createTestDatabase();
+  db = database.db;
+  await seedCatalogue(db);
+});
+afterAll(async () => {
+  await database?.close();
+});
+
+const ago = (minutes: number) => new Date(Date.now() - minutes * 60_000);
+
+/** A room on one of `ownerId`'s offers, opened `openedMinutesAgo` ago by a new partner. */
+async function room(ownerId: string, offerId: string, openedMinutesAgo: number, answeredAfterMinutes: number | null) {
+  const partner = await createChatUser(db);
+  const createdAt = ago(openedMinutesAgo);
+  const [row] = await db
+    .insert(chatRooms)
+    .values({
+      offerId,
+      ownerId,
+      partnerId: partner.id,
+      createdAt,
+      ownerRepliedAt: answeredAfterMinutes === null ? null : new Date(createdAt.getTime() + answeredAfterMinutes * 60_000),
+    })
+    .returning({ id: chatRooms.id });
+  return { id: row.id, partner };
+}
+
+describe("response record", () => {
+  it("is set by the owner's first message only, and counts 返信率 and the median reply time over 30 days", async () => {
+    const owner = await createChatUser(db);
+    const offer = await createChatOffer(db, owner.id);
+    // A fresh room: the partner writes first (no answer yet), then the owner answers once.
+    const fresh = await room(owner.id, offer.id, 0, null);
+    await sendMessage(db, { roomId: fresh.id, userId: fresh.partner.id, clientId: newClientId(), body: "交換お願いします" });
+    const [beforeAnswer] = await db.select({ at: chatRooms.ownerRepliedAt }).from(chatRooms).where(eq(chatRooms.id, fresh.id));
+    expect(beforeAnswer.at).toBeNull();
+    await sendMessage(db, { roomId: fresh.id, userId: owner.id, clientId: newClientId(), body: "よろしくお願いします" });
+    const [answered] = await db.select({ at: chatRooms.ownerRepliedAt }).from(chatRooms).where(eq(chatRooms.id, fresh.id));
+    expect(answered.at).not.toBeNull();
+    await sendMessage(db, { roomId: fresh.id, userId: owner.id, clientId: newClientId(), body: "二通目" });
+    const [still] = await db.select({ at: chatRooms.ownerRepliedAt }).from(chatRooms).where(eq(chatRooms.id, fresh.id));
+    expect(still.at!.getTime()).toBe(answered.at!.getTime());
+    // Make the fresh room's answer a crafted 10 minutes, as the others are.
+    const createdAt = ago(3 * 60);
+    await db.update(chatRooms).set({ createdAt, ownerRepliedAt: new Date(createdAt.getTime() + 10 * 60_000) }).where(eq(chatRooms.id, fresh.id));
+
+    await room(owner.id, offer.id, 5 * 60, 30); // answered in 30 minutes
+    await room(owner.id, offer.id, 2 * 24 * 60, 120); // answered in 2 hours
+    await room(owner.id, offer.id, 3 * 24 * 60, null); // never answered, 3 days old: counted
+    await room(owner.id, offer.id, 60, null); // 1 hour old, not answered yet: not counted yet
+    await room(owner.id, offer.id, 40 * 24 * 60, 5); // older than 30 days: outside the window
+
+    const record = await responseRecord(db, owner.id);
+    expect(record).toEqual({ rooms: 4, answered: 3, replyRate: 0.75, typicalReplySeconds: 30 * 60 });
+    expect(answersRarely(record)).toBe(false);
+    // Someone else's rooms and a player without rooms.
+    expect(await responseRecord(db, fresh.partner.id)).toEqual({ rooms: 0, answered: 0, replyRate: null, typicalReplySeconds: null });
+  });
+
+  it("ranks マッチ of the same fit: who answers first, then the most recently active", async () => {
+    const cards = await catalogueCards(db, "◆◆", 4);
+    const [A, C] = cards;
+    const input = (give: typeof cards, want: typeof cards) =>
+      OfferInputSchema.parse({ give: give.map((c) => ({ cardId: c.id, count: 1 })), want: want.map((c) => ({ cardId: c.id, count: 1 })), comment: "" });
+    const me = await createUser(db);
+    await createOffer(db, me.id, input([A], [C]));
+    const silent = await createUser(db);
+    const answering = await createUser(db);
+    const newcomer = await createUser(db);
+    const oSilent = await createOffer(db, silent.id, input([C], [A]));
+    const oAnswering = await createOffer(db, answering.id, input([C], [A]));
+    const oNewcomer = await createOffer(db, newcomer.id, input([C], [A]));
+    // The silent owner is the most recently active, but left 3 of 4 new rooms unanswered.
+    for (const [user, hours] of [[silent, 1], [answering, 5], [newcomer, 3]] as const) {
+      await db.update(profiles).set({ lastActiveAt: ago(hours * 60) }).where(eq(profiles.userId, user.id));
+    }
+    for (const answer of [null, null, null, 15]) await room(silent.id, oSilent.id, 2 * 24 * 60, answer);
+    for (const answer of [20, 40, null]) await room(answering.id, oAnswering.id, 2 * 24 * 60, answer);
+    // Two unanswered rooms are too few to rank anyone down.
+    for (const answer of [null, null]) await room(newcomer.id, oNewcomer.id, 2 * 24 * 60, answer);
+
+    const ids = (await listMatches(db, me.id)).map((m) => m.id);
+    expect(ids).toEqual([oNewcomer.id, oAnswering.id, oSilent.id]);
+  });
+});
