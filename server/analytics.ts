@@ -2,6 +2,7 @@ import express from "express";
 import type { Database } from "../app/db/client.server";
 import type { Env } from "../app/lib/env.server";
 import type { Logger } from "../app/lib/logger.server";
+import { bodyLimitFor } from "../app/lib/body-limits";
 import { isSiteOrigin } from "../app/lib/csrf.server";
 import { localeFromCookie } from "../app/lib/i18n";
 import { describeAppError } from "../app/lib/errors";
@@ -16,8 +17,8 @@ import { getViewerFromHeaders, sessionTokenFromCookie } from "../app/features/us
 
 /** Where the page script sends its hits (same origin only). */
 export const COLLECT_PATH = "/api/event";
-/** A hit is a few hundred bytes; nothing bigger is read. */
-export const COLLECT_MAX_BYTES = 4 * 1024;
+/** A hit is a few hundred bytes; nothing bigger is read (app/lib/body-limits.ts). */
+const COLLECT_MAX_BYTES = bodyLimitFor(COLLECT_PATH).maxBytes;
 const FLUSH_MS = 3_000;
 const ROLLUP_MS = 3 * 60_000;
 const MAINTENANCE_MS = 60 * 60_000;

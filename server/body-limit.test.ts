@@ -3,7 +3,8 @@ import { request as httpRequest } from "node:http";
 import type { AddressInfo } from "node:net";
 import express from "express";
 import { afterEach, describe, expect, it } from "vitest";
-import { bodyLimit, DEFAULT_BODY_LIMIT_BYTES, limitFor } from "./body-limit";
+import { bodyLimitFor as limitFor, DEFAULT_BODY_LIMIT_BYTES } from "../app/lib/body-limits";
+import { bodyLimit } from "./body-limit";
 
 let close: (() => Promise<void>) | undefined;
 afterEach(async () => {

@@ -1,3 +1,4 @@
+import { bodyLimitFor } from "./body-limits";
 import { defineMessages, localeFromRequest, translate } from "./i18n";
 
 const messages = defineMessages({
@@ -6,11 +7,12 @@ const messages = defineMessages({
 });
 
 /**
- * The JSON body of an API request, read at most `maxBytes` far: a body that is not JSON (or not
+ * The JSON body of an API request, read at most its path's limit far (lib/body-limits.ts): a body that is not JSON (or not
  * sent as JSON) answers 400, a larger one 413 — thrown as the JSON response, which the API
  * wrappers pass on unchanged.
  */
-export async function readJsonBody(request: Request, maxBytes: number): Promise<unknown> {
+export async function readJsonBody(request: Request): Promise<unknown> {
+  const { maxBytes } = bodyLimitFor(new URL(request.url).pathname);
   const locale = localeFromRequest(request);
   const fail = (status: number, key: "notJson" | "tooLarge") =>
     Response.json({ error: translate(messages, locale, key, { maxKb: Math.floor(maxBytes / 1024) }) }, { status });

@@ -16,7 +16,7 @@ const RefIdsSchema = z.object({ cards: refList, articles: refList, decks: refLis
 export const action = withJsonErrors(async function action({ request, context }: Route.ActionArgs) {
   if (request.method !== "POST") return Response.json({ error: "Method Not Allowed" }, { status: 405, headers: { Allow: "POST" } });
   await requireApiAdmin(request, context);
-  const parsed = RefIdsSchema.safeParse(await readJsonBody(request, 256 * 1024));
+  const parsed = RefIdsSchema.safeParse(await readJsonBody(request));
   if (!parsed.success) return Response.json({ error: "Bad Request" }, { status: 400 });
   const refs = await resolveContentRefs(context.db, uploadStore(context.env), parsed.data, { cardImageBaseUrl: context.env.cardImageBaseUrl });
   return Response.json(contentRefsToJson(refs), { headers: { "Cache-Control": "private, no-store" } });

@@ -1,6 +1,6 @@
 import { DeckError } from "../features/decks/errors";
 import { deleteDeck, getDeckForEdit, updateDeck } from "../features/decks/decks.server";
-import { deckErrorResponse, NO_STORE, parseDeckUpdate, DECK_BODY_MAX_BYTES } from "../features/decks/http.server";
+import { deckErrorResponse, NO_STORE, parseDeckUpdate } from "../features/decks/http.server";
 import { uploadStore } from "../features/uploads/storage.server";
 import { requireApiAdmin } from "../features/users/session.server";
 import { withJsonErrors } from "../lib/api.server";
@@ -28,7 +28,7 @@ export const action = withJsonErrors(async function action({ request, params, co
       await deleteDeck(context.db, params.id, { store: uploadStore(context.env), cardImageBaseUrl: context.env.cardImageBaseUrl });
       return new Response(null, { status: 204, headers: NO_STORE });
     }
-    const { input, revision } = parseDeckUpdate(await readJsonBody(request, DECK_BODY_MAX_BYTES), locale);
+    const { input, revision } = parseDeckUpdate(await readJsonBody(request), locale);
     return Response.json(await updateDeck(context.db, uploadStore(context.env), params.id, input, revision, { cardImageBaseUrl: context.env.cardImageBaseUrl }), { headers: NO_STORE });
   } catch (error) {
     if (error instanceof DeckError) return deckErrorResponse(error, locale);

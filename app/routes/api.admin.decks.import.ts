@@ -2,7 +2,7 @@ import { z } from "../lib/zod";
 import { safeString } from "../lib/text";
 import { DeckError } from "../features/decks/errors";
 import { importDeckText } from "../features/decks/decks.server";
-import { deckErrorResponse, NO_STORE, DECK_BODY_MAX_BYTES } from "../features/decks/http.server";
+import { deckErrorResponse, NO_STORE } from "../features/decks/http.server";
 import { requireApiAdmin } from "../features/users/session.server";
 import { withJsonErrors } from "../lib/api.server";
 import { readJsonBody } from "../lib/json-body.server";
@@ -20,7 +20,7 @@ export const action = withJsonErrors(async function action({ request, context }:
   await requireApiAdmin(request, context);
   const locale = localeFromRequest(request);
   try {
-    const parsed = ImportSchema.safeParse(await readJsonBody(request, DECK_BODY_MAX_BYTES));
+    const parsed = ImportSchema.safeParse(await readJsonBody(request));
     if (!parsed.success) throw new DeckError("invalid_request");
     return Response.json(await importDeckText(context.db, parsed.data.text), { headers: NO_STORE });
   } catch (error) {

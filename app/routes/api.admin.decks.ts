@@ -1,6 +1,6 @@
 import { DeckError } from "../features/decks/errors";
 import { createDeck, listAdminDecks } from "../features/decks/decks.server";
-import { deckErrorResponse, NO_STORE, parseDeckInput, DECK_BODY_MAX_BYTES } from "../features/decks/http.server";
+import { deckErrorResponse, NO_STORE, parseDeckInput } from "../features/decks/http.server";
 import { uploadStore } from "../features/uploads/storage.server";
 import { requireApiAdmin } from "../features/users/session.server";
 import { withJsonErrors } from "../lib/api.server";
@@ -20,7 +20,7 @@ export const action = withJsonErrors(async function action({ request, context }:
   const viewer = await requireApiAdmin(request, context);
   const locale = localeFromRequest(request);
   try {
-    const input = parseDeckInput(await readJsonBody(request, DECK_BODY_MAX_BYTES), locale);
+    const input = parseDeckInput(await readJsonBody(request), locale);
     return Response.json(await createDeck(context.db, uploadStore(context.env), viewer.id, input, { cardImageBaseUrl: context.env.cardImageBaseUrl }), { status: 201, headers: NO_STORE });
   } catch (error) {
     if (error instanceof DeckError) return deckErrorResponse(error, locale);

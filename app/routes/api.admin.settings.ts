@@ -7,8 +7,6 @@ import { readJsonBody } from "../lib/json-body.server";
 import { localeFromRequest, translate } from "../lib/i18n";
 import type { Route } from "./+types/api.admin.settings";
 
-// Five short fields: anything bigger is not a settings form.
-const MAX_BODY_BYTES = 16 * 1024;
 const NO_STORE = { "Cache-Control": "private, no-store" };
 
 /** GET /api/admin/settings → the five SPEC.md §3 fields. Admins only (401 / 403 JSON). */
@@ -27,7 +25,7 @@ export const action = withJsonErrors(async function action({ request, context }:
   const viewer = await requireApiAdmin(request, context);
   const locale = localeFromRequest(request);
   // 400 when not JSON, 413 past the limit (thrown as its JSON answer).
-  const body = await readJsonBody(request, MAX_BODY_BYTES);
+  const body = await readJsonBody(request);
   const parsed = SiteSettingsSchema.safeParse(body);
   if (!parsed.success) {
     const fields = settingsFieldErrors(parsed.error, (key, params) => translate(settingsMessages, locale, key, params));

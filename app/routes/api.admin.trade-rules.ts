@@ -7,8 +7,6 @@ import { readJsonBody } from "../lib/json-body.server";
 import { localeFromRequest, translate } from "../lib/i18n";
 import type { Route } from "./+types/api.admin.trade-rules";
 
-// Six short fields.
-const MAX_BODY_BYTES = 8 * 1024;
 
 /**
  * POST /api/admin/trade-rules `{scope, target, tradeable, effectiveAt, until?, note}` (times as
@@ -19,7 +17,7 @@ export const action = withJsonErrors(async function action({ request, context }:
   if (request.method !== "POST") return Response.json({ error: "Method Not Allowed", code: "method_not_allowed" }, { status: 405, headers: { Allow: "POST" } });
   const viewer = await requireApiAdmin(request, context);
   const locale = localeFromRequest(request);
-  const parsed = TradeRuleChangeSchema.safeParse(await readJsonBody(request, MAX_BODY_BYTES));
+  const parsed = TradeRuleChangeSchema.safeParse(await readJsonBody(request));
   if (!parsed.success) {
     const fields = Object.fromEntries(Object.entries(tradeRuleFieldErrors(parsed.error)).map(([field, key]) => [field, translate(tradeRulesMessages, locale, key)]));
     return Response.json({ error: Object.values(fields)[0] ?? translate(tradeRulesMessages, locale, "errInvalidRequest"), code: "invalid_request", fields }, { status: 400 });

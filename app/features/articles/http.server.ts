@@ -4,9 +4,6 @@ import { readJsonBody } from "../../lib/json-body.server";
 import { articleFieldErrors } from "./articles.schema";
 import { articlesMessages } from "./messages";
 
-/** An article of 100,000 characters of Japanese text is ~300 KB of UTF-8; the rest is small. */
-export const ARTICLE_BODY_MAX_BYTES = 512 * 1024;
-
 export const NO_STORE = { "Cache-Control": "private, no-store" };
 
 /**
@@ -14,7 +11,7 @@ export const NO_STORE = { "Cache-Control": "private, no-store" };
  * 400 `{"error": first message, "fields": {field: message}}` (SPEC.md §5 texts).
  */
 export async function parseArticleBody<S extends z.ZodType>(request: Request, schema: S): Promise<z.output<S>> {
-  const body = await readJsonBody(request, ARTICLE_BODY_MAX_BYTES);
+  const body = await readJsonBody(request);
   const parsed = schema.safeParse(body);
   if (parsed.success) return parsed.data;
   const locale = localeFromRequest(request);

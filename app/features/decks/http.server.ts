@@ -4,8 +4,6 @@ import { deckFieldErrors, DeckInputSchema, DeckUpdateSchema, type DeckInput } fr
 import { DeckError } from "./errors";
 import { decksMessages, type DecksMessageKey } from "./messages";
 
-/** A deck with its text and 60 card rows is a few tens of KB; anything bigger is not a deck form. */
-export const DECK_BODY_MAX_BYTES = 256 * 1024;
 export const NO_STORE = { "Cache-Control": "private, no-store" };
 
 /** Parses a deck save; a broken rule throws DeckError("invalid_input") naming each field (SPEC.md §5 texts). */
