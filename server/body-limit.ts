@@ -37,7 +37,7 @@ export function bodyLimit(options: { routes?: readonly BodyLimit[]; defaultBytes
     // the client (a browser posting a big form) reads the answer on a healthy connection; past that
     // the connection closes instead of reading it.
     if (status === 411 || !(Number(declared) <= DRAIN_MAX_BYTES)) res.setHeader("Connection", "close");
-    answerAtEdge(req, res, status, (locale) =>
+    answerAtEdge(req, res, status, status === 413 ? "too_large" : "length_required", (locale) =>
       status === 413 ? edgeText(locale, "tooLarge", { max: formatBytes(rule.maxBytes) }) : edgeText(locale, "lengthRequired"),
     );
   };

@@ -3,7 +3,7 @@ import { defineMessages, localeFromCookie, translate, type Locale, type Params }
 
 /**
  * How the Express layer refuses a request before React Router sees it (body limits, unreadable
- * URLs): `{"error"}` for APIs (`/api/…`, `.data` navigations, JSON requests), a short page in
+ * URLs): `{"error", "code"}` for APIs (`/api/…`, `.data` navigations, JSON requests), a short page in
  * the visitor's language otherwise.
  */
 const edgeMessages = defineMessages({
@@ -39,12 +39,13 @@ function escapeHtml(text: string): string {
   return text.replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]!);
 }
 
-export function answerAtEdge(req: Request, res: Response, status: number, message: (locale: Locale) => string): void {
+export function answerAtEdge(req: Request, res: Response, status: number, code: string, message: (locale: Locale) => string): void {
   const locale = localeFromCookie(req.headers.cookie);
   const text = message(locale);
   res.setHeader("Cache-Control", "no-store");
   if (wantsJson(req)) {
-    res.status(status).json({ error: text });
+    // The refusal shape of every JSON answer (app/lib/api.server.ts).
+    res.status(status).json({ error: text, code });
     return;
   }
   const title = edgeText(locale, "title");

@@ -13,8 +13,10 @@ import type { AppContext } from "../app/lib/context";
 import type { Env } from "../app/lib/env.server";
 import { AUTH_BASE_PATH, authRequestHandler, CLIENT_IP_HEADER, getAuth } from "../app/features/users/auth.server";
 import { isCsrfSafe, isSiteOrigin } from "../app/lib/csrf.server";
-import { localeFromCookie, translate } from "../app/lib/i18n";
-import { usersMessages } from "../app/features/users/messages";
+import { localeFromCookie } from "../app/lib/i18n";
+import { describeAppError } from "../app/lib/errors";
+import { HttpError } from "../app/lib/api.server";
+import { UserError } from "../app/features/users/errors";
 import { onSettingsChange } from "../app/features/settings/settings-version.server";
 import { IMMUTABLE_CACHE_CONTROL, LOCAL_UPLOADS_PATH, localUploadsDir } from "../app/features/uploads/storage.server";
 import { toNodeHandler } from "better-auth/node";
@@ -107,7 +109,8 @@ export async function createHttpApp(options: {
       siteOrigin.origin,
     );
     if (ok) return next();
-    res.status(403).json({ error: translate(usersMessages, localeFromCookie(req.headers.cookie), "errorCsrf") });
+    const { status, code, message } = describeAppError(new UserError("csrf"), localeFromCookie(req.headers.cookie));
+    res.status(status).json({ error: message, code });
   });
 
   // A URL with NUL bytes or escapes that are not UTF-8 never reaches a route (server/url-guard.ts).
@@ -213,9 +216,10 @@ export async function createHttpApp(options: {
     }),
   );
 
-  app.use((err: unknown, _req: express.Request, res: express.Response, _next: express.NextFunction) => {
+  app.use((err: unknown, req: express.Request, res: express.Response, _next: express.NextFunction) => {
     log.error("unhandled error", { error: err instanceof Error ? err.message : String(err) });
-    if (!res.headersSent) res.status(500).json({ error: "Internal Server Error" });
+    const { status, code, message } = describeAppError(new HttpError("internal"), localeFromCookie(req.headers.cookie));
+    if (!res.headersSent) res.status(status).json({ error: message, code });
   });
 
   return { server, io, realtime, analytics, metrics };

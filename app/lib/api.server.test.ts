@@ -19,7 +19,7 @@ describe("withJsonErrors", () => {
     });
     const res = (await loader()) as Response;
     expect(res.status).toBe(500);
-    expect(await res.json()).toEqual({ error: "Internal Server Error" });
+    expect(await res.json()).toEqual({ error: "サーバーでエラーが発生しました。時間をおいてもう一度お試しください。", code: "internal" });
     expect(logged).toHaveBeenCalledOnce();
   });
 

@@ -23,7 +23,8 @@ import { startHttpApp } from "../support/http-app";
 import { createTestDatabase, type TestDatabase } from "../support/test-db";
 
 // Each body limit of app/lib/body-limits.ts, driven through the real Express app: a body of
-// exactly the limit reaches its route, one byte more is refused at the edge (413, unread).
+// exactly the limit reaches its route, one byte more is refused at the edge (413, unread), and a
+// chunked body past the limit is stopped by the input reader as it streams.
 const SITE = "http://torepoke.test";
 const SECRET = randomBytes(32).toString("base64url");
 let database: TestDatabase;
@@ -104,6 +105,17 @@ describe("body limits through Express", () => {
     expect(over.status).toBe(413);
     if (type === "application/json") expect(JSON.parse(over.body).error).toContain("送信された内容が大きすぎます");
   });
+
+  it.each(BODY_LIMITS.filter((limit) => limit.streaming).map((limit) => [limit.path, limit] as const))(
+    "%s: a chunked body past the limit is stopped while it streams",
+    async (_path, limit) => {
+      const url = URL_OF[limit.path] ?? limit.path;
+      // The uploads route reads multipart; the others JSON.
+      const type = url === "/api/admin/uploads" ? "multipart/form-data; boundary=limit" : "application/json";
+      const answer = await send(url, jsonOf(limit.maxBytes + 64 * 1024), { chunked: true, type });
+      expect(answer.status).toBe(413);
+    },
+  );
 
   it("gives every other route the default limit", async () => {
     expect((await send("/api/admin/decks", jsonOf(DEFAULT_BODY_LIMIT_BYTES))).status).toBe(400);
