@@ -32,6 +32,7 @@ import { getViewerFromHeaders } from "../app/features/users/session.server";
 import type { Env } from "../app/lib/env.server";
 import { AppError } from "../app/lib/errors";
 import { localeFromRequest, type Locale } from "../app/lib/i18n";
+import { socketRefusal } from "../app/lib/api.server";
 import type { Logger } from "../app/lib/logger.server";
 
 export type Realtime = { close(): Promise<void> };
@@ -139,7 +140,7 @@ function attachChat(nsp: ChatNamespace, deps: { env: Env; database: Database; lo
     if (!(err instanceof AppError) && !(err instanceof z.ZodError)) log.error("chat handler failed", { error: err instanceof Error ? err.message : String(err) });
     const known = err instanceof AppError ? err : new ChatError("invalid");
     if (known.code === "suspended") disconnectUser(socket.data.userId);
-    return { ok: false, error: known.code, message: known.text(socket.data.locale) };
+    return socketRefusal(known, socket.data.locale);
   };
 
   // The handshake refuses a suspended user, but sockets opened before the suspension stay up:
