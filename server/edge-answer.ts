@@ -1,4 +1,6 @@
 import type { Request, Response } from "express";
+import { refusalBody } from "../app/lib/api.server";
+import { describeAppError, type AppError } from "../app/lib/errors";
 import { defineMessages, localeFromCookie, translate, type Locale, type Params } from "../app/lib/i18n";
 
 /**
@@ -39,13 +41,20 @@ function escapeHtml(text: string): string {
   return text.replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]!);
 }
 
+/** An AppError answered by Express itself (CSRF, analytics, the last-resort 500): the one JSON refusal. */
+export function sendRefusal(req: Request, res: Response, error: AppError): void {
+  const answer = describeAppError(error, localeFromCookie(req.headers.cookie));
+  res.setHeader("Cache-Control", "no-store");
+  res.status(answer.status).json(refusalBody(answer));
+}
+
 export function answerAtEdge(req: Request, res: Response, status: number, code: string, message: (locale: Locale) => string): void {
   const locale = localeFromCookie(req.headers.cookie);
   const text = message(locale);
   res.setHeader("Cache-Control", "no-store");
   if (wantsJson(req)) {
     // The refusal shape of every JSON answer (app/lib/api.server.ts).
-    res.status(status).json({ error: text, code });
+    res.status(status).json(refusalBody({ status, code, message: text }));
     return;
   }
   const title = edgeText(locale, "title");

@@ -13,8 +13,6 @@ import type { AppContext } from "../app/lib/context";
 import type { Env } from "../app/lib/env.server";
 import { AUTH_BASE_PATH, authRequestHandler, CLIENT_IP_HEADER, getAuth } from "../app/features/users/auth.server";
 import { isCsrfSafe, isSiteOrigin } from "../app/lib/csrf.server";
-import { localeFromCookie } from "../app/lib/i18n";
-import { describeAppError } from "../app/lib/errors";
 import { HttpError } from "../app/lib/api.server";
 import { UserError } from "../app/features/users/errors";
 import { onSettingsChange } from "../app/features/settings/settings-version.server";
@@ -22,6 +20,7 @@ import { IMMUTABLE_CACHE_CONTROL, LOCAL_UPLOADS_PATH, localUploadsDir } from "..
 import { toNodeHandler } from "better-auth/node";
 import type { Logger } from "../app/lib/logger.server";
 import { bodyLimit } from "./body-limit";
+import { sendRefusal } from "./edge-answer";
 import { jsonApi } from "./json-api";
 import { onContentChange } from "../app/lib/content-version.server";
 import { urlGuard } from "./url-guard";
@@ -109,8 +108,7 @@ export async function createHttpApp(options: {
       siteOrigin.origin,
     );
     if (ok) return next();
-    const { status, code, message } = describeAppError(new UserError("csrf"), localeFromCookie(req.headers.cookie));
-    res.status(status).json({ error: message, code });
+    sendRefusal(req, res, new UserError("csrf"));
   });
 
   // A URL with NUL bytes or escapes that are not UTF-8 never reaches a route (server/url-guard.ts).
@@ -218,8 +216,7 @@ export async function createHttpApp(options: {
 
   app.use((err: unknown, req: express.Request, res: express.Response, _next: express.NextFunction) => {
     log.error("unhandled error", { error: err instanceof Error ? err.message : String(err) });
-    const { status, code, message } = describeAppError(new HttpError("internal"), localeFromCookie(req.headers.cookie));
-    if (!res.headersSent) res.status(status).json({ error: message, code });
+    if (!res.headersSent) sendRefusal(req, res, new HttpError("internal"));
   });
 
   return { server, io, realtime, analytics, metrics };

@@ -1,7 +1,7 @@
 import { bodyLimitFor, formatBytes } from "./body-limits";
 import { AppError } from "./errors";
-import { defineMessages, localeFromRequest, type Catalogue, type Locale } from "./i18n";
-import { ValidationError, type FieldMessageOptions } from "./validation";
+import { defineMessages } from "./i18n";
+import { parseInput, type ParseOptions } from "./validation";
 import type { z } from "./zod";
 
 /**
@@ -46,31 +46,18 @@ export class InputError extends AppError<keyof typeof INPUT_ERRORS> {
 
 export type BodyKind = "json" | "form" | "multipart";
 
-export type ReadOptions<K extends string> = {
-  /** The catalogue the schema's messages are keys of, and the key for anything else. */
-  messages?: Catalogue<K>;
-} & Partial<FieldMessageOptions<K>> & {
-    /** The body kinds the route takes (default: all three); another Content-Type is unreadable (400). */
-    accept?: readonly BodyKind[];
-    /** Turns a read form into the schema's shape (repeated fields, "id*count" pairs). */
-    fromForm?: (form: FormData) => unknown;
-    /** The code of the ValidationError (default `invalid_input`). */
-    code?: string;
-    /** The route's own refusal for a body past its limit (e.g. the uploads' "10MBまで"). */
-    tooLarge?: () => AppError;
-  };
-
-/** Checks `value` against `schema`: the parsed value, or a ValidationError in `locale`. */
-export function parseInput<S extends z.ZodType, K extends string>(value: unknown, schema: S, locale: Locale, options: ReadOptions<K> = {}): z.output<S> {
-  const parsed = schema.safeParse(value);
-  if (parsed.success) return parsed.data;
-  const catalogue = (options.messages ?? inputMessages) as Catalogue<string>;
-  throw ValidationError.fromZod(parsed.error, catalogue, locale, { ...options, fallback: options.fallback ?? "unreadable" });
-}
+export type ReadOptions<K extends string> = ParseOptions<K> & {
+  /** The body kinds the route takes (default: all three); another Content-Type is unreadable (400). */
+  accept?: readonly BodyKind[];
+  /** Turns a read form into the schema's shape (repeated fields, "id*count" pairs). */
+  fromForm?: (form: FormData) => unknown;
+  /** The route's own refusal for a body past its limit (e.g. the uploads' "10MBまで"). */
+  tooLarge?: () => AppError;
+};
 
 /** The request's input (query for GET/HEAD, the body otherwise), parsed by `schema`. */
 export async function readInput<S extends z.ZodType, K extends string = never>(request: Request, schema: S, options: ReadOptions<K> = {}): Promise<z.output<S>> {
-  return parseInput(await readRaw(request, options), schema, localeFromRequest(request), options);
+  return parseInput(await readRaw(request, options), schema, options);
 }
 
 /** The query string as an object (a repeated parameter becomes a list). */

@@ -6,7 +6,6 @@ import { requireApiAdmin } from "../features/users/session.server";
 import { methodNotAllowed, withJsonErrors } from "../lib/api.server";
 import { readInput } from "../lib/input.server";
 import { z } from "../lib/zod";
-import { localeFromRequest } from "../lib/i18n";
 import type { Route } from "./+types/api.admin.decks.$id";
 
 /** GET /api/admin/decks/{id} — the deck as the editor loads it (public or not). Admins only. */
@@ -25,6 +24,6 @@ export const action = withJsonErrors(async function action({ request, params, co
     await deleteDeck(context.db, params.id, { store: uploadStore(context.env), cardImageBaseUrl: context.env.cardImageBaseUrl });
     return new Response(null, { status: 204, headers: NO_STORE });
   }
-  const { input, revision } = parseDeckUpdate(await readInput(request, z.unknown(), { accept: ["json"] }), localeFromRequest(request));
+  const { input, revision } = parseDeckUpdate(await readInput(request, z.unknown(), { accept: ["json"] }));
   return Response.json(await updateDeck(context.db, uploadStore(context.env), params.id, input, revision, { cardImageBaseUrl: context.env.cardImageBaseUrl }), { headers: NO_STORE });
 });

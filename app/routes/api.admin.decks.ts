@@ -5,7 +5,6 @@ import { requireApiAdmin } from "../features/users/session.server";
 import { methodNotAllowed, withJsonErrors } from "../lib/api.server";
 import { readInput } from "../lib/input.server";
 import { z } from "../lib/zod";
-import { localeFromRequest } from "../lib/i18n";
 import type { Route } from "./+types/api.admin.decks";
 
 /** GET /api/admin/decks — every deck, newest first (the デッキ管理 list). Admins only. */
@@ -18,6 +17,6 @@ export const loader = withJsonErrors(async function loader({ request, context }:
 export const action = withJsonErrors(async function action({ request, context }: Route.ActionArgs) {
   if (request.method !== "POST") throw methodNotAllowed("GET, POST");
   const viewer = await requireApiAdmin(request, context);
-  const input = parseDeckInput(await readInput(request, z.unknown(), { accept: ["json"] }), localeFromRequest(request));
+  const input = parseDeckInput(await readInput(request, z.unknown(), { accept: ["json"] }));
   return Response.json(await createDeck(context.db, uploadStore(context.env), viewer.id, input, { cardImageBaseUrl: context.env.cardImageBaseUrl }), { status: 201, headers: NO_STORE });
 });

@@ -3,7 +3,6 @@ import { articlesMessages } from "../features/articles/messages";
 import { readInput } from "../lib/input.server";
 import { ValidationError } from "../lib/validation";
 import { z } from "../lib/zod";
-import { localeFromRequest, translate } from "../lib/i18n";
 
 const ListQuerySchema = z.object({
   category: z.enum(ARTICLE_CATEGORIES).or(z.literal("").transform(() => undefined)).optional(),
@@ -18,6 +17,6 @@ import type { Route } from "./+types/api.articles";
 export const loader = withJsonErrors(async function loader({ request, context }: Route.LoaderArgs) {
   const query = await readInput(request, ListQuerySchema, { messages: articlesMessages, fallback: "errInvalid" });
   const page = await listPublicArticlesAfter(context.db, { category: query.category ?? null, cursor: query.cursor ?? null, limit: query.limit });
-  if (!page) throw new ValidationError({ cursor: translate(articlesMessages, localeFromRequest(request), "errInvalid") });
+  if (!page) throw ValidationError.field("cursor", articlesMessages, "errInvalid");
   return Response.json(page, { headers: { "Cache-Control": "public, max-age=60" } });
 });

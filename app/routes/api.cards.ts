@@ -2,8 +2,7 @@ import { listCards, MAX_PAGE_SIZE } from "../features/cards/cards.server";
 import { CardError } from "../features/cards/errors";
 import type { Route } from "./+types/api.cards";
 import { withJsonErrors } from "../lib/api.server";
-import { localeFromRequest } from "../lib/i18n";
-import { parseInput } from "../lib/input.server";
+import { parseInput } from "../lib/validation";
 import { z } from "../lib/zod";
 
 const LimitSchema = z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).optional();
@@ -16,7 +15,7 @@ export const loader = withJsonErrors(async function loader({ request, context }:
   const params = new URL(request.url).searchParams;
   const packId = params.get("pack")?.trim();
   if (!packId) throw new CardError("unknown_pack_name");
-  const limit = parseInput(params.get("limit") || undefined, LimitSchema, localeFromRequest(request));
+  const limit = parseInput(params.get("limit") || undefined, LimitSchema);
   const page = await listCards(context.db, {
     packId,
     q: params.get("q"),

@@ -4,8 +4,8 @@ import { SEQ_MAX } from "../features/chat/chat.schema";
 import { requireApiViewer } from "../features/users/session.server";
 import type { Route } from "./+types/api.chat.rooms.$roomId.messages";
 import { withJsonErrors } from "../lib/api.server";
-import { localeFromRequest } from "../lib/i18n";
-import { parseInput, queryOf } from "../lib/input.server";
+import { queryOf } from "../lib/input.server";
+import { parseInput } from "../lib/validation";
 
 const QuerySchema = z.object({
   afterSeq: z.coerce.number().int().nonnegative().max(SEQ_MAX).optional(),
@@ -22,7 +22,7 @@ export const loader = withJsonErrors(async function loader({ request, params, co
   const viewer = await requireApiViewer(request, context);
   // An empty parameter is an absent one.
   const given = Object.fromEntries(Object.entries(queryOf(request)).filter(([, v]) => v !== ""));
-  const query = parseInput(given, QuerySchema, localeFromRequest(request));
+  const query = parseInput(given, QuerySchema);
   const messages = await listMessages(context.db, params.roomId, viewer.id, query);
   return Response.json({ messages }, { headers: { "Cache-Control": "private, no-store" } });
 });

@@ -1,8 +1,8 @@
-import { OfferInputSchema } from "../features/trades/trades.schema";
 import { createOffer } from "../features/trades/offers.server";
 import { boardEndpoint } from "../features/trades/endpoints.server";
 import { requireApiViewer } from "../features/users/session.server";
-import { tradesMessages } from "../features/trades/messages";
+import { parseOfferInput } from "../features/trades/http.server";
+import { z } from "../lib/zod";
 import { readInput } from "../lib/input.server";
 import type { Route } from "./+types/api.trades";
 import { endpointLoader, methodNotAllowed, withJsonErrors } from "../lib/api.server";
@@ -14,6 +14,6 @@ export const loader = endpointLoader(boardEndpoint);
 export const action = withJsonErrors(async function action({ request, context }: Route.ActionArgs) {
   if (request.method !== "POST") throw methodNotAllowed("GET, POST");
   const viewer = await requireApiViewer(request, context);
-  const input = await readInput(request, OfferInputSchema, { accept: ["json"], messages: tradesMessages, fallback: "badRequest" });
+  const input = parseOfferInput(await readInput(request, z.unknown(), { accept: ["json"] }));
   return Response.json(await createOffer(context.db, viewer.id, input), { status: 201 });
 });
