@@ -104,7 +104,7 @@ function refusalShapeProblem(path: string, status: number, type: string | undefi
   return null;
 }
 
-type Answer = { status: number; shape: string | null };
+type Answer = { status: number; shape: string | null; refusal: boolean };
 
 /** Sends one request; bodies go out with a Content-Length (or chunked when `chunked`). */
 function send(base: string, c: Case, cookie: string | undefined): Promise<Answer> {
@@ -123,13 +123,15 @@ function send(base: string, c: Case, cookie: string | undefined): Promise<Answer
       res.on("data", (chunk: Buffer) => chunks.push(chunk));
       res.on("end", () => {
         const status = res.statusCode ?? 0;
-        resolve({ status, shape: refusalShapeProblem(c.path, status, res.headers["content-type"], Buffer.concat(chunks).toString("utf8")) });
+        const type = res.headers["content-type"];
+        const refusal = status >= 400 && /json/i.test(type ?? "") && !c.path.startsWith("/api/auth/");
+        resolve({ status, refusal, shape: refusalShapeProblem(c.path, status, type, Buffer.concat(chunks).toString("utf8")) });
       });
-      res.on("error", () => resolve({ status: res.statusCode ?? -1, shape: null }));
+      res.on("error", () => resolve({ status: res.statusCode ?? -1, shape: null, refusal: false }));
     });
     req.on("timeout", () => req.destroy(new Error("timeout")));
     // A server that answers early and closes (body limits) is fine: the status already arrived.
-    req.on("error", () => resolve({ status: -1, shape: null }));
+    req.on("error", () => resolve({ status: -1, shape: null, refusal: false }));
     req.end(body);
   });
 }
@@ -297,9 +299,11 @@ async function run(label: string, env: Record<string, string>): Promise<boolean>
     const fives: string[] = [];
     const shapes: string[] = [];
     let misshapen = 0;
+    let refusals = 0;
     const started = Date.now();
     for (const c of all) {
-      const { status, shape } = await send(base, c, cookies[c.who]);
+      const { status, shape, refusal } = await send(base, c, cookies[c.who]);
+      if (refusal) refusals++;
       if (shape) {
         misshapen++;
         if (shapes.length < 40) shapes.push(`shape: ${shape}: ${status} ${c.method} ${c.path.slice(0, 120)} [${c.who}]`);
@@ -326,7 +330,7 @@ async function run(label: string, env: Record<string, string>): Promise<boolean>
       console.log(key.padEnd(58), String(t.total).padStart(6), String(t.s2).padStart(5), String(t.s3).padStart(5), String(t.s4).padStart(5), String(t.s5).padStart(5), String(t.failed).padStart(5));
     }
     for (const f of fives) console.log(`  ${f}`);
-    console.log(`JSON refusals not in the one shape {error, code, fields?}: ${misshapen}`);
+    console.log(`JSON refusals: ${refusals}, not in the one shape {error, code, fields?}: ${misshapen}`);
     for (const s of shapes) console.log(`  ${s}`);
     // The server must still be healthy afterwards.
     const health = await fetch(`${base}/healthz`);

@@ -37,6 +37,11 @@ function fieldIssues<K extends string>(error: z.ZodError, catalogueKeys: Record<
   return fields;
 }
 
+/** The first problem of each field as its catalogue key, for a form that translates as it renders. */
+export function fieldKeys<K extends string>(error: z.ZodError, catalogueKeys: Record<K, unknown>, options: FieldMessageOptions<K>): Record<string, K> {
+  return Object.fromEntries(Object.entries(fieldIssues(error, catalogueKeys, options)).map(([field, { key }]) => [field, key]));
+}
+
 /** The first problem of each field, translated: `{ title: "タイトルを入力してください" }`. */
 export function fieldMessages<K extends string>(error: z.ZodError, translateKey: (key: K, params: Params) => string, catalogueKeys: Record<K, unknown>, options: FieldMessageOptions<K>): Record<string, string> {
   return Object.fromEntries(Object.entries(fieldIssues(error, catalogueKeys, options)).map(([field, { key, params }]) => [field, translateKey(key, params)]));
