@@ -1,13 +1,6 @@
-import { translate, type Locale } from "../../lib/i18n";
 import { parseInput } from "../../lib/validation";
-import { tradesMessages, type TradesMessageKey } from "./messages";
+import { tradesMessages } from "./messages";
 import { OfferInputSchema, ReportInputSchema, type OfferInput } from "./trades.schema";
-
-/** The reader's text for a zod issue key of the trade schemas or any catalogue key. */
-export function tradeText(locale: Locale, key: string, params?: Record<string, string | number>): string {
-  const known = key in tradesMessages.ja ? (key as TradesMessageKey) : "badRequest";
-  return translate(tradesMessages, locale, known, params);
-}
 
 /** How the trade schemas' messages read (their issue messages are keys of the trades catalogue). */
 const TRADE_INPUT = { messages: tradesMessages, fallback: "badRequest" } as const;
