@@ -2,7 +2,8 @@
 // nested bodies, NUL bytes, invalid UTF-8 and bad ids, signed out, signed in and as an admin,
 // against a server started here on 127.0.0.1 — on PGlite, then on a fresh PostgreSQL database
 // when one answers. Bounded (a fixed list of cases, one request at a time); prints the answers per
-// route by status class and every 5xx; exits 1 when any answer is a 5xx. `npm run build` first.
+// route by status class and every 5xx; exits 1 when any answer is a 5xx or a JSON refusal is not
+// in the one shape {error, code, fields?}. `npm run build` first.
 import { randomBytes } from "node:crypto";
 import { request as httpRequest } from "node:http";
 import { startServer, type RunningServer } from "../tests/support/server";
@@ -81,8 +82,32 @@ function multipartBodies(): { body: Buffer; type: string }[] {
   ];
 }
 
+/**
+ * The one refusal shape of every JSON answer of 4xx/5xx (app/lib/api.server.ts):
+ * `{"error": text, "code": snake_case, "fields"?: {field: text}}` and nothing else. Better Auth's own
+ * endpoints (/api/auth/*) answer in their library's shape and are not ours to check.
+ */
+function refusalShapeProblem(path: string, status: number, type: string | undefined, text: string): string | null {
+  if (status < 400 || !/json/i.test(type ?? "") || path.startsWith("/api/auth/")) return null;
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return "not JSON";
+  }
+  if (typeof body !== "object" || body === null || Array.isArray(body)) return "not an object";
+  const { error, code, fields, ...rest } = body as Record<string, unknown>;
+  if (typeof error !== "string" || !error) return "no error text";
+  if (typeof code !== "string" || !/^[a-z][a-z0-9_]*$/.test(code)) return "no snake_case code";
+  if (fields !== undefined && (typeof fields !== "object" || fields === null || Object.values(fields).some((v) => typeof v !== "string"))) return "fields not {field: text}";
+  if (Object.keys(rest).length) return `extra keys ${Object.keys(rest).join(",")}`;
+  return null;
+}
+
+type Answer = { status: number; shape: string | null; refusal: boolean };
+
 /** Sends one request; bodies go out with a Content-Length (or chunked when `chunked`). */
-function send(base: string, c: Case, cookie: string | undefined): Promise<number> {
+function send(base: string, c: Case, cookie: string | undefined): Promise<Answer> {
   return new Promise((resolve) => {
     const body = c.body === undefined ? undefined : Buffer.isBuffer(c.body) ? c.body : Buffer.from(c.body);
     const headers: Record<string, string> = { origin: base, accept: c.path.startsWith("/api/") ? "application/json" : "text/html", ...c.headers };
@@ -94,13 +119,19 @@ function send(base: string, c: Case, cookie: string | undefined): Promise<number
     // A fresh connection per case: an early answer on a reused keep-alive socket must not be
     // mistaken for the next case failing.
     const req = httpRequest(`${base}${c.path}`, { method: c.method, headers, timeout: 30_000, agent: false }, (res) => {
-      res.resume();
-      res.on("end", () => resolve(res.statusCode ?? 0));
-      res.on("error", () => resolve(res.statusCode ?? -1));
+      const chunks: Buffer[] = [];
+      res.on("data", (chunk: Buffer) => chunks.push(chunk));
+      res.on("end", () => {
+        const status = res.statusCode ?? 0;
+        const type = res.headers["content-type"];
+        const refusal = status >= 400 && /json/i.test(type ?? "") && !c.path.startsWith("/api/auth/");
+        resolve({ status, refusal, shape: refusalShapeProblem(c.path, status, type, Buffer.concat(chunks).toString("utf8")) });
+      });
+      res.on("error", () => resolve({ status: res.statusCode ?? -1, shape: null, refusal: false }));
     });
     req.on("timeout", () => req.destroy(new Error("timeout")));
     // A server that answers early and closes (body limits) is fine: the status already arrived.
-    req.on("error", () => resolve(-1));
+    req.on("error", () => resolve({ status: -1, shape: null, refusal: false }));
     req.end(body);
   });
 }
@@ -266,9 +297,17 @@ async function run(label: string, env: Record<string, string>): Promise<boolean>
     const cookies: Record<Who, string | undefined> = { anonymous: undefined, user, admin };
     const tallies = new Map<string, Tally>();
     const fives: string[] = [];
+    const shapes: string[] = [];
+    let misshapen = 0;
+    let refusals = 0;
     const started = Date.now();
     for (const c of all) {
-      const status = await send(base, c, cookies[c.who]);
+      const { status, shape, refusal } = await send(base, c, cookies[c.who]);
+      if (refusal) refusals++;
+      if (shape) {
+        misshapen++;
+        if (shapes.length < 40) shapes.push(`shape: ${shape}: ${status} ${c.method} ${c.path.slice(0, 120)} [${c.who}]`);
+      }
       const key = `${c.route} [${c.who}]`;
       const t = tallies.get(key) ?? { total: 0, s2: 0, s3: 0, s4: 0, s5: 0, failed: 0 };
       t.total++;
@@ -291,10 +330,12 @@ async function run(label: string, env: Record<string, string>): Promise<boolean>
       console.log(key.padEnd(58), String(t.total).padStart(6), String(t.s2).padStart(5), String(t.s3).padStart(5), String(t.s4).padStart(5), String(t.s5).padStart(5), String(t.failed).padStart(5));
     }
     for (const f of fives) console.log(`  ${f}`);
+    console.log(`JSON refusals: ${refusals}, not in the one shape {error, code, fields?}: ${misshapen}`);
+    for (const s of shapes) console.log(`  ${s}`);
     // The server must still be healthy afterwards.
     const health = await fetch(`${base}/healthz`);
     console.log(`after the fuzz: /healthz ${health.status}`);
-    return sum.s5 === 0 && sum.failed === 0 && health.ok;
+    return sum.s5 === 0 && sum.failed === 0 && misshapen === 0 && health.ok;
   } finally {
     await server.stop();
   }

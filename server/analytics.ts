@@ -2,9 +2,9 @@ import express from "express";
 import type { Database } from "../app/db/client.server";
 import type { Env } from "../app/lib/env.server";
 import type { Logger } from "../app/lib/logger.server";
+import { bodyLimitFor } from "../app/lib/body-limits";
 import { isSiteOrigin } from "../app/lib/csrf.server";
-import { localeFromCookie } from "../app/lib/i18n";
-import { describeAppError } from "../app/lib/errors";
+import { sendRefusal } from "./edge-answer";
 import { createEventBuffer } from "../app/features/analytics/buffer.server";
 import { createCollector, parseHit } from "../app/features/analytics/collect.server";
 import { AnalyticsError } from "../app/features/analytics/errors";
@@ -16,8 +16,8 @@ import { getViewerFromHeaders, sessionTokenFromCookie } from "../app/features/us
 
 /** Where the page script sends its hits (same origin only). */
 export const COLLECT_PATH = "/api/event";
-/** A hit is a few hundred bytes; nothing bigger is read. */
-export const COLLECT_MAX_BYTES = 4 * 1024;
+/** A hit is a few hundred bytes; nothing bigger is read (app/lib/body-limits.ts). */
+const COLLECT_MAX_BYTES = bodyLimitFor(COLLECT_PATH).maxBytes;
 const FLUSH_MS = 3_000;
 const ROLLUP_MS = 3 * 60_000;
 const MAINTENANCE_MS = 60 * 60_000;
@@ -43,10 +43,7 @@ export function attachAnalytics(app: express.Express, options: { env: Env; datab
   const limiter = createMemoryRateLimiter({ limit: env.analytics.rateLimitPerMinute, windowMs: 60_000 });
   let lastRollupAt: string | null = null;
 
-  const refuse = (res: express.Response, req: express.Request, error: AnalyticsError) => {
-    const { status, code, message } = describeAppError(error, localeFromCookie(req.headers.cookie));
-    res.status(status).json({ error: message, code });
-  };
+  const refuse = (res: express.Response, req: express.Request, error: AnalyticsError) => sendRefusal(req, res, error);
 
   app.post(COLLECT_PATH, express.text({ type: () => true, limit: COLLECT_MAX_BYTES }), async (req, res) => {
     // Browsers always send Origin with a POST from fetch; anything else is not our page script.

@@ -3,7 +3,8 @@ import { request as httpRequest } from "node:http";
 import type { AddressInfo } from "node:net";
 import express from "express";
 import { afterEach, describe, expect, it } from "vitest";
-import { bodyLimit, DEFAULT_BODY_LIMIT_BYTES, limitFor } from "./body-limit";
+import { bodyLimitFor as limitFor, DEFAULT_BODY_LIMIT_BYTES } from "../app/lib/body-limits";
+import { bodyLimit } from "./body-limit";
 
 let close: (() => Promise<void>) | undefined;
 afterEach(async () => {
@@ -51,7 +52,7 @@ describe("body limit", () => {
     const app = await serve();
     const res = await announce(app.base, "/api/comments", { "content-type": "application/json", "content-length": String(50 * 1024 * 1024) });
     expect(res.status).toBe(413);
-    expect(JSON.parse(res.body)).toEqual({ error: "送信された内容が大きすぎます（上限 256 KB）。内容を減らしてもう一度お試しください。" });
+    expect(JSON.parse(res.body)).toEqual({ error: "送信された内容が大きすぎます（上限 256 KB）。内容を減らしてもう一度お試しください。", code: "too_large" });
     expect(app.bytesRead()).toBe(0);
   });
 
@@ -80,7 +81,7 @@ describe("body limit", () => {
     const app = await serve();
     const chunked = await announce(app.base, "/api/comments", { "transfer-encoding": "chunked", "content-type": "application/json" });
     expect(chunked.status).toBe(411);
-    expect(JSON.parse(chunked.body)).toEqual({ error: expect.stringContaining("Content-Length") });
+    expect(JSON.parse(chunked.body)).toEqual({ error: expect.stringContaining("Content-Length"), code: "length_required" });
     expect(limitFor("/api/stream/photos", [{ path: "/api/stream/", maxBytes: 5, streaming: true }], 1)).toMatchObject({ streaming: true, maxBytes: 5 });
     expect(limitFor("/api/streamer", [{ path: "/api/stream/", maxBytes: 5 }], 1)).toMatchObject({ maxBytes: 1 });
   });

@@ -1,10 +1,12 @@
 import { escapeMarkup } from "../app/lib/markup";
 import type { Request, Response } from "express";
+import { refusalBody } from "../app/lib/api.server";
+import { describeAppError, type AppError } from "../app/lib/errors";
 import { defineMessages, localeFromCookie, translate, type Locale, type Params } from "../app/lib/i18n";
 
 /**
  * How the Express layer refuses a request before React Router sees it (body limits, unreadable
- * URLs): `{"error"}` for APIs (`/api/…`, `.data` navigations, JSON requests), a short page in
+ * URLs): `{"error", "code"}` for APIs (`/api/…`, `.data` navigations, JSON requests), a short page in
  * the visitor's language otherwise.
  */
 const edgeMessages = defineMessages({
@@ -38,12 +40,20 @@ function wantsJson(req: Request): boolean {
 
 const escapeHtml = escapeMarkup;
 
-export function answerAtEdge(req: Request, res: Response, status: number, message: (locale: Locale) => string): void {
+/** An AppError answered by Express itself (CSRF, analytics, the last-resort 500): the one JSON refusal. */
+export function sendRefusal(req: Request, res: Response, error: AppError): void {
+  const answer = describeAppError(error, localeFromCookie(req.headers.cookie));
+  res.setHeader("Cache-Control", "no-store");
+  res.status(answer.status).json(refusalBody(answer));
+}
+
+export function answerAtEdge(req: Request, res: Response, status: number, code: string, message: (locale: Locale) => string): void {
   const locale = localeFromCookie(req.headers.cookie);
   const text = message(locale);
   res.setHeader("Cache-Control", "no-store");
   if (wantsJson(req)) {
-    res.status(status).json({ error: text });
+    // The refusal shape of every JSON answer (app/lib/api.server.ts).
+    res.status(status).json(refusalBody({ status, code, message: text }));
     return;
   }
   const title = edgeText(locale, "title");

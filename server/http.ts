@@ -13,21 +13,19 @@ import type { AppContext } from "../app/lib/context";
 import type { Env } from "../app/lib/env.server";
 import { AUTH_BASE_PATH, authRequestHandler, CLIENT_IP_HEADER, getAuth } from "../app/features/users/auth.server";
 import { isCsrfSafe, isSiteOrigin } from "../app/lib/csrf.server";
-import { localeFromCookie, translate } from "../app/lib/i18n";
-import { usersMessages } from "../app/features/users/messages";
 import { onChange } from "../app/lib/change-bus.server";
-import { UPLOAD_MAX_BYTES } from "../app/features/uploads/rules";
+import { HttpError } from "../app/lib/api.server";
+import { UserError } from "../app/features/users/errors";
 import { IMMUTABLE_CACHE_CONTROL, LOCAL_UPLOADS_PATH, localUploadsDir } from "../app/features/uploads/storage.server";
-import { IMPORT_MAX_BYTES } from "../app/features/cards/import.server";
-import { ARTICLE_BODY_MAX_BYTES } from "../app/features/articles/http.server";
 import { toNodeHandler } from "better-auth/node";
 import { errorFields, type Logger } from "../app/lib/logger.server";
-import { bodyLimit, type BodyLimitRoute } from "./body-limit";
+import { bodyLimit } from "./body-limit";
+import { sendRefusal } from "./edge-answer";
 import { jsonApi } from "./json-api";
 import { urlGuard } from "./url-guard";
 import { createPageCache, showsBoard } from "./page-cache";
 import { attachRealtime, type Realtime } from "./realtime";
-import { attachAnalytics, COLLECT_MAX_BYTES, COLLECT_PATH, type Analytics } from "./analytics";
+import { attachAnalytics, type Analytics } from "./analytics";
 import { createMetrics, type Metrics } from "./metrics";
 
 export type HttpApp = {
@@ -37,25 +35,6 @@ export type HttpApp = {
   analytics: Analytics;
   metrics: Metrics;
 };
-
-/**
- * Routes whose bodies may pass the default limit (256 KB). Log-in and sign-up never need more than
- * a few hundred bytes. The CSV import bounds its JSON body itself as it reads it.
- */
-export const BODY_LIMIT_ROUTES: BodyLimitRoute[] = [
-  { path: `${AUTH_BASE_PATH}/`, maxBytes: 16 * 1024 },
-  { path: "/login", maxBytes: 16 * 1024 },
-  { path: "/signup", maxBytes: 16 * 1024 },
-  // JSON escaping can grow the CSV text a little (api.admin.cards.import.ts).
-  { path: "/api/admin/cards/import", maxBytes: IMPORT_MAX_BYTES + 1024 * 1024, streaming: true },
-  // Multipart framing around the file; the upload route counts the file's own bytes as they stream.
-  { path: "/api/admin/uploads", maxBytes: UPLOAD_MAX_BYTES + 64 * 1024, streaming: true },
-  // An article of 100,000 characters of Japanese is ~300 KB; the route bounds its JSON body as it reads it.
-  { path: "/api/admin/articles", maxBytes: ARTICLE_BODY_MAX_BYTES, streaming: true },
-  { path: "/api/admin/articles/", maxBytes: ARTICLE_BODY_MAX_BYTES, streaming: true },
-  // The analytics page script's hits are a few hundred bytes (server/analytics.ts).
-  { path: COLLECT_PATH, maxBytes: COLLECT_MAX_BYTES },
-];
 
 export async function createHttpApp(options: {
   env: Env;
@@ -135,13 +114,13 @@ export async function createHttpApp(options: {
       siteOrigin.origin,
     );
     if (ok) return next();
-    res.status(403).json({ error: translate(usersMessages, localeFromCookie(req.headers.cookie), "errorCsrf") });
+    sendRefusal(req, res, new UserError("csrf"));
   });
 
   // A URL with NUL bytes or escapes that are not UTF-8 never reaches a route (server/url-guard.ts).
   app.use(urlGuard());
-  // Every body has a size limit (server/body-limit.ts); a route that needs more is listed here.
-  app.use(bodyLimit({ routes: BODY_LIMIT_ROUTES }));
+  // Every body has a size limit, declared once in app/lib/body-limits.ts (server/body-limit.ts).
+  app.use(bodyLimit());
 
   // Better Auth at /api/auth/*, before any body parser (it reads the raw body itself).
   const authHandler = toNodeHandler(authRequestHandler(getAuth(database.db, env)));
@@ -251,7 +230,7 @@ export async function createHttpApp(options: {
 
   app.use((err: unknown, req: express.Request, res: express.Response, _next: express.NextFunction) => {
     ((res.locals.log as Logger | undefined) ?? log).error("unhandled error", { method: req.method, path: req.path, ...errorFields(err) });
-    if (!res.headersSent) res.status(500).json({ error: "Internal Server Error" });
+    if (!res.headersSent) sendRefusal(req, res, new HttpError("internal"));
   });
 
   return { server, io, realtime, analytics, metrics };

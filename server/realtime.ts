@@ -3,6 +3,8 @@ import { createClient } from "redis";
 import { onSessionsEnded } from "../app/lib/session-end.server";
 import type { Namespace, Server as SocketServer, Socket } from "socket.io";
 import { z } from "../app/lib/zod";
+import { parseInput } from "../app/lib/validation";
+import { chatMessages } from "../app/features/chat/messages";
 import type { Database } from "../app/db/client.server";
 import {
   applyTradeStep,
@@ -29,6 +31,7 @@ import { getViewerFromHeaders } from "../app/features/users/session.server";
 import type { Env } from "../app/lib/env.server";
 import { AppError } from "../app/lib/errors";
 import { localeFromRequest, type Locale } from "../app/lib/i18n";
+import { socketRefusal } from "../app/lib/api.server";
 import type { Logger } from "../app/lib/logger.server";
 import { relayChanges } from "./change-relay";
 import { setPresence } from "../app/features/push/presence.server";
@@ -48,6 +51,11 @@ const SYNC_PAGE = 200;
  * The default namespace only answers `ping:server`; chat is the `/chat` namespace, whose
  * handshake requires the same session cookie as HTTP (the Origin is checked in server/http.ts).
  */
+// Socket payloads go through the one input check (app/lib/validation.ts); a payload that breaks its
+// schema is refused with the ack code `invalid`, in the socket's language.
+const SOCKET_INPUT = { messages: chatMessages, fallback: "errorUnknown", code: "invalid" } as const;
+const readPayload = <S extends z.ZodType>(value: unknown, schema: S): z.output<S> => parseInput(value, schema, SOCKET_INPUT);
+
 export async function attachRealtime(options: {
   io: SocketServer;
   env: Env;
@@ -118,7 +126,7 @@ function attachChat(nsp: ChatNamespace, deps: { env: Env; database: Database; lo
     if (!(err instanceof AppError) && !(err instanceof z.ZodError)) log.error("chat handler failed", { error: err instanceof Error ? err.message : String(err) });
     const known = err instanceof AppError ? err : new ChatError("invalid");
     if (known.code === "suspended") disconnectUser(socket.data.userId);
-    return { ok: false, error: known.code, message: known.text(socket.data.locale) };
+    return socketRefusal(known, socket.data.locale);
   };
 
   // The handshake refuses a suspended user, but sockets opened before the suspension stay up:
@@ -180,7 +188,7 @@ function attachChat(nsp: ChatNamespace, deps: { env: Env; database: Database; lo
     };
 
     handle<{ roomId: string }, { lastSeq: number }>("chat:join", async (payload) => {
-      const roomId = RoomIdSchema.parse(payload?.roomId);
+      const roomId = readPayload(payload?.roomId, RoomIdSchema);
       // Membership first: a room that is not yours is answered like one that does not exist.
       const room = await requireRoomMember(db, roomId, userId);
       await socket.join(`room:${room.id}`);
@@ -188,7 +196,7 @@ function attachChat(nsp: ChatNamespace, deps: { env: Env; database: Database; lo
     });
 
     handle<unknown, object>("chat:send", async (payload) => {
-      const input = SendMessageSchema.parse(payload);
+      const input = readPayload(payload, SendMessageSchema);
       const result = await sendMessage(db, { ...input, userId }, () => limiter.allow(userId));
       // Stored first, then announced. A retry is announced again: receivers drop duplicates by
       // id, and a second chance helps when the first broadcast was lost with an instance.
@@ -198,15 +206,15 @@ function attachChat(nsp: ChatNamespace, deps: { env: Env; database: Database; lo
     });
 
     handle<unknown, object>("chat:sync", async (payload) => {
-      const input = SyncSchema.parse(payload);
+      const input = readPayload(payload, SyncSchema);
       const messages = await listMessages(db, input.roomId, userId, { afterSeq: input.afterSeq, limit: SYNC_PAGE });
       return { messages, hasMore: messages.length === SYNC_PAGE };
     });
 
     socket.on("chat:read", async (payload, ack) => {
       try {
-        const roomId = RoomIdSchema.parse(payload?.roomId);
-        const seq = SeqSchema.parse(payload?.seq);
+        const roomId = readPayload(payload?.roomId, RoomIdSchema);
+        const seq = readPayload(payload?.seq, SeqSchema);
         const total = await track(markRead(db, roomId, userId, seq).then(() => countUnread(db, userId)));
         // Every tab of this user (header badges) learns the new total.
         to(`user:${userId}`)?.emit("chat:unread", { total, roomId });
@@ -217,7 +225,7 @@ function attachChat(nsp: ChatNamespace, deps: { env: Env; database: Database; lo
     });
 
     handle<unknown, object>("chat:step", async (payload) => {
-      const input = TradeStepSchema.parse(payload);
+      const input = readPayload(payload, TradeStepSchema);
       const result = await applyTradeStep(db, { roomId: input.roomId, userId, step: input.step });
       for (const message of result.messages) to(`room:${input.roomId}`)?.emit("chat:message", message);
       const state = await getRoomState(db, input.roomId, userId);
@@ -227,8 +235,8 @@ function attachChat(nsp: ChatNamespace, deps: { env: Env; database: Database; lo
     });
 
     handle<{ roomId: string; blocked: boolean }, object>("chat:block", async (payload) => {
-      const roomId = RoomIdSchema.parse(payload?.roomId);
-      const blocked = z.boolean().parse(payload?.blocked);
+      const roomId = readPayload(payload?.roomId, RoomIdSchema);
+      const blocked = readPayload(payload?.blocked, z.boolean());
       if (blocked) {
         // Blocking someone the offer is 取引中 with cancels that trade: announce the キャンセル.
         const result = await blockRoomPartner(db, roomId, userId);

@@ -21,11 +21,11 @@ export function urlGuard(): RequestHandler {
     const url = req.originalUrl;
     const q = url.indexOf("?");
     const path = q < 0 ? url : url.slice(0, q);
-    if (!isReadableUrlPart(path)) return answerAtEdge(req, res, 404, (locale) => edgeText(locale, "badPath"));
+    if (!isReadableUrlPart(path)) return answerAtEdge(req, res, 404, "not_found", (locale) => edgeText(locale, "badPath"));
     if (q >= 0) {
       const query = url.slice(q + 1);
       if (!query.split("&").every((pair) => isReadableUrlPart(pair, true))) {
-        return answerAtEdge(req, res, 400, (locale) => edgeText(locale, "badQuery"));
+        return answerAtEdge(req, res, 400, "unreadable", (locale) => edgeText(locale, "badQuery"));
       }
     }
     next();

@@ -21,7 +21,7 @@ describe("withJsonErrors", () => {
     });
     const res = (await loader({ context: { log } })) as Response;
     expect(res.status).toBe(500);
-    expect(await res.json()).toEqual({ error: "Internal Server Error" });
+    expect(await res.json()).toEqual({ error: "サーバーでエラーが発生しました。時間をおいてもう一度お試しください。", code: "internal" });
     expect(lines).toHaveLength(1);
     expect(JSON.parse(lines[0])).toMatchObject({ level: "error", msg: "unhandled error", requestId: "req-1", error: "connection reset" });
   });

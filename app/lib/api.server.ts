@@ -1,20 +1,74 @@
 import { data } from "react-router";
-import { AppError, describeAppError } from "./errors";
+import { AppError, describeAppError, type ErrorAnswer } from "./errors";
 import type { AppContext } from "./context";
-import { localeFromCookie, type Locale } from "./i18n";
+import { defineMessages, localeFromCookie, type Locale } from "./i18n";
 import { errorFields, requestLog } from "./logger.server";
 
-/** The one JSON answer of an AppError: `{"error": message, "code": code}` with its status (DESIGN.md §5). */
+/**
+ * The one refusal writer (docs/architecture.md "Input at the edge"). An AppError — a service's
+ * rule, the input reader's ValidationError or InputError, the guards' refusals — becomes:
+ *
+ * - JSON: `{"error": message, "code": code, "fields"?: {field: message}}` with its status
+ *   (`errorResponse`, `withJsonErrors`);
+ * - page error data: `{code, message, fields?}` with its status (`pageError`, `withPageErrors`),
+ *   shown by the route's error boundary or the form (`formError`);
+ * - a socket ack: `{ok: false, code, message}` (`socketRefusal`).
+ *
+ * Routes never build error JSON themselves: they throw an AppError (or return `errorResponse`).
+ */
+
+const httpMessages = defineMessages({
+  ja: {
+    methodNotAllowed: "このURLではその操作はできません",
+    notFound: "見つかりません",
+    internal: "サーバーでエラーが発生しました。時間をおいてもう一度お試しください。",
+  },
+  en: {
+    methodNotAllowed: "This URL does not take that method",
+    notFound: "Not found",
+    internal: "Something went wrong on the server. Please try again later.",
+  },
+});
+
+const HTTP_ERRORS = {
+  method_not_allowed: [405, "methodNotAllowed"],
+  not_found: [404, "notFound"],
+  internal: [500, "internal"],
+} as const;
+
+/** Refusals that belong to HTTP itself rather than to a feature. */
+export class HttpError extends AppError<keyof typeof HTTP_ERRORS> {
+  override name = "HttpError";
+  constructor(
+    code: keyof typeof HTTP_ERRORS,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(httpMessages, HTTP_ERRORS, code);
+  }
+}
+
+/** 405 naming the methods the route takes. */
+export function methodNotAllowed(allow: string): HttpError {
+  return new HttpError("method_not_allowed", { Allow: allow });
+}
+
+/** The JSON body of a refusal: `{"error", "code", "fields"?}`. */
+export function refusalBody({ code, message, fields }: ErrorAnswer): { error: string; code: string; fields?: Record<string, string> } {
+  return { error: message, code, ...(fields ? { fields } : {}) };
+}
+
+/** The one JSON answer of an AppError, with its status (or `status`). */
 export function errorResponse(error: AppError, locale: Locale, status = error.status): Response {
-  const { code, message } = describeAppError(error, locale);
-  return Response.json({ error: message, code }, { status });
+  const headers: Record<string, string> = { "Cache-Control": "no-store", ...(error instanceof HttpError ? error.headers : {}) };
+  // A body past its limit is left unread: close the connection rather than drain it.
+  if (status === 413) headers.Connection = "close";
+  return Response.json(refusalBody(describeAppError(error, locale)), { status, headers });
 }
 
 /**
  * Wraps a JSON API route's loader or action: an AppError becomes its JSON answer in the caller's
- * language, an unexpected failure answers `{"error": "Internal Server Error"}` with status 500
- * instead of React Router's plain-text page; responses a route throws on purpose (401, 403, 404,
- * redirects) pass unchanged.
+ * language, an unexpected failure answers 500 `internal` instead of React Router's plain-text page;
+ * responses a route throws on purpose (redirects) pass unchanged.
  */
 export function withJsonErrors<A extends unknown[], R>(handler: (...args: A) => Promise<R>): (...args: A) => Promise<R | Response> {
   return async (...args: A) => {
@@ -24,14 +78,14 @@ export function withJsonErrors<A extends unknown[], R>(handler: (...args: A) => 
       if (error instanceof Response || isThrownData(error)) throw error;
       if (error instanceof AppError) return errorResponse(error, localeOf(args));
       requestLog(contextOf(args)).error("unhandled error", errorFields(error));
-      return Response.json({ error: "Internal Server Error" }, { status: 500 });
+      return errorResponse(new HttpError("internal"), localeOf(args));
     }
   };
 }
 
 /**
  * Wraps a page's loader or action: an AppError is thrown on as route error data
- * `{ code, message }` with its status, which the route's error boundary shows
+ * `{ code, message, fields? }` with its status, which the route's error boundary shows
  * (components/ui/route-error.tsx). Anything else passes unchanged.
  */
 export function withPageErrors<A extends unknown[], R>(handler: (...args: A) => Promise<R>): (...args: A) => Promise<R> {
@@ -47,8 +101,14 @@ export function withPageErrors<A extends unknown[], R>(handler: (...args: A) => 
 
 /** The route error data of an AppError, for a page that catches it itself. */
 export function pageError(error: AppError, locale: Locale) {
-  const { status, code, message } = describeAppError(error, locale);
-  return data({ code, message }, { status });
+  const { status, code, message, fields } = describeAppError(error, locale);
+  return data({ code, message, ...(fields ? { fields } : {}) }, { status });
+}
+
+/** A socket event's refusal: the ack `{ok: false, code, message}`. */
+export function socketRefusal(error: AppError, locale: Locale): { ok: false; code: string; message: string } {
+  const { code, message } = describeAppError(error, locale);
+  return { ok: false, code, message };
 }
 
 /** Loaders and actions get `{ request }` first; the answer speaks the caller's language. */
@@ -66,13 +126,13 @@ function isThrownData(error: unknown): boolean {
 }
 
 /**
- * A form action's answer for an AppError: `{ error: message, code, …extra }` with its status, shown
- * at the form. Anything else is rethrown (to the error boundary, or as the response it is).
+ * A form action's answer for an AppError: `{ error: message, code, fields?, …extra }` with its
+ * status, shown at the form. Anything else is rethrown (to the error boundary, or as the response it is).
  */
 export function formError<E extends Record<string, unknown> = Record<never, never>>(error: unknown, locale: Locale, extra?: E) {
   if (!(error instanceof AppError)) throw error;
-  const { status, code, message } = describeAppError(error, locale);
-  return data({ ...(extra as E), error: message, code }, { status });
+  const { status, code, message, fields } = describeAppError(error, locale);
+  return data({ ...(extra as E), error: message, code, ...(fields ? { fields } : {}) }, { status });
 }
 
 /**

@@ -39,11 +39,17 @@ export class AppError<C extends string = string> extends Error {
   text(locale: Locale): string {
     return translate(this.#catalogue, locale, this.#messageKey, this.params);
   }
+
+  /** The reader's message for each form field at fault, when the error names fields. */
+  fieldTexts(_locale: Locale): Record<string, string> | undefined {
+    return undefined;
+  }
 }
 
-/** What a failed request shows: the status, the stable code and the localised message. */
-export type ErrorAnswer = { status: number; code: string; message: string };
+/** What a failed request shows: the status, the stable code, the localised message and the fields at fault. */
+export type ErrorAnswer = { status: number; code: string; message: string; fields?: Record<string, string> };
 
 export function describeAppError(error: AppError, locale: Locale): ErrorAnswer {
-  return { status: error.status, code: error.code, message: error.text(locale) };
+  const fields = error.fieldTexts(locale);
+  return { status: error.status, code: error.code, message: error.text(locale), ...(fields && Object.keys(fields).length ? { fields } : {}) };
 }

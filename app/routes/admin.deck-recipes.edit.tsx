@@ -1,12 +1,13 @@
-import { data, Link, useNavigate } from "react-router";
+import { pageError } from "../lib/api.server";
+import { DeckError } from "../features/decks/errors";
+import { Link, useNavigate } from "react-router";
 import { AdminGuardError } from "../features/admin/components/admin-guard-error";
 import { DeckEditor } from "../features/decks/components/deck-editor";
 import { getDeckForEdit } from "../features/decks/decks.server";
 import { deckEditorData } from "../features/decks/editor-data.server";
 import { deckEditorMessages } from "../features/decks/editor-messages";
-import { decksMessages } from "../features/decks/messages";
 import { requireAdmin } from "../features/users/session.server";
-import { localeFromRequest, translate, useT } from "../lib/i18n";
+import { localeFromRequest, useT } from "../lib/i18n";
 import { seoMeta } from "../lib/seo";
 import { errorFields, requestLog } from "../lib/logger.server";
 import type { Route } from "./+types/admin.deck-recipes.edit";
@@ -22,7 +23,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     requestLog(context).error("deck could not be read", errorFields(error));
     return "failed" as const;
   });
-  if (deck === null) throw data({ message: translate(decksMessages, locale, "errNotFound") }, { status: 404 });
+  if (deck === null) throw pageError(new DeckError("not_found"), locale);
   return { deck: deck === "failed" ? null : deck, loadFailed: deck === "failed", ...(await deckEditorData(context.db, locale)) };
 }
 

@@ -1,7 +1,7 @@
 import { redirect } from "react-router";
 import { refreshNow } from "../features/analytics/pipeline.server";
 import { requireApiAdmin } from "../features/users/session.server";
-import { withJsonErrors } from "../lib/api.server";
+import { methodNotAllowed, withJsonErrors } from "../lib/api.server";
 import type { Route } from "./+types/api.admin.analytics";
 
 /**
@@ -9,7 +9,7 @@ import type { Route } from "./+types/api.admin.analytics";
  * (the 今すぐ集計 button; the job does the same every few minutes). A form post returns to the tab.
  */
 export const action = withJsonErrors(async function action({ request, context }: Route.ActionArgs) {
-  if (request.method !== "POST") return Response.json({ error: "Method Not Allowed" }, { status: 405, headers: { Allow: "POST" } });
+  if (request.method !== "POST") throw methodNotAllowed("POST");
   await requireApiAdmin(request, context);
   await refreshNow(context.db);
   const url = new URL(request.url);

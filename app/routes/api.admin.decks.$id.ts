@@ -1,37 +1,29 @@
 import { DeckError } from "../features/decks/errors";
 import { deleteDeck, getDeckForEdit, updateDeck } from "../features/decks/decks.server";
-import { deckErrorResponse, NO_STORE, parseDeckUpdate, DECK_BODY_MAX_BYTES } from "../features/decks/http.server";
+import { NO_STORE, parseDeckUpdate } from "../features/decks/http.server";
 import { uploadStore } from "../features/uploads/storage.server";
 import { requireApiAdmin } from "../features/users/session.server";
-import { withJsonErrors } from "../lib/api.server";
-import { readJsonBody } from "../lib/json-body.server";
-import { localeFromRequest } from "../lib/i18n";
+import { methodNotAllowed, withJsonErrors } from "../lib/api.server";
+import { readInput } from "../lib/input.server";
+import { z } from "../lib/zod";
 import type { Route } from "./+types/api.admin.decks.$id";
 
 /** GET /api/admin/decks/{id} — the deck as the editor loads it (public or not). Admins only. */
 export const loader = withJsonErrors(async function loader({ request, params, context }: Route.LoaderArgs) {
   await requireApiAdmin(request, context);
   const deck = await getDeckForEdit(context.db, params.id);
-  if (!deck) return deckErrorResponse(new DeckError("not_found"), localeFromRequest(request));
+  if (!deck) throw new DeckError("not_found");
   return Response.json(deck, { headers: NO_STORE });
 });
 
 /** PATCH /api/admin/decks/{id} (SPEC.md §4 save with an id, naming the `revision` it loaded; stale → 409) and DELETE /api/admin/decks/{id}. */
 export const action = withJsonErrors(async function action({ request, params, context }: Route.ActionArgs) {
-  if (request.method !== "PATCH" && request.method !== "DELETE") {
-    return Response.json({ error: "Method Not Allowed" }, { status: 405, headers: { Allow: "GET, PATCH, DELETE" } });
-  }
+  if (request.method !== "PATCH" && request.method !== "DELETE") throw methodNotAllowed("GET, PATCH, DELETE");
   await requireApiAdmin(request, context);
-  const locale = localeFromRequest(request);
-  try {
-    if (request.method === "DELETE") {
-      await deleteDeck(context.db, params.id, { store: uploadStore(context.env), cardImageBaseUrl: context.env.cardImageBaseUrl });
-      return new Response(null, { status: 204, headers: NO_STORE });
-    }
-    const { input, revision } = parseDeckUpdate(await readJsonBody(request, DECK_BODY_MAX_BYTES), locale);
-    return Response.json(await updateDeck(context.db, uploadStore(context.env), params.id, input, revision, { cardImageBaseUrl: context.env.cardImageBaseUrl }), { headers: NO_STORE });
-  } catch (error) {
-    if (error instanceof DeckError) return deckErrorResponse(error, locale);
-    throw error;
+  if (request.method === "DELETE") {
+    await deleteDeck(context.db, params.id, { store: uploadStore(context.env), cardImageBaseUrl: context.env.cardImageBaseUrl });
+    return new Response(null, { status: 204, headers: NO_STORE });
   }
+  const { input, revision } = parseDeckUpdate(await readInput(request, z.unknown(), { accept: ["json"] }));
+  return Response.json(await updateDeck(context.db, uploadStore(context.env), params.id, input, revision, { cardImageBaseUrl: context.env.cardImageBaseUrl }), { headers: NO_STORE });
 });

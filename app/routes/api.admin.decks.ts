@@ -1,11 +1,10 @@
-import { DeckError } from "../features/decks/errors";
 import { createDeck, listAdminDecks } from "../features/decks/decks.server";
-import { deckErrorResponse, NO_STORE, parseDeckInput, DECK_BODY_MAX_BYTES } from "../features/decks/http.server";
+import { NO_STORE, parseDeckInput } from "../features/decks/http.server";
 import { uploadStore } from "../features/uploads/storage.server";
 import { requireApiAdmin } from "../features/users/session.server";
-import { withJsonErrors } from "../lib/api.server";
-import { readJsonBody } from "../lib/json-body.server";
-import { localeFromRequest } from "../lib/i18n";
+import { methodNotAllowed, withJsonErrors } from "../lib/api.server";
+import { readInput } from "../lib/input.server";
+import { z } from "../lib/zod";
 import type { Route } from "./+types/api.admin.decks";
 
 /** GET /api/admin/decks — every deck, newest first (the デッキ管理 list). Admins only. */
@@ -16,14 +15,8 @@ export const loader = withJsonErrors(async function loader({ request, context }:
 
 /** POST /api/admin/decks — SPEC.md §4 deck save without an id: 201 `{id, slug}`. */
 export const action = withJsonErrors(async function action({ request, context }: Route.ActionArgs) {
-  if (request.method !== "POST") return Response.json({ error: "Method Not Allowed" }, { status: 405, headers: { Allow: "GET, POST" } });
+  if (request.method !== "POST") throw methodNotAllowed("GET, POST");
   const viewer = await requireApiAdmin(request, context);
-  const locale = localeFromRequest(request);
-  try {
-    const input = parseDeckInput(await readJsonBody(request, DECK_BODY_MAX_BYTES), locale);
-    return Response.json(await createDeck(context.db, uploadStore(context.env), viewer.id, input, { cardImageBaseUrl: context.env.cardImageBaseUrl }), { status: 201, headers: NO_STORE });
-  } catch (error) {
-    if (error instanceof DeckError) return deckErrorResponse(error, locale);
-    throw error;
-  }
+  const input = parseDeckInput(await readInput(request, z.unknown(), { accept: ["json"] }));
+  return Response.json(await createDeck(context.db, uploadStore(context.env), viewer.id, input, { cardImageBaseUrl: context.env.cardImageBaseUrl }), { status: 201, headers: NO_STORE });
 });

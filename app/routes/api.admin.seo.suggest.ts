@@ -2,14 +2,12 @@ import { z } from "../lib/zod";
 import { seoMessages } from "../features/seo/messages";
 import { suggestSeo } from "../features/seo/suggest.server";
 import { requireApiAdmin } from "../features/users/session.server";
-import { withJsonErrors } from "../lib/api.server";
-import { readJsonBody } from "../lib/json-body.server";
-import { localeFromRequest, translate } from "../lib/i18n";
+import { methodNotAllowed, withJsonErrors } from "../lib/api.server";
+import { readInput } from "../lib/input.server";
+import { SeoError } from "../features/seo/errors";
 import { errorFields, requestLog } from "../lib/logger.server";
 import type { Route } from "./+types/api.admin.seo.suggest";
 
-// An article of 50 KB is long; eight times that (in JSON) is not an article.
-const MAX_BODY_BYTES = 400 * 1024;
 const SuggestSchema = z.object({ title: z.string().max(500).default(""), content: z.string().max(200 * 1024).default("") });
 
 /**
@@ -18,18 +16,14 @@ const SuggestSchema = z.object({ title: z.string().max(500).default(""), content
  * computing really fails. Admins only (401 / 403 JSON).
  */
 export const action = withJsonErrors(async function action({ request, context }: Route.ActionArgs) {
-  if (request.method !== "POST") return Response.json({ error: "Method Not Allowed" }, { status: 405, headers: { Allow: "POST" } });
+  if (request.method !== "POST") throw methodNotAllowed("POST");
   await requireApiAdmin(request, context);
-  const locale = localeFromRequest(request);
-  const refuse = (key: "invalidRequest" | "suggestEmpty", status = 400) => Response.json({ error: translate(seoMessages, locale, key) }, { status });
-  const body = await readJsonBody(request, MAX_BODY_BYTES);
-  const parsed = SuggestSchema.safeParse(body);
-  if (!parsed.success) return refuse("invalidRequest");
-  if (!parsed.data.title.trim() && !parsed.data.content.trim()) return refuse("suggestEmpty");
+  const input = await readInput(request, SuggestSchema, { accept: ["json"], messages: seoMessages, fallback: "invalidRequest" });
+  if (!input.title.trim() && !input.content.trim()) throw new SeoError("suggest_empty");
   try {
-    return Response.json(await suggestSeo(context.db, parsed.data), { headers: { "Cache-Control": "private, no-store" } });
+    return Response.json(await suggestSeo(context.db, input), { headers: { "Cache-Control": "private, no-store" } });
   } catch (error) {
     requestLog(context).error("SEO suggestion failed", errorFields(error));
-    return Response.json({ error: translate(seoMessages, locale, "suggestFailed") }, { status: 500 });
+    throw new SeoError("suggest_failed");
   }
 });

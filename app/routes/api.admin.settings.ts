@@ -1,14 +1,11 @@
 import { settingsMessages } from "../features/settings/messages";
-import { settingsFieldErrors, SiteSettingsSchema } from "../features/settings/settings.schema";
+import { FIELD_MAX, SiteSettingsSchema } from "../features/settings/settings.schema";
 import { getSiteSettings, saveSiteSettings } from "../features/settings/settings.server";
 import { requireApiAdmin } from "../features/users/session.server";
-import { withJsonErrors } from "../lib/api.server";
-import { readJsonBody } from "../lib/json-body.server";
-import { localeFromRequest, translate } from "../lib/i18n";
+import { methodNotAllowed, withJsonErrors } from "../lib/api.server";
+import { readInput } from "../lib/input.server";
 import type { Route } from "./+types/api.admin.settings";
 
-// Five short fields: anything bigger is not a settings form.
-const MAX_BODY_BYTES = 16 * 1024;
 const NO_STORE = { "Cache-Control": "private, no-store" };
 
 /** GET /api/admin/settings → the five SPEC.md §3 fields. Admins only (401 / 403 JSON). */
@@ -20,20 +17,12 @@ export const loader = withJsonErrors(async function loader({ request, context }:
 /**
  * PUT /api/admin/settings `{metaDescription, seoKeywords, ogTitle, ogDescription, ogImage}` →
  * the saved settings. Admin membership is checked again on every save (SPEC.md §6); a field
- * that breaks a rule answers 400 `{"error", "fields": {field: message}}`.
+ * that breaks a rule answers 400 `{"error", "code", "fields": {field: message}}`.
  */
 export const action = withJsonErrors(async function action({ request, context }: Route.ActionArgs) {
-  if (request.method !== "PUT") return Response.json({ error: "Method Not Allowed" }, { status: 405, headers: { Allow: "GET, PUT" } });
+  if (request.method !== "PUT") throw methodNotAllowed("GET, PUT");
   const viewer = await requireApiAdmin(request, context);
-  const locale = localeFromRequest(request);
-  // 400 when not JSON, 413 past the limit (thrown as its JSON answer).
-  const body = await readJsonBody(request, MAX_BODY_BYTES);
-  const parsed = SiteSettingsSchema.safeParse(body);
-  if (!parsed.success) {
-    const fields = settingsFieldErrors(parsed.error, (key, params) => translate(settingsMessages, locale, key, params));
-    const first = Object.values(fields)[0] ?? translate(settingsMessages, locale, "errInvalidRequest");
-    return Response.json({ error: first, fields }, { status: 400 });
-  }
-  const saved = await saveSiteSettings(context.db, parsed.data, viewer.id);
+  const input = await readInput(request, SiteSettingsSchema, { accept: ["json"], messages: settingsMessages, fallback: "errInvalidRequest", max: FIELD_MAX });
+  const saved = await saveSiteSettings(context.db, input, viewer.id);
   return Response.json(saved, { headers: NO_STORE });
 });

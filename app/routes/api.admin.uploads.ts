@@ -1,20 +1,24 @@
 import { UploadError } from "../features/uploads/errors";
 import { UPLOAD_MAX_BYTES } from "../features/uploads/rules";
-import { readLimitedFormData } from "../features/uploads/multipart.server";
 import { uploadStore } from "../features/uploads/storage.server";
 import { admitUpload } from "../features/uploads/upload-gate.server";
 import { listRecentUploads, parseUploadFolder, saveUpload } from "../features/uploads/uploads.server";
 import { requireApiAdmin } from "../features/users/session.server";
-import { withJsonErrors } from "../lib/api.server";
+import { methodNotAllowed, withJsonErrors } from "../lib/api.server";
+import { readInput } from "../lib/input.server";
+import { z } from "../lib/zod";
+
+// The two fields, checked below with the uploads' own refusals (no_file, bad_folder).
+const UploadFormSchema = z.object({ file: z.unknown(), folder: z.unknown() });
 import type { Route } from "./+types/api.admin.uploads";
 
 /**
  * POST /api/admin/uploads (multipart: `file`, optional `folder`) → 201 `{"url","width","height"}`
  * (+ `eyecatch` for the eyecatches and og folders). Admins only (401 / 403 JSON). The body is
- * read with this route's own 10 MB limit, counted while it streams in (SPEC.md §7, DESIGN.md §8).
+ * read by the input reader against this path's limit (lib/body-limits.ts), counted while it streams in (SPEC.md §7, DESIGN.md §8).
  */
 export const action = withJsonErrors(async function action({ request, context }: Route.ActionArgs) {
-  if (request.method !== "POST") return Response.json({ error: "Method Not Allowed" }, { status: 405, headers: { Allow: "GET, POST" } });
+  if (request.method !== "POST") throw methodNotAllowed("GET, POST");
   const viewer = await requireApiAdmin(request, context);
   // Past the per-admin limits (429) or with the image pool full (503), before the body is read.
   const place = await admitUpload(context.db, viewer.id);
@@ -22,9 +26,13 @@ export const action = withJsonErrors(async function action({ request, context }:
   let folder: ReturnType<typeof parseUploadFolder>;
   try {
     // UploadErrors (413, 415, 400) become their JSON answer in withJsonErrors.
-    const form = await readLimitedFormData(request, UPLOAD_MAX_BYTES);
-    folder = parseUploadFolder(form.get("folder"));
-    const file = form.get("file");
+    const form = await readInput(request, UploadFormSchema, {
+      accept: ["multipart"],
+      fromForm: (form) => ({ file: form.get("file"), folder: form.get("folder") }),
+      tooLarge: () => new UploadError("too_large"),
+    });
+    folder = parseUploadFolder(form.folder);
+    const file = form.file;
     if (!(file instanceof File) || file.size === 0) throw new UploadError("no_file");
     if (file.size > UPLOAD_MAX_BYTES) throw new UploadError("too_large");
     bytes = Buffer.from(await file.arrayBuffer());

@@ -1,10 +1,11 @@
 import { getCardInPack } from "../features/cards/cards.server";
 import type { Route } from "./+types/api.cards.$packId.$cardId";
 import { withJsonErrors } from "../lib/api.server";
+import { CardError } from "../features/cards/errors";
 
 /** GET /api/cards/:packId/:cardId — SPEC.md §7 card lookup by pack and card id. */
 export const loader = withJsonErrors(async function loader({ params, context }: Route.LoaderArgs) {
   const card = await getCardInPack(context.db, params.packId, params.cardId);
-  if (!card) return Response.json({ error: "Card not found" }, { status: 404 });
+  if (!card) throw new CardError("not_found");
   return Response.json({ card, packId: params.packId }, { headers: { "Cache-Control": "public, max-age=60" } });
 });

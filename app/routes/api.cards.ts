@@ -2,8 +2,10 @@ import { listCards, MAX_PAGE_SIZE } from "../features/cards/cards.server";
 import { CardError } from "../features/cards/errors";
 import type { Route } from "./+types/api.cards";
 import { withJsonErrors } from "../lib/api.server";
+import { parseInput } from "../lib/validation";
+import { z } from "../lib/zod";
 
-const badRequest = (error: string) => Response.json({ error }, { status: 400 });
+const LimitSchema = z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).optional();
 
 /**
  * GET /api/cards?pack=&q=&rarity=&excludeRare=1&limit=&cursor= — SPEC.md §5 "card search by
@@ -13,12 +15,7 @@ export const loader = withJsonErrors(async function loader({ request, context }:
   const params = new URL(request.url).searchParams;
   const packId = params.get("pack")?.trim();
   if (!packId) throw new CardError("unknown_pack_name");
-  const limitParam = params.get("limit");
-  let limit: number | undefined;
-  if (limitParam !== null && limitParam !== "") {
-    limit = Number(limitParam);
-    if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE_SIZE) return badRequest(`limit must be an integer from 1 to ${MAX_PAGE_SIZE}`);
-  }
+  const limit = parseInput(params.get("limit") || undefined, LimitSchema);
   const page = await listCards(context.db, {
     packId,
     q: params.get("q"),

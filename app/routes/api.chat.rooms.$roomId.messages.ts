@@ -4,12 +4,14 @@ import { SEQ_MAX } from "../features/chat/chat.schema";
 import { requireApiViewer } from "../features/users/session.server";
 import type { Route } from "./+types/api.chat.rooms.$roomId.messages";
 import { withJsonErrors } from "../lib/api.server";
+import { queryOf } from "../lib/input.server";
+import { parseInput } from "../lib/validation";
 
 const QuerySchema = z.object({
   afterSeq: z.coerce.number().int().nonnegative().max(SEQ_MAX).optional(),
   beforeSeq: z.coerce.number().int().min(1).max(SEQ_MAX).optional(),
   limit: z.coerce.number().int().min(1).max(200).optional(),
-});
+}).refine((query) => query.afterSeq === undefined || query.beforeSeq === undefined, { path: ["beforeSeq"] });
 
 /**
  * GET /api/chat/rooms/{roomId}/messages?afterSeq=|beforeSeq=&limit= — history over HTTP: the
@@ -18,11 +20,9 @@ const QuerySchema = z.object({
  */
 export const loader = withJsonErrors(async function loader({ request, params, context }: Route.LoaderArgs) {
   const viewer = await requireApiViewer(request, context);
-  const url = new URL(request.url);
-  const query = QuerySchema.safeParse(Object.fromEntries([...url.searchParams].filter(([, v]) => v !== "")));
-  if (!query.success || (query.data.afterSeq !== undefined && query.data.beforeSeq !== undefined)) {
-    return Response.json({ error: "afterSeq or beforeSeq must be a whole number (not both); limit 1–200" }, { status: 400 });
-  }
-  const messages = await listMessages(context.db, params.roomId, viewer.id, query.data);
+  // An empty parameter is an absent one.
+  const given = Object.fromEntries(Object.entries(queryOf(request)).filter(([, v]) => v !== ""));
+  const query = parseInput(given, QuerySchema);
+  const messages = await listMessages(context.db, params.roomId, viewer.id, query);
   return Response.json({ messages }, { headers: { "Cache-Control": "private, no-store" } });
 });

@@ -1,13 +1,13 @@
 import { NOTIFICATION_KINDS } from "../features/notifications/types";
-import { PushError } from "../features/push/errors";
 import { formatClock, parseClock } from "../features/push/preferences";
 import { getNotificationPreferences, saveNotificationPreferences } from "../features/push/preferences.server";
 import { NotificationSettingsSchema } from "../features/push/settings.schema";
 import { countSubscriptions } from "../features/push/subscriptions.server";
 import { requireApiViewer } from "../features/users/session.server";
-import { withJsonErrors } from "../lib/api.server";
+import { methodNotAllowed, withJsonErrors } from "../lib/api.server";
 import { localeFromRequest } from "../lib/i18n";
-import { readJsonBody } from "../lib/json-body.server";
+import { readInput } from "../lib/input.server";
+import { pushMessages } from "../features/push/messages";
 import type { Route } from "./+types/api.notifications.settings";
 
 /**
@@ -30,11 +30,9 @@ export const loader = withJsonErrors(async function loader({ request, context }:
 });
 
 export const action = withJsonErrors(async function action({ request, context }: Route.ActionArgs) {
-  if (request.method !== "PUT") return Response.json({ error: "Method Not Allowed" }, { status: 405, headers: { Allow: "GET, PUT" } });
+  if (request.method !== "PUT") throw methodNotAllowed("GET, PUT");
   const viewer = await requireApiViewer(request, context);
-  const parsed = NotificationSettingsSchema.safeParse(await readJsonBody(request, 16 * 1024));
-  if (!parsed.success) throw new PushError("invalid_settings");
-  const { channels, quiet } = parsed.data;
+  const { channels, quiet } = await readInput(request, NotificationSettingsSchema, { accept: ["json"], messages: pushMessages, fallback: "errorInvalidSettings", code: "invalid_settings" });
   await saveNotificationPreferences(context.db, viewer.id, {
     channels,
     quiet: quiet ? { start: parseClock(quiet.start)!, end: parseClock(quiet.end)!, mode: quiet.mode } : null,

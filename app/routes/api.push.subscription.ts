@@ -1,9 +1,9 @@
-import { PushError } from "../features/push/errors";
 import { deleteSubscription, PushSubscriptionSchema, saveSubscription } from "../features/push/subscriptions.server";
 import { requireApiViewer } from "../features/users/session.server";
-import { withJsonErrors } from "../lib/api.server";
+import { methodNotAllowed, withJsonErrors } from "../lib/api.server";
 import { localeFromRequest } from "../lib/i18n";
-import { readJsonBody } from "../lib/json-body.server";
+import { readInput } from "../lib/input.server";
+import { pushMessages } from "../features/push/messages";
 import type { Route } from "./+types/api.push.subscription";
 
 /**
@@ -12,18 +12,16 @@ import type { Route } from "./+types/api.push.subscription";
  */
 export const action = withJsonErrors(async function action({ request, context }: Route.ActionArgs) {
   const viewer = await requireApiViewer(request, context);
-  const body = await readJsonBody(request, 8 * 1024);
+  const refusal = { accept: ["json"], messages: pushMessages, fallback: "errorInvalidSubscription", code: "invalid_subscription" } as const;
   if (request.method === "POST") {
-    const parsed = PushSubscriptionSchema.safeParse(body);
-    if (!parsed.success) throw new PushError("invalid_subscription");
-    await saveSubscription(context.db, viewer.id, parsed.data, { userAgent: request.headers.get("user-agent"), locale: localeFromRequest(request) });
+    const subscription = await readInput(request, PushSubscriptionSchema, refusal);
+    await saveSubscription(context.db, viewer.id, subscription, { userAgent: request.headers.get("user-agent"), locale: localeFromRequest(request) });
     return Response.json({ ok: true }, { status: 201 });
   }
   if (request.method === "DELETE") {
-    const parsed = PushSubscriptionSchema.pick({ endpoint: true }).safeParse(body);
-    if (!parsed.success) throw new PushError("invalid_subscription");
-    await deleteSubscription(context.db, viewer.id, parsed.data.endpoint);
+    const { endpoint } = await readInput(request, PushSubscriptionSchema.pick({ endpoint: true }), refusal);
+    await deleteSubscription(context.db, viewer.id, endpoint);
     return new Response(null, { status: 204 });
   }
-  return Response.json({ error: "Method Not Allowed" }, { status: 405, headers: { Allow: "POST, DELETE" } });
+  throw methodNotAllowed("POST, DELETE");
 });

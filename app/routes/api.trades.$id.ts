@@ -3,7 +3,12 @@ import { isOfferAction, runOfferAction, type OfferAction } from "../features/tra
 import { getOffer } from "../features/trades/offers.server";
 import { getViewer, requireApiViewer } from "../features/users/session.server";
 import type { Route } from "./+types/api.trades.$id";
-import { withJsonErrors } from "../lib/api.server";
+import { methodNotAllowed, withJsonErrors } from "../lib/api.server";
+import { readInput } from "../lib/input.server";
+import { z } from "../lib/zod";
+
+// The body is checked by the offer action it names (offer-actions.server.ts): here, any JSON object.
+const OfferActionBodySchema = z.object({ action: z.unknown(), reason: z.unknown() }).loose().nullable();
 
 /** GET /api/trades/:id — one offer (404 when missing or hidden by a block). */
 export const loader = withJsonErrors(async function loader({ request, params, context }: Route.LoaderArgs) {
@@ -21,11 +26,11 @@ export const loader = withJsonErrors(async function loader({ request, params, co
  */
 export const action = withJsonErrors(async function action({ request, params, context }: Route.ActionArgs) {
   const viewer = await requireApiViewer(request, context);
-  const body = request.method === "DELETE" ? null : ((await request.json().catch(() => null)) as { action?: unknown; reason?: unknown } | null);
+  if (!["DELETE", "PATCH", "POST"].includes(request.method)) throw methodNotAllowed("GET, PATCH, DELETE, POST");
+  const body = request.method === "DELETE" ? null : await readInput(request, OfferActionBodySchema, { accept: ["json"] });
   let chosen: OfferAction;
   if (request.method === "DELETE") chosen = "delete";
   else if (request.method === "PATCH") chosen = "save";
-  else if (request.method !== "POST") return Response.json({ error: "Method Not Allowed" }, { status: 405 });
   else if (isOfferAction(body?.action) && body.action !== "save" && body.action !== "delete") chosen = body.action;
   else throw new TradeError("bad_request");
   const outcome = await runOfferAction(context.db, viewer.id, params.id, chosen, body);

@@ -1,4 +1,6 @@
-import { data, Link, redirect } from "react-router";
+import { HttpError, pageError } from "../lib/api.server";
+import { localeFromRequest } from "../lib/i18n";
+import { Link, redirect } from "react-router";
 import { localeOfMatches } from "../components/layout/meta-locale";
 import { categoryLabel } from "../features/articles/categories";
 import { ArticleList } from "../features/articles/components/article-list";
@@ -26,7 +28,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   }
   const viewer = await getViewer(request, context);
   const preview = viewer?.isAdmin ? await getArticlePreview(context.db, ref) : null;
-  if (!preview) throw data(null, { status: 404 });
+  if (!preview) throw pageError(new HttpError("not_found"), localeFromRequest(request));
   return { article: preview, preview: true };
 }
 

@@ -1,4 +1,6 @@
-import { data, Link } from "react-router";
+import { HttpError, pageError } from "../lib/api.server";
+import { localeFromRequest } from "../lib/i18n";
+import { Link } from "react-router";
 import { localeOfMatches } from "../components/layout/meta-locale";
 import { ARTICLE_CATEGORIES, categoryLabel, isArticleCategory, type ArticleCategory } from "../features/articles/categories";
 import { ArticleList } from "../features/articles/components/article-list";
@@ -12,12 +14,12 @@ import type { Route } from "./+types/articles";
 export async function loader({ request, context }: Route.LoaderArgs) {
   const params = new URL(request.url).searchParams;
   const category = params.get("category") || null;
-  if (category !== null && !isArticleCategory(category)) throw data(null, { status: 404 });
+  if (category !== null && !isArticleCategory(category)) throw pageError(new HttpError("not_found"), localeFromRequest(request));
   const pageParam = params.get("page");
   const page = pageParam === null ? 1 : /^[1-9]\d{0,5}$/.test(pageParam) ? Number(pageParam) : NaN;
-  if (!Number.isInteger(page)) throw data(null, { status: 404 });
+  if (!Number.isInteger(page)) throw pageError(new HttpError("not_found"), localeFromRequest(request));
   const result = await listPublicArticles(context.db, { category, page });
-  if (page > result.pageCount) throw data(null, { status: 404 });
+  if (page > result.pageCount) throw pageError(new HttpError("not_found"), localeFromRequest(request));
   return { category, ...result };
 }
 

@@ -1,3 +1,4 @@
+import { pageError } from "../lib/api.server";
 import { Form, Link, useNavigate, useNavigation, useSubmit } from "react-router";
 import { canonicalPackId, DEFAULT_PAGE_SIZE, listCards, listPacks } from "../features/cards/cards.server";
 import { CardError } from "../features/cards/errors";
@@ -26,7 +27,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const packParam = url.searchParams.get("pack");
   const wanted = canonicalPackId(packParam || DEFAULT_PACK);
   const pack = packs.find((p) => p.id === wanted) ?? (packParam ? undefined : packs[0]);
-  if (!pack) throw new Response(translate(cardsMessages, locale, "emptyPack"), { status: 404 });
+  if (!pack) throw pageError(new CardError("not_found"), locale);
   const rarityParam = url.searchParams.get("rarity") ?? "";
   const rarity = RARITY_CODES.has(rarityParam) ? rarityParam : "";
   const q = (url.searchParams.get("q") ?? "").slice(0, 100);

@@ -1,4 +1,6 @@
-import { data, redirect } from "react-router";
+import { pageError } from "../lib/api.server";
+import { DeckError } from "../features/decks/errors";
+import { redirect } from "react-router";
 import { localeOfMatches } from "../components/layout/meta-locale";
 import { RouteError } from "../components/ui/route-error";
 import { CATEGORY_LABELS, TIER_MEANINGS } from "../features/decks/categories";
@@ -27,7 +29,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const viewer = await getViewer(request, context);
   // Admins may preview a deck that is not public (kept out of search results).
   const deck = await getDeck(context.db, params.slug, { includePrivate: Boolean(viewer?.isAdmin) });
-  if (!deck) throw data({ message: translate(decksMessages, locale, "notFound") }, { status: 404 });
+  if (!deck) throw pageError(new DeckError("not_found"), locale);
   // One URL per deck: the id URL moves permanently to the slug URL.
   if (isDeckId(params.slug) || params.slug !== deck.slug) throw redirect(`/deck-recipes/${encodeURIComponent(deck.slug)}`, 301);
   const description = deck.metaDescription || deck.excerpt || translate(decksMessages, locale, "listDescription");

@@ -1,6 +1,6 @@
-import { data } from "react-router";
+import { HttpError, pageError } from "../lib/api.server";
 import { layoutMessages } from "../components/layout/messages";
-import { translate } from "../lib/i18n";
+import { localeFromRequest, translate } from "../lib/i18n";
 import { localeOfMatches } from "../components/layout/meta-locale";
 import { seoMeta } from "../lib/seo";
 import type { Route } from "./+types/not-found";
@@ -8,8 +8,8 @@ import type { Route } from "./+types/not-found";
 export const meta: Route.MetaFunction = (args) => seoMeta(args, { title: translate(layoutMessages, localeOfMatches(args.matches), "notFoundTitle"), noindex: true });
 
 // Unknown paths answer 404 through the root error boundary.
-export function loader() {
-  throw data(null, { status: 404 });
+export function loader({ request }: Route.LoaderArgs) {
+  throw pageError(new HttpError("not_found"), localeFromRequest(request));
 }
 
 export default function NotFound() {

@@ -1,4 +1,7 @@
-import { data, Form, Link } from "react-router";
+import { HttpError, pageError } from "../lib/api.server";
+import { InputError } from "../lib/input.server";
+import { localeFromRequest } from "../lib/i18n";
+import { Form, Link } from "react-router";
 import { localeOfMatches } from "../components/layout/meta-locale";
 import { RouteError } from "../components/ui/route-error";
 import { listRoomsForUser } from "../features/chat/chat.server";
@@ -24,7 +27,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const viewer = await requireViewer(request, context);
   const rawCursor = new URL(request.url).searchParams.get("before");
   const cursor = rawCursor === null ? undefined : NotificationCursorSchema.safeParse(rawCursor);
-  if (cursor && !cursor.success) throw data(null, { status: 400 });
+  if (cursor && !cursor.success) throw pageError(new InputError("unreadable"), localeFromRequest(request));
   const [page, chatRooms, wantedCards] = await Promise.all([
     listNotifications(context.db, viewer.id, { before: cursor?.data }),
     listRoomsForUser(context.db, viewer.id, 20),
@@ -37,11 +40,11 @@ export async function action({ request, context }: Route.ActionArgs) {
   const viewer = await requireViewer(request, context);
   const form = await readFormData(request);
   const parsed = NotificationActionSchema.safeParse(Object.fromEntries(form));
-  if (!parsed.success) throw data(null, { status: 400 });
+  if (!parsed.success) throw pageError(new InputError("unreadable"), localeFromRequest(request));
   if (parsed.data.intent === "read-all") {
     await markAllNotificationsRead(context.db, viewer.id);
   } else if (!(await markNotificationRead(context.db, viewer.id, parsed.data.id))) {
-    throw data(null, { status: 404 });
+    throw pageError(new HttpError("not_found"), localeFromRequest(request));
   }
   return { ok: true };
 }

@@ -1,3 +1,4 @@
+import { HttpError, pageError } from "../lib/api.server";
 import { data, redirect } from "react-router";
 import { localeOfMatches } from "../components/layout/meta-locale";
 import { AccountSettings } from "../features/users/components/account-settings";
@@ -26,7 +27,7 @@ export const meta: Route.MetaFunction = (args) => {
 export async function loader({ request, context }: Route.LoaderArgs) {
   const viewer = await requireViewer(request, context);
   const summary = await getAccountSummary(context.db, viewer.id);
-  if (!summary) throw data(null, { status: 404 });
+  if (!summary) throw pageError(new HttpError("not_found"), localeFromRequest(request));
   const url = new URL(request.url);
   return {
     account: summary,

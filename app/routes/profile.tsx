@@ -1,3 +1,5 @@
+import { HttpError, pageError } from "../lib/api.server";
+import { localeFromRequest } from "../lib/i18n";
 import { data, Form, redirect, useNavigation } from "react-router";
 import { localeOfMatches } from "../components/layout/meta-locale";
 import { listBlockedUsers } from "../features/blocks/blocks.server";
@@ -36,7 +38,7 @@ export const meta: Route.MetaFunction = (args) => {
 export async function loader({ request, context }: Route.LoaderArgs) {
   const viewer = await requireViewer(request, context);
   const profile = await getProfile(context.db, viewer.id);
-  if (!profile) throw data(null, { status: 404 });
+  if (!profile) throw pageError(new HttpError("not_found"), localeFromRequest(request));
   const chatRooms = await listRoomsForUser(context.db, viewer.id);
   const myOffers = await listOwnOffers(context.db, viewer.id);
   const blockedUsers = await listBlockedUsers(context.db, viewer.id);

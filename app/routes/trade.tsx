@@ -1,9 +1,9 @@
-import { data, Form, Link, redirect } from "react-router";
+import { Form, Link, redirect } from "react-router";
 import { OfferCard } from "../features/trades/components/offer-card";
 import { OfferForm } from "../features/trades/components/offer-form";
 import { RespondButton } from "../features/trades/components/respond-button";
 import { OfferReportFields } from "../features/trades/components/offer-report-fields";
-import { offerFieldsFromForm, tradeText } from "../features/trades/http.server";
+import { offerFieldsFromForm } from "../features/trades/http.server";
 import { tradesMessages } from "../features/trades/messages";
 import { isOfferAction, runOfferAction } from "../features/trades/offer-actions.server";
 import { tokyoDateTime } from "../lib/tokyo-time";
@@ -94,7 +94,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   if (intent === "respond" && !viewer.friendId) {
     return redirect(`/profile?need=friendId&redirectTo=${encodeURIComponent(`/trades/${offerId}`)}`);
   }
-  if (!isOfferAction(intent)) return data({ intent, error: tradeText(locale, "badRequest") }, { status: 400 });
+  if (!isOfferAction(intent)) return formError(new TradeError("bad_request"), locale, { intent });
   try {
     const input = intent === "save" ? offerFieldsFromForm(form) : { reason: String(form.get("reason") ?? "") };
     const outcome = await runOfferAction(context.db, viewer.id, offerId, intent, input);

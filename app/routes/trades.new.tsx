@@ -1,5 +1,5 @@
-import { data, redirect } from "react-router";
-import { offerInputFromForm, zodMessage } from "../features/trades/http.server";
+import { redirect } from "react-router";
+import { offerFieldsFromForm, parseOfferInput } from "../features/trades/http.server";
 import { OfferForm } from "../features/trades/components/offer-form";
 import { tradesMessages } from "../features/trades/messages";
 import { offerPrefillFromParams } from "../features/trades/trades.schema";
@@ -39,10 +39,9 @@ export async function action({ request, context }: Route.ActionArgs) {
   const viewer = await requireViewer(request, context);
   if (!viewer.friendId) throw redirect(needFriendId(request));
   const locale = localeFromRequest(request);
-  const parsed = offerInputFromForm(await readFormData(request));
-  if (!parsed.success) return data({ error: zodMessage(parsed.error, locale) }, { status: 400 });
+  const form = await readFormData(request);
   try {
-    const { id } = await createOffer(context.db, viewer.id, parsed.data);
+    const { id } = await createOffer(context.db, viewer.id, parseOfferInput(offerFieldsFromForm(form)));
     return redirect(`/trades/${id}?done=posted`);
   } catch (error) {
     return formError(error, locale);

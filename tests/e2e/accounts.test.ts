@@ -322,7 +322,7 @@ describe("HTTP contracts of accounts", () => {
     for (const target of ["/logout", "/profile", "/api/auth/sign-out"]) {
       const res = await fetch(`${baseUrl}${target}`, { method: "POST", headers: { origin: "https://evil.example" }, redirect: "manual" });
       expect(res.status, target).toBe(403);
-      expect(await res.json()).toEqual({ error: "不正なリクエストです（送信元を確認できません）" });
+      expect(await res.json()).toEqual({ error: "不正なリクエストです（送信元を確認できません）", code: "csrf" });
     }
   });
 

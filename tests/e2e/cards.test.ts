@@ -87,7 +87,7 @@ describe("card APIs", () => {
     const body = JSON.stringify({ title: "dialga", csvData: "name,rarity,imageUrl\nx,◆,\n" });
     const signedOut = await fetch(`${baseUrl}/api/admin/cards/import`, { method: "POST", body, headers: { "content-type": "application/json" } });
     expect(signedOut.status).toBe(401);
-    expect(await signedOut.json()).toEqual({ error: "ログインが必要です" });
+    expect(await signedOut.json()).toEqual({ error: "ログインが必要です", code: "login_required" });
     const context = await newContext(browser);
     await signIn(context, { email: `cards-user-${suffix()}@example.com`, password: "password-1234", name: "カード利用者" });
     const forbidden = await context.request.post(`${baseUrl}/api/admin/cards/import`, {
@@ -95,7 +95,7 @@ describe("card APIs", () => {
       headers: { "content-type": "application/json", origin: baseUrl },
     });
     expect(forbidden.status()).toBe(403);
-    expect(await forbidden.json()).toEqual({ error: "管理者権限がありません。" });
+    expect(await forbidden.json()).toEqual({ error: "管理者権限がありません。", code: "admin_required" });
     await context.close();
   });
 });

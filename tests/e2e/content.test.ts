@@ -148,7 +148,7 @@ describe("site settings (admin サイト設定)", () => {
     await signUp(context.request, baseUrl, "一般", `32${Date.now()}`.slice(0, 16).padEnd(16, "2"));
     const res = await context.request.put(`${baseUrl}/api/admin/settings`, { data: { metaDescription: "x", seoKeywords: "", ogTitle: "", ogDescription: "", ogImage: "" }, headers: { origin: baseUrl } });
     expect(res.status()).toBe(403);
-    expect(await res.json()).toEqual({ error: "管理者権限がありません。" });
+    expect(await res.json()).toEqual({ error: "管理者権限がありません。", code: "admin_required" });
     await context.close();
   });
 });

@@ -44,7 +44,7 @@ describe("origins: scheme, host and port all compared", () => {
       body: offer,
     });
     expect(forged.status).toBe(403);
-    expect(await forged.json()).toEqual({ error: expect.any(String) });
+    expect(await forged.json()).toEqual({ error: expect.any(String), code: "csrf" });
     const byReferer = await fetch(`${baseUrl}/logout`, { method: "POST", headers: { ...session, referer: `${httpsSameHost}/profile` }, redirect: "manual" });
     expect(byReferer.status).toBe(403);
     // Still signed in, and the same request from the site itself works.
@@ -97,7 +97,7 @@ describe("oversized and malformed input gets a clear 4xx", () => {
       body: JSON.stringify({ give: [], want: [], comment: big }),
     });
     expect(comment.status).toBe(413);
-    expect(await comment.json()).toEqual({ error: "送信された内容が大きすぎます（上限 256 KB）。内容を減らしてもう一度お試しください。" });
+    expect(await comment.json()).toEqual({ error: "送信された内容が大きすぎます（上限 256 KB）。内容を減らしてもう一度お試しください。", code: "too_large" });
     const form = await fetch(`${baseUrl}/profile`, {
       method: "POST",
       headers: { ...session, origin: baseUrl, "content-type": "application/x-www-form-urlencoded" },
@@ -128,7 +128,7 @@ describe("oversized and malformed input gets a clear 4xx", () => {
       req.write('{"comment":"');
     });
     expect(answer.status).toBe(413);
-    expect(JSON.parse(answer.body)).toEqual({ error: expect.stringContaining("256 KB") });
+    expect(JSON.parse(answer.body)).toEqual({ error: expect.stringContaining("256 KB"), code: "too_large" });
   });
 
   it("refuses NUL bytes in paths (404), queries (400) and bodies (400)", async () => {
@@ -141,7 +141,7 @@ describe("oversized and malformed input gets a clear 4xx", () => {
       expect(res.status, path).toBe(400);
     }
     const api = await fetch(`${baseUrl}/api/trades?give=%00`);
-    expect(await api.json()).toEqual({ error: expect.any(String) });
+    expect(await api.json()).toEqual({ error: expect.any(String), code: "unreadable" });
     const offer = await fetch(`${baseUrl}/api/trades`, {
       method: "POST",
       headers: { ...session, origin: baseUrl, "content-type": "application/json" },

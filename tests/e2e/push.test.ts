@@ -231,7 +231,7 @@ describe("notifications outside the site: push and mail", () => {
     // Bad input answers a clear error.
     const bad = await context.request.put(`${baseUrl}/api/notifications/settings`, { data: { channels: {}, quiet: null }, headers: { origin: baseUrl } });
     expect(bad.status()).toBe(400);
-    expect(await bad.json()).toEqual({ error: "通知設定の内容を確認してください。", code: "invalid_settings" });
+    expect(await bad.json()).toMatchObject({ error: "通知設定の内容を確認してください。", code: "invalid_settings" });
     const badSub = await context.request.post(`${baseUrl}/api/push/subscription`, { data: { endpoint: "ftp://x", keys: { p256dh: "a", auth: "b" } }, headers: { origin: baseUrl } });
     expect(badSub.status()).toBe(400);
     const noDevice = await context.request.post(`${baseUrl}/api/push/test`, { headers: { origin: baseUrl } });

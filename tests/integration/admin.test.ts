@@ -52,7 +52,7 @@ describe("admin gate", () => {
 
     const api = (await requireApiAdmin(request(cookie), context).catch((e: unknown) => e)) as Response;
     expect(api.status).toBe(403);
-    expect(await api.json()).toEqual({ error: "管理者権限がありません。" });
+    expect(await api.json()).toEqual({ error: "管理者権限がありません。", code: "admin_required" });
     const apiAnonymous = (await requireApiAdmin(request(), context).catch((e: unknown) => e)) as Response;
     expect(apiAnonymous.status).toBe(401);
   });

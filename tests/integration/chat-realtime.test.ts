@@ -128,10 +128,10 @@ describe("the chat socket", () => {
     const outsider = await signedIn(server, stranger.id);
     const outsiderInbox = inbox(outsider);
     const join = await call(outsider, "chat:join", { roomId });
-    expect(join).toMatchObject({ ok: false, error: "not_found", message: "チャットルームが見つかりません" });
-    expect(await call(outsider, "chat:send", { roomId, clientId: newClientId(), body: "やあ" })).toMatchObject({ ok: false, error: "not_found" });
-    expect(await call(outsider, "chat:sync", { roomId, afterSeq: 0 })).toMatchObject({ ok: false, error: "not_found" });
-    expect(await call(outsider, "chat:step", { roomId, step: "cancel" })).toMatchObject({ ok: false, error: "not_found" });
+    expect(join).toMatchObject({ ok: false, code: "not_found", message: "チャットルームが見つかりません" });
+    expect(await call(outsider, "chat:send", { roomId, clientId: newClientId(), body: "やあ" })).toMatchObject({ ok: false, code: "not_found" });
+    expect(await call(outsider, "chat:sync", { roomId, afterSeq: 0 })).toMatchObject({ ok: false, code: "not_found" });
+    expect(await call(outsider, "chat:step", { roomId, step: "cancel" })).toMatchObject({ ok: false, code: "not_found" });
     expect(await call(outsider, "chat:join", { roomId: "../../etc" })).toMatchObject({ ok: false });
 
     const a = await signedIn(server, owner.id);
@@ -224,7 +224,7 @@ describe("the chat socket", () => {
     const replies = [];
     for (let i = 0; i < 21; i++) replies.push(await call(a, "chat:send", { roomId, clientId: `rl-${i}`, body: `連投 ${i}` }));
     expect(replies.slice(0, 20).every((r) => r.ok)).toBe(true);
-    expect(replies[20]).toMatchObject({ ok: false, error: "rate_limited", message: "メッセージの送信が多すぎます。10秒ほど待ってから送信してください。" });
+    expect(replies[20]).toMatchObject({ ok: false, code: "rate_limited", message: "メッセージの送信が多すぎます。10秒ほど待ってから送信してください。" });
     // A retry of an already stored message is still answered.
     expect(await call(a, "chat:send", { roomId, clientId: "rl-3", body: "連投 3" })).toMatchObject({ ok: true });
     expect(await database.db.select().from(chatMessages).where(eq(chatMessages.roomId, roomId))).toHaveLength(20);
@@ -248,7 +248,7 @@ describe("the chat socket", () => {
     expect(block).toMatchObject({ ok: true, state: { blockerIds: [owner.id], offerStatus: "open", progress: { cancelled: true, agreed: false }, friendIds: null } });
     await bInbox.until(1);
     expect(bInbox.received).toMatchObject([{ kind: "system", body: "cancel", senderId: owner.id }]);
-    expect(await call(b, "chat:send", { roomId, clientId: newClientId(), body: "まだ？" })).toMatchObject({ ok: false, error: "blocked" });
+    expect(await call(b, "chat:send", { roomId, clientId: newClientId(), body: "まだ？" })).toMatchObject({ ok: false, code: "blocked" });
     await expect.poll(() => states.length).toBe(3);
   });
 
@@ -259,7 +259,7 @@ describe("the chat socket", () => {
     const { roomId, owner } = await createChatRoom(database.db);
     const a = await signedIn(watched, owner.id);
     for (const afterSeq of [99_999_999_999, 2_147_483_648, -1, 1.5]) {
-      expect(await call(a, "chat:sync", { roomId, afterSeq })).toMatchObject({ ok: false, error: "invalid", message: "エラーが発生しました。時間をおいてもう一度お試しください。" });
+      expect(await call(a, "chat:sync", { roomId, afterSeq })).toMatchObject({ ok: false, code: "invalid", message: "エラーが発生しました。時間をおいてもう一度お試しください。" });
     }
     expect(await call(a, "chat:sync", { roomId, afterSeq: 2_147_483_647 })).toMatchObject({ ok: true, messages: [], hasMore: false });
     expect(logged).toEqual([]);
@@ -285,7 +285,7 @@ describe("the chat socket", () => {
 
       expect(await call(b, event, payload(roomId)), event).toMatchObject({
         ok: false,
-        error: "suspended",
+        code: "suspended",
         message: "このアカウントは利用停止中のため、チャットを利用できません",
       });
       expect(await Promise.all(closed), event).toEqual(["io server disconnect", "io server disconnect"]);
@@ -366,8 +366,8 @@ describe("the chat socket", () => {
     const sent = await call<{ message: ChatMessage }>(b, "chat:send", { roomId, clientId: newClientId(), body: "LINE教えて" });
     if (!sent.ok) throw new Error("send failed");
     expect(await call(a, "chat:report", { messageId: sent.message.id, reason: "外部連絡先の要求" })).toMatchObject({ ok: true });
-    expect(await call(a, "chat:report", { messageId: sent.message.id, reason: "" })).toMatchObject({ ok: false, error: "empty" });
-    expect(await call(a, "chat:report", { messageId: "nope", reason: "x" })).toMatchObject({ ok: false, error: "not_found" });
+    expect(await call(a, "chat:report", { messageId: sent.message.id, reason: "" })).toMatchObject({ ok: false, code: "empty" });
+    expect(await call(a, "chat:report", { messageId: "nope", reason: "x" })).toMatchObject({ ok: false, code: "not_found" });
   });
 });
 
@@ -397,7 +397,7 @@ describe.runIf(redisUrl)("two instances sharing Redis (TEST_REDIS_URL)", () => {
     for (let i = 0; i < 10; i++) replies.push(await call(a, "chat:send", { roomId, clientId: `r1-${i}`, body: `${i}` }));
     for (let i = 0; i < 10; i++) replies.push(await call(a2, "chat:send", { roomId, clientId: `r2-${i}`, body: `${i}` }));
     // x1 counted already: 1 + 20 attempts → the last one is over the limit.
-    expect(replies.filter((r) => !r.ok).map((r) => (r.ok ? "" : r.error))).toEqual(["rate_limited"]);
+    expect(replies.filter((r) => !r.ok).map((r) => (r.ok ? "" : r.code))).toEqual(["rate_limited"]);
   });
 
   it("relays trade-board writes to the other instance, whose board caches then drop", async () => {

@@ -134,7 +134,7 @@ describe("POST /api/admin/seo/suggest", () => {
     expect(body.metaDescription.length).toBeGreaterThan(10);
     const empty = await call(cookie, { title: " ", content: "" });
     expect(empty.status).toBe(400);
-    expect(await empty.json()).toEqual({ error: "タイトルか本文を入力してください" });
+    expect(await empty.json()).toEqual({ error: "タイトルか本文を入力してください", code: "suggest_empty" });
     expect((await call("", { title: "x", content: "y" })).status).toBe(401);
   });
 });

@@ -96,7 +96,7 @@ describe("GET/PUT /api/admin/settings", () => {
     const before = await getSiteSettings(database.db);
     const long = await put(adminCookie, { ...FULL, metaDescription: "あ".repeat(201) });
     expect(long.status).toBe(400);
-    expect(await long.json()).toEqual({ error: "メタディスクリプションは200文字以内で入力してください", fields: { metaDescription: "メタディスクリプションは200文字以内で入力してください" } });
+    expect(await long.json()).toEqual({ error: "メタディスクリプションは200文字以内で入力してください", code: "invalid_input", fields: { metaDescription: "メタディスクリプションは200文字以内で入力してください" } });
     for (const ogImage of ["javascript:alert(1)", "data:image/png;base64,AAAA", "//evil.example/x.png", "not a url"]) {
       const res = await put(adminCookie, { ...FULL, ogImage });
       expect(res.status).toBe(400);
@@ -114,7 +114,7 @@ describe("GET/PUT /api/admin/settings", () => {
     expect((await put("", FULL)).status).toBe(401);
     const forbidden = await put(userCookie, FULL);
     expect(forbidden.status).toBe(403);
-    expect(await forbidden.json()).toEqual({ error: "管理者権限がありません。" });
+    expect(await forbidden.json()).toEqual({ error: "管理者権限がありません。", code: "admin_required" });
     expect((await get(userCookie)).status).toBe(403);
   });
 });

@@ -103,7 +103,7 @@ describe("an action given a body that is not a form", () => {
     for (const [body, type] of [brokenMultipart, ["x", "text/plain"] as const]) {
       const resolved = await outcome(() => reportAction(args<typeof reportAction>(post(`/api/admin/reports/${reportId}`, adminCookie, body, type), { id: reportId })));
       expect(resolved.status, `admin report ${type}`).toBe(400);
-      expect(resolved.body).toEqual({ error: "action must be dismiss, closeOffer or suspendUser" });
+      expect(resolved.body).toEqual({ error: "リクエストの形式が正しくありません", code: "unreadable" });
     }
   });
 });

@@ -219,7 +219,7 @@ describe("POST /api/admin/uploads (local store)", () => {
     expect((await upload(form(await jpeg(10, 10)), { cookie: "" })).status).toBe(401);
     const forbidden = await upload(form(await jpeg(10, 10)), { cookie: userCookie });
     expect(forbidden.status).toBe(403);
-    expect(await forbidden.json()).toEqual({ error: "管理者権限がありません。" });
+    expect(await forbidden.json()).toEqual({ error: "管理者権限がありません。", code: "admin_required" });
     expect((await database.db.select({ key: uploads.key }).from(uploads)).length).toBe(before);
   });
 

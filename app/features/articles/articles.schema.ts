@@ -3,7 +3,8 @@ import { z } from "../../lib/zod";
 import { normaliseKeywords } from "../../lib/keywords";
 import { isSafeText } from "../../lib/text";
 import { ARTICLE_CATEGORIES } from "./categories";
-import type { ArticlesMessageKey } from "./messages";
+import { articlesMessages, type ArticlesMessageKey } from "./messages";
+import { fieldMessages } from "../../lib/validation";
 
 export const TITLE_MAX = 200;
 export const CONTENT_MAX = 100_000;
@@ -103,7 +104,7 @@ export type ArticleCreateInput = z.output<typeof ArticleCreateSchema>;
 export type ArticleUpdateInput = z.output<typeof ArticleUpdateSchema>;
 export type ArticleField = "title" | "category" | "content" | "isPublic" | "thumbnailUrl" | "slug" | "keywords" | "metaDescription" | "revision";
 
-const MAX: Partial<Record<ArticleField, number>> = {
+export const ARTICLE_FIELD_MAX: Partial<Record<ArticleField, number>> = {
   title: TITLE_MAX,
   content: CONTENT_MAX,
   slug: SLUG_MAX,
@@ -114,14 +115,7 @@ const MAX: Partial<Record<ArticleField, number>> = {
 
 /** The first problem of each field, translated: `{ title: "タイトルを入力してください" }`. */
 export function articleFieldErrors(error: z.ZodError, translateKey: (key: ArticlesMessageKey, params?: { max: number }) => string): Partial<Record<ArticleField, string>> {
-  const errors: Partial<Record<ArticleField, string>> = {};
-  for (const issue of error.issues) {
-    const field = (issue.path[0] ?? "") as ArticleField;
-    if (errors[field]) continue;
-    const message = issue.message as ArticlesMessageKey;
-    errors[field] = translateKey(message.startsWith("err") ? message : "errInvalid", { max: MAX[field] ?? 0 });
-  }
-  return errors;
+  return fieldMessages(error, (key, params) => translateKey(key, { max: Number(params.max ?? 0) }), articlesMessages.ja, { fallback: "errInvalid", max: ARTICLE_FIELD_MAX });
 }
 
 /**

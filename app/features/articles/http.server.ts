@@ -1,26 +1,19 @@
 import type { z } from "../../lib/zod";
-import { localeFromRequest, translate } from "../../lib/i18n";
-import { readJsonBody } from "../../lib/json-body.server";
-import { articleFieldErrors } from "./articles.schema";
+import { methodNotAllowed as refuseMethod } from "../../lib/api.server";
+import { readInput } from "../../lib/input.server";
+import { ARTICLE_FIELD_MAX } from "./articles.schema";
 import { articlesMessages } from "./messages";
-
-/** An article of 100,000 characters of Japanese text is ~300 KB of UTF-8; the rest is small. */
-export const ARTICLE_BODY_MAX_BYTES = 512 * 1024;
 
 export const NO_STORE = { "Cache-Control": "private, no-store" };
 
 /**
  * The admin API's input: the JSON body parsed by `schema`; a field that breaks a rule answers
- * 400 `{"error": first message, "fields": {field: message}}` (SPEC.md §5 texts).
+ * 400 `{"error": first message, "code": "invalid_input", "fields": {field: message}}` (SPEC.md §5 texts).
  */
-export async function parseArticleBody<S extends z.ZodType>(request: Request, schema: S): Promise<z.output<S>> {
-  const body = await readJsonBody(request, ARTICLE_BODY_MAX_BYTES);
-  const parsed = schema.safeParse(body);
-  if (parsed.success) return parsed.data;
-  const locale = localeFromRequest(request);
-  const fields = articleFieldErrors(parsed.error, (key, params) => translate(articlesMessages, locale, key, params));
-  const first = Object.values(fields)[0] ?? translate(articlesMessages, locale, "errInvalid");
-  throw Response.json({ error: first, fields }, { status: 400 });
+export function parseArticleBody<S extends z.ZodType>(request: Request, schema: S): Promise<z.output<S>> {
+  return readInput(request, schema, { accept: ["json"], messages: articlesMessages, fallback: "errInvalid", max: ARTICLE_FIELD_MAX });
 }
 
-export const methodNotAllowed = (allow: string) => Response.json({ error: "Method Not Allowed" }, { status: 405, headers: { Allow: allow } });
+export const methodNotAllowed = (allow: string): never => {
+  throw refuseMethod(allow);
+};

@@ -39,7 +39,8 @@ export type RoomState = {
   friendIds: Record<string, string | null> | null;
 };
 
-export type AckError = { ok: false; error: string; message: string };
+/** A refused call: the refusal writer's socket ack (app/lib/api.server.ts socketRefusal). */
+export type AckError = { ok: false; code: string; message: string };
 export type Ack<T extends object = object> = ({ ok: true } & T) | AckError;
 
 /** Events the browser sends, each with an ack callback. */

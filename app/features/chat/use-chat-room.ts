@@ -167,13 +167,13 @@ export function useChatRoom(options: {
         return;
       }
       if (!reply.ok) {
-        if (reply.error === "rate_limited") {
-          setNotice({ code: reply.error, message: reply.message });
+        if (reply.code === "rate_limited") {
+          setNotice({ code: reply.code, message: reply.message });
           again(RATE_LIMIT_RETRY_MS);
           return;
         }
         // Refused for good (blocked, not found, invalid): drop it and say why.
-        setNotice({ code: reply.error, message: reply.message });
+        setNotice({ code: reply.code, message: reply.message });
         changeOutbox({ remove: head.clientId });
         sendingRef.current = false;
         pump();
@@ -208,7 +208,7 @@ export function useChatRoom(options: {
       try {
         const joined = await socket.timeout(ACK_TIMEOUT_MS).emitWithAck("chat:join", { roomId });
         if (!joined.ok) {
-          setNotice({ code: joined.error, message: joined.message });
+          setNotice({ code: joined.code, message: joined.message });
           return;
         }
         await sync();
@@ -296,7 +296,7 @@ export function useChatRoom(options: {
       try {
         const timed = socket.timeout(ACK_TIMEOUT_MS) as unknown as { emitWithAck(e: string, p: object): Promise<Ack<T>> };
         const reply = await timed.emitWithAck(event, payload);
-        if (!reply.ok) setNotice({ code: reply.error, message: reply.message });
+        if (!reply.ok) setNotice({ code: reply.code, message: reply.message });
         return reply;
       } catch {
         return null;

@@ -1,4 +1,5 @@
 import { z } from "../../lib/zod";
+import { fieldMessages } from "../../lib/validation";
 import { isImageUrl } from "../../lib/image-url";
 import { isSafeText, safeString } from "../../lib/text";
 import { ENERGY_VALUES } from "./energy";
@@ -113,13 +114,5 @@ export const FIELD_MAX: Partial<Record<DeckField, number>> = {
 
 /** The first problem of each field, translated: `{ name: "デッキ名を入力してください。" }`. */
 export function deckFieldErrors(error: z.ZodError, translateKey: (key: DecksMessageKey, params?: { max: number }) => string): Record<string, string> {
-  const errors: Record<string, string> = {};
-  for (const issue of error.issues) {
-    const field = String(issue.path[0] ?? "");
-    if (!field || errors[field]) continue;
-    // zod's own messages (a wrong type) are not catalogue keys: they read as a bad request.
-    const message = (issue.message in decksMessages.ja ? issue.message : "errInvalidRequest") as DecksMessageKey;
-    errors[field] = translateKey(message, { max: FIELD_MAX[field as DeckField] ?? 0 });
-  }
-  return errors;
+  return fieldMessages(error, (key, params) => translateKey(key, { max: Number(params.max ?? 0) }), decksMessages.ja, { fallback: "errInvalidRequest", max: FIELD_MAX });
 }

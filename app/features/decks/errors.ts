@@ -1,5 +1,5 @@
 import { AppError, type ErrorTable } from "../../lib/errors";
-import type { Params } from "../../lib/i18n";
+import { translate, type Locale, type Params } from "../../lib/i18n";
 import { decksMessages, type DecksMessageKey } from "./messages";
 
 /** Every rule a deck request can break: HTTP status and the catalogue key of its message. */
@@ -25,5 +25,11 @@ export class DeckError extends AppError<DeckErrorCode> {
     readonly fields: Record<string, string> = {},
   ) {
     super(decksMessages, DECK_ERRORS, code, params);
+  }
+
+  override fieldTexts(locale: Locale): Record<string, string> {
+    const texts: Record<string, string> = {};
+    for (const [field, key] of Object.entries(this.fields)) texts[field] = key in decksMessages.ja ? translate(decksMessages, locale, key as DecksMessageKey, this.params) : key;
+    return texts;
   }
 }

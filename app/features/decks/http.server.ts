@@ -1,42 +1,18 @@
-import { describeAppError } from "../../lib/errors";
-import { translate, type Locale } from "../../lib/i18n";
-import { deckFieldErrors, DeckInputSchema, DeckUpdateSchema, type DeckInput } from "./decks.schema";
-import { DeckError } from "./errors";
-import { decksMessages, type DecksMessageKey } from "./messages";
+import { parseInput } from "../../lib/validation";
+import { DeckInputSchema, DeckUpdateSchema, FIELD_MAX, type DeckInput } from "./decks.schema";
+import { decksMessages } from "./messages";
 
-/** A deck with its text and 60 card rows is a few tens of KB; anything bigger is not a deck form. */
-export const DECK_BODY_MAX_BYTES = 256 * 1024;
 export const NO_STORE = { "Cache-Control": "private, no-store" };
 
-/** Parses a deck save; a broken rule throws DeckError("invalid_input") naming each field (SPEC.md §5 texts). */
-export function parseDeckInput(body: unknown, locale: Locale): DeckInput {
-  const parsed = DeckInputSchema.safeParse(body);
-  if (parsed.success) return parsed.data;
-  const fields = deckFieldErrors(parsed.error, (key, params) => translate(decksMessages, locale, key, params));
-  throw new DeckError("invalid_input", {}, fields);
+const DECK_INPUT = { messages: decksMessages, fallback: "errInvalidRequest", max: FIELD_MAX } as const;
+
+/** Parses a deck save; a broken rule throws a ValidationError naming each field (SPEC.md §5 texts). */
+export function parseDeckInput(body: unknown): DeckInput {
+  return parseInput(body, DeckInputSchema, DECK_INPUT);
 }
 
 /** Parses a save of an existing deck: the deck and the revision it was loaded at. */
-export function parseDeckUpdate(body: unknown, locale: Locale): { input: DeckInput; revision: number } {
-  const parsed = DeckUpdateSchema.safeParse(body);
-  if (parsed.success) {
-    const { revision, ...input } = parsed.data;
-    return { input, revision };
-  }
-  const fields = deckFieldErrors(parsed.error, (key, params) => translate(decksMessages, locale, key, params));
-  throw new DeckError("invalid_input", {}, fields);
-}
-
-/**
- * The JSON answer of a DeckError: `{"error", "code", "fields"}` where `fields` maps a form
- * field to its message (the first one is also `error`).
- */
-export function deckErrorResponse(error: DeckError, locale: Locale): Response {
-  const fields: Record<string, string> = {};
-  for (const [field, message] of Object.entries(error.fields)) {
-    fields[field] = message in decksMessages.ja ? translate(decksMessages, locale, message as DecksMessageKey, error.params) : message;
-  }
-  const { status, code, message } = describeAppError(error, locale);
-  const first = Object.values(fields)[0];
-  return Response.json({ error: code === "invalid_input" && first ? first : message, code, fields }, { status, headers: NO_STORE });
+export function parseDeckUpdate(body: unknown): { input: DeckInput; revision: number } {
+  const { revision, ...input } = parseInput(body, DeckUpdateSchema, DECK_INPUT);
+  return { input, revision };
 }

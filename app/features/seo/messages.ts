@@ -13,3 +13,4 @@ export const seoMessages = defineMessages({
     invalidRequest: "The request is not in the expected format",
   },
 });
+export type SeoMessageKey = keyof typeof seoMessages.ja;

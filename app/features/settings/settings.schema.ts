@@ -1,6 +1,7 @@
 import { safeString } from "../../lib/text";
 import { isImageUrl } from "../../lib/image-url";
 import { z } from "../../lib/zod";
+import { fieldMessages } from "../../lib/validation";
 import { normaliseKeywords } from "../../lib/keywords";
 import { settingsMessages, type SettingsMessageKey } from "./messages";
 
@@ -53,12 +54,5 @@ export const FIELD_MAX: Record<SiteSettingsField, number> = {
 
 /** The first problem of each field, translated: `{ ogImage: "OG画像URLは…" }`. */
 export function settingsFieldErrors(error: z.ZodError, translateKey: (key: SettingsMessageKey, params?: { max: number }) => string): Partial<Record<SiteSettingsField, string>> {
-  const errors: Partial<Record<SiteSettingsField, string>> = {};
-  for (const issue of error.issues) {
-    const field = issue.path[0] as SiteSettingsField | undefined;
-    if (!field || errors[field] || !(field in FIELD_MAX)) continue;
-    // zod's own messages (a wrong type) are not catalogue keys: they read as a bad request.
-    errors[field] = translateKey((issue.message in settingsMessages.ja ? issue.message : "errInvalidRequest") as SettingsMessageKey, { max: FIELD_MAX[field] });
-  }
-  return errors;
+  return fieldMessages(error, (key, params) => translateKey(key, { max: Number(params.max ?? 0) }), settingsMessages.ja, { fallback: "errInvalidRequest", max: FIELD_MAX, only: Object.keys(FIELD_MAX) });
 }

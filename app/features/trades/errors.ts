@@ -1,4 +1,3 @@
-import type { z } from "../../lib/zod";
 import { AppError, type ErrorTable } from "../../lib/errors";
 import type { Params } from "../../lib/i18n";
 import { tradesMessages, type TradesMessageKey } from "./messages";
@@ -46,11 +45,4 @@ export class TradeError extends AppError<TradeErrorCode> {
   constructor(code: TradeErrorCode, params?: Params) {
     super(tradesMessages, TRADE_ERRORS, code, params);
   }
-}
-
-const BY_MESSAGE_KEY = new Map<string, TradeErrorCode>(Object.entries(TRADE_ERRORS).map(([code, [, key]]) => [key, code as TradeErrorCode]));
-
-/** The first problem a trade schema found, as a TradeError (its message names the field's rule). */
-export function tradeInputError(error: z.ZodError): TradeError {
-  return new TradeError(BY_MESSAGE_KEY.get(error.issues[0]?.message ?? "") ?? "bad_request");
 }

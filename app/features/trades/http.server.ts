@@ -1,27 +1,27 @@
-import { translate, type Locale } from "../../lib/i18n";
-import { tradesMessages, type TradesMessageKey } from "./messages";
-import { OfferInputSchema, type OfferInput } from "./trades.schema";
-import type { z } from "../../lib/zod";
+import { parseInput } from "../../lib/validation";
+import { tradesMessages } from "./messages";
+import { OfferInputSchema, ReportInputSchema, type OfferInput } from "./trades.schema";
 
-/** The reader's text for a zod issue key of the trade schemas or any catalogue key. */
-export function tradeText(locale: Locale, key: string, params?: Record<string, string | number>): string {
-  const known = key in tradesMessages.ja ? (key as TradesMessageKey) : "badRequest";
-  return translate(tradesMessages, locale, known, params);
+/** How the trade schemas' messages read (their issue messages are keys of the trades catalogue). */
+const TRADE_INPUT = { messages: tradesMessages, fallback: "badRequest" } as const;
+
+/**
+ * The offer form's one check, for a new offer and an edit, from the page form or the JSON API:
+ * the offer, or a ValidationError naming each field (give, want, comment) in the reader's language.
+ */
+export function parseOfferInput(value: unknown): OfferInput {
+  return parseInput(value, OfferInputSchema, TRADE_INPUT);
 }
 
-export function zodMessage(error: z.ZodError, locale: Locale): string {
-  const first = error.issues[0];
-  return tradeText(locale, first?.message ?? "badRequest");
+/** A report's reason, checked the same way. */
+export function parseReportInput(value: unknown): { reason: string } {
+  return parseInput(value, ReportInputSchema, TRADE_INPUT);
 }
 
 /**
  * The offer form posts each chosen card as `give` / `want` = "<cardId>*<count>" plus `comment`,
  * so it works before hydration too.
  */
-export function offerInputFromForm(form: FormData): z.ZodSafeParseResult<OfferInput> {
-  return OfferInputSchema.safeParse(offerFieldsFromForm(form));
-}
-
 /** The offer form's fields, unchecked (the schema checks them where they are used). */
 export function offerFieldsFromForm(form: FormData): { give: unknown[]; want: unknown[]; comment: string } {
   const side = (name: string) =>

@@ -1,7 +1,7 @@
 import type { Db } from "../../db/client.server";
 import { blockUser } from "../blocks/blocks.server";
-import { TradeError, tradeInputError } from "./errors";
-import { OfferInputSchema, ReportInputSchema } from "./trades.schema";
+import { TradeError } from "./errors";
+import { parseOfferInput, parseReportInput } from "./http.server";
 import { reportOffer } from "../moderation/moderation.server";
 import { bumpOffer, closeOffer, deleteOffer, getOffer, markOfferCompleted, openChatRoomForOffer, updateOffer } from "./offers.server";
 
@@ -32,9 +32,7 @@ export async function runOfferAction(db: Db, userId: string, offerId: string, ac
     case "respond":
       return { action, ...(await openChatRoomForOffer(db, { offerId, userId })) };
     case "save": {
-      const parsed = OfferInputSchema.safeParse(input);
-      if (!parsed.success) throw tradeInputError(parsed.error);
-      await updateOffer(db, userId, offerId, parsed.data);
+      await updateOffer(db, userId, offerId, parseOfferInput(input));
       return { action };
     }
     case "bump":
@@ -50,9 +48,8 @@ export async function runOfferAction(db: Db, userId: string, offerId: string, ac
       await deleteOffer(db, userId, offerId);
       return { action };
     case "report": {
-      const parsed = ReportInputSchema.safeParse({ reason: (input as { reason?: unknown } | null)?.reason ?? "" });
-      if (!parsed.success) throw tradeInputError(parsed.error);
-      return { action, ...(await reportOffer(db, userId, offerId, parsed.data.reason)) };
+      const { reason } = parseReportInput({ reason: (input as { reason?: unknown } | null)?.reason ?? "" });
+      return { action, ...(await reportOffer(db, userId, offerId, reason)) };
     }
     case "block": {
       // Blocking from an offer blocks its owner (and ends a 取引中 trade with them).

@@ -1,6 +1,7 @@
 import { z } from "../../lib/zod";
 import { TRADE_RULE_SCOPES } from "./trade-rules";
-import type { TradeRulesMessageKey } from "./trade-rules-messages";
+import { tradeRulesMessages, type TradeRulesMessageKey } from "./trade-rules-messages";
+import { fieldKeys } from "../../lib/validation";
 
 export const TRADE_RULE_NOTE_MAX = 200;
 
@@ -60,10 +61,5 @@ export type TradeRuleField = "scope" | "target" | "tradeable" | "effectiveAt" | 
 
 /** Each field's first problem, as catalogue keys. */
 export function tradeRuleFieldErrors(error: z.ZodError): Partial<Record<TradeRuleField, TradeRulesMessageKey>> {
-  const fields: Partial<Record<TradeRuleField, TradeRulesMessageKey>> = {};
-  for (const issue of error.issues) {
-    const field = (issue.path[0] ?? "scope") as TradeRuleField;
-    fields[field] ??= issue.message as TradeRulesMessageKey;
-  }
-  return fields;
+  return fieldKeys(error, tradeRulesMessages.ja, { fallback: "errInvalidRequest", root: "scope" });
 }

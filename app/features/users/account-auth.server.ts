@@ -87,7 +87,8 @@ export async function accountBeforeHook(db: Db, ctx: { path: string; body?: unkn
   const body = (ctx.body ?? {}) as Record<string, unknown>;
   switch (ctx.path) {
     case "/sign-in/email": {
-      if (typeof body.email !== "string") return;
+      // An address PostgreSQL cannot hold (NUL) is refused by the sign-in check after this one.
+      if (typeof body.email !== "string" || hasControlCharacters(body.email)) return;
       const minutes = await signInWaitMinutes(db, body.email, clientIp);
       if (minutes > 0) throw refuse(ctx.headers, new AccountError("account_locked", { minutes }));
       return;

@@ -6,6 +6,7 @@ import { usersMessages, type UsersMessageKey } from "./messages";
 const USER_ERRORS = {
   login_required: [401, "errorLoginRequired"],
   suspended: [403, "errorSuspended"],
+  admin_required: [403, "errorAdminRequired"],
   invalid_credentials: [401, "errorCredentials"],
   email_taken: [422, "errorEmailTaken"],
   email_invalid: [400, "errorEmailInvalid"],
@@ -28,6 +29,13 @@ export type UserErrorCode = keyof typeof USER_ERRORS;
 export class UserError extends AppError<UserErrorCode> {
   constructor(code: UserErrorCode, params?: Params) {
     super(usersMessages, USER_ERRORS, code, params);
+  }
+}
+
+/** The admin page's refusal: the same code, SPEC.md §6's text (without the API's "。"). */
+export class AdminPageError extends AppError<"admin_required"> {
+  constructor() {
+    super(usersMessages, { admin_required: [403, "errorAdminRequiredPage"] }, "admin_required");
   }
 }
 

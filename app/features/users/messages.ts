@@ -39,6 +39,9 @@ export const usersMessages = defineMessages({
     errorUnknown: "エラーが発生しました。時間をおいてもう一度お試しください。",
     errorInvalidRequest: "リクエストの形式が正しくありません",
     errorLoginRequired: "ログインが必要です",
+    // SPEC.md §6: the admin page says it without "。", a save (the API) with it (§8).
+    errorAdminRequired: "管理者権限がありません。",
+    errorAdminRequiredPage: "管理者権限がありません",
     errorCsrf: "不正なリクエストです（送信元を確認できません）",
     profileTitle: "プロフ",
     profileDescription: "あなたのトレポケのプロフィール。表示名とポケポケのフレンドIDを設定できます。",
@@ -101,6 +104,8 @@ export const usersMessages = defineMessages({
     errorUnknown: "Something went wrong. Please try again later.",
     errorInvalidRequest: "The request is malformed",
     errorLoginRequired: "You need to log in",
+    errorAdminRequired: "You need administrator rights.",
+    errorAdminRequiredPage: "You need administrator rights",
     errorCsrf: "Request refused (its origin could not be verified)",
     profileTitle: "Profile",
     profileDescription: "Your Torepoke profile: set your display name and your Pokémon TCG Pocket friend ID.",

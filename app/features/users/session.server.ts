@@ -1,4 +1,4 @@
-import { data, replace, type AppLoadContext } from "react-router";
+import { replace, type AppLoadContext } from "react-router";
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { and, eq, gt, lt, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.server";
@@ -7,7 +7,7 @@ import { ensureProfile, SESSION_COOKIE, SESSION_EXPIRES_IN_S, SESSION_UPDATE_AGE
 import type { Env } from "../../lib/env.server";
 import { localeFromRequest } from "../../lib/i18n";
 import { errorResponse, pageError } from "../../lib/api.server";
-import { UserError } from "./errors";
+import { AdminPageError, UserError } from "./errors";
 
 /** Who is making the request, as every loader, action and socket handler sees it. */
 export type Viewer = {
@@ -207,25 +207,24 @@ export async function requireApiViewer(request: Request, context: AppLoadContext
   return viewer;
 }
 
-/** Admin messages of SPEC.md §6, character for character. */
-export const ADMIN_LOGIN_REQUIRED = "ログインが必要です";
-export const ADMIN_FORBIDDEN = "管理者権限がありません";
-
 /**
- * Admin pages: throws `data({ reason }, 401 | 403)` for the route's error boundary to render
- * (ログインが必要です / 管理者権限がありません). Nothing of the admin data is loaded before this.
+ * Admin pages: throws the route error data `{code, message}` with 401 | 403 for the route's error
+ * boundary (SPEC.md §6: ログインが必要です / 管理者権限がありません). Nothing of the admin data is
+ * loaded before this.
  */
 export async function requireAdmin(request: Request, context: AppLoadContext): Promise<Viewer> {
   const viewer = await getViewer(request, context);
-  if (!viewer) throw data({ reason: "login-required" as const, message: ADMIN_LOGIN_REQUIRED }, { status: 401 });
-  if (!viewer.isAdmin || viewer.suspended) throw data({ reason: "forbidden" as const, message: ADMIN_FORBIDDEN }, { status: 403 });
+  const locale = localeFromRequest(request);
+  if (!viewer) throw pageError(new UserError("login_required"), locale);
+  if (!viewer.isAdmin || viewer.suspended) throw pageError(new AdminPageError(), locale);
   return viewer;
 }
 
-/** Admin APIs and actions: 401 / 403 JSON `{ error }`. */
+/** Admin APIs and actions: 401 / 403 JSON `{error, code}` (SPEC.md §8: 管理者権限がありません。). */
 export async function requireApiAdmin(request: Request, context: AppLoadContext): Promise<Viewer> {
   const viewer = await getViewer(request, context);
-  if (!viewer) throw Response.json({ error: ADMIN_LOGIN_REQUIRED }, { status: 401 });
-  if (!viewer.isAdmin || viewer.suspended) throw Response.json({ error: `${ADMIN_FORBIDDEN}。` }, { status: 403 });
+  const locale = localeFromRequest(request);
+  if (!viewer) throw errorResponse(new UserError("login_required"), locale);
+  if (!viewer.isAdmin || viewer.suspended) throw errorResponse(new UserError("admin_required"), locale);
   return viewer;
 }

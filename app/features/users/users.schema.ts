@@ -2,7 +2,8 @@ import { z } from "../../lib/zod";
 import { isSafeText } from "../../lib/text";
 import { checkDisplayName, DISPLAY_NAME_MAX, EMAIL_MAX, hasControlCharacters, PASSWORD_MAX, PASSWORD_MIN } from "./display-name";
 import { normalizeFriendId } from "./friend-id";
-import type { usersMessages } from "./messages";
+import { usersMessages } from "./messages";
+import { fieldKeys } from "../../lib/validation";
 
 /**
  * Form schemas shared by the pages (instant feedback) and their actions (the gate). Issue
@@ -62,14 +63,9 @@ export type ProfileInput = z.output<typeof ProfileSchema>;
 
 export type FieldErrors<F extends string> = Partial<Record<F, UsersMessageKey>>;
 
-/** First issue per field, as message keys. */
+/** First issue per field, as message keys (lib/validation.ts). */
 export function fieldErrors<F extends string>(error: z.ZodError): FieldErrors<F> {
-  const out: Partial<Record<string, UsersMessageKey>> = {};
-  for (const issue of error.issues) {
-    const field = String(issue.path[0] ?? "form");
-    out[field] ??= issue.message as UsersMessageKey;
-  }
-  return out as FieldErrors<F>;
+  return fieldKeys(error, usersMessages.ja, { fallback: "errorInvalidRequest", root: "form" }) as FieldErrors<F>;
 }
 
 export const MESSAGE_PARAMS = { min: PASSWORD_MIN, max: PASSWORD_MAX, nameMax: DISPLAY_NAME_MAX };
