@@ -9,7 +9,7 @@ import { cleanLocalUploads } from "../app/features/uploads/cleanup.server";
 import { localUploadsDir } from "../app/features/uploads/storage.server";
 import { createLogger } from "../app/lib/logger.server";
 import { startExpiryReminders } from "../app/features/notifications/expiry-reminders.server";
-import { startDeliveries } from "../app/features/mail/delivery.server";
+import { startDeliveries } from "../app/deliveries.server";
 import { registerFeatureLinks } from "../app/registrations.server";
 import { collectStartupGarbage } from "./startup-memory";
 import { startNotificationDigests } from "../app/features/push/deliveries.server";

@@ -16,6 +16,8 @@ import * as settings from "../../app/routes/api.admin.settings";
 import * as tradeRules from "../../app/routes/api.admin.trade-rules";
 import * as uploads from "../../app/routes/api.admin.uploads";
 import * as login from "../../app/routes/login";
+import * as notificationSettings from "../../app/routes/api.notifications.settings";
+import * as pushSubscription from "../../app/routes/api.push.subscription";
 import * as signup from "../../app/routes/signup";
 import { createSessionCookie } from "../support/chat-factories";
 import { createUser } from "../support/factories";
@@ -47,6 +49,8 @@ beforeAll(async () => {
       "api/admin/settings": settings,
       "api/admin/trade-rules": tradeRules,
       "api/admin/uploads": uploads,
+      "api/notifications/settings": notificationSettings,
+      "api/push/subscription": pushSubscription,
       login,
       signup,
     },
@@ -67,7 +71,7 @@ function send(pathname: string, body: Buffer, options: { declared?: number; chun
     const headers: Record<string, string> = { host: new URL(SITE).host, origin: SITE, cookie, "content-type": options.type ?? "application/json", accept: "application/json" };
     if (options.chunked) headers["transfer-encoding"] = "chunked";
     else headers["content-length"] = String(options.declared ?? body.length);
-    const method = pathname.startsWith("/api/admin/articles/") ? "PATCH" : "POST";
+    const method = pathname.startsWith("/api/admin/articles/") ? "PATCH" : pathname === "/api/notifications/settings" ? "PUT" : "POST";
     const req = httpRequest(`${server.base}${pathname}`, { method, headers }, (res) => {
       let text = "";
       res.setEncoding("utf8");

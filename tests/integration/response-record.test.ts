@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { chatRooms, profiles } from "../../app/db/schema/index";
+import { blocks, chatMessages, chatRooms, profiles } from "../../app/db/schema/index";
 import { seedCatalogue } from "../../app/features/cards/catalogue.server";
 import { sendMessage } from "../../app/features/chat/chat.server";
 import { listMatches } from "../../app/features/trades/matches.server";
@@ -24,8 +24,11 @@ afterAll(async () => {
 
 const ago = (minutes: number) => new Date(Date.now() - minutes * 60_000);
 
-/** A room on one of `ownerId`'s offers, opened `openedMinutesAgo` ago by a new partner. */
-async function room(ownerId: string, offerId: string, openedMinutesAgo: number, answeredAfterMinutes: number | null) {
+/**
+ * A room on one of `ownerId`'s offers, opened `openedMinutesAgo` ago by a new partner who wrote
+ * at once (unless `partnerWrote` is false).
+ */
+async function room(ownerId: string, offerId: string, openedMinutesAgo: number, answeredAfterMinutes: number | null, partnerWrote = true) {
   const partner = await createChatUser(db);
   const createdAt = ago(openedMinutesAgo);
   const [row] = await db
@@ -38,6 +41,7 @@ async function room(ownerId: string, offerId: string, openedMinutesAgo: number, 
       ownerRepliedAt: answeredAfterMinutes === null ? null : new Date(createdAt.getTime() + answeredAfterMinutes * 60_000),
     })
     .returning({ id: chatRooms.id });
+  if (partnerWrote) await db.insert(chatMessages).values({ roomId: row.id, seq: 1, senderId: partner.id, kind: "text", body: "交換お願いします", createdAt });
   return { id: row.id, partner };
 }
 
@@ -46,7 +50,7 @@ describe("response record", () => {
     const owner = await createChatUser(db);
     const offer = await createChatOffer(db, owner.id);
     // A fresh room: the partner writes first (no answer yet), then the owner answers once.
-    const fresh = await room(owner.id, offer.id, 0, null);
+    const fresh = await room(owner.id, offer.id, 0, null, false);
     await sendMessage(db, { roomId: fresh.id, userId: fresh.partner.id, clientId: newClientId(), body: "交換お願いします" });
     const [beforeAnswer] = await db.select({ at: chatRooms.ownerRepliedAt }).from(chatRooms).where(eq(chatRooms.id, fresh.id));
     expect(beforeAnswer.at).toBeNull();
@@ -59,12 +63,23 @@ describe("response record", () => {
     // Make the fresh room's answer a crafted 10 minutes, as the others are.
     const createdAt = ago(3 * 60);
     await db.update(chatRooms).set({ createdAt, ownerRepliedAt: new Date(createdAt.getTime() + 10 * 60_000) }).where(eq(chatRooms.id, fresh.id));
+    await db.update(chatMessages).set({ createdAt }).where(eq(chatMessages.roomId, fresh.id));
 
     await room(owner.id, offer.id, 5 * 60, 30); // answered in 30 minutes
     await room(owner.id, offer.id, 2 * 24 * 60, 120); // answered in 2 hours
     await room(owner.id, offer.id, 3 * 24 * 60, null); // never answered, 3 days old: counted
     await room(owner.id, offer.id, 60, null); // 1 hour old, not answered yet: not counted yet
     await room(owner.id, offer.id, 40 * 24 * 60, 5); // older than 30 days: outside the window
+
+    // Rooms that say nothing of the owner: nobody wrote, the owner blocked the partner, the
+    // partner was suspended or left.
+    await room(owner.id, offer.id, 3 * 24 * 60, null, false);
+    const blocked = await room(owner.id, offer.id, 3 * 24 * 60, null);
+    await db.insert(blocks).values({ blockerId: owner.id, blockedId: blocked.partner.id });
+    const suspended = await room(owner.id, offer.id, 3 * 24 * 60, null);
+    await db.update(profiles).set({ suspendedAt: new Date() }).where(eq(profiles.userId, suspended.partner.id));
+    const deleted = await room(owner.id, offer.id, 3 * 24 * 60, null);
+    await db.update(profiles).set({ deletedAt: new Date() }).where(eq(profiles.userId, deleted.partner.id));
 
     const record = await responseRecord(db, owner.id);
     expect(record).toEqual({ rooms: 4, answered: 3, replyRate: 0.75, typicalReplySeconds: 30 * 60 });

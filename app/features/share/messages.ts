@@ -48,7 +48,7 @@ export const shareMessages = defineMessages({
     shareLine: "Send on LINE",
     newTab: "(opens in a new tab)",
     copyLink: "Copy link",
-    copyLinkLabel: "Copy this page's link",
+    copyLinkLabel: "Copy link to this page",
     copied: "Copied",
     copyFailed: "Could not copy. Copy the URL from the address bar",
   },

@@ -6,10 +6,12 @@ import { rowsOf } from "../../db/sql.server";
  * The response record (docs/decisions/024): how often and how fast a player answers a new room on
  * one of their offers, over the last 30 days. No star ratings: only what the stored chat shows.
  *
- * - A room counts from its creation (the partner pressed 交渉する); the owner answers with their
- *   first message or trade step (chat_rooms.owner_replied_at, set once by appendMessage).
- * - A room still unanswered but younger than RESPONSE_PENDING_HOURS is not counted yet: a player
- *   asleep is not a player who never answers.
+ * - A room counts once the partner has written in it, from the partner's first message; the owner
+ *   answers with their first message or trade step (chat_rooms.owner_replied_at, set once by
+ *   appendMessage). A room nobody wrote in, with a partner the owner blocked, or with a partner
+ *   suspended or deleted does not count: pressing 交渉する and saying nothing cannot rank anyone down.
+ * - A room still unanswered but whose first message is younger than RESPONSE_PENDING_HOURS is not
+ *   counted yet: a player asleep is not a player who never answers.
  * - 返信率 is answered / counted rooms; the typical reply time is the median time to answer.
  */
 export const RESPONSE_WINDOW_DAYS = 30;
@@ -25,7 +27,7 @@ export type ResponseRecord = {
   answered: number;
   /** 0–1, null without any counted room. */
   replyRate: number | null;
-  /** Median seconds from a room's creation to the owner's answer; null without any answer. */
+  /** Median seconds from the partner's first message to the owner's answer; null without any answer. */
   typicalReplySeconds: number | null;
 };
 
@@ -40,15 +42,21 @@ export async function responseRecords(db: Db, userIds: readonly string[], now: D
   const pendingSince = new Date(now.getTime() - RESPONSE_PENDING_HOURS * 3_600_000);
   const rows = await rowsOf<{ owner_id: string; rooms: number | string; answered: number | string; typical: number | string | null }>(
     db,
-    sql`select owner_id,
-          count(*) filter (where owner_replied_at is not null or created_at <= ${pendingSince.toISOString()}::timestamptz) as rooms,
-          count(owner_replied_at) as answered,
-          percentile_cont(0.5) within group (order by extract(epoch from owner_replied_at - created_at))
-            filter (where owner_replied_at is not null) as typical
-        from chat_rooms
-        where owner_id in (${sql.join(ids.map((id) => sql`${id}`), sql`, `)})
-          and created_at > ${since.toISOString()}::timestamptz and created_at <= ${now.toISOString()}::timestamptz
-        group by owner_id`,
+    sql`select r.owner_id,
+          count(*) filter (where r.owner_replied_at is not null or p.first_at <= ${pendingSince.toISOString()}::timestamptz) as rooms,
+          count(r.owner_replied_at) as answered,
+          percentile_cont(0.5) within group (order by greatest(0, extract(epoch from r.owner_replied_at - p.first_at)))
+            filter (where r.owner_replied_at is not null) as typical
+        from chat_rooms r
+        join lateral (
+          select min(m.created_at) as first_at from chat_messages m
+          where m.room_id = r.id and m.sender_id = r.partner_id and m.kind = 'text'
+        ) p on p.first_at is not null
+        join profiles pp on pp.user_id = r.partner_id and pp.deleted_at is null and pp.suspended_at is null
+        where r.owner_id in (${sql.join(ids.map((id) => sql`${id}`), sql`, `)})
+          and r.created_at > ${since.toISOString()}::timestamptz and r.created_at <= ${now.toISOString()}::timestamptz
+          and not exists (select 1 from blocks b where b.blocker_id = r.owner_id and b.blocked_id = r.partner_id)
+        group by r.owner_id`,
   );
   for (const row of rows) {
     const rooms = Number(row.rooms);

@@ -148,33 +148,33 @@ export function ArticlesPanel({ data }: { data: unknown }) {
         <p className="text-slate-600">{t("noArticles")}</p>
       ) : rows ? (
         <div className="overflow-x-auto sm:rounded-lg sm:border sm:border-slate-200 sm:bg-white">
-          <table className="card-table w-full text-left text-sm">
+          <table role="table" className="card-table w-full text-left text-sm">
             <caption className="sr-only">{t("tableCaption")}</caption>
-            <thead className="bg-slate-50 text-slate-700">
-              <tr>
-                <th scope="col" className="px-3 py-2">{t("colTitle")}</th>
-                <th scope="col" className="px-3 py-2">{t("colCategory")}</th>
-                <th scope="col" className="px-3 py-2">{t("colStatus")}</th>
-                <th scope="col" className="px-3 py-2">{t("colCreated")}</th>
-                <th scope="col" className="px-3 py-2">{t("colActions")}</th>
+            <thead role="rowgroup" className="bg-slate-50 text-slate-700">
+              <tr role="row">
+                <th role="columnheader" scope="col" className="px-3 py-2">{t("colTitle")}</th>
+                <th role="columnheader" scope="col" className="px-3 py-2">{t("colCategory")}</th>
+                <th role="columnheader" scope="col" className="px-3 py-2">{t("colStatus")}</th>
+                <th role="columnheader" scope="col" className="px-3 py-2">{t("colCreated")}</th>
+                <th role="columnheader" scope="col" className="px-3 py-2">{t("colActions")}</th>
               </tr>
             </thead>
-            <tbody>
+            <tbody role="rowgroup">
               {rows.map((row) => (
-                <tr key={row.id} className="border-t border-slate-100" data-article-id={row.id}>
-                  <th scope="row" className="px-3 py-2 font-medium">
+                <tr role="row" key={row.id} className="border-t border-slate-100" data-article-id={row.id}>
+                  <th role="rowheader" scope="row" className="px-3 py-2 font-medium">
                     {row.title}
                   </th>
-                  <td className="px-3 py-2" data-label={t("colCategory")}>{categoryLabel(row.category, locale)}</td>
-                  <td className="px-3 py-2" data-label={t("colStatus")}>
+                  <td role="cell" className="px-3 py-2" data-label={t("colCategory")}>{categoryLabel(row.category, locale)}</td>
+                  <td role="cell" className="px-3 py-2" data-label={t("colStatus")}>
                     <span className={`rounded-full px-2 py-0.5 text-xs font-bold ${row.isPublic ? "bg-green-100 text-green-900" : "bg-slate-200 text-slate-800"}`}>
                       {row.isPublic ? t("statusPublic") : t("statusPrivate")}
                     </span>
                   </td>
-                  <td className="px-3 py-2" data-label={t("colCreated")}>
+                  <td role="cell" className="px-3 py-2" data-label={t("colCreated")}>
                     <time dateTime={row.createdAt}>{tokyoDate(row.createdAt, locale)}</time>
                   </td>
-                  <td className="px-3 py-2" data-label={t("colActions")}>
+                  <td role="cell" className="px-3 py-2" data-label={t("colActions")}>
                     <div className="flex flex-wrap gap-1">
                       <button type="button" className={`${action} border-slate-400 bg-white`} onClick={() => void openEditor(row.id)} aria-label={`${t("edit")}: ${row.title}`}>
                         {t("edit")}

@@ -4,7 +4,7 @@ import { tokyoDateTime } from "../../../lib/tokyo-time";
 import { chatMessages, type ChatMessageKey } from "../messages";
 import type { ChatMessage } from "../protocol";
 import { MessageBody } from "./message-body";
-import { ReportReasonPicker } from "../../moderation/components/report-reasons";
+import { ReportReasonPicker } from "../../../components/report-reasons";
 
 // The room's message list: system lines, the player's and the partner's messages (with 通報), and
 // messages still waiting to be sent.

@@ -131,30 +131,30 @@ export function DecksPanel({ data }: { data: unknown }) {
           <p className="rounded-lg border border-dashed border-slate-300 bg-white p-6 text-slate-600">{t("empty")}</p>
         ) : (
           <div className="overflow-x-auto">
-            <table className="card-table w-full border-collapse text-sm sm:bg-white">
-              <thead>
-                <tr className="border-b border-slate-300 text-left">
-                  <th scope="col" className="px-3 py-2">{t("colName")}</th>
-                  <th scope="col" className="px-3 py-2">{t("colStatus")}</th>
-                  <th scope="col" className="px-3 py-2">{t("colTotal")}</th>
-                  <th scope="col" className="px-3 py-2">{t("colCreated")}</th>
-                  <th scope="col" className="px-3 py-2">{t("colActions")}</th>
+            <table role="table" className="card-table w-full border-collapse text-sm sm:bg-white">
+              <thead role="rowgroup">
+                <tr role="row" className="border-b border-slate-300 text-left">
+                  <th role="columnheader" scope="col" className="px-3 py-2">{t("colName")}</th>
+                  <th role="columnheader" scope="col" className="px-3 py-2">{t("colStatus")}</th>
+                  <th role="columnheader" scope="col" className="px-3 py-2">{t("colTotal")}</th>
+                  <th role="columnheader" scope="col" className="px-3 py-2">{t("colCreated")}</th>
+                  <th role="columnheader" scope="col" className="px-3 py-2">{t("colActions")}</th>
                 </tr>
               </thead>
-              <tbody>
+              <tbody role="rowgroup">
                 {decks.map((row) => (
-                  <tr key={row.id} className="border-b border-slate-200">
-                    <th scope="row" className="px-3 py-2 text-left font-medium">
+                  <tr role="row" key={row.id} className="border-b border-slate-200">
+                    <th role="rowheader" scope="row" className="px-3 py-2 text-left font-medium">
                       {row.name}
                     </th>
-                    <td className="px-3 py-2" data-label={t("colStatus")}>
+                    <td role="cell" className="px-3 py-2" data-label={t("colStatus")}>
                       <span className={`rounded-full px-2 py-0.5 text-xs font-bold ${row.isPublic ? "bg-green-100 text-green-900" : "bg-slate-200 text-slate-800"}`}>{row.isPublic ? t("public") : t("private")}</span>
                     </td>
-                    <td className="px-3 py-2 tabular-nums" data-label={t("colTotal")}>{t("total", { count: row.total })}</td>
-                    <td className="px-3 py-2" data-label={t("colCreated")}>
+                    <td role="cell" className="px-3 py-2 tabular-nums" data-label={t("colTotal")}>{t("total", { count: row.total })}</td>
+                    <td role="cell" className="px-3 py-2" data-label={t("colCreated")}>
                       <time dateTime={row.createdAt}>{tokyoMediumDateTime(row.createdAt, locale)}</time>
                     </td>
-                    <td className="px-3 py-2" data-label={t("colActions")}>
+                    <td role="cell" className="px-3 py-2" data-label={t("colActions")}>
                       <div className="flex flex-wrap gap-x-3 gap-y-2">
                         <Link to={`/admin/deck-recipes/edit/${row.id}`} className="text-brand-700 underline" aria-label={`${t("edit")}: ${row.name}`}>
                           {t("edit")}

@@ -1,7 +1,7 @@
 import { useState } from "react";
 import { TextareaField } from "../../../components/ui/form-field";
 import { useT } from "../../../lib/i18n";
-import { ReportReasonPicker } from "../../moderation/components/report-reasons";
+import { ReportReasonPicker } from "../../../components/report-reasons";
 import { tradesMessages } from "../messages";
 import { REPORT_REASON_MAX_LENGTH } from "../rules";
 

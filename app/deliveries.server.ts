@@ -1,12 +1,13 @@
-import type { Db } from "../../db/client.server";
-import type { Env } from "../../lib/env.server";
-import type { Logger } from "../../lib/logger.server";
-import { startOutboxWorker, type OutboxWorker } from "../outbox/outbox.server";
-import { registerNotificationChannels } from "../push/deliveries.server";
-import { registerMailDelivery } from "./mail.server";
+import type { Db } from "./db/client.server";
+import type { Env } from "./lib/env.server";
+import type { Logger } from "./lib/logger.server";
+import { startOutboxWorker, type OutboxWorker } from "./features/outbox/outbox.server";
+import { registerNotificationChannels } from "./features/push/deliveries.server";
+import { registerMailDelivery } from "./features/mail/mail.server";
 
 /**
- * Start-up's one call for everything delivered later: registers the mail transport and the
+ * Start-up's one call for everything delivered later (outside the features, like
+ * registrations.server.ts, so mail and push need not import each other): registers the mail transport and the
  * notification channels (push, mail) and starts the outbox worker; stop() lets the current round finish, then closes the SMTP pool.
  */
 export function startDeliveries(options: { env: Env; db: Db; log: Logger }): OutboxWorker {
