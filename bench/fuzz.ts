@@ -196,7 +196,7 @@ function cases(ids: { offerId: string; roomId: string; cardId: string; packId: s
   ];
   for (const [route, path, params] of reads) {
     add(route, "GET", path, who);
-    add(`${route} (.data)`, "GET", `${path === "/" ? "/_root" : path}.data`, ["user"]);
+    add(`${route} (.data)`, "GET", path === "/" ? "/_.data" : `${path}.data`, ["user"]);
     for (const param of params) for (const value of QUERY_VALUES) add(route, "GET", `${path}?${param}=${value}`, ["anonymous", "user"]);
   }
   const idRoutes: [string, (id: string) => string][] = [

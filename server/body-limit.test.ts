@@ -16,7 +16,7 @@ afterEach(async () => {
 async function serve() {
   const app = express();
   let bytesRead = 0;
-  app.use(bodyLimit({ routes: [{ path: "/api/import", maxBytes: 1024 * 1024 }, { path: "/api/stream/", maxBytes: 10 * 1024 * 1024, streaming: true }] }));
+  app.use(bodyLimit({ routes: [{ path: "/api/import", maxBytes: 1024 * 1024 }, { path: "/api/stream/", maxBytes: 10 * 1024 * 1024, streaming: true }, { path: "/login", maxBytes: 16 * 1024 }] }));
   app.use(async (req, res) => {
     for await (const chunk of req) bytesRead += (chunk as Buffer).length;
     res.json({ read: bytesRead });
@@ -48,6 +48,13 @@ function announce(base: string, path: string, headers: Record<string, string>): 
 }
 
 describe("body limit", () => {
+  it("gives a page's data request (a form the page's script posts) the page's own limit", async () => {
+    const app = await serve();
+    const res = await announce(app.base, "/login.data", { "content-type": "application/x-www-form-urlencoded", "content-length": String(17 * 1024) });
+    expect(res.status).toBe(413);
+    expect(app.bytesRead()).toBe(0);
+  });
+
   it("answers 413 with {error} to an API body declared past the limit, without reading it", async () => {
     const app = await serve();
     const res = await announce(app.base, "/api/comments", { "content-type": "application/json", "content-length": String(50 * 1024 * 1024) });

@@ -1,6 +1,7 @@
 import type { RequestHandler } from "express";
 import { BODY_LIMITS, bodyLimitFor, DEFAULT_BODY_LIMIT_BYTES, formatBytes, type BodyLimit } from "../app/lib/body-limits";
 import { answerAtEdge, edgeText } from "./edge-answer";
+import { pagePathOf } from "../app/lib/data-url";
 
 /**
  * One size limit for every request body the site reads: JSON APIs, page form actions and Better
@@ -25,7 +26,8 @@ export function bodyLimit(options: { routes?: readonly BodyLimit[]; defaultBytes
   const defaultBytes = options.defaultBytes ?? DEFAULT_BODY_LIMIT_BYTES;
   return (req, res, next) => {
     if (!BODY_METHODS.has(req.method)) return next();
-    const rule = bodyLimitFor(req.path, routes, defaultBytes);
+    // A form posted by the page's JavaScript goes to `/login.data`: its limit is the page's.
+    const rule = bodyLimitFor(pagePathOf(req.path), routes, defaultBytes);
     const declared = req.headers["content-length"];
     const chunked = declared === undefined && req.headers["transfer-encoding"] !== undefined;
     let status: 411 | 413 | 0 = 0;

@@ -7,6 +7,7 @@ import { healthFigures } from "../app/features/analytics/health.server";
 import { registerOperationsFigures } from "../app/features/analytics/pipeline.server";
 import type { Env } from "../app/lib/env.server";
 import type { Logger } from "../app/lib/logger.server";
+import { pagePathOf } from "../app/lib/data-url";
 
 /**
  * Prometheus metrics (prom-client) on their own port, METRICS_PORT, bound to METRICS_HOST
@@ -115,7 +116,8 @@ export function routeMatcher(build: Pick<ServerBuild, "routes">): (path: string)
     if (path.startsWith("/api/auth/")) return "/api/auth/*";
     if (path.startsWith("/socket.io/")) return "/socket.io/*";
     if (path === "/healthz" || path === "/api/event") return path;
-    const bare = path.endsWith(".data") ? path.slice(0, -5) || "/" : path;
+    const page = pagePathOf(path);
+    const bare = page.length > 1 && page.endsWith("/") ? page.slice(0, -1) : page;
     return patterns.find((p) => p.re.test(bare))?.pattern ?? "other";
   };
 }

@@ -173,8 +173,35 @@ describe("page cache clearing", () => {
     expect((await fetch(`${app.base}/trades?give=A1-003`)).headers.get("x-page-cache")).toBe("hit");
   });
 
+  it("hands a render under way at a clear to no one who waits on it, and keeps renders the clear did not touch", async () => {
+    const releases: Array<() => void> = [];
+    let hold = false;
+    let renders = 0;
+    const app = await serve(async (req, res) => {
+      renders++;
+      if (hold) await new Promise<void>((resolve) => releases.push(resolve));
+      page(req, res);
+    });
+    hold = true;
+    const board = fetch(`${app.base}/trades?give=A1-004`);
+    const article = fetch(`${app.base}/articles?page=2`);
+    await until(() => releases.length === 2, "both renders to start");
+    app.cache.clear(showsBoard);
+    // Arrives after the clear while the old render is still under way: it must not get that render.
+    const late = fetch(`${app.base}/trades?give=A1-004`);
+    await until(() => app.cache.stats().misses === 3, "the late request to wait");
+    hold = false;
+    for (const release of releases.splice(0)) release();
+    expect((await board).headers.get("x-page-cache")).toBe("miss");
+    await late;
+    expect(renders).toBe(3);
+    await article;
+    // The article page was not touched by the board's change: its render was kept.
+    expect((await fetch(`${app.base}/articles?page=2`)).headers.get("x-page-cache")).toBe("hit");
+  });
+
   it("names the board's paths: home, the board, offers, card pages and their APIs", () => {
-    for (const path of ["/", "/_root.data", "/trades", "/trades.data", "/trades/0b5e7c1e-0000-4000-8000-000000000000", "/cards/A1-001", "/cards/A1-001.data", "/api/trades", "/api/cards/A1/001"]) expect(showsBoard(path), path).toBe(true);
+    for (const path of ["/", "/_.data", "/trades", "/trades.data", "/trades/0b5e7c1e-0000-4000-8000-000000000000", "/cards/A1-001", "/cards/A1-001.data", "/api/trades", "/api/cards/A1/001"]) expect(showsBoard(path), path).toBe(true);
     for (const path of ["/articles", "/articles/x", "/deck-recipes", "/api/articles", "/api/decks", "/cards", "/cards.data", "/api/cards", "/api/cards/search"]) expect(showsBoard(path), path).toBe(false);
   });
 });

@@ -14,7 +14,7 @@ import type { NextFunction, Request, Response } from "express";
 import { LOCALE_COOKIE, localeFromCookie } from "../app/lib/i18n";
 
 const CACHEABLE: RegExp[] = [
-  /^\/(?:_root\.data)?$/,
+  /^\/(?:_\.data)?$/,
   /^\/trades(?:\.data)?$/,
   /^\/trades\/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}(?:\.data)?$/,
   /^\/cards(?:\.data)?$/,
@@ -51,7 +51,7 @@ export type PageCache = {
   clear(matches?: (path: string) => boolean): void;
 };
 
-const BOARD_PATHS: RegExp[] = [/^\/(?:_root\.data)?$/, /^\/trades(?:\.data|\/|$)/, /^\/api\/trades$/, /^\/cards\/[^/]+$/, /^\/api\/cards\/[^/]+\/[^/]+$/];
+const BOARD_PATHS: RegExp[] = [/^\/(?:_\.data)?$/, /^\/trades(?:\.data|\/|$)/, /^\/api\/trades$/, /^\/cards\/[^/]+$/, /^\/api\/cards\/[^/]+\/[^/]+$/];
 
 /**
  * Paths whose answers show the trade board: home (新着の募集), the board, offer pages, card pages
@@ -83,8 +83,14 @@ export function createPageCache(options: PageCacheOptions): PageCache {
   let bytes = 0;
   let hits = 0;
   let misses = 0;
-  // Bumped by every clear: a render that started before it may show what changed, so it is not kept.
-  let generation = 0;
+  // Renders under way when a clear covered their page: they may show what changed, so their answer
+  // is neither kept nor handed to the requests waiting on them (those render anew).
+  const stale = new Set<string>();
+  const pathOf = (key: string) => {
+    const url = key.slice(key.indexOf(" ") + 1);
+    const query = url.indexOf("?");
+    return query < 0 ? url : url.slice(0, query);
+  };
 
   const remove = (key: string) => {
     const entry = entries.get(key);
@@ -149,11 +155,11 @@ export function createPageCache(options: PageCacheOptions): PageCache {
       }
     };
     let settled = false;
-    const started = generation;
-    const settle = (entry: Entry | null) => {
+    const settle = (rendered: Entry | null) => {
       if (settled) return;
       settled = true;
-      if (entry && started === generation) store(key, entry);
+      const entry = stale.delete(key) ? null : rendered;
+      if (entry) store(key, entry);
       const waiting = inflight.get(key) ?? [];
       inflight.delete(key);
       for (const wake of waiting) wake(entry);
@@ -211,17 +217,13 @@ export function createPageCache(options: PageCacheOptions): PageCache {
     middleware,
     stats: () => ({ entries: entries.size, bytes, hits, misses }),
     clear: (matches) => {
-      generation++;
+      for (const key of inflight.keys()) if (!matches || matches(pathOf(key))) stale.add(key);
       if (!matches) {
         entries.clear();
         bytes = 0;
         return;
       }
-      for (const key of [...entries.keys()]) {
-        const url = key.slice(key.indexOf(" ") + 1);
-        const query = url.indexOf("?");
-        if (matches(query < 0 ? url : url.slice(0, query))) remove(key);
-      }
+      for (const key of [...entries.keys()]) if (matches(pathOf(key))) remove(key);
     },
   };
 }

@@ -122,7 +122,8 @@ export async function readBodyBytes(request: Request, tooLarge?: () => AppError)
 
 function entriesToObject(entries: Iterable<[string, FormDataEntryValue]>): Record<string, string | string[]>;
 function entriesToObject(entries: Iterable<[string, FormDataEntryValue]>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
+  // No prototype: a field named __proto__ or constructor is just a field.
+  const out: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
   for (const [key, value] of entries) {
     const seen = out[key];
     out[key] = seen === undefined ? value : Array.isArray(seen) ? [...seen, value] : [seen, value];

@@ -80,8 +80,9 @@ export const BUTTON_DANGER = "rounded-md bg-red-700 px-4 py-2 font-bold text-whi
 
 /**
  * The one confirmation before a destructive action (a delete): a small modal with the question,
- * a quiet cancel and the red confirm button, which is disabled while `busy`. Escape, a backdrop
- * click and cancel all call `onCancel`.
+ * a quiet cancel and the red confirm button. Escape, a backdrop click and cancel all call
+ * `onCancel`; while `busy` (the action under way) both buttons are disabled and Escape does
+ * nothing, so the dialog cannot be closed and another opened before the action has finished.
  */
 export function ConfirmDialog({
   title,
@@ -104,10 +105,12 @@ export function ConfirmDialog({
     <Modal
       title={title}
       size="sm"
-      onClose={onCancel}
+      onClose={() => {
+        if (!busy) onCancel();
+      }}
       footer={
         <>
-          <button type="button" className={BUTTON_SECONDARY} onClick={onCancel}>
+          <button type="button" className={BUTTON_SECONDARY} disabled={busy} onClick={onCancel}>
             {cancelLabel}
           </button>
           <button type="button" className={BUTTON_DANGER} disabled={busy} onClick={onConfirm}>

@@ -46,7 +46,13 @@ export function TabList<T extends string>({ label, tabs, selected, onSelect, tab
   const refs = useRef(new Map<T, HTMLElement>());
 
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
-    const next = tabAfterKey(event.key, tabs.findIndex((tab) => tab.id === selected), tabs.length);
+    // Alt+Left is the browser's "back", Ctrl/Meta+arrows move by word: not ours.
+    if (event.altKey || event.ctrlKey || event.metaKey) return;
+    // From the focused tab: with link tabs the selection follows only once the new page has
+    // loaded, so a second quick press must move on from where the focus already is.
+    const focused = tabs.findIndex((tab) => refs.current.get(tab.id) === event.target);
+    const from = focused >= 0 ? focused : tabs.findIndex((tab) => tab.id === selected);
+    const next = tabAfterKey(event.key, from, tabs.length);
     if (next === null) return;
     event.preventDefault();
     const target = tabs[next].id;
