@@ -8,7 +8,7 @@ import { readInput } from "../lib/input.server";
 import { z } from "../lib/zod";
 
 // The body is checked by the offer action it names (offer-actions.server.ts): here, any JSON object.
-const OfferActionBodySchema = z.object({ action: z.unknown(), reason: z.unknown() }).loose().nullable();
+const OfferActionBodySchema = z.object({ action: z.unknown().optional(), reason: z.unknown().optional() }).loose().nullable();
 
 /** GET /api/trades/:id — one offer (404 when missing or hidden by a block). */
 export const loader = withJsonErrors(async function loader({ request, params, context }: Route.LoaderArgs) {

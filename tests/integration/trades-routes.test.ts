@@ -9,6 +9,9 @@ import { encodeCursor } from "../../app/features/trades/board.server";
 import { loadEnv } from "../../app/lib/env.server";
 import { action as reportAction } from "../../app/routes/api.admin.reports.$id";
 import { loader as apiBoardLoader } from "../../app/routes/api.trades";
+import { action as apiOfferAction } from "../../app/routes/api.trades.$id";
+import { createOffer } from "../../app/features/trades/offers.server";
+import { OfferInputSchema } from "../../app/features/trades/trades.schema";
 import { action as offerAction } from "../../app/routes/trade";
 import { loader as boardLoader } from "../../app/routes/trades";
 import { action as newOfferAction } from "../../app/routes/trades.new";
@@ -105,5 +108,23 @@ describe("an action given a body that is not a form", () => {
       expect(resolved.status, `admin report ${type}`).toBe(400);
       expect(resolved.body).toEqual({ error: "リクエストの形式が正しくありません", code: "unreadable" });
     }
+  });
+});
+
+describe("POST /api/trades/:id", () => {
+  it("takes an action with only the fields it needs: respond with {action} alone opens the room", async () => {
+    const [give, want] = await catalogueCards(database.db, "◆", 2);
+    const owner = await createUser(database.db);
+    const partner = await createUser(database.db);
+    const offer = await createOffer(database.db, owner.id, OfferInputSchema.parse({ give: [{ cardId: give.id, count: 1 }], want: [{ cardId: want.id, count: 1 }], comment: "" }));
+    const cookie = await createSessionCookie(database.db, partner.id, SECRET);
+    const request = (body: unknown) => post(`/api/trades/${offer.id}`, cookie, JSON.stringify(body), "application/json");
+    const responded = await outcome(() => apiOfferAction(args<typeof apiOfferAction>(request({ action: "respond" }), { id: offer.id })));
+    expect(responded.status).toBe(200);
+    expect(responded.body).toMatchObject({ roomId: expect.any(String) });
+    // An unknown action, or none, is the offer API's own 400, not a schema failure of absent fields.
+    const none = await outcome(() => apiOfferAction(args<typeof apiOfferAction>(request({}), { id: offer.id })));
+    expect(none.status).toBe(400);
+    expect(none.body).toMatchObject({ code: "bad_request" });
   });
 });
