@@ -19,7 +19,7 @@ let baseUrl: string;
 beforeAll(async () => {
   smtp = await startTestSmtpServer();
   push = await startTestPushService();
-  server = await startServer({ SMTP_URL: smtp.url, NOTIFICATION_MAIL_DELAY_SECONDS: "3" });
+  server = await startServer({ SMTP_URL: smtp.url, NOTIFICATION_MAIL_DELAY_SECONDS: "3", PUSH_SERVICE_ORIGINS: push.url });
   baseUrl = server.url;
   browser = await launchBrowser();
 }, 120_000);
