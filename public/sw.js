@@ -34,6 +34,10 @@ self.addEventListener("activate", (event) => {
   event.waitUntil(self.clients.claim());
 });
 
+function pathOf(url) {
+  return url.pathname + url.search + url.hash;
+}
+
 function readPayload(event) {
   if (!event.data) return FALLBACK;
   try {
@@ -41,7 +45,7 @@ function readPayload(event) {
     return {
       title: typeof data.title === "string" ? data.title : FALLBACK.title,
       body: typeof data.body === "string" ? data.body : FALLBACK.body,
-      url: sameOriginUrl(data.url).href,
+      url: pathOf(sameOriginUrl(data.url)),
       tag: typeof data.tag === "string" ? data.tag : FALLBACK.tag,
       silent: data.silent === true,
       badge: typeof data.badge === "number" ? data.badge : undefined,
