@@ -1,5 +1,5 @@
 import { PushError } from "../features/push/errors";
-import { deleteSubscription, PushSubscriptionSchema, saveSubscription } from "../features/push/subscriptions.server";
+import { countSubscriptions, deleteSubscription, PushSubscriptionSchema, saveSubscription } from "../features/push/subscriptions.server";
 import { requireApiViewer } from "../features/users/session.server";
 import { methodNotAllowed, withJsonErrors } from "../lib/api.server";
 import { countInWindow } from "../lib/hourly-limit.server";
@@ -12,7 +12,8 @@ import type { Route } from "./+types/api.push.subscription";
 const SUBSCRIBES_PER_MINUTE = 10;
 
 /**
- * POST /api/push/subscription {endpoint, keys:{p256dh, auth}} → 201 {ok}: this device receives pushes.
+ * POST /api/push/subscription {endpoint, keys:{p256dh, auth}} → 201 {ok, devices}: this device
+ * receives pushes (devices: the player's count afterwards; the same endpoint again is no new one).
  * DELETE /api/push/subscription {endpoint} → 204: it no longer does.
  */
 export const action = withJsonErrors(async function action({ request, context }: Route.ActionArgs) {
@@ -26,7 +27,7 @@ export const action = withJsonErrors(async function action({ request, context }:
       locale: localeFromRequest(request),
       pushServiceOrigins: context.env.pushServiceOrigins,
     });
-    return Response.json({ ok: true }, { status: 201 });
+    return Response.json({ ok: true, devices: await countSubscriptions(context.db, viewer.id) }, { status: 201 });
   }
   if (request.method === "DELETE") {
     const { endpoint } = await readInput(request, PushSubscriptionSchema.pick({ endpoint: true }), refusal);
