@@ -74,6 +74,7 @@ async function runCase(withDevices: boolean) {
     LOG_LEVEL: "warn",
     VAPID_PUBLIC_KEY: VAPID.publicKey,
     VAPID_PRIVATE_KEY: VAPID.privateKey,
+    ...(push ? { PUSH_SERVICE_ORIGINS: push.url } : {}),
   });
   try {
     const sockets: ChatClient[] = [];

@@ -3,7 +3,8 @@
  *
  * - push: always shows a notification (browsers revoke a subscription whose pushes show nothing).
  *   The payload is what the server's push channel sends (features/push/web-push.server.ts):
- *   {title, body, url, tag, silent?, badge?}.
+ *   {title, body, url, tag, silent?, badge?, lang?}. `url` must resolve to this site (else the
+ *   click opens /notifications).
  * - notificationclick: focuses a tab of the site already showing that page, or any tab of the
  *   site (navigated there), or opens a new one.
  * - pushsubscriptionchange: the browser replaced the subscription; the new one is sent to the
@@ -11,7 +12,19 @@
  */
 "use strict";
 
-const FALLBACK = { title: "トレポケ", body: "新しいお知らせがあります", url: "/notifications", tag: "notifications" };
+const FALLBACK = { title: "トレポケ", body: "新しいお知らせがあります", url: "/notifications", tag: "notifications", lang: "ja" };
+
+/** A link of this site only: "/\\evil.example" or "//evil.example" resolve to another origin and are refused. */
+function sameOriginUrl(value) {
+  if (typeof value !== "string") return new URL(FALLBACK.url, self.location.origin);
+  try {
+    const target = new URL(value, self.location.origin);
+    if (target.origin === self.location.origin) return target;
+  } catch {
+    // not a URL at all
+  }
+  return new URL(FALLBACK.url, self.location.origin);
+}
 
 self.addEventListener("install", () => {
   self.skipWaiting();
@@ -21,6 +34,10 @@ self.addEventListener("activate", (event) => {
   event.waitUntil(self.clients.claim());
 });
 
+function pathOf(url) {
+  return url.pathname + url.search + url.hash;
+}
+
 function readPayload(event) {
   if (!event.data) return FALLBACK;
   try {
@@ -28,10 +45,11 @@ function readPayload(event) {
     return {
       title: typeof data.title === "string" ? data.title : FALLBACK.title,
       body: typeof data.body === "string" ? data.body : FALLBACK.body,
-      url: typeof data.url === "string" && data.url.startsWith("/") && !data.url.startsWith("//") ? data.url : FALLBACK.url,
+      url: pathOf(sameOriginUrl(data.url)),
       tag: typeof data.tag === "string" ? data.tag : FALLBACK.tag,
       silent: data.silent === true,
       badge: typeof data.badge === "number" ? data.badge : undefined,
+      lang: data.lang === "en" || data.lang === "ja" ? data.lang : FALLBACK.lang,
     };
   } catch {
     return { ...FALLBACK, body: event.data.text() || FALLBACK.body };
@@ -48,7 +66,7 @@ self.addEventListener("push", (event) => {
     silent: message.silent === true,
     icon: "/icons/icon-192.png",
     badge: "/icons/icon-192.png",
-    lang: "ja",
+    lang: message.lang,
     data: { url: message.url },
   });
   const badge =
@@ -60,8 +78,7 @@ self.addEventListener("push", (event) => {
 
 self.addEventListener("notificationclick", (event) => {
   event.notification.close();
-  const path = (event.notification.data && event.notification.data.url) || "/notifications";
-  const target = new URL(path, self.location.origin);
+  const target = sameOriginUrl(event.notification.data && event.notification.data.url);
   event.waitUntil(
     (async () => {
       const windows = await self.clients.matchAll({ type: "window", includeUncontrolled: true });

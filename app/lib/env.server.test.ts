@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -72,5 +72,44 @@ describe("loadEnv", () => {
     const given = loadEnv({ DATA_DIR: dataDir(), VAPID_PUBLIC_KEY: env.vapid.publicKey, VAPID_PRIVATE_KEY: env.vapid.privateKey, SITE_URL: "https://torepoke.example" });
     expect(given.vapid).toEqual({ ...env.vapid, subject: "https://torepoke.example" });
     expect(() => loadEnv({ DATA_DIR: dataDir(), VAPID_PUBLIC_KEY: env.vapid.publicKey })).toThrowError(/VAPID_PRIVATE_KEY must be set together with VAPID_PUBLIC_KEY/);
+  });
+
+  it("every generated private key is 32 bytes (a leading zero byte is kept), and the file is read back", () => {
+    // About 1 in 256 P-256 private keys starts with a zero byte; 2000 pairs meet one almost surely.
+    const dir = dataDir();
+    for (let i = 0; i < 2000; i++) {
+      const file = path.join(dir, `${i}`);
+      const env = loadEnv({ DATA_DIR: file });
+      expect(Buffer.from(env.vapid.privateKey, "base64url")).toHaveLength(32);
+      expect(Buffer.from(env.vapid.publicKey, "base64url")).toHaveLength(65);
+    }
+  });
+
+  it("a vapid.json that is unreadable or breaks the VAPID_* rules stops start-up instead of being replaced", () => {
+    const good = loadEnv({ DATA_DIR: dataDir() }).vapid;
+    const cases: [string, RegExp][] = [
+      ["{not json", /vapid\.json is not readable JSON/],
+      [JSON.stringify({ publicKey: good.publicKey }), /privateKey in .*vapid\.json must be a P-256 private key in URL-safe base64 \(32 bytes\)/],
+      [JSON.stringify({ publicKey: good.publicKey, privateKey: Buffer.alloc(31, 1).toString("base64url") }), /privateKey in .*32 bytes/],
+      [JSON.stringify({ publicKey: Buffer.alloc(65, 4).toString("base64url").slice(2), privateKey: good.privateKey }), /publicKey in .*65 bytes/],
+    ];
+    for (const [content, message] of cases) {
+      const dir = dataDir();
+      writeFileSync(path.join(dir, "vapid.json"), content);
+      expect(() => loadEnv({ DATA_DIR: dir })).toThrowError(ConfigError);
+      expect(() => loadEnv({ DATA_DIR: dir })).toThrowError(message);
+      expect(readFileSync(path.join(dir, "vapid.json"), "utf8")).toBe(content);
+    }
+  });
+
+  it("PUSH_SERVICE_ORIGINS takes comma-separated http(s) origins and refuses anything else", () => {
+    expect(loadEnv({ DATA_DIR: dataDir() }).pushServiceOrigins).toEqual([]);
+    expect(loadEnv({ DATA_DIR: dataDir(), PUSH_SERVICE_ORIGINS: " http://127.0.0.1:8090 , https://push.example.org/ " }).pushServiceOrigins).toEqual([
+      "http://127.0.0.1:8090",
+      "https://push.example.org",
+    ]);
+    for (const bad of ["push.example.org", "https://push.example.org/path", "ftp://push.example.org", "https://a.example,nope"]) {
+      expect(() => loadEnv({ DATA_DIR: dataDir(), PUSH_SERVICE_ORIGINS: bad }), bad).toThrowError(/PUSH_SERVICE_ORIGINS must be comma-separated http\(s\) origins/);
+    }
   });
 });

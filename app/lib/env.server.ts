@@ -1,6 +1,7 @@
-import { createECDH, randomBytes } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import webpush from "web-push";
 import { z } from "./zod";
 
 /** Thrown when configuration is invalid; start-up prints its one-line message and exits. */
@@ -33,6 +34,33 @@ function wholeNumber(fallback: string, min: number, max: number) {
     .default(fallback)
     .refine((v) => /^\d+$/.test(v) && Number(v) >= min && Number(v) <= max, { message: `must be a whole number from ${min} to ${max}` })
     .transform(Number);
+}
+
+const list = (v: string) =>
+  v
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
+
+const VAPID_PUBLIC_KEY_RULE = "must be an uncompressed P-256 public key in URL-safe base64 (65 bytes)";
+const VAPID_PRIVATE_KEY_RULE = "must be a P-256 private key in URL-safe base64 (32 bytes)";
+
+function isVapidPublicKey(v: string): boolean {
+  const bytes = Buffer.from(v, "base64url");
+  return /^[A-Za-z0-9_-]+$/.test(v) && bytes.length === 65 && bytes[0] === 4;
+}
+
+function isVapidPrivateKey(v: string): boolean {
+  return /^[A-Za-z0-9_-]+$/.test(v) && Buffer.from(v, "base64url").length === 32;
+}
+
+function isOrigin(v: string): boolean {
+  try {
+    const url = new URL(v);
+    return (url.protocol === "https:" || url.protocol === "http:") && url.origin === v.replace(/\/$/, "");
+  } catch {
+    return false;
+  }
 }
 
 const EnvSchema = z.object({
@@ -119,17 +147,19 @@ const EnvSchema = z.object({
     .trim()
     .optional()
     .transform((v) => v || undefined)
-    .refine((v) => v === undefined || (/^[A-Za-z0-9_-]+$/.test(v) && Buffer.from(v, "base64url").length === 65 && Buffer.from(v, "base64url")[0] === 4), {
-      message: "must be an uncompressed P-256 public key in URL-safe base64 (65 bytes)",
-    }),
+    .refine((v) => v === undefined || isVapidPublicKey(v), { message: VAPID_PUBLIC_KEY_RULE }),
   VAPID_PRIVATE_KEY: z
     .string()
     .trim()
     .optional()
     .transform((v) => v || undefined)
-    .refine((v) => v === undefined || (/^[A-Za-z0-9_-]+$/.test(v) && Buffer.from(v, "base64url").length === 32), {
-      message: "must be a P-256 private key in URL-safe base64 (32 bytes)",
-    }),
+    .refine((v) => v === undefined || isVapidPrivateKey(v), { message: VAPID_PRIVATE_KEY_RULE }),
+  // Push services besides the public ones (FCM, Mozilla, Apple, Windows) that subscriptions may
+  // point at: comma-separated origins, e.g. a self-hosted or test push service.
+  PUSH_SERVICE_ORIGINS: z
+    .string()
+    .default("")
+    .refine((v) => list(v).every(isOrigin), { message: "must be comma-separated http(s) origins (scheme://host[:port], no path)" }),
   VAPID_SUBJECT: z
     .string()
     .trim()
@@ -182,6 +212,8 @@ export type Env = {
   notificationMailDelaySeconds: number;
   /** Web Push signing keys (URL-safe base64) and the contact the push services see. */
   vapid: VapidKeys;
+  /** Extra push-service origins subscriptions may use (PUSH_SERVICE_ORIGINS). */
+  pushServiceOrigins: string[];
 };
 
 export type VapidKeys = { publicKey: string; privateKey: string; subject: string };
@@ -196,12 +228,6 @@ export type S3Config = {
   /** The origin + path pages use for a file (a CDN or the bucket's public URL), without a trailing slash. */
   publicUrl: string;
 };
-
-const list = (v: string) =>
-  v
-    .split(",")
-    .map((s) => s.trim())
-    .filter(Boolean);
 
 /**
  * Parses configuration once. A missing auth secret is generated and kept in DATA_DIR so that
@@ -242,6 +268,7 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
     metrics: e.METRICS_PORT === undefined ? undefined : { port: e.METRICS_PORT, host: e.METRICS_HOST },
     notificationMailDelaySeconds: e.NOTIFICATION_MAIL_DELAY_SECONDS,
     vapid: vapidKeys(e, dataDir, e.SITE_URL ?? `http://localhost:${port}`),
+    pushServiceOrigins: list(e.PUSH_SERVICE_ORIGINS).map((o) => new URL(o).origin),
   };
 }
 
@@ -257,20 +284,31 @@ function vapidKeys(e: z.infer<typeof EnvSchema>, dataDir: string, siteUrl: strin
   }
   if (e.VAPID_PUBLIC_KEY && e.VAPID_PRIVATE_KEY) return { publicKey: e.VAPID_PUBLIC_KEY, privateKey: e.VAPID_PRIVATE_KEY, subject };
   const file = path.join(dataDir, "vapid.json");
-  if (existsSync(file)) {
-    try {
-      const saved = JSON.parse(readFileSync(file, "utf8")) as Partial<VapidKeys>;
-      if (typeof saved.publicKey === "string" && typeof saved.privateKey === "string") return { publicKey: saved.publicKey, privateKey: saved.privateKey, subject };
-    } catch {
-      // An unreadable file is replaced below.
-    }
-  }
-  const ecdh = createECDH("prime256v1");
-  ecdh.generateKeys();
-  const keys = { publicKey: ecdh.getPublicKey().toString("base64url"), privateKey: ecdh.getPrivateKey().toString("base64url") };
+  if (existsSync(file)) return { ...readVapidFile(file), subject };
+  const keys = generateVapidKeys();
   mkdirSync(dataDir, { recursive: true });
   writeFileSync(file, `${JSON.stringify(keys)}\n`, { mode: 0o600 });
   return { ...keys, subject };
+}
+
+/** A new VAPID pair (web-push pads the private key to 32 bytes, the public one to 65). */
+export function generateVapidKeys(): { publicKey: string; privateKey: string } {
+  const { publicKey, privateKey } = webpush.generateVAPIDKeys();
+  return { publicKey, privateKey };
+}
+
+/** DATA_DIR/vapid.json, held to the rules of VAPID_*: a broken file stops start-up rather than being replaced (that would cut every device off). */
+function readVapidFile(file: string): { publicKey: string; privateKey: string } {
+  let saved: unknown;
+  try {
+    saved = JSON.parse(readFileSync(file, "utf8"));
+  } catch (err) {
+    throw new ConfigError(`Invalid configuration: ${file} is not readable JSON (${err instanceof Error ? err.message.split("\n")[0] : String(err)}); restore it or set VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY`);
+  }
+  const { publicKey, privateKey } = (saved ?? {}) as { publicKey?: unknown; privateKey?: unknown };
+  if (typeof publicKey !== "string" || !isVapidPublicKey(publicKey)) throw new ConfigError(`Invalid configuration: publicKey in ${file} ${VAPID_PUBLIC_KEY_RULE}`);
+  if (typeof privateKey !== "string" || !isVapidPrivateKey(privateKey)) throw new ConfigError(`Invalid configuration: privateKey in ${file} ${VAPID_PRIVATE_KEY_RULE}`);
+  return { publicKey, privateKey };
 }
 
 function s3Config(e: z.infer<typeof EnvSchema>): S3Config | undefined {

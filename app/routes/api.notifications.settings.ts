@@ -2,7 +2,7 @@ import { NOTIFICATION_KINDS } from "../features/notifications/types";
 import { formatClock, parseClock } from "../features/push/preferences";
 import { getNotificationPreferences, saveNotificationPreferences } from "../features/push/preferences.server";
 import { NotificationSettingsSchema } from "../features/push/settings.schema";
-import { countSubscriptions } from "../features/push/subscriptions.server";
+import { countSubscriptions, hasSubscription } from "../features/push/subscriptions.server";
 import { requireApiViewer } from "../features/users/session.server";
 import { methodNotAllowed, withJsonErrors } from "../lib/api.server";
 import { localeFromRequest } from "../lib/i18n";
@@ -11,12 +11,14 @@ import { pushMessages } from "../features/push/messages";
 import type { Route } from "./+types/api.notifications.settings";
 
 /**
- * GET /api/notifications/settings → {kinds, channels, quiet, vapidPublicKey, devices}: the
- * settings panel of the profile. PUT with {channels, quiet} saves them (quiet hours in JST, HH:MM).
+ * GET /api/notifications/settings[?endpoint=…] → {kinds, channels, quiet, vapidPublicKey, devices,
+ * thisDevice}: the settings panel of the profile; thisDevice says whether the browser's push
+ * endpoint (the query) is registered to the viewer (false without one). PUT with {channels, quiet} saves them (quiet hours in JST, HH:MM).
  */
 export const loader = withJsonErrors(async function loader({ request, context }: Route.LoaderArgs) {
   const viewer = await requireApiViewer(request, context);
   const prefs = await getNotificationPreferences(context.db, viewer.id);
+  const endpoint = new URL(request.url).searchParams.get("endpoint");
   return Response.json(
     {
       kinds: NOTIFICATION_KINDS,
@@ -24,6 +26,7 @@ export const loader = withJsonErrors(async function loader({ request, context }:
       quiet: prefs.quiet ? { start: formatClock(prefs.quiet.start), end: formatClock(prefs.quiet.end), mode: prefs.quiet.mode } : null,
       vapidPublicKey: context.env.vapid.publicKey,
       devices: await countSubscriptions(context.db, viewer.id),
+      thisDevice: endpoint ? await hasSubscription(context.db, viewer.id, endpoint.slice(0, 2048)) : false,
     },
     { headers: { "Cache-Control": "private, no-store" } },
   );

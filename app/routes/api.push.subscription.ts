@@ -1,22 +1,33 @@
-import { deleteSubscription, PushSubscriptionSchema, saveSubscription } from "../features/push/subscriptions.server";
+import { PushError } from "../features/push/errors";
+import { countSubscriptions, deleteSubscription, PushSubscriptionSchema, saveSubscription } from "../features/push/subscriptions.server";
 import { requireApiViewer } from "../features/users/session.server";
 import { methodNotAllowed, withJsonErrors } from "../lib/api.server";
+import { countInWindow } from "../lib/hourly-limit.server";
 import { localeFromRequest } from "../lib/i18n";
 import { readInput } from "../lib/input.server";
 import { pushMessages } from "../features/push/messages";
 import type { Route } from "./+types/api.push.subscription";
 
+/** Subscribe requests a player may make per minute (a browser makes one per tap or key change). */
+const SUBSCRIBES_PER_MINUTE = 10;
+
 /**
- * POST /api/push/subscription {endpoint, keys:{p256dh, auth}} → 201 {ok}: this device receives pushes.
+ * POST /api/push/subscription {endpoint, keys:{p256dh, auth}} → 201 {ok, devices}: this device
+ * receives pushes (devices: the player's count afterwards; the same endpoint again is no new one).
  * DELETE /api/push/subscription {endpoint} → 204: it no longer does.
  */
 export const action = withJsonErrors(async function action({ request, context }: Route.ActionArgs) {
   const viewer = await requireApiViewer(request, context);
   const refusal = { accept: ["json"], messages: pushMessages, fallback: "errorInvalidSubscription", code: "invalid_subscription" } as const;
   if (request.method === "POST") {
+    if ((await countInWindow(context.db, viewer.id, "push-subscribe", "minute")) > SUBSCRIBES_PER_MINUTE) throw new PushError("too_many_subscribes");
     const subscription = await readInput(request, PushSubscriptionSchema, refusal);
-    await saveSubscription(context.db, viewer.id, subscription, { userAgent: request.headers.get("user-agent"), locale: localeFromRequest(request) });
-    return Response.json({ ok: true }, { status: 201 });
+    await saveSubscription(context.db, viewer.id, subscription, {
+      userAgent: request.headers.get("user-agent"),
+      locale: localeFromRequest(request),
+      pushServiceOrigins: context.env.pushServiceOrigins,
+    });
+    return Response.json({ ok: true, devices: await countSubscriptions(context.db, viewer.id) }, { status: 201 });
   }
   if (request.method === "DELETE") {
     const { endpoint } = await readInput(request, PushSubscriptionSchema.pick({ endpoint: true }), refusal);

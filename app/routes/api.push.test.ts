@@ -1,7 +1,7 @@
 import { PushError } from "../features/push/errors";
 import { queueTestPush } from "../features/push/push-channel.server";
 import { requireApiViewer } from "../features/users/session.server";
-import { withJsonErrors } from "../lib/api.server";
+import { methodNotAllowed, withJsonErrors } from "../lib/api.server";
 import { countInWindow } from "../lib/hourly-limit.server";
 import type { Route } from "./+types/api.push.test";
 
@@ -10,7 +10,7 @@ const TESTS_PER_MINUTE = 3;
 
 /** POST /api/push/test → 202 {devices}: a test notification to each of the player's devices. */
 export const action = withJsonErrors(async function action({ request, context }: Route.ActionArgs) {
-  if (request.method !== "POST") return Response.json({ error: "Method Not Allowed" }, { status: 405, headers: { Allow: "POST" } });
+  if (request.method !== "POST") throw methodNotAllowed("POST");
   const viewer = await requireApiViewer(request, context);
   if ((await countInWindow(context.db, viewer.id, "push-test", "minute")) > TESTS_PER_MINUTE) throw new PushError("too_many_tests");
   const devices = await queueTestPush(context.db, viewer.id);

@@ -19,7 +19,7 @@ let baseUrl: string;
 beforeAll(async () => {
   smtp = await startTestSmtpServer();
   push = await startTestPushService();
-  server = await startServer({ SMTP_URL: smtp.url, NOTIFICATION_MAIL_DELAY_SECONDS: "3" });
+  server = await startServer({ SMTP_URL: smtp.url, NOTIFICATION_MAIL_DELAY_SECONDS: "3", PUSH_SERVICE_ORIGINS: push.url });
   baseUrl = server.url;
   browser = await launchBrowser();
 }, 120_000);
@@ -48,6 +48,18 @@ async function verifyAddress(context: BrowserContext, email: string) {
  */
 async function stubPushManager(context: BrowserContext, subscription: { endpoint: string; keys: { p256dh: string; auth: string } }) {
   await context.addInitScript((sub) => {
+    // Like a browser, the subscription outlives a page load (kept for the origin).
+    const KEPT = "test-push-subscribed";
+    const kept = (value?: boolean) => {
+      try {
+        if (value === undefined) return localStorage.getItem(KEPT) !== null;
+        if (value) localStorage.setItem(KEPT, "1");
+        else localStorage.removeItem(KEPT);
+      } catch {
+        // about:blank has no storage
+      }
+      return false;
+    };
     let current: PushSubscription | null = null;
     const fake = {
       endpoint: sub.endpoint,
@@ -57,11 +69,14 @@ async function stubPushManager(context: BrowserContext, subscription: { endpoint
       toJSON: () => ({ endpoint: sub.endpoint, expirationTime: null, keys: sub.keys }),
       unsubscribe: async () => {
         current = null;
+        kept(false);
         return true;
       },
     } as unknown as PushSubscription;
+    if (kept()) current = fake;
     PushManager.prototype.subscribe = async function () {
       current = fake;
+      kept(true);
       return fake;
     };
     PushManager.prototype.getSubscription = async function () {
@@ -197,6 +212,45 @@ describe("notifications outside the site: push and mail", () => {
     await aContext.close();
     await bContext.close();
   }, 240_000);
+
+  it("on a shared browser, logging out takes this device off the player's pushes; the next player sees push off and takes it over", async () => {
+    const context = await newContext(browser);
+    const aUser = await signUp(context.request, baseUrl, "アオイ", digits());
+    const { vapidPublicKey } = (await (await context.request.get(`${baseUrl}/api/notifications/settings`)).json()) as { vapidPublicKey: string };
+    const subscription = await push.subscribe(vapidPublicKey);
+    await stubPushManager(context, subscription);
+    await context.grantPermissions(["notifications"], { origin: baseUrl });
+    const page = await context.newPage();
+    const problems = watchConsole(page);
+    await page.goto(`${baseUrl}/profile`);
+    const device = page.getByTestId("push-device");
+    await page.getByTestId("push-enable").click();
+    await device.and(page.locator('[data-state="on"]')).waitFor();
+    await page.getByText("プッシュ通知を受け取る端末: 1台").waitFor();
+    // The same browser again is the same device.
+    await page.reload();
+    await device.and(page.locator('[data-state="on"]')).waitFor();
+    await page.getByText("プッシュ通知を受け取る端末: 1台").waitFor();
+
+    await page.getByRole("button", { name: "ログアウト" }).click();
+    await page.waitForURL(`${baseUrl}/`);
+    const again = await newContext(browser);
+    const signIn = await again.request.post(`${baseUrl}/api/auth/sign-in/email`, { data: { email: aUser.email, password: "chat-password-1" }, headers: { origin: baseUrl } });
+    expect(signIn.ok()).toBe(true);
+    expect(((await (await again.request.get(`${baseUrl}/api/notifications/settings`)).json()) as { devices: number }).devices).toBe(0);
+
+    // The next player on this browser: the subscription is there, but not theirs.
+    await signUp(context.request, baseUrl, "ミドリ", digits());
+    await page.goto(`${baseUrl}/profile`);
+    await device.and(page.locator('[data-state="off"]')).waitFor();
+    await expect(page.getByText("この端末でプッシュ通知を受け取っています。").count()).resolves.toBe(0);
+    await page.getByTestId("push-enable").click();
+    await device.and(page.locator('[data-state="on"]')).waitFor();
+    await page.getByText("プッシュ通知を受け取る端末: 1台").waitFor();
+    expect(problems).toEqual([]);
+    await again.close();
+    await context.close();
+  }, 120_000);
 
   it("on an iPhone outside the home-screen app the settings show the ホーム画面に追加 guide, not a dead button; the settings save", async () => {
     const context = await newContext(browser, {

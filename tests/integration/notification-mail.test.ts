@@ -22,7 +22,7 @@ let smtp: TestSmtpServer;
 let transport: MailTransport;
 const workers: OutboxWorker[] = [];
 const secret = "s".repeat(40);
-const channelEnv = { vapid: { publicKey: "", privateKey: "", subject: "mailto:x@torepoke.test" }, siteUrl: "http://localhost:3000", authSecret: secret, notificationMailDelaySeconds: 0 };
+const channelEnv = { vapid: { publicKey: "", privateKey: "", subject: "mailto:x@torepoke.test" }, pushServiceOrigins: [], siteUrl: "http://localhost:3000", authSecret: secret, notificationMailDelaySeconds: 0 };
 
 beforeAll(async () => {
   database = await createTestDatabase();

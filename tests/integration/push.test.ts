@@ -1,4 +1,6 @@
 import { sql } from "drizzle-orm";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
 import webpush from "web-push";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase, type Database } from "../../app/db/client.server";
@@ -10,7 +12,8 @@ import { DEFAULT_CHOICES, jstMinutes } from "../../app/features/push/preferences
 import { saveNotificationPreferences } from "../../app/features/push/preferences.server";
 import { setPresence } from "../../app/features/push/presence.server";
 import { queueTestPush } from "../../app/features/push/push-channel.server";
-import { saveSubscription } from "../../app/features/push/subscriptions.server";
+import { PushError } from "../../app/features/push/errors";
+import { countSubscriptions, MAX_SUBSCRIPTIONS_PER_USER, PushSubscriptionSchema, saveSubscription } from "../../app/features/push/subscriptions.server";
 import { roomTopic } from "../../app/features/push/web-push.server";
 import type { Env } from "../../app/lib/env.server";
 import { createChatRoom, newClientId } from "../support/chat-factories";
@@ -20,6 +23,10 @@ import { until } from "../support/wait";
 
 let database: TestDatabase;
 let push: TestPushService;
+/** Answers every request with a redirect to the push service (a push service never redirects). */
+let redirector: Server;
+let redirectorUrl: string;
+let redirectorHits = 0;
 const keys = webpush.generateVAPIDKeys();
 const vapid = { ...keys, subject: "mailto:no-reply@torepoke.test" };
 const workers: OutboxWorker[] = [];
@@ -28,7 +35,13 @@ const extra: Database[] = [];
 beforeAll(async () => {
   database = await createTestDatabase();
   push = await startTestPushService();
-  registerNotificationChannels({ env: { vapid, siteUrl: "http://localhost:3000", authSecret: "x".repeat(32), notificationMailDelaySeconds: 600 } as Env, db: database.db });
+  redirector = createServer((req, res) => {
+    redirectorHits++;
+    res.writeHead(307, { Location: `${push.url}${req.url}` }).end();
+  });
+  await new Promise<void>((resolve) => redirector.listen(0, "127.0.0.1", () => resolve()));
+  redirectorUrl = `http://127.0.0.1:${(redirector.address() as AddressInfo).port}`;
+  registerNotificationChannels({ env: { vapid, pushServiceOrigins: [push.url, redirectorUrl], siteUrl: "http://localhost:3000", authSecret: "x".repeat(32), notificationMailDelaySeconds: 600 } as Env, db: database.db });
 });
 afterEach(async () => {
   await Promise.all(workers.splice(0).map((w) => w.stop()));
@@ -37,6 +50,7 @@ afterEach(async () => {
 afterAll(async () => {
   await Promise.all(extra.map((d) => d.close()));
   await push?.close();
+  await new Promise((resolve) => redirector?.close(resolve));
   await database?.close();
 });
 
@@ -49,7 +63,7 @@ function worker(db = database.db) {
 /** A device of `userId` subscribed at the local push service. */
 async function device(userId: string) {
   const sub = await push.subscribe(vapid.publicKey);
-  const id = await saveSubscription(database.db, userId, sub, { userAgent: "test", locale: "ja" });
+  const id = await saveSubscription(database.db, userId, sub, { userAgent: "test", locale: "ja", pushServiceOrigins: [push.url] });
   return { ...sub, id, pushes: () => push.received.filter((r) => r.clientHash === sub.clientHash) };
 }
 
@@ -77,6 +91,7 @@ describe("web push through the outbox", () => {
       url: `/chat/${roomId}`,
       tag: `room-${roomId}`,
       badge: 1,
+      lang: "ja",
     });
     expect(received.ttl).toBe("86400");
     expect(received.urgency).toBe("high");
@@ -102,6 +117,101 @@ describe("web push through the outbox", () => {
     await until(() => kept.pushes().length === 1, "the push to the other device");
     await until(async () => (await rowsOf(database.db, sql`select 1 from push_subscriptions where id = ${gone.id}::uuid`)).length === 0, "the expired subscription deleted");
     expect(gone.pushes()).toHaveLength(0);
+  });
+
+  it("a push service answering 403 (the site's key no longer matches) drops the subscription", async () => {
+    const { roomId, owner, partner } = await createChatRoom(database.db);
+    const phone = await device(owner.id);
+    push.failNext(1, 403);
+    worker();
+    await send(roomId, partner.id, "こんにちは");
+    await until(async () => (await rowsOf(database.db, sql`select 1 from push_subscriptions where id = ${phone.id}::uuid`)).length === 0, "the refused subscription deleted");
+    await settled();
+    const [row] = await rowsOf<{ n: string }>(database.db, sql`select count(*) as n from delivery_outbox where status = 'failed' and payload->>'sub' = ${phone.id}`);
+    expect(Number(row.n)).toBe(0);
+  });
+
+  it("a push service that redirects is not followed: the subscription is dropped and nothing reaches the target", async () => {
+    const { roomId, owner, partner } = await createChatRoom(database.db);
+    const sub = await push.subscribe(vapid.publicKey);
+    const endpoint = sub.endpoint.replace(push.url, redirectorUrl);
+    const id = await saveSubscription(database.db, owner.id, { endpoint, keys: sub.keys }, { userAgent: "test", locale: "ja", pushServiceOrigins: [redirectorUrl] });
+    const hitsBefore = redirectorHits;
+    worker();
+    await send(roomId, partner.id, "こんにちは");
+    await until(async () => (await rowsOf(database.db, sql`select 1 from push_subscriptions where id = ${id}::uuid`)).length === 0, "the redirected subscription deleted");
+    expect(redirectorHits).toBe(hitsBefore + 1);
+    expect(push.received.filter((r) => r.clientHash === sub.clientHash)).toHaveLength(0);
+  });
+
+  it("only known push services are accepted, and a stored endpoint elsewhere is dropped before anything is sent", async () => {
+    const { roomId, owner, partner } = await createChatRoom(database.db);
+    const keys = (await push.subscribe(vapid.publicKey)).keys;
+    const save = (endpoint: string, origins: string[] = []) => saveSubscription(database.db, owner.id, { endpoint, keys }, { userAgent: "test", locale: "ja", pushServiceOrigins: origins });
+    for (const endpoint of [
+      "https://10.0.0.1/push/abc",
+      "https://169.254.169.254/latest/meta-data",
+      "https://localhost/push",
+      "http://127.0.0.1:9/push",
+      "http://fcm.googleapis.com/fcm/send/abc",
+      "https://fcm.googleapis.com:8443/fcm/send/abc",
+      "https://fcm.googleapis.com.evil.example/fcm/send/abc",
+      "https://evilpush.apple.com.example/x",
+      "https://user@fcm.googleapis.com/fcm/send/abc",
+    ]) {
+      await expect(save(endpoint), endpoint).rejects.toBeInstanceOf(PushError);
+    }
+    await expect(save(`${push.url}/notify/x`, ["http://127.0.0.1:1"])).rejects.toBeInstanceOf(PushError);
+    for (const endpoint of [
+      "https://fcm.googleapis.com/fcm/send/abc",
+      "https://updates.push.services.mozilla.com/wpush/v2/abc",
+      "https://web.push.apple.com/QGx",
+      "https://api.push.apple.com/3/device/x",
+      "https://wns2-par02p.notify.windows.com/w/?token=x",
+    ]) {
+      await expect(save(endpoint), endpoint).resolves.toMatch(/./);
+    }
+    await database.db.execute(sql`delete from push_subscriptions where user_id = ${owner.id}`);
+    // A row saved under an older rule (or with another configuration): the same host by another name.
+    const sub = await push.subscribe(vapid.publicKey);
+    const elsewhere = sub.endpoint.replace("127.0.0.1", "localhost");
+    const [row] = await rowsOf<{ id: string }>(
+      database.db,
+      sql`insert into push_subscriptions (user_id, endpoint, p256dh, auth, locale) values (${owner.id}, ${elsewhere}, ${sub.keys.p256dh}, ${sub.keys.auth}, 'ja') returning id`,
+    );
+    worker();
+    await send(roomId, partner.id, "こんにちは");
+    await until(async () => (await rowsOf(database.db, sql`select 1 from push_subscriptions where id = ${row.id}::uuid`)).length === 0, "the stored endpoint dropped");
+    expect(push.received.filter((r) => r.clientHash === sub.clientHash)).toHaveLength(0);
+  });
+
+  it("a player keeps at most 10 devices: the next one replaces the oldest; the same endpoint again is no new device", async () => {
+    const { owner } = await createChatRoom(database.db);
+    const phones = [];
+    for (let i = 0; i < MAX_SUBSCRIPTIONS_PER_USER; i++) phones.push(await device(owner.id));
+    expect(await countSubscriptions(database.db, owner.id)).toBe(10);
+    await device(owner.id);
+    expect(await countSubscriptions(database.db, owner.id)).toBe(10);
+    expect(await rowsOf(database.db, sql`select 1 from push_subscriptions where id = ${phones[0].id}::uuid`)).toHaveLength(0);
+    expect(await rowsOf(database.db, sql`select 1 from push_subscriptions where id = ${phones[1].id}::uuid`)).toHaveLength(1);
+    await saveSubscription(database.db, owner.id, { endpoint: phones[5].endpoint, keys: phones[5].keys }, { userAgent: "test", locale: "ja", pushServiceOrigins: [push.url] });
+    expect(await countSubscriptions(database.db, owner.id)).toBe(10);
+    expect(await rowsOf(database.db, sql`select 1 from push_subscriptions where id = ${phones[1].id}::uuid`)).toHaveLength(1);
+  });
+
+  it("keys must have the sizes RFC 8291 gives: p256dh a 65-byte point starting 0x04, auth 16 bytes", async () => {
+    const { keys, endpoint } = await push.subscribe(vapid.publicKey);
+    const b64 = (bytes: number[]) => Buffer.from(bytes).toString("base64url");
+    expect(PushSubscriptionSchema.safeParse({ endpoint, keys }).success).toBe(true);
+    const point = [...Buffer.from(keys.p256dh, "base64url")];
+    for (const bad of [
+      { p256dh: b64(point.slice(0, 64)), auth: keys.auth },
+      { p256dh: b64([2, ...point.slice(1)]), auth: keys.auth },
+      { p256dh: keys.p256dh, auth: b64(new Array(15).fill(7)) },
+      { p256dh: keys.p256dh, auth: b64(new Array(32).fill(7)) },
+    ]) {
+      expect(PushSubscriptionSchema.safeParse({ endpoint, keys: bad }).success, JSON.stringify(bad)).toBe(false);
+    }
   });
 
   it("a notification read before its push is due, or a room the player has open, sends nothing", async () => {

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState, type ComponentType } from "react";
-import { Form, Link, NavLink, useLocation } from "react-router";
+import { Form, Link, NavLink, useLocation, useSubmit } from "react-router";
 import { useT } from "../../lib/i18n";
 import { LanguageSwitch } from "./language-switch";
 import { MenuNotificationCount, NotificationBell } from "../../features/notifications/components/notification-bell";
@@ -40,6 +40,7 @@ export function SiteHeader({ viewer, videoChannelUrl }: { viewer: HeaderViewer; 
   }, [open]);
 
   const close = () => setOpen(false);
+  const submit = useSubmit();
 
   return (
     <header className="sticky top-0 z-30 border-b border-slate-200 bg-white/95 backdrop-blur">
@@ -98,11 +99,19 @@ export function SiteHeader({ viewer, videoChannelUrl }: { viewer: HeaderViewer; 
                     <Form
                       method="post"
                       action="/logout"
-                      onSubmit={() => {
-                        // A shared browser: unsent chat messages must not wait for the next user. Loaded
-                        // on demand (anonymous pages never need it); the page stays while log-out runs.
+                      onSubmit={(event) => {
+                        // A shared browser: unsent chat messages must not wait for the next user, and
+                        // this browser's push endpoint stops being this player's (that needs the
+                        // session, so it goes before the log-out). Loaded on demand (anonymous pages
+                        // never need them); the page stays while log-out runs.
+                        event.preventDefault();
+                        const form = event.currentTarget;
                         void import("../../features/chat/outbox").then((m) => m.clearChatOutboxes());
                         close();
+                        void import("../../features/push/use-push-device")
+                          .then((m) => m.forgetPushDevice())
+                          .catch(() => undefined)
+                          .finally(() => void submit(form));
                       }}
                     >
                       <button type="submit" className="block w-full rounded px-2 py-2 text-left hover:bg-brand-50 hover:text-brand-800 md:py-1">

@@ -5,7 +5,7 @@ import { registerNotificationChannel, registerNotificationDispatch } from "./cha
 import { createMailChannel, registerNotificationMailDelivery, startDigests, type MailChannelOptions } from "./mail-channel.server";
 import { pushChannel, registerPushDelivery } from "./push-channel.server";
 
-type ChannelEnv = Pick<Env, "vapid" | "siteUrl" | "authSecret" | "notificationMailDelaySeconds">;
+type ChannelEnv = Pick<Env, "vapid" | "pushServiceOrigins" | "siteUrl" | "authSecret" | "notificationMailDelaySeconds">;
 
 function mailOptions(env: ChannelEnv): MailChannelOptions {
   return { siteUrl: env.siteUrl, authSecret: env.authSecret, delayMs: env.notificationMailDelaySeconds * 1000 };
@@ -18,7 +18,7 @@ function mailOptions(env: ChannelEnv): MailChannelOptions {
 export function registerNotificationChannels(options: { env: ChannelEnv; db: Db; log?: Logger }): void {
   registerNotificationDispatch(options.db, options.log);
   registerNotificationChannel(pushChannel);
-  registerPushDelivery(options.db, options.env.vapid, options.log);
+  registerPushDelivery(options.db, options.env.vapid, options.env.pushServiceOrigins, options.log);
   const mail = mailOptions(options.env);
   registerNotificationChannel(createMailChannel(mail));
   registerNotificationMailDelivery(options.db, mail, options.log);

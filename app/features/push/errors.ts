@@ -6,6 +6,7 @@ export const PUSH_ERRORS = {
   no_subscription: [400, "errorNoSubscription"],
   invalid_settings: [400, "errorInvalidSettings"],
   too_many_tests: [429, "errorTooManyTests"],
+  too_many_subscribes: [429, "errorTooManySubscribes"],
 } as const satisfies ErrorTable<PushMessageKey>;
 
 export type PushErrorCode = keyof typeof PUSH_ERRORS;

@@ -57,11 +57,11 @@ export async function queueTestPush(db: Db, userId: string): Promise<number> {
 
 function testMessage(locale: Locale): PushMessage {
   const t = (key: "testTitle" | "testBody") => translate(pushMessages, locale, key);
-  return { title: t("testTitle"), body: t("testBody"), url: "/profile#notification-settings", tag: "test" };
+  return { title: t("testTitle"), body: t("testBody"), url: "/profile#notification-settings", tag: "test", lang: locale };
 }
 
 /** Sends due `push` rows: one device, one message. */
-export function registerPushDelivery(db: Db, vapid: VapidKeys, log?: Logger): void {
+export function registerPushDelivery(db: Db, vapid: VapidKeys, pushServiceOrigins: readonly string[], log?: Logger): void {
   registerDeliveryHandler(PUSH_DELIVERY_KIND, async (payload) => {
     const job = (payload ?? {}) as PushJob;
     if (typeof job.sub !== "string") throw new Error("malformed push payload");
@@ -84,16 +84,17 @@ export function registerPushDelivery(db: Db, vapid: VapidKeys, log?: Logger): vo
         url: n.href,
         tag: n.roomId ? `room-${n.roomId}` : `n-${n.id}`,
         badge: await countUnreadNotifications(db, n.userId),
+        lang: sub.locale,
         ...(silent ? { silent } : {}),
       };
       options = pushOptionsFor(n.kind, n.roomId, silent);
     }
     try {
-      await sendPush(vapid, sub, message, options);
+      await sendPush(vapid, sub, message, options, pushServiceOrigins);
     } catch (err) {
       if (err instanceof PushGoneError) {
         await dropSubscription(db, sub.id);
-        log?.info("push subscription expired and removed", { subscription: sub.id });
+        log?.info("push subscription expired and removed", { subscription: sub.id, reason: err.message });
         return;
       }
       throw err;

@@ -2,24 +2,34 @@ import { sql } from "drizzle-orm";
 import { rowsOf, type Queryable } from "../../db/sql.server";
 import type { Locale } from "../../lib/i18n";
 import { z } from "../../lib/zod";
+import { PushError } from "./errors";
+import { isPushServiceEndpoint } from "./push-services";
+
+/** Devices one player keeps subscribed; a further one replaces the oldest. */
+export const MAX_SUBSCRIPTIONS_PER_USER = 10;
+
+const base64url = /^[A-Za-z0-9_-]+={0,2}$/;
+const decoded = (v: string) => Buffer.from(v.replace(/=+$/, ""), "base64url");
 
 /** A browser's PushSubscription.toJSON(), as the page posts it. */
 export const PushSubscriptionSchema = z.object({
-  endpoint: z
-    .string()
-    .max(2048)
-    .refine((v) => {
-      try {
-        const url = new URL(v);
-        // Push services are https; http only for a push service on this machine (tests).
-        return url.protocol === "https:" || (url.protocol === "http:" && ["localhost", "127.0.0.1", "[::1]"].includes(url.hostname));
-      } catch {
-        return false;
-      }
-    }),
+  // Which push services are allowed is checked by saveSubscription (it needs the configuration).
+  endpoint: z.string().url().max(2048),
   keys: z.object({
-    p256dh: z.string().regex(/^[A-Za-z0-9_-]+={0,2}$/).max(200),
-    auth: z.string().regex(/^[A-Za-z0-9_-]+={0,2}$/).max(100),
+    // An uncompressed P-256 point (65 bytes, 0x04 first) and a 16-byte auth secret (RFC 8291).
+    p256dh: z
+      .string()
+      .max(200)
+      .regex(base64url)
+      .refine((v) => {
+        const bytes = decoded(v);
+        return bytes.length === 65 && bytes[0] === 4;
+      }),
+    auth: z
+      .string()
+      .max(100)
+      .regex(base64url)
+      .refine((v) => decoded(v).length === 16),
   }),
 });
 
@@ -29,9 +39,17 @@ export type StoredSubscription = { id: string; userId: string; endpoint: string;
 
 /**
  * Keeps a subscription for the user. The same endpoint subscribed again (a re-subscribe, or
- * another account on the same browser) moves to this user with the new keys.
+ * another account on the same browser) moves to this user with the new keys. An endpoint that is
+ * not at a known push service is refused (invalid_subscription); past MAX_SUBSCRIPTIONS_PER_USER
+ * the player's oldest device is dropped.
  */
-export async function saveSubscription(db: Queryable, userId: string, input: PushSubscriptionInput, meta: { userAgent: string | null; locale: Locale }): Promise<string> {
+export async function saveSubscription(
+  db: Queryable,
+  userId: string,
+  input: PushSubscriptionInput,
+  meta: { userAgent: string | null; locale: Locale; pushServiceOrigins: readonly string[] },
+): Promise<string> {
+  if (!isPushServiceEndpoint(input.endpoint, meta.pushServiceOrigins)) throw new PushError("invalid_subscription");
   const [row] = await rowsOf<{ id: string }>(
     db,
     sql`insert into push_subscriptions (user_id, endpoint, p256dh, auth, user_agent, locale)
@@ -40,7 +58,18 @@ export async function saveSubscription(db: Queryable, userId: string, input: Pus
           user_agent = excluded.user_agent, locale = excluded.locale
         returning id`,
   );
+  await db.execute(
+    sql`delete from push_subscriptions where id in (
+          select id from push_subscriptions where user_id = ${userId} and id <> ${row.id}::uuid
+          order by created_at desc, id desc offset ${MAX_SUBSCRIPTIONS_PER_USER - 1})`,
+  );
   return row.id;
+}
+
+/** Whether this endpoint (this browser's subscription) is registered to the user. */
+export async function hasSubscription(db: Queryable, userId: string, endpoint: string): Promise<boolean> {
+  const rows = await rowsOf<{ id: string }>(db, sql`select id from push_subscriptions where user_id = ${userId} and endpoint = ${endpoint}`);
+  return rows.length > 0;
 }
 
 /** The browser unsubscribed: only the owner's own endpoint is removed. */
@@ -62,7 +91,7 @@ export async function getSubscription(db: Queryable, id: string): Promise<Stored
   return row ? { id: row.id, userId: row.user_id, endpoint: row.endpoint, p256dh: row.p256dh, auth: row.auth, locale: row.locale === "en" ? "en" : "ja" } : null;
 }
 
-/** A push service answered 404/410: the subscription is gone for good. */
+/** A push service answered 403/404/410 or a redirect, or the endpoint is no push service: the subscription is gone for good. */
 export async function dropSubscription(db: Queryable, id: string): Promise<void> {
   await db.execute(sql`delete from push_subscriptions where id = ${id}::uuid`);
 }

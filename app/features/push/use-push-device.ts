@@ -31,12 +31,75 @@ function keyBytes(base64url: string): Uint8Array<ArrayBuffer> {
 }
 
 async function existingSubscription(): Promise<PushSubscription | null> {
+  if (!pushSupported()) return null;
   const registration = await navigator.serviceWorker.getRegistration("/");
   return (await registration?.pushManager.getSubscription()) ?? null;
 }
 
-/** Turning push on happens only in `enable`, called from a tap: never on page load. */
-export function usePushDevice(vapidPublicKey: string) {
+/** This browser's push endpoint, if it has a subscription (the settings ask whether it is the viewer's). */
+export async function currentPushEndpoint(): Promise<string | null> {
+  return (await existingSubscription().catch(() => null))?.endpoint ?? null;
+}
+
+const deleteEndpoint = (endpoint: string) =>
+  fetch("/api/push/subscription", {
+    method: "DELETE",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ endpoint }),
+    keepalive: true,
+    signal: AbortSignal.timeout(3000),
+  }).catch(() => null);
+
+/**
+ * Before logging out: this browser's endpoint stops being the player's, so a shared device does
+ * not keep receiving their notifications. The browser's subscription itself stays (the next player
+ * can take it over with a tap).
+ */
+export async function forgetPushDevice(): Promise<void> {
+  const endpoint = await currentPushEndpoint();
+  if (endpoint) await deleteEndpoint(endpoint);
+}
+
+function sameKey(a: ArrayBuffer | null | undefined, b: Uint8Array): boolean {
+  // A browser that does not say which key it used is taken at its word.
+  if (!a) return true;
+  const bytes = new Uint8Array(a);
+  return bytes.length === b.length && bytes.every((v, i) => v === b[i]);
+}
+
+/**
+ * A subscription for the site's current key: an existing one made for another key (the key pair
+ * was replaced) is dropped here and at the server, and a new one made.
+ */
+async function subscriptionForKey(registration: ServiceWorkerRegistration, vapidPublicKey: string): Promise<PushSubscription> {
+  const key = keyBytes(vapidPublicKey);
+  const existing = await registration.pushManager.getSubscription();
+  if (existing && sameKey(existing.options.applicationServerKey, key)) return existing;
+  if (existing) {
+    await deleteEndpoint(existing.endpoint);
+    await existing.unsubscribe().catch(() => false);
+  }
+  return registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: key });
+}
+
+async function register(subscription: PushSubscription): Promise<number | null> {
+  const response = await fetch("/api/push/subscription", {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify(subscription.toJSON()),
+  });
+  if (!response.ok) throw new Error(`subscription refused: ${response.status}`);
+  const body = (await response.json().catch(() => ({}))) as { devices?: unknown };
+  return typeof body.devices === "number" ? body.devices : null;
+}
+
+/**
+ * Turning push on happens only in `enable`, called from a tap: never on page load. `registered`:
+ * whether the server has this browser's endpoint for the viewer (another player on a shared
+ * device, or a logged-out one, shows "off"). `onDevices` hears the player's device count after
+ * a change.
+ */
+export function usePushDevice(vapidPublicKey: string, registered: boolean, onDevices?: (count: number | null) => void) {
   const [state, setState] = useState<PushDeviceState>("checking");
 
   useEffect(() => {
@@ -45,12 +108,27 @@ export function usePushDevice(vapidPublicKey: string) {
       let next: PushDeviceState;
       if (!pushSupported()) next = isIosBrowserTab() ? "ios-install" : "unsupported";
       else if (Notification.permission === "denied") next = "denied";
-      else next = (await existingSubscription().catch(() => null)) && Notification.permission === "granted" ? "on" : "off";
+      else {
+        const existing = await existingSubscription().catch(() => null);
+        next = existing && registered && Notification.permission === "granted" ? "on" : "off";
+        // The site's key changed since this browser subscribed: pushes signed with the new key
+        // would be refused, so subscribe again (permission is already granted).
+        if (next === "on" && existing && !sameKey(existing.options.applicationServerKey, keyBytes(vapidPublicKey))) {
+          try {
+            const registration = await navigator.serviceWorker.ready;
+            onDevices?.(await register(await subscriptionForKey(registration, vapidPublicKey)));
+          } catch {
+            next = "off";
+          }
+        }
+      }
       if (live) setState(next);
     })();
     return () => {
       live = false;
     };
+    // Checked once per mount; the key and registration come with the settings.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
   const enable = useCallback(async (): Promise<"ok" | "denied" | "failed"> => {
@@ -63,22 +141,14 @@ export function usePushDevice(vapidPublicKey: string) {
       }
       const registration = await navigator.serviceWorker.register(SERVICE_WORKER_URL, { scope: "/" });
       await navigator.serviceWorker.ready;
-      const subscription =
-        (await registration.pushManager.getSubscription()) ??
-        (await registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: keyBytes(vapidPublicKey) }));
-      const response = await fetch("/api/push/subscription", {
-        method: "POST",
-        headers: { "Content-Type": "application/json" },
-        body: JSON.stringify(subscription.toJSON()),
-      });
-      if (!response.ok) throw new Error(`subscription refused: ${response.status}`);
+      onDevices?.(await register(await subscriptionForKey(registration, vapidPublicKey)));
       setState("on");
       return "ok";
     } catch {
       setState("off");
       return "failed";
     }
-  }, [vapidPublicKey]);
+  }, [vapidPublicKey, onDevices]);
 
   const disable = useCallback(async (): Promise<boolean> => {
     const subscription = await existingSubscription().catch(() => null);
@@ -86,11 +156,7 @@ export function usePushDevice(vapidPublicKey: string) {
       setState("off");
       return false;
     }
-    await fetch("/api/push/subscription", {
-      method: "DELETE",
-      headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ endpoint: subscription.endpoint }),
-    }).catch(() => null);
+    await deleteEndpoint(subscription.endpoint);
     await subscription.unsubscribe().catch(() => false);
     setState("off");
     return true;

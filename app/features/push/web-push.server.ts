@@ -1,6 +1,7 @@
 import webpush from "web-push";
 import type { VapidKeys } from "../../lib/env.server";
 import { TemporaryDeliveryError } from "../outbox/outbox.server";
+import { isPushServiceEndpoint } from "./push-services";
 
 /** What the service worker (public/sw.js) shows: it always shows a notification for a push. */
 export type PushMessage = {
@@ -14,12 +15,18 @@ export type PushMessage = {
   silent?: boolean;
   /** The inbox count to show on the app icon, when the device supports badges. */
   badge?: number;
+  /** The player's language ("ja" | "en"), for the notification's lang. */
+  lang?: string;
 };
 
 export type PushTarget = { endpoint: string; p256dh: string; auth: string };
 export type PushOptions = { ttlSeconds: number; urgency: "very-low" | "low" | "normal" | "high"; topic?: string };
 
-/** A push service said the subscription no longer exists (404/410): delete it, don't retry. */
+/**
+ * The subscription is no use any more: the push service said it no longer exists (404/410) or
+ * refuses this site's key (403), it answered a redirect, or the endpoint is not a known push
+ * service. Delete it, don't retry.
+ */
 export class PushGoneError extends Error {
   override name = "PushGoneError";
 }
@@ -27,10 +34,12 @@ export class PushGoneError extends Error {
 /**
  * Encrypts (aes128gcm) and signs (VAPID) one message with the web-push package, and sends it
  * with fetch: web-push builds the request, this code owns the connection and its timeout.
- * Answers: 201/200 sent; 404/410 PushGoneError; 429, 5xx and network trouble
- * TemporaryDeliveryError (the outbox retries); any other status a permanent Error.
+ * Only to a known push service (`pushServiceOrigins`: the extra ones configured), and redirects
+ * are not followed. Answers: 201/200 sent; 403/404/410 and 3xx PushGoneError; 429, 5xx and
+ * network trouble TemporaryDeliveryError (the outbox retries); any other status a permanent Error.
  */
-export async function sendPush(vapid: VapidKeys, target: PushTarget, message: PushMessage, options: PushOptions): Promise<void> {
+export async function sendPush(vapid: VapidKeys, target: PushTarget, message: PushMessage, options: PushOptions, pushServiceOrigins: readonly string[]): Promise<void> {
+  if (!isPushServiceEndpoint(target.endpoint, pushServiceOrigins)) throw new PushGoneError("the endpoint is not at a known push service");
   const details = webpush.generateRequestDetails({ endpoint: target.endpoint, keys: { p256dh: target.p256dh, auth: target.auth } }, JSON.stringify(message), {
     vapidDetails: vapid,
     TTL: options.ttlSeconds,
@@ -44,6 +53,8 @@ export async function sendPush(vapid: VapidKeys, target: PushTarget, message: Pu
       method: details.method,
       headers: details.headers as Record<string, string>,
       body: details.body ? new Uint8Array(details.body) : null,
+      // A push service never redirects; following one would let an endpoint reach any host.
+      redirect: "manual",
       // Well inside the outbox lease: a hung push service cannot make a row be sent twice.
       signal: AbortSignal.timeout(20_000),
     });
@@ -54,7 +65,7 @@ export async function sendPush(vapid: VapidKeys, target: PushTarget, message: Pu
   const text = await response.text().catch(() => "");
   if (response.status === 200 || response.status === 201 || response.status === 202) return;
   const reason = `push service answered ${response.status}${text ? `: ${text.slice(0, 200)}` : ""}`;
-  if (response.status === 404 || response.status === 410) throw new PushGoneError(reason);
+  if (response.status === 403 || response.status === 404 || response.status === 410 || (response.status >= 300 && response.status < 400)) throw new PushGoneError(reason);
   if (response.status === 429 || response.status >= 500) throw new TemporaryDeliveryError(reason);
   throw new Error(reason);
 }

@@ -1,9 +1,9 @@
-import { useEffect, useState, type FormEvent } from "react";
+import { useCallback, useEffect, useState, type FormEvent } from "react";
 import { useT } from "../../../lib/i18n";
 import type { NotificationKind } from "../../notifications/types";
 import { pushMessages, type PushMessageKey } from "../messages";
 import { DIGEST_HOUR_JST, MAIL_DELAY_MINUTES, type KindChoices } from "../preferences";
-import { usePushDevice } from "../use-push-device";
+import { currentPushEndpoint, usePushDevice } from "../use-push-device";
 
 type Settings = {
   kinds: NotificationKind[];
@@ -11,6 +11,8 @@ type Settings = {
   quiet: { start: string; end: string; mode: "hold" | "silent" } | null;
   vapidPublicKey: string;
   devices: number;
+  /** This browser's endpoint is registered to the viewer. */
+  thisDevice: boolean;
 };
 
 const KIND_LABELS: Record<NotificationKind, PushMessageKey> = {
@@ -41,7 +43,8 @@ export function NotificationSettings() {
 
   useEffect(() => {
     let live = true;
-    fetch("/api/notifications/settings", { headers: { Accept: "application/json" } })
+    currentPushEndpoint()
+      .then((endpoint) => fetch(`/api/notifications/settings${endpoint ? `?endpoint=${encodeURIComponent(endpoint)}` : ""}`, { headers: { Accept: "application/json" } }))
       .then((r) => (r.ok ? (r.json() as Promise<Settings>) : Promise.reject(new Error(String(r.status)))))
       .then((s) => live && setSettings(s))
       .catch(() => live && setLoadFailed(true));
@@ -84,7 +87,7 @@ export function NotificationSettings() {
         </p>
       ) : (
         <>
-          <PushDevice vapidPublicKey={settings.vapidPublicKey} devices={settings.devices} />
+          <PushDevice vapidPublicKey={settings.vapidPublicKey} devices={settings.devices} registered={settings.thisDevice} />
           <form onSubmit={save} className="space-y-6" data-testid="notification-settings-form">
             <div className="overflow-x-auto">
               <table className="w-full min-w-[28rem] text-left text-sm">
@@ -228,17 +231,18 @@ export function NotificationSettings() {
 }
 
 /** This device's push: the tap that turns it on, the iPhone guide, or the test and off buttons. */
-function PushDevice({ vapidPublicKey, devices }: { vapidPublicKey: string; devices: number }) {
+function PushDevice({ vapidPublicKey, devices, registered }: { vapidPublicKey: string; devices: number; registered: boolean }) {
   const t = useT(pushMessages);
-  const device = usePushDevice(vapidPublicKey);
   const [count, setCount] = useState(devices);
+  // The server's count after a subscribe (the same endpoint again is no new device).
+  const onDevices = useCallback((n: number | null) => n !== null && setCount(n), []);
+  const device = usePushDevice(vapidPublicKey, registered, onDevices);
   const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
 
   const enable = async () => {
     setMessage(null);
     const result = await device.enable();
-    if (result === "ok") setCount((c) => c + 1);
-    else if (result === "failed") setMessage({ ok: false, text: t("pushFailed") });
+    if (result === "failed") setMessage({ ok: false, text: t("pushFailed") });
   };
   const disable = async () => {
     setMessage(null);
