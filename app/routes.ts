@@ -19,7 +19,7 @@ export default [
   route("api/notifications/count", "routes/api.notifications.count.ts"),
   route("api/notifications/settings", "routes/api.notifications.settings.ts"),
   route("api/push/subscription", "routes/api.push.subscription.ts"),
-  route("api/push/test", "routes/api.push.test.ts"),
+  route("api/push/test", "routes/api.push.send-test.ts"),
   route("wanted-cards", "routes/wanted-cards.tsx"),
   route("api/chat/rooms/:roomId/messages", "routes/api.chat.rooms.$roomId.messages.ts"),
   route("cards", "routes/cards.tsx"),

@@ -6,7 +6,7 @@ import { CLIENT_IP_HEADER, getAuth } from "../../app/features/users/auth.server"
 import { loadEnv, type Env } from "../../app/lib/env.server";
 import { loader as settingsLoader } from "../../app/routes/api.notifications.settings";
 import { action as subscriptionAction } from "../../app/routes/api.push.subscription";
-import { action as testAction } from "../../app/routes/api.push.test";
+import { action as testAction } from "../../app/routes/api.push.send-test";
 import { createTestDatabase, type TestDatabase } from "../support/test-db";
 
 const SITE = "http://torepoke.test";

@@ -3,7 +3,7 @@ import { queueTestPush } from "../features/push/push-channel.server";
 import { requireApiViewer } from "../features/users/session.server";
 import { methodNotAllowed, withJsonErrors } from "../lib/api.server";
 import { countInWindow } from "../lib/hourly-limit.server";
-import type { Route } from "./+types/api.push.test";
+import type { Route } from "./+types/api.push.send-test";
 
 /** Test pushes a player may ask for per minute. */
 const TESTS_PER_MINUTE = 3;
