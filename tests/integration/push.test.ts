@@ -119,6 +119,43 @@ describe("web push through the outbox", () => {
     expect(phone.pushes()).toHaveLength(0);
   });
 
+  it("a block or an account deletion made after the notification was written stops its push", async () => {
+    const blocked = await createChatRoom(database.db);
+    const blockedPhone = await device(blocked.owner.id);
+    const gone = await createChatRoom(database.db);
+    const gonePhone = await device(gone.owner.id);
+    const goneActor = await createChatRoom(database.db);
+    const goneActorPhone = await device(goneActor.owner.id);
+    await send(blocked.roomId, blocked.partner.id, "ブロック前");
+    await send(gone.roomId, gone.partner.id, "退会前");
+    await send(goneActor.roomId, goneActor.partner.id, "相手が退会");
+    await rowsOf(database.db, sql`insert into blocks (blocker_id, blocked_id) values (${blocked.owner.id}, ${blocked.partner.id}) returning blocker_id`);
+    await rowsOf(database.db, sql`update profiles set deleted_at = now() where user_id in (${gone.owner.id}, ${goneActor.partner.id}) returning user_id`);
+    worker();
+    await settled();
+    expect(blockedPhone.pushes()).toHaveLength(0);
+    expect(gonePhone.pushes()).toHaveLength(0);
+    expect(goneActorPhone.pushes()).toHaveLength(0);
+  });
+
+  it("a push held for quiet hours is not sent when the player turned push off for that kind meanwhile", async () => {
+    const now = jstMinutes(new Date());
+    const quiet = { start: (now + 1440 - 60) % 1440, end: (now + 60) % 1440, mode: "hold" as const };
+    const { roomId, owner, partner } = await createChatRoom(database.db);
+    const phone = await device(owner.id);
+    await saveNotificationPreferences(database.db, owner.id, { channels: DEFAULT_CHOICES, quiet, locale: "ja" });
+    worker();
+    await send(roomId, partner.id, "夜中です");
+    await until(async () => (await rowsOf(database.db, sql`select 1 from delivery_outbox where kind = 'push' and payload->>'sub' = ${phone.id}`)).length === 1, "the held push");
+    await saveNotificationPreferences(database.db, owner.id, { channels: { ...DEFAULT_CHOICES, message: { ...DEFAULT_CHOICES.message, push: "off" } }, quiet, locale: "ja" });
+    // Quiet hours end.
+    await rowsOf(database.db, sql`update delivery_outbox set run_at = now() where kind = 'push' and payload->>'sub' = ${phone.id} returning id`);
+    await settled();
+    const [row] = await rowsOf<{ status: string }>(database.db, sql`select status from delivery_outbox where kind = 'push' and payload->>'sub' = ${phone.id}`);
+    expect(row.status).toBe("sent");
+    expect(phone.pushes()).toHaveLength(0);
+  });
+
   it("a push service that is busy (429, 503) is tried again and the push arrives once", async () => {
     const { roomId, owner, partner } = await createChatRoom(database.db);
     const phone = await device(owner.id);

@@ -6,7 +6,7 @@ import { translate, type Locale } from "../../lib/i18n";
 import type { Logger } from "../../lib/logger.server";
 import { enqueueMail, type MailMessage } from "../mail/mail.server";
 import { renderMail } from "../mail/templates.server";
-import { getNotificationForDelivery } from "../notifications/notifications.server";
+import { getNotificationForDelivery, stillAllowed } from "../notifications/notifications.server";
 import { notificationText } from "../notifications/components/notification-text";
 import { NOTIFICATION_KINDS, type NotificationView } from "../notifications/types";
 import { enqueueDelivery, registerDeliveryHandler } from "../outbox/outbox.server";
@@ -167,7 +167,7 @@ export async function queueDigests(db: Db, options: MailChannelOptions, now = ne
             from (select n.id from notifications n left join notification_preferences np on np.user_id = n.user_id
                   where n.user_id = ${userId} and n.read_at is null and n.mailed_at is null
                     and n.created_at > ${since.toISOString()}::timestamptz and n.created_at <= ${boundary.toISOString()}::timestamptz
-                    and ${mailChoice} = 'digest') d
+                    and ${mailChoice} = 'digest' and ${stillAllowed}) d
             where n.id = d.id returning n.id`,
       );
       if (!ids.length) return false;

@@ -9,6 +9,7 @@ import { enqueueDelivery, registerDeliveryHandler } from "../outbox/outbox.serve
 import type { NotificationChannel } from "./channels.server";
 import { pushMessages } from "./messages";
 import { inQuietHours, quietHoursEnd } from "./preferences";
+import { getNotificationPreferences } from "./preferences.server";
 import { presence } from "./presence.server";
 import { dropSubscription, getSubscription } from "./subscriptions.server";
 import { PushGoneError, roomTopic, sendPush, type PushMessage, type PushOptions } from "./web-push.server";
@@ -76,6 +77,9 @@ export function registerPushDelivery(db: Db, vapid: VapidKeys, log?: Logger): vo
       if (typeof job.id !== "string" || typeof job.n !== "number") throw new Error("malformed push payload");
       const n = await getNotificationForDelivery(db, job.id);
       if (!n || n.read || n.count > job.n || n.userId !== sub.userId) return;
+      // Held for quiet hours (or queued a while ago): the player may have turned push off since.
+      const prefs = await getNotificationPreferences(db, n.userId);
+      if (prefs.channels[n.kind].push === "off") return;
       if (n.roomId && (await presence().isViewingRoom(n.userId, n.roomId))) return;
       const silent = job.silent === true;
       message = {
