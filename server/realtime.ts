@@ -146,7 +146,7 @@ function attachChat(nsp: ChatNamespace, deps: { env: Env; database: Database; lo
   setPresence({
     isOnline: async (userId) => !closing && (await nsp.in(`user:${userId}`).fetchSockets()).length > 0,
     isViewingRoom: async (userId, roomId) => !closing && (await nsp.in(`room:${roomId}`).fetchSockets()).some((s) => s.data.userId === userId),
-  });
+  }, log);
   // The handshake is the only session check a socket gets: when a session ends (sign-out, the
   // device list, a password change or reset, deletion), its sockets close on every instance.
   const stopSessionWatch = onSessionsEnded((sessionIds) => {

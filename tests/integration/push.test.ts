@@ -4,7 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase, type Database } from "../../app/db/client.server";
 import { rowsOf } from "../../app/db/sql.server";
 import { markRead, sendMessage } from "../../app/features/chat/chat.server";
-import { startOutboxWorker, type OutboxWorker } from "../../app/features/outbox/outbox.server";
+import { enqueueDelivery, startOutboxWorker, type OutboxWorker } from "../../app/features/outbox/outbox.server";
 import { registerNotificationChannels } from "../../app/features/push/deliveries.server";
 import { DEFAULT_CHOICES, jstMinutes } from "../../app/features/push/preferences";
 import { saveNotificationPreferences } from "../../app/features/push/preferences.server";
@@ -154,6 +154,29 @@ describe("web push through the outbox", () => {
     const [row] = await rowsOf<{ status: string }>(database.db, sql`select status from delivery_outbox where kind = 'push' and payload->>'sub' = ${phone.id}`);
     expect(row.status).toBe("sent");
     expect(phone.pushes()).toHaveLength(0);
+  });
+
+  it("a presence lookup that fails counts as not present and the push still goes out; a malformed push row fails at once", async () => {
+    const { roomId, owner, partner } = await createChatRoom(database.db);
+    const phone = await device(owner.id);
+    setPresence({
+      isOnline: () => Promise.reject(new Error("operation has timed out")),
+      isViewingRoom: () => Promise.reject(new Error("operation has timed out")),
+    });
+    worker();
+    await send(roomId, partner.id, "タイムアウト");
+    await until(() => phone.pushes().length === 1, "the push");
+    await settled();
+    const [row] = await rowsOf<{ status: string; attempts: number }>(database.db, sql`select status, attempts from delivery_outbox where kind = 'push' and payload->>'sub' = ${phone.id}`);
+    expect(row).toMatchObject({ status: "sent", attempts: 1 });
+
+    await enqueueDelivery(database.db, { kind: "push", payload: { sub: phone.id, id: "not-a-count" }, dedupeKey: `malformed:${phone.id}` });
+    await settled();
+    const [malformed] = await rowsOf<{ status: string; attempts: number; last_error: string }>(
+      database.db,
+      sql`select status, attempts, last_error from delivery_outbox where dedupe_key = ${`malformed:${phone.id}`}`,
+    );
+    expect(malformed).toMatchObject({ status: "failed", attempts: 1, last_error: "malformed push payload" });
   });
 
   it("a push service that is busy (429, 503) is tried again and the push arrives once", async () => {
