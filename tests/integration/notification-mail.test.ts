@@ -165,6 +165,14 @@ describe("notification mail for a player who is away", () => {
     expect(smtp.to(onlyBlockedEmail)).toHaveLength(0);
   });
 
+  it("the unsubscribe link of a deleted account writes no preferences row", async () => {
+    const { owner } = await createChatRoom(database.db);
+    await rowsOf(database.db, sql`update profiles set deleted_at = now() where user_id = ${owner.id} returning user_id`);
+    await turnOffAllMail(database.db, owner.id);
+    await turnOffAllMail(database.db, "no-such-user");
+    expect(await rowsOf(database.db, sql`select 1 from notification_preferences where user_id in (${owner.id}, 'no-such-user')`)).toHaveLength(0);
+  });
+
   it("the daily digest gathers the unread notifications of kinds set to まとめて, once per day across instances", async () => {
     const { roomId, owner, partner, offer } = await createChatRoom(database.db);
     const email = await verified(owner.id);

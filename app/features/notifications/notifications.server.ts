@@ -49,7 +49,7 @@ type NewNotification = {
 };
 
 /** An account that exists and has not been deleted (deletion keeps the row as 退会したユーザー). */
-const present = (userId: SQL | string) =>
+export const present = (userId: SQL | string): SQL =>
   sql`exists (select 1 from users u where u.id = ${userId})
     and not exists (select 1 from profiles p where p.user_id = ${userId} and p.deleted_at is not null)`;
 
