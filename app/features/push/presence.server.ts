@@ -24,12 +24,16 @@ let current: Presence = nobody;
  */
 function absentOnFailure(presence: Presence, log?: Logger): Presence {
   const fallback = (what: string) => (err: unknown) => {
-    log?.warn("presence lookup failed; treated as not present", { what, error: err instanceof Error ? err.message : String(err) });
+    log?.warn("presence lookup failed; treated as not present", {
+      what,
+      error: err instanceof Error ? err.message : String(err),
+    });
     return false;
   };
   return {
     isOnline: (userId) => presence.isOnline(userId).catch(fallback("online")),
-    isViewingRoom: (userId, roomId) => presence.isViewingRoom(userId, roomId).catch(fallback("room")),
+    isViewingRoom: (userId, roomId) =>
+      presence.isViewingRoom(userId, roomId).catch(fallback("room")),
   };
 }
 
