@@ -165,6 +165,24 @@ describe("notification mail for a player who is away", () => {
     expect(smtp.to(onlyBlockedEmail)).toHaveLength(0);
   });
 
+  it("the digest sweep reads the pending notifications through their partial index, not by scanning the table", async () => {
+    // A table where most notifications are read or already mailed, as on a site that has run a while.
+    const { owner, partner } = await createChatRoom(database.db);
+    await rowsOf(
+      database.db,
+      sql`insert into notifications (user_id, kind, actor_id, detail, read_at, mailed_at, dedupe_key)
+          select ${owner.id}, 'step', ${partner.id}, 'agree', case when i % 2 = 0 then now() end, case when i % 2 = 1 then now() end, 'index-' || i
+          from generate_series(1, 3000) i returning id`,
+    );
+    await database.db.execute(sql`analyze notifications`);
+    const plan = await rowsOf<Record<string, string>>(
+      database.db,
+      sql`explain select n.user_id from notifications n
+          where n.read_at is null and n.mailed_at is null and n.created_at > now() - interval '1 day' and n.created_at <= now()`,
+    );
+    expect(plan.map((r) => Object.values(r)[0]).join("\n")).toContain("notifications_digest_pending_idx");
+  });
+
   it("the unsubscribe link of a deleted account writes no preferences row", async () => {
     const { owner } = await createChatRoom(database.db);
     await rowsOf(database.db, sql`update profiles set deleted_at = now() where user_id = ${owner.id} returning user_id`);
