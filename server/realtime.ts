@@ -140,12 +140,13 @@ function attachChat(nsp: ChatNamespace, deps: { env: Env; database: Database; lo
 
   let closing = false;
   // Notification deliveries ask who is here (features/push/presence.server.ts): any socket of the
-  // user is a live connection; a socket joined to a room is that room open (the room page keeps
-  // its own socket for the room's life). fetchSockets asks every instance through the adapter.
+  // user is a live connection; a socket joined to a room is that room open and visible (the room
+  // page joins on the shared socket and sends chat:leave when it closes or is hidden). fetchSockets
+  // asks every instance through the adapter.
   setPresence({
     isOnline: async (userId) => !closing && (await nsp.in(`user:${userId}`).fetchSockets()).length > 0,
     isViewingRoom: async (userId, roomId) => !closing && (await nsp.in(`room:${roomId}`).fetchSockets()).some((s) => s.data.userId === userId),
-  });
+  }, log);
   // The handshake is the only session check a socket gets: when a session ends (sign-out, the
   // device list, a password change or reset, deletion), its sockets close on every instance.
   const stopSessionWatch = onSessionsEnded((sessionIds) => {
@@ -193,6 +194,14 @@ function attachChat(nsp: ChatNamespace, deps: { env: Env; database: Database; lo
       const room = await requireRoomMember(db, roomId, userId);
       await socket.join(`room:${room.id}`);
       return { lastSeq: room.lastSeq };
+    });
+
+    // The room page closed or went to the background (the shared socket stays up for the header
+    // badge): the room no longer counts as open, so its pushes go out again.
+    socket.on("chat:leave", async (payload, ack) => {
+      const parsed = RoomIdSchema.safeParse(payload?.roomId);
+      if (parsed.success) await socket.leave(`room:${parsed.data}`);
+      if (typeof ack === "function") ack(parsed.success ? { ok: true } : failure(socket, new ChatError("invalid")));
     });
 
     handle<unknown, object>("chat:send", async (payload) => {

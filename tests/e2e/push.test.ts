@@ -192,6 +192,18 @@ describe("notifications outside the site: push and mail", () => {
     await bellCount(a2).waitFor({ state: "detached" });
     await a2.waitForFunction(() => !/^\(\d+\) /.test(document.title));
 
+    // A moves on inside the site (a client-side navigation: the header's socket stays open). The
+    // room no longer counts as open, so B's next message is pushed to A's device again.
+    const pushedBefore = pushesOfA().length;
+    await a2.evaluate(() => ((window as unknown as { __sameDocument: boolean }).__sameDocument = true));
+    await a2.locator('header a[href="/"]').first().click();
+    await a2.waitForURL(`${baseUrl}/`);
+    expect(await a2.evaluate(() => (window as unknown as { __sameDocument?: boolean }).__sameDocument)).toBe(true);
+    await b.locator("#chat-input").fill("また後で話しましょう");
+    await b.locator("#chat-input").press("Enter");
+    await b.locator('[data-pending="true"]').first().waitFor({ state: "detached" });
+    await until(() => pushesOfA().slice(pushedBefore).some((p) => p.message.url === `/chat/${roomId}`), "the push after A left the room page");
+
     // The mail's unsubscribe works without a session: the page shows a button, the one-click POST turns mail off.
     const stranger = await newContext(browser);
     const page = await stranger.newPage();

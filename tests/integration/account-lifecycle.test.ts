@@ -7,8 +7,10 @@ import {
   blocks,
   chatMessages,
   chatRooms,
+  notificationPreferences,
   notifications,
   profiles,
+  pushSubscriptions,
   reports,
   sessions,
   tradeOfferCards,
@@ -263,6 +265,22 @@ async function busyUser(name: string, friendId: string) {
   await database.db.insert(wantedCards).values({ userId: me.id, cardId: wanted.cardId });
   await database.db.insert(analyticsEvents).values({ kind: "offer_posted", userId: me.id, offerId: myOffer.id });
   await database.db.insert(analyticsVisitorUsers).values({ day: "2026-11-25", visitor: 42n, userId: me.id });
+  await database.db.insert(pushSubscriptions).values({
+    userId: me.id,
+    endpoint: `https://push.example.test/send/export-device-${me.id}`,
+    p256dh: "BExportDeviceKey",
+    auth: "export-device-auth-secret",
+    userAgent: "Firefox 140",
+    locale: "en",
+  });
+  await database.db.insert(notificationPreferences).values({
+    userId: me.id,
+    channels: { message: { push: "off", mail: "digest" } },
+    quietStart: 1380,
+    quietEnd: 420,
+    quietMode: "silent",
+    locale: "en",
+  });
   return { ...me, email, wantedCardId: wanted.cardId, partner, stranger, myOffer, theirOffer, roomId: room.id };
 }
 
@@ -285,7 +303,13 @@ describe("export", () => {
     expect(file.mails.map((m) => m.subject)).toContain("【トレポケ】メールアドレスの確認");
     expect(file.wantedCards).toEqual([expect.objectContaining({ cardId: u.wantedCardId })]);
     // The partner's reply is in the inbox, named as the partner appears on the site.
-    expect(file.notifications).toEqual([expect.objectContaining({ kind: "message", actorDisplayName: u.partner.name, roomId: u.roomId })]);
+    expect(file.notifications).toEqual([expect.objectContaining({ kind: "message", actorDisplayName: u.partner.name, roomId: u.roomId, mailedAt: null })]);
+    expect(file.pushSubscriptions).toEqual([
+      { endpoint: `https://push.example.test/send/export-device-${u.id}`, userAgent: "Firefox 140", locale: "en", createdAt: expect.any(Date), lastSuccessAt: null },
+    ]);
+    expect(text).not.toContain("export-device-auth-secret");
+    expect(file.notificationSettings).toMatchObject({ quietStart: 1380, quietEnd: 420, quietMode: "silent", locale: "en", digestSentAt: null });
+    expect(file.notificationSettings?.channels).toMatchObject({ message: { push: "off", mail: "digest" } });
     // Other users: display names only; no e-mail, no id, and the partner's friend ID is not revealed before 条件合意.
     for (const secret of [u.partner.id, `${u.partner.id}@example.com`, "9999888877776666", u.stranger.id, "5555444433332222"]) expect(text).not.toContain(secret);
     await database.db.update(chatRooms).set({ ownerAgreedAt: new Date(), partnerAgreedAt: new Date() }).where(eq(chatRooms.id, u.roomId));
@@ -325,8 +349,7 @@ describe("export", () => {
 describe("deletion", () => {
   it("needs the password; then in one go ends sessions, closes offers, erases the profile and address, keeps messages as 退会したユーザー and reports without the reporter", async () => {
     const u = await busyUser("消える太郎", "7777666655554444");
-    await database.db.execute(sql`insert into push_subscriptions (user_id, endpoint, p256dh, auth) values (${u.id}, ${`https://push.example/${u.id}`}, 'k', 'a')`);
-    await database.db.execute(sql`insert into notification_preferences (user_id) values (${u.id})`);
+    // busyUser subscribed a device and saved notification settings: deletion removes both.
     await expect(deleteAccount(database.db, env, u.id, { password: "wrong-password-1", locale: "ja" })).rejects.toMatchObject({ code: "password_wrong" });
     expect((await database.db.select().from(users).where(eq(users.id, u.id)))[0].email).toBe(u.email);
 

@@ -9,6 +9,7 @@ import { io as connect, type Socket } from "socket.io-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { chatMessages, profiles, sessions, tradeOffers, users } from "../../app/db/schema/index";
 import { sendMessage } from "../../app/features/chat/chat.server";
+import { presence } from "../../app/features/push/presence.server";
 import { deleteAccount, revokeOtherSessions, revokeSession } from "../../app/features/users/account.server";
 import { getAuth } from "../../app/features/users/auth.server";
 import type { Ack, ChatMessage, ClientToServerEvents, ServerToClientEvents } from "../../app/features/chat/protocol";
@@ -168,6 +169,20 @@ describe("the chat socket", () => {
     await expect.poll(() => unread.at(-1)).toBe(1);
     const read = await call<{ total: number }>(b, "chat:read", { roomId, seq: 1 });
     expect(read).toMatchObject({ ok: true, total: 0 });
+  });
+
+  it("a room counts as open only between chat:join and chat:leave on the shared socket", async () => {
+    const { roomId, owner } = await createChatRoom(database.db);
+    const tab = await signedIn(server, owner.id);
+    expect(await presence().isViewingRoom(owner.id, roomId)).toBe(false);
+    await call(tab, "chat:join", { roomId });
+    expect(await presence().isViewingRoom(owner.id, roomId)).toBe(true);
+    // The page is left (or hidden) while the socket stays up for the header badge.
+    expect(await call(tab, "chat:leave", { roomId })).toMatchObject({ ok: true });
+    expect(tab.connected).toBe(true);
+    expect(await presence().isViewingRoom(owner.id, roomId)).toBe(false);
+    expect(await presence().isOnline(owner.id)).toBe(true);
+    expect(await call(tab, "chat:leave", { roomId: "../../etc" })).toMatchObject({ ok: false });
   });
 
   it("after a gap, sync returns exactly the missed messages in order", async () => {

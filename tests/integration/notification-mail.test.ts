@@ -12,7 +12,7 @@ import { DEFAULT_CHOICES } from "../../app/features/push/preferences";
 import { getNotificationPreferences, saveNotificationPreferences, turnOffAllMail } from "../../app/features/push/preferences.server";
 import { setPresence } from "../../app/features/push/presence.server";
 import type { Env } from "../../app/lib/env.server";
-import { createChatRoom, newClientId } from "../support/chat-factories";
+import { createChatRoom, createChatUser, newClientId } from "../support/chat-factories";
 import { startTestSmtpServer, type TestSmtpServer } from "../support/smtp-server";
 import { createTestDatabase, type TestDatabase } from "../support/test-db";
 import { until } from "../support/wait";
@@ -115,6 +115,80 @@ describe("notification mail for a player who is away", () => {
     expect(smtp.to(readEmail)).toHaveLength(0);
     expect(smtp.to(onlineEmail)).toHaveLength(0);
     expect(smtp.to(`${unverified.owner.id}@example.com`)).toHaveLength(0);
+  });
+
+  it("a block or an account deletion made after the notification was written stops its mail and leaves it out of the digest", async () => {
+    const blocked = await createChatRoom(database.db);
+    const blockedEmail = await verified(blocked.owner.id);
+    await send(blocked.roomId, blocked.partner.id, "ブロック前");
+    const goneActor = await createChatRoom(database.db);
+    const goneActorEmail = await verified(goneActor.owner.id);
+    await send(goneActor.roomId, goneActor.partner.id, "相手が退会");
+    await rowsOf(database.db, sql`insert into blocks (blocker_id, blocked_id) values (${blocked.partner.id}, ${blocked.owner.id}) returning blocker_id`);
+    await rowsOf(database.db, sql`update profiles set deleted_at = now() where user_id = ${goneActor.partner.id} returning user_id`);
+    worker();
+    await settled();
+    expect(smtp.to(blockedEmail)).toHaveLength(0);
+    expect(smtp.to(goneActorEmail)).toHaveLength(0);
+
+    // The digest: one allowed notification and one from a player blocked since.
+    const digest = await createChatRoom(database.db);
+    const email = await verified(digest.owner.id);
+    const otherPartner = await createChatUser(database.db);
+    const [otherRoom] = await rowsOf<{ id: string }>(
+      database.db,
+      sql`insert into chat_rooms (offer_id, owner_id, partner_id) values (${digest.offer.id}::uuid, ${digest.owner.id}, ${otherPartner.id}) returning id`,
+    );
+    const other = { roomId: otherRoom.id, partner: otherPartner };
+    await saveNotificationPreferences(database.db, digest.owner.id, { channels: { ...DEFAULT_CHOICES, message: { ...DEFAULT_CHOICES.message, mail: "digest" } }, quiet: null, locale: "ja" });
+    await send(digest.roomId, digest.partner.id, "まとめて");
+    await send(other.roomId, other.partner.id, "ブロックされる");
+    await rowsOf(database.db, sql`insert into blocks (blocker_id, blocked_id) values (${digest.owner.id}, ${other.partner.id}) returning blocker_id`);
+    // A player whose only digest item is from someone they blocked since gets no digest at all.
+    const onlyBlocked = await createChatRoom(database.db);
+    const onlyBlockedEmail = await verified(onlyBlocked.owner.id);
+    await saveNotificationPreferences(database.db, onlyBlocked.owner.id, { channels: { ...DEFAULT_CHOICES, message: { ...DEFAULT_CHOICES.message, mail: "digest" } }, quiet: null, locale: "ja" });
+    await send(onlyBlocked.roomId, onlyBlocked.partner.id, "ブロックされる");
+    await rowsOf(database.db, sql`insert into blocks (blocker_id, blocked_id) values (${onlyBlocked.owner.id}, ${onlyBlocked.partner.id}) returning blocker_id`);
+    const at = new Date(digestBoundary(new Date()).getTime() + 60_000);
+    await rowsOf(
+      database.db,
+      sql`update notifications set created_at = ${new Date(at.getTime() - 3600_000).toISOString()}::timestamptz where user_id in (${digest.owner.id}, ${onlyBlocked.owner.id}) returning id`,
+    );
+    expect(await queueDigests(database.db, channelEnv, at)).toBe(1);
+    await until(() => smtp.to(email).length === 1, "the digest");
+    const mail = smtp.to(email)[0];
+    expect(mail.subject).toBe("【トレポケ】未読のお知らせが1件あります");
+    expect(mail.text).toContain(`${digest.partner.name}さん`);
+    expect(mail.text).not.toContain(`${other.partner.name}さん`);
+    await settled();
+    expect(smtp.to(onlyBlockedEmail)).toHaveLength(0);
+  });
+
+  it("the digest sweep reads the pending notifications through their partial index, not by scanning the table", async () => {
+    // A table where most notifications are read or already mailed, as on a site that has run a while.
+    const { owner, partner } = await createChatRoom(database.db);
+    await rowsOf(
+      database.db,
+      sql`insert into notifications (user_id, kind, actor_id, detail, read_at, mailed_at, dedupe_key)
+          select ${owner.id}, 'step', ${partner.id}, 'agree', case when i % 2 = 0 then now() end, case when i % 2 = 1 then now() end, 'index-' || i
+          from generate_series(1, 3000) i returning id`,
+    );
+    await database.db.execute(sql`analyze notifications`);
+    const plan = await rowsOf<Record<string, string>>(
+      database.db,
+      sql`explain select n.user_id from notifications n
+          where n.read_at is null and n.mailed_at is null and n.created_at > now() - interval '1 day' and n.created_at <= now()`,
+    );
+    expect(plan.map((r) => Object.values(r)[0]).join("\n")).toContain("notifications_digest_pending_idx");
+  });
+
+  it("the unsubscribe link of a deleted account writes no preferences row", async () => {
+    const { owner } = await createChatRoom(database.db);
+    await rowsOf(database.db, sql`update profiles set deleted_at = now() where user_id = ${owner.id} returning user_id`);
+    await turnOffAllMail(database.db, owner.id);
+    await turnOffAllMail(database.db, "no-such-user");
+    expect(await rowsOf(database.db, sql`select 1 from notification_preferences where user_id in (${owner.id}, 'no-such-user')`)).toHaveLength(0);
   });
 
   it("the daily digest gathers the unread notifications of kinds set to まとめて, once per day across instances", async () => {

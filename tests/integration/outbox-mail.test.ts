@@ -7,7 +7,7 @@ import { migrateDatabase, openDatabase, type Database } from "../../app/db/clien
 import { rowsOf } from "../../app/db/sql.server";
 import { enqueueMail, registerMailDelivery, type MailMessage, type MailTransport } from "../../app/features/mail/mail.server";
 import { renderMail } from "../../app/features/mail/templates.server";
-import { claimDeliveries, enqueueDelivery, startOutboxWorker, type OutboxWorker } from "../../app/features/outbox/outbox.server";
+import { claimDeliveries, enqueueDelivery, PermanentDeliveryError, registerDeliveryHandler, startOutboxWorker, type OutboxWorker } from "../../app/features/outbox/outbox.server";
 import { startTestSmtpServer, type TestSmtpServer } from "../support/smtp-server";
 import { createTestDatabase, type TestDatabase } from "../support/test-db";
 import { until } from "../support/wait";
@@ -225,6 +225,36 @@ describe("mail through the outbox", () => {
     // The killed instance's rows went out once, from a live instance, on their second claim.
     for (const to of orphanedInBatch) expect(await rowFor(to)).toMatchObject({ status: "sent", attempts: 2, locked_by: expect.stringMatching(/^instance-[ab]$/) });
   }, 180_000);
+
+  it("a handler that retries unexpected errors is tried again (bounded) after a plain error; a PermanentDeliveryError fails at once", async () => {
+    const runs = new Map<string, number>();
+    registerDeliveryHandler(
+      "test-flaky",
+      async (payload) => {
+        const key = (payload as { key: string }).key;
+        runs.set(key, (runs.get(key) ?? 0) + 1);
+        if (key === "malformed") throw new PermanentDeliveryError("malformed test payload");
+        if (key === "never" || runs.get(key)! < 3) throw new Error("connection terminated unexpectedly");
+      },
+      { retryUnexpected: true },
+    );
+    registerDeliveryHandler("test-plain", async () => {
+      throw new Error("connection terminated unexpectedly");
+    });
+    for (const key of ["blip", "malformed", "never"]) await enqueueDelivery(database.db, { kind: "test-flaky", payload: { key } });
+    await enqueueDelivery(database.db, { kind: "test-plain", payload: { key: "plain" } });
+    worker(database.db, { maxAttempts: 4 });
+    const row = async (key: string) => {
+      const [r] = await rowsOf<Row>(database.db, sql`select status, attempts, last_error, locked_by from delivery_outbox where payload->>'key' = ${key}`);
+      return r;
+    };
+    await until(async () => (await Promise.all(["blip", "malformed", "never", "plain"].map(row))).every((r) => r.status !== "pending"), "every test row finished");
+    expect(await row("blip")).toMatchObject({ status: "sent", attempts: 3 });
+    expect(await row("malformed")).toMatchObject({ status: "failed", attempts: 1, last_error: "malformed test payload" });
+    expect(await row("never")).toMatchObject({ status: "failed", attempts: 4, last_error: "connection terminated unexpectedly" });
+    // Without the option only a TemporaryDeliveryError is retried, as before.
+    expect(await row("plain")).toMatchObject({ status: "failed", attempts: 1 });
+  });
 
   it("a worker delivers only the kinds it has handlers for; others wait for theirs", async () => {
     await enqueueDelivery(database.db, { kind: "not-registered-here", payload: { x: 1 }, dedupeKey: `unhandled-${Date.now()}` });

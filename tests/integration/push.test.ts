@@ -6,7 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase, type Database } from "../../app/db/client.server";
 import { rowsOf } from "../../app/db/sql.server";
 import { markRead, sendMessage } from "../../app/features/chat/chat.server";
-import { startOutboxWorker, type OutboxWorker } from "../../app/features/outbox/outbox.server";
+import { enqueueDelivery, startOutboxWorker, type OutboxWorker } from "../../app/features/outbox/outbox.server";
 import { registerNotificationChannels } from "../../app/features/push/deliveries.server";
 import { DEFAULT_CHOICES, jstMinutes } from "../../app/features/push/preferences";
 import { saveNotificationPreferences } from "../../app/features/push/preferences.server";
@@ -227,6 +227,66 @@ describe("web push through the outbox", () => {
     await send(roomId, partner.id, "見ていますね");
     await settled();
     expect(phone.pushes()).toHaveLength(0);
+  });
+
+  it("a block or an account deletion made after the notification was written stops its push", async () => {
+    const blocked = await createChatRoom(database.db);
+    const blockedPhone = await device(blocked.owner.id);
+    const gone = await createChatRoom(database.db);
+    const gonePhone = await device(gone.owner.id);
+    const goneActor = await createChatRoom(database.db);
+    const goneActorPhone = await device(goneActor.owner.id);
+    await send(blocked.roomId, blocked.partner.id, "ブロック前");
+    await send(gone.roomId, gone.partner.id, "退会前");
+    await send(goneActor.roomId, goneActor.partner.id, "相手が退会");
+    await rowsOf(database.db, sql`insert into blocks (blocker_id, blocked_id) values (${blocked.owner.id}, ${blocked.partner.id}) returning blocker_id`);
+    await rowsOf(database.db, sql`update profiles set deleted_at = now() where user_id in (${gone.owner.id}, ${goneActor.partner.id}) returning user_id`);
+    worker();
+    await settled();
+    expect(blockedPhone.pushes()).toHaveLength(0);
+    expect(gonePhone.pushes()).toHaveLength(0);
+    expect(goneActorPhone.pushes()).toHaveLength(0);
+  });
+
+  it("a push held for quiet hours is not sent when the player turned push off for that kind meanwhile", async () => {
+    const now = jstMinutes(new Date());
+    const quiet = { start: (now + 1440 - 60) % 1440, end: (now + 60) % 1440, mode: "hold" as const };
+    const { roomId, owner, partner } = await createChatRoom(database.db);
+    const phone = await device(owner.id);
+    await saveNotificationPreferences(database.db, owner.id, { channels: DEFAULT_CHOICES, quiet, locale: "ja" });
+    worker();
+    await send(roomId, partner.id, "夜中です");
+    await until(async () => (await rowsOf(database.db, sql`select 1 from delivery_outbox where kind = 'push' and payload->>'sub' = ${phone.id}`)).length === 1, "the held push");
+    await saveNotificationPreferences(database.db, owner.id, { channels: { ...DEFAULT_CHOICES, message: { ...DEFAULT_CHOICES.message, push: "off" } }, quiet, locale: "ja" });
+    // Quiet hours end.
+    await rowsOf(database.db, sql`update delivery_outbox set run_at = now() where kind = 'push' and payload->>'sub' = ${phone.id} returning id`);
+    await settled();
+    const [row] = await rowsOf<{ status: string }>(database.db, sql`select status from delivery_outbox where kind = 'push' and payload->>'sub' = ${phone.id}`);
+    expect(row.status).toBe("sent");
+    expect(phone.pushes()).toHaveLength(0);
+  });
+
+  it("a presence lookup that fails counts as not present and the push still goes out; a malformed push row fails at once", async () => {
+    const { roomId, owner, partner } = await createChatRoom(database.db);
+    const phone = await device(owner.id);
+    setPresence({
+      isOnline: () => Promise.reject(new Error("operation has timed out")),
+      isViewingRoom: () => Promise.reject(new Error("operation has timed out")),
+    });
+    worker();
+    await send(roomId, partner.id, "タイムアウト");
+    await until(() => phone.pushes().length === 1, "the push");
+    await settled();
+    const [row] = await rowsOf<{ status: string; attempts: number }>(database.db, sql`select status, attempts from delivery_outbox where kind = 'push' and payload->>'sub' = ${phone.id}`);
+    expect(row).toMatchObject({ status: "sent", attempts: 1 });
+
+    await enqueueDelivery(database.db, { kind: "push", payload: { sub: phone.id, id: "not-a-count" }, dedupeKey: `malformed:${phone.id}` });
+    await settled();
+    const [malformed] = await rowsOf<{ status: string; attempts: number; last_error: string }>(
+      database.db,
+      sql`select status, attempts, last_error from delivery_outbox where dedupe_key = ${`malformed:${phone.id}`}`,
+    );
+    expect(malformed).toMatchObject({ status: "failed", attempts: 1, last_error: "malformed push payload" });
   });
 
   it("a push service that is busy (429, 503) is tried again and the push arrives once", async () => {

@@ -42,6 +42,8 @@ export const notifications = pgTable(
     uniqueIndex("notifications_user_dedupe_unique").on(t.userId, t.dedupeKey),
     index("notifications_user_updated_idx").on(t.userId, t.updatedAt.desc(), t.id.desc()),
     index("notifications_user_unread_idx").on(t.userId).where(sql`read_at is null`),
+    // The digest sweep (every 5 minutes): the last day's notifications still unread and not mailed.
+    index("notifications_digest_pending_idx").on(t.createdAt).where(sql`read_at is null and mailed_at is null`),
   ],
 );
 

@@ -46,6 +46,8 @@ export type Ack<T extends object = object> = ({ ok: true } & T) | AckError;
 /** Events the browser sends, each with an ack callback. */
 export type ClientToServerEvents = {
   "chat:join": (payload: { roomId: string }, ack: (reply: Ack<{ lastSeq: number }>) => void) => void;
+  /** The room page closed or was hidden: the room stops counting as open (pushes resume). */
+  "chat:leave": (payload: { roomId: string }, ack?: (reply: Ack) => void) => void;
   "chat:send": (payload: { roomId: string; clientId: string; body: string }, ack: (reply: Ack<{ message: ChatMessage }>) => void) => void;
   "chat:sync": (
     payload: { roomId: string; afterSeq: number },

@@ -205,6 +205,8 @@ export function useChatRoom(options: {
 
     const onConnect = async () => {
       setConnection("online");
+      // A hidden tab does not count as having the room open: it joins when shown again.
+      if (document.visibilityState === "hidden") return;
       try {
         const joined = await socket.timeout(ACK_TIMEOUT_MS).emitWithAck("chat:join", { roomId });
         if (!joined.ok) {
@@ -247,7 +249,18 @@ export function useChatRoom(options: {
     };
     window.addEventListener("offline", offline);
     window.addEventListener("online", online);
+    // Pushes for the room stop only while it is on screen (server: presence isViewingRoom).
+    const leave = () => {
+      if (socket.connected) socket.emit("chat:leave", { roomId });
+    };
+    const onVisibility = () => {
+      if (document.visibilityState === "hidden") leave();
+      else if (socket.connected) void onConnect();
+    };
+    document.addEventListener("visibilitychange", onVisibility);
     return () => {
+      document.removeEventListener("visibilitychange", onVisibility);
+      leave();
       window.removeEventListener("storage", onStorage);
       window.removeEventListener("offline", offline);
       window.removeEventListener("online", online);

@@ -34,6 +34,7 @@ const privacyJa: LegalDocument = {
         "ログイン状態の管理に必要な情報：セッションの識別子、ログイン時のIPアドレスとブラウザの種類（User-Agent）",
         "不正利用の防止に必要な情報：IPアドレスごと・アカウントごとのログイン失敗などの試行回数、アクセスログ（日時、URL、IPアドレス、応答結果）",
         "メールの送信記録：送信するメールの宛先・件名・本文と、送信の結果",
+        "通知の設定と端末：お知らせの種類ごとの受け取り方、おやすみ時間、言語、まとめメールの送信日時、プッシュ通知を登録した端末の送信先URL・暗号鍵・ブラウザの種類・言語・登録日時と最後に届いた日時",
       ],
     },
     {
@@ -98,7 +99,7 @@ const privacyJa: LegalDocument = {
       paragraphs: [
         "表示名とフレンドIDは、プロフィールページからいつでも変更・削除できます。",
         "メールアドレスとパスワードの変更、ログイン中の端末の確認とログアウトは、プロフィールの「アカウント設定」から行えます。",
-        "本サービスが保存しているあなたの情報（アカウント、プロフィール、ログイン中の端末、トレード募集、チャットとそのメッセージと既読の位置、あなたが行った通報、ブロック、ほしいカード、お知らせ、あなた宛てのメールの記録、ログイン失敗と操作回数の記録、あなたのアカウントに結びついた利用状況の記録、運営者として作成した記事・デッキ・画像・トレードルールの変更）は、「アカウント設定」の「データのダウンロード」からいつでもJSON形式で取得できます。他の利用者の情報は、表示名と、チャットで条件合意した相手のフレンドIDだけが含まれます。",
+        "本サービスが保存しているあなたの情報（アカウント、プロフィール、ログイン中の端末、トレード募集、チャットとそのメッセージと既読の位置、あなたが行った通報、ブロック、ほしいカード、お知らせ（メールで送った日時を含む）、通知の設定（種類ごとの受け取り方、おやすみ時間、言語、まとめメールの送信日時）、プッシュ通知を登録した端末（送信先URL、ブラウザ、言語、登録日時と最後に届いた日時）、あなた宛てのメールの記録、ログイン失敗と操作回数の記録、あなたのアカウントに結びついた利用状況の記録、運営者として作成した記事・デッキ・画像・トレードルールの変更）は、「アカウント設定」の「データのダウンロード」からいつでもJSON形式で取得できます。他の利用者の情報は、表示名と、チャットで条件合意した相手のフレンドIDだけが含まれます。",
         "「アカウント設定」から、パスワードを入力していつでも退会（アカウントの削除）ができます。退会すると、すべてのセッション、パスワード、メールアドレス、表示名、フレンドID、ブロック、既読の記録、試行回数の記録、あなた宛てのメールの記録が直ちに削除され、募集中・交渉中のトレード募集は終了します。",
         "退会後も、次のものは残ります：チャットの相手がやり取りを確認できるよう、あなたが送ったチャットのメッセージと終了したトレード募集（送信者は「退会したユーザー」と表示され、あなたを特定する情報は残りません）、運営が対応するための通報の記録（通報者は特定できない形になります）、退会完了のお知らせメール（送信後7日で削除）。",
         "法令により保存が必要な情報は、必要な期間に限り保存することがあります。",
@@ -146,6 +147,7 @@ const privacyEn: LegalDocument = {
         "What keeps you logged in: a session identifier, and the IP address and browser type (User-Agent) of the log-in",
         "What prevents abuse: counts of log-in and sign-up attempts per IP address and of failed log-ins per account, and access logs (time, URL, IP address, response)",
         "Mail records: the address, subject and body of each mail we send, and whether it was delivered",
+        "Notification settings and devices: how you receive each kind of notification, quiet hours, language, when the last digest was sent, and for each device registered for push notifications its push endpoint, encryption keys, browser type, language, when it was registered and last reached",
       ],
     },
     {
@@ -208,7 +210,7 @@ const privacyEn: LegalDocument = {
       paragraphs: [
         "You can change or remove your display name and friend ID at any time on your profile page.",
         "You can change your e-mail address and password, and see and log out your signed-in devices, under Account settings on your profile.",
-        "Download your data (Account settings) gives you, at any time, a JSON file of everything the service keeps about you: account, profile, signed-in devices, trade offers, chats with their messages and how far you have read, reports you filed, blocks, your want list, your notifications, the records of mail sent to you, failed log-ins and per-hour action counts, the usage records linked to your account, and what you created as an administrator (articles, decks, images, trade-rule changes). Of other users it holds only display names, and a partner's friend ID where you both agreed on the terms in chat.",
+        "Download your data (Account settings) gives you, at any time, a JSON file of everything the service keeps about you: account, profile, signed-in devices, trade offers, chats with their messages and how far you have read, reports you filed, blocks, your want list, your notifications (with when they were mailed), your notification settings (choices per kind, quiet hours, language, when the last digest was sent), the devices registered for push notifications (push endpoint, browser, language, when registered and last reached), the records of mail sent to you, failed log-ins and per-hour action counts, the usage records linked to your account, and what you created as an administrator (articles, decks, images, trade-rule changes). Of other users it holds only display names, and a partner's friend ID where you both agreed on the terms in chat.",
         "You can delete your account at any time under Account settings, entering your password. Deleting it removes at once every session, your password, e-mail address, display name, friend ID, blocks, read markers, attempt counts and records of mail to you, and closes your open and negotiating trade offers.",
         "What remains afterwards: the chat messages you sent and your closed trade offers, so your partners can still read the conversation (shown as from \"Deleted user\" (退会したユーザー), with nothing that identifies you); reports you filed, for moderation, without the reporter's identity; and the notice that your account was deleted, until 7 days after it was sent.",
         "Information the law requires us to keep may be kept for the required period only.",

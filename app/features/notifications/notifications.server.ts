@@ -49,12 +49,16 @@ type NewNotification = {
 };
 
 /** An account that exists and has not been deleted (deletion keeps the row as 退会したユーザー). */
-const present = (userId: SQL | string) =>
+export const present = (userId: SQL | string): SQL =>
   sql`exists (select 1 from users u where u.id = ${userId})
     and not exists (select 1 from profiles p where p.user_id = ${userId} and p.deleted_at is not null)`;
 
-/** The rule every notification passes: someone else, both accounts present, no block either way. */
-function allowed(userId: SQL, actorId: string | null): SQL {
+/**
+ * The rule every notification passes: someone else, both accounts present, no block either way.
+ * Checked when it is written, and again by each channel when it delivers (a block or a deletion
+ * made in between stops the later push and mail): see getNotificationForDelivery.
+ */
+function allowed(userId: SQL, actorId: SQL | string | null): SQL {
   if (actorId === null) return present(userId);
   return sql`${userId} <> ${actorId}
     and ${present(actorId)}
@@ -260,7 +264,13 @@ function toView(r: NotificationRow): NotificationView {
   return view;
 }
 
-/** One notification as the channels deliver it (features/push): the view plus its owner. */
+/** The rule, for a stored notification `n` (its actor may be none). */
+export const stillAllowed: SQL = sql`(case when n.actor_id is null then ${present(sql`n.user_id`)} else ${allowed(sql`n.user_id`, sql`n.actor_id`)} end)`;
+
+/**
+ * One notification as the channels deliver it (features/push): the view plus its owner; null
+ * when it is gone or no longer allowed (blocked since, or either account deleted).
+ */
 export async function getNotificationForDelivery(db: Queryable, id: string): Promise<(NotificationView & { userId: string }) | null> {
   const [row] = await rowsOf<NotificationRow & { user_id: string }>(
     db,
@@ -270,7 +280,7 @@ export async function getNotificationForDelivery(db: Queryable, id: string): Pro
         left join users u on u.id = n.actor_id
         left join profiles p on p.user_id = n.actor_id
         left join cards c on c.id = n.card_id
-        where n.id = ${id}::uuid`,
+        where n.id = ${id}::uuid and ${stillAllowed}`,
   );
   return row ? { ...toView(row), userId: row.user_id } : null;
 }

@@ -18,15 +18,34 @@ export class TemporaryDeliveryError extends Error {
   override name = "TemporaryDeliveryError";
 }
 
+/** A failure that another attempt cannot fix (a malformed row, a refused message): recorded as failed at once. */
+export class PermanentDeliveryError extends Error {
+  override name = "PermanentDeliveryError";
+}
+
 export type DeliveryJob = { id: string | number; attempt: number };
 export type DeliveryHandler = (payload: unknown, job: DeliveryJob) => Promise<void>;
+export type DeliveryHandlerOptions = {
+  /**
+   * Any error other than a PermanentDeliveryError is retried with backoff (a database blip, a
+   * timeout): for handlers whose own failures are only ever transient. Without it, only a
+   * TemporaryDeliveryError is retried.
+   */
+  retryUnexpected?: boolean;
+};
 
-const handlers = new Map<string, DeliveryHandler>();
+const handlers = new Map<string, { run: DeliveryHandler; retryUnexpected: boolean }>();
 const wakeListeners = new Set<() => void>();
 
 /** Who delivers rows of `kind` in this process; a worker claims only kinds it has a handler for. */
-export function registerDeliveryHandler(kind: string, handler: DeliveryHandler): void {
-  handlers.set(kind, handler);
+export function registerDeliveryHandler(kind: string, handler: DeliveryHandler, options: DeliveryHandlerOptions = {}): void {
+  handlers.set(kind, { run: handler, retryUnexpected: options.retryUnexpected === true });
+}
+
+/** Whether a handler's failure is retried (within maxAttempts). */
+function isTemporary(err: unknown, retryUnexpected: boolean): boolean {
+  if (err instanceof TemporaryDeliveryError) return true;
+  return retryUnexpected && !(err instanceof PermanentDeliveryError);
 }
 
 /**
@@ -105,7 +124,7 @@ export type OutboxWorkerOptions = {
   /** Rows claimed per round (default 50) and delivered at once (default 8). */
   batchSize?: number;
   concurrency?: number;
-  /** Attempts before a temporary failure is recorded as failed (default 8, about an hour of backoff). */
+  /** Attempts before a retried failure is recorded as failed (default 8, about an hour of backoff). */
   maxAttempts?: number;
   /** First retry delay; doubled each attempt, capped at 30 minutes (default 30 s). */
   retryBaseMs?: number;
@@ -159,7 +178,7 @@ export function startOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
     const handler = handlers.get(row.kind);
     try {
       if (!handler) throw new TemporaryDeliveryError(`no handler for ${row.kind}`);
-      await handler(row.payload, { id: row.id, attempt: row.attempts });
+      await handler.run(row.payload, { id: row.id, attempt: row.attempts });
       // Guarded by the lease: a worker whose row was taken over does not overwrite the new claim.
       await db.execute(
         sql`update delivery_outbox set status = 'sent', finished_at = now(), locked_until = null, last_error = null
@@ -167,7 +186,7 @@ export function startOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
       );
     } catch (err) {
       const reason = (err instanceof Error ? err.message : String(err)).slice(0, 1000);
-      const temporary = err instanceof TemporaryDeliveryError;
+      const temporary = isTemporary(err, handler?.retryUnexpected ?? false);
       if (temporary && row.attempts < maxAttempts) {
         const delay = retryDelayMs(row.attempts, retryBaseMs);
         await db.execute(

@@ -3,7 +3,7 @@ import type { Locale } from "../../lib/i18n";
 import type { Logger } from "../../lib/logger.server";
 import { getNotificationForDelivery, NOTIFY_DELIVERY_KIND } from "../notifications/notifications.server";
 import type { NotificationView } from "../notifications/types";
-import { registerDeliveryHandler } from "../outbox/outbox.server";
+import { PermanentDeliveryError, registerDeliveryHandler } from "../outbox/outbox.server";
 import type { KindChoices, QuietHours } from "./preferences";
 import { getNotificationPreferences } from "./preferences.server";
 
@@ -40,7 +40,7 @@ export function registerNotificationChannel(channel: NotificationChannel): void 
 export function registerNotificationDispatch(db: Db, log?: Logger): void {
   registerDeliveryHandler(NOTIFY_DELIVERY_KIND, async (payload) => {
     const { id, n } = (payload ?? {}) as { id?: unknown; n?: unknown };
-    if (typeof id !== "string" || typeof n !== "number") throw new Error("malformed notify payload");
+    if (typeof id !== "string" || typeof n !== "number") throw new PermanentDeliveryError("malformed notify payload");
     const notification = await getNotificationForDelivery(db, id);
     if (!notification || notification.read || notification.count > n) return;
     const prefs = await getNotificationPreferences(db, notification.userId);
@@ -54,5 +54,5 @@ export function registerNotificationDispatch(db: Db, log?: Logger): void {
         throw err;
       }
     }
-  });
+  }, { retryUnexpected: true });
 }

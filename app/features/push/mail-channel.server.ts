@@ -6,10 +6,10 @@ import { translate, type Locale } from "../../lib/i18n";
 import type { Logger } from "../../lib/logger.server";
 import { enqueueMail, type MailMessage } from "../mail/mail.server";
 import { renderMail } from "../mail/templates.server";
-import { getNotificationForDelivery } from "../notifications/notifications.server";
+import { getNotificationForDelivery, stillAllowed } from "../notifications/notifications.server";
 import { notificationText } from "../notifications/components/notification-text";
 import { NOTIFICATION_KINDS, type NotificationView } from "../notifications/types";
-import { enqueueDelivery, registerDeliveryHandler } from "../outbox/outbox.server";
+import { enqueueDelivery, PermanentDeliveryError, registerDeliveryHandler } from "../outbox/outbox.server";
 import type { NotificationChannel } from "./channels.server";
 import { pushMessages } from "./messages";
 import { DEFAULT_CHOICES, DIGEST_HOUR_JST, MAIL_DELAY_MINUTES } from "./preferences";
@@ -100,7 +100,7 @@ export function createMailChannel(options: MailChannelOptions): NotificationChan
 export function registerNotificationMailDelivery(db: Db, options: MailChannelOptions, log?: Logger): void {
   registerDeliveryHandler(NOTIFY_MAIL_DELIVERY_KIND, async (payload) => {
     const { id } = (payload ?? {}) as { id?: unknown };
-    if (typeof id !== "string") throw new Error("malformed notify-mail payload");
+    if (typeof id !== "string") throw new PermanentDeliveryError("malformed notify-mail payload");
     const n = await getNotificationForDelivery(db, id);
     if (!n || n.read) return;
     const prefs = await getNotificationPreferences(db, n.userId);
@@ -115,7 +115,7 @@ export function registerNotificationMailDelivery(db: Db, options: MailChannelOpt
       if (marked.length) await enqueueMail(tx, message, { dedupeKey: `notification-mail:${id}` });
     });
     log?.debug("notification mailed", { id });
-  });
+  }, { retryUnexpected: true });
 }
 
 const DAY_MS = 86_400_000;
@@ -167,7 +167,7 @@ export async function queueDigests(db: Db, options: MailChannelOptions, now = ne
             from (select n.id from notifications n left join notification_preferences np on np.user_id = n.user_id
                   where n.user_id = ${userId} and n.read_at is null and n.mailed_at is null
                     and n.created_at > ${since.toISOString()}::timestamptz and n.created_at <= ${boundary.toISOString()}::timestamptz
-                    and ${mailChoice} = 'digest') d
+                    and ${mailChoice} = 'digest' and ${stillAllowed}) d
             where n.id = d.id returning n.id`,
       );
       if (!ids.length) return false;

@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { rowsOf, type Queryable } from "../../db/sql.server";
 import type { Locale } from "../../lib/i18n";
+import { present } from "../notifications/notifications.server";
 import type { NotificationKind } from "../notifications/types";
 import { resolveChoices, type KindChoices, type NotificationPreferences } from "./preferences";
 
@@ -19,22 +20,30 @@ export async function getNotificationPreferences(db: Queryable, userId: string):
   return fromRow(row);
 }
 
-/** Saves the whole table of choices and the quiet hours (validated by the caller's schema). */
+/**
+ * Saves the whole table of choices and the quiet hours (validated by the caller's schema). An
+ * account that is gone or deleted gets no row (deletion removed it; an unsubscribe link still
+ * works after that): answers whether it was saved.
+ */
 export async function saveNotificationPreferences(
   db: Queryable,
   userId: string,
   prefs: { channels: Record<NotificationKind, KindChoices>; quiet: NotificationPreferences["quiet"]; locale: Locale },
-): Promise<void> {
+): Promise<boolean> {
   const channels = JSON.stringify(prefs.channels);
-  await db.execute(
+  const saved = await rowsOf(
+    db,
     sql`insert into notification_preferences (user_id, channels, quiet_start, quiet_end, quiet_mode, locale, updated_at)
-        values (${userId}, ${channels}::jsonb, ${prefs.quiet?.start ?? null}, ${prefs.quiet?.end ?? null}, ${prefs.quiet?.mode ?? "hold"}, ${prefs.locale}, now())
+        select ${userId}, ${channels}::jsonb, ${prefs.quiet?.start ?? null}::int, ${prefs.quiet?.end ?? null}::int, ${prefs.quiet?.mode ?? "hold"}, ${prefs.locale}, now()
+        where ${present(userId)}
         on conflict (user_id) do update set channels = excluded.channels, quiet_start = excluded.quiet_start,
-          quiet_end = excluded.quiet_end, quiet_mode = excluded.quiet_mode, locale = excluded.locale, updated_at = now()`,
+          quiet_end = excluded.quiet_end, quiet_mode = excluded.quiet_mode, locale = excluded.locale, updated_at = now()
+        returning user_id`,
   );
+  return saved.length > 0;
 }
 
-/** One-click unsubscribe: every kind's mail off, the rest kept. */
+/** One-click unsubscribe: every kind's mail off, the rest kept (nothing for a deleted account). */
 export async function turnOffAllMail(db: Queryable, userId: string): Promise<void> {
   const prefs = await getNotificationPreferences(db, userId);
   const channels = Object.fromEntries(Object.entries(prefs.channels).map(([k, c]) => [k, { ...c, mail: "off" }])) as Record<NotificationKind, KindChoices>;

@@ -1,3 +1,5 @@
+import type { Logger } from "../../lib/logger.server";
+
 /**
  * Who is here right now, as the realtime layer knows it (server/realtime.ts sets it): deliveries
  * ask before they go out. Without sockets (tests, a worker-only process) nobody is present.
@@ -16,8 +18,27 @@ const nobody: Presence = {
 
 let current: Presence = nobody;
 
-export function setPresence(presence: Presence | null): void {
-  current = presence ?? nobody;
+/**
+ * A lookup that fails (a Redis timeout while asking the other instances) answers "not here": a
+ * push or mail too many is better than a notification lost.
+ */
+function absentOnFailure(presence: Presence, log?: Logger): Presence {
+  const fallback = (what: string) => (err: unknown) => {
+    log?.warn("presence lookup failed; treated as not present", {
+      what,
+      error: err instanceof Error ? err.message : String(err),
+    });
+    return false;
+  };
+  return {
+    isOnline: (userId) => presence.isOnline(userId).catch(fallback("online")),
+    isViewingRoom: (userId, roomId) =>
+      presence.isViewingRoom(userId, roomId).catch(fallback("room")),
+  };
+}
+
+export function setPresence(presence: Presence | null, log?: Logger): void {
+  current = presence ? absentOnFailure(presence, log) : nobody;
 }
 
 export function presence(): Presence {

@@ -5,10 +5,11 @@ import type { Logger } from "../../lib/logger.server";
 import { countUnreadNotifications, getNotificationForDelivery } from "../notifications/notifications.server";
 import { notificationText } from "../notifications/components/notification-text";
 import type { NotificationKind } from "../notifications/types";
-import { enqueueDelivery, registerDeliveryHandler } from "../outbox/outbox.server";
+import { enqueueDelivery, PermanentDeliveryError, registerDeliveryHandler, TemporaryDeliveryError } from "../outbox/outbox.server";
 import type { NotificationChannel } from "./channels.server";
 import { pushMessages } from "./messages";
 import { inQuietHours, quietHoursEnd } from "./preferences";
+import { getNotificationPreferences } from "./preferences.server";
 import { presence } from "./presence.server";
 import { dropSubscription, getSubscription } from "./subscriptions.server";
 import { PushGoneError, roomTopic, sendPush, type PushMessage, type PushOptions } from "./web-push.server";
@@ -64,7 +65,7 @@ function testMessage(locale: Locale): PushMessage {
 export function registerPushDelivery(db: Db, vapid: VapidKeys, pushServiceOrigins: readonly string[], log?: Logger): void {
   registerDeliveryHandler(PUSH_DELIVERY_KIND, async (payload) => {
     const job = (payload ?? {}) as PushJob;
-    if (typeof job.sub !== "string") throw new Error("malformed push payload");
+    if (typeof job.sub !== "string") throw new PermanentDeliveryError("malformed push payload");
     const sub = await getSubscription(db, job.sub);
     if (!sub) return;
     let message: PushMessage;
@@ -73,9 +74,12 @@ export function registerPushDelivery(db: Db, vapid: VapidKeys, pushServiceOrigin
       message = testMessage(sub.locale);
       options = { ttlSeconds: 300, urgency: "high" };
     } else {
-      if (typeof job.id !== "string" || typeof job.n !== "number") throw new Error("malformed push payload");
+      if (typeof job.id !== "string" || typeof job.n !== "number") throw new PermanentDeliveryError("malformed push payload");
       const n = await getNotificationForDelivery(db, job.id);
       if (!n || n.read || n.count > job.n || n.userId !== sub.userId) return;
+      // Held for quiet hours (or queued a while ago): the player may have turned push off since.
+      const prefs = await getNotificationPreferences(db, n.userId);
+      if (prefs.channels[n.kind].push === "off") return;
       if (n.roomId && (await presence().isViewingRoom(n.userId, n.roomId))) return;
       const silent = job.silent === true;
       message = {
@@ -97,8 +101,10 @@ export function registerPushDelivery(db: Db, vapid: VapidKeys, pushServiceOrigin
         log?.info("push subscription expired and removed", { subscription: sub.id, reason: err.message });
         return;
       }
-      throw err;
+      // Any other refusal of the push service is final (sendPush says which ones are temporary).
+      if (err instanceof TemporaryDeliveryError) throw err;
+      throw new PermanentDeliveryError(err instanceof Error ? err.message : String(err));
     }
     await db.execute(sql`update push_subscriptions set last_success_at = now() where id = ${sub.id}::uuid`);
-  });
+  }, { retryUnexpected: true });
 }

@@ -126,9 +126,11 @@ export async function verifyAccountPassword(db: Db, env: Env, userId: string, pa
  * reports filed, blocks, the want list (ほしいカード), the notifications, the mails queued for the
  * address, the sign-in attempts and per-hour action counts kept against the account, the
  * activity records (analytics events) linked to the account, and what an administrator wrote
- * (articles, decks, uploads, trade-rule changes, site settings). Other users appear by display
- * name only; a partner's friend ID only where the chat revealed it to this user (both pressed
- * 条件合意). The site keeps no notification settings of its own: every notification kind is on.
+ * (articles, decks, uploads, trade-rule changes, site settings), the devices subscribed to web
+ * push (endpoint, browser, language, dates; not their encryption keys) and the notification
+ * settings (choices per kind and channel, quiet hours, language, when the last digest went out).
+ * Other users appear by display name only; a partner's friend ID only where the chat revealed it
+ * to this user (both pressed 条件合意).
  */
 export async function exportAccountData(db: Db, env: Env, userId: string) {
   const [account] = await db
@@ -210,11 +212,35 @@ export async function exportAccountData(db: Db, env: Env, userId: string) {
       createdAt: notifications.createdAt,
       updatedAt: notifications.updatedAt,
       readAt: notifications.readAt,
+      mailedAt: notifications.mailedAt,
     })
     .from(notifications)
     .leftJoin(profiles, eq(profiles.userId, notifications.actorId))
     .where(eq(notifications.userId, userId))
     .orderBy(asc(notifications.createdAt));
+  const pushDevices = await db
+    .select({
+      endpoint: pushSubscriptions.endpoint,
+      userAgent: pushSubscriptions.userAgent,
+      locale: pushSubscriptions.locale,
+      createdAt: pushSubscriptions.createdAt,
+      lastSuccessAt: pushSubscriptions.lastSuccessAt,
+    })
+    .from(pushSubscriptions)
+    .where(eq(pushSubscriptions.userId, userId))
+    .orderBy(asc(pushSubscriptions.createdAt));
+  const [notificationSettings] = await db
+    .select({
+      channels: notificationPreferences.channels,
+      quietStart: notificationPreferences.quietStart,
+      quietEnd: notificationPreferences.quietEnd,
+      quietMode: notificationPreferences.quietMode,
+      locale: notificationPreferences.locale,
+      digestSentAt: notificationPreferences.digestSentAt,
+      updatedAt: notificationPreferences.updatedAt,
+    })
+    .from(notificationPreferences)
+    .where(eq(notificationPreferences.userId, userId));
   const mails = await db
     .select({ subject: sql<string>`${deliveryOutbox.payload}->>'subject'`, status: deliveryOutbox.status, createdAt: deliveryOutbox.createdAt, sentAt: deliveryOutbox.finishedAt })
     .from(deliveryOutbox)
@@ -305,6 +331,8 @@ export async function exportAccountData(db: Db, env: Env, userId: string) {
     blocks: blocked,
     wantedCards: wanted,
     notifications: inbox,
+    notificationSettings: notificationSettings ?? null,
+    pushSubscriptions: pushDevices,
     mails,
     signInFailures: signIns ?? null,
     actionCounts,

@@ -1,0 +1,1 @@
+CREATE INDEX "notifications_digest_pending_idx" ON "notifications" USING btree ("created_at") WHERE read_at is null and mailed_at is null;
