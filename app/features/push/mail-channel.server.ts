@@ -15,6 +15,7 @@ import { pushMessages } from "./messages";
 import { DEFAULT_CHOICES, DIGEST_HOUR_JST, MAIL_DELAY_MINUTES } from "./preferences";
 import { getNotificationPreferences } from "./preferences.server";
 import { presence } from "./presence.server";
+import { startSweep } from "../../lib/sweep.server";
 
 /** The outbox kind of "mail this notification if it is still unread": payload {id}. */
 export const NOTIFY_MAIL_DELIVERY_KIND = "notify-mail";
@@ -193,19 +194,5 @@ export async function queueDigests(db: Db, options: MailChannelOptions, now = ne
 export const DIGEST_SWEEP_MS = 5 * 60_000;
 
 export function startDigests(db: Db, options: MailChannelOptions, log: Logger): { stop(): void } {
-  const sweep = () => {
-    queueDigests(db, options)
-      .then((n) => n > 0 && log.info("notification digests queued", { count: n }))
-      .catch((err: unknown) => log.warn("notification digests failed", { error: err instanceof Error ? err.message : String(err) }));
-  };
-  const first = setTimeout(sweep, 15_000);
-  const timer = setInterval(sweep, DIGEST_SWEEP_MS);
-  first.unref();
-  timer.unref();
-  return {
-    stop: () => {
-      clearTimeout(first);
-      clearInterval(timer);
-    },
-  };
+  return startSweep({ run: () => queueDigests(db, options), firstAfterMs: 15_000, everyMs: DIGEST_SWEEP_MS, log, did: "notification digests queued", failed: "notification digests failed" });
 }
