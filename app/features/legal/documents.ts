@@ -79,13 +79,14 @@ const privacyJa: LegalDocument = {
     {
       heading: "6-2. 本サービスが送るメール",
       paragraphs: [
-        "本サービスは、アカウントの管理に必要な次のメールだけを、登録されたメールアドレスに送ります。広告や宣伝のメールは送りません。",
+        "本サービスは、アカウントの管理に必要なメールと、あなたが受け取る設定にしたお知らせのメールだけを、登録されたメールアドレスに送ります。広告や宣伝のメールは送りません。",
       ],
       items: [
         "登録時のメールアドレス確認",
         "パスワード再設定のリンク（ご依頼があったときのみ）と、パスワード変更・再設定の完了のお知らせ",
         "メールアドレス変更の確認（新しいアドレス宛て）と、変更手続きがあったことのお知らせ（変更前のアドレス宛て）",
         "退会手続き完了のお知らせ",
+        "お知らせのメール（確認済みのアドレスにのみ）：チャットの新着などのお知らせが一定時間未読のままで、サイトを開いていないときのメール、または1日1回のまとめメール。プロフィールの通知設定で種類ごとに止められ、各メールの配信停止リンクからログインなしで止めることもできます",
       ],
     },
     {
@@ -191,12 +192,13 @@ const privacyEn: LegalDocument = {
     },
     {
       heading: "6-2. Mail we send",
-      paragraphs: ["We send only these mails, needed to run your account, to the address you registered. We never send advertising."],
+      paragraphs: ["We send only the mails needed to run your account and the notification mails you chose to receive, to the address you registered. We never send advertising."],
       items: [
         "Verification of your address at sign-up",
         "A password reset link (only when you ask for one), and a notice when your password was changed or reset",
         "Confirmation of a new address (to the new address), and a notice that a change was requested (to the old address)",
         "A notice that your account was deleted",
+        "Notification mails (to a verified address only): a mail when a notification such as a new chat message stays unread for a while and you are not on the site, or one daily digest. You can turn each kind off in your notification settings, or stop them with the unsubscribe link in each mail without logging in",
       ],
     },
     {
