@@ -48,7 +48,7 @@ export function SiteHeader({ viewer, videoChannelUrl }: { viewer: HeaderViewer; 
         {t("skipToContent")}
       </a>
       <div className="mx-auto flex max-w-5xl items-center justify-between gap-4 px-4 py-3">
-        <Link to="/" className="text-xl font-bold text-brand-700" onClick={close}>
+        <Link to="/" className="shrink-0 whitespace-nowrap text-xl font-bold text-brand-700" onClick={close}>
           {t("siteTitle")}
         </Link>
         {viewer ? (

@@ -89,35 +89,36 @@ export function NotificationSettings() {
         <>
           <PushDevice vapidPublicKey={settings.vapidPublicKey} devices={settings.devices} registered={settings.thisDevice} />
           <form onSubmit={save} className="space-y-6" data-testid="notification-settings-form">
-            <div className="overflow-x-auto">
-              <table className="w-full min-w-[28rem] text-left text-sm">
+            <div>
+              {/* On a phone each kind is a card with its three choices labelled (app.css .card-table). */}
+              <table role="table" className="card-table w-full text-left text-sm">
                 <caption className="sr-only">{t("tableCaption")}</caption>
-                <thead>
-                  <tr className="border-b border-slate-300">
-                    <th scope="col" className="py-2 pr-2">
+                <thead role="rowgroup">
+                  <tr role="row" className="border-b border-slate-300">
+                    <th role="columnheader" scope="col" className="py-2 pr-2">
                       {t("columnKind")}
                     </th>
-                    <th scope="col" className="px-2 py-2">
+                    <th role="columnheader" scope="col" className="px-2 py-2">
                       {t("columnSite")}
                     </th>
-                    <th scope="col" className="px-2 py-2">
+                    <th role="columnheader" scope="col" className="px-2 py-2">
                       {t("columnPush")}
                     </th>
-                    <th scope="col" className="px-2 py-2">
+                    <th role="columnheader" scope="col" className="px-2 py-2">
                       {t("columnMail")}
                     </th>
                   </tr>
                 </thead>
-                <tbody>
+                <tbody role="rowgroup">
                   {settings.kinds.map((kind) => {
                     const c = settings.channels[kind];
                     const label = t(KIND_LABELS[kind]);
                     return (
-                      <tr key={kind} className="border-b border-slate-200">
-                        <th scope="row" className="py-2 pr-2 font-normal">
+                      <tr role="row" key={kind} className="border-b border-slate-200">
+                        <th role="rowheader" scope="row" className="py-2 pr-2 font-normal">
                           {label}
                         </th>
-                        <td className="px-2 py-2">
+                        <td role="cell" className="px-2 py-2" data-label={t("columnSite")}>
                           <select
                             aria-label={`${label}: ${t("columnSite")}`}
                             value={c.site}
@@ -129,7 +130,7 @@ export function NotificationSettings() {
                             <option value="off">{t("choiceOff")}</option>
                           </select>
                         </td>
-                        <td className="px-2 py-2">
+                        <td role="cell" className="px-2 py-2" data-label={t("columnPush")}>
                           <select
                             aria-label={`${label}: ${t("columnPush")}`}
                             value={c.push}
@@ -141,7 +142,7 @@ export function NotificationSettings() {
                             <option value="off">{t("choiceOff")}</option>
                           </select>
                         </td>
-                        <td className="px-2 py-2">
+                        <td role="cell" className="px-2 py-2" data-label={t("columnMail")}>
                           <select
                             aria-label={`${label}: ${t("columnMail")}`}
                             value={c.mail}
