@@ -164,13 +164,17 @@ describe("notifications outside the site: push and mail", () => {
     await cdp.send("ServiceWorker.enable");
     const [registration] = await registrations;
     await cdp.send("ServiceWorker.deliverPushMessage", { origin: new URL(baseUrl).origin, registrationId: registration.registrationId, data: second.payload });
-    // Read in the same call that sees it: the notification stays until clicked, but one look is enough.
-    const shown = await (
-      await a2.waitForFunction(async () => {
+    // Polled with evaluate, which awaits the page's promise (waitForFunction takes a returned
+    // promise itself as truthy and would stop before the notification is shown).
+    type Shown = { title: string; body: string; tag: string; data: unknown };
+    let shown: Shown[] = [];
+    await until(async () => {
+      shown = await a2.evaluate(async () => {
         const list = await (await navigator.serviceWorker.ready).getNotifications();
-        return list.length ? list.map((n) => ({ title: n.title, body: n.body, tag: n.tag, data: n.data as unknown })) : null;
-      })
-    ).jsonValue();
+        return list.map((n) => ({ title: n.title, body: n.body, tag: n.tag, data: n.data as unknown }));
+      });
+      return shown.length > 0;
+    }, "the notification A's service worker shows");
     expect(shown).toEqual([{ title: "トレポケ", body: "ボタンさんから新しいメッセージが2件あります", tag: `room-${roomId}`, data: { url: `/chat/${roomId}` } }]);
     const [worker] = aContext.serviceWorkers();
     await worker.evaluate(async () => {
