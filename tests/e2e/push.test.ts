@@ -202,11 +202,14 @@ describe("notifications outside the site: push and mail", () => {
     await a2.evaluate(() => ((window as unknown as { __sameDocument: boolean }).__sameDocument = true));
     await a2.locator('header a[href="/"]').first().click();
     await a2.waitForURL(`${baseUrl}/`);
+    // The URL changes before the room page unmounts (and says chat:leave): wait for the room to be gone.
+    await a2.locator("#chat-input").waitFor({ state: "detached" });
+    await a2.locator("main h1").first().waitFor();
     expect(await a2.evaluate(() => (window as unknown as { __sameDocument?: boolean }).__sameDocument)).toBe(true);
     await b.locator("#chat-input").fill("また後で話しましょう");
     await b.locator("#chat-input").press("Enter");
     await b.locator('[data-pending="true"]').first().waitFor({ state: "detached" });
-    await until(() => pushesOfA().slice(pushedBefore).some((p) => p.message.url === `/chat/${roomId}`), "the push after A left the room page");
+    await until(() => pushesOfA().slice(pushedBefore).some((p) => p.message.url === `/chat/${roomId}`), "the push after A left the room page", 20_000);
 
     // The mail's unsubscribe works without a session: the page shows a button, the one-click POST turns mail off.
     const stranger = await newContext(browser);
