@@ -3,20 +3,26 @@
 // /usr/bin/chromium) against the built app (run `npm run build` first) on 127.0.0.1, with a fresh
 // embedded database holding the catalogue and a few dozen generated offers. Each picture is the
 // top of the page (at most MAX_HEIGHT CSS pixels), stored as a palette PNG under
-// docs/screenshots/ and kept under ~150 KB.
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+// docs/screenshots/ (or SCREENSHOTS_DIR) and kept under ~150 KB. A public deck recipe is made for
+// the deck page; the Pokémon artwork is drawn into the placeholders when `npm run cards:art` has
+// installed it.
+import { mkdir, mkdtemp, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { chromium } from "playwright-core";
 import sharp from "sharp";
 import { openConfiguredDatabase } from "../app/db/client.server";
 import { hasCatalogue, seedCatalogue } from "../app/features/cards/catalogue.server";
+import { defaultArtworkFolder, loadSpeciesArt } from "../app/features/cards/species-art.server";
+import { createDeck } from "../app/features/decks/decks.server";
+import { DeckInputSchema } from "../app/features/decks/decks.schema";
+import { uploadStore } from "../app/features/uploads/storage.server";
 import { loadEnv } from "../app/lib/env.server";
 import { startServer } from "../tests/support/server";
 import { seedTradeOffers } from "./seed-trades";
 
 const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-const OUT = path.resolve(import.meta.dirname, "../docs/screenshots");
+const OUT = path.resolve(process.env.SCREENSHOTS_DIR ?? path.resolve(import.meta.dirname, "../docs/screenshots"));
 const MAX_HEIGHT = 1600;
 const MAX_BYTES = 150 * 1024;
 const WIDTHS = [
@@ -36,10 +42,27 @@ async function compress(png: Buffer): Promise<Buffer> {
 
 const dataDir = await mkdtemp(path.join(tmpdir(), "torepoke-screenshots-"));
 process.env.DATA_DIR = dataDir;
-const database = await openConfiguredDatabase(loadEnv());
+const env = loadEnv();
+const database = await openConfiguredDatabase(env);
+let deckSlug: string;
 try {
   if (!(await hasCatalogue(database.db))) await seedCatalogue(database.db);
   await seedTradeOffers(database.db, { offers: 40, seed: 16 });
+  // The Pokémon artwork in the placeholders, when `npm run cards:art` has installed it.
+  const artwork = defaultArtworkFolder();
+  if (await stat(artwork).then((s) => s.isDirectory(), () => false)) await loadSpeciesArt(database.db, artwork, uploadStore(env));
+  // A typical 20-card recipe of the first set.
+  const list: [string, number][] = [["A1-096", 2], ["A1-104", 2], ["A1-099", 2], ["A1-100", 2], ["A1-105", 2], ["A1-106", 2], ["A1-097", 2], ["A1-098", 2], ["A1-225", 2], ["A1-223", 2]];
+  const input = DeckInputSchema.parse({
+    name: "ピカチュウex・サンダーex",
+    tier: 1,
+    category: "deck-recipe",
+    energyTypes: ["electric"],
+    isPublic: true,
+    description: "ピカチュウexとサンダーexで速攻を狙う雷デッキ。",
+    cards: list.map(([cardId, count]) => ({ cardId, count })),
+  });
+  deckSlug = (await createDeck(database.db, uploadStore(env), null, input)).slug;
 } finally {
   await database.close();
 }
@@ -61,6 +84,7 @@ try {
     { name: "card", path: cardHref },
     { name: "trades", path: "/trades" },
     { name: "offer", path: offerHref },
+    { name: "deck", path: `/deck-recipes/${deckSlug}` },
     { name: "articles", path: "/articles" },
     { name: "deck-recipes", path: "/deck-recipes" },
     { name: "login", path: "/login" },

@@ -13,6 +13,11 @@ export type CardFace = {
   imageFile: string | null;
   /** Public URL prefix of the art `cards:images` stored (`-thumb.webp` / `-full.webp`). */
   storedImage: string | null;
+  /**
+   * Public URL of the Pokémon's own artwork (`npm run cards:art`), drawn inside the placeholder
+   * frame: not the card's picture, so it comes after all three sources above.
+   */
+  speciesArt: string | null;
   element: string | null;
   cardType: string | null;
   stage: string | null;

@@ -60,6 +60,10 @@ export const cards = pgTable(
     // Storage key prefix of the art `cards:images` re-encoded into the site's upload storage
     // (`<key>-thumb.webp`, `<key>-full.webp`); null until the operator loads the images.
     storedImage: text("stored_image"),
+    // Public URL of the Pokémon's own artwork (`npm run cards:art`: the species' official
+    // artwork as a small WebP in the upload store), drawn inside the placeholder frame when the
+    // card has no picture of its own; null for trainers and species without artwork.
+    speciesArt: text("species_art"),
     element: text("element"),
     cardType: text("card_type"),
     // たね / 1進化 / 2進化 as basic | stage1 | stage2; HP, weakness and retreat cost when known.

@@ -204,6 +204,7 @@ const toListItem = (card: IndexedCard): CardListItem => ({
   imageUrl: card.imageUrl,
   imageFile: card.imageFile,
   storedImage: card.storedImage,
+  speciesArt: card.speciesArt,
   element: card.element,
   cardType: card.cardType,
   stage: card.stage,

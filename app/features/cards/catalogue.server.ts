@@ -94,7 +94,8 @@ function loadPokemonNames(): Map<string, string> {
   return map;
 }
 
-function normaliseEnglish(name: string): string {
+/** An English name as names are compared: straight apostrophes, single spaces, lower case. */
+export function normaliseEnglish(name: string): string {
   return name.replace(/[’‘]/g, "'").replace(/\s+/g, " ").trim().toLowerCase();
 }
 

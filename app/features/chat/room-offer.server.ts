@@ -22,6 +22,7 @@ export async function offerCards(db: Db, offerIds: string[]): Promise<Map<string
       imageUrl: cards.imageUrl,
       imageFile: cards.imageFile,
       storedImage: cards.storedImage,
+      speciesArt: cards.speciesArt,
       element: cards.element,
       cardType: cards.cardType,
       stage: cards.stage,

@@ -21,6 +21,7 @@ function view(index: CardIndex, card: IndexedCard, packId: string | null, count:
     imageUrl: card.imageUrl,
     imageFile: card.imageFile,
     storedImage: card.storedImage,
+    speciesArt: card.speciesArt,
     element: card.element,
     cardType: card.cardType,
     stage: card.stage,

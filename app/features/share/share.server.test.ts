@@ -29,6 +29,18 @@ describe("share image models", () => {
     expect(shareImagePath("deck", "abc", model)).toBe(`/share/deck/abc/${revision}.webp`);
   });
 
+  it("carries the Pokémon's artwork of each tile, so loading the art gives the image a new revision", () => {
+    const art = "/uploads/card-art/25-0123456789abcdef.webp";
+    const withArt = {
+      ...deck,
+      cards: [{ ...card("ピカチュウex", "◆◆◆◆", "lightning", 2), speciesArt: art }, { ...card("モンスターボール", "◆", null, 2), speciesArt: art }],
+    } as unknown as Parameters<typeof deckShareModel>[0];
+    const model = deckShareModel(withArt);
+    // A trainer never shows a Pokémon's artwork, even if a row carried one.
+    expect(model.cards.map((c) => c.art)).toEqual([art, null]);
+    expect(shareRevision("deck", model)).not.toBe(shareRevision("deck", deckShareModel(deck)));
+  });
+
   it("says so across an offer that no longer takes answers", () => {
     const offer = { ownerName: "トレーナー", give: [card("フシギダネ", "◆", "grass")], want: [card("ゼニガメ", "◆", "water")], status: "open" } as unknown as Parameters<typeof offerShareModel>[0];
     expect(offerShareModel(offer).ended).toBeNull();

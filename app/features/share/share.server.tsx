@@ -6,6 +6,7 @@ import { elementOf, isTrainerCard, STAGE_MESSAGE, TYPE_MESSAGE, type CardFace } 
 import { translate } from "../../lib/i18n";
 import { getCard, type CardDetail } from "../cards/cards.server";
 import { cardsMessages, type CardsMessageKey } from "../cards/messages";
+import { speciesArtDataUrl } from "../cards/species-art.server";
 import { ENERGY_TYPES, getDeck } from "../decks/decks.server";
 import type { DeckDetail } from "../decks/types";
 import { getOffer } from "../trades/offers.server";
@@ -27,12 +28,17 @@ export const SHARE_KINDS = ["deck", "offer", "card"] as const;
 export type ShareKind = (typeof SHARE_KINDS)[number];
 
 // Bump when the templates change: every image gets a new revision and is drawn again.
-const RENDER_VERSION = 1;
+const RENDER_VERSION = 2;
 const REVISION = /^[0-9a-f]{16}$/;
 const ja = (key: keyof (typeof shareMessages)["ja"], params?: Record<string, string | number>) => translate(shareMessages, "ja", key, params);
 
 function frameOf(card: Pick<CardFace, "cardType" | "element">): ShareCard["frame"] {
   return isTrainerCard(card) ? "trainer" : elementOf(card);
+}
+
+/** The species artwork a tile draws (trainers have none). Its URL is part of the model, so loading art changes the revision. */
+function artOf(card: Pick<CardFace, "cardType" | "speciesArt">): string | null {
+  return isTrainerCard(card) ? null : (card.speciesArt ?? null);
 }
 
 export function deckShareModel(deck: Pick<DeckDetail, "name" | "tier" | "energyTypes" | "cards" | "legality">): DeckShareModel {
@@ -44,7 +50,7 @@ export function deckShareModel(deck: Pick<DeckDetail, "name" | "tier" | "energyT
       const energy = ENERGY_TYPES.find((e) => e.value === value);
       return { label: energy?.ja ?? value, color: energy?.color ?? "#64748b" };
     }),
-    cards: deck.cards.map((card) => ({ name: card.name, rarity: card.rarity, frame: frameOf(card), count: card.count })),
+    cards: deck.cards.map((card) => ({ name: card.name, rarity: card.rarity, frame: frameOf(card), count: card.count, art: artOf(card) })),
     labels: { deckRecipe: ja("deckRecipe"), tier: ja("tier", { tier: deck.tier }), total: ja("cardsTotal", { count: deck.legality.total }) },
   };
 }
@@ -52,7 +58,7 @@ export function deckShareModel(deck: Pick<DeckDetail, "name" | "tier" | "energyT
 const ENDED = { closed: "endedClosed", expired: "endedExpired", completed: "endedCompleted", negotiating: "endedNegotiating" } as const;
 
 export function offerShareModel(offer: Pick<OfferView, "ownerName" | "give" | "want" | "status">): OfferShareModel {
-  const side = (cards: OfferView["give"]) => cards.map((card) => ({ name: card.name, rarity: card.rarity, frame: frameOf(card), count: card.count }));
+  const side = (cards: OfferView["give"]) => cards.map((card) => ({ name: card.name, rarity: card.rarity, frame: frameOf(card), count: card.count, art: artOf(card) }));
   const more = (cards: unknown[]) => (cards.length > 3 ? ja("more", { count: cards.length - 3 }) : null);
   return {
     owner: offer.ownerName,
@@ -70,7 +76,7 @@ export function cardShareModel(card: CardDetail, setName: string | null): CardSh
   const kind = isTrainerCard(card) ? null : [element !== "unknown" ? t(TYPE_MESSAGE[element]) : null, stage ? t(stage) : null].filter(Boolean).join("・");
   const number = card.setCode && card.number !== null ? `${card.setCode} ${String(card.number).padStart(3, "0")}` : null;
   return {
-    card: { name: card.name, rarity: card.rarity, frame: frameOf(card) },
+    card: { name: card.name, rarity: card.rarity, frame: frameOf(card), art: artOf(card) },
     rarityLabel: rarityText(card.rarityLabelJa ?? card.rarity),
     nameEn: card.nameEn && card.nameEn !== card.name ? card.nameEn : null,
     facts: [kind, [number, setName && setName !== card.setCode ? setName : null].filter(Boolean).join("　")].filter((f): f is string => Boolean(f)),
@@ -86,6 +92,24 @@ export function shareRevision(kind: ShareKind, model: unknown): string {
 /** The site-relative URL of an image (og:image, twitter:image, the deck page's download). */
 export function shareImagePath(kind: ShareKind, id: string, model: unknown): string {
   return `/share/${kind}/${encodeURIComponent(id)}/${shareRevision(kind, model)}.webp`;
+}
+
+/** The model with each tile's artwork URL replaced by its bytes (satori draws data URLs, never fetches). */
+async function withArtwork<M extends DeckShareModel | OfferShareModel | CardShareModel>(store: UploadStore, model: M): Promise<M> {
+  const urls = new Map<string, Promise<string | null>>();
+  const data = async (card: ShareCard): Promise<ShareCard> => {
+    if (!card.art) return card;
+    let pending = urls.get(card.art);
+    if (!pending) {
+      pending = speciesArtDataUrl(store, card.art).catch(() => null);
+      urls.set(card.art, pending);
+    }
+    return { ...card, art: await pending };
+  };
+  const all = (cards: ShareCard[]) => Promise.all(cards.map(data));
+  if ("give" in model) return { ...model, give: await all(model.give), want: await all(model.want) };
+  if ("cards" in model) return { ...model, cards: await all(model.cards) };
+  return { ...model, card: await data(model.card) };
 }
 
 function draw(kind: ShareKind, model: DeckShareModel | OfferShareModel | CardShareModel): Promise<Buffer> {
@@ -142,7 +166,7 @@ export async function shareImage(db: Db, store: UploadStore, kind: ShareKind, id
     const place = drawPool.enter();
     if (!place) return { kind: "busy" };
     pending = place
-      .run(() => draw(kind, model))
+      .run(async () => draw(kind, await withArtwork(store, model)))
       .then(async (bytes) => {
         await store.put(key, bytes, "image/webp");
         return bytes;

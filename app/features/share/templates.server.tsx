@@ -8,8 +8,12 @@ import type { CSSProperties, ReactNode } from "react";
 
 export type ShareFrame = "grass" | "fire" | "water" | "lightning" | "psychic" | "fighting" | "darkness" | "metal" | "dragon" | "colorless" | "unknown" | "trainer";
 
-/** A card as a share image draws it: a frame in its type's colour with its name and rarity. */
-export type ShareCard = { name: string; rarity: string; frame: ShareFrame; count?: number };
+/**
+ * A card as a share image draws it: a frame in its type's colour with its name, rarity and, when
+ * `npm run cards:art` stored one, the Pokémon's artwork in the art window (its URL in the model,
+ * a data URL by the time it is drawn).
+ */
+export type ShareCard = { name: string; rarity: string; frame: ShareFrame; count?: number; art?: string | null };
 
 // The card frame colours of app.css (--color-type-*), frame and art window.
 const FRAMES: Record<ShareFrame, [string, string]> = {
@@ -69,7 +73,9 @@ export function CardTile({ card, width }: { card: ShareCard; width: number }) {
     <div style={column({ position: "relative", width: width - 2 * pad, height: height - 2 * pad, background: frame, borderRadius: Math.round(width * 0.07), padding: pad })}>
       <div style={column({ flexGrow: 1, background: "white", borderRadius: Math.round(width * 0.05), padding: pad, overflow: "hidden" })}>
         <div style={{ display: "flex", fontSize: nameSize, fontWeight: 700, lineHeight: 1.15, maxHeight: nameSize * 2.4, overflow: "hidden" }}>{card.name}</div>
-        <div style={{ display: "flex", flexGrow: 1, marginTop: pad, background: window, borderRadius: Math.round(width * 0.03) }} />
+        <div style={{ display: "flex", flexGrow: 1, marginTop: pad, background: window, borderRadius: Math.round(width * 0.03), alignItems: "center", justifyContent: "center", overflow: "hidden" }}>
+          {card.art?.startsWith("data:") ? <img src={card.art} width={Math.round(width * 0.62)} height={Math.round(width * 0.62)} style={{ objectFit: "contain" }} /> : null}
+        </div>
         <div style={{ display: "flex", justifyContent: "flex-end", marginTop: pad, fontSize: Math.max(11, Math.round(width / 9)), fontWeight: 700, color: "#b45309" }}>{rarityText(card.rarity)}</div>
       </div>
       {card.count && card.count > 1 ? (

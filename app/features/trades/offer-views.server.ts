@@ -123,6 +123,7 @@ export async function withCards(db: Db, rows: OfferRow[]): Promise<OfferView[]> 
           imageUrl: c.imageUrl,
           imageFile: c.imageFile,
           storedImage: c.storedImage,
+          speciesArt: c.speciesArt,
           element: c.element,
           cardType: c.cardType,
           stage: c.stage,

@@ -116,13 +116,16 @@ export function CardPlaceholder({ face, label }: { face: CardFace; label: string
   const kind = trainer ? t(trainerMessage(face.cardType)) : stageKey ? t(stageKey) : null;
   const frame = trainer ? "bg-trainer-frame" : FRAME[element];
   const window = trainer ? "bg-trainer-soft" : WINDOW[element];
+  // The Pokémon's own artwork in the art window (`npm run cards:art`); the type mark when there is none or it fails.
+  const [failedArt, setFailedArt] = useState<string | null>(null);
+  const artwork = !trainer && face.speciesArt && failedArt !== face.speciesArt ? face.speciesArt : null;
   const setNumber = face.setCode && face.number !== null ? `${face.setCode} ${String(face.number).padStart(3, "0")}` : (face.setCode ?? "");
   if (!label) {
     // A thumbnail beside the name (pickers, chips): too small for text, so frame and type mark only.
     return (
-      <div aria-hidden="true" className={`absolute inset-0 grid place-items-center rounded-[12%] p-[8%] shadow-card ${frame}`} data-card-kind={trainer ? "trainer" : "pokemon"}>
-        <div className={`grid h-full w-full place-items-center rounded-[10%] ${window}`}>
-          <Emblem className={`size-[70%] ${trainer ? "fill-trainer-frame" : FILL[element]}`} />
+      <div aria-hidden="true" className={`absolute inset-0 grid place-items-center rounded-[12%] p-[8%] shadow-card ${frame}`} data-card-kind={trainer ? "trainer" : "pokemon"} data-species-art={artwork ? "" : undefined}>
+        <div className={`grid h-full w-full place-items-center overflow-hidden rounded-[10%] ${window}`}>
+          {artwork ? <SpeciesArtwork src={artwork} onError={() => setFailedArt(artwork)} /> : <Emblem className={`size-[70%] ${trainer ? "fill-trainer-frame" : FILL[element]}`} />}
         </div>
       </div>
     );
@@ -131,7 +134,7 @@ export function CardPlaceholder({ face, label }: { face: CardFace; label: string
     <div
       role="img"
       aria-label={label}
-      className={`absolute inset-0 rounded-card p-[4.5%] shadow-card ${frame}`} data-card-kind={trainer ? "trainer" : "pokemon"}>
+      className={`absolute inset-0 rounded-card p-[4.5%] shadow-card ${frame}`} data-card-kind={trainer ? "trainer" : "pokemon"} data-species-art={artwork ? "" : undefined}>
       <div aria-hidden="true" className="flex h-full flex-col overflow-hidden rounded-[5cqw] bg-white/95 text-slate-900">
         <div className="flex items-start gap-[2cqw] px-[5cqw] pt-[4cqw]">
           <div className="min-w-0 flex-1">
@@ -156,7 +159,11 @@ export function CardPlaceholder({ face, label }: { face: CardFace; label: string
           ) : null}
         </div>
         <div className={`relative mx-[5cqw] mt-[3cqw] grid flex-1 place-items-center overflow-hidden rounded-[3cqw] ${window}`}>
-          <Emblem className={`size-[40cqw] opacity-60 ${trainer ? "fill-trainer-frame" : FILL[element]}`} letter={trainer ? "T" : element === "unknown" ? undefined : t(TYPE_MESSAGE[element]).slice(0, 1)} />
+          {artwork ? (
+            <SpeciesArtwork src={artwork} onError={() => setFailedArt(artwork)} />
+          ) : (
+            <Emblem className={`size-[40cqw] opacity-60 ${trainer ? "fill-trainer-frame" : FILL[element]}`} letter={trainer ? "T" : element === "unknown" ? undefined : t(TYPE_MESSAGE[element]).slice(0, 1)} />
+          )}
         </div>
         <div className="flex items-end justify-between gap-[2cqw] px-[5cqw] pb-[3.5cqw] pt-[2.5cqw] text-[7cqw] leading-none">
           <span className="font-mono text-slate-600">{setNumber}</span>
@@ -165,6 +172,20 @@ export function CardPlaceholder({ face, label }: { face: CardFace; label: string
       </div>
     </div>
   );
+}
+
+/**
+ * The species' artwork inside the frame: decoration (the frame's label already names the card),
+ * lazy, and sized by the window so nothing shifts when it arrives.
+ */
+function SpeciesArtwork({ src, onError }: { src: string; onError: () => void }) {
+  const img = useRef<HTMLImageElement>(null);
+  useEffect(() => {
+    // Failed before hydration: React never heard the error event.
+    const el = img.current;
+    if (el && el.complete && el.naturalWidth === 0) onError();
+  }, [onError]);
+  return <img ref={img} src={src} alt="" width={320} height={320} loading="lazy" decoding="async" onError={onError} className="h-[88%] w-[88%] object-contain drop-shadow-sm" />;
 }
 
 /** A round type mark. Drawn in SVG: it is decoration, and SVG text is not held to text contrast. */

@@ -7,6 +7,7 @@ const view = (cardId: string, count: number): DeckCardView => ({
   id: cardId,
   imageFile: null,
   storedImage: null,
+  speciesArt: null,
   element: null,
   cardType: null,
   stage: null,

@@ -1,0 +1,104 @@
+import { mkdir, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { eq, inArray } from "drizzle-orm";
+import sharp from "sharp";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { cards } from "../../app/db/schema/index";
+import { getCard, listCards } from "../../app/features/cards/cards.server";
+import { seedCatalogue } from "../../app/features/cards/catalogue.server";
+import { loadSpeciesArt, speciesArtFile } from "../../app/features/cards/species-art.server";
+import { cardShareModel, shareImage, shareImagePath, shareModel } from "../../app/features/share/share.server";
+import type { CardShareModel } from "../../app/features/share/templates.server";
+import { createLocalStore } from "../../app/features/uploads/storage.server";
+import { createTestDatabase, type TestDatabase } from "../support/test-db";
+
+let database: TestDatabase;
+let work: string;
+
+/** A stand-in artwork drawn here (no Pokémon artwork in the repository): a coloured disc. */
+const artwork = (colour: string) =>
+  `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 120"><circle cx="50" cy="60" r="40" fill="${colour}"/></svg>`;
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  await seedCatalogue(database.db);
+  work = await mkdtemp(path.join(tmpdir(), "species-art-"));
+});
+afterAll(async () => {
+  await database?.close();
+  if (work) await rm(work, { recursive: true, force: true });
+});
+
+describe("species artwork for the placeholders (cards:art)", () => {
+  it("maps a card to its species' artwork file, never a Mega Evolution's or a regional form's", () => {
+    expect(speciesArtFile("Pikachu ex")).toBe("25");
+    expect(speciesArtFile("Farfetch’d")).toBe("83");
+    expect(speciesArtFile("Heat Rotom")).toBe("479-heat");
+    expect(speciesArtFile("Mega Charizard Y ex")).toBeNull();
+    expect(speciesArtFile("Alolan Raichu ex")).toBeNull();
+    expect(speciesArtFile("Professor's Research")).toBeNull();
+  });
+
+  it("renders each species once into the upload store, points its Pokémon cards at it, and a second run stores nothing", async () => {
+    const folder = path.join(work, "dream-world");
+    await mkdir(folder, { recursive: true });
+    await writeFile(path.join(folder, "25.svg"), artwork("#f5d000"));
+    await writeFile(path.join(folder, "1.svg"), artwork("#3f9a3a"));
+    await writeFile(path.join(folder, "4.svg"), "<svg this is not an image");
+    const uploads = path.join(work, "uploads");
+    const store = createLocalStore(uploads, "http://127.0.0.1");
+
+    const first = await loadSpeciesArt(database.db, folder, store);
+    expect(first.failed.map((f) => f.file)).toEqual(["4"]);
+    expect(first).toMatchObject({ species: 2, stored: 2 });
+    const all = await database.db.select({ id: cards.id, nameEn: cards.nameEn, cardType: cards.cardType, speciesArt: cards.speciesArt }).from(cards);
+    const pikachus = all.filter((c) => c.nameEn === "Pikachu" || c.nameEn === "Pikachu ex");
+    expect(pikachus.length).toBeGreaterThan(2);
+    const url = pikachus[0].speciesArt!;
+    expect(url).toMatch(/^\/uploads\/card-art\/25-[0-9a-f]{16}\.webp$/);
+    for (const card of pikachus) expect(card.speciesArt).toBe(url);
+    expect(first.cards).toBe(all.filter((c) => c.speciesArt).length);
+    // Trainers, other species and a file that failed keep the designed frame.
+    expect(all.filter((c) => c.speciesArt && c.cardType !== "pokemon")).toEqual([]);
+    expect(all.find((c) => c.nameEn === "Charmander")?.speciesArt).toBeNull();
+    expect(all.find((c) => c.nameEn === "Alolan Raichu ex")?.speciesArt ?? null).toBeNull();
+
+    const stored = await sharp(path.join(uploads, url.replace(/^\/uploads\//, ""))).metadata();
+    expect([stored.format, stored.width, stored.height, stored.hasAlpha]).toEqual(["webp", 320, 320, true]);
+
+    // The lists and the card page hand the artwork to the placeholder.
+    const listed = await listCards(database.db, { packId: "pikachu", q: "ピカチュウ" });
+    expect(listed.cards.find((c) => c.nameEn === "Pikachu")?.speciesArt).toBe(url);
+
+    const files = await readdir(path.join(uploads, "card-art"));
+    const second = await loadSpeciesArt(database.db, folder, store);
+    expect(second).toMatchObject({ species: 2, stored: 0, cards: first.cards });
+    expect(await readdir(path.join(uploads, "card-art"))).toEqual(files);
+
+    // Artwork that is gone from the folder is taken off its cards.
+    await rm(path.join(folder, "1.svg"));
+    await loadSpeciesArt(database.db, folder, store);
+    const bulbasaurs = await database.db.select({ speciesArt: cards.speciesArt }).from(cards).where(eq(cards.nameEn, "Bulbasaur"));
+    expect(bulbasaurs.every((c) => c.speciesArt === null)).toBe(true);
+  });
+
+  it("draws the artwork into the card's share image, under a new revision", async () => {
+    const store = createLocalStore(path.join(work, "uploads"), "http://127.0.0.1");
+    const [pikachu] = await database.db.select({ id: cards.id }).from(cards).where(inArray(cards.nameEn, ["Pikachu"])).limit(1);
+    const card = (await getCard(database.db, pikachu.id))!;
+    expect(card.speciesArt).not.toBeNull();
+    const model = (await shareModel(database.db, "card", card.id)) as CardShareModel;
+    expect(model.card.art).toBe(card.speciesArt);
+    const revision = shareImagePath("card", card.id, model).split("/").pop()!.replace(".webp", "");
+    expect(shareImagePath("card", card.id, cardShareModel({ ...card, speciesArt: null }, null))).not.toContain(revision);
+    const answer = await shareImage(database.db, store, "card", card.id, revision);
+    expect(answer.kind).toBe("image");
+    const bytes = (answer as { bytes: Buffer }).bytes;
+    // The yellow disc is in the picture: some pixels are strongly yellow.
+    const { data, info } = await sharp(bytes).raw().toBuffer({ resolveWithObject: true });
+    let yellow = 0;
+    for (let i = 0; i < data.length; i += info.channels) if (data[i] > 220 && data[i + 1] > 190 && data[i + 2] < 60) yellow++;
+    expect(yellow).toBeGreaterThan(1000);
+  });
+});
