@@ -57,6 +57,34 @@ describe("CSV import (SPEC.md §7 importCardsFromCSV)", () => {
     expect(updated.imageUrl).toBe("https://img.example/pidgeot-2.webp");
   });
 
+  it("takes optional type, HP and retreat columns for what the catalogue lacks; an empty cell stays unknown", async () => {
+    const csv = "name,rarity,imageUrl,Type,HP,Retreat Cost\nテスト用ライチュウ,◆◆,,雷,１２０,2\nテスト用ニャース,◆,,colorless,60,0\nテスト用ナゾ,◆,,,,\n";
+    expect(await importCardsFromCsv(database.db, { title: "dialga", csvData: csv })).toEqual({ count: 3 });
+    const rows = await database.db.select({ name: cards.name, element: cards.element, hp: cards.hp, retreatCost: cards.retreatCost }).from(cards).where(like(cards.name, "テスト用%")).orderBy(cards.name);
+    expect(rows.filter((r) => ["テスト用ライチュウ", "テスト用ニャース", "テスト用ナゾ"].includes(r.name))).toEqual([
+      { name: "テスト用ナゾ", element: null, hp: null, retreatCost: null },
+      { name: "テスト用ニャース", element: "colorless", hp: 60, retreatCost: 0 },
+      { name: "テスト用ライチュウ", element: "lightning", hp: 120, retreatCost: 2 },
+    ]);
+    // The card page and lists read them as the catalogue's own facts.
+    const listed = await listCards(database.db, { packId: "dialga", q: "てすと用らいちゅう" });
+    expect(listed.cards.map((c) => [c.element, c.hp])).toEqual([["lightning", 120]]);
+    // A re-import that empties a cell makes the fact unknown again.
+    await importCardsFromCsv(database.db, { title: "dialga", csvData: csv.replace("雷,１２０,2", ",,") });
+    const [raichu] = await database.db.select({ element: cards.element, hp: cards.hp, retreatCost: cards.retreatCost }).from(cards).where(eq(cards.name, "テスト用ライチュウ"));
+    expect(raichu).toEqual({ element: null, hp: null, retreatCost: null });
+
+    const bad = ["name,rarity,imageUrl,type,hp,retreat", "a,◆,,光,60,1", "b,◆,,草,65,1", "c,◆,,草,0,1", "d,◆,,草,60,6", "e,◆,,草,60,-1", "f,◆,,草,HP60,1"].join("\n");
+    const { error, message } = await failure("dialga", bad);
+    expect(error.code).toBe("rows_invalid");
+    expect(message).toMatch(/^6行に誤りがあるため登録しませんでした。/);
+    expect(message).toContain("2行目: type「光」は不明です");
+    expect(message).toContain("3行目: hp「65」は10〜500の10の倍数にしてください");
+    expect(message).toContain("4行目: hp「0」は10〜500の10の倍数にしてください");
+    expect(message).toContain("5行目: retreat「6」は0〜5の整数にしてください");
+    expect(message).toContain("6行目: retreat「-1」は0〜5の整数にしてください");
+  });
+
   it("imports a real set where different cards share name and rarity (cloak forms, alternate arts), and again without duplicates", async () => {
     const csv =
       "name,rarity,imageUrl\n" +

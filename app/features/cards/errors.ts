@@ -2,6 +2,10 @@ import { AppError, type ErrorTable } from "../../lib/errors";
 import { translate, type Locale, type Params } from "../../lib/i18n";
 import { cardsMessages, type CardsMessageKey } from "./messages";
 
+/** Limits of the import's optional HP and retreat columns (named in their messages). */
+export const HP_MAX = 500;
+export const RETREAT_MAX = 5;
+
 /**
  * Every way a card request or import can fail: HTTP status and the catalogue key of its message.
  * `unknown_pack_name` and `invalid_cursor` are the card API's fixed texts (SPEC.md §7).
@@ -31,7 +35,7 @@ export class CardError<C extends CardErrorCode = CardErrorCode> extends AppError
   }
 }
 
-export type ImportIssueCode = "name_missing" | "name_too_long" | "rarity_missing" | "rarity_unknown" | "image_url_invalid" | "duplicate";
+export type ImportIssueCode = "name_missing" | "name_too_long" | "rarity_missing" | "rarity_unknown" | "image_url_invalid" | "type_unknown" | "hp_invalid" | "retreat_invalid" | "duplicate";
 export type ImportIssue = { line: number; code: ImportIssueCode; value?: string; otherLine?: number };
 export type ImportErrorCode = Exclude<CardErrorCode, "unknown_pack_name" | "invalid_cursor" | "invalid_request">;
 
@@ -41,6 +45,9 @@ const ISSUE_KEYS = {
   rarity_missing: "issueRarityMissing",
   rarity_unknown: "issueRarityUnknown",
   image_url_invalid: "issueImageUrlInvalid",
+  type_unknown: "issueTypeUnknown",
+  hp_invalid: "issueHpInvalid",
+  retreat_invalid: "issueRetreatInvalid",
   duplicate: "issueDuplicate",
 } as const satisfies Record<ImportIssueCode, CardsMessageKey>;
 
@@ -61,7 +68,7 @@ export class CardImportError extends CardError<ImportErrorCode> {
     if (this.code !== "rows_invalid") return super.text(locale);
     const t = (key: CardsMessageKey, params?: Params) => translate(cardsMessages, locale, key, params);
     const issues = this.details.issues ?? [];
-    const texts = issues.map((issue) => t(ISSUE_KEYS[issue.code], { line: issue.line, value: issue.value ?? "", otherLine: issue.otherLine ?? "", max: this.details.nameMax ?? "" }));
+    const texts = issues.map((issue) => t(ISSUE_KEYS[issue.code], { line: issue.line, value: issue.value ?? "", otherLine: issue.otherLine ?? "", max: this.details.nameMax ?? "", hpMax: HP_MAX, retreatMax: RETREAT_MAX }));
     const shownLines = new Set(issues.map((i) => i.line)).size;
     const count = this.details.issueCount ?? shownLines;
     if (count > shownLines) texts.push(t("errMoreRows", { count: count - shownLines }));

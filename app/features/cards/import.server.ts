@@ -6,8 +6,9 @@ import { cardPacks, cards } from "../../db/schema/index";
 import { invalidateCardIndex } from "./card-index.server";
 import { getPack } from "./cards.server";
 import { cardSearchText } from "./catalogue.server";
-import { CardImportError, type ImportErrorCode, type ImportIssue, type ImportIssueCode } from "./errors";
+import { CardImportError, HP_MAX, RETREAT_MAX, type ImportErrorCode, type ImportIssue, type ImportIssueCode } from "./errors";
 import { rarityFromSpelling } from "../../lib/rarity";
+import type { Element } from "../../lib/card-face";
 
 // Limits of one import (issue 4): the whole real catalogue is ~3,300 rows and ~200 KB.
 export const IMPORT_MAX_BYTES = 5 * 1024 * 1024;
@@ -29,6 +30,10 @@ export type ParsedCardRow = {
   rarity: string;
   imageUrl: string;
   number: number | null;
+  /** Optional facts the operator fills where the catalogue has none (null: not in the file). */
+  element: Element | null;
+  hp: number | null;
+  retreatCost: number | null;
   key: string;
 };
 
@@ -46,8 +51,30 @@ const COLUMN_ALIASES: Record<string, keyof Columns> = {
   no: "number",
   nameen: "nameEn",
   englishname: "nameEn",
+  type: "type",
+  element: "type",
+  タイプ: "type",
+  hp: "hp",
+  retreat: "retreat",
+  retreatcost: "retreat",
+  にげる: "retreat",
 };
-type Columns = { name?: number; rarity?: number; imageUrl?: number; id?: number; number?: number; nameEn?: number };
+type Columns = { name?: number; rarity?: number; imageUrl?: number; id?: number; number?: number; nameEn?: number; type?: number; hp?: number; retreat?: number };
+
+// A type cell: the element's English name or the mark Japanese cards print (草 炎 水 …).
+const TYPE_SPELLINGS: Record<string, Element> = {
+  grass: "grass", 草: "grass",
+  fire: "fire", 炎: "fire",
+  water: "water", 水: "water",
+  lightning: "lightning", electric: "lightning", 雷: "lightning",
+  psychic: "psychic", 超: "psychic",
+  fighting: "fighting", 闘: "fighting",
+  darkness: "darkness", dark: "darkness", 悪: "darkness",
+  metal: "metal", steel: "metal", 鋼: "metal",
+  dragon: "dragon", ドラゴン: "dragon", 竜: "dragon",
+  colorless: "colorless", colourless: "colorless", 無: "colorless", 無色: "colorless",
+};
+// HP as printed: a multiple of 10 up to HP_MAX. Retreat cost: 0 to RETREAT_MAX energies.
 
 const headerKey = (cell: string) => cell.replace(/^\uFEFF/, "").normalize("NFKC").replace(/[\s_-]+/g, "").toLowerCase();
 
@@ -113,6 +140,16 @@ export function parseCardCsv(text: string): ParsedCardRow[] {
     if (imageUrl && (imageUrl.length > URL_MAX_LENGTH || !/^https?:\/\/[^\s]+$/i.test(imageUrl))) {
       rowIssues.push({ line, code: "image_url_invalid" });
     }
+    // Optional facts: an empty cell is "not known", never a default.
+    const typeCell = cell("type").normalize("NFKC");
+    const element = typeCell ? (TYPE_SPELLINGS[typeCell.toLowerCase().replace(/タイプ$/, "")] ?? null) : null;
+    if (typeCell && !element) rowIssues.push({ line, code: "type_unknown", value: typeCell.slice(0, 20) });
+    const hpCell = cell("hp").normalize("NFKC");
+    const hp = /^\d{1,3}$/.test(hpCell) ? Number(hpCell) : null;
+    if (hpCell && (hp === null || hp < 10 || hp > HP_MAX || hp % 10 !== 0)) rowIssues.push({ line, code: "hp_invalid", value: hpCell.slice(0, 20) });
+    const retreatCell = cell("retreat").normalize("NFKC");
+    const retreatCost = /^\d$/.test(retreatCell) ? Number(retreatCell) : null;
+    if (retreatCell && (retreatCost === null || retreatCost > RETREAT_MAX)) rowIssues.push({ line, code: "retreat_invalid", value: retreatCell.slice(0, 20) });
     const explicitId = cell("id");
     const numberCell = cell("number").normalize("NFKC");
     const number = /^\d{1,6}$/.test(numberCell) ? Number(numberCell) : null;
@@ -127,6 +164,9 @@ export function parseCardCsv(text: string): ParsedCardRow[] {
       rarity: rarity!,
       imageUrl,
       number: number ?? index + 1,
+      element,
+      hp,
+      retreatCost,
       // Natural key (IMPORT.md beside this file): the file's own id when it has one, otherwise
       // name + rarity; when a file has several cards of one name and rarity (cloak forms,
       // alternate arts), those rows add their set number, or else their image.
@@ -187,6 +227,9 @@ export async function importCardsFromCsv(db: Db, input: CardImportInput): Promis
         rarity: row.rarity,
         imageUrl: row.imageUrl,
         number: row.number,
+        element: row.element,
+        hp: row.hp,
+        retreatCost: row.retreatCost,
         searchText: cardSearchText(row.name, row.nameEn || row.name),
         importPackId: pack.id,
         importKey: row.key,
@@ -202,6 +245,9 @@ export async function importCardsFromCsv(db: Db, input: CardImportInput): Promis
             rarity: sql`excluded.rarity`,
             imageUrl: sql`excluded.image_url`,
             number: sql`excluded.number`,
+            element: sql`excluded.element`,
+            hp: sql`excluded.hp`,
+            retreatCost: sql`excluded.retreat_cost`,
             searchText: sql`excluded.search_text`,
           },
         });
