@@ -75,6 +75,10 @@ describe("Japanese card names against the catalogue's romanised image names", ()
     expect(report.unverified).toEqual([]);
     expect(report.cards.japanese).toBe(catalogue.cards.filter((c) => c.name !== c.nameEn).length);
     expect(report.trainers.japanese).toBeGreaterThan(200);
+    // Every Pokémon card has its Japanese name (species names plus ex, メガ and form words).
+    expect(report.pokemon.japanese).toBe(report.pokemon.total);
+    expect(report.englishCards.filter((c) => !c.trainer)).toEqual([]);
+    expect(report.sets.japanese).toBe(report.sets.total - report.englishSets.length);
     expect(report.packs.japanese).toBeGreaterThan(15);
   });
 });

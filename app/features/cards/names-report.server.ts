@@ -8,8 +8,13 @@ export type Coverage = { japanese: number; total: number };
 
 export type NamesReport = {
   cards: Coverage;
+  /** Pokémon cards (not trainers): every one must have its Japanese name. */
+  pokemon: Coverage;
   trainers: Coverage;
   packs: Coverage;
+  /** Sets (expansions) by their Japanese name, and those still shown as code + English name. */
+  sets: Coverage;
+  englishSets: string[];
   /** How the Japanese names were verified against the catalogue's romanised tokens. */
   checks: Record<NameCheck, number>;
   /** Japanese names whose reading does not match the token (must stay empty). */
@@ -68,10 +73,15 @@ export function namesReport(catalogue = readCatalogue()): NamesReport {
     missing.set(setCode, row);
   }
   const englishPacks = catalogue.packs.filter((p) => !isJapanesePackName(p)).map((p) => p.nameEn);
+  const sets = new Map(catalogue.packs.map((p) => [p.setCode, p]));
+  const englishSets = [...sets.values()].filter((p) => !isJapanesePackName({ nameJa: p.setNameJa ?? "" })).map((p) => `${p.setCode} ${p.setNameEn}`);
   return {
     cards: { japanese, total: catalogue.cards.length },
+    pokemon: { japanese: japanese - trainersJapanese, total: catalogue.cards.length - trainers },
     trainers: { japanese: trainersJapanese, total: trainers },
     packs: { japanese: catalogue.packs.length - englishPacks.length, total: catalogue.packs.length },
+    sets: { japanese: sets.size - englishSets.length, total: sets.size },
+    englishSets,
     checks,
     unverified,
     englishCards: [...english].map(([name, v]) => ({ name, ...v })).sort((a, b) => b.cards - a.cards || a.name.localeCompare(b.name)),
@@ -87,8 +97,10 @@ export function formatNamesReport(report: NamesReport): string {
   const lines = [
     "Japanese card names, verified against the catalogue's romanised image names",
     `cards     ${percent(report.cards)}`,
+    `pokemon   ${percent(report.pokemon)}`,
     `trainers  ${percent(report.trainers)}`,
     `packs     ${percent(report.packs)}`,
+    `sets      ${percent(report.sets)}`,
     `verified  ${report.checks.exact} sound by sound, ${report.checks.outline} by consonant outline, ${report.checks.known} known spelling differences`,
   ];
   if (report.unverified.length) {
@@ -99,7 +111,9 @@ export function formatNamesReport(report: NamesReport): string {
   for (const e of report.englishCards) lines.push(`  ${e.name}${e.trainer ? " [trainer]" : ""} ×${e.cards}`);
   lines.push(`Still English, packs (${report.englishPacks.length}):`);
   for (const p of report.englishPacks) lines.push(`  ${p}`);
-  lines.push("Not in the catalogue (Pokémon cards without it; pages show nothing rather than a guess, the CSV import can fill it):");
+  lines.push(`Still English, sets (${report.englishSets.length}; shown as the code with the English name in parentheses):`);
+  for (const p of report.englishSets) lines.push(`  ${p}`);
+  lines.push("Not in the catalogue (Pokémon cards without it; pages show nothing rather than a guess; cards registered by the CSV import can carry type, hp and retreat columns):");
   lines.push("  set      cards  type    HP  retreat  stage");
   for (const r of report.missingFacts) lines.push(`  ${r.setCode.padEnd(8)} ${String(r.pokemon).padStart(5)} ${String(r.type).padStart(5)} ${String(r.hp).padStart(5)} ${String(r.retreat).padStart(8)} ${String(r.stage).padStart(6)}`);
   return lines.join("\n");
