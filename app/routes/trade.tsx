@@ -25,6 +25,9 @@ import { localeOfMatches } from "../components/layout/meta-locale";
 import { SITE_NAME, seoMeta } from "../lib/seo";
 import { offerShareModel, shareImagePath } from "../features/share/share.server";
 import { ShareButtons } from "../features/share/components/share-buttons";
+import { WantChipButton } from "../features/notifications/components/want-button";
+import { wantedAmong } from "../features/notifications/want-list.server";
+import { cardName } from "../lib/card-name";
 import type { Route } from "./+types/trade";
 
 const DONE = ["posted", "saved", "bumped", "closed", "completed", "reported"] as const;
@@ -48,6 +51,8 @@ export const loader = withPageErrors(async function loader({ request, params, co
   const editing = isOwner && offer.status === "open" && url.searchParams.get("edit") === "1";
   const myRoomId = viewer && !isOwner && offer.status !== "open" ? await viewerRoomForOffer(context.db, offer.id, viewer.id) : null;
   const names = (cards: { name: string }[]) => cards.map((c) => c.name).join("・");
+  // The ほしい buttons on the cards this offer gives (not on the reader's own offer; null: signed out).
+  const wantedCardIds = isOwner ? [] : viewer ? await wantedAmong(context.db, viewer.id, offer.give.map((c) => c.cardId)) : null;
   return {
     now: new Date().toISOString(),
     offer,
@@ -59,6 +64,8 @@ export const loader = withPageErrors(async function loader({ request, params, co
     done,
     myRoomId,
     ruleClosed,
+    wantedCardIds,
+    returnTo: url.pathname,
     ownerRecord: await responseRecord(context.db, offer.ownerId),
     shareImage: shareImagePath("offer", offer.id, offerShareModel(offer)),
     title: translate(tradesMessages, locale, "offerTitle", { name: shownName(offer.ownerName, locale) }),
@@ -162,7 +169,23 @@ export default function TradePage({ loaderData, actionData }: Route.ComponentPro
           {error}
         </p>
       ) : null}
-      <OfferCard offer={{ ...offer, ruleClosed: loaderData.ruleClosed }} now={now} headingLevel={2}>
+      <OfferCard
+        offer={{ ...offer, ruleClosed: loaderData.ruleClosed }}
+        now={now}
+        headingLevel={2}
+        giveAction={
+          isOwner
+            ? undefined
+            : (card) => (
+                <WantChipButton
+                  cardId={card.cardId}
+                  name={cardName(card, locale)}
+                  wanted={loaderData.wantedCardIds ? loaderData.wantedCardIds.includes(card.cardId) : null}
+                  returnTo={loaderData.returnTo}
+                />
+              )
+        }
+      >
         {offer.status === "open" ? <span>{t("expiresAt", { time: tokyoDateTime(offer.expiresAt, locale) })}</span> : null}
       </OfferCard>
       <ResponseRecordLine record={loaderData.ownerRecord} />

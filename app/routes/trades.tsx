@@ -16,8 +16,10 @@ import { listMatchListPage, parseMatchPage } from "../features/trades/matches.se
 import { toListItem } from "../features/trades/offer-views.server";
 import { offersClosedByRules } from "../features/trades/trade-rules.server";
 import { TradeError } from "../features/trades/errors";
-import type { MatchListItem } from "../features/trades/types";
+import type { MatchListItem, OfferChipView } from "../features/trades/types";
 import { getViewer } from "../features/users/session.server";
+import { WantChipButton } from "../features/notifications/components/want-button";
+import { wantedAmong } from "../features/notifications/want-list.server";
 import { localeFromRequest, translate, useLocale, useT } from "../lib/i18n";
 import { localeOfMatches } from "../components/layout/meta-locale";
 import { seoMeta } from "../lib/seo";
@@ -64,6 +66,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     }
   }
   const closedByRules = await offersClosedByRules(context.db, board.offers);
+  // The ほしい buttons: which cards given on this page the reader already wants (null: signed out).
+  const givenHere = [...board.offers, ...(matches?.items ?? [])].flatMap((o) => (o.ownerId === viewer?.id ? [] : o.give.map((c) => c.cardId)));
+  const wantedCardIds = viewer ? await wantedAmong(context.db, viewer.id, givenHere) : null;
   return {
     now: new Date().toISOString(),
     view,
@@ -73,6 +78,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     nextCursor: board.nextCursor,
     matches,
     viewerId: viewer?.id ?? null,
+    wantedCardIds,
+    returnTo: url.pathname + url.search,
     packs: packs
       .filter((p) => !TRADE_EXCLUDED_PACKS.includes(p.id))
       .map((p) => ({ id: p.id, name: locale === "en" ? p.nameEn : p.nameJa })),
@@ -231,9 +238,13 @@ function MatchPager({ page, pageCount }: { page: number; pageCount: number }) {
 }
 
 export default function TradeBoard({ loaderData }: Route.ComponentProps) {
-  const { view, offers, nextCursor, matches, viewerId, now, filters, isFirstPage } = loaderData;
+  const { view, offers, nextCursor, matches, viewerId, now, filters, isFirstPage, wantedCardIds, returnTo } = loaderData;
   const t = useT(tradesMessages);
-  useLocale();
+  const locale = useLocale();
+  const wanted = wantedCardIds ? new Set(wantedCardIds) : null;
+  const wantAction = (card: OfferChipView) => (
+    <WantChipButton cardId={card.cardId} name={cardName(card, locale)} wanted={wanted ? wanted.has(card.cardId) : null} returnTo={returnTo} />
+  );
   const [params] = useSearchParams();
   const tabClass = (active: boolean) =>
     `rounded-t-lg border-b-2 px-4 py-2 font-bold ${active ? "border-brand-700 text-brand-800" : "border-transparent text-slate-600 hover:text-slate-900"}`;
@@ -281,6 +292,7 @@ export default function TradeBoard({ loaderData }: Route.ComponentProps) {
                         now={now}
                         highlightGive={new Set(match.pairGive)}
                         highlightWant={new Set(match.pairWant)}
+                        giveAction={wantAction}
                       >
                         <span className="font-bold text-brand-800">{t("fittingPairs", { count: match.fitting })}</span>
                         <RespondButton offerId={match.id} signedIn />
@@ -318,6 +330,7 @@ export default function TradeBoard({ loaderData }: Route.ComponentProps) {
                       now={now}
                       highlightGive={filters.give || filters.giveAny?.length ? new Set([...(filters.give ? [filters.give] : []), ...(filters.giveAny ?? [])]) : undefined}
                       highlightWant={filters.want ? new Set([filters.want]) : undefined}
+                      giveAction={offer.ownerId === viewerId ? undefined : wantAction}
                     >
                       {offer.ownerId === viewerId ? <span>{t("yourOffer")}</span> : <RespondButton offerId={offer.id} signedIn={Boolean(viewerId)} />}
                     </OfferCard>

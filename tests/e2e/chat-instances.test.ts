@@ -1,11 +1,9 @@
 import { randomBytes } from "node:crypto";
-import { io as connect, type Socket } from "socket.io-client";
 import { afterAll, describe, expect, it } from "vitest";
-import type { Ack, ChatMessage, ClientToServerEvents, ServerToClientEvents } from "../../app/features/chat/protocol";
+import type { ChatMessage } from "../../app/features/chat/protocol";
+import { call, chatSocket as openSocket, http, signUp, type ChatClient } from "../support/instances";
 import { startServer, type RunningServer } from "../support/server";
 import { createSharedDatabase } from "../support/shared-database";
-
-type ChatClient = Socket<ServerToClientEvents, ClientToServerEvents>;
 
 const databaseUrl = process.env.TEST_DATABASE_URL;
 const redisUrl = process.env.TEST_REDIS_URL;
@@ -13,6 +11,8 @@ const redisUrl = process.env.TEST_REDIS_URL;
 const servers: RunningServer[] = [];
 const sockets: ChatClient[] = [];
 let dropDatabase: (() => Promise<void>) | null = null;
+
+const chatSocket = (server: RunningServer, cookie: string) => openSocket(server, cookie, sockets);
 
 afterAll(async () => {
   for (const s of sockets) s.close();
@@ -25,49 +25,6 @@ async function freshDatabase(adminUrl: string): Promise<string> {
   const database = await createSharedDatabase(adminUrl, "torepoke_chat");
   dropDatabase = database.drop;
   return database.url;
-}
-
-async function http(server: RunningServer, path: string, init: { method?: string; cookie?: string; json?: unknown; form?: Record<string, string> } = {}) {
-  const headers: Record<string, string> = { origin: server.url };
-  if (init.cookie) headers.cookie = init.cookie;
-  let body: string | undefined;
-  if (init.json !== undefined) {
-    headers["content-type"] = "application/json";
-    body = JSON.stringify(init.json);
-  } else if (init.form) {
-    headers["content-type"] = "application/x-www-form-urlencoded";
-    body = new URLSearchParams(init.form).toString();
-  }
-  return fetch(server.url + path, { method: init.method ?? (body ? "POST" : "GET"), headers, body, redirect: "manual" });
-}
-
-async function signUp(server: RunningServer, name: string): Promise<{ id: string; cookie: string }> {
-  const res = await http(server, "/api/auth/sign-up/email", {
-    json: { email: `multi-${randomBytes(5).toString("hex")}@example.com`, password: "chat-password-1", name },
-  });
-  expect(res.status).toBe(200);
-  const cookie = res.headers
-    .getSetCookie()
-    .map((c) => c.split(";")[0])
-    .find((c) => c.startsWith("torepoke.session_token="));
-  if (!cookie) throw new Error("no session cookie");
-  const { user } = (await res.json()) as { user: { id: string } };
-  const profile = await http(server, "/profile", { cookie, form: { displayName: name, friendId: String(Date.now()).padStart(16, "7") } });
-  expect(profile.status).toBe(200);
-  return { id: user.id, cookie };
-}
-
-function chatSocket(server: RunningServer, cookie: string): Promise<ChatClient> {
-  const socket: ChatClient = connect(`${server.url}/chat`, { transports: ["websocket"], reconnection: false, extraHeaders: { cookie, origin: server.url } });
-  sockets.push(socket);
-  return new Promise((resolve, reject) => {
-    socket.once("connect", () => resolve(socket));
-    socket.once("connect_error", reject);
-  });
-}
-
-function call<T extends object>(socket: ChatClient, event: string, payload: unknown): Promise<Ack<T>> {
-  return new Promise((resolve) => (socket.emit as (e: string, p: unknown, cb: (r: Ack<T>) => void) => void)(event, payload, resolve));
 }
 
 function nextMessage(socket: ChatClient, body: string): Promise<ChatMessage> {

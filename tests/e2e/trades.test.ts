@@ -76,7 +76,19 @@ describe("trade board", () => {
     await filtered.waitFor();
     expect(await filtered.textContent()).toContain("フシギダネとヒトカゲを交換しませんか");
     expect(await filtered.textContent()).not.toMatch(/1234/); // friend IDs never reach the board
+    // ほしいカードに追加 from the board: the card shows as added, the board stays where it was.
+    const filteredUrl = bob.page.url();
+    await filtered.getByRole("button", { name: "フシギダネをほしいカードに追加" }).click();
+    await filtered.getByRole("button", { name: "フシギダネはほしいカードに追加済み（押すと外します）" }).waitFor();
+    expect(bob.page.url()).toBe(filteredUrl);
     expect(await seriousA11yViolations(bob.page)).toEqual([]);
+    // Signed out, the same button asks to log in first and comes back to this board.
+    const visitor = await newContext(browser);
+    const visitorPage = await visitor.newPage();
+    await visitorPage.goto(filteredUrl);
+    const loginFirst = visitorPage.locator("article", { has: visitorPage.getByRole("heading", { name: `${alice.name}さんのトレード募集` }) }).getByRole("link", { name: "ログインしてフシギダネをほしいカードに追加" });
+    expect(await loginFirst.getAttribute("href")).toBe(`/login?redirectTo=${encodeURIComponent(new URL(filteredUrl).pathname + new URL(filteredUrl).search)}`);
+    await visitor.close();
 
     // 2) マッチ.
     await bob.page.getByRole("link", { name: "マッチ" }).click();

@@ -15,6 +15,8 @@ import { OfferInputSchema } from "../../app/features/trades/trades.schema";
 import { action as offerAction } from "../../app/routes/trade";
 import { loader as boardLoader } from "../../app/routes/trades";
 import { action as newOfferAction } from "../../app/routes/trades.new";
+import { loader as offerLoader } from "../../app/routes/trade";
+import { action as wantedCardsAction } from "../../app/routes/wanted-cards";
 import { createSessionCookie } from "../support/chat-factories";
 import { catalogueCards, createUser } from "../support/factories";
 import { createTestDatabase, type TestDatabase } from "../support/test-db";
@@ -126,5 +128,48 @@ describe("POST /api/trades/:id", () => {
     const none = await outcome(() => apiOfferAction(args<typeof apiOfferAction>(request({}), { id: offer.id })));
     expect(none.status).toBe(400);
     expect(none.body).toMatchObject({ code: "bad_request" });
+  });
+});
+
+describe("the ほしい buttons on the board and the offer page", () => {
+  it("the reader's wanted cards among the cards given: signed out none known (login), after adding the card it shows as added, the owner gets no buttons", async () => {
+    const owner = await createUser(database.db);
+    const reader = await createUser(database.db);
+    const [give, other, want] = await catalogueCards(database.db, "◆◆◆", 3);
+    const offer = await createOffer(database.db, owner.id, OfferInputSchema.parse({ give: [{ cardId: give.id, count: 1 }, { cardId: other.id, count: 1 }], want: [{ cardId: want.id, count: 1 }], comment: "" }));
+    const [ownerCookie, readerCookie] = await Promise.all([owner.id, reader.id].map((id) => createSessionCookie(database.db, id, SECRET)));
+    const board = async (cookie: string) =>
+      (await outcome(() => boardLoader(args<typeof boardLoader>(new Request(`http://127.0.0.1:3000/trades?give=${give.id}`, { headers: { cookie } }))))).body as {
+        offers: { id: string }[];
+        wantedCardIds: string[] | null;
+        returnTo: string;
+      };
+    const page = async (cookie: string) =>
+      (await outcome(() => offerLoader(args<typeof offerLoader>(new Request(`http://127.0.0.1:3000/trades/${offer.id}`, { headers: { cookie } }), { id: offer.id })))).body as {
+        wantedCardIds: string[] | null;
+        returnTo: string;
+      };
+
+    const signedOut = await board("");
+    expect(signedOut.offers.map((o) => o.id)).toContain(offer.id);
+    expect(signedOut.wantedCardIds).toBeNull();
+    expect(signedOut.returnTo).toBe(`/trades?give=${give.id}`);
+    expect((await page("")).wantedCardIds).toBeNull();
+    expect(await board(readerCookie)).toMatchObject({ wantedCardIds: [] });
+
+    const added = await outcome(() =>
+      wantedCardsAction(args<typeof wantedCardsAction>(post("/wanted-cards", readerCookie, new URLSearchParams({ cardId: give.id, intent: "add", redirectTo: `/trades?give=${give.id}` }), "application/x-www-form-urlencoded"))),
+    );
+    expect(added.status).toBe(302);
+    expect((await board(readerCookie)).wantedCardIds).toEqual([give.id]);
+    expect(await page(readerCookie)).toMatchObject({ wantedCardIds: [give.id], returnTo: `/trades/${offer.id}` });
+    // The owner's own offer: nothing to want from it.
+    expect((await page(ownerCookie)).wantedCardIds).toEqual([]);
+
+    const removed = await outcome(() =>
+      wantedCardsAction(args<typeof wantedCardsAction>(post("/wanted-cards", readerCookie, new URLSearchParams({ cardId: give.id, intent: "remove", redirectTo: `/trades/${offer.id}` }), "application/x-www-form-urlencoded"))),
+    );
+    expect(removed.status).toBe(302);
+    expect((await page(readerCookie)).wantedCardIds).toEqual([]);
   });
 });

@@ -37,6 +37,20 @@ export async function isWantedCard(db: Queryable, userId: string, cardId: string
   return rows.length > 0;
 }
 
+/** Which of `cardIds` are on the player's ほしいカード list (the board's ほしい buttons). */
+export async function wantedAmong(db: Queryable, userId: string, cardIds: readonly string[]): Promise<string[]> {
+  const ids = [...new Set(cardIds)];
+  if (!ids.length) return [];
+  const rows = await rowsOf<{ card_id: string }>(
+    db,
+    sql`select card_id from wanted_cards where user_id = ${userId} and card_id in (${sql.join(
+      ids.map((id) => sql`${id}`),
+      sql`, `,
+    )})`,
+  );
+  return rows.map((r) => r.card_id);
+}
+
 export type WantedCard = { cardId: string; name: string; nameEn: string; rarity: string };
 
 export async function listWantedCards(db: Queryable, userId: string): Promise<WantedCard[]> {

@@ -1,4 +1,4 @@
-import { Form } from "react-router";
+import { Form, Link } from "react-router";
 import { useT } from "../../../lib/i18n";
 import { notificationsMessages } from "../messages";
 
@@ -24,6 +24,41 @@ export function WantButton({ cardId, wanted, returnTo, compact = false }: { card
         {wanted ? t("wantRemove") : t("wantAdd")}
       </button>
       {wanted && !compact ? <p className="text-xs text-slate-600">{t("wantAdded")}</p> : null}
+    </Form>
+  );
+}
+
+/**
+ * The small ほしいカードに追加 button on a card chip of an offer (the board, マッチ, the offer page):
+ * `wanted` null is a signed-out reader, who is sent to log in and back. The same plain form as
+ * WantButton, keeping the scroll position; a card already wanted shows 追加済み and a press takes it off.
+ */
+export function WantChipButton({ cardId, name, wanted, returnTo }: { cardId: string; name: string; wanted: boolean | null; returnTo: string }) {
+  const t = useT(notificationsMessages);
+  const small = "ml-1 inline-flex items-center gap-0.5 rounded-full px-2 py-0.5 text-xs font-bold";
+  if (wanted === null) {
+    return (
+      <Link to={`/login?redirectTo=${encodeURIComponent(returnTo)}`} aria-label={t("wantChipLoginLabel", { name })} className={`${small} border border-brand-700 text-brand-800 hover:bg-brand-50`} data-testid="want-chip">
+        <span aria-hidden="true">＋</span>
+        {t("wantChipAdd")}
+      </Link>
+    );
+  }
+  return (
+    <Form method="post" action="/wanted-cards" preventScrollReset className="inline">
+      <input type="hidden" name="cardId" value={cardId} />
+      <input type="hidden" name="intent" value={wanted ? "remove" : "add"} />
+      <input type="hidden" name="redirectTo" value={returnTo} />
+      <button
+        type="submit"
+        aria-label={t(wanted ? "wantChipAddedLabel" : "wantChipAddLabel", { name })}
+        data-testid="want-chip"
+        data-wanted={wanted ? "true" : "false"}
+        className={wanted ? `${small} bg-emerald-100 text-emerald-900 hover:bg-emerald-200` : `${small} border border-brand-700 text-brand-800 hover:bg-brand-50`}
+      >
+        <span aria-hidden="true">{wanted ? "✓" : "＋"}</span>
+        {t(wanted ? "wantChipAdded" : "wantChipAdd")}
+      </button>
     </Form>
   );
 }

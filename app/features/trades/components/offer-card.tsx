@@ -33,7 +33,7 @@ export function StatusBadge({ status }: { status: OfferStatus }) {
   return <span className={`rounded-full px-2 py-0.5 text-xs font-bold ${STATUS_STYLE[status]}`}>{t(STATUS_KEY[status])}</span>;
 }
 
-function CardChips({ cards, highlight }: { cards: OfferChipView[]; highlight?: Set<string> }) {
+function CardChips({ cards, highlight, action }: { cards: OfferChipView[]; highlight?: Set<string>; action?: (card: OfferChipView) => ReactNode }) {
   const t = useT(tradesMessages);
   const locale = useLocale();
   return (
@@ -52,6 +52,7 @@ function CardChips({ cards, highlight }: { cards: OfferChipView[]; highlight?: S
           <span className="text-rarity">{displayRarity(card.rarity)}</span>
           {cardPrint(card) ? <span className="text-xs text-slate-600">{cardPrint(card)}</span> : null}
           {card.count > 1 ? <span className="text-slate-600"> {t("copies", { count: card.count })}</span> : null}
+          {action?.(card)}
         </li>
       ))}
     </ul>
@@ -69,6 +70,7 @@ export function OfferCard({
   highlightWant,
   children,
   headingLevel = 3,
+  giveAction,
 }: {
   offer: OfferListItem;
   now: string;
@@ -76,6 +78,8 @@ export function OfferCard({
   highlightWant?: Set<string>;
   children?: ReactNode;
   headingLevel?: 2 | 3;
+  /** Something for each card the offer gives, beside its chip (the reader's ほしい button). */
+  giveAction?: (card: OfferChipView) => ReactNode;
 }) {
   const t = useT(tradesMessages);
   const shownName = useShownName();
@@ -98,7 +102,7 @@ export function OfferCard({
       <dl className="mt-3 grid gap-2 sm:grid-cols-[3rem_1fr]">
         <dt className="text-sm font-bold text-brand-800">{t("give")}</dt>
         <dd>
-          <CardChips cards={offer.give} highlight={highlightGive} />
+          <CardChips cards={offer.give} highlight={highlightGive} action={offer.ruleClosed ? undefined : giveAction} />
         </dd>
         <dt className="text-sm font-bold text-sky-800">{t("want")}</dt>
         <dd>

@@ -1,0 +1,38 @@
+import { renderToStaticMarkup } from "react-dom/server";
+import { createMemoryRouter, RouterProvider } from "react-router";
+import { describe, expect, it } from "vitest";
+import { WantChipButton } from "./want-button";
+
+// Form needs a data router; the button is rendered as the board's card chip renders it.
+const render = (wanted: boolean | null) => {
+  const router = createMemoryRouter([{ path: "/trades", element: <WantChipButton cardId="A1-001" name="フシギダネ" wanted={wanted} returnTo="/trades?rarity=◆" /> }], {
+    initialEntries: ["/trades"],
+  });
+  return renderToStaticMarkup(<RouterProvider router={router} />);
+};
+
+describe("the ほしい button on a card chip", () => {
+  it("signed out: a link to log in that comes back to the board, named for the card", () => {
+    const html = render(null);
+    expect(html).toMatch(/<a [^>]*href="\/login\?redirectTo=%2Ftrades%3Frarity%3D%E2%97%86"/);
+    expect(html).toContain('aria-label="ログインしてフシギダネをほしいカードに追加"');
+    expect(html).not.toContain("<form");
+  });
+
+  it("not on the list yet: a form adding the card, named for it", () => {
+    const html = render(false);
+    expect(html).toMatch(/<form [^>]*action="\/wanted-cards" method="post"/);
+    expect(html).toContain('name="intent" value="add"');
+    expect(html).toContain('name="cardId" value="A1-001"');
+    expect(html).toContain('aria-label="フシギダネをほしいカードに追加"');
+    expect(html).toContain('data-wanted="false"');
+  });
+
+  it("already on the list: shows 追加済み and a press takes it off", () => {
+    const html = render(true);
+    expect(html).toContain("追加済み");
+    expect(html).toContain('name="intent" value="remove"');
+    expect(html).toContain('aria-label="フシギダネはほしいカードに追加済み（押すと外します）"');
+    expect(html).toContain('data-wanted="true"');
+  });
+});
