@@ -2,6 +2,8 @@
 // 20-megapixel JPEG start at once while autocannon reads /articles signed out (rendered every
 // time: the page-cache bypass cookie); the p99 of /articles is compared with its p99 on the same
 // server idle, measured first in the same run, and the server's peak RSS is sampled throughout.
+// The server runs as `npm start` runs it (the V8 heap sizes of its node flags). PostgreSQL when
+// DATABASE_URL is set (use a fresh database per run: the bench signs up its admin), else PGlite.
 // Needs a build (`npm run build`). Bounded: BENCH_SECONDS (default 10) per phase, 127.0.0.1 only.
 import { readFileSync } from "node:fs";
 import sharp from "sharp";

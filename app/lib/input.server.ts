@@ -1,3 +1,4 @@
+import busboy from "busboy";
 import { bodyLimitFor, formatBytes } from "./body-limits";
 import { AppError } from "./errors";
 import { defineMessages } from "./i18n";
@@ -12,7 +13,9 @@ import type { z } from "./zod";
  *
  * - GET/HEAD read the query string; other methods read the body: JSON, a urlencoded form or
  *   multipart, by its Content-Type, through one reader that counts the bytes against the path's
- *   limit (lib/body-limits.ts, the table the edge refuses by as well).
+ *   limit (lib/body-limits.ts, the table the edge refuses by as well). Multipart is parsed while
+ *   it streams in: a file part is held once, as the File the form hands on, never also as the
+ *   whole body (an image upload is up to 10 MB).
  * - A body past the limit → 413 `too_large`; one that is not what it says (broken JSON, a
  *   Content-Type the route does not take, bytes that are not UTF-8) → 400 `unreadable`; a value that breaks the schema →
  *   ValidationError (400 `invalid_input`, a message per field in the reader's language).
@@ -53,6 +56,8 @@ export type ReadOptions<K extends string> = ParseOptions<K> & {
   fromForm?: (form: FormData) => unknown;
   /** The route's own refusal for a body past its limit (e.g. the uploads' "10MBまで"). */
   tooLarge?: () => AppError;
+  /** The route's own refusal for a body of a kind it does not take (e.g. the uploads' "no file"). */
+  notAccepted?: () => AppError;
 };
 
 /** The request's input (query for GET/HEAD, the body otherwise), parsed by `schema`. */
@@ -75,7 +80,11 @@ async function readRaw(request: Request, options: ReadOptions<string>): Promise<
       : /^multipart\/form-data\s*;\s*boundary=/i.test(type)
         ? "multipart"
         : null;
-  if (!kind || (options.accept && !options.accept.includes(kind))) throw new InputError("unreadable");
+  if (!kind || (options.accept && !options.accept.includes(kind))) throw options.notAccepted ? options.notAccepted() : new InputError("unreadable");
+  if (kind === "multipart") {
+    const form = await readMultipart(request, type, options.tooLarge);
+    return options.fromForm ? options.fromForm(form) : entriesToObject(form);
+  }
   const bytes = await readBodyBytes(request, options.tooLarge);
   if (kind === "json") {
     try {
@@ -93,31 +102,98 @@ async function readRaw(request: Request, options: ReadOptions<string>): Promise<
   return options.fromForm ? options.fromForm(form) : entriesToObject(form);
 }
 
+/** The refusal for a body past the path's limit, and the limit. */
+function bodyLimitOf(request: Request, tooLarge?: () => AppError): { maxBytes: number; refuse: () => AppError } {
+  const { maxBytes } = bodyLimitFor(new URL(request.url).pathname);
+  return { maxBytes, refuse: () => (tooLarge ? tooLarge() : new InputError("too_large", { max: formatBytes(maxBytes) })) };
+}
+
 /**
- * The body's bytes, counted as they arrive against the path's limit (lib/body-limits.ts): a
+ * The body's chunks as they arrive, counted against the path's limit (lib/body-limits.ts): a
  * declared length past it is refused unread, a stream that passes it is left unread from there
  * (the 413 answer closes the connection rather than draining it).
  */
-export async function readBodyBytes(request: Request, tooLarge?: () => AppError): Promise<Uint8Array<ArrayBuffer>> {
-  const { maxBytes } = bodyLimitFor(new URL(request.url).pathname);
-  const refuse = () => (tooLarge ? tooLarge() : new InputError("too_large", { max: formatBytes(maxBytes) }));
+async function* bodyChunks(request: Request, tooLarge?: () => AppError): AsyncGenerator<Uint8Array> {
+  const { maxBytes, refuse } = bodyLimitOf(request, tooLarge);
   if (Number(request.headers.get("content-length") ?? "0") > maxBytes) throw refuse();
-  if (!request.body) return new Uint8Array();
+  if (!request.body) return;
   const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
   let size = 0;
   for (;;) {
     const { done, value } = await reader.read();
-    if (done) break;
+    if (done) return;
     size += value.byteLength;
     if (size > maxBytes) {
       // Not cancelled: cancelling destroys the socket under Express before the 413 can be sent.
       reader.releaseLock();
       throw refuse();
     }
-    chunks.push(value);
+    yield value;
   }
+}
+
+/** The body's bytes, counted against the path's limit as they arrive (see bodyChunks). */
+export async function readBodyBytes(request: Request, tooLarge?: () => AppError): Promise<Uint8Array<ArrayBuffer>> {
+  const chunks: Uint8Array[] = [];
+  for await (const chunk of bodyChunks(request, tooLarge)) chunks.push(chunk);
   return Buffer.concat(chunks);
+}
+
+function drained(parser: busboy.Busboy): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      parser.off("drain", done).off("error", done).off("close", done);
+      resolve();
+    };
+    parser.on("drain", done).on("error", done).on("close", done);
+  });
+}
+
+/**
+ * A multipart body parsed as it streams in (busboy), into the FormData the web's own parser would
+ * give: text fields as strings, file parts as Files. Only a file part's own bytes are kept, each
+ * once; the body as a whole is never held. Broken framing is unreadable (400), like JSON that
+ * does not parse.
+ */
+async function readMultipart(request: Request, type: string, tooLarge?: () => AppError): Promise<FormData> {
+  const form = new FormData();
+  const { maxBytes } = bodyLimitOf(request);
+  let parser: busboy.Busboy;
+  try {
+    // busboy's own limits (1 MB per field, 100-byte names) would cut values silently: the body limit bounds them.
+    parser = busboy({ headers: { "content-type": type }, defParamCharset: "utf8", limits: { fieldSize: maxBytes, fieldNameSize: maxBytes } });
+  } catch {
+    throw new InputError("unreadable");
+  }
+  let failed: unknown = null;
+  const finished = new Promise<void>((resolve) => {
+    parser.on("close", resolve);
+    parser.on("error", (error) => {
+      failed ??= error;
+      resolve();
+    });
+  });
+  parser.on("field", (name, value) => form.append(name, value));
+  parser.on("file", (name, stream, info) => {
+    const chunks: Uint8Array<ArrayBuffer>[] = [];
+    // A part cut short fails the parser too; that error is the one answered.
+    stream.on("error", () => {});
+    stream.on("data", (chunk: Buffer<ArrayBuffer>) => chunks.push(chunk));
+    stream.on("end", () => form.append(name, new File(chunks, info.filename ?? "", { type: info.mimeType })));
+  });
+  try {
+    for await (const chunk of bodyChunks(request, tooLarge)) {
+      if (failed) break;
+      if (!parser.write(chunk) && !failed) await drained(parser);
+    }
+  } catch (error) {
+    parser.destroy();
+    throw error;
+  }
+  if (!failed) parser.end();
+  await finished;
+  if (failed) throw new InputError("unreadable");
+  return form;
 }
 
 function entriesToObject(entries: Iterable<[string, FormDataEntryValue]>): Record<string, string | string[]>;

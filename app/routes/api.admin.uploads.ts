@@ -30,6 +30,8 @@ export const action = withJsonErrors(async function action({ request, context }:
       accept: ["multipart"],
       fromForm: (form) => ({ file: form.get("file"), folder: form.get("folder") }),
       tooLarge: () => new UploadError("too_large"),
+      // A JSON or urlencoded body cannot carry a file.
+      notAccepted: () => new UploadError("no_file"),
     });
     folder = parseUploadFolder(form.folder);
     const file = form.file;

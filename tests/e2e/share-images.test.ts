@@ -59,6 +59,8 @@ describe("share images", () => {
       tier: 1,
       category: "deck-recipe",
       isPublic: true,
+      // Six cards: published as confirmed (the picture is what is tested, not the rules).
+      publishIllegal: true,
       energyTypes: ["electric"],
       cards: [
         { cardId: "A1-096", count: 2 },

@@ -39,7 +39,7 @@ describe("share buttons and the response record, at phone and desktop widths", (
     });
     expect(article.status()).toBe(201);
     const articleSlug = ((await article.json()) as { slug: string }).slug;
-    const deck = await admin.request.post(`${baseUrl}/api/admin/decks`, { data: { name: "シェアされるデッキ", tier: 2, category: "deck-recipe", isPublic: true }, headers: { origin: baseUrl } });
+    const deck = await admin.request.post(`${baseUrl}/api/admin/decks`, { data: { name: "シェアされるデッキ", tier: 2, category: "deck-recipe", isPublic: true, publishIllegal: true }, headers: { origin: baseUrl } });
     expect(deck.status()).toBe(201);
     const deckSlug = ((await deck.json()) as { slug: string }).slug;
     await admin.close();

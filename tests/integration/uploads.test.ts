@@ -212,6 +212,10 @@ describe("POST /api/admin/uploads (local store)", () => {
     const res = await upload(form(await jpeg(10, 10), { folder: "../secrets" }));
     expect(res.status).toBe(400);
     expect(await res.json()).toEqual({ error: "保存先フォルダが正しくありません", code: "bad_folder" });
+    // A body that cannot carry a file at all is the uploads' own "no file", not a generic format error.
+    const json = await upload(JSON.stringify({ file: "x" }), { headers: { "content-type": "application/json" } });
+    expect(json.status).toBe(400);
+    expect(await json.json()).toEqual({ error: "画像ファイルを選択してください", code: "no_file" });
   });
 
   it("answers 401 signed out and 403 for a user who is not an admin, storing nothing", async () => {

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, readFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -17,6 +17,13 @@ export type RunningServer = {
 
 const root = path.resolve(import.meta.dirname, "../..");
 
+/** Node's flags from `npm start` (the V8 heap sizes the server runs with), so tests and benches run the server as it is deployed. */
+export function startFlags(): string[] {
+  const scripts = (JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")) as { scripts: Record<string, string> }).scripts;
+  const command = /\bnode\s+(.*?)\s*server\.js\b/.exec(scripts.start)?.[1] ?? "";
+  return command.split(/\s+/).filter((flag) => flag.startsWith("--"));
+}
+
 /** Starts the built app (`node server.js`) on a free port and waits until it listens. */
 export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
   const dataDir = env.DATA_DIR ?? mkdtempSync(path.join(tmpdir(), "torepoke-test-"));
@@ -24,7 +31,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
   const url = `http://127.0.0.1:${wantedPort}`;
   // Every browser test signs up from 127.0.0.1: lift the per-IP auth limit unless a test sets it.
   const childEnv: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: "production", HOST: "127.0.0.1", LOG_LEVEL: "info", SITE_URL: url, AUTH_RATE_LIMIT_MAX: "10000", ANALYTICS_RATE_LIMIT: "100000", ...env, PORT: String(wantedPort), DATA_DIR: dataDir };
-  const child = spawn(process.execPath, ["server.js"], {
+  const child = spawn(process.execPath, [...startFlags(), "server.js"], {
     cwd: root,
     env: childEnv,
     stdio: ["ignore", "pipe", "pipe"],

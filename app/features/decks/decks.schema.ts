@@ -75,6 +75,8 @@ export const DeckInputSchema = z.object({
     .transform((v) => v || null)
     .refine((v) => v === null || SLUG_PATTERN.test(v), key("errSlugInvalid")),
   isPublic: z.boolean().default(false),
+  // The admin confirmed publishing a deck that breaks the game's rules (the editor's dialog); see assertPublishable.
+  publishIllegal: z.boolean({ error: key("errInvalidRequest") }).default(false),
   keywords: text().default("").transform(plain).pipe(z.string().max(KEYWORDS_MAX, key("errKeywordsTooLong"))).transform(normaliseKeywords),
   metaDescription: text().default("").transform((v) => plain(v).replace(/\n/g, " ").trim()).pipe(z.string().max(META_DESCRIPTION_MAX, key("errMetaTooLong"))),
   relatedDeckIds: z.array(z.string().uuid(key("errRelatedUnknown"))).max(MAX_RELATED, key("errRelatedUnknown")).default([]).transform((list) => [...new Set(list)]),

@@ -271,10 +271,22 @@ export async function getDeckForEdit(db: Db, id: string): Promise<DeckEditData |
   };
 }
 
+/**
+ * A deck the game would refuse (このままでは構築できません) is saved public only when the request
+ * says the admin confirmed it (`publishIllegal`, sent by the editor's dialog): otherwise 422
+ * `illegal_deck`, for the editor and the API alike. A private deck is saved whatever its cards.
+ */
+export async function assertPublishable(db: Db, input: Pick<DeckInput, "isPublic" | "publishIllegal" | "cards" | "energyTypes">): Promise<void> {
+  if (!input.isPublic || input.publishIllegal) return;
+  const legality = checkDeck(await deckCardViews(db, input.cards), input.energyTypes);
+  if (legality.status === "illegal") throw new DeckError("illegal_deck");
+}
+
 async function prepare(db: Db, store: UploadStore, input: DeckInput, deckId: string, art: CardArtOptions) {
   // A slug shaped like an id would be read as one: the id URL would never reach the slug.
   if (input.slug && isDeckId(input.slug)) throw new DeckError("slug_invalid", {}, { slug: "errSlugInvalid" });
   await checkDeckCardIds(db, input.cards.map((c) => c.cardId));
+  await assertPublishable(db, input);
   const related = input.relatedDeckIds.filter((id) => id !== deckId);
   return {
     name: input.name,

@@ -9,6 +9,7 @@ const DECK_ERRORS = {
   invalid_input: [400, "errInvalidRequest"],
   slug_taken: [409, "errSlugTaken"],
   conflict: [409, "errConflict"],
+  illegal_deck: [422, "errIllegalDeck"],
   slug_invalid: [400, "errSlugInvalid"],
   unknown_card: [400, "errUnknownCard"],
   related_unknown: [400, "errRelatedUnknown"],

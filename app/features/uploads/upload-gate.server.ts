@@ -1,4 +1,5 @@
 import { availableParallelism } from "node:os";
+import sharp from "sharp";
 import type { Db } from "../../db/client.server";
 import { countInWindow } from "../../lib/hourly-limit.server";
 import { createWorkPool, type PoolPlace, type WorkPool } from "../../lib/work-pool.server";
@@ -12,6 +13,12 @@ import { UPLOADS_PER_HOUR, UPLOADS_PER_MINUTE } from "./rules";
  */
 export const IMAGE_WORK_CONCURRENCY = Math.max(1, Math.min(4, availableParallelism() - 1));
 export const IMAGE_WORK_WAITING = IMAGE_WORK_CONCURRENCY * 3;
+
+// The pool decides how many images are worked on at once; libvips' own thread per core for each
+// image would multiply that (and every thread keeps its own malloc arena), and its operation cache
+// (50 MB by default) holds decoded pixels of uploads that are never read twice.
+sharp.concurrency(1);
+sharp.cache(false);
 
 let pool: WorkPool = createWorkPool({ concurrency: IMAGE_WORK_CONCURRENCY, maxWaiting: IMAGE_WORK_WAITING });
 

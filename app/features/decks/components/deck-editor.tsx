@@ -132,7 +132,8 @@ export function DeckEditor({ deck, packs, deckOptions, onSaved }: { deck: DeckEd
       const response = await fetch(deck ? `/api/admin/decks/${deck.id}` : "/api/admin/decks", {
         method: deck ? "PATCH" : "POST",
         headers: { "Content-Type": "application/json", Accept: "application/json" },
-        body: JSON.stringify(deck ? { ...payload, revision } : payload),
+        // The server refuses an illegal public deck unless the admin confirmed it in the dialog above.
+        body: JSON.stringify({ ...payload, ...(options.publishIllegal ? { publishIllegal: true } : {}), ...(deck ? { revision } : {}) }),
       });
       const answer = (await response.json().catch(() => ({}))) as { id?: string; slug?: string; revision?: number; error?: string; code?: string; fields?: Record<string, string> };
       if (response.status === 409 && answer.code === "conflict") {
