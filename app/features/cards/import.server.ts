@@ -51,15 +51,17 @@ const COLUMN_ALIASES: Record<string, keyof Columns> = {
   no: "number",
   nameen: "nameEn",
   englishname: "nameEn",
-  type: "type",
-  element: "type",
-  タイプ: "type",
+  // The Pokémon's type. Not `type`: in the catalogue package's data (and files exported from it)
+  // `type` is the card's kind (pokemon, supporter, item …) and `element` the Pokémon's type.
+  element: "element",
+  pokemontype: "element",
+  タイプ: "element",
   hp: "hp",
+  // Not `retreatCost`: the catalogue package fills that with one placeholder value for every card.
   retreat: "retreat",
-  retreatcost: "retreat",
   にげる: "retreat",
 };
-type Columns = { name?: number; rarity?: number; imageUrl?: number; id?: number; number?: number; nameEn?: number; type?: number; hp?: number; retreat?: number };
+type Columns = { name?: number; rarity?: number; imageUrl?: number; id?: number; number?: number; nameEn?: number; element?: number; hp?: number; retreat?: number };
 
 // A type cell: the element's English name or the mark Japanese cards print (草 炎 水 …).
 const TYPE_SPELLINGS: Record<string, Element> = {
@@ -141,7 +143,7 @@ export function parseCardCsv(text: string): ParsedCardRow[] {
       rowIssues.push({ line, code: "image_url_invalid" });
     }
     // Optional facts: an empty cell is "not known", never a default.
-    const typeCell = cell("type").normalize("NFKC");
+    const typeCell = cell("element").normalize("NFKC");
     const element = typeCell ? (TYPE_SPELLINGS[typeCell.toLowerCase().replace(/タイプ$/, "")] ?? null) : null;
     if (typeCell && !element) rowIssues.push({ line, code: "type_unknown", value: typeCell.slice(0, 20) });
     const hpCell = cell("hp").normalize("NFKC");

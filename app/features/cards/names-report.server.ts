@@ -113,7 +113,7 @@ export function formatNamesReport(report: NamesReport): string {
   for (const p of report.englishPacks) lines.push(`  ${p}`);
   lines.push(`Still English, sets (${report.englishSets.length}; shown as the code with the English name in parentheses):`);
   for (const p of report.englishSets) lines.push(`  ${p}`);
-  lines.push("Not in the catalogue (Pokémon cards without it; pages show nothing rather than a guess; cards registered by the CSV import can carry type, hp and retreat columns):");
+  lines.push("Not in the catalogue (Pokémon cards without it; pages show nothing rather than a guess; cards registered by the CSV import can carry element, hp and retreat columns):");
   lines.push("  set      cards  type    HP  retreat  stage");
   for (const r of report.missingFacts) lines.push(`  ${r.setCode.padEnd(8)} ${String(r.pokemon).padStart(5)} ${String(r.type).padStart(5)} ${String(r.hp).padStart(5)} ${String(r.retreat).padStart(8)} ${String(r.stage).padStart(6)}`);
   return lines.join("\n");
