@@ -83,6 +83,12 @@ describe("CSV import (SPEC.md §7 importCardsFromCSV)", () => {
     expect(message).toContain("4行目: hp「0」は10〜500の10の倍数にしてください");
     expect(message).toContain("5行目: retreat「6」は0〜5の整数にしてください");
     expect(message).toContain("6行目: retreat「-1」は0〜5の整数にしてください");
+    // A spelling that names a property of every object is no type either (and no server error).
+    const inherited = await failure("dialga", "name,rarity,imageUrl,element\ng,◆,,constructor\nh,◆,,__proto__\ni,◆,,toString\n");
+    expect(inherited.error.code).toBe("rows_invalid");
+    expect(inherited.message).toContain("2行目: タイプ「constructor」は不明です");
+    expect(inherited.message).toContain("3行目: タイプ「__proto__」は不明です");
+    expect(inherited.message).toContain("4行目: タイプ「toString」は不明です");
   });
 
   it("imports a file exported from the catalogue package's data: its type column is the card's kind, its element the Pokémon's type, its retreatCost a placeholder", async () => {

@@ -63,8 +63,9 @@ const COLUMN_ALIASES: Record<string, keyof Columns> = {
 };
 type Columns = { name?: number; rarity?: number; imageUrl?: number; id?: number; number?: number; nameEn?: number; element?: number; hp?: number; retreat?: number };
 
-// A type cell: the element's English name or the mark Japanese cards print (草 炎 水 …).
-const TYPE_SPELLINGS: Record<string, Element> = {
+// A type cell: the element's English name or the mark Japanese cards print (草 炎 水 …). A Map,
+// so a cell like "constructor" or "__proto__" is just an unknown spelling.
+const TYPE_SPELLINGS = new Map<string, Element>(Object.entries({
   grass: "grass", 草: "grass",
   fire: "fire", 炎: "fire",
   water: "water", 水: "water",
@@ -75,7 +76,7 @@ const TYPE_SPELLINGS: Record<string, Element> = {
   metal: "metal", steel: "metal", 鋼: "metal",
   dragon: "dragon", ドラゴン: "dragon", 竜: "dragon",
   colorless: "colorless", colourless: "colorless", 無: "colorless", 無色: "colorless",
-};
+} satisfies Record<string, Element>));
 // HP as printed: a multiple of 10 up to HP_MAX. Retreat cost: 0 to RETREAT_MAX energies.
 
 const headerKey = (cell: string) => cell.replace(/^\uFEFF/, "").normalize("NFKC").replace(/[\s_-]+/g, "").toLowerCase();
@@ -144,7 +145,7 @@ export function parseCardCsv(text: string): ParsedCardRow[] {
     }
     // Optional facts: an empty cell is "not known", never a default.
     const typeCell = cell("element").normalize("NFKC");
-    const element = typeCell ? (TYPE_SPELLINGS[typeCell.toLowerCase().replace(/タイプ$/, "")] ?? null) : null;
+    const element = typeCell ? (TYPE_SPELLINGS.get(typeCell.toLowerCase().replace(/タイプ$/, "")) ?? null) : null;
     if (typeCell && !element) rowIssues.push({ line, code: "type_unknown", value: typeCell.slice(0, 20) });
     const hpCell = cell("hp").normalize("NFKC");
     const hp = /^\d{1,3}$/.test(hpCell) ? Number(hpCell) : null;
