@@ -69,7 +69,12 @@ describe("CSV import (SPEC.md §7 importCardsFromCSV)", () => {
     // The card page and lists read them as the catalogue's own facts.
     const listed = await listCards(database.db, { packId: "dialga", q: "てすと用らいちゅう" });
     expect(listed.cards.map((c) => [c.element, c.hp])).toEqual([["lightning", 120]]);
-    // A re-import that empties a cell makes the fact unknown again.
+    // A re-import without the columns (or with only some) leaves the facts an earlier import set.
+    await importCardsFromCsv(database.db, { title: "dialga", csvData: "name,rarity,imageUrl\nテスト用ライチュウ,◆◆,https://img.example/raichu.webp\n" });
+    await importCardsFromCsv(database.db, { title: "dialga", csvData: "name,rarity,imageUrl,hp\nテスト用ライチュウ,◆◆,https://img.example/raichu.webp,130\n" });
+    const [kept] = await database.db.select({ imageUrl: cards.imageUrl, element: cards.element, hp: cards.hp, retreatCost: cards.retreatCost }).from(cards).where(eq(cards.name, "テスト用ライチュウ"));
+    expect(kept).toEqual({ imageUrl: "https://img.example/raichu.webp", element: "lightning", hp: 130, retreatCost: 2 });
+    // A re-import that has the columns but empties a cell makes the fact unknown again.
     await importCardsFromCsv(database.db, { title: "dialga", csvData: csv.replace("雷,１２０,2", ",,") });
     const [raichu] = await database.db.select({ element: cards.element, hp: cards.hp, retreatCost: cards.retreatCost }).from(cards).where(eq(cards.name, "テスト用ライチュウ"));
     expect(raichu).toEqual({ element: null, hp: null, retreatCost: null });

@@ -81,11 +81,21 @@ const TYPE_SPELLINGS = new Map<string, Element>(Object.entries({
 
 const headerKey = (cell: string) => cell.replace(/^\uFEFF/, "").normalize("NFKC").replace(/[\s_-]+/g, "").toLowerCase();
 
+/** The optional fact columns, by the card field each fills. */
+const FACT_COLUMNS = { element: "element", hp: "hp", retreatCost: "retreat" } as const;
+export type FactField = keyof typeof FACT_COLUMNS;
+
+export type ParsedCardCsv = {
+  rows: ParsedCardRow[];
+  /** The optional facts the file has a column for: only these are written on a re-import. */
+  facts: FactField[];
+};
+
 /**
  * Parses and validates the CSV rows (no database access). Throws CardImportError for a file
  * that cannot be imported; every bad row is collected so the admin can fix them all at once.
  */
-export function parseCardCsv(text: string): ParsedCardRow[] {
+export function parseCardCsv(text: string): ParsedCardCsv {
   if (!text.replace(/^\uFEFF/, "").trim()) throw new CardImportError("csv_missing");
   if (Buffer.byteLength(text, "utf8") > IMPORT_MAX_BYTES) throw new CardImportError("too_large", { max: IMPORT_MAX_BYTES / 1024 / 1024 });
   let records: { record: string[]; info: { lines: number } }[];
@@ -197,7 +207,8 @@ export function parseCardCsv(text: string): ParsedCardRow[] {
     const lines = new Set(issues.map((i) => i.line));
     throw new CardImportError("rows_invalid", {}, { issues: issues.slice(0, IMPORT_ISSUES_SHOWN), issueCount: lines.size, nameMax: NAME_MAX_LENGTH });
   }
-  return parsed;
+  const facts = (Object.keys(FACT_COLUMNS) as FactField[]).filter((field) => columns[FACT_COLUMNS[field]] !== undefined);
+  return { rows: parsed, facts };
 }
 
 /** Card id of an imported row: stable for the natural key, safe in a URL. */
@@ -217,7 +228,7 @@ export async function importCardsFromCsv(db: Db, input: CardImportInput): Promis
   const packId = input.title.trim();
   if (!packId) throw new CardImportError("title_missing");
   if (!input.csvData.trim()) throw new CardImportError("csv_missing");
-  const rows = parseCardCsv(input.csvData);
+  const { rows, facts } = parseCardCsv(input.csvData);
   const pack = await getPack(db, packId);
   if (!pack) throw new CardImportError("unknown_pack", { pack: packId.slice(0, 50) });
 
@@ -248,10 +259,12 @@ export async function importCardsFromCsv(db: Db, input: CardImportInput): Promis
             rarity: sql`excluded.rarity`,
             imageUrl: sql`excluded.image_url`,
             number: sql`excluded.number`,
-            element: sql`excluded.element`,
-            hp: sql`excluded.hp`,
-            retreatCost: sql`excluded.retreat_cost`,
             searchText: sql`excluded.search_text`,
+            // A fact is overwritten only when the file has its column (an empty cell then makes it
+            // unknown again); a file without the column leaves what an earlier import set.
+            ...(facts.includes("element") && { element: sql`excluded.element` }),
+            ...(facts.includes("hp") && { hp: sql`excluded.hp` }),
+            ...(facts.includes("retreatCost") && { retreatCost: sql`excluded.retreat_cost` }),
           },
         });
       await tx
