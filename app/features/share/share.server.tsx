@@ -16,7 +16,7 @@ import { IMAGE_WORK_CONCURRENCY } from "../uploads/upload-gate.server";
 import { createWorkPool } from "../../lib/work-pool.server";
 import { shareMessages } from "./messages";
 import { renderShareImage } from "./render.server";
-import { CardShareImage, DeckShareImage, OfferShareImage, rarityText, type CardShareModel, type DeckShareModel, type OfferShareModel, type ShareCard } from "./templates.server";
+import { CardShareImage, DECK_TILES, DeckShareImage, OFFER_TILES, OfferShareImage, rarityText, type CardShareModel, type DeckShareModel, type OfferShareModel, type ShareCard } from "./templates.server";
 
 /**
  * Open Graph images of deck recipes, offers and cards (docs/decisions/021). Each image is a
@@ -50,7 +50,8 @@ export function deckShareModel(deck: Pick<DeckDetail, "name" | "tier" | "energyT
       const energy = ENERGY_TYPES.find((e) => e.value === value);
       return { label: energy?.ja ?? value, color: energy?.color ?? "#64748b" };
     }),
-    cards: deck.cards.map((card) => ({ name: card.name, rarity: card.rarity, frame: frameOf(card), count: card.count, art: artOf(card) })),
+    // Only the tiles the image draws: rows past them would load art never drawn and change the revision.
+    cards: deck.cards.slice(0, DECK_TILES).map((card) => ({ name: card.name, rarity: card.rarity, frame: frameOf(card), count: card.count, art: artOf(card) })),
     labels: { deckRecipe: ja("deckRecipe"), tier: ja("tier", { tier: deck.tier }), total: ja("cardsTotal", { count: deck.legality.total }) },
   };
 }
@@ -58,8 +59,8 @@ export function deckShareModel(deck: Pick<DeckDetail, "name" | "tier" | "energyT
 const ENDED = { closed: "endedClosed", expired: "endedExpired", completed: "endedCompleted", negotiating: "endedNegotiating" } as const;
 
 export function offerShareModel(offer: Pick<OfferView, "ownerName" | "give" | "want" | "status">): OfferShareModel {
-  const side = (cards: OfferView["give"]) => cards.map((card) => ({ name: card.name, rarity: card.rarity, frame: frameOf(card), count: card.count, art: artOf(card) }));
-  const more = (cards: unknown[]) => (cards.length > 3 ? ja("more", { count: cards.length - 3 }) : null);
+  const side = (cards: OfferView["give"]) => cards.slice(0, OFFER_TILES).map((card) => ({ name: card.name, rarity: card.rarity, frame: frameOf(card), count: card.count, art: artOf(card) }));
+  const more = (cards: unknown[]) => (cards.length > OFFER_TILES ? ja("more", { count: cards.length - OFFER_TILES }) : null);
   return {
     owner: offer.ownerName,
     give: side(offer.give),
