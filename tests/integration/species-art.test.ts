@@ -120,8 +120,15 @@ describe("species artwork for the placeholders (cards:art)", () => {
     expect(model.card.art).toBe(card.speciesArt);
     const revision = shareImagePath("card", card.id, model).split("/").pop()!.replace(".webp", "");
     expect(shareImagePath("card", card.id, cardShareModel({ ...card, speciesArt: null }, null))).not.toContain(revision);
+    // Art that cannot be read (here: an upload store without it) draws the frame only, and that
+    // image is not kept under the revision, so a later request draws it again.
+    const bare = createLocalStore(path.join(work, "uploads-without-art"), "http://127.0.0.1");
+    const partial = await shareImage(database.db, bare, "card", card.id, revision);
+    expect(partial).toMatchObject({ kind: "image", kept: false });
+    expect(await bare.get(`share/card-${card.id.replace(/[^A-Za-z0-9_-]/g, "_")}-${revision}.webp`)).toBeNull();
     const answer = await shareImage(database.db, store, "card", card.id, revision);
-    expect(answer.kind).toBe("image");
+    expect(answer).toMatchObject({ kind: "image", kept: true });
+    expect(await store.get(`share/card-${card.id.replace(/[^A-Za-z0-9_-]/g, "_")}-${revision}.webp`)).not.toBeNull();
     const bytes = (answer as { bytes: Buffer }).bytes;
     // The yellow disc is in the picture: some pixels are strongly yellow.
     const { data, info } = await sharp(bytes).raw().toBuffer({ resolveWithObject: true });
