@@ -104,6 +104,17 @@ describe("species artwork for the placeholders (cards:art)", () => {
     expect(second).toMatchObject({ species: 2, stored: 0, cards: first.cards });
     expect(await readdir(path.join(uploads, "card-art"))).toEqual(files);
 
+    // A file that is there but cannot be read is a failure, not a missing species: its cards keep their art.
+    await rm(path.join(folder, "25.svg"));
+    await mkdir(path.join(folder, "25.svg"));
+    const unreadable = await loadSpeciesArt(database.db, folder, store);
+    expect(unreadable.failed.map((f) => f.file).sort()).toEqual(["25", "4"]);
+    expect(unreadable.missing).toBe(second.missing);
+    const stillPikachus = await database.db.select({ speciesArt: cards.speciesArt }).from(cards).where(inArray(cards.nameEn, ["Pikachu", "Pikachu ex"]));
+    expect(stillPikachus.every((c) => c.speciesArt === url)).toBe(true);
+    await rm(path.join(folder, "25.svg"), { recursive: true });
+    await writeFile(path.join(folder, "25.svg"), artwork("#f5d000"));
+
     // Artwork that is gone from the folder is taken off its cards.
     await rm(path.join(folder, "1.svg"));
     await loadSpeciesArt(database.db, folder, store);

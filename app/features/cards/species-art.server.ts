@@ -121,7 +121,7 @@ export type SpeciesArtSummary = {
  * (`card-art/<file>-<hash of the source>.webp`) and points every Pokémon card of that species
  * at it (`speciesArt`). Trainers, forms without artwork and species the folder lacks keep none.
  * A second run with the same files stores nothing; a card whose species lost its file is
- * cleared. Stored files are never overwritten (the key carries the source's hash).
+ * cleared, while one whose file could not be read or drawn keeps what it had. Stored files are never overwritten (the key carries the source's hash).
  */
 export async function loadSpeciesArt(db: Db, folder: string, store: UploadStore, onProgress: (done: number, total: number) => void = () => {}): Promise<SpeciesArtSummary> {
   const rows = await db
@@ -138,12 +138,21 @@ export async function loadSpeciesArt(db: Db, folder: string, store: UploadStore,
   }
   const summary: SpeciesArtSummary = { species: 0, cards: 0, missing: 0, stored: 0, failed: [] };
   const pointed = new Set<string>();
+  const kept = new Set<string>();
   let done = 0;
   for (const [file, list] of byFile) {
     done++;
-    const source = await readFile(path.join(folder, `${file}.svg`)).catch(() => null);
-    if (!source) {
-      summary.missing++;
+    let source: Buffer;
+    try {
+      source = await readFile(path.join(folder, `${file}.svg`));
+    } catch (error) {
+      // Only a file that is not there means the species has no artwork; any other read error
+      // is a failure, and its cards keep what they show.
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") summary.missing++;
+      else {
+        summary.failed.push({ file, reason: error instanceof Error ? error.message : String(error) });
+        for (const row of list) kept.add(row.id);
+      }
       onProgress(done, byFile.size);
       continue;
     }
@@ -170,11 +179,12 @@ export async function loadSpeciesArt(db: Db, folder: string, store: UploadStore,
       summary.cards += ids.length;
     } catch (error) {
       summary.failed.push({ file, reason: error instanceof Error ? error.message : String(error) });
+      for (const row of list) kept.add(row.id);
     }
     onProgress(done, byFile.size);
   }
-  // Cards that pointed at art their species no longer has.
-  const stale = rows.filter((r) => r.speciesArt && !pointed.has(r.id)).map((r) => r.id);
+  // Cards that pointed at art their species no longer has (not those whose file could not be read).
+  const stale = rows.filter((r) => r.speciesArt && !pointed.has(r.id) && !kept.has(r.id)).map((r) => r.id);
   if (stale.length) await db.update(cards).set({ speciesArt: null }).where(inArray(cards.id, stale));
   invalidateCardIndex(db);
   return summary;
