@@ -73,13 +73,15 @@ describe("species artwork for the placeholders (cards:art)", () => {
     await mkdir(folder, { recursive: true });
     await writeFile(path.join(folder, "25.svg"), artwork("#f5d000"));
     await writeFile(path.join(folder, "1.svg"), artwork("#3f9a3a"));
+    // Raichu's artwork is there, so Alolan Raichu's keeping the frame is the mapping's doing.
+    await writeFile(path.join(folder, "26.svg"), artwork("#e08a2c"));
     await writeFile(path.join(folder, "4.svg"), "<svg this is not an image");
     const uploads = path.join(work, "uploads");
     const store = createLocalStore(uploads, "http://127.0.0.1");
 
     const first = await loadSpeciesArt(database.db, folder, store);
     expect(first.failed.map((f) => f.file)).toEqual(["4"]);
-    expect(first).toMatchObject({ species: 2, stored: 2 });
+    expect(first).toMatchObject({ species: 3, stored: 3 });
     const all = await database.db.select({ id: cards.id, nameEn: cards.nameEn, cardType: cards.cardType, speciesArt: cards.speciesArt }).from(cards);
     const pikachus = all.filter((c) => c.nameEn === "Pikachu" || c.nameEn === "Pikachu ex");
     expect(pikachus.length).toBeGreaterThan(2);
@@ -90,7 +92,10 @@ describe("species artwork for the placeholders (cards:art)", () => {
     // Trainers, other species and a file that failed keep the designed frame.
     expect(all.filter((c) => c.speciesArt && c.cardType !== "pokemon")).toEqual([]);
     expect(all.find((c) => c.nameEn === "Charmander")?.speciesArt).toBeNull();
-    expect(all.find((c) => c.nameEn === "Alolan Raichu ex")?.speciesArt ?? null).toBeNull();
+    expect(all.find((c) => c.nameEn === "Raichu")?.speciesArt).toMatch(/^\/uploads\/card-art\/26-/);
+    const alolan = all.filter((c) => c.nameEn.startsWith("Alolan Raichu"));
+    expect(alolan.length).toBeGreaterThan(0);
+    expect(alolan.every((c) => c.speciesArt === null)).toBe(true);
 
     const stored = await sharp(path.join(uploads, url.replace(/^\/uploads\//, ""))).metadata();
     expect([stored.format, stored.width, stored.height, stored.hasAlpha]).toEqual(["webp", 320, 320, true]);
@@ -101,7 +106,7 @@ describe("species artwork for the placeholders (cards:art)", () => {
 
     const files = await readdir(path.join(uploads, "card-art"));
     const second = await loadSpeciesArt(database.db, folder, store);
-    expect(second).toMatchObject({ species: 2, stored: 0, cards: first.cards });
+    expect(second).toMatchObject({ species: 3, stored: 0, cards: first.cards });
     expect(await readdir(path.join(uploads, "card-art"))).toEqual(files);
 
     // A file that is there but cannot be read is a failure, not a missing species: its cards keep their art.

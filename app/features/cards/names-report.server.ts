@@ -1,8 +1,7 @@
 import { readCatalogue, type CatalogueCardRow, type CataloguePack } from "./catalogue.server";
 import { checkReading, type NameCheck } from "./japanese-names";
 import { romanisedToken } from "./romanisation";
-
-const TRAINER_TYPES = new Set(["supporter", "item", "tool", "fossil", "stadium", "trainer"]);
+import { isTrainerCard } from "../../lib/card-face";
 
 export type Coverage = { japanese: number; total: number };
 
@@ -32,7 +31,7 @@ export function isJapanesePackName(pack: Pick<CataloguePack, "nameJa">): boolean
 }
 
 export function isTrainer(card: Pick<CatalogueCardRow, "cardType">): boolean {
-  return TRAINER_TYPES.has(card.cardType ?? "");
+  return isTrainerCard({ cardType: card.cardType ?? null });
 }
 
 /** Coverage of verified Japanese names over the catalogue as it would be seeded. */

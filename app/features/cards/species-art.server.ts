@@ -6,16 +6,17 @@ import { and, inArray, isNull, ne, notInArray, or } from "drizzle-orm";
 import sharp from "sharp";
 import type { Db } from "../../db/client.server";
 import { cards } from "../../db/schema/index";
+import { TRAINER_TYPES } from "../../lib/card-face";
 import type { UploadStore } from "../uploads/storage.server";
 import { invalidateCardIndex } from "./card-index.server";
 import { normaliseEnglish } from "./catalogue.server";
+import { romanisedToken } from "./romanisation";
 
 const require = createRequire(import.meta.url);
 
 /** Square size of the stored artwork: sharp enough for the card page's art window at 2×. */
 export const SPECIES_ART_SIZE = 320;
 
-const TRAINER_TYPES = ["supporter", "item", "tool", "fossil", "stadium", "trainer"];
 
 // Forms whose artwork is a file of its own in the dream-world set (`<dex>-<form>.svg`), by the
 // card's English name.
@@ -72,8 +73,7 @@ function nationalDex(): Map<string, number> {
 
 /** The Pokémon's token in a catalogue image file name, without ex (`…_PIKACHUex_RR.webp` → PIKACHU); null for other names. */
 export function imageToken(imageFile: string | null | undefined): string | null {
-  const match = /^c[A-Z]{2}_\d+_\d+_\d+_(.+)_[A-Za-z]+\.webp$/.exec(imageFile ?? "");
-  return match ? match[1].replace(/ex$/, "") : null;
+  return imageFile ? (romanisedToken(imageFile)?.replace(/ex$/, "") ?? null) : null;
 }
 
 export type SpeciesArtCard = { nameEn: string; imageFile?: string | null; element?: string | null };
@@ -127,7 +127,7 @@ export async function loadSpeciesArt(db: Db, folder: string, store: UploadStore,
   const rows = await db
     .select({ id: cards.id, nameEn: cards.nameEn, imageFile: cards.imageFile, element: cards.element, speciesArt: cards.speciesArt })
     .from(cards)
-    .where(or(isNull(cards.cardType), notInArray(cards.cardType, TRAINER_TYPES)));
+    .where(or(isNull(cards.cardType), notInArray(cards.cardType, [...TRAINER_TYPES])));
   const byFile = new Map<string, typeof rows>();
   for (const row of rows) {
     const file = speciesArtFile(row);
