@@ -46,7 +46,8 @@ export const cardsMessages = defineMessages({
     importTitle: "タイトル（パックID）",
     importTitlePlaceholder: "例: dialga",
     importFile: "CSVファイル",
-    importHelp: "列 name, rarity, imageUrl が必要です（列の順序は自由、UTF-8 と Shift_JIS に対応）。任意の列 id があれば再登録時の識別に使います。",
+    importHelp:
+      "列 name, rarity, imageUrl が必要です（列の順序は自由、UTF-8 と Shift_JIS に対応）。任意の列 id があれば再登録時の識別に使います。任意の列 element（タイプ: 草・炎・水…）、hp（10〜500の10の倍数）、retreat（にげる: 0〜5）があれば、そのカードの情報として登録します。空欄は「不明」のままで、列のないファイルで再登録しても登録済みの値は変わりません。",
     importSubmit: "カードを登録",
     importBusy: "処理中...",
     importMissingInputs: "タイトルとCSVファイルを選択してください",
@@ -157,7 +158,8 @@ export const cardsMessages = defineMessages({
     importTitle: "Title (pack id)",
     importTitlePlaceholder: "e.g. dialga",
     importFile: "CSV file",
-    importHelp: "Needs the columns name, rarity, imageUrl (any order; UTF-8 or Shift_JIS). An optional id column identifies cards when a file is imported again.",
+    importHelp:
+      "Needs the columns name, rarity, imageUrl (any order; UTF-8 or Shift_JIS). An optional id column identifies cards when a file is imported again. Optional columns element (the Pokémon's type: grass, fire, water … or 草 炎 水 …), hp (a multiple of 10 from 10 to 500) and retreat (0–5) give the cards those facts; an empty cell stays unknown, and a file without a column leaves what an earlier import set.",
     importSubmit: "Register cards",
     importBusy: "Processing...",
     importMissingInputs: "Choose a title and a CSV file",
