@@ -17,7 +17,6 @@ const require = createRequire(import.meta.url);
 /** Square size of the stored artwork: sharp enough for the card page's art window at 2×. */
 export const SPECIES_ART_SIZE = 320;
 
-
 // Forms whose artwork is a file of its own in the dream-world set (`<dex>-<form>.svg`), by the
 // card's English name.
 const FORM_FILES: Record<string, string> = {
@@ -121,7 +120,8 @@ export type SpeciesArtSummary = {
  * (`card-art/<file>-<hash of the source>.webp`) and points every Pokémon card of that species
  * at it (`speciesArt`). Trainers, forms without artwork and species the folder lacks keep none.
  * A second run with the same files stores nothing; a card whose species lost its file is
- * cleared, while one whose file could not be read or drawn keeps what it had. Stored files are never overwritten (the key carries the source's hash).
+ * cleared, while one whose file could not be read or drawn keeps what it had. Stored files are
+ * never overwritten (the key carries the source's hash).
  */
 export async function loadSpeciesArt(db: Db, folder: string, store: UploadStore, onProgress: (done: number, total: number) => void = () => {}): Promise<SpeciesArtSummary> {
   const rows = await db
