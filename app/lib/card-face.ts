@@ -50,10 +50,12 @@ export function cardArt(face: Pick<CardFace, "imageUrl" | "imageFile" | "storedI
   return null;
 }
 
-const TRAINER_TYPES = new Set(["supporter", "item", "tool", "fossil", "stadium", "trainer"]);
+/** Card kinds (`cards.card_type`) that are trainers, not Pokémon. */
+export const TRAINER_TYPES = ["supporter", "item", "tool", "fossil", "stadium", "trainer"] as const;
+const TRAINER_TYPE_SET = new Set<string>(TRAINER_TYPES);
 
 export function isTrainerCard(face: Pick<CardFace, "cardType">): boolean {
-  return TRAINER_TYPES.has(face.cardType ?? "");
+  return TRAINER_TYPE_SET.has(face.cardType ?? "");
 }
 
 /** Elements the frame colours and the 草 炎 水 … labels know. */

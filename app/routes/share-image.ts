@@ -4,8 +4,9 @@ import type { Route } from "./+types/share-image";
 
 /**
  * GET /share/{deck|offer|card}/{id}/{revision}.webp → the page's 1200×630 share image. A URL's
- * bytes never change (the revision is the hash of what it draws), so it is cached for a year;
- * an old revision answers 301 to the current one, a private or unknown subject 404.
+ * bytes never change (the revision is the hash of what it draws), so it is cached for a year,
+ * unless a tile's artwork could not be read (that image is drawn again later); an old revision
+ * answers 301 to the current one, a private or unknown subject 404.
  */
 export async function loader({ params, context }: Route.LoaderArgs) {
   const kind = params.kind as ShareKind;
@@ -19,7 +20,8 @@ export async function loader({ params, context }: Route.LoaderArgs) {
     headers: {
       "Content-Type": "image/webp",
       "Content-Length": String(answer.bytes.length),
-      "Cache-Control": IMMUTABLE_CACHE_CONTROL,
+      // An image drawn without some tile's artwork is drawn again on a later request.
+      "Cache-Control": answer.kept ? IMMUTABLE_CACHE_CONTROL : "no-store",
       "X-Content-Type-Options": "nosniff",
     },
   });

@@ -1,4 +1,4 @@
-import { count, eq, like } from "drizzle-orm";
+import { count, eq, inArray, like } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cardPacks, cards } from "../../app/db/schema/index";
 import { listCards, searchCards } from "../../app/features/cards/cards.server";
@@ -58,7 +58,7 @@ describe("CSV import (SPEC.md §7 importCardsFromCSV)", () => {
   });
 
   it("takes optional type, HP and retreat columns for what the catalogue lacks; an empty cell stays unknown", async () => {
-    const csv = "name,rarity,imageUrl,Type,HP,Retreat Cost\nテスト用ライチュウ,◆◆,,雷,１２０,2\nテスト用ニャース,◆,,colorless,60,0\nテスト用ナゾ,◆,,,,\n";
+    const csv = "name,rarity,imageUrl,Pokemon Type,HP,にげる\nテスト用ライチュウ,◆◆,,雷,１２０,2\nテスト用ニャース,◆,,colorless,60,0\nテスト用ナゾ,◆,,,,\n";
     expect(await importCardsFromCsv(database.db, { title: "dialga", csvData: csv })).toEqual({ count: 3 });
     const rows = await database.db.select({ name: cards.name, element: cards.element, hp: cards.hp, retreatCost: cards.retreatCost }).from(cards).where(like(cards.name, "テスト用%")).orderBy(cards.name);
     expect(rows.filter((r) => ["テスト用ライチュウ", "テスト用ニャース", "テスト用ナゾ"].includes(r.name))).toEqual([
@@ -69,20 +69,53 @@ describe("CSV import (SPEC.md §7 importCardsFromCSV)", () => {
     // The card page and lists read them as the catalogue's own facts.
     const listed = await listCards(database.db, { packId: "dialga", q: "てすと用らいちゅう" });
     expect(listed.cards.map((c) => [c.element, c.hp])).toEqual([["lightning", 120]]);
-    // A re-import that empties a cell makes the fact unknown again.
+    // A re-import without the columns (or with only some) leaves the facts an earlier import set.
+    await importCardsFromCsv(database.db, { title: "dialga", csvData: "name,rarity,imageUrl\nテスト用ライチュウ,◆◆,https://img.example/raichu.webp\n" });
+    await importCardsFromCsv(database.db, { title: "dialga", csvData: "name,rarity,imageUrl,hp\nテスト用ライチュウ,◆◆,https://img.example/raichu.webp,130\n" });
+    const [kept] = await database.db.select({ imageUrl: cards.imageUrl, element: cards.element, hp: cards.hp, retreatCost: cards.retreatCost }).from(cards).where(eq(cards.name, "テスト用ライチュウ"));
+    expect(kept).toEqual({ imageUrl: "https://img.example/raichu.webp", element: "lightning", hp: 130, retreatCost: 2 });
+    // A re-import that has the columns but empties a cell makes the fact unknown again.
     await importCardsFromCsv(database.db, { title: "dialga", csvData: csv.replace("雷,１２０,2", ",,") });
     const [raichu] = await database.db.select({ element: cards.element, hp: cards.hp, retreatCost: cards.retreatCost }).from(cards).where(eq(cards.name, "テスト用ライチュウ"));
     expect(raichu).toEqual({ element: null, hp: null, retreatCost: null });
 
-    const bad = ["name,rarity,imageUrl,type,hp,retreat", "a,◆,,光,60,1", "b,◆,,草,65,1", "c,◆,,草,0,1", "d,◆,,草,60,6", "e,◆,,草,60,-1", "f,◆,,草,HP60,1"].join("\n");
+    const bad = ["name,rarity,imageUrl,element,hp,retreat", "a,◆,,光,60,1", "b,◆,,草,65,1", "c,◆,,草,0,1", "d,◆,,草,60,6", "e,◆,,草,60,-1", "f,◆,,草,HP60,1"].join("\n");
     const { error, message } = await failure("dialga", bad);
     expect(error.code).toBe("rows_invalid");
     expect(message).toMatch(/^6行に誤りがあるため登録しませんでした。/);
-    expect(message).toContain("2行目: type「光」は不明です");
+    expect(message).toContain("2行目: タイプ「光」は不明です");
     expect(message).toContain("3行目: hp「65」は10〜500の10の倍数にしてください");
     expect(message).toContain("4行目: hp「0」は10〜500の10の倍数にしてください");
     expect(message).toContain("5行目: retreat「6」は0〜5の整数にしてください");
     expect(message).toContain("6行目: retreat「-1」は0〜5の整数にしてください");
+    // A spelling that names a property of every object is no type either (and no server error).
+    const inherited = await failure("dialga", "name,rarity,imageUrl,element\ng,◆,,constructor\nh,◆,,__proto__\ni,◆,,toString\n");
+    expect(inherited.error.code).toBe("rows_invalid");
+    expect(inherited.message).toContain("2行目: タイプ「constructor」は不明です");
+    expect(inherited.message).toContain("3行目: タイプ「__proto__」は不明です");
+    expect(inherited.message).toContain("4行目: タイプ「toString」は不明です");
+  });
+
+  it("imports a file exported from the catalogue package's data: its type column is the card's kind, its element the Pokémon's type, its retreatCost a placeholder", async () => {
+    const csv = [
+      "name,rarity,image,element,type,stage,health,retreatCost",
+      "テスト用フシギダネ,◆,,grass,pokemon,basic,50,1",
+      "テスト用オーキド,◆◆,,,supporter,,50,1",
+      "テスト用かせき,◆,,,Fossil,,50,1",
+      "テスト用ヒトカゲ,◆,,Fire,pokemon,basic,50,1",
+    ].join("\n");
+    expect(await importCardsFromCsv(database.db, { title: "palkia", csvData: csv })).toEqual({ count: 4 });
+    const rows = await database.db
+      .select({ name: cards.name, element: cards.element, hp: cards.hp, retreatCost: cards.retreatCost })
+      .from(cards)
+      .where(inArray(cards.name, ["テスト用フシギダネ", "テスト用オーキド", "テスト用かせき", "テスト用ヒトカゲ"]));
+    // `health` and `retreatCost` are not read: the package's 50 and 1 are placeholders, not facts.
+    expect(Object.fromEntries(rows.map(({ name, ...facts }) => [name, facts]))).toEqual({
+      テスト用フシギダネ: { element: "grass", hp: null, retreatCost: null },
+      テスト用オーキド: { element: null, hp: null, retreatCost: null },
+      テスト用かせき: { element: null, hp: null, retreatCost: null },
+      テスト用ヒトカゲ: { element: "fire", hp: null, retreatCost: null },
+    });
   });
 
   it("imports a real set where different cards share name and rarity (cloak forms, alternate arts), and again without duplicates", async () => {

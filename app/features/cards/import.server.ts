@@ -51,18 +51,21 @@ const COLUMN_ALIASES: Record<string, keyof Columns> = {
   no: "number",
   nameen: "nameEn",
   englishname: "nameEn",
-  type: "type",
-  element: "type",
-  タイプ: "type",
+  // The Pokémon's type. Not `type`: in the catalogue package's data (and files exported from it)
+  // `type` is the card's kind (pokemon, supporter, item …) and `element` the Pokémon's type.
+  element: "element",
+  pokemontype: "element",
+  タイプ: "element",
   hp: "hp",
+  // Not `retreatCost`: the catalogue package fills that with one placeholder value for every card.
   retreat: "retreat",
-  retreatcost: "retreat",
   にげる: "retreat",
 };
-type Columns = { name?: number; rarity?: number; imageUrl?: number; id?: number; number?: number; nameEn?: number; type?: number; hp?: number; retreat?: number };
+type Columns = { name?: number; rarity?: number; imageUrl?: number; id?: number; number?: number; nameEn?: number; element?: number; hp?: number; retreat?: number };
 
-// A type cell: the element's English name or the mark Japanese cards print (草 炎 水 …).
-const TYPE_SPELLINGS: Record<string, Element> = {
+// A type cell: the element's English name or the mark Japanese cards print (草 炎 水 …). A Map,
+// so a cell like "constructor" or "__proto__" is just an unknown spelling.
+const TYPE_SPELLINGS = new Map<string, Element>(Object.entries({
   grass: "grass", 草: "grass",
   fire: "fire", 炎: "fire",
   water: "water", 水: "water",
@@ -73,16 +76,26 @@ const TYPE_SPELLINGS: Record<string, Element> = {
   metal: "metal", steel: "metal", 鋼: "metal",
   dragon: "dragon", ドラゴン: "dragon", 竜: "dragon",
   colorless: "colorless", colourless: "colorless", 無: "colorless", 無色: "colorless",
-};
+} satisfies Record<string, Element>));
 // HP as printed: a multiple of 10 up to HP_MAX. Retreat cost: 0 to RETREAT_MAX energies.
 
 const headerKey = (cell: string) => cell.replace(/^\uFEFF/, "").normalize("NFKC").replace(/[\s_-]+/g, "").toLowerCase();
+
+/** The optional fact columns, by the card field each fills. */
+const FACT_COLUMNS = { element: "element", hp: "hp", retreatCost: "retreat" } as const;
+export type FactField = keyof typeof FACT_COLUMNS;
+
+export type ParsedCardCsv = {
+  rows: ParsedCardRow[];
+  /** The optional facts the file has a column for: only these are written on a re-import. */
+  facts: FactField[];
+};
 
 /**
  * Parses and validates the CSV rows (no database access). Throws CardImportError for a file
  * that cannot be imported; every bad row is collected so the admin can fix them all at once.
  */
-export function parseCardCsv(text: string): ParsedCardRow[] {
+export function parseCardCsv(text: string): ParsedCardCsv {
   if (!text.replace(/^\uFEFF/, "").trim()) throw new CardImportError("csv_missing");
   if (Buffer.byteLength(text, "utf8") > IMPORT_MAX_BYTES) throw new CardImportError("too_large", { max: IMPORT_MAX_BYTES / 1024 / 1024 });
   let records: { record: string[]; info: { lines: number } }[];
@@ -141,8 +154,8 @@ export function parseCardCsv(text: string): ParsedCardRow[] {
       rowIssues.push({ line, code: "image_url_invalid" });
     }
     // Optional facts: an empty cell is "not known", never a default.
-    const typeCell = cell("type").normalize("NFKC");
-    const element = typeCell ? (TYPE_SPELLINGS[typeCell.toLowerCase().replace(/タイプ$/, "")] ?? null) : null;
+    const typeCell = cell("element").normalize("NFKC");
+    const element = typeCell ? (TYPE_SPELLINGS.get(typeCell.toLowerCase().replace(/タイプ$/, "")) ?? null) : null;
     if (typeCell && !element) rowIssues.push({ line, code: "type_unknown", value: typeCell.slice(0, 20) });
     const hpCell = cell("hp").normalize("NFKC");
     const hp = /^\d{1,3}$/.test(hpCell) ? Number(hpCell) : null;
@@ -194,7 +207,8 @@ export function parseCardCsv(text: string): ParsedCardRow[] {
     const lines = new Set(issues.map((i) => i.line));
     throw new CardImportError("rows_invalid", {}, { issues: issues.slice(0, IMPORT_ISSUES_SHOWN), issueCount: lines.size, nameMax: NAME_MAX_LENGTH });
   }
-  return parsed;
+  const facts = (Object.keys(FACT_COLUMNS) as FactField[]).filter((field) => columns[FACT_COLUMNS[field]] !== undefined);
+  return { rows: parsed, facts };
 }
 
 /** Card id of an imported row: stable for the natural key, safe in a URL. */
@@ -214,7 +228,7 @@ export async function importCardsFromCsv(db: Db, input: CardImportInput): Promis
   const packId = input.title.trim();
   if (!packId) throw new CardImportError("title_missing");
   if (!input.csvData.trim()) throw new CardImportError("csv_missing");
-  const rows = parseCardCsv(input.csvData);
+  const { rows, facts } = parseCardCsv(input.csvData);
   const pack = await getPack(db, packId);
   if (!pack) throw new CardImportError("unknown_pack", { pack: packId.slice(0, 50) });
 
@@ -245,10 +259,12 @@ export async function importCardsFromCsv(db: Db, input: CardImportInput): Promis
             rarity: sql`excluded.rarity`,
             imageUrl: sql`excluded.image_url`,
             number: sql`excluded.number`,
-            element: sql`excluded.element`,
-            hp: sql`excluded.hp`,
-            retreatCost: sql`excluded.retreat_cost`,
             searchText: sql`excluded.search_text`,
+            // A fact is overwritten only when the file has its column (an empty cell then makes it
+            // unknown again); a file without the column leaves what an earlier import set.
+            ...(facts.includes("element") && { element: sql`excluded.element` }),
+            ...(facts.includes("hp") && { hp: sql`excluded.hp` }),
+            ...(facts.includes("retreatCost") && { retreatCost: sql`excluded.retreat_cost` }),
           },
         });
       await tx

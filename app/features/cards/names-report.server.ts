@@ -1,8 +1,7 @@
 import { readCatalogue, type CatalogueCardRow, type CataloguePack } from "./catalogue.server";
 import { checkReading, type NameCheck } from "./japanese-names";
 import { romanisedToken } from "./romanisation";
-
-const TRAINER_TYPES = new Set(["supporter", "item", "tool", "fossil", "stadium", "trainer"]);
+import { isTrainerCard } from "../../lib/card-face";
 
 export type Coverage = { japanese: number; total: number };
 
@@ -32,7 +31,7 @@ export function isJapanesePackName(pack: Pick<CataloguePack, "nameJa">): boolean
 }
 
 export function isTrainer(card: Pick<CatalogueCardRow, "cardType">): boolean {
-  return TRAINER_TYPES.has(card.cardType ?? "");
+  return isTrainerCard({ cardType: card.cardType ?? null });
 }
 
 /** Coverage of verified Japanese names over the catalogue as it would be seeded. */
@@ -113,7 +112,7 @@ export function formatNamesReport(report: NamesReport): string {
   for (const p of report.englishPacks) lines.push(`  ${p}`);
   lines.push(`Still English, sets (${report.englishSets.length}; shown as the code with the English name in parentheses):`);
   for (const p of report.englishSets) lines.push(`  ${p}`);
-  lines.push("Not in the catalogue (Pokémon cards without it; pages show nothing rather than a guess; cards registered by the CSV import can carry type, hp and retreat columns):");
+  lines.push("Not in the catalogue (Pokémon cards without it; pages show nothing rather than a guess; cards registered by the CSV import can carry element, hp and retreat columns):");
   lines.push("  set      cards  type    HP  retreat  stage");
   for (const r of report.missingFacts) lines.push(`  ${r.setCode.padEnd(8)} ${String(r.pokemon).padStart(5)} ${String(r.type).padStart(5)} ${String(r.hp).padStart(5)} ${String(r.retreat).padStart(8)} ${String(r.stage).padStart(6)}`);
   return lines.join("\n");

@@ -41,6 +41,24 @@ describe("share image models", () => {
     expect(shareRevision("deck", model)).not.toBe(shareRevision("deck", deckShareModel(deck)));
   });
 
+  it("holds only the tiles the image draws, so art of a deck's 21st row or an offer's 4th card changes nothing", () => {
+    const art = (n: number) => `/uploads/card-art/${n}-0123456789abcdef.webp`;
+    const rows = (n: number, artOf: (i: number) => string) =>
+      Array.from({ length: n }, (_, i) => ({ ...card(`ポケモン${i}`, "◆", "grass"), speciesArt: artOf(i) }));
+    const big = { ...deck, cards: rows(25, art) } as unknown as Parameters<typeof deckShareModel>[0];
+    const model = deckShareModel(big);
+    expect(model.cards.map((c) => c.name)).toEqual(Array.from({ length: 20 }, (_, i) => `ポケモン${i}`));
+    const otherTail = { ...deck, cards: rows(25, (i) => (i >= 20 ? art(999) : art(i))) } as unknown as Parameters<typeof deckShareModel>[0];
+    expect(shareRevision("deck", deckShareModel(otherTail))).toBe(shareRevision("deck", model));
+
+    const offer = { ownerName: "トレーナー", give: rows(10, art), want: rows(4, art), status: "open" } as unknown as Parameters<typeof offerShareModel>[0];
+    const offerModel = offerShareModel(offer);
+    expect([offerModel.give.length, offerModel.want.length]).toEqual([3, 3]);
+    expect([offerModel.labels.moreGive, offerModel.labels.moreWant]).toEqual([expect.stringContaining("7"), expect.stringContaining("1")]);
+    const otherOffer = { ...offer, give: rows(10, (i) => (i >= 3 ? art(999) : art(i))) } as unknown as Parameters<typeof offerShareModel>[0];
+    expect(shareRevision("offer", offerShareModel(otherOffer))).toBe(shareRevision("offer", offerModel));
+  });
+
   it("says so across an offer that no longer takes answers", () => {
     const offer = { ownerName: "トレーナー", give: [card("フシギダネ", "◆", "grass")], want: [card("ゼニガメ", "◆", "water")], status: "open" } as unknown as Parameters<typeof offerShareModel>[0];
     expect(offerShareModel(offer).ended).toBeNull();

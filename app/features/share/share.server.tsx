@@ -16,7 +16,7 @@ import { IMAGE_WORK_CONCURRENCY } from "../uploads/upload-gate.server";
 import { createWorkPool } from "../../lib/work-pool.server";
 import { shareMessages } from "./messages";
 import { renderShareImage } from "./render.server";
-import { CardShareImage, DeckShareImage, OfferShareImage, rarityText, type CardShareModel, type DeckShareModel, type OfferShareModel, type ShareCard } from "./templates.server";
+import { CardShareImage, DECK_TILES, DeckShareImage, OFFER_TILES, OfferShareImage, rarityText, type CardShareModel, type DeckShareModel, type OfferShareModel, type ShareCard } from "./templates.server";
 
 /**
  * Open Graph images of deck recipes, offers and cards (docs/decisions/021). Each image is a
@@ -50,7 +50,8 @@ export function deckShareModel(deck: Pick<DeckDetail, "name" | "tier" | "energyT
       const energy = ENERGY_TYPES.find((e) => e.value === value);
       return { label: energy?.ja ?? value, color: energy?.color ?? "#64748b" };
     }),
-    cards: deck.cards.map((card) => ({ name: card.name, rarity: card.rarity, frame: frameOf(card), count: card.count, art: artOf(card) })),
+    // Only the tiles the image draws: rows past them would load art never drawn and change the revision.
+    cards: deck.cards.slice(0, DECK_TILES).map((card) => ({ name: card.name, rarity: card.rarity, frame: frameOf(card), count: card.count, art: artOf(card) })),
     labels: { deckRecipe: ja("deckRecipe"), tier: ja("tier", { tier: deck.tier }), total: ja("cardsTotal", { count: deck.legality.total }) },
   };
 }
@@ -58,8 +59,8 @@ export function deckShareModel(deck: Pick<DeckDetail, "name" | "tier" | "energyT
 const ENDED = { closed: "endedClosed", expired: "endedExpired", completed: "endedCompleted", negotiating: "endedNegotiating" } as const;
 
 export function offerShareModel(offer: Pick<OfferView, "ownerName" | "give" | "want" | "status">): OfferShareModel {
-  const side = (cards: OfferView["give"]) => cards.map((card) => ({ name: card.name, rarity: card.rarity, frame: frameOf(card), count: card.count, art: artOf(card) }));
-  const more = (cards: unknown[]) => (cards.length > 3 ? ja("more", { count: cards.length - 3 }) : null);
+  const side = (cards: OfferView["give"]) => cards.slice(0, OFFER_TILES).map((card) => ({ name: card.name, rarity: card.rarity, frame: frameOf(card), count: card.count, art: artOf(card) }));
+  const more = (cards: unknown[]) => (cards.length > OFFER_TILES ? ja("more", { count: cards.length - OFFER_TILES }) : null);
   return {
     owner: offer.ownerName,
     give: side(offer.give),
@@ -94,9 +95,14 @@ export function shareImagePath(kind: ShareKind, id: string, model: unknown): str
   return `/share/${kind}/${encodeURIComponent(id)}/${shareRevision(kind, model)}.webp`;
 }
 
-/** The model with each tile's artwork URL replaced by its bytes (satori draws data URLs, never fetches). */
-async function withArtwork<M extends DeckShareModel | OfferShareModel | CardShareModel>(store: UploadStore, model: M): Promise<M> {
+/**
+ * The model with each tile's artwork URL replaced by its bytes (satori draws data URLs, never
+ * fetches). `complete` is false when some tile's art could not be read: that tile is drawn with
+ * its frame only, and such an image must not be kept under the revision.
+ */
+async function withArtwork<M extends DeckShareModel | OfferShareModel | CardShareModel>(store: UploadStore, model: M): Promise<{ model: M; complete: boolean }> {
   const urls = new Map<string, Promise<string | null>>();
+  let complete = true;
   const data = async (card: ShareCard): Promise<ShareCard> => {
     if (!card.art) return card;
     let pending = urls.get(card.art);
@@ -104,12 +110,14 @@ async function withArtwork<M extends DeckShareModel | OfferShareModel | CardShar
       pending = speciesArtDataUrl(store, card.art).catch(() => null);
       urls.set(card.art, pending);
     }
-    return { ...card, art: await pending };
+    const art = await pending;
+    if (!art) complete = false;
+    return { ...card, art };
   };
   const all = (cards: ShareCard[]) => Promise.all(cards.map(data));
-  if ("give" in model) return { ...model, give: await all(model.give), want: await all(model.want) };
-  if ("cards" in model) return { ...model, cards: await all(model.cards) };
-  return { ...model, card: await data(model.card) };
+  if ("give" in model) return { model: { ...model, give: await all(model.give), want: await all(model.want) }, complete };
+  if ("cards" in model) return { model: { ...model, cards: await all(model.cards) }, complete };
+  return { model: { ...model, card: await data(model.card) }, complete };
 }
 
 function draw(kind: ShareKind, model: DeckShareModel | OfferShareModel | CardShareModel): Promise<Buffer> {
@@ -139,11 +147,15 @@ export async function shareModel(db: Db, kind: ShareKind, id: string): Promise<D
   return card ? cardShareModel(card, await setNameOf(db, card.setCode)) : null;
 }
 
-export type ShareImageAnswer = { kind: "image"; bytes: Buffer } | { kind: "moved"; path: string } | { kind: "missing" } | { kind: "busy" };
+/**
+ * `kept` is false for an image drawn without some tile's artwork (the art could not be read): it
+ * is not stored and must not be cached, so a later request draws it again.
+ */
+export type ShareImageAnswer = { kind: "image"; bytes: Buffer; kept: boolean } | { kind: "moved"; path: string } | { kind: "missing" } | { kind: "busy" };
 
 // One drawing per image at a time in this process: a link shared to a busy chat is fetched by
 // many previews at once.
-const drawing = new Map<string, Promise<Buffer>>();
+const drawing = new Map<string, Promise<{ bytes: Buffer; kept: boolean }>>();
 // Drawing takes a core for seconds: after a deploy, crawlers fetching hundreds of images at once
 // must not starve page answers. Past the pool's line the answer is "busy" (503, retried later).
 const drawPool = createWorkPool({ concurrency: IMAGE_WORK_CONCURRENCY, maxWaiting: IMAGE_WORK_CONCURRENCY * 8 });
@@ -160,19 +172,22 @@ export async function shareImage(db: Db, store: UploadStore, kind: ShareKind, id
   if (current !== revision) return { kind: "moved", path: shareImagePath(kind, id, model) };
   const key = `share/${kind}-${id.replace(/[^A-Za-z0-9_-]/g, "_")}-${current}.webp`;
   const stored = await store.get(key);
-  if (stored) return { kind: "image", bytes: stored };
+  if (stored) return { kind: "image", bytes: stored, kept: true };
   let pending = drawing.get(key);
   if (!pending) {
     const place = drawPool.enter();
     if (!place) return { kind: "busy" };
     pending = place
-      .run(async () => draw(kind, await withArtwork(store, model)))
-      .then(async (bytes) => {
-        await store.put(key, bytes, "image/webp");
-        return bytes;
+      .run(async () => {
+        const drawn = await withArtwork(store, model);
+        return { bytes: await draw(kind, drawn.model), kept: drawn.complete };
+      })
+      .then(async (image) => {
+        if (image.kept) await store.put(key, image.bytes, "image/webp");
+        return image;
       })
       .finally(() => drawing.delete(key));
     drawing.set(key, pending);
   }
-  return { kind: "image", bytes: await pending };
+  return { kind: "image", ...(await pending) };
 }

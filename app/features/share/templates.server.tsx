@@ -98,9 +98,13 @@ export type DeckShareModel = {
   labels: { deckRecipe: string; tier: string; total: string };
 };
 
+/** Tiles an image draws: a deck's first 20 rows, an offer's first 3 cards per side (the rest counted). */
+export const DECK_TILES = 20;
+export const OFFER_TILES = 3;
+
 /** A deck recipe: name, tier, energy types and its cards as a grid (up to two rows of ten). */
 export function DeckShareImage({ model }: { model: DeckShareModel }) {
-  const cards = model.cards.slice(0, 20);
+  const cards = model.cards.slice(0, DECK_TILES);
   // One row up to ten cards, else two; a tile as wide as both the row and the height below the title allow.
   const rows = cards.length > 10 ? 2 : 1;
   const perRow = Math.max(Math.ceil(cards.length / rows), 5);
@@ -159,9 +163,9 @@ export function OfferShareImage({ model }: { model: OfferShareModel }) {
       <Brand label={model.labels.heading} />
       <div style={{ display: "flex", fontSize: 34, fontWeight: 700, marginTop: 6 }}>{model.owner}</div>
       <div style={row({ alignItems: "center", marginTop: "auto", marginBottom: "auto", gap: 10 })}>
-        <Side label={model.labels.give} cards={model.give.slice(0, 3)} more={model.labels.moreGive} color="#c2410c" />
+        <Side label={model.labels.give} cards={model.give.slice(0, OFFER_TILES)} more={model.labels.moreGive} color="#c2410c" />
         <div style={{ display: "flex", fontSize: 80, color: "#94a3b8", fontWeight: 700 }}>→</div>
-        <Side label={model.labels.want} cards={model.want.slice(0, 3)} more={model.labels.moreWant} color="#0369a1" />
+        <Side label={model.labels.want} cards={model.want.slice(0, OFFER_TILES)} more={model.labels.moreWant} color="#0369a1" />
       </div>
       {model.ended ? (
         <div style={row({ position: "absolute", left: 0, right: 0, top: 250, height: 130, alignItems: "center", justifyContent: "center", background: "rgba(15, 23, 42, 0.86)", color: "white", fontSize: 56, fontWeight: 700 })}>
