@@ -25,6 +25,7 @@ import { localeOfMatches } from "../components/layout/meta-locale";
 import { SITE_NAME, seoMeta } from "../lib/seo";
 import { offerShareModel, shareImagePath } from "../features/share/share.server";
 import { ShareButtons } from "../features/share/components/share-buttons";
+import { refusalOf } from "../lib/form-refusal";
 import type { Route } from "./+types/trade";
 
 const DONE = ["posted", "saved", "bumped", "closed", "completed", "reported"] as const;
@@ -120,7 +121,7 @@ export default function TradePage({ loaderData, actionData }: Route.ComponentPro
   const t = useT(tradesMessages);
   const ownerName = useShownName();
   const locale = useLocale();
-  const error = actionData?.error;
+  const error = refusalOf(actionData)?.message;
   if (editing && loaderData.rules) {
     return (
       <div className="space-y-6">
