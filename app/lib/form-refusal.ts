@@ -16,6 +16,13 @@ export function refusalOf(answer: unknown): PageRefusal | undefined {
   return { code, message, ...(fields ? { fields } : {}) };
 }
 
+/** A JSON API's refusal `{error, code, fields?}` (lib/api.server.ts) read as the page refusal. */
+export function jsonRefusalOf(body: unknown): PageRefusal | undefined {
+  if (typeof body !== "object" || body === null || !("error" in body)) return undefined;
+  const { error } = body;
+  return refusalOf({ ...body, message: error });
+}
+
 /** The message shown above the form: the refusal's own when it names no field, or the `form` field's. */
 export function formMessage(refusal: PageRefusal | undefined): string | undefined {
   if (!refusal) return undefined;

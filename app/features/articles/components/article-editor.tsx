@@ -1,4 +1,5 @@
 import { useId, useMemo, useState, type FormEvent } from "react";
+import { recordWithId, send } from "../../../lib/send";
 import { TabList } from "../../../components/ui/tabs";
 import { FormField, SelectField } from "../../../components/ui/form-field";
 import { useLocale, useT } from "../../../lib/i18n";
@@ -116,22 +117,22 @@ export function ArticleEditor({
     }
     setBusy(true);
     try {
-      const response = await fetch(article ? `/api/admin/articles/${article.id}` : "/api/admin/articles", {
-        method: article ? "PATCH" : "POST",
-        headers: { "Content-Type": "application/json", Accept: "application/json" },
-        body: JSON.stringify(article ? { ...payload, revision: article.revision } : payload),
-      });
-      const answer = (await response.json().catch(() => ({}))) as Partial<ArticleForEditor> & { error?: string; code?: string; fields?: Partial<Record<ArticleField, string>> };
-      if (response.ok && answer.id) {
+      const sent = await send(
+        article ? `/api/admin/articles/${article.id}` : "/api/admin/articles",
+        { method: article ? "PATCH" : "POST", json: article ? { ...payload, revision: article.revision } : payload },
+        recordWithId<ArticleForEditor>(),
+      );
+      if (sent.ok) {
         draft.clear();
-        onSaved({ kind: article ? "updated" : "created", article: answer as ArticleForEditor });
+        onSaved({ kind: article ? "updated" : "created", article: sent.data });
         return;
       }
-      if (answer.code === "conflict") {
-        setFailure({ text: answer.error ?? t("saveFailed"), conflict: true });
+      const { refusal } = sent;
+      if (refusal?.code === "conflict") {
+        setFailure({ text: refusal.message, conflict: true });
         return;
       }
-      const fields = answer.code === "slug_taken" ? { slug: answer.error } : answer.fields && Object.keys(answer.fields).length ? answer.fields : null;
+      const fields = refusal?.code === "slug_taken" ? { slug: refusal.message } : (refusal?.fields ?? null);
       if (fields) {
         // The server found what the form could not (a slug in use): at the field, not a failure.
         showErrors(fields);

@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useState } from "react";
+import { recordWithId, send } from "../../../lib/send";
 import { ConfirmDialog } from "../../../components/ui/modal";
 import { useLocale, useT } from "../../../lib/i18n";
 import type { PackOption } from "../../content/components/card-picker";
@@ -76,13 +77,13 @@ export function ArticlesPanel({ data }: { data: unknown }) {
     setBusyRow(row.id);
     setMessage(null);
     try {
-      const response = await fetch(`/api/admin/articles/${row.id}/visibility`, {
-        method: "POST",
-        headers: { "Content-Type": "application/json", Accept: "application/json" },
-        body: JSON.stringify({ isPublic: !row.isPublic }),
-      });
-      if (!response.ok) throw new Error(`HTTP ${response.status}`);
-      const updated = (await response.json()) as AdminArticleRow;
+      const sent = await send(`/api/admin/articles/${row.id}/visibility`, { json: { isPublic: !row.isPublic } }, recordWithId<AdminArticleRow>());
+      if (!sent.ok) {
+        console.error(t("toggleFailed"), sent.status);
+        setMessage({ kind: "error", text: sent.refusal?.message ?? t("toggleFailed") });
+        return;
+      }
+      const updated = sent.data;
       setRows((current) => current?.map((r) => (r.id === updated.id ? updated : r)) ?? null);
     } catch (error) {
       console.error(t("toggleFailed"), error);
@@ -97,8 +98,12 @@ export function ArticlesPanel({ data }: { data: unknown }) {
     setBusyRow(row.id);
     setMessage(null);
     try {
-      const response = await fetch(`/api/admin/articles/${row.id}`, { method: "DELETE", headers: { Accept: "application/json" } });
-      if (!response.ok) throw new Error(`HTTP ${response.status}`);
+      const sent = await send(`/api/admin/articles/${row.id}`, { method: "DELETE" });
+      if (!sent.ok) {
+        console.error(t("deleteFailed"), sent.status);
+        setMessage({ kind: "error", text: sent.refusal?.message ?? t("deleteFailed") });
+        return;
+      }
       setRows((current) => current?.filter((r) => r.id !== row.id) ?? null);
       if (editing?.article?.id === row.id) setEditing(null);
       setMessage({ kind: "ok", text: t("deleted") });

@@ -1,4 +1,6 @@
 import { useEffect, useId, useState } from "react";
+import { send } from "../../../lib/send";
+import { z } from "../../../lib/zod";
 import { useLocale, useT } from "../../../lib/i18n";
 import { cardName } from "../../../lib/card-name";
 import { displayRarity } from "../../../lib/rarity";
@@ -122,6 +124,9 @@ function CardPickerPanel({ packs, defaultPackId, onAdd }: { packs: PackChoice[];
   );
 }
 
+/** The import API's answer: the cards it matched and the lines it could not. */
+const ImportAnswer = z.custom<DeckImportResult>((value) => typeof value === "object" && value !== null && "cards" in value && Array.isArray(value.cards) && "unmatched" in value && Array.isArray(value.unmatched));
+
 function ImportBox({ onImported }: { onImported: (result: DeckImportResult) => void }) {
   const t = useT(deckEditorMessages);
   const id = useId();
@@ -133,9 +138,9 @@ function ImportBox({ onImported }: { onImported: (result: DeckImportResult) => v
     setBusy(true);
     setFailed(false);
     try {
-      const response = await fetch("/api/admin/decks/import", { method: "POST", headers: { "Content-Type": "application/json", Accept: "application/json" }, body: JSON.stringify({ text }) });
-      if (!response.ok) throw new Error(`HTTP ${response.status}`);
-      const answer = (await response.json()) as DeckImportResult;
+      const sent = await send("/api/admin/decks/import", { json: { text } }, ImportAnswer);
+      if (!sent.ok) throw new Error(sent.refusal?.message ?? `HTTP ${sent.status}`);
+      const answer = sent.data;
       setResult(answer);
       onImported(answer);
     } catch (error) {

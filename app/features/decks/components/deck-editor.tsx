@@ -1,4 +1,6 @@
 import { useId, useMemo, useState } from "react";
+import { send } from "../../../lib/send";
+import { z } from "../../../lib/zod";
 import { TabList } from "../../../components/ui/tabs";
 import { BUTTON_PRIMARY, BUTTON_SECONDARY, Modal } from "../../../components/ui/modal";
 import { useT } from "../../../lib/i18n";
@@ -73,6 +75,9 @@ function payloadOf(draft: Draft) {
   };
 }
 
+/** The deck API's answer to a save: the deck's id, slug and new revision. */
+const DeckSavedAnswer = z.object({ id: z.string().min(1), slug: z.string().min(1), revision: z.number().optional() });
+
 export type DeckSaved = { id: string; slug: string; updated: boolean };
 
 /**
@@ -129,21 +134,17 @@ export function DeckEditor({ deck, packs, deckOptions, onSaved }: { deck: DeckEd
     }
     setBusy(true);
     try {
-      const response = await fetch(deck ? `/api/admin/decks/${deck.id}` : "/api/admin/decks", {
-        method: deck ? "PATCH" : "POST",
-        headers: { "Content-Type": "application/json", Accept: "application/json" },
-        body: JSON.stringify(deck ? { ...payload, revision } : payload),
-      });
-      const answer = (await response.json().catch(() => ({}))) as { id?: string; slug?: string; revision?: number; error?: string; code?: string; fields?: Record<string, string> };
-      if (response.status === 409 && answer.code === "conflict") {
+      const sent = await send(deck ? `/api/admin/decks/${deck.id}` : "/api/admin/decks", { method: deck ? "PATCH" : "POST", json: deck ? { ...payload, revision } : payload }, DeckSavedAnswer);
+      if (!sent.ok && sent.status === 409 && sent.refusal?.code === "conflict") {
         // Someone else saved first: say so, keep every field as typed (the local draft stays too).
-        setFailure(answer.error ?? td("errConflict"));
+        setFailure(sent.refusal.message);
         return;
       }
-      if (!response.ok || !answer.id || !answer.slug) {
-        if (answer.fields && Object.keys(answer.fields).length) setErrors(answer.fields);
-        throw new Error(answer.error || `HTTP ${response.status}`);
+      if (!sent.ok) {
+        if (sent.refusal?.fields) setErrors(sent.refusal.fields);
+        throw new Error(sent.refusal?.message || `HTTP ${sent.status}`);
       }
+      const answer = sent.data;
       if (answer.revision) setRevision(answer.revision);
       localDraft.clear();
       onSaved({ id: answer.id, slug: answer.slug, updated: Boolean(deck) });

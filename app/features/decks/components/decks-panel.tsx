@@ -1,4 +1,5 @@
 import { useState } from "react";
+import { send } from "../../../lib/send";
 import { Link, useRevalidator, useSearchParams } from "react-router";
 import { BUTTON_SECONDARY, ConfirmDialog } from "../../../components/ui/modal";
 import { useLocale, useT } from "../../../lib/i18n";
@@ -73,8 +74,12 @@ export function DecksPanel({ data }: { data: unknown }) {
   async function remove(row: AdminDeckRow) {
     setDeleting(true);
     try {
-      const response = await fetch(`/api/admin/decks/${row.id}`, { method: "DELETE", headers: { Accept: "application/json" } });
-      if (!response.ok) throw new Error(`HTTP ${response.status}`);
+      const sent = await send(`/api/admin/decks/${row.id}`, { method: "DELETE" });
+      if (!sent.ok) {
+        console.error(t("deleteFailed"), sent.status);
+        setMessage({ kind: "error", text: sent.refusal?.message ?? t("deleteFailed") });
+        return;
+      }
       close(row.id);
       setMessage({ kind: "ok", text: t("deleted") });
       void revalidator.revalidate();
