@@ -4,7 +4,7 @@ import type { z } from "./zod";
 
 /**
  * The one place a zod failure becomes messages. Every schema's issue message is a key of its
- * feature's catalogue (a SPEC.md text); the first problem of each field is kept, with `{max}` /
+ * feature's catalogue (a docs/product-rules.md text); the first problem of each field is kept, with `{max}` /
  * `{min}` taken from the issue itself (or the field's own limit). zod's own messages (a wrong
  * type, a missing object) are not keys: they read as the catalogue's `fallback` text. Plain
  * TypeScript, so the editors use it for instant feedback too.

@@ -27,7 +27,7 @@ type Values = {
   metaDescription: string;
 };
 
-// SPEC.md §4 / docs/decisions/012: a new article starts 非公開 (the list shows it so).
+// docs/product-rules.md §4 / docs/decisions/012: a new article starts 非公開 (the list shows it so).
 const EMPTY: Values = { title: "", category: "", isPublic: false, thumbnailUrl: "", slug: "", content: "", keywords: "", metaDescription: "" };
 
 function valuesOf(article: ArticleForEditor | null): Values {
@@ -60,7 +60,7 @@ const TAB_OF: Record<ArticleField, Tab> = {
 export type SaveOutcome = { kind: "created" | "updated"; article: ArticleForEditor };
 
 /**
- * The article editor (SPEC.md §2): 基本設定 (title, category, public flag, thumbnail upload or URL,
+ * The article editor (docs/product-rules.md §2): 基本設定 (title, category, public flag, thumbnail upload or URL,
  * slug), 本文 (the shared content editor: toolbar, dialogs, 編集 / プレビュー) and SEO (keywords, meta
  * description, 提案). Saves with POST / PATCH /api/admin/articles; unsaved input is kept as a local
  * draft; a save against a changed article is refused and says so.

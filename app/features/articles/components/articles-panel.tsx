@@ -16,9 +16,9 @@ type Editing = { article: ArticleForEditor | null; key: number } | null;
 type Message = { kind: "ok" | "error"; text: string } | null;
 
 /**
- * Admin 記事管理 (SPEC.md §2 tab 1, the default): 新規作成, the editor, and the table of all
+ * Admin 記事管理 (docs/product-rules.md §2 tab 1, the default): 新規作成, the editor, and the table of all
  * articles (title, category, 公開中 / 非公開, created date; edit, publish/unpublish in place, delete
- * after confirmation). After a save the editor closes and the list reloads (SPEC.md §4).
+ * after confirmation). After a save the editor closes and the list reloads (docs/product-rules.md §4).
  */
 export function ArticlesPanel({ data }: { data: unknown }) {
   const t = useT(articlesMessages);
@@ -59,7 +59,7 @@ export function ArticlesPanel({ data }: { data: unknown }) {
       const response = await fetch(`/api/admin/articles/${id}`, { headers: { Accept: "application/json" } });
       if (!response.ok) throw new Error(`HTTP ${response.status}`);
       setEditing({ article: (await response.json()) as ArticleForEditor, key: Date.now() });
-      // SPEC.md §2: editing an existing article scrolls to the top.
+      // docs/product-rules.md §2: editing an existing article scrolls to the top.
       window.scrollTo({ top: 0 });
     } catch (error) {
       console.error(t("loadFailed"), error);

@@ -13,7 +13,7 @@ const MAX_FILE_BYTES = 5 * 1024 * 1024;
 type Outcome = { kind: "success" | "error"; text: string } | null;
 
 /**
- * Admin カード管理 tab (SPEC.md §2 item 4): pack id as the title, a CSV file, and a button
+ * Admin カード管理 tab (docs/product-rules.md §2 item 4): pack id as the title, a CSV file, and a button
  * that shows 処理中... while uploading. The file is decoded in the browser (UTF-8 or
  * Shift_JIS from Excel) and sent as text to POST /api/admin/cards/import.
  */

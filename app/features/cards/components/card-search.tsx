@@ -15,13 +15,13 @@ import type { CardSearchResult } from "../types";
  * - `onSelect(card)` (required): called with the chosen `CardSearchResult`
  *   (`id, name, nameEn, rarity, imageUrl, number, packId, packName, packNameEn`).
  * - `tradeableOnly?`: only rarities whose `rarities.tradeable` is true.
- * - `excludePacks?`: pack ids to leave out (e.g. `["shining-high"]` in the trade picker, SPEC.md §9).
+ * - `excludePacks?`: pack ids to leave out (e.g. `["shining-high"]` in the trade picker, docs/product-rules.md §9).
  * - `placeholder?`: input placeholder (default カード名（ひらがな・カタカナ・英語）).
  * - `clearOnSelect?`: empty the input after a choice (default true; false shows the chosen name).
  * - `id?`: id of the input, for an outside `<label htmlFor>`.
  *
  * Keyboard: ↓/↑ move through the options, Enter chooses, Escape closes the list (a second
- * Escape clears the text). Typing waits 300 ms (SPEC.md §9) and cancels the previous request;
+ * Escape clears the text). Typing waits 300 ms (docs/product-rules.md §9) and cancels the previous request;
  * a cancelled request is not an error. A failed request shows カードの検索に失敗しました in red.
  */
 export type CardSearchProps = {
@@ -35,7 +35,7 @@ export type CardSearchProps = {
   id?: string;
 };
 
-// SPEC.md §9: search debounce 300 ms.
+// docs/product-rules.md §9: search debounce 300 ms.
 export const SEARCH_DEBOUNCE_MS = 300;
 
 type Status = "idle" | "loading" | "done" | "error";

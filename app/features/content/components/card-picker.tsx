@@ -8,17 +8,17 @@ import { contentMessages } from "../messages";
 /** A pack the picker offers (id as in the card APIs, name as shown). */
 export type PackOption = { id: string; name: string };
 
-// SPEC.md §9: search debounce 300 ms.
+// docs/product-rules.md §9: search debounce 300 ms.
 const DEBOUNCE_MS = 300;
 const PAGE = 60;
 
 type State = { status: "loading" } | { status: "error" } | { status: "done"; cards: CardListItem[] };
 
 /**
- * SPEC.md §2 card picker: a pack select plus a name search over that pack's cards
+ * docs/product-rules.md §2 card picker: a pack select plus a name search over that pack's cards
  * (GET /api/cards?pack=&q= — the card search's kana/width-blind matching), a grid to choose one,
  * and 挿入, disabled until a card is chosen. `defaultPackId` is the pack selected first (the deck
- * editor passes dialga, SPEC.md §9); otherwise the first pack.
+ * editor passes dialga, docs/product-rules.md §9); otherwise the first pack.
  */
 export function CardPicker({
   packs,

@@ -5,7 +5,7 @@ import { FormField, TextareaField } from "../../../components/ui/form-field";
 import { useT } from "../../../lib/i18n";
 import { contentMessages } from "../messages";
 
-/** SPEC.md §5/§9: a meta description is at most 200 characters. */
+/** docs/product-rules.md §5/§9: a meta description is at most 200 characters. */
 /** The suggestion API's answer: keywords and a meta description (either may be missing). */
 const SuggestionAnswer = z.object({
   keywords: z.array(z.unknown()).catch([]),
@@ -18,9 +18,9 @@ export const KEYWORDS_MAX = 500;
 export type SeoValues = { keywords: string; metaDescription: string };
 
 /**
- * The editors' SEO tab (SPEC.md §2): keywords (comma separated) and a meta description with a
+ * The editors' SEO tab (docs/product-rules.md §2): keywords (comma separated) and a meta description with a
  * counter (at most 200), plus 提案, which asks POST /api/admin/seo/suggest for both from the
- * title and text of `suggestFrom()` and fills them in. A failure shows SPEC.md §8's message.
+ * title and text of `suggestFrom()` and fills them in. A failure shows docs/product-rules.md §8's message.
  */
 export function SeoFields({
   values,

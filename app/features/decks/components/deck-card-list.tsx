@@ -11,7 +11,7 @@ import type { DeckCardView, DeckImportResult } from "../types";
 
 export type PackChoice = { id: string; name: string };
 
-// SPEC.md §9: search debounce 300 ms.
+// docs/product-rules.md §9: search debounce 300 ms.
 const DEBOUNCE_MS = 300;
 const CONTROL = "rounded-md border border-slate-400 bg-white px-2 py-1.5";
 const SMALL_BUTTON = "rounded-md border border-slate-400 bg-white px-2 py-1 text-sm hover:border-brand-600 disabled:cursor-not-allowed disabled:opacity-40";
@@ -26,7 +26,7 @@ export async function fetchDeckCards(ids: string[], packId: string | null): Prom
 }
 
 /**
- * SPEC.md §4 deck card list: adding puts a card at the top; a count of 0 removes it; copies
+ * docs/product-rules.md §4 deck card list: adding puts a card at the top; a count of 0 removes it; copies
  * 0–4 in the list and 0–2 in the picker (§5).
  */
 export function addToDeck(list: DeckCardView[], added: DeckCardView[]): DeckCardView[] {

@@ -81,9 +81,9 @@ const DeckSavedAnswer = z.object({ id: z.string().min(1), slug: z.string().min(1
 export type DeckSaved = { id: string; slug: string; updated: boolean };
 
 /**
- * The deck recipe editor デッキ作成 (SPEC.md §2): 基本設定, コンテンツ編集 (カードリスト / 編集 /
+ * The deck recipe editor デッキ作成 (docs/product-rules.md §2): 基本設定, コンテンツ編集 (カードリスト / 編集 /
  * プレビュー) and SEO設定, with a live n/20 counter and the rule problems in words. Save creates
- * without an id and updates with one (SPEC.md §4); a missing name, tier or category is named at
+ * without an id and updates with one (docs/product-rules.md §4); a missing name, tier or category is named at
  * its field when the admin leaves it or tries to save (§5). Nothing typed is lost: a local draft is kept until it is saved.
  */
 export function DeckEditor({ deck, packs, deckOptions, onSaved }: { deck: DeckEditData | null; packs: PackChoice[]; deckOptions: DeckOption[]; onSaved: (saved: DeckSaved) => void }) {
@@ -96,7 +96,7 @@ export function DeckEditor({ deck, packs, deckOptions, onSaved }: { deck: DeckEd
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
-  // Saving a public deck that breaks the game's rules waits for the admin's yes (SPEC.md §5 rules).
+  // Saving a public deck that breaks the game's rules waits for the admin's yes (docs/product-rules.md §5 rules).
   const [confirmingPublish, setConfirmingPublish] = useState(false);
   // The revision this editor last loaded or saved: a save names it, so a stale one is refused (409).
   const [revision, setRevision] = useState(deck?.revision ?? null);
@@ -109,7 +109,7 @@ export function DeckEditor({ deck, packs, deckOptions, onSaved }: { deck: DeckEd
     setErrors((current) => ({ ...current, [key]: "" }));
   };
   const legality = checkDeck(draft.cards, draft.energyTypes);
-  // SPEC.md §5: a required field left empty says so at the field as soon as the admin leaves it.
+  // docs/product-rules.md §5: a required field left empty says so at the field as soon as the admin leaves it.
   const checkField = (field: "name" | "tier" | "category") => {
     const checked = DeckInputSchema.safeParse(payloadOf(draft));
     const message = checked.success ? "" : (deckFieldErrors(checked.error, (key: DecksMessageKey, params) => td(key, params))[field] ?? "");

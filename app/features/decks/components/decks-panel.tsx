@@ -17,7 +17,7 @@ type Message = { kind: "ok" | "error"; text: string } | null;
 
 
 /**
- * Admin デッキ管理 (SPEC.md §2 item 3): open deck editor panels (closable), the deck list newest
+ * Admin デッキ管理 (docs/product-rules.md §2 item 3): open deck editor panels (closable), the deck list newest
  * first (name, 公開/非公開, total cards, created date-time, 編集, 削除 with a confirmation) and the
  * new-deck button to /admin/deck-recipes/new. After a save in a panel it closes and the list reloads.
  */

@@ -16,13 +16,13 @@ const SettingsAnswer = z.record(z.string(), z.unknown()).transform((answer): Par
 
 export type SettingsTabData = { settings: SiteSettings } | { loadError: true };
 
-// SPEC.md §9: the success message clears after 3000 ms.
+// docs/product-rules.md §9: the success message clears after 3000 ms.
 const SAVED_MESSAGE_MS = 3000;
 
 type Outcome = { kind: "saved" } | { kind: "error"; text: string } | null;
 
 /**
- * Admin サイト設定 tab (SPEC.md §2 item 5): an SEO section (meta description, keywords comma
+ * Admin サイト設定 tab (docs/product-rules.md §2 item 5): an SEO section (meta description, keywords comma
  * separated) and a social-share section (OG title, OG description, OG image URL with an upload
  * button), saved with PUT /api/admin/settings. The button shows 保存中... while saving.
  */

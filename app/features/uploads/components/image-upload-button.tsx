@@ -8,7 +8,7 @@ import type { UploadResult } from "../types";
 
 /**
  * A file picker that uploads the chosen image to POST /api/admin/uploads at once and hands the
- * answer to `onUploaded`. Failures show SPEC.md §8's text with the cause (or 不明なエラー).
+ * answer to `onUploaded`. Failures show docs/product-rules.md §8's text with the cause (or 不明なエラー).
  */
 /** The upload API's answer: the stored image, with its URL. */
 const UploadAnswer = z.custom<UploadResult>((value) => typeof value === "object" && value !== null && "url" in value && typeof value.url === "string" && value.url !== "");
