@@ -1,15 +1,21 @@
+import { publicArticleRefs } from "./features/articles/article-refs.server";
 import { articlesSitemapSource } from "./features/articles/sitemap.server";
+import { registerRelatedLookup } from "./features/content/refs.server";
+import { deckContentRefs } from "./features/decks/deck-content.server";
 import { deckSitemapSource } from "./features/decks/deck-sitemap.server";
 import { registerSitemapSource } from "./features/seo/sitemap.server";
 
 /**
  * Where features that need each other's data meet, once, at start-up: instead of importing both
  * ways (a feature cycle), the feature that lists things offers a registration and the features
- * with things to list are registered here. server/app.ts calls this before it listens; the routes
+ * with things to list are registered here: the sitemap's sources and the content's related-block
+ * lookups (articles and deck recipes). server/app.ts calls this before it listens; the routes
  * that read a registry (the sitemap) call it too, so a loader run on its own sees the same.
  * Calling it again changes nothing.
  */
 export function registerFeatureLinks(): void {
   registerSitemapSource(articlesSitemapSource);
   registerSitemapSource(deckSitemapSource);
+  registerRelatedLookup("articles", publicArticleRefs);
+  registerRelatedLookup("decks", deckContentRefs);
 }

@@ -13,8 +13,7 @@ import { ArticleCreateSchema, ArticleUpdateSchema, articleFieldErrors, SLUG_MAX,
 import { ARTICLE_CATEGORIES, categoryLabel, type ArticleCategory } from "../categories";
 import { articlesMessages, type ArticlesMessageKey } from "../messages";
 import type { ArticleForEditor } from "../types";
-import { deckRelatedSource } from "../../decks/components/related-source";
-import { articleRelatedSource } from "./related-source";
+import { articleRelatedSource, deckRelatedSource } from "../../content/components/related-sources";
 
 type Values = {
   title: string;
