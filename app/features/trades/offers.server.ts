@@ -2,7 +2,7 @@ import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.server";
 import { rowsOf, type Queryable, type Tx } from "../../db/sql.server";
 import { publishChange } from "../../lib/change-bus.server";
-import { notifyNewOffer, notifyOfferResponse } from "../notifications/notifications.server";
+import { notices } from "../../lib/notices.server";
 import { cardIndex } from "../cards/card-index.server";
 import { countInHour } from "../../lib/hourly-limit.server";
 import {
@@ -163,7 +163,7 @@ export async function createOffer(db: Db, userId: string, input: OfferInput): Pr
     ]);
     await touchActive(tx, userId);
     await recordProductEvent(tx, "offer_posted", { offerId: offer.id, userId });
-    await notifyNewOffer(tx, { offerId: offer.id, ownerId: userId });
+    await notices().newOffer(tx, { offerId: offer.id, ownerId: userId });
     return { id: offer.id };
   });
   publishChange("board");
@@ -371,7 +371,7 @@ export async function openChatRoomForOffer(
     );
     if (room.created) await countAction(tx, userId, "respond");
     if (room.created) await recordProductEvent(tx, "matched", { offerId, userId, roomId: room.id });
-    if (room.created) await notifyOfferResponse(tx, { roomId: room.id, offerId, ownerId: offer.owner_id, responderId: userId });
+    if (room.created) await notices().offerResponse(tx, { roomId: room.id, offerId, ownerId: offer.owner_id, responderId: userId });
     await touchActive(tx, userId);
     return { roomId: room.id, created: Boolean(room.created) };
   });
