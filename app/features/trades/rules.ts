@@ -18,7 +18,6 @@ export const MAX_CARDS_PER_SIDE = 10;
 /** Per user per hour; counted in the database so the limit holds across instances. */
 export const POSTS_PER_HOUR = 10;
 export const RESPONSES_PER_HOUR = 20;
-export const REPORTS_PER_HOUR = 10;
 export const BOARD_PAGE_SIZE = 20;
 /** マッチ keeps the best this many offers, shown MATCH_PAGE_SIZE to a page. */
 export const MATCH_LIMIT = 50;
