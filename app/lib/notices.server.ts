@@ -1,4 +1,5 @@
 import type { Queryable } from "../db/sql.server";
+import { startUpSlot } from "./start-up-slot";
 
 /**
  * What the chat and the trade board say happened that a player should hear about. The
@@ -19,14 +20,9 @@ export type Notices = {
   offerResponse(db: Queryable, r: { roomId: string; offerId: string; ownerId: string; responderId: string }): Promise<void>;
 };
 
-let registered: Notices | null = null;
+const slot = startUpSlot<Notices>("the notices");
 
-export function registerNotices(notices: Notices): void {
-  registered = notices;
-}
+export const registerNotices = slot.fill;
 
-/** The registered notices; a service that runs before the registration is a start-up mistake. */
-export function notices(): Notices {
-  if (!registered) throw new Error("no notices registered: registerFeatureLinks() (app/registrations.server.ts) runs at start-up");
-  return registered;
-}
+/** The registered notices. */
+export const notices = slot.get;

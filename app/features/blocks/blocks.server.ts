@@ -3,6 +3,7 @@ import type { Db } from "../../db/client.server";
 import { blocks, profiles, users } from "../../db/schema/index";
 import type { Queryable, Tx } from "../../db/sql.server";
 import { publishChange } from "../../lib/change-bus.server";
+import { startUpSlot } from "../../lib/start-up-slot";
 import type { ChatMessage } from "../chat/protocol";
 import { BlockError } from "./errors";
 
@@ -47,11 +48,9 @@ export type EndedTrade = { roomId: string; message: ChatMessage };
  * (app/registrations.server.ts), so blocks does not import the chat that imports it.
  */
 export type EndTradesBetween = (tx: Tx, blockerId: string, blockedId: string) => Promise<EndedTrade[]>;
-let endTradesBetween: EndTradesBetween | null = null;
+const endTradesBetween = startUpSlot<EndTradesBetween>("the ending of trades on a block");
 
-export function registerTradeEnding(end: EndTradesBetween): void {
-  endTradesBetween = end;
-}
+export const registerTradeEnding = endTradesBetween.fill;
 
 /** Blocks `blockedId` for `blockerId` and ends any 取引中 trade between them, in one transaction. */
 export async function blockUser(db: Db, blockerId: string, blockedId: string): Promise<BlockResult> {
@@ -61,8 +60,7 @@ export async function blockUser(db: Db, blockerId: string, blockedId: string): P
   const cancelled = await db.transaction(async (tx) => {
     await tx.insert(blocks).values({ blockerId, blockedId }).onConflictDoNothing();
     // A 取引中 trade between the two ends with the block (the chat's rule, registered at start-up).
-    if (!endTradesBetween) throw new Error("no trade ending registered: registerFeatureLinks() (app/registrations.server.ts) runs at start-up");
-    return endTradesBetween(tx, blockerId, blockedId);
+    return endTradesBetween.get()(tx, blockerId, blockedId);
   });
   // Blocks hide offers both ways, and an ended trade puts its offer back: after commit.
   publishChange("board");

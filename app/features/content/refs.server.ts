@@ -4,6 +4,7 @@ import { cardIndex } from "../cards/card-index.server";
 import type { UploadStore } from "../uploads/storage.server";
 import { hostedImageSizes } from "../uploads/uploads.server";
 import type { CardRef, ContentRefs, RelatedRef } from "./blocks";
+import { startUpSlot, type StartUpSlot } from "../../lib/start-up-slot";
 import { contentRefIds, formatContent, type ContentRefIds } from "./format";
 
 // The formatter's pure helpers server code of other features needs.
@@ -18,17 +19,16 @@ type RelatedKind = "articles" | "decks";
  * nor decks. Rendering before the registration is a mistake that would store every related block
  * as "not found", so it throws instead.
  */
-const relatedLookups = new Map<RelatedKind, RelatedLookup>();
+const relatedLookups: Record<RelatedKind, StartUpSlot<RelatedLookup>> = {
+  articles: startUpSlot("the related lookup for articles"),
+  decks: startUpSlot("the related lookup for decks"),
+};
 
 export function registerRelatedLookup(kind: RelatedKind, lookup: RelatedLookup): void {
-  relatedLookups.set(kind, lookup);
+  relatedLookups[kind].fill(lookup);
 }
 
-function relatedLookup(kind: RelatedKind): RelatedLookup {
-  const lookup = relatedLookups.get(kind);
-  if (!lookup) throw new Error(`no related lookup for ${kind}: registerFeatureLinks() (app/registrations.server.ts) runs at start-up`);
-  return lookup;
-}
+const relatedLookup = (kind: RelatedKind): RelatedLookup => relatedLookups[kind].get();
 
 /** At most this many references of each kind are looked up per text (the rest render as not found). */
 export const MAX_REFS = 200;

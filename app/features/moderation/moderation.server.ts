@@ -5,6 +5,7 @@ import { rowsOf, type Tx } from "../../db/sql.server";
 import { publishChange } from "../../lib/change-bus.server";
 import { notifyReportOutcome } from "../notifications/notifications.server";
 import { countInHour } from "../../lib/hourly-limit.server";
+import { startUpSlot } from "../../lib/start-up-slot";
 import { ModerationError } from "./errors";
 import { normaliseBody, RoomIdSchema } from "../chat/chat.schema";
 import { requireRoomMember } from "../chat/chat.server";
@@ -33,11 +34,9 @@ export const REPORTS_PER_HOUR = 10;
  * import the board that imports it.
  */
 export type ReportableOffer = (db: Db, offerId: string, reporterId: string) => Promise<{ ownerId: string } | null>;
-let findOffer: ReportableOffer | null = null;
+const findOffer = startUpSlot<ReportableOffer>("the offer lookup for reports");
 
-export function registerReportableOffer(lookup: ReportableOffer): void {
-  findOffer = lookup;
-}
+export const registerReportableOffer = findOffer.fill;
 
 /**
  * Files one report unless the reporter already has an open one on this target. `tooMany` is the
@@ -58,8 +57,7 @@ async function fileReport(db: Db, reporterId: string, target: Target, reason: st
 
 /** 通報 of an offer someone else posted (reason already checked by the offer's schema). */
 export async function reportOffer(db: Db, reporterId: string, offerId: string, reason: string): Promise<{ reportId: string }> {
-  if (!findOffer) throw new Error("no offer lookup registered: registerFeatureLinks() (app/registrations.server.ts) runs at start-up");
-  const offer = await findOffer(db, offerId, reporterId);
+  const offer = await findOffer.get()(db, offerId, reporterId);
   if (!offer) throw new ModerationError("offer", "not_found");
   if (offer.ownerId === reporterId) throw new ModerationError("offer", "own_offer");
   return fileReport(db, reporterId, { type: "offer", id: offerId }, reason, () => new ModerationError("offer", "rate_limited_report", { limit: REPORTS_PER_HOUR }));
