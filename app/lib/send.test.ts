@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { send, UnexpectedAnswerError } from "./send";
+import { load, record, send, UnexpectedAnswerError } from "./send";
 import { z } from "./zod";
 
 const answer = (body: unknown, status = 200) =>
@@ -37,5 +37,15 @@ describe("send, the browser's one mutation call", () => {
     await expect(send("/api/admin/decks", { json: {} }, z.object({ id: z.string() }))).rejects.toBeInstanceOf(UnexpectedAnswerError);
     vi.stubGlobal("fetch", vi.fn(async () => Promise.reject(new TypeError("offline"))));
     await expect(send("/api/admin/decks", { json: {} })).rejects.toThrow("offline");
+  });
+
+  it("load reads a GET answer through its schema and throws on a failure or another shape", async () => {
+    const list = z.object({ cards: z.array(record<{ id: string }>()) });
+    vi.stubGlobal("fetch", answer({ cards: [{ id: "a" }] }));
+    await expect(load("/api/cards?pack=x", list)).resolves.toEqual({ cards: [{ id: "a" }] });
+    vi.stubGlobal("fetch", answer({ cards: ["not a record"] }));
+    await expect(load("/api/cards?pack=x", list)).rejects.toBeInstanceOf(UnexpectedAnswerError);
+    vi.stubGlobal("fetch", answer({ error: "見つかりません", code: "not_found" }, 404));
+    await expect(load("/api/cards?pack=x", list)).rejects.toThrow("HTTP 404");
   });
 });

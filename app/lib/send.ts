@@ -57,6 +57,23 @@ export async function send(url: string, options: SendOptions = {}, answer?: z.Zo
   return { ok: true, status: response.status, data: parsed.data };
 }
 
+/**
+ * A GET of a JSON API the page reads (a list, a record to edit): the answer parsed by `answer`.
+ * Anything but a success, or an answer of another shape, throws for the caller's catch.
+ */
+export async function load<S extends z.ZodType>(url: string, answer: S, options: { signal?: AbortSignal } = {}): Promise<z.output<S>> {
+  const response = await fetch(url, { signal: options.signal, headers: { Accept: "application/json" }, credentials: "same-origin" });
+  if (!response.ok) throw new Error(`HTTP ${response.status}`);
+  const parsed = answer.safeParse(await response.json().catch(() => undefined));
+  if (!parsed.success) throw new UnexpectedAnswerError(url, response.status);
+  return parsed.data;
+}
+
+/** An answer that is a record (an object), taken as the type the route module declares. */
+export function record<T extends object>() {
+  return z.custom<T>((value) => typeof value === "object" && value !== null && !Array.isArray(value));
+}
+
 /** An answer that is a record with a string `id` (a saved row the server describes in full). */
 export function recordWithId<T extends { id: string }>() {
   return z.custom<T>((value) => typeof value === "object" && value !== null && "id" in value && typeof value.id === "string");

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useState } from "react";
-import { recordWithId, send } from "../../../lib/send";
+import { load, record, recordWithId, send } from "../../../lib/send";
+import { z } from "../../../lib/zod";
 import { ConfirmDialog } from "../../../components/ui/modal";
 import { useLocale, useT } from "../../../lib/i18n";
 import type { PackOption } from "../../content/components/card-picker";
@@ -34,9 +35,7 @@ export function ArticlesPanel({ data }: { data: unknown }) {
 
   const reload = useCallback(async () => {
     try {
-      const response = await fetch("/api/admin/articles", { headers: { Accept: "application/json" } });
-      if (!response.ok) throw new Error(`HTTP ${response.status}`);
-      setRows(((await response.json()) as { articles: AdminArticleRow[] }).articles);
+      setRows((await load("/api/admin/articles", z.object({ articles: z.array(record<AdminArticleRow>()) }))).articles);
       setLoadFailed(false);
     } catch (error) {
       console.error(t("loadFailed"), error);
@@ -56,9 +55,7 @@ export function ArticlesPanel({ data }: { data: unknown }) {
       return;
     }
     try {
-      const response = await fetch(`/api/admin/articles/${id}`, { headers: { Accept: "application/json" } });
-      if (!response.ok) throw new Error(`HTTP ${response.status}`);
-      setEditing({ article: (await response.json()) as ArticleForEditor, key: Date.now() });
+      setEditing({ article: await load(`/api/admin/articles/${id}`, recordWithId<ArticleForEditor>()), key: Date.now() });
       // docs/product-rules.md §2: editing an existing article scrolls to the top.
       window.scrollTo({ top: 0 });
     } catch (error) {

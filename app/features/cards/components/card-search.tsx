@@ -1,4 +1,6 @@
 import { useCallback, useEffect, useId, useRef, useState, type KeyboardEvent } from "react";
+import { load, record } from "../../../lib/send";
+import { z } from "../../../lib/zod";
 import { useLocale, useT } from "../../../lib/i18n";
 import { CardImage } from "./card-image";
 import { cardName } from "../../../lib/card-name";
@@ -24,6 +26,9 @@ import type { CardSearchResult } from "../types";
  * Escape clears the text). Typing waits 300 ms (docs/product-rules.md §9) and cancels the previous request;
  * a cancelled request is not an error. A failed request shows カードの検索に失敗しました in red.
  */
+/** The search API's answer: the matching cards. */
+const SearchAnswer = z.object({ cards: z.array(record<CardSearchResult>()) });
+
 export type CardSearchProps = {
   label: string;
   onSelect: (card: CardSearchResult) => void;
@@ -79,10 +84,8 @@ export function CardSearch({
       if (tradeableOnly) params.set("tradeableOnly", "1");
       if (excludeKey) params.set("excludePacks", excludeKey);
       setStatus("loading");
-      fetch(`/api/cards/search?${params}`, { signal: current.signal, headers: { Accept: "application/json" } })
-        .then(async (response) => {
-          if (!response.ok) throw new Error(`HTTP ${response.status}`);
-          const body = (await response.json()) as { cards: CardSearchResult[] };
+      load(`/api/cards/search?${params}`, SearchAnswer, { signal: current.signal })
+        .then((body) => {
           if (current.signal.aborted) return;
           setResults(body.cards);
           setActive(body.cards.length ? 0 : -1);

@@ -1,5 +1,5 @@
 import { useEffect, useId, useState } from "react";
-import { send } from "../../../lib/send";
+import { load, record, send } from "../../../lib/send";
 import { z } from "../../../lib/zod";
 import { useLocale, useT } from "../../../lib/i18n";
 import { cardName } from "../../../lib/card-name";
@@ -16,13 +16,14 @@ const DEBOUNCE_MS = 300;
 const CONTROL = "rounded-md border border-slate-400 bg-white px-2 py-1.5";
 const SMALL_BUTTON = "rounded-md border border-slate-400 bg-white px-2 py-1 text-sm hover:border-brand-600 disabled:cursor-not-allowed disabled:opacity-40";
 
+/** The cards API's answer: a pack's cards as the picker lists them. */
+const CardList = z.object({ cards: z.array(record<CardListItem>()) });
+
 /** Cards as the editor shows them (with the catalogue's type and stage), from the admin cards API. */
 export async function fetchDeckCards(ids: string[], packId: string | null): Promise<DeckCardView[]> {
   const params = new URLSearchParams({ ids: ids.join(",") });
   if (packId) params.set("pack", packId);
-  const response = await fetch(`/api/admin/decks/cards?${params}`, { headers: { Accept: "application/json" } });
-  if (!response.ok) throw new Error(`HTTP ${response.status}`);
-  return ((await response.json()) as { cards: DeckCardView[] }).cards;
+  return (await load(`/api/admin/decks/cards?${params}`, z.object({ cards: z.array(record<DeckCardView>()) }))).cards;
 }
 
 /**
@@ -54,10 +55,9 @@ function CardPickerPanel({ packs, defaultPackId, onAdd }: { packs: PackChoice[];
     const timer = setTimeout(() => {
       const params = new URLSearchParams({ pack: packId, limit: "60" });
       if (query.trim()) params.set("q", query.trim());
-      fetch(`/api/cards?${params}`, { signal: controller.signal, headers: { Accept: "application/json" } })
-        .then(async (response) => {
-          if (!response.ok) throw new Error(`HTTP ${response.status}`);
-          setCards(((await response.json()) as { cards: CardListItem[] }).cards);
+      load(`/api/cards?${params}`, CardList, { signal: controller.signal })
+        .then((body) => {
+          setCards(body.cards);
           setFailed(null);
         })
         .catch((error: unknown) => {

@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { send } from "../../../lib/send";
+import { load, recordWithId, send } from "../../../lib/send";
 import { Link, useRevalidator, useSearchParams } from "react-router";
 import { BUTTON_SECONDARY, ConfirmDialog } from "../../../components/ui/modal";
 import { useLocale, useT } from "../../../lib/i18n";
@@ -56,9 +56,7 @@ export function DecksPanel({ data }: { data: unknown }) {
     if (panels.some((p) => p.key === row.id)) return;
     const title = t("panelEdit", { name: row.name });
     try {
-      const response = await fetch(`/api/admin/decks/${row.id}`, { headers: { Accept: "application/json" } });
-      if (!response.ok) throw new Error(`HTTP ${response.status}`);
-      const deck = (await response.json()) as DeckEditData;
+      const deck = await load(`/api/admin/decks/${row.id}`, recordWithId<DeckEditData>());
       setPanels((list) => [{ key: row.id, title, deck }, ...list]);
     } catch (error) {
       console.error(t("loadFailed"), error);
