@@ -80,7 +80,7 @@ export default tseslint.config(
     rules: { "no-restricted-imports": ["error", { paths: [NO_RAW_ZOD], patterns: [OTHER_FEATURE_INTERNALS("\\.\\./\\.\\./"), { regex: "(^|/)routes/", message: "Features never import routes." }] }] },
   },
   {
-    // The browser keeps the console lines SPEC.md §8 asks for (upload and search failures, …):
+    // The browser keeps the console lines docs/product-rules.md §8 asks for (upload and search failures, …):
     // components may warn and report errors; the server code above may not.
     files: ["app/**/components/**/*.{ts,tsx}", "tests/**", "**/*.test.{ts,tsx}"],
     rules: { "no-console": ["error", { allow: ["warn", "error"] }] },

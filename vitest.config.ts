@@ -7,7 +7,7 @@ const integration = (name: string, driver: "pglite" | "postgres") => ({
     name,
     include: ["tests/integration/**/*.test.ts"],
     env: { TEST_DB: driver },
-    setupFiles: ["tests/support/console-guard.ts"],
+    setupFiles: ["tests/support/console-guard.ts", "tests/support/feature-links.ts"],
     testTimeout: 30_000,
     hookTimeout: 60_000,
   },

@@ -75,9 +75,9 @@ function Shell({ children }: { children: ReactNode }) {
   const location = useLocation();
   const t = useT(layoutMessages);
   const viewer: HeaderViewer = root?.viewer ?? null;
-  // SPEC.md §1: the footer is hidden on admin paths.
+  // docs/product-rules.md §1: the footer is hidden on admin paths.
   const isAdminPath = location.pathname === "/admin" || location.pathname.startsWith("/admin/");
-  // SPEC.md §2: Loading... while the next page (its code, its data, who is signed in) is not known
+  // docs/product-rules.md §2: Loading... while the next page (its code, its data, who is signed in) is not known
   // yet. A server-rendered page is known at once, so this shows only on client navigations.
   const loading = useNavigation().state === "loading";
   return (

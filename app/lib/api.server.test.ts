@@ -1,6 +1,6 @@
 import { data } from "react-router";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { formError, withJsonErrors, withPageErrors } from "./api.server";
+import { formError, formRefusal, withJsonErrors, withPageErrors } from "./api.server";
 import { AppError } from "./errors";
 import { defineMessages } from "./i18n";
 import { createLogger, type Logger } from "./logger.server";
@@ -65,8 +65,16 @@ describe("the AppError mappings", () => {
 
   it("gives a form its message and code and rethrows anything else", () => {
     const answer = formError(new SampleError("rate_limited"), "ja", { intent: "bump" });
-    expect(answer).toMatchObject({ data: { intent: "bump", error: "待ってください", code: "rate_limited" }, init: { status: 429 } });
+    expect(answer).toMatchObject({ data: { intent: "bump", message: "待ってください", code: "rate_limited" }, init: { status: 429 } });
     const other = new Error("boom");
     expect(() => formError(other, "ja")).toThrow(other);
+  });
+
+  it("gives a form a refusal that did not start as an AppError in the same shape, leaving out empty fields", () => {
+    expect(formRefusal({ status: 422, code: "email_taken", message: "Taken", fields: {} }, { values: { email: "a" } })).toMatchObject({
+      data: { values: { email: "a" }, code: "email_taken", message: "Taken" },
+      init: { status: 422 },
+    });
+    expect(formRefusal({ status: 400, code: "c", message: "m" }).data).toEqual({ code: "c", message: "m" });
   });
 });

@@ -1,5 +1,5 @@
 import { data } from "react-router";
-import { AppError, describeAppError, type ErrorAnswer } from "./errors";
+import { AppError, describeAppError, type ErrorAnswer, type PageRefusal } from "./errors";
 import type { AppContext } from "./context";
 import { defineMessages, localeFromCookie, type Locale } from "./i18n";
 import { errorFields, requestLog } from "./logger.server";
@@ -126,13 +126,22 @@ function isThrownData(error: unknown): boolean {
 }
 
 /**
- * A form action's answer for an AppError: `{ error: message, code, fields?, …extra }` with its
- * status, shown at the form. Anything else is rethrown (to the error boundary, or as the response it is).
+ * A form action's answer for an AppError: the page shape `{ code, message, fields?, …extra }` with
+ * its status, shown at the form (lib/form-refusal.ts). Anything else is rethrown (to the error
+ * boundary, or as the response it is).
  */
 export function formError<E extends Record<string, unknown> = Record<never, never>>(error: unknown, locale: Locale, extra?: E) {
   if (!(error instanceof AppError)) throw error;
-  const { status, code, message, fields } = describeAppError(error, locale);
-  return data({ ...(extra as E), error: message, code, ...(fields ? { fields } : {}) }, { status });
+  return formRefusal(describeAppError(error, locale), extra);
+}
+
+/**
+ * A form action's answer for a refusal that did not start as an AppError (a message the auth
+ * library wrote): the same page shape and status as `formError`.
+ */
+export function formRefusal<E extends Record<string, unknown> = Record<never, never>>({ status, code, message, fields }: ErrorAnswer, extra?: E) {
+  const refusal: PageRefusal = { code, message, ...(fields && Object.keys(fields).length ? { fields } : {}) };
+  return data({ ...(extra as E), ...refusal }, { status });
 }
 
 /**

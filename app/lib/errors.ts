@@ -49,6 +49,9 @@ export class AppError<C extends string = string> extends Error {
 /** What a failed request shows: the status, the stable code, the localised message and the fields at fault. */
 export type ErrorAnswer = { status: number; code: string; message: string; fields?: Record<string, string> };
 
+/** A refusal as a page or form receives it (route error data, a form action's answer). */
+export type PageRefusal = { code: string; message: string; fields?: Record<string, string> };
+
 export function describeAppError(error: AppError, locale: Locale): ErrorAnswer {
   const fields = error.fieldTexts(locale);
   return { status: error.status, code: error.code, message: error.text(locale), ...(fields && Object.keys(fields).length ? { fields } : {}) };

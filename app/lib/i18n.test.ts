@@ -20,7 +20,7 @@ describe("i18n", () => {
   });
 });
 
-describe("the body's language marker (SPEC.md §4)", () => {
+describe("the body's language marker (docs/product-rules.md §4)", () => {
   it("marks the body while the page language is not ja, and only then", () => {
     expect(bodyLanguageMarker("en")).toEqual({ className: "translated", "data-translated": "en" });
     expect(bodyLanguageMarker("ja")).toEqual({ className: undefined, "data-translated": undefined });

@@ -1,7 +1,7 @@
 import { createContext, useCallback, useContext } from "react";
 
 /**
- * Interface language. Japanese is the source language (SPEC.md's wording is exact); English is
+ * Interface language. Japanese is the source language (docs/product-rules.md's wording is exact); English is
  * a full translation. Each feature keeps its own catalogue (`features/<domain>/messages.ts`)
  * made with defineMessages, so the English side must have every key the Japanese side has.
  */
@@ -62,7 +62,7 @@ export function localeFromCookie(cookie: string | null | undefined): Locale {
 }
 
 /**
- * SPEC.md §4: the body carries a marker while the page language is not ja (the seed's translation
+ * docs/product-rules.md §4: the body carries a marker while the page language is not ja (the seed's translation
  * widget set one; our own switch keeps it so styles and scripts can rely on it): the class
  * `translated` and `data-translated` naming the language. Nothing while the page is Japanese.
  */

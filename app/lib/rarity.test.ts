@@ -32,19 +32,19 @@ describe("rarityFromSpelling", () => {
   });
 });
 
-describe("SPEC.md rarity rules", () => {
+describe("docs/product-rules.md rarity rules", () => {
   it("shows ?? as two stars and ranks it there", () => {
     expect(displayRarity("??")).toBe("☆☆");
     expect(rarityRank("??")).toBe(rarityRank("☆☆"));
   });
 
-  it("orders crown, ☆☆☆, ☆☆, ☆, then diamonds high to low (SPEC.md §9)", () => {
+  it("orders crown, ☆☆☆, ☆☆, ☆, then diamonds high to low (docs/product-rules.md §9)", () => {
     const order = ["👑", "☆☆☆", "☆☆", "☆", "◆◆◆◆", "◆◆◆", "◆◆", "◆"].map(rarityRank);
     expect([...order].sort((a, b) => b - a)).toEqual(order);
     expect(new Set(order).size).toBe(order.length);
   });
 
-  it("excludeRare drops ☆☆, ☆☆☆, PROMO and the crown only (SPEC.md §5)", () => {
+  it("excludeRare drops ☆☆, ☆☆☆, PROMO and the crown only (docs/product-rules.md §5)", () => {
     const excluded = ["☆☆", "☆☆☆", "PROMO", "PROMO-A", "👑", "crown", "??"];
     const kept = ["◆", "◆◆", "◆◆◆", "◆◆◆◆", "☆", "✦", "✦✦"];
     for (const r of excluded) expect(isExcludedAsRare(r), r).toBe(true);

@@ -1,7 +1,7 @@
 /**
  * Rarity codes of the catalogue mapped to the display forms shown to players. `rank` orders
- * them highest first as SPEC.md §9 lists (crown, ☆☆☆, ☆☆, ☆, ◆◆◆◆ … ◆); shiny ranks sit where
- * the game prices them, PROMO last. `tradeable` is the default of SPEC.md §5's exclusion flag:
+ * them highest first as docs/product-rules.md §9 lists (crown, ☆☆☆, ☆☆, ☆, ◆◆◆◆ … ◆); shiny ranks sit where
+ * the game prices them, PROMO last. `tradeable` is the default of docs/product-rules.md §5's exclusion flag:
  * ☆☆☆, crown and PROMO cannot be offered; ☆☆ can since the game's 2025 update (docs/decisions/018,
  * where later changes are data: features/trades/trade-rules.ts).
  */
@@ -48,19 +48,19 @@ export function rarityFromCode(code: string): string | undefined {
   return BY_SOURCE_CODE[code.trim().toUpperCase()];
 }
 
-/** SPEC.md §3: rarity `??` is displayed as two stars. */
+/** docs/product-rules.md §3: rarity `??` is displayed as two stars. */
 export function displayRarity(rarity: string): string {
   return rarity === "??" ? "☆☆" : rarity;
 }
 
-/** Display rank of a rarity (SPEC.md §9), 0 for anything unknown. `??` ranks as ☆☆. */
+/** Display rank of a rarity (docs/product-rules.md §9), 0 for anything unknown. `??` ranks as ☆☆. */
 export function rarityRank(rarity: string): number {
   const code = displayRarity(rarity);
   return RARITIES.find((r) => r.code === code)?.rank ?? 0;
 }
 
 /**
- * SPEC.md §5 "card search by pack": the optional flag drops ☆☆, ☆☆☆, anything containing PROMO
+ * docs/product-rules.md §5 "card search by pack": the optional flag drops ☆☆, ☆☆☆, anything containing PROMO
  * and anything containing the crown. The same rule runs in SQL in cards.server.ts.
  */
 export function isExcludedAsRare(rarity: string): boolean {

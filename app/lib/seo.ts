@@ -7,7 +7,7 @@ import { defineMessages, translate, type Locale } from "./i18n";
 
 /**
  * The site's name, the home page's title and what a page without its own description says
- * (SPEC.md's wording in Japanese), and the breadcrumb trail's first step.
+ * (docs/product-rules.md's wording in Japanese), and the breadcrumb trail's first step.
  */
 export const siteMessages = defineMessages({
   ja: {
@@ -29,7 +29,7 @@ export const SITE_NAME = translate(siteMessages, "ja", "siteName");
 /** Shown when neither the page nor the site settings have an image (public/, 1200×630). */
 export const DEFAULT_OG_IMAGE = "/og-default.png";
 
-/** What the root loader gives every page's head (SPEC.md §3 site settings + SITE_URL). */
+/** What the root loader gives every page's head (docs/product-rules.md §3 site settings + SITE_URL). */
 export type SiteHead = {
   url: string;
   settings: { metaDescription: string; seoKeywords: string; ogTitle: string; ogDescription: string; ogImage: string };

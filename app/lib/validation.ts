@@ -4,7 +4,7 @@ import type { z } from "./zod";
 
 /**
  * The one place a zod failure becomes messages. Every schema's issue message is a key of its
- * feature's catalogue (a SPEC.md text); the first problem of each field is kept, with `{max}` /
+ * feature's catalogue (a docs/product-rules.md text); the first problem of each field is kept, with `{max}` /
  * `{min}` taken from the issue itself (or the field's own limit). zod's own messages (a wrong
  * type, a missing object) are not keys: they read as the catalogue's `fallback` text. Plain
  * TypeScript, so the editors use it for instant feedback too.
@@ -14,6 +14,8 @@ export type FieldMessageOptions<K extends string> = {
   fallback: K;
   /** Limits shown in a message's {max} when the issue does not carry one (a refine). */
   max?: Partial<Record<string, number>>;
+  /** Limits shown in a message's {min} when the issue does not carry one (a length range's upper miss). */
+  min?: Partial<Record<string, number>>;
   /** Fields the form does not show are left out (their problem still fails the input). */
   only?: readonly string[];
   /** The field an issue without a path belongs to (a check of the whole object). */
@@ -31,7 +33,8 @@ function fieldIssues<K extends string>(error: z.ZodError, catalogueKeys: Record<
     const key = (issue.message in catalogueKeys ? issue.message : options.fallback) as K;
     const carried = issue as { maximum?: unknown; minimum?: unknown };
     const params: Params = { max: options.max?.[field] ?? (typeof carried.maximum === "number" ? carried.maximum : 0) };
-    if (typeof carried.minimum === "number") params.min = carried.minimum;
+    const min = options.min?.[field] ?? carried.minimum;
+    if (typeof min === "number") params.min = min;
     fields[field] = { key, params };
   }
   return fields;
@@ -98,7 +101,12 @@ export type ParseOptions<K extends string> = {
 export function parseInput<S extends z.ZodType, K extends string = never>(value: unknown, schema: S, options: ParseOptions<K> = {}): z.output<S> {
   const parsed = schema.safeParse(value);
   if (parsed.success) return parsed.data;
+  throw validationError(parsed.error, options);
+}
+
+/** The ValidationError of a zod failure, for an action that looks at the failure before refusing. */
+export function validationError<K extends string = never>(error: z.ZodError, options: ParseOptions<K> = {}): ValidationError {
   const catalogue = (options.messages ?? validationMessages) as Catalogue<string>;
   const fallback = options.fallback ?? "unreadable";
-  throw new ValidationError(fieldIssues(parsed.error, catalogue.ja, { ...options, fallback, root: options.root ?? "form" }), catalogue, fallback, options.code);
+  return new ValidationError(fieldIssues(error, catalogue.ja, { ...options, fallback, root: options.root ?? "form" }), catalogue, fallback, options.code);
 }

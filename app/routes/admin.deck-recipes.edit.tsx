@@ -19,7 +19,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   await requireAdmin(request, context);
   const locale = localeFromRequest(request);
   const deck = await getDeckForEdit(context.db, params.id).catch((error: unknown) => {
-    // SPEC.md §8 デッキの読み込みに失敗しました: the page says so instead of failing.
+    // docs/product-rules.md §8 デッキの読み込みに失敗しました: the page says so instead of failing.
     requestLog(context).error("deck could not be read", errorFields(error));
     return "failed" as const;
   });

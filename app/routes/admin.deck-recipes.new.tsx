@@ -10,7 +10,7 @@ import type { Route } from "./+types/admin.deck-recipes.new";
 
 export const meta: Route.MetaFunction = (args) => seoMeta(args, { title: "デッキ作成", noindex: true });
 
-// Administrators only, checked on the server before anything is read (SPEC.md §6).
+// Administrators only, checked on the server before anything is read (docs/product-rules.md §6).
 export async function loader({ request, context }: Route.LoaderArgs) {
   await requireAdmin(request, context);
   return deckEditorData(context.db, localeFromRequest(request));

@@ -22,12 +22,12 @@ export const meta: Route.MetaFunction = (args) => {
 };
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  // 401 / 403 before anything of the admin data is read (SPEC.md §6).
+  // 401 / 403 before anything of the admin data is read (docs/product-rules.md §6).
   const viewer = await requireAdmin(request, context);
   const url = new URL(request.url);
   const tab = adminTabFromUrl(url);
   const load = ADMIN_TAB_DATA[tab];
-  // Each tab loads its data only when it is selected (SPEC.md §4).
+  // Each tab loads its data only when it is selected (docs/product-rules.md §4).
   const tabData = load ? await load({ db: context.db, viewer, url, request, log: requestLog(context) }) : null;
   return { tab, tabData };
 }

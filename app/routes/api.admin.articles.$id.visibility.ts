@@ -5,7 +5,7 @@ import { requireApiAdmin } from "../features/users/session.server";
 import { withJsonErrors } from "../lib/api.server";
 import type { Route } from "./+types/api.admin.articles.$id.visibility";
 
-/** POST /api/admin/articles/{id}/visibility `{"isPublic"}` — flips isPublic only (SPEC.md §4) → the table row. */
+/** POST /api/admin/articles/{id}/visibility `{"isPublic"}` — flips isPublic only (docs/product-rules.md §4) → the table row. */
 export const action = withJsonErrors(async function action({ request, params, context }: Route.ActionArgs) {
   if (request.method !== "POST") return methodNotAllowed("POST");
   await requireApiAdmin(request, context);

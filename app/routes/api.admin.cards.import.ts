@@ -13,7 +13,7 @@ const ImportRequestSchema = z.object({ title: safeString().max(200), csvData: sa
 
 /**
  * POST /api/admin/cards/import `{"title": packId, "csvData": text}` → `{"count": n}` — the
- * SPEC.md §7 importCardsFromCSV function. Admins only (401 / 403 JSON); errors are `{"error", "code"}`.
+ * docs/product-rules.md §7 importCardsFromCSV function. Admins only (401 / 403 JSON); errors are `{"error", "code"}`.
  */
 export const action = withJsonErrors(async function action({ request, context }: Route.ActionArgs) {
   if (request.method !== "POST") throw methodNotAllowed("POST");

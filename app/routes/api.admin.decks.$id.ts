@@ -16,7 +16,7 @@ export const loader = withJsonErrors(async function loader({ request, params, co
   return Response.json(deck, { headers: NO_STORE });
 });
 
-/** PATCH /api/admin/decks/{id} (SPEC.md §4 save with an id, naming the `revision` it loaded; stale → 409) and DELETE /api/admin/decks/{id}. */
+/** PATCH /api/admin/decks/{id} (docs/product-rules.md §4 save with an id, naming the `revision` it loaded; stale → 409) and DELETE /api/admin/decks/{id}. */
 export const action = withJsonErrors(async function action({ request, params, context }: Route.ActionArgs) {
   if (request.method !== "PATCH" && request.method !== "DELETE") throw methodNotAllowed("GET, PATCH, DELETE");
   await requireApiAdmin(request, context);

@@ -13,7 +13,7 @@ export const loader = withJsonErrors(async function loader({ request, context }:
   return Response.json({ decks: await listAdminDecks(context.db) }, { headers: NO_STORE });
 });
 
-/** POST /api/admin/decks — SPEC.md §4 deck save without an id: 201 `{id, slug}`. */
+/** POST /api/admin/decks — docs/product-rules.md §4 deck save without an id: 201 `{id, slug}`. */
 export const action = withJsonErrors(async function action({ request, context }: Route.ActionArgs) {
   if (request.method !== "POST") throw methodNotAllowed("GET, POST");
   const viewer = await requireApiAdmin(request, context);

@@ -12,7 +12,7 @@ const SuggestSchema = z.object({ title: z.string().max(500).default(""), content
 
 /**
  * POST /api/admin/seo/suggest `{title, content}` → `{keywords, metaDescription}`, computed here
- * (suggest.server.ts). SPEC.md §8's SEO情報の生成に失敗しました。再度お試しください。 only when
+ * (suggest.server.ts). docs/product-rules.md §8's SEO情報の生成に失敗しました。再度お試しください。 only when
  * computing really fails. Admins only (401 / 403 JSON).
  */
 export const action = withJsonErrors(async function action({ request, context }: Route.ActionArgs) {

@@ -8,7 +8,7 @@ import type { Route } from "./+types/api.admin.settings";
 
 const NO_STORE = { "Cache-Control": "private, no-store" };
 
-/** GET /api/admin/settings → the five SPEC.md §3 fields. Admins only (401 / 403 JSON). */
+/** GET /api/admin/settings → the five docs/product-rules.md §3 fields. Admins only (401 / 403 JSON). */
 export const loader = withJsonErrors(async function loader({ request, context }: Route.LoaderArgs) {
   await requireApiAdmin(request, context);
   return Response.json(await getSiteSettings(context.db), { headers: NO_STORE });
@@ -16,7 +16,7 @@ export const loader = withJsonErrors(async function loader({ request, context }:
 
 /**
  * PUT /api/admin/settings `{metaDescription, seoKeywords, ogTitle, ogDescription, ogImage}` →
- * the saved settings. Admin membership is checked again on every save (SPEC.md §6); a field
+ * the saved settings. Admin membership is checked again on every save (docs/product-rules.md §6); a field
  * that breaks a rule answers 400 `{"error", "code", "fields": {field: message}}`.
  */
 export const action = withJsonErrors(async function action({ request, context }: Route.ActionArgs) {

@@ -3,7 +3,7 @@ import type { Route } from "./+types/api.cards.$packId.$cardId";
 import { withJsonErrors } from "../lib/api.server";
 import { CardError } from "../features/cards/errors";
 
-/** GET /api/cards/:packId/:cardId — SPEC.md §7 card lookup by pack and card id. */
+/** GET /api/cards/:packId/:cardId — docs/product-rules.md §7 card lookup by pack and card id. */
 export const loader = withJsonErrors(async function loader({ params, context }: Route.LoaderArgs) {
   const card = await getCardInPack(context.db, params.packId, params.cardId);
   if (!card) throw new CardError("not_found");

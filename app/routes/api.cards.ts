@@ -8,7 +8,7 @@ import { z } from "../lib/zod";
 const LimitSchema = z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).optional();
 
 /**
- * GET /api/cards?pack=&q=&rarity=&excludeRare=1&limit=&cursor= — SPEC.md §5 "card search by
+ * GET /api/cards?pack=&q=&rarity=&excludeRare=1&limit=&cursor= — docs/product-rules.md §5 "card search by
  * pack": one page of a pack's cards by rarity; `nextCursor` fetches the next page.
  */
 export const loader = withJsonErrors(async function loader({ request, context }: Route.LoaderArgs) {

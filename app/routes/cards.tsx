@@ -15,7 +15,7 @@ import type { Route } from "./+types/cards";
 
 const FILTER_LABEL = "block text-sm font-medium";
 
-// SPEC.md §9: the first pack selected by default is the time-and-space pack dialga.
+// docs/product-rules.md §9: the first pack selected by default is the time-and-space pack dialga.
 const DEFAULT_PACK = "dialga";
 const RARITY_CODES = new Set(RARITIES.map((r) => r.code));
 

@@ -14,7 +14,7 @@ import type { Route } from "./+types/chat";
 import { MirrorOffers } from "../features/trades/components/mirror-offers";
 import { mirrorOffersAfterTrade } from "../features/trades/mirror-offers.server";
 
-/** /chat/{roomId} (SPEC.md §2, login required): the latest messages rendered here, then live. */
+/** /chat/{roomId} (docs/product-rules.md §2, login required): the latest messages rendered here, then live. */
 // Not a participant, or no such room: the same 404 (never reveal that a room exists).
 export const loader = withPageErrors(async function loader({ request, params, context }: Route.LoaderArgs) {
   const viewer = await requireViewer(request, context);

@@ -32,7 +32,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       page = await listPublicDecks(context.db, filters);
     }
   } catch (error) {
-    // SPEC.md §8 デッキレシピの取得に失敗しました is the list's own message, not an error page.
+    // docs/product-rules.md §8 デッキレシピの取得に失敗しました is the list's own message, not an error page.
     requestLog(context).error("deck recipes could not be read", errorFields(error));
     loadFailed = true;
   }

@@ -1,14 +1,16 @@
-import { data, Form, Link, useNavigation } from "react-router";
+import { Form, Link, useNavigation } from "react-router";
 import { localeOfMatches } from "../components/layout/meta-locale";
 import { FormField } from "../components/ui/form-field";
 import { SubmitButton } from "../components/ui/submit-button";
 import { accountMessages } from "../features/users/account-messages";
 import { ForgotPasswordSchema, senderAddress } from "../features/users/account.schema";
 import { callAuthEndpoint } from "../features/users/auth.server";
+import { authRefusal } from "../features/users/account-auth.server";
 import { MailSentNotice } from "../features/users/components/mail-sent-notice";
 import { usersMessages } from "../features/users/messages";
 import { useClientValidation } from "../features/users/use-client-validation";
-import { fieldErrors, type FieldErrors } from "../features/users/users.schema";
+import { usersFormError } from "../features/users/users.schema";
+import { formError, formRefusal } from "../lib/api.server";
 import { readFormData } from "../lib/forms.server";
 import { localeFromRequest, translate, useT } from "../lib/i18n";
 import { seoMeta } from "../lib/seo";
@@ -23,18 +25,15 @@ export async function loader({ context }: Route.LoaderArgs) {
   return { sender: senderAddress(context.env.mailFrom) };
 }
 
-type Errors = FieldErrors<"email"> & { formText?: string };
-
 export async function action({ request, context }: Route.ActionArgs) {
   const form = await readFormData(request);
+  const locale = localeFromRequest(request);
   const parsed = ForgotPasswordSchema.safeParse({ email: form.get("email") ?? "" });
-  if (!parsed.success) return data<{ errors: Errors }>({ errors: fieldErrors<"email">(parsed.error) }, { status: 400 });
+  if (!parsed.success) return formError(usersFormError(parsed.error), locale);
   // Better Auth's own reset flow; it answers the same whether or not the address is registered.
   const response = await callAuthEndpoint(context.db, context.env, request, "/request-password-reset", { email: parsed.data.email });
   if (response.ok) return { sentTo: parsed.data.email };
-  const body = (await response.json().catch(() => ({}))) as { message?: string };
-  const formText = body.message ?? translate(usersMessages, localeFromRequest(request), "errorUnknown");
-  return data<{ errors: Errors }>({ errors: { formText } }, { status: response.status });
+  return formRefusal(await authRefusal(response, locale));
 }
 
 export default function ForgotPassword({ loaderData, actionData }: Route.ComponentProps) {
@@ -42,9 +41,8 @@ export default function ForgotPassword({ loaderData, actionData }: Route.Compone
   const tu = useT(usersMessages);
   const navigation = useNavigation();
   const submitting = navigation.state === "submitting" && navigation.formAction?.startsWith("/forgot-password");
-  const { clientErrors, onSubmit } = useClientValidation<"email">(ForgotPasswordSchema);
+  const { onSubmit, formText, fieldText } = useClientValidation(ForgotPasswordSchema, actionData);
   const sentTo = actionData && "sentTo" in actionData ? actionData.sentTo : undefined;
-  const errors: Errors = clientErrors ?? (actionData && "errors" in actionData ? actionData.errors : {});
   return (
     <section className="mx-auto max-w-md">
       <h1 className="text-2xl font-bold">{t("forgotTitle")}</h1>
@@ -55,9 +53,9 @@ export default function ForgotPassword({ loaderData, actionData }: Route.Compone
         </div>
       ) : (
         <Form method="post" onSubmit={onSubmit} className="mt-6 space-y-4 rounded-lg border border-slate-200 bg-white p-6" noValidate>
-          {errors.formText ? (
+          {formText ? (
             <p role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm font-medium text-red-800">
-              {errors.formText}
+              {formText}
             </p>
           ) : null}
           <FormField
@@ -68,7 +66,7 @@ export default function ForgotPassword({ loaderData, actionData }: Route.Compone
             required
             maxLength={254}
             label={tu("email")}
-            error={errors.email ? tu(errors.email) : undefined}
+            error={fieldText("email")}
           />
           <SubmitButton pending={submitting} pendingText={t("forgotSubmitting")} wide>
             {t("forgotSubmit")}

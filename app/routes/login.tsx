@@ -1,4 +1,4 @@
-import { data, Form, Link, redirect, useNavigation, useSearchParams } from "react-router";
+import { Form, Link, redirect, useNavigation, useSearchParams } from "react-router";
 import { localeOfMatches } from "../components/layout/meta-locale";
 import { FormField } from "../components/ui/form-field";
 import { SubmitButton } from "../components/ui/submit-button";
@@ -6,13 +6,14 @@ import { usersMessages } from "../features/users/messages";
 import { safeRedirect } from "../features/users/safe-redirect";
 import { getViewer } from "../features/users/session.server";
 import { useClientValidation } from "../features/users/use-client-validation";
-import { fieldErrors, LoginSchema, MESSAGE_PARAMS, type FieldErrors } from "../features/users/users.schema";
+import { fieldErrors, LoginSchema, usersFormError } from "../features/users/users.schema";
 import { callAuthEndpoint, cookiesOf } from "../features/users/auth.server";
-import { localeFromRequest, translate, useT } from "../lib/i18n";
+import { localeFromRequest, translate, useT, type Locale } from "../lib/i18n";
+import { formError, formRefusal } from "../lib/api.server";
 import { seoMeta } from "../lib/seo";
 import type { Route } from "./+types/login";
 import { readFormData } from "../lib/forms.server";
-import { accountLoginRefusal } from "../features/users/account-auth.server";
+import { accountLoginRefusal, authRefusal } from "../features/users/account-auth.server";
 import { ForgotPasswordLink, LoginNotices } from "../features/users/components/login-notices";
 
 export const meta: Route.MetaFunction = (args) => {
@@ -27,30 +28,28 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return null;
 }
 
-type LoginErrors = FieldErrors<"email" | "password" | "form"> & { formText?: string };
-
 export async function action({ request, context }: Route.ActionArgs) {
   const form = await readFormData(request);
+  const locale = localeFromRequest(request);
   const redirectTo = safeRedirect(form.get("redirectTo"));
   const parsed = LoginSchema.safeParse({ email: form.get("email") ?? "", password: form.get("password") ?? "" });
   if (!parsed.success) {
-    const errors = fieldErrors<"email" | "password" | "form">(parsed.error);
     // A malformed password is reported like a wrong one: nothing about the account leaks.
-    if (errors.password) return data<{ errors: LoginErrors }>({ errors: { form: "errorCredentials" } }, { status: 400 });
-    return data<{ errors: LoginErrors }>({ errors }, { status: 400 });
+    if (fieldErrors(parsed.error).password) return credentialsRefused(locale);
+    return formError(usersFormError(parsed.error), locale);
   }
   const response = await callAuthEndpoint(context.db, context.env, request, "/sign-in/email", {
     email: parsed.data.email,
     password: parsed.data.password,
   });
   if (response.ok) throw redirect(redirectTo, { headers: cookiesOf(response) });
-  const locale = localeFromRequest(request);
-  const body = (await response.json().catch(() => ({}))) as { message?: string; code?: string };
-  const formText =
-    response.status === 401
-      ? translate(usersMessages, locale, "errorCredentials")
-      : (accountLoginRefusal(body, locale) ?? body.message ?? translate(usersMessages, locale, "errorUnknown"));
-  return data<{ errors: LoginErrors }>({ errors: { formText } }, { status: response.status === 401 ? 400 : response.status });
+  if (response.status === 401) return credentialsRefused(locale);
+  const refusal = await authRefusal(response, locale);
+  return formRefusal({ ...refusal, message: accountLoginRefusal(refusal.code, locale) ?? refusal.message });
+}
+
+function credentialsRefused(locale: Locale) {
+  return formRefusal({ status: 400, code: "invalid_credentials", message: translate(usersMessages, locale, "errorCredentials") });
 }
 
 export default function Login({ actionData }: Route.ComponentProps) {
@@ -58,19 +57,17 @@ export default function Login({ actionData }: Route.ComponentProps) {
   const [params] = useSearchParams();
   const navigation = useNavigation();
   const submitting = navigation.state === "submitting" && navigation.formAction?.startsWith("/login");
-  const { clientErrors, onSubmit } = useClientValidation<"email" | "password">(LoginSchema);
-  const errors: LoginErrors = clientErrors ?? actionData?.errors ?? {};
+  const { onSubmit, formText, fieldText } = useClientValidation(LoginSchema, actionData);
   const redirectTo = safeRedirect(params.get("redirectTo"));
-  const formError = errors.formText ?? (errors.form ? t(errors.form, MESSAGE_PARAMS) : undefined);
   return (
     <section className="mx-auto max-w-md">
       <h1 className="text-2xl font-bold">{t("loginHeading")}</h1>
       <LoginNotices />
       <Form method="post" onSubmit={onSubmit} className="mt-6 space-y-4 rounded-lg border border-slate-200 bg-white p-6" noValidate>
         <input type="hidden" name="redirectTo" value={redirectTo} />
-        {formError ? (
+        {formText ? (
           <p role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm font-medium text-red-800">
-            {formError}
+            {formText}
           </p>
         ) : null}
         <FormField
@@ -81,7 +78,7 @@ export default function Login({ actionData }: Route.ComponentProps) {
           required
           maxLength={254}
           label={t("email")}
-          error={errors.email ? t(errors.email) : undefined}
+          error={fieldText("email")}
         />
         <FormField
           id="login-password"
@@ -91,7 +88,7 @@ export default function Login({ actionData }: Route.ComponentProps) {
           required
           maxLength={128}
           label={t("password")}
-          error={errors.password ? t(errors.password, MESSAGE_PARAMS) : undefined}
+          error={fieldText("password")}
         />
         <SubmitButton pending={submitting} pendingText={t("loginSubmitting")} wide>
           {t("loginSubmit")}

@@ -3,14 +3,14 @@ import { callAuthEndpoint, cookiesOf } from "../features/users/auth.server";
 import { requestLog } from "../lib/logger.server";
 import type { Route } from "./+types/logout";
 
-/** POST /logout: ends the session on the server, clears the cookie, goes to / (SPEC.md §4). */
+/** POST /logout: ends the session on the server, clears the cookie, goes to / (docs/product-rules.md §4). */
 export async function action({ request, context }: Route.ActionArgs) {
   try {
     const response = await callAuthEndpoint(context.db, context.env, request, "/sign-out");
     if (!response.ok) throw new Error(`sign-out answered ${response.status}`);
     return redirect("/", { headers: cookiesOf(response) });
   } catch (error) {
-    // SPEC.md §8: a failed sign-out is logged as "Logout error" (the server's log); the cookie is cleared anyway.
+    // docs/product-rules.md §8: a failed sign-out is logged as "Logout error" (the server's log); the cookie is cleared anyway.
     requestLog(context).error("Logout error", { error: error instanceof Error ? error.message : String(error) });
     const headers = new Headers();
     for (const name of ["torepoke.session_token", "__Secure-torepoke.session_token"]) {

@@ -11,7 +11,9 @@ import { callAuthEndpoint, cookiesOf, SESSION_COOKIE } from "../features/users/a
 import { requireViewer, sessionTokenFromCookie } from "../features/users/session.server";
 import { fieldErrors, MESSAGE_PARAMS } from "../features/users/users.schema";
 import { usersMessages, type UsersMessageKey } from "../features/users/messages";
-import { formError } from "../lib/api.server";
+import { formError, formRefusal } from "../lib/api.server";
+import type { ErrorAnswer } from "../lib/errors";
+import { authRefusal } from "../features/users/account-auth.server";
 import { requestLog } from "../lib/logger.server";
 import { readFormData } from "../lib/forms.server";
 import { localeFromRequest, translate, type Locale } from "../lib/i18n";
@@ -37,13 +39,14 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   } as const;
 }
 
-export type AccountActionData = {
+/** The account page's answers: `{ intent, ok, sentTo? }`, or a page refusal `{ intent, code, message, fields? }`. */
+type AccountActionData = {
   intent: string;
   ok?: boolean;
-  error?: string;
-  code?: string;
-  field?: string;
   sentTo?: string;
+  code?: string;
+  message?: string;
+  fields?: Record<string, string>;
 };
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -51,7 +54,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const locale = localeFromRequest(request);
   const form = await readFormData(request);
   const intent = String(form.get("intent") ?? "");
-  const fail = (message: string, field?: string, status = 400) => data<AccountActionData>({ intent, error: message, field }, { status });
+  const fail = (message: string, field?: string, code = "invalid_input") => formRefusal({ status: 400, code, message, ...(field ? { fields: { [field]: message } } : {}) }, { intent });
   try {
     switch (intent) {
       case "resendVerification": {
@@ -68,10 +71,10 @@ export async function action({ request, context }: Route.ActionArgs) {
         if (parsed.data.newEmail.toLowerCase() === viewer.email.toLowerCase()) throw new AccountError("email_same");
         // A session alone must not move the account to another address (a borrowed device, a stolen cookie).
         if (!(await verifyAccountPassword(context.db, context.env, viewer.id, parsed.data.currentPassword))) {
-          return fail(translate(accountMessages, locale, "errorCurrentPassword"), "currentPassword");
+          return fail(translate(accountMessages, locale, "errorCurrentPassword"), "currentPassword", "password_wrong");
         }
         const response = await callAuthEndpoint(context.db, context.env, request, "/change-email", { newEmail: parsed.data.newEmail, callbackURL: "/profile/account?emailChanged=1" });
-        if (!response.ok) return authFailure(response, intent, "newEmail", locale);
+        if (!response.ok) return authFailure(await authRefusal(response, locale), intent, "newEmail");
         // Better Auth answers the same for an address that is taken: nothing tells who uses it.
         return { intent, ok: true, sentTo: parsed.data.newEmail } satisfies AccountActionData;
       }
@@ -84,9 +87,9 @@ export async function action({ request, context }: Route.ActionArgs) {
         }
         const response = await callAuthEndpoint(context.db, context.env, request, "/change-password", { ...parsed.data, revokeOtherSessions: true });
         if (!response.ok) {
-          const body = (await response.clone().json().catch(() => ({}))) as { code?: string };
-          if (body.code === "invalid_credentials") return fail(translate(accountMessages, locale, "errorCurrentPassword"), "currentPassword");
-          return authFailure(response, intent, "newPassword", locale);
+          const refusal = await authRefusal(response, locale);
+          if (refusal.code === "invalid_credentials") return fail(translate(accountMessages, locale, "errorCurrentPassword"), "currentPassword", "password_wrong");
+          return authFailure(refusal, intent, "newPassword");
         }
         // The password has changed and the other sessions are gone whatever happens to the notice:
         // a failure to queue it is logged, and this device keeps its new session cookie.
@@ -121,10 +124,10 @@ export async function action({ request, context }: Route.ActionArgs) {
         throw redirect("/login?deleted=1", { headers });
       }
       default:
-        return fail(tUsers(locale, "errorInvalidRequest"));
+        return fail(tUsers(locale, "errorInvalidRequest"), undefined, "bad_request");
     }
   } catch (error) {
-    if (error instanceof AccountError && error.code === "password_wrong") return fail(error.text(locale), "deletePassword");
+    if (error instanceof AccountError && error.code === "password_wrong") return fail(error.text(locale), "deletePassword", error.code);
     return formError(error, locale, { intent });
   }
 }
@@ -133,12 +136,11 @@ function tUsers(locale: Locale, key: UsersMessageKey | undefined) {
   return translate(usersMessages, locale, key ?? "errorInvalidRequest", MESSAGE_PARAMS);
 }
 
-async function authFailure(response: Response, intent: string, field: string, locale: Locale) {
-  const body = (await response.json().catch(() => ({}))) as { message?: string };
-  const status = response.status === 429 ? 429 : 400;
-  return data<AccountActionData>({ intent, error: body.message ?? tUsers(locale, "errorUnknown"), field }, { status });
+/** Better Auth's refusal at the field it concerns; a rate limit keeps its 429, anything else is the form's 400. */
+function authFailure(refusal: ErrorAnswer, intent: string, field: string) {
+  return formRefusal({ ...refusal, status: refusal.status === 429 ? 429 : 400, fields: { [field]: refusal.message } }, { intent });
 }
 
 export default function ProfileAccount({ loaderData, actionData }: Route.ComponentProps) {
-  return <AccountSettings {...loaderData} actionData={actionData as AccountActionData | undefined} />;
+  return <AccountSettings {...loaderData} actionData={actionData} />;
 }

@@ -1,6 +1,6 @@
-import { HttpError, pageError } from "../lib/api.server";
+import { formError, HttpError, pageError } from "../lib/api.server";
 import { localeFromRequest } from "../lib/i18n";
-import { data, Form, redirect, useNavigation } from "react-router";
+import { Form, redirect, useNavigation } from "react-router";
 import { localeOfMatches } from "../components/layout/meta-locale";
 import { listBlockedUsers } from "../features/blocks/blocks.server";
 import { BlockedUsers } from "../features/blocks/components/blocked-users";
@@ -16,7 +16,7 @@ import { formatFriendId } from "../features/users/friend-id";
 import { usersMessages } from "../features/users/messages";
 import { requireViewer } from "../features/users/session.server";
 import { useClientValidation } from "../features/users/use-client-validation";
-import { fieldErrors, ProfileSchema, type FieldErrors } from "../features/users/users.schema";
+import { ProfileSchema, usersFormError } from "../features/users/users.schema";
 import { getProfile, updateProfile } from "../features/users/users.server";
 import { safeRedirect } from "../features/users/safe-redirect";
 import { translate, useLocale, useT } from "../lib/i18n";
@@ -65,20 +65,16 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   };
 }
 
-type Field = "displayName" | "friendId";
-
 export async function action({ request, context }: Route.ActionArgs) {
   const viewer = await requireViewer(request, context);
   const form = await readFormData(request);
   const values = { displayName: String(form.get("displayName") ?? ""), friendId: String(form.get("friendId") ?? "") };
   const parsed = ProfileSchema.safeParse(values);
-  if (!parsed.success) {
-    return data({ ok: false as const, errors: fieldErrors<Field>(parsed.error) as FieldErrors<Field>, values }, { status: 400 });
-  }
+  if (!parsed.success) return formError(usersFormError(parsed.error), localeFromRequest(request), { ok: false as const, values });
   await updateProfile(context.db, viewer.id, parsed.data);
   const back = safeRedirect(form.get("redirectTo"), "");
   if (back && parsed.data.friendId) throw redirect(back);
-  return { ok: true as const, errors: {} as FieldErrors<Field>, values };
+  return { ok: true as const, values };
 }
 
 export default function Profile({ loaderData, actionData }: Route.ComponentProps) {
@@ -87,8 +83,7 @@ export default function Profile({ loaderData, actionData }: Route.ComponentProps
   const navigation = useNavigation();
   const saving = navigation.state === "submitting" && navigation.formAction?.startsWith("/profile");
   const { profile } = loaderData;
-  const { clientErrors, onSubmit } = useClientValidation<Field>(ProfileSchema);
-  const errors = clientErrors ?? actionData?.errors ?? {};
+  const { onSubmit, fieldText, clientChecked } = useClientValidation(ProfileSchema, actionData);
   const failedValues = actionData && !actionData.ok ? actionData.values : undefined;
   const memberSince = tokyoLongDate(profile.memberSince, locale);
   const tRecord = useT(responseRecordMessages);
@@ -138,7 +133,7 @@ export default function Profile({ loaderData, actionData }: Route.ComponentProps
           {t("profileEdit")}
         </h2>
         <Form method="post" onSubmit={onSubmit} className="space-y-4 rounded-lg border border-slate-200 bg-white p-6" noValidate>
-          {actionData?.ok && !clientErrors ? (
+          {actionData?.ok && !clientChecked ? (
             <p role="status" className="rounded-md bg-green-50 px-3 py-2 text-sm font-medium text-green-800">
               {t("profileSaved")}
             </p>
@@ -152,7 +147,7 @@ export default function Profile({ loaderData, actionData }: Route.ComponentProps
             defaultValue={failedValues?.displayName ?? profile.displayName}
             label={t("displayName")}
             hint={t("displayNameHint", { max: DISPLAY_NAME_MAX })}
-            error={errors.displayName ? t(errors.displayName, { max: DISPLAY_NAME_MAX }) : undefined}
+            error={fieldText("displayName")}
           />
           {loaderData.redirectTo ? <input type="hidden" name="redirectTo" value={loaderData.redirectTo} /> : null}
           {loaderData.needFriendId && !profile.friendId ? (
@@ -172,7 +167,7 @@ export default function Profile({ loaderData, actionData }: Route.ComponentProps
             defaultValue={failedValues?.friendId ?? (profile.friendId ? formatFriendId(profile.friendId) : "")}
             label={t("profileFriendId")}
             hint={t("profileFriendIdHint")}
-            error={errors.friendId ? t(errors.friendId) : undefined}
+            error={fieldText("friendId")}
           />
           <SubmitButton pending={saving} pendingText={t("profileSaving")}>
             {t("profileSave")}

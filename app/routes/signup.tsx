@@ -1,4 +1,4 @@
-import { data, Form, Link, redirect, useNavigation, useSearchParams } from "react-router";
+import { Form, Link, redirect, useNavigation, useSearchParams } from "react-router";
 import { localeOfMatches } from "../components/layout/meta-locale";
 import { FormField } from "../components/ui/form-field";
 import { SubmitButton } from "../components/ui/submit-button";
@@ -7,9 +7,11 @@ import { usersMessages } from "../features/users/messages";
 import { safeRedirect } from "../features/users/safe-redirect";
 import { getViewer } from "../features/users/session.server";
 import { useClientValidation } from "../features/users/use-client-validation";
-import { fieldErrors, MESSAGE_PARAMS, SignupSchema, type FieldErrors } from "../features/users/users.schema";
+import { MESSAGE_PARAMS, SignupSchema, usersFormError } from "../features/users/users.schema";
 import { callAuthEndpoint, cookiesOf } from "../features/users/auth.server";
 import { localeFromRequest, translate, useT } from "../lib/i18n";
+import { formError, formRefusal } from "../lib/api.server";
+import { authRefusal } from "../features/users/account-auth.server";
 import { seoMeta } from "../lib/seo";
 import type { Route } from "./+types/signup";
 import { readFormData } from "../lib/forms.server";
@@ -28,20 +30,16 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return null;
 }
 
-type Field = "displayName" | "email" | "password";
-type SignupErrors = FieldErrors<Field> & { formText?: string; emailText?: string; passwordText?: string };
-
 export async function action({ request, context }: Route.ActionArgs) {
   const form = await readFormData(request);
+  const locale = localeFromRequest(request);
   const redirectTo = safeRedirect(form.get("redirectTo"), "/profile");
   const values = {
     displayName: String(form.get("displayName") ?? ""),
     email: String(form.get("email") ?? ""),
   };
   const parsed = SignupSchema.safeParse({ ...values, password: form.get("password") ?? "" });
-  if (!parsed.success) {
-    return data<{ errors: SignupErrors; values: typeof values }>({ errors: fieldErrors<Field>(parsed.error), values }, { status: 400 });
-  }
+  if (!parsed.success) return formError(usersFormError(parsed.error), locale, { values });
   const response = await callAuthEndpoint(context.db, context.env, request, "/sign-up/email", {
     name: parsed.data.displayName,
     email: parsed.data.email,
@@ -51,11 +49,9 @@ export async function action({ request, context }: Route.ActionArgs) {
   // With REQUIRE_EMAIL_VERIFICATION there is no session yet: the page says to open the mail.
   if (response.ok && context.env.requireEmailVerification) return { checkMailSentTo: parsed.data.email, sender: senderAddress(context.env.mailFrom) };
   if (response.ok) throw redirect(redirectTo, { headers: cookiesOf(response) });
-  const body = (await response.json().catch(() => ({}))) as { message?: string; code?: string };
-  const message = body.message ?? translate(usersMessages, localeFromRequest(request), "errorUnknown");
-  const errors: SignupErrors =
-    body.code === "email_taken" ? { emailText: message } : body.code === "password_common" ? { passwordText: message } : { formText: message };
-  return data<{ errors: SignupErrors; values: typeof values }>({ errors, values }, { status: response.status === 422 ? 400 : response.status });
+  const refusal = await authRefusal(response, locale);
+  const field = refusal.code === "email_taken" ? "email" : refusal.code === "password_common" ? "password" : undefined;
+  return formRefusal({ ...refusal, status: refusal.status === 422 ? 400 : refusal.status, ...(field ? { fields: { [field]: refusal.message } } : {}) }, { values });
 }
 
 export default function Signup({ actionData }: Route.ComponentProps) {
@@ -63,11 +59,9 @@ export default function Signup({ actionData }: Route.ComponentProps) {
   const [params] = useSearchParams();
   const navigation = useNavigation();
   const submitting = navigation.state === "submitting" && navigation.formAction?.startsWith("/signup");
-  const { clientErrors, onSubmit } = useClientValidation<Field>(SignupSchema);
+  const { onSubmit, formText, fieldText } = useClientValidation(SignupSchema, actionData);
   const checkMail = actionData && "checkMailSentTo" in actionData ? actionData : undefined;
-  const failed = actionData && "errors" in actionData ? actionData : undefined;
-  const errors: SignupErrors = clientErrors ?? failed?.errors ?? {};
-  const values = failed?.values;
+  const values = actionData && "values" in actionData ? actionData.values : undefined;
   if (checkMail) return <SignupCheckMail email={checkMail.checkMailSentTo} sender={checkMail.sender} />;
   const redirectTo = safeRedirect(params.get("redirectTo"), "/profile");
   return (
@@ -75,9 +69,9 @@ export default function Signup({ actionData }: Route.ComponentProps) {
       <h1 className="text-2xl font-bold">{t("signupHeading")}</h1>
       <Form method="post" onSubmit={onSubmit} className="mt-6 space-y-4 rounded-lg border border-slate-200 bg-white p-6" noValidate>
         <input type="hidden" name="redirectTo" value={redirectTo} />
-        {errors.formText ? (
+        {formText ? (
           <p role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm font-medium text-red-800">
-            {errors.formText}
+            {formText}
           </p>
         ) : null}
         <FormField
@@ -89,7 +83,7 @@ export default function Signup({ actionData }: Route.ComponentProps) {
           defaultValue={values?.displayName}
           label={t("displayName")}
           hint={t("displayNameHint", { max: DISPLAY_NAME_MAX })}
-          error={errors.displayName ? t(errors.displayName, { max: DISPLAY_NAME_MAX }) : undefined}
+          error={fieldText("displayName")}
         />
         <FormField
           id="signup-email"
@@ -100,7 +94,7 @@ export default function Signup({ actionData }: Route.ComponentProps) {
           maxLength={EMAIL_MAX}
           defaultValue={values?.email}
           label={t("email")}
-          error={errors.emailText ?? (errors.email ? t(errors.email) : undefined)}
+          error={fieldText("email")}
         />
         <FormField
           id="signup-password"
@@ -111,7 +105,7 @@ export default function Signup({ actionData }: Route.ComponentProps) {
           maxLength={PASSWORD_MAX}
           label={t("password")}
           hint={t("passwordHint", MESSAGE_PARAMS)}
-          error={errors.passwordText ?? (errors.password ? t(errors.password, MESSAGE_PARAMS) : undefined)}
+          error={fieldText("password")}
         />
         <SubmitButton pending={submitting} pendingText={t("signupSubmitting")} wide>
           {t("signupSubmit")}

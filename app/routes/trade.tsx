@@ -28,6 +28,7 @@ import { ShareButtons } from "../features/share/components/share-buttons";
 import { WantChipButton } from "../features/notifications/components/want-button";
 import { wantedAmong } from "../features/notifications/want-list.server";
 import { cardName } from "../lib/card-name";
+import { refusalOf } from "../lib/form-refusal";
 import type { Route } from "./+types/trade";
 
 const DONE = ["posted", "saved", "bumped", "closed", "completed", "reported"] as const;
@@ -127,7 +128,7 @@ export default function TradePage({ loaderData, actionData }: Route.ComponentPro
   const t = useT(tradesMessages);
   const ownerName = useShownName();
   const locale = useLocale();
-  const error = actionData?.error;
+  const error = refusalOf(actionData)?.message;
   if (editing && loaderData.rules) {
     return (
       <div className="space-y-6">

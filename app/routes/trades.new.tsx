@@ -11,6 +11,7 @@ import { readFormData } from "../lib/forms.server";
 import { localeFromRequest, translate, useT } from "../lib/i18n";
 import { localeOfMatches } from "../components/layout/meta-locale";
 import { seoMeta } from "../lib/seo";
+import { refusalOf } from "../lib/form-refusal";
 import type { Route } from "./+types/trades.new";
 
 // Posting needs a signed-in user with a friend ID: without one, the profile page comes first,
@@ -56,7 +57,7 @@ export default function NewOffer({ loaderData, actionData }: Route.ComponentProp
   return (
     <div className="space-y-6">
       <h1 className="text-2xl font-bold">{t("newOfferTitle")}</h1>
-      <OfferForm mode="new" error={actionData?.error} initialWant={loaderData.want} rules={loaderData.rules} now={loaderData.now} />
+      <OfferForm mode="new" error={refusalOf(actionData)?.message} initialWant={loaderData.want} rules={loaderData.rules} now={loaderData.now} />
     </div>
   );
 }

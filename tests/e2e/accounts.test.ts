@@ -194,7 +194,7 @@ describe("site shell", () => {
     const problems = watchConsole(page);
     await page.goto(`${baseUrl}/terms`, { waitUntil: "networkidle" });
     expect(await page.getAttribute("html", "lang")).toBe("ja");
-    // SPEC.md §4: the body carries a marker only while the language is not ja.
+    // docs/product-rules.md §4: the body carries a marker only while the language is not ja.
     expect(await page.evaluate(() => [document.body.classList.contains("translated"), document.body.dataset.translated ?? null])).toEqual([false, null]);
     await page.getByRole("button", { name: "EN" }).click();
     await page.getByRole("heading", { level: 1, name: "Terms of use" }).waitFor();
@@ -287,7 +287,7 @@ describe("admin gate", () => {
       // Articles is the default tab; the selected tab is in the URL and the tablist is keyboard-operable.
       const articlesTab = page.getByRole("tab", { name: "記事管理" });
       expect(await articlesTab.getAttribute("aria-selected")).toBe("true");
-      await expect(page.getByRole("tab").count()).resolves.toBe(8); // SPEC.md §2's five tabs plus 通報 (trade reports), アクセス解析 and トレードルール
+      await expect(page.getByRole("tab").count()).resolves.toBe(8); // docs/product-rules.md §2's five tabs plus 通報 (trade reports), アクセス解析 and トレードルール
       await expect(page.getByRole("contentinfo").count()).resolves.toBe(0);
       await articlesTab.focus();
       await page.keyboard.press("ArrowRight");

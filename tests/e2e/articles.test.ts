@@ -200,7 +200,7 @@ describe("articles: an admin writes, previews and publishes; a visitor reads it 
     await page.getByRole("button", { name: "新規作成" }).click();
     await page.getByRole("button", { name: "復元する" }).click();
     await expect(page.getByLabel("タイトル", { exact: true }).inputValue()).resolves.toBe("下書きのタイトル");
-    // Saving without category and text: SPEC.md's messages at the fields.
+    // Saving without category and text: docs/product-rules.md's messages at the fields.
     await page.getByRole("button", { name: "保存", exact: true }).click();
     await page.getByText("カテゴリーを選択してください").waitFor();
     await page.getByLabel("カテゴリー", { exact: true }).selectOption("news");

@@ -29,7 +29,7 @@ async function signIn(context: BrowserContext, account: { email: string; passwor
 }
 
 describe("card APIs", () => {
-  it("GET /api/cards applies SPEC.md §5 and pages with a cursor", async () => {
+  it("GET /api/cards applies docs/product-rules.md §5 and pages with a cursor", async () => {
     const unknown = await fetch(`${baseUrl}/api/cards?pack=no-such-pack`);
     expect(unknown.status).toBe(400);
     expect(await unknown.json()).toEqual({ error: "Unknown pack name", code: "unknown_pack_name" });
@@ -107,7 +107,7 @@ describe("/cards", () => {
       const page = await context.newPage();
       const problems = watchConsole(page);
       await page.goto(`${baseUrl}/cards`, { waitUntil: "networkidle" });
-      // SPEC.md §9: dialga is selected first.
+      // docs/product-rules.md §9: dialga is selected first.
       expect(await page.getByLabel("パック").inputValue()).toBe("dialga");
       const box = page.getByRole("combobox", { name: "カードを検索" });
       await box.pressSequentially("ぴかちゅう");

@@ -103,7 +103,7 @@ describe("site settings (admin サイト設定)", () => {
 
     await page.getByRole("button", { name: "保存" }).click();
     await page.getByText("設定が保存されました。").waitFor();
-    // SPEC.md §9: the success message clears after 3 seconds.
+    // docs/product-rules.md §9: the success message clears after 3 seconds.
     await page.getByText("設定が保存されました。").waitFor({ state: "detached", timeout: 10_000 });
     expect(problems).toEqual([]);
 
@@ -134,7 +134,7 @@ describe("site settings (admin サイト設定)", () => {
     await page.reload();
     expect(await page.getByLabel("メタディスクリプション").inputValue()).toBe(description);
 
-    // A file that is not an image is refused: SPEC.md §8's message with the cause, nothing changed.
+    // A file that is not an image is refused: docs/product-rules.md §8's message with the cause, nothing changed.
     const svg = path.join(dir, "logo.svg");
     writeFileSync(svg, '<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"><rect width="9" height="9"/></svg>');
     await page.locator('input[type="file"]').setInputFiles(svg);

@@ -4,7 +4,7 @@ import { launchBrowser, newContext, PHONE, seriousA11yViolations, watchConsole }
 
 const baseUrl = inject("baseUrl");
 
-// Every public page of SPEC.md §2, on a desktop and a phone viewport.
+// Every public page of docs/product-rules.md §2, on a desktop and a phone viewport.
 const PUBLIC_PAGES = ["/", "/cards", "/articles", "/deck-recipes", "/trades", "/login", "/signup", "/privacy-policy", "/terms"];
 
 let browser: Browser;

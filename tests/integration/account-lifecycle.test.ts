@@ -149,12 +149,12 @@ describe("change of address and password", () => {
     const submit = (fields: Record<string, string>) => {
       const body = new URLSearchParams({ intent: "changeEmail", ...fields });
       const request = new Request(`${SITE}/profile/account`, { method: "POST", headers: { cookie, origin: SITE, "content-type": "application/x-www-form-urlencoded" }, body });
-      return accountAction({ request, context, params: {} } as unknown as Parameters<typeof accountAction>[0]) as Promise<{ data: { error?: string; field?: string; ok?: boolean }; init?: { status?: number } }>;
+      return accountAction({ request, context, params: {} } as unknown as Parameters<typeof accountAction>[0]) as Promise<{ data: { message?: string; fields?: Record<string, string>; ok?: boolean }; init?: { status?: number } }>;
     };
     for (const fields of [{ newEmail }, { newEmail, currentPassword: "not-the-password" }] as Record<string, string>[]) {
       const refused = await submit(fields);
       expect(refused.init?.status).toBe(400);
-      expect(refused.data).toMatchObject({ field: "currentPassword", error: "現在のパスワードが正しくありません" });
+      expect(refused.data).toMatchObject({ message: "現在のパスワードが正しくありません", fields: { currentPassword: "現在のパスワードが正しくありません" } });
     }
     expect(await mailsTo(newEmail)).toHaveLength(0);
     const sent = await submit({ newEmail, currentPassword: "kouKan-2026-pass" });

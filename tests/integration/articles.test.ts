@@ -100,7 +100,7 @@ describe("article save rules", () => {
     expect(row.authorId).toBe(adminId);
   });
 
-  it("refuses missing fields with SPEC.md's messages and writes nothing", async () => {
+  it("refuses missing fields with docs/product-rules.md's messages and writes nothing", async () => {
     const before = (await database.db.select({ id: articles.id }).from(articles)).length;
     const res = await create({ title: " ", content: "", category: "" });
     expect(res.status).toBe(400);
@@ -172,7 +172,7 @@ describe("article save rules", () => {
     expect((await call(adminVisibility as never, `/api/admin/articles/${created.id}/visibility`, json({ isPublic: "yes" }), { id: created.id })).status).toBe(400);
   });
 
-  it("accepts SPEC.md's seoKeywords / seoMetaDescription names, normalises keywords, and finds articles by title for the related picker", async () => {
+  it("accepts docs/product-rules.md's seoKeywords / seoMetaDescription names, normalises keywords, and finds articles by title for the related picker", async () => {
     const res = await create({ ...base, title: "検索できる記事 100%_off", seoKeywords: "ポケポケ、 攻略 ,ポケポケ", seoMetaDescription: " 説明文 " });
     expect(await res.json()).toMatchObject({ keywords: "ポケポケ, 攻略", metaDescription: "説明文" });
     const found = (await (await call(adminList as never, `/api/admin/articles?q=${encodeURIComponent("できる記事 100%_")}`, { headers: { cookie: adminCookie } })).json()) as { articles: { title: string }[] };

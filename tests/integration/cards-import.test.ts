@@ -38,7 +38,7 @@ async function failure(title: string, csvData: string): Promise<{ error: CardImp
   throw new Error("the import should have failed");
 }
 
-describe("CSV import (SPEC.md §7 importCardsFromCSV)", () => {
+describe("CSV import (docs/product-rules.md §7 importCardsFromCSV)", () => {
   it("registers rows as cards of the pack, visible in listings and search, and a re-import duplicates nothing", async () => {
     const csv = "name,rarity,imageUrl\nテスト用ピジョット,◆◆◆,https://img.example/pidgeot.webp\nテスト用ポッポ,◆,\n";
     expect(await importCardsFromCsv(database.db, { title: "palkia", csvData: csv })).toEqual({ count: 2 });

@@ -42,7 +42,7 @@ async function allPages(query: Parameters<typeof listCards>[1]): Promise<CardLis
   return out;
 }
 
-describe("listCards (SPEC.md §5 card search by pack)", () => {
+describe("listCards (docs/product-rules.md §5 card search by pack)", () => {
   it("sorts by rarity rank, highest first, then by card number, and pages through every card once", async () => {
     const first = await listCards(database.db, { packId: "dialga", limit: 25 });
     expect(first.pack.id).toBe("dialga");
@@ -100,7 +100,7 @@ describe("listCards (SPEC.md §5 card search by pack)", () => {
     }
   });
 
-  it("accepts SPEC.md §3's other pack id set (picachu, chalizard, mew, arceus, shininghigh)", async () => {
+  it("accepts docs/product-rules.md §3's other pack id set (picachu, chalizard, mew, arceus, shininghigh)", async () => {
     for (const [alias, id] of [["picachu", "pikachu"], ["chalizard", "charizard"], ["mew", "phantom"], ["arceus", "memorial"], ["shininghigh", "shining-high"]]) {
       expect((await listCards(database.db, { packId: alias, limit: 1 })).pack.id, alias).toBe(id);
     }

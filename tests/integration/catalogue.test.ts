@@ -30,7 +30,7 @@ describe("the real card catalogue", () => {
     expect(await hasCatalogue(database.db)).toBe(true);
   });
 
-  it("uses SPEC.md's pack ids for the nine named packs, newest set first", async () => {
+  it("uses docs/product-rules.md's pack ids for the nine named packs, newest set first", async () => {
     const all = await listPacks(database.db);
     const ids = all.map((p) => p.id);
     for (const id of ["dialga", "palkia", "phantom", "pikachu", "charizard", "mewtwo", "promo", "memorial", "shining-high"]) {
@@ -53,7 +53,7 @@ describe("the real card catalogue", () => {
     expect(alolan.name).toBe("アローラライチュウex");
     const crown = await database.db.select({ n: count() }).from(cards).where(eq(cards.rarity, "👑"));
     expect(crown[0].n).toBeGreaterThan(0);
-    // Promo cards carry PROMO so SPEC.md §5's promo-pack rule can keep them.
+    // Promo cards carry PROMO so docs/product-rules.md §5's promo-pack rule can keep them.
     const promoNotPromo = await database.db
       .select({ n: count() })
       .from(cardPacks)

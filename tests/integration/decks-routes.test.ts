@@ -80,7 +80,7 @@ describe("admin deck API", () => {
     expect(list.body).toEqual({ decks: [] });
   });
 
-  it("gives SPEC.md §5 messages per field and refuses non-JSON", async () => {
+  it("gives docs/product-rules.md §5 messages per field and refuses non-JSON", async () => {
     const bad = await outcome(() => createAction(args(req("/api/admin/decks", { method: "POST", cookie: adminCookie, body: { name: "  ", category: "guide" } }))));
     expect(bad.status).toBe(400);
     expect(bad.body).toMatchObject({ error: "デッキ名を入力してください。", fields: { name: "デッキ名を入力してください。", tier: "Tierを選択してください。", category: "カテゴリーを選択してください。" } });

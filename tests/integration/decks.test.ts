@@ -155,7 +155,7 @@ describe("deck saves", () => {
     await deleteDeck(database.db, a.id, { store });
   });
 
-  it("SPEC.md §5 messages for a missing name (trimmed), tier and category", () => {
+  it("docs/product-rules.md §5 messages for a missing name (trimmed), tier and category", () => {
     const result = DeckInputSchema.safeParse({ name: "   ", tier: null, category: "" });
     expect(result.success).toBe(false);
     const messages = Object.fromEntries(result.error!.issues.map((i) => [i.path[0], i.message]));

@@ -14,7 +14,7 @@ import { createSessionCookie } from "../support/chat-factories";
 import { createUser } from "../support/factories";
 import { createTestDatabase, type TestDatabase } from "../support/test-db";
 
-// Every way in that sends the browser on after it answers (SPEC.md §2 login/sign-up, the language
+// Every way in that sends the browser on after it answers (docs/product-rules.md §2 login/sign-up, the language
 // switch) must answer a Location on this site, whatever redirectTo says.
 const SITE = "http://127.0.0.1:3000";
 const SECRET = randomBytes(32).toString("base64url");

@@ -100,7 +100,7 @@ describe("posting an offer", () => {
     expect(await offerCount(user.id)).toBe(1);
   });
 
-  it("refuses cards the trade picker hides: the Shining High pack (SPEC.md §9)", async () => {
+  it("refuses cards the trade picker hides: the Shining High pack (docs/product-rules.md §9)", async () => {
     const user = await createUser(db);
     const [shiny] = await db.execute(sql`
       select c.id from cards c join rarities r on r.code = c.rarity and r.tradeable

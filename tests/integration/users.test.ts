@@ -80,7 +80,7 @@ describe("guards", () => {
     const response = thrown as Response;
     expect(response.status).toBe(302);
     expect(response.headers.get("location")).toBe("/login?redirectTo=%2Fprofile%3Ftab%3Dx");
-    // Client navigations follow it replacing the history entry (SPEC.md §2).
+    // Client navigations follow it replacing the history entry (docs/product-rules.md §2).
     expect(response.headers.get("x-remix-replace")).toBe("true");
   });
 

@@ -2,7 +2,7 @@ import { Link } from "react-router";
 import { useT } from "../../lib/i18n";
 import { layoutMessages } from "./messages";
 
-/** SPEC.md §1 footer: HOME, privacy policy, terms, "© {year} {site}". Hidden on /admin (root.tsx). */
+/** docs/product-rules.md §1 footer: HOME, privacy policy, terms, "© {year} {site}". Hidden on /admin (root.tsx). */
 export function SiteFooter({ year }: { year: number }) {
   const t = useT(layoutMessages);
   return (

@@ -11,7 +11,7 @@ const linkClass = ({ isActive }: { isActive: boolean }) =>
   `block rounded px-2 py-2 hover:bg-brand-50 hover:text-brand-800 md:py-1 ${isActive ? "font-bold text-brand-800" : ""}`;
 
 /**
- * SPEC.md §1 header: the title links home, sticky; on small screens the menu folds behind a
+ * docs/product-rules.md §1 header: the title links home, sticky; on small screens the menu folds behind a
  * toggle (aria-expanded/controls, Escape closes and returns focus) and closes when a link is chosen.
  */
 export function SiteHeader({ viewer, videoChannelUrl }: { viewer: HeaderViewer; videoChannelUrl: string }) {

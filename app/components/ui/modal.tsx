@@ -6,7 +6,7 @@ import { useEffect, useId, useRef, type ReactNode } from "react";
  * `onClose`, and it is labelled by its visible title. The opener gets the focus back when it
  * closes (the browser does this for showModal).
  *
- * `maxHeight` caps the dialog (e.g. "80vh", SPEC.md §2's related picker); the body scrolls.
+ * `maxHeight` caps the dialog (e.g. "80vh", docs/product-rules.md §2's related picker); the body scrolls.
  */
 export function Modal({
   title,

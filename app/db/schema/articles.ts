@@ -2,14 +2,14 @@ import { sql } from "drizzle-orm";
 import { boolean, check, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { users } from "./users";
 
-/** SPEC.md §6 article categories, in their order (the labels live in the articles feature). */
+/** docs/product-rules.md §6 article categories, in their order (the labels live in the articles feature). */
 import { ARTICLE_CATEGORIES, type ArticleCategory } from "../article-categories";
 
 export { ARTICLE_CATEGORIES, type ArticleCategory };
 
 /**
- * SPEC.md §3 Article, DESIGN.md §4: the text as typed (`source`) and the sanitised HTML served
- * (`html`, made by the one formatter on save). SPEC.md's doubled SEO fields have one reading
+ * docs/product-rules.md §3 Article, DESIGN.md §4: the text as typed (`source`) and the sanitised HTML served
+ * (`html`, made by the one formatter on save). docs/product-rules.md's doubled SEO fields have one reading
  * here: `keywords` + `meta_description`. `revision` grows on every write, so a save made from
  * an outdated editor is refused instead of overwriting someone else's (optimistic concurrency).
  * `published_at` is the first time the article went public: the public order and feed date.

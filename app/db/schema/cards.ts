@@ -10,7 +10,7 @@ import {
   timestamp,
 } from "drizzle-orm/pg-core";
 
-/** A booster pack of the game (SPEC.md §3 Pack). Ids follow SPEC.md set B (`dialga`, `shining-high`). */
+/** A booster pack of the game (docs/product-rules.md §3 Pack). Ids follow docs/product-rules.md set B (`dialga`, `shining-high`). */
 export const packs = pgTable("packs", {
   id: text("id").primaryKey(),
   nameJa: text("name_ja").notNull(),
@@ -25,7 +25,7 @@ export const packs = pgTable("packs", {
 
 /**
  * Rarities in their display form (◆ … 👑, PROMO). `rank` orders them highest first
- * (SPEC.md §9); `tradeable` is admin-editable because the game changes its trade rules.
+ * (docs/product-rules.md §9); `tradeable` is admin-editable because the game changes its trade rules.
  */
 export const rarities = pgTable("rarities", {
   code: text("code").primaryKey(),

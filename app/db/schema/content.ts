@@ -22,7 +22,7 @@ export const uploads = pgTable(
   (t) => [index("uploads_created_idx").on(t.createdAt.desc(), t.key)],
 );
 
-/** SPEC.md §3 "Site settings": one row (id 1), the five fields of the admin サイト設定 tab. */
+/** docs/product-rules.md §3 "Site settings": one row (id 1), the five fields of the admin サイト設定 tab. */
 export const siteSettings = pgTable(
   "site_settings",
   {

@@ -4,8 +4,8 @@ import { cards, packs } from "./cards";
 import { users } from "./users";
 
 /**
- * A deck recipe (SPEC.md §3 Deck; DESIGN.md §4). `description` is the source text as typed and
- * `contentHtml` the formatter's output (SPEC.md's `content`). `featuredOrder` replaces SPEC.md's
+ * A deck recipe (docs/product-rules.md §3 Deck; DESIGN.md §4). `description` is the source text as typed and
+ * `contentHtml` the formatter's output (docs/product-rules.md's `content`). `featuredOrder` replaces docs/product-rules.md's
  * fixed "recipes list" document: decks with an order are pinned first, lowest first.
  */
 export const decks = pgTable(
@@ -54,7 +54,7 @@ export const deckCards = pgTable(
     cardId: text("card_id")
       .notNull()
       .references(() => cards.id, { onDelete: "restrict" }),
-    // The pack the card was picked from (SPEC.md §3 deck card packId); null when unknown.
+    // The pack the card was picked from (docs/product-rules.md §3 deck card packId); null when unknown.
     packId: text("pack_id").references(() => packs.id, { onDelete: "set null" }),
     count: smallint("count").notNull(),
     position: smallint("position").notNull(),

@@ -6,7 +6,7 @@ import { users } from "../../db/schema/users";
 
 export type DatabaseStats = { users: number; trades: number; chatRooms: number };
 
-/** SPEC.md §3 "Database statistics": users, trades (trade offers) and chat rooms. */
+/** docs/product-rules.md §3 "Database statistics": users, trades (trade offers) and chat rooms. */
 export async function getDatabaseStats(db: Db): Promise<DatabaseStats> {
   const [[u], [t], [c]] = await Promise.all([
     db.select({ n: count() }).from(users),

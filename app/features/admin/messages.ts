@@ -1,6 +1,6 @@
 import { defineMessages } from "../../lib/i18n";
 
-/** The admin shell (SPEC.md §2 "Admin page", §6 roles, §8 messages). */
+/** The admin shell (docs/product-rules.md §2 "Admin page", §6 roles, §8 messages). */
 export const adminMessages = defineMessages({
   ja: {
     title: "管理画面",

@@ -24,7 +24,7 @@ export type AdminTabDataArgs = { db: Db; viewer: Viewer; url: URL; request: Requ
  * gets no data. To add a tab's data, add one entry with the same id as in tabs.tsx.
  */
 export const ADMIN_TAB_DATA: Record<string, (args: AdminTabDataArgs) => Promise<unknown>> = {
-  // SPEC.md §8 記事の取得に失敗しました is the tab's own message: a failed list read shows it in the tab.
+  // docs/product-rules.md §8 記事の取得に失敗しました is the tab's own message: a failed list read shows it in the tab.
   articles: async ({ db, log }): Promise<ArticlesTabData> => {
     const [articles, packs] = await Promise.all([
       listAdminArticles(db).catch((error: unknown) => {
@@ -40,7 +40,7 @@ export const ADMIN_TAB_DATA: Record<string, (args: AdminTabDataArgs) => Promise<
   "trade-rules": ({ db }) => tradeRulesPageData(db),
   // ?reports=all shows handled reports too; ?done=1 after one was resolved.
   reports: ({ db, url }) => reportsTabData(db, { filter: url.searchParams.get("reports") === "all" ? "all" : "open", done: url.searchParams.get("done") === "1" }),
-  // SPEC.md §8 デッキの取得に失敗しました is the tab's own message, not an error page.
+  // docs/product-rules.md §8 デッキの取得に失敗しました is the tab's own message, not an error page.
   decks: ({ db, request, log }) =>
     Promise.all([listAdminDecks(db), deckEditorData(db, localeFromCookie(request.headers.get("cookie")))]).then(
       ([decks, editor]): DecksTabData => ({ decks, ...editor }),
@@ -49,7 +49,7 @@ export const ADMIN_TAB_DATA: Record<string, (args: AdminTabDataArgs) => Promise<
         return { loadError: true };
       },
     ),
-  // SPEC.md §8 設定の取得中にエラーが発生しました。 is the tab's own message, not an error page.
+  // docs/product-rules.md §8 設定の取得中にエラーが発生しました。 is the tab's own message, not an error page.
   settings: ({ db, log }) =>
     getSiteSettings(db).then(
       (settings): SettingsTabData => ({ settings }),

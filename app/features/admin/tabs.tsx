@@ -19,7 +19,7 @@ export type AdminTab = {
 };
 
 /**
- * Client side of the admin tab registry (SPEC.md §2 "Admin page", in its order; articles is the
+ * Client side of the admin tab registry (docs/product-rules.md §2 "Admin page", in its order; articles is the
  * default). A tab without a Panel says honestly that it is being prepared. To add a tab's body,
  * set its Panel here and, if it needs data, add ADMIN_TAB_DATA[id] in tab-data.server.ts.
  */

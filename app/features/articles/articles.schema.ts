@@ -11,7 +11,7 @@ export const CONTENT_MAX = 100_000;
 export const SLUG_MAX = 100;
 export const THUMBNAIL_MAX = 2000;
 export const KEYWORDS_MAX = 500;
-/** SPEC.md §5/§9: a meta description is at most 200 characters. */
+/** docs/product-rules.md §5/§9: a meta description is at most 200 characters. */
 export const META_DESCRIPTION_MAX = 200;
 
 const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
@@ -27,9 +27,9 @@ const text = (max: number) =>
     .pipe(z.string().max(max, { message: key("errTooLong") }));
 
 /**
- * The article form and the admin API (SPEC.md §5 admin form schema): title and content required,
- * category one of SPEC.md §6's, isPublic boolean, thumbnailUrl and slug optional. Issue messages are
- * keys of articlesMessages (SPEC.md's texts). SPEC.md §3's seoKeywords / seoMetaDescription are
+ * The article form and the admin API (docs/product-rules.md §5 admin form schema): title and content required,
+ * category one of docs/product-rules.md §6's, isPublic boolean, thumbnailUrl and slug optional. Issue messages are
+ * keys of articlesMessages (docs/product-rules.md's texts). docs/product-rules.md §3's seoKeywords / seoMetaDescription are
  * accepted as aliases of keywords / metaDescription.
  */
 const fields = {
@@ -62,7 +62,7 @@ function aliases(input: unknown): unknown {
 }
 
 /**
- * A new article. It starts 非公開 unless isPublic is sent as true (SPEC.md §4 and
+ * A new article. It starts 非公開 unless isPublic is sent as true (docs/product-rules.md §4 and
  * docs/decisions/012: the list shows a new article as 非公開).
  */
 export const ArticleCreateSchema = z.preprocess(

@@ -1,4 +1,4 @@
-// The article service's writes and admin reads (SPEC.md §4 publication and article save, §7
+// The article service's writes and admin reads (docs/product-rules.md §4 publication and article save, §7
 // article reads and writes). Public reads are in public.server.ts. Routes, scripts and tests call
 // these with plain arguments.
 import { randomUUID } from "node:crypto";
@@ -44,7 +44,7 @@ function toEditor(row: StoredEditorRow): ArticleForEditor {
   return { ...toRow(row), content: row.content, keywords: row.keywords, metaDescription: row.metaDescription };
 }
 
-/** SPEC.md §7 "all articles": the admin list, newest first; `q` narrows by title. */
+/** docs/product-rules.md §7 "all articles": the admin list, newest first; `q` narrows by title. */
 export async function listAdminArticles(db: Db, options: { q?: string | null; limit?: number } = {}): Promise<AdminArticleRow[]> {
   const q = options.q?.trim().slice(0, 100);
   const rows = await db
@@ -56,7 +56,7 @@ export async function listAdminArticles(db: Db, options: { q?: string | null; li
   return rows.map(toRow);
 }
 
-/** SPEC.md §7 "an article by articles/{id}", any state (the editor). */
+/** docs/product-rules.md §7 "an article by articles/{id}", any state (the editor). */
 export async function getArticleForEditor(db: Db, id: string): Promise<ArticleForEditor | null> {
   if (!isArticleId(id)) return null;
   const [row] = await db.select(EDITOR).from(articles).where(eq(articles.id, id.toLowerCase()));
@@ -90,7 +90,7 @@ async function assertSlugFree(db: Db, slug: string, exceptId?: string): Promise<
 }
 
 /**
- * SPEC.md §4 article save, new: createdAt and updatedAt set. A slug clash with a typed slug is
+ * docs/product-rules.md §4 article save, new: createdAt and updatedAt set. A slug clash with a typed slug is
  * `slug_taken`; a generated one takes the next free number (also when another save wins the race).
  */
 export async function createArticle(db: Db, env: Env, input: ArticleCreateInput, authorId: string | null): Promise<ArticleForEditor> {
@@ -135,7 +135,7 @@ export async function createArticle(db: Db, env: Env, input: ArticleCreateInput,
 }
 
 /**
- * SPEC.md §4 article save, existing: only updatedAt changes (createdAt stays). The save names the
+ * docs/product-rules.md §4 article save, existing: only updatedAt changes (createdAt stays). The save names the
  * revision the editor loaded; if someone saved since, it is refused with `conflict` and nothing
  * is written.
  */
@@ -193,7 +193,7 @@ export async function updateArticle(db: Db, env: Env, id: string, input: Article
   return toEditor(row);
 }
 
-/** SPEC.md §4: the publish/unpublish action flips isPublic only (first publication is remembered). */
+/** docs/product-rules.md §4: the publish/unpublish action flips isPublic only (first publication is remembered). */
 export async function setArticleVisibility(db: Db, env: Env, id: string, isPublic: boolean): Promise<AdminArticleRow> {
   if (!isArticleId(id)) throw new ArticleError("not_found");
   const [row] = await db

@@ -3,7 +3,7 @@ import type { Locale } from "../../lib/i18n";
 
 export { ARTICLE_CATEGORIES, type ArticleCategory };
 
-/** SPEC.md §6 article category options (news is ニュース for articles). */
+/** docs/product-rules.md §6 article category options (news is ニュース for articles). */
 export const CATEGORY_LABELS: Record<ArticleCategory, Record<Locale, string>> = {
   news: { ja: "ニュース", en: "News" },
   maintenance: { ja: "メンテナンス", en: "Maintenance" },

@@ -1,6 +1,6 @@
 import { defineMessages } from "../../lib/i18n";
 
-/** Articles: public pages, the admin 記事管理 tab and the article editor (SPEC.md §2, §5, §8). */
+/** Articles: public pages, the admin 記事管理 tab and the article editor (docs/product-rules.md §2, §5, §8). */
 export const articlesMessages = defineMessages({
   ja: {
     pageTitle: "記事",

@@ -1,4 +1,4 @@
-// Public article reads (SPEC.md §7 "public articles (isPublic true)"): the list, the detail page,
+// Public article reads (docs/product-rules.md §7 "public articles (isPublic true)"): the list, the detail page,
 // the home page's 新着記事, the feed, the sitemap and GET /api/articles. Kept in the one cache per
 // content version (changeVersion("content"), lib/change-bus.server.ts): a write anywhere makes the next read fresh.
 import { and, count, desc, eq, or, sql, type SQL } from "drizzle-orm";
@@ -165,7 +165,7 @@ async function loadDetail(db: Db, ref: string, publicOnly: boolean): Promise<Art
   };
 }
 
-/** SPEC.md §2 /articles/{slug or id}: a public article, or null (unknown or not public). */
+/** docs/product-rules.md §2 /articles/{slug or id}: a public article, or null (unknown or not public). */
 export function getPublicArticle(db: Db, ref: string): Promise<ArticleDetail | null> {
   return remember(db, `detail:${ref.toLowerCase()}`, () => loadDetail(db, ref, true));
 }

@@ -1,9 +1,9 @@
-import { and, desc, eq, inArray, or, sql, type SQL } from "drizzle-orm";
+import { and, desc, eq, or, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../../db/client.server";
-import { blocks, chatRooms, profiles, tradeOffers, users } from "../../db/schema/index";
-import type { Queryable } from "../../db/sql.server";
+import { blocks, profiles, users } from "../../db/schema/index";
+import type { Queryable, Tx } from "../../db/sql.server";
 import { publishChange } from "../../lib/change-bus.server";
-import { cancelRoomTrade, type RoomRow } from "../chat/room-trade.server";
+import { startUpSlot } from "../../lib/start-up-slot";
 import type { ChatMessage } from "../chat/protocol";
 import { BlockError } from "./errors";
 
@@ -39,7 +39,18 @@ export function notBlockedFor(viewerId: string | null | undefined): SQL {
        or (b.blocker_id = o.owner_id and b.blocked_id = ${viewerId}))`;
 }
 
-export type BlockResult = { blockedId: string; cancelled: { roomId: string; message: ChatMessage }[] };
+export type BlockResult = { blockedId: string; cancelled: EndedTrade[] };
+export type EndedTrade = { roomId: string; message: ChatMessage };
+
+/**
+ * Ends the 取引中 trades between a blocker and the one they block, inside the block's transaction,
+ * and answers each room's system message. The chat registers it at start-up
+ * (app/registrations.server.ts), so blocks does not import the chat that imports it.
+ */
+export type EndTradesBetween = (tx: Tx, blockerId: string, blockedId: string) => Promise<EndedTrade[]>;
+const endTradesBetween = startUpSlot<EndTradesBetween>("the ending of trades on a block");
+
+export const registerTradeEnding = endTradesBetween.fill;
 
 /** Blocks `blockedId` for `blockerId` and ends any 取引中 trade between them, in one transaction. */
 export async function blockUser(db: Db, blockerId: string, blockedId: string): Promise<BlockResult> {
@@ -48,33 +59,8 @@ export async function blockUser(db: Db, blockerId: string, blockedId: string): P
   if (!target) throw new BlockError("not_found");
   const cancelled = await db.transaction(async (tx) => {
     await tx.insert(blocks).values({ blockerId, blockedId }).onConflictDoNothing();
-    // Rooms between the two; the same lock order as a trade step (room, then offer).
-    const rooms: RoomRow[] = await tx
-      .select()
-      .from(chatRooms)
-      .where(
-        or(
-          and(eq(chatRooms.ownerId, blockerId), eq(chatRooms.partnerId, blockedId)),
-          and(eq(chatRooms.ownerId, blockedId), eq(chatRooms.partnerId, blockerId)),
-        ),
-      )
-      .orderBy(chatRooms.id)
-      .for("update");
-    if (!rooms.length) return [];
-    const negotiating = await tx
-      .select({ id: tradeOffers.id, partnerId: tradeOffers.partnerId })
-      .from(tradeOffers)
-      .where(and(inArray(tradeOffers.id, rooms.map((room) => room.offerId)), eq(tradeOffers.status, "negotiating")))
-      .for("update");
-    const ended: BlockResult["cancelled"] = [];
-    for (const room of rooms) {
-      const inTrade = negotiating.some((offer) => offer.id === room.offerId && offer.partnerId === room.partnerId);
-      const finished = room.cancelledAt !== null || (room.ownerCompletedAt !== null && room.partnerCompletedAt !== null);
-      if (!inTrade || finished) continue;
-      const { message } = await cancelRoomTrade(tx, room, blockerId);
-      ended.push({ roomId: room.id, message });
-    }
-    return ended;
+    // A 取引中 trade between the two ends with the block (the chat's rule, registered at start-up).
+    return endTradesBetween.get()(tx, blockerId, blockedId);
   });
   // Blocks hide offers both ways, and an ended trade puts its offer back: after commit.
   publishChange("board");

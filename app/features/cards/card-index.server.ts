@@ -5,7 +5,7 @@ import { createCache, scopeOf } from "../../lib/cache.server";
 import type { CardListItem } from "./types";
 
 /**
- * The listable catalogue (SPEC.md §5: cards with a name and a rarity), held in memory per
+ * The listable catalogue (docs/product-rules.md §5: cards with a name and a rarity), held in memory per
  * database handle for browsing and search. The catalogue is a few thousand short rows that
  * change only on import, and PGlite answers one query at a time: matching ~3,300 folded names
  * in memory costs well under a millisecond, a query tens (docs/decisions/003-card-search.md).
@@ -57,7 +57,7 @@ export type CardIndex = {
   byPack: Map<string, IndexedCard[]>;
 };
 
-/** SPEC.md §9 order: rarity rank highest first, then card number, then id. */
+/** docs/product-rules.md §9 order: rarity rank highest first, then card number, then id. */
 export function compareCards(a: Pick<IndexedCard, "rank" | "number" | "id">, b: Pick<IndexedCard, "rank" | "number" | "id">): number {
   return b.rank - a.rank || (a.number ?? 0) - (b.number ?? 0) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 }

@@ -64,7 +64,7 @@ async function loadShowcase(db: Db, packId: string, limit: number): Promise<Card
 }
 
 // ---------------------------------------------------------------------------------------------
-// Browsing and search (SPEC.md §5 "card search by pack", §7 global search)
+// Browsing and search (docs/product-rules.md §5 "card search by pack", §7 global search)
 // ---------------------------------------------------------------------------------------------
 
 /** Longest folded query we match: a card name is never longer, and a 10,000-character query must cost nothing. */
@@ -72,7 +72,7 @@ export const MAX_QUERY_LENGTH = 40;
 const MAX_QUERY_TERMS = 4;
 export const DEFAULT_PAGE_SIZE = 36;
 export const MAX_PAGE_SIZE = 100;
-// SPEC.md §7/§9: global card search returns at most 10 per pack and 20 overall.
+// docs/product-rules.md §7/§9: global card search returns at most 10 per pack and 20 overall.
 export const SEARCH_PER_PACK = 10;
 export const SEARCH_TOTAL = 20;
 
@@ -90,7 +90,7 @@ export function matchesAllTerms(searchText: string, terms: string[]): boolean {
 
 export type PackInfo = { id: string; nameJa: string; nameEn: string; setCode: string; releaseDate: string };
 
-// SPEC.md §3 gives two id sets for the same nine packs; we store set B and accept set A too.
+// docs/product-rules.md §3 gives two id sets for the same nine packs; we store set B and accept set A too.
 const PACK_ALIASES: Record<string, string> = {
   picachu: "pikachu",
   chalizard: "charizard",
@@ -99,7 +99,7 @@ const PACK_ALIASES: Record<string, string> = {
   shininghigh: "shining-high",
 };
 
-/** The stored pack id for an id of either SPEC.md §3 set (`picachu` → `pikachu`). */
+/** The stored pack id for an id of either docs/product-rules.md §3 set (`picachu` → `pikachu`). */
 export function canonicalPackId(packId: string): string {
   const id = packId.trim().toLowerCase();
   return PACK_ALIASES[id] ?? id;
@@ -113,7 +113,7 @@ export async function getPack(db: Db, packId: string): Promise<PackInfo | null> 
   return pack ?? null;
 }
 
-/** SPEC.md §5: in a promo pack only cards whose rarity contains PROMO are kept. */
+/** docs/product-rules.md §5: in a promo pack only cards whose rarity contains PROMO are kept. */
 export function isPromoPack(pack: Pick<PackInfo, "id" | "setCode">): boolean {
   return pack.id === "promo" || pack.setCode.toUpperCase().startsWith("PROMO");
 }
@@ -164,8 +164,8 @@ export type CardListPage = {
 };
 
 /**
- * One page of a pack's cards, highest rarity first then by card number (SPEC.md §9), with the
- * rules of SPEC.md §5. Throws CardError "unknown_pack_name" for a pack that does not exist.
+ * One page of a pack's cards, highest rarity first then by card number (docs/product-rules.md §9), with the
+ * rules of docs/product-rules.md §5. Throws CardError "unknown_pack_name" for a pack that does not exist.
  */
 export async function listCards(db: Db, query: CardListQuery): Promise<CardListPage> {
   const index = await cardIndex(db);
@@ -222,7 +222,7 @@ export type CardSearchOptions = {
 
 
 /**
- * Global search (SPEC.md §7): every pack at once, at most 10 cards per pack and 20 in all.
+ * Global search (docs/product-rules.md §7): every pack at once, at most 10 cards per pack and 20 in all.
  * A card printed in several packs is returned once, under its newest pack. Names starting
  * with the query come first, then newer packs, then higher rarities.
  */
@@ -290,7 +290,7 @@ export async function getCard(db: Db, cardId: string): Promise<CardDetail | null
   return { ...card, packs: cardPackRows };
 }
 
-/** SPEC.md §7 "card lookup by pack and card id": null unless the card is in that pack. */
+/** docs/product-rules.md §7 "card lookup by pack and card id": null unless the card is in that pack. */
 export async function getCardInPack(db: Db, packId: string, cardId: string): Promise<CardDetail | null> {
   const card = await getCard(db, cardId);
   return card && card.packs.some((p) => p.id === packId) ? card : null;

@@ -61,7 +61,7 @@ export const SET_NAME_SOURCES: Record<string, string[]> = {
   B2: ["https://lifematome.blog/pokepoke-parade-19matome", "https://lifematome.blog/pokeca-kannkou-toujou"],
 };
 
-// SPEC.md §3 set B ids for the packs it names; every other pack gets a slug of its own.
+// docs/product-rules.md §3 set B ids for the packs it names; every other pack gets a slug of its own.
 const PACK_IDS: Record<string, string> = {
   "A1/Pikachu": "pikachu",
   "A1/Charizard": "charizard",

@@ -2,7 +2,7 @@ import type { JsonEndpoint } from "../../lib/api.server";
 import { searchCards } from "./cards.server";
 
 /**
- * GET /api/cards/search?q=&tradeableOnly=1&excludePacks=a,b — global card search (SPEC.md §7):
+ * GET /api/cards/search?q=&tradeableOnly=1&excludePacks=a,b — global card search (docs/product-rules.md §7):
  * at most 10 per pack and 20 in all. Pickers restrict it with tradeableOnly and excludePacks.
  */
 export const cardSearchEndpoint: JsonEndpoint = async (request, context) => {

@@ -8,7 +8,7 @@ export const RETREAT_MAX = 5;
 
 /**
  * Every way a card request or import can fail: HTTP status and the catalogue key of its message.
- * `unknown_pack_name` and `invalid_cursor` are the card API's fixed texts (SPEC.md §7).
+ * `unknown_pack_name` and `invalid_cursor` are the card API's fixed texts (docs/product-rules.md §7).
  */
 const CARD_ERRORS = {
   not_found: [404, "notFound"],
@@ -52,7 +52,7 @@ const ISSUE_KEYS = {
 } as const satisfies Record<ImportIssueCode, CardsMessageKey>;
 
 /**
- * Why an import wrote nothing (SPEC.md §8 wording). `rows_invalid` names the first bad rows,
+ * Why an import wrote nothing (docs/product-rules.md §8 wording). `rows_invalid` names the first bad rows,
  * each in the reader's language, and counts the rest.
  */
 export class CardImportError extends CardError<ImportErrorCode> {

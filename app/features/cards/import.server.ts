@@ -219,7 +219,7 @@ export function importedCardId(packId: string, key: string): string {
 export type CardImportInput = { title: string; csvData: string };
 
 /**
- * SPEC.md §7 importCardsFromCSV: registers every row of the CSV as a card of the pack named
+ * docs/product-rules.md §7 importCardsFromCSV: registers every row of the CSV as a card of the pack named
  * by `title`, all or nothing, in one transaction. Importing the same file again updates the
  * same cards (natural key pack + id column, or pack + name + rarity). Returns how many cards
  * were registered or updated.

@@ -1,6 +1,6 @@
 import { defineMessages } from "../../lib/i18n";
 
-/** Texts of the card database, the card search picker and the admin card import (SPEC.md §2, §5, §8). */
+/** Texts of the card database, the card search picker and the admin card import (docs/product-rules.md §2, §5, §8). */
 export const cardsMessages = defineMessages({
   ja: {
     pageTitle: "カードデータベース",
@@ -40,7 +40,7 @@ export const cardsMessages = defineMessages({
     searchEmpty: "検索条件に一致するカードがありません",
     searching: "検索中...",
     searchResults: "{count}件の候補",
-    // Admin import (SPEC.md §2 item 4, §8)
+    // Admin import (docs/product-rules.md §2 item 4, §8)
     adminTab: "カード管理",
     importHeading: "カードの追加",
     importTitle: "タイトル（パックID）",
@@ -77,7 +77,7 @@ export const cardsMessages = defineMessages({
     issueRetreatInvalid: "{line}行目: retreat「{value}」は0〜{retreatMax}の整数にしてください",
     issueDuplicate: "{line}行目: {otherLine}行目と同じカードです（name・rarity・imageUrl が同じ）。別のカードなら imageUrl か number 列（セット番号）で区別してください",
     errInvalidRequest: "リクエストの形式が正しくありません",
-    // The card API's fixed answers (SPEC.md §7, DESIGN.md §5): the same text in both languages.
+    // The card API's fixed answers (docs/product-rules.md §7, DESIGN.md §5): the same text in both languages.
     apiUnknownPack: "Unknown pack name",
     apiInvalidCursor: "Invalid cursor",
     errUnauthorized: "ログインが必要です",

@@ -11,7 +11,7 @@ import { appendMessage, cancelRoomTrade, fromRow, messageColumns, otherParticipa
 import { MESSAGE_MAX_LENGTH, MESSAGE_PAGE_SIZE, normaliseBody, RoomIdSchema, type TradeStep } from "./chat.schema";
 import { offerCards, type OfferCard, type RoomOffer } from "./room-offer.server";
 import { recordProductEvent, recordRoomOpened } from "../analytics/events.server";
-import { markRoomNotificationsRead, notifyChatMessage, notifyTradeStep } from "../notifications/notifications.server";
+import { notices } from "../../lib/notices.server";
 
 /**
  * The trade chat service (DESIGN.md §6). Socket.IO handlers, resource routes, pages and tests
@@ -109,7 +109,7 @@ export async function sendMessage(db: Db, input: SendInput, allowSend?: () => Pr
   try {
     const message = await db.transaction(async (tx) => {
       const stored = await appendMessage(tx, input.roomId, { senderId: input.userId, kind: "text", clientId: input.clientId, body });
-      await notifyChatMessage(tx, { roomId: input.roomId, senderId: input.userId, recipientId });
+      await notices().chatMessage(tx, { roomId: input.roomId, senderId: input.userId, recipientId });
       if (stored.seq === 1) await recordRoomOpened(tx, input.roomId, input.userId);
       return stored;
     });
@@ -168,7 +168,7 @@ export async function markRead(db: Db, roomId: string, userId: string, seq: numb
       target: [chatReadCursors.roomId, chatReadCursors.userId],
       set: { lastReadSeq: sql`greatest(${chatReadCursors.lastReadSeq}, ${upTo})` },
     });
-  await markRoomNotificationsRead(db, room.id, userId);
+  await notices().roomRead(db, room.id, userId);
   return upTo;
 }
 
@@ -357,7 +357,7 @@ async function applyTradeStepInTransaction(db: Db, input: { roomId: string; user
     const messages: ChatMessage[] = [];
     const post = async (body: string) => {
       messages.push(await appendMessage(tx, room.id, { senderId: input.userId, kind: "system", clientId: null, body }));
-      await notifyTradeStep(tx, { roomId: room.id, actorId: input.userId, recipientId: partnerId, step: body });
+      await notices().tradeStep(tx, { roomId: room.id, actorId: input.userId, recipientId: partnerId, step: body });
     };
     const setRoom = (values: Partial<typeof chatRooms.$inferInsert>) =>
       tx.update(chatRooms).set(values).where(eq(chatRooms.id, room.id));
@@ -417,7 +417,7 @@ async function applyTradeStepInTransaction(db: Db, input: { roomId: string; user
         const cancelled = await cancelRoomTrade(tx, room, input.userId);
         messages.push(cancelled.message);
         await recordProductEvent(tx, "trade_cancelled", { offerId: offer.id, userId: input.userId, roomId: room.id });
-        await notifyTradeStep(tx, { roomId: room.id, actorId: input.userId, recipientId: partnerId, step: "cancel" });
+        await notices().tradeStep(tx, { roomId: room.id, actorId: input.userId, recipientId: partnerId, step: "cancel" });
         if (cancelled.offerReopened) offerStatus = "open";
         break;
       }

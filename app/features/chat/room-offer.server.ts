@@ -1,4 +1,5 @@
 import { asc, eq, inArray, sql } from "drizzle-orm";
+import { CARD_COLUMNS } from "../cards/card-index.server";
 import type { Db } from "../../db/client.server";
 import { cardPacks, cards, packs, tradeOfferCards } from "../../db/schema/index";
 import type { CardFace } from "../../lib/card-face";
@@ -16,19 +17,7 @@ export async function offerCards(db: Db, offerIds: string[]): Promise<Map<string
       cardId: tradeOfferCards.cardId,
       side: tradeOfferCards.side,
       count: tradeOfferCards.count,
-      name: cards.name,
-      nameEn: cards.nameEn,
-      rarity: cards.rarity,
-      imageUrl: cards.imageUrl,
-      imageFile: cards.imageFile,
-      storedImage: cards.storedImage,
-      speciesArt: cards.speciesArt,
-      element: cards.element,
-      cardType: cards.cardType,
-      stage: cards.stage,
-      hp: cards.hp,
-      setCode: cards.setCode,
-      number: cards.number,
+      ...CARD_COLUMNS,
       packName: sql<string>`coalesce((select ${packs.nameJa} from ${cardPacks} join ${packs} on ${packs.id} = ${cardPacks.packId} where ${cardPacks.cardId} = ${cards.id} order by ${packs.sortOrder} limit 1), '')`,
     })
     .from(tradeOfferCards)
@@ -37,7 +26,7 @@ export async function offerCards(db: Db, offerIds: string[]): Promise<Map<string
     .orderBy(asc(tradeOfferCards.side), asc(cards.id));
   for (const r of rows) {
     const list = result.get(r.offerId) ?? [];
-    const { offerId: _offerId, side, ...card } = r;
+    const { offerId: _offerId, id: _id, side, ...card } = r;
     list.push({ ...card, side: side === "want" ? "want" : "give" });
     result.set(r.offerId, list);
   }

@@ -1,7 +1,6 @@
-import { eq } from "drizzle-orm";
-import { sql } from "drizzle-orm";
+import { and, eq, inArray, or, sql } from "drizzle-orm";
 import { rowsOf, type Queryable, type Tx } from "../../db/sql.server";
-import { chatMessages, chatRooms } from "../../db/schema/index";
+import { chatMessages, chatRooms, tradeOffers } from "../../db/schema/index";
 import { cancelNegotiationFromChat } from "../trades/negotiation.server";
 import type { ChatMessage, TradeProgress } from "./protocol";
 
@@ -100,4 +99,39 @@ export async function cancelRoomTrade(tx: Tx, room: RoomRow, userId: string): Pr
   const offerReopened = await cancelNegotiationFromChat(tx, { offerId: room.offerId, partnerId: room.partnerId });
   const message = await appendMessage(tx, room.id, { senderId: userId, kind: "system", clientId: null, body: "cancel" });
   return { message, offerReopened };
+}
+
+/**
+ * A block ends every 取引中 trade between the two players, inside the block's transaction, and
+ * answers each room's system message (registered as the blocks' trade ending at start-up).
+ */
+export async function endTradesBetween(tx: Tx, blockerId: string, blockedId: string): Promise<{ roomId: string; message: ChatMessage }[]> {
+  // Rooms between the two; the same lock order as a trade step (room, then offer).
+  const rooms: RoomRow[] = await tx
+    .select()
+    .from(chatRooms)
+    .where(
+      or(
+        and(eq(chatRooms.ownerId, blockerId), eq(chatRooms.partnerId, blockedId)),
+        and(eq(chatRooms.ownerId, blockedId), eq(chatRooms.partnerId, blockerId)),
+      ),
+    )
+    .orderBy(chatRooms.id)
+    .for("update");
+  if (!rooms.length) return [];
+  const negotiating = await tx
+    .select({ id: tradeOffers.id, partnerId: tradeOffers.partnerId })
+    .from(tradeOffers)
+    .where(and(inArray(tradeOffers.id, rooms.map((room) => room.offerId)), eq(tradeOffers.status, "negotiating")))
+    .for("update");
+  const ended: { roomId: string; message: ChatMessage }[] = [];
+  for (const room of rooms) {
+    const inTrade = negotiating.some((offer) => offer.id === room.offerId && offer.partnerId === room.partnerId);
+    const finished = room.cancelledAt !== null || (room.ownerCompletedAt !== null && room.partnerCompletedAt !== null);
+    if (!inTrade || finished) continue;
+    const { message } = await cancelRoomTrade(tx, room, blockerId);
+    ended.push({ roomId: room.id, message });
+  }
+  return ended;
+  return ended;
 }

@@ -4,7 +4,7 @@ import { contentRefIds, formatContent, sanitizeContentHtml } from "./format";
 // This card names no type, so its frame is the neutral "unknown" one (never 無色 by default).
 const card = { id: "A1-001", name: "フシギダネ", rarity: "◆", imageUrl: "https://cdn.example.com/a1-001.webp" };
 
-describe("formatContent: SPEC.md §9 syntax", () => {
+describe("formatContent: docs/product-rules.md §9 syntax", () => {
   it("renders headings 1-3, bold, italic, links, images and fenced code", () => {
     const html = formatContent(
       "# 見出し1\n## 見出し2\n### 見出し3\n#### 見出し4\n\n**太字** と *斜体*\n\n[公式](https://example.com/)\n\n![画像](https://example.com/a.png)\n\n```ts\nconst a = 1 < 2;\n```",

@@ -1,6 +1,6 @@
 import { defineMessages } from "../../lib/i18n";
 
-/** The shared content editor of articles and deck recipes (SPEC.md §2 editors, §5 hyperlink, §8). */
+/** The shared content editor of articles and deck recipes (docs/product-rules.md §2 editors, §5 hyperlink, §8). */
 export const contentMessages = defineMessages({
   ja: {
     toolbarLabel: "書式",

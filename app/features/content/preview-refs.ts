@@ -1,4 +1,6 @@
 import type { ContentRefs } from "./blocks";
+import { send } from "../../lib/send";
+import { z } from "../../lib/zod";
 import type { ContentRefIds } from "./format";
 
 /** ContentRefs as the refs API sends them (maps as objects). */
@@ -9,6 +11,11 @@ type ContentRefsJson = {
   images: Record<string, { width: number; height: number }>;
 };
 
+const maps = (value: unknown): value is Partial<Record<keyof ContentRefsJson, object>> =>
+  typeof value === "object" && value !== null && Object.values(value).every((map) => typeof map === "object" && map !== null);
+/** The refs API's answer: one object per kind of reference, keyed by id. */
+const ContentRefsAnswer = z.custom<Partial<ContentRefsJson>>(maps);
+
 /**
  * The browser's side of `resolveContentRefs`: POST /api/admin/content/refs with what a text refers
  * to, so the preview renders cards and related blocks exactly as the server will store them.
@@ -16,14 +23,9 @@ type ContentRefsJson = {
 export async function fetchContentRefs(ids: ContentRefIds, signal?: AbortSignal): Promise<ContentRefs> {
   const empty = !ids.cards.length && !ids.articles.length && !ids.decks.length && !ids.images.length;
   if (empty) return {};
-  const response = await fetch("/api/admin/content/refs", {
-    method: "POST",
-    signal,
-    headers: { "Content-Type": "application/json", Accept: "application/json" },
-    body: JSON.stringify(ids),
-  });
-  if (!response.ok) throw new Error(`HTTP ${response.status}`);
-  const body = (await response.json()) as ContentRefsJson;
+  const sent = await send("/api/admin/content/refs", { json: ids, signal }, ContentRefsAnswer);
+  if (!sent.ok) throw new Error(sent.refusal?.message ?? `HTTP ${sent.status}`);
+  const body = sent.data;
   return {
     cards: new Map(Object.entries(body.cards ?? {})),
     articles: new Map(Object.entries(body.articles ?? {})),

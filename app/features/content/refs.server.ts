@@ -1,26 +1,34 @@
 import type { Db } from "../../db/client.server";
-import { publicArticleRefs } from "../articles/article-refs.server";
 import { cardArt, isTrainerCard } from "../../lib/card-face";
 import { cardIndex } from "../cards/card-index.server";
-import { deckContentRefs } from "../decks/deck-content.server";
 import type { UploadStore } from "../uploads/storage.server";
 import { hostedImageSizes } from "../uploads/uploads.server";
 import type { CardRef, ContentRefs, RelatedRef } from "./blocks";
+import { startUpSlot, type StartUpSlot } from "../../lib/start-up-slot";
 import { contentRefIds, formatContent, type ContentRefIds } from "./format";
 
 // The formatter's pure helpers server code of other features needs.
 export { contentRefIds, sanitizeContentHtml } from "./format";
 
-type RelatedLookup = (db: Db, refs: readonly string[]) => Promise<Map<string, RelatedRef>>;
+export type RelatedLookup = (db: Db, refs: readonly string[]) => Promise<Map<string, RelatedRef>>;
+type RelatedKind = "articles" | "decks";
 
 /**
  * Where related blocks are looked up (docs/content-format.md): each content type registers its
- * public lookup here.
+ * public lookup at start-up (app/registrations.server.ts), so content imports neither articles
+ * nor decks. Rendering before the registration is a mistake that would store every related block
+ * as "not found", so it throws instead.
  */
-export const RELATED_LOOKUPS: { articles: RelatedLookup; decks?: RelatedLookup } = {
-  articles: publicArticleRefs,
-  decks: deckContentRefs,
+const relatedLookups: Record<RelatedKind, StartUpSlot<RelatedLookup>> = {
+  articles: startUpSlot("the related lookup for articles"),
+  decks: startUpSlot("the related lookup for decks"),
 };
+
+export function registerRelatedLookup(kind: RelatedKind, lookup: RelatedLookup): void {
+  relatedLookups[kind].fill(lookup);
+}
+
+const relatedLookup = (kind: RelatedKind): RelatedLookup => relatedLookups[kind].get();
 
 /** At most this many references of each kind are looked up per text (the rest render as not found). */
 export const MAX_REFS = 200;
@@ -33,8 +41,8 @@ export async function resolveContentRefs(db: Db, store: UploadStore, ids: Conten
   const cap = <T,>(list: readonly T[]) => list.slice(0, MAX_REFS);
   const [index, articles, decks, images] = await Promise.all([
     ids.cards.length ? cardIndex(db) : null,
-    RELATED_LOOKUPS.articles(db, cap(ids.articles)),
-    RELATED_LOOKUPS.decks ? RELATED_LOOKUPS.decks(db, cap(ids.decks)) : new Map<string, RelatedRef>(),
+    ids.articles.length ? relatedLookup("articles")(db, cap(ids.articles)) : new Map<string, RelatedRef>(),
+    ids.decks.length ? relatedLookup("decks")(db, cap(ids.decks)) : new Map<string, RelatedRef>(),
     hostedImageSizes(db, store, cap(ids.images)),
   ]);
   const cards = new Map<string, CardRef>();

@@ -34,12 +34,12 @@ const OPTIONS: sanitizeHtml.IOptions = {
   allowedSchemesAppliedToAttributes: ["href", "src"],
   allowProtocolRelative: false,
   disallowedTagsMode: "discard",
-  // Headings 1 to 3 (SPEC.md §9): deeper ones become h3 rather than disappearing.
+  // Headings 1 to 3 (docs/product-rules.md §9): deeper ones become h3 rather than disappearing.
   transformTags: {
     h4: "h3",
     h5: "h3",
     h6: "h3",
-    // SPEC.md §2: links open in a new tab without access to this page.
+    // docs/product-rules.md §2: links open in a new tab without access to this page.
     a: (tagName, attribs) => ({ tagName, attribs: { ...attribs, target: "_blank", rel: "noopener noreferrer" } }),
     img: (tagName, attribs) => ({ tagName, attribs: { ...attribs, loading: "lazy", decoding: "async" } }),
   },

@@ -6,7 +6,7 @@ import { isDeckId } from "./rules";
 
 /**
  * The lookup of `[[deck:<slug or id>]]` blocks (docs/content-format.md): public decks only, keyed
- * by the reference as typed. Registered in RELATED_LOOKUPS (features/content/refs.server.ts),
+ * by the reference as typed. Registered as the decks' related lookup (app/registrations.server.ts),
  * so articles' and decks' texts and the editors' preview resolve deck blocks the same way.
  */
 export async function deckContentRefs(db: Db, refs: readonly string[]): Promise<Map<string, RelatedRef>> {

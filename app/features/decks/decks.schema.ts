@@ -39,12 +39,12 @@ const plain = (value: string) => value.replace(/\r\n?/g, "\n").replace(CONTROL, 
 export const DeckCardInputSchema = z.object({
   cardId: text().trim().min(1, key("errInvalidRequest")).max(64, key("errInvalidRequest")),
   packId: text().trim().max(64).nullish().transform((v) => v || null),
-  // SPEC.md §5: 0–4 in the deck list; a 0 is dropped (setting a count to 0 removes the card).
+  // docs/product-rules.md §5: 0–4 in the deck list; a 0 is dropped (setting a count to 0 removes the card).
   count: z.coerce.number().int(key("errCopies")).min(0, key("errCopies")).max(LIST_MAX_COPIES, key("errCopies")),
 });
 
 /**
- * A deck as the editor saves it (POST /api/admin/decks, PATCH /api/admin/decks/{id}). SPEC.md §5:
+ * A deck as the editor saves it (POST /api/admin/decks, PATCH /api/admin/decks/{id}). docs/product-rules.md §5:
  * name (trimmed), tier and category are required with their exact messages; the slug is
  * optional (empty → generated) and letters, digits, hyphen, underscore only.
  */

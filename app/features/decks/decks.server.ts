@@ -121,7 +121,7 @@ function decodeCursor(value: string): Cursor {
 }
 
 /**
- * SPEC.md §7 "public decks": pinned recipes first (their order), then newest first; filtered by
+ * docs/product-rules.md §7 "public decks": pinned recipes first (their order), then newest first; filtered by
  * tier, energy type and category; one page of DECK_PAGE_SIZE with a keyset cursor.
  */
 export async function listPublicDecks(db: Db, filters: DeckListFilters = {}, cursor: string | null = null, limit = DECK_PAGE_SIZE): Promise<{ decks: DeckSummary[]; nextCursor: string | null }> {
@@ -160,7 +160,7 @@ export function listHomeDecks(db: Db, limit = 6): Promise<DeckSummary[]> {
   }) as Promise<DeckSummary[]>;
 }
 
-/** SPEC.md §2 card page: the public decks that use a card, tier 1 first, then newest. */
+/** docs/product-rules.md §2 card page: the public decks that use a card, tier 1 first, then newest. */
 export function listDecksWithCard(db: Db, cardId: string, limit = 6): Promise<DeckSummary[]> {
   return deckLists.remember(`${scopeOf(db)}:card:${cardId}:${limit}`, async () => {
     const rows = await db
@@ -219,7 +219,7 @@ function excerptOf(html: string): string {
 }
 
 /**
- * SPEC.md §2 deck detail: a public deck by slug or id, with its cards, legality, related decks
+ * docs/product-rules.md §2 deck detail: a public deck by slug or id, with its cards, legality, related decks
  * and export text; null when unknown or not public. `includePrivate` is the admins' preview.
  */
 export function getDeck(db: Db, slugOrId: string, options: { includePrivate?: boolean } = {}): Promise<DeckDetail | null> {
@@ -228,7 +228,7 @@ export function getDeck(db: Db, slugOrId: string, options: { includePrivate?: bo
   return deckPages.remember(`${scopeOf(db)}:${slugOrId}`, () => loadDeck(db, slugOrId, false));
 }
 
-/** SPEC.md §2 admin デッキ管理: every deck, newest first, with the sum of its counts. */
+/** docs/product-rules.md §2 admin デッキ管理: every deck, newest first, with the sum of its counts. */
 export async function listAdminDecks(db: Db): Promise<AdminDeckRow[]> {
   const rows = await db
     .select({ id: decks.id, slug: decks.slug, name: decks.name, isPublic: decks.isPublic, createdAt: decks.createdAt, updatedAt: decks.updatedAt, eyecatchUrl: decks.eyecatchUrl, total: sql<number>`coalesce((select sum(${deckCards.count}) from ${deckCards} where ${deckCards.deckId} = ${decks.id}), 0)::int` })
@@ -237,7 +237,7 @@ export async function listAdminDecks(db: Db): Promise<AdminDeckRow[]> {
   return rows.map((r) => ({ ...r, total: Number(r.total), createdAt: r.createdAt.toISOString(), updatedAt: r.updatedAt.toISOString() }));
 }
 
-/** SPEC.md §7 "all decks (also for the related-deck list)". */
+/** docs/product-rules.md §7 "all decks (also for the related-deck list)". */
 export async function listDeckOptions(db: Db): Promise<DeckOption[]> {
   const rows = await db
     .select({ id: decks.id, name: decks.name, slug: decks.slug, isPublic: decks.isPublic, eyecatchUrl: decks.eyecatchUrl, updatedAt: decks.updatedAt })
@@ -320,7 +320,7 @@ function cardValues(deckId: string, input: DeckInput) {
   return input.cards.map((card, position) => ({ deckId, cardId: card.cardId, packId: card.packId, count: card.count, position }));
 }
 
-/** SPEC.md §4 deck save without an id: creates it (slug generated when empty). */
+/** docs/product-rules.md §4 deck save without an id: creates it (slug generated when empty). */
 export async function createDeck(db: Db, store: UploadStore, userId: string | null, input: DeckInput, art: CardArtOptions = {}): Promise<{ id: string; slug: string }> {
   const id = randomUUID();
   const values = await prepare(db, store, input, id, art);
@@ -343,7 +343,7 @@ export async function createDeck(db: Db, store: UploadStore, userId: string | nu
 }
 
 /**
- * SPEC.md §4 deck save with an id: replaces its fields and its card list in one transaction. The
+ * docs/product-rules.md §4 deck save with an id: replaces its fields and its card list in one transaction. The
  * save names the revision its editor loaded; when someone saved since, it is refused with
  * `conflict` and nothing is written (the editor keeps what the admin typed).
  */
@@ -386,7 +386,7 @@ export async function updateDeck(db: Db, store: UploadStore, id: string, input: 
   return { id: deckId, slug, revision: saved.revision };
 }
 
-/** SPEC.md §7 "delete decks/{id}" (its cards go with it); other decks' related lists drop it. */
+/** docs/product-rules.md §7 "delete decks/{id}" (its cards go with it); other decks' related lists drop it. */
 export async function deleteDeck(db: Db, id: string, render: RenderOptions): Promise<void> {
   if (!isDeckId(id)) throw new DeckError("not_found");
   const deckId = id.toLowerCase();
@@ -405,5 +405,5 @@ export async function deleteDeck(db: Db, id: string, render: RenderOptions): Pro
 const SHOWN_AS = { slug: decks.slug, name: decks.name, isPublic: decks.isPublic, eyecatchUrl: decks.eyecatchUrl, updatedAt: decks.updatedAt };
 type ShownAs = { slug: string; name: string; isPublic: boolean; eyecatchUrl: string | null; updatedAt: Date };
 
-/** Sum of a deck's counts (SPEC.md §2 "total card count"). */
+/** Sum of a deck's counts (docs/product-rules.md §2 "total card count"). */
 export { deckTotal };

@@ -1,6 +1,6 @@
 import { defineMessages } from "../../lib/i18n";
 
-/** The deck editor デッキ作成 and the admin デッキ管理 tab (SPEC.md §2, §4, §5, §8 — exact wording). */
+/** The deck editor デッキ作成 and the admin デッキ管理 tab (docs/product-rules.md §2, §4, §5, §8 — exact wording). */
 export const deckEditorMessages = defineMessages({
   ja: {
     editorTitle: "デッキ作成",

@@ -1,4 +1,4 @@
-/** SPEC.md §3 "Energy types" (value, label): the 8 energy types a deck's energy zone may hold. */
+/** docs/product-rules.md §3 "Energy types" (value, label): the 8 energy types a deck's energy zone may hold. */
 export const ENERGY_TYPES = [
   { value: "grass", ja: "草", en: "Grass", color: "#3f9c35" },
   { value: "fire", ja: "炎", en: "Fire", color: "#d9482b" },

@@ -6,7 +6,7 @@ export const NO_STORE = { "Cache-Control": "private, no-store" };
 
 const DECK_INPUT = { messages: decksMessages, fallback: "errInvalidRequest", max: FIELD_MAX } as const;
 
-/** Parses a deck save; a broken rule throws a ValidationError naming each field (SPEC.md §5 texts). */
+/** Parses a deck save; a broken rule throws a ValidationError naming each field (docs/product-rules.md §5 texts). */
 export function parseDeckInput(body: unknown): DeckInput {
   return parseInput(body, DeckInputSchema, DECK_INPUT);
 }

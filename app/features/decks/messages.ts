@@ -1,6 +1,6 @@
 import { defineMessages } from "../../lib/i18n";
 
-/** Deck recipes (SPEC.md §2 deck pages and editor, §5 validation, §8 messages — exact wording). */
+/** Deck recipes (docs/product-rules.md §2 deck pages and editor, §5 validation, §8 messages — exact wording). */
 export const decksMessages = defineMessages({
   ja: {
     listTitle: "デッキレシピ",

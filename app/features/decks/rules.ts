@@ -1,5 +1,5 @@
 /**
- * Deck rules of Pokémon TCG Pocket and SPEC.md's input bounds, shared by the editor (live
+ * Deck rules of Pokémon TCG Pocket and docs/product-rules.md's input bounds, shared by the editor (live
  * checks) and the server. Nothing here touches the database, so the client bundle can use it.
  */
 
@@ -10,14 +10,14 @@ export const MAX_COPIES_PER_NAME = 2;
 /** The energy zone holds 1 to 3 of the 8 energy types. */
 export const MIN_ENERGY_TYPES = 1;
 export const MAX_ENERGY_TYPES = 3;
-/** SPEC.md §5/§9 input bounds: copies 0–4 in the deck list, 0–2 in the card picker; tier 1–4. */
+/** docs/product-rules.md §5/§9 input bounds: copies 0–4 in the deck list, 0–2 in the card picker; tier 1–4. */
 export const LIST_MAX_COPIES = 4;
 export const PICKER_MAX_COPIES = 2;
 export const TIERS = [1, 2, 3, 4] as const;
-/** SPEC.md §9: meta description 200 characters; the editor's textarea has 50 rows. */
+/** docs/product-rules.md §9: meta description 200 characters; the editor's textarea has 50 rows. */
 export const META_DESCRIPTION_MAX = 200;
 export const EDITOR_ROWS = 50;
-/** SPEC.md §9: the editor's pack select starts on the first time-and-space pack. */
+/** docs/product-rules.md §9: the editor's pack select starts on the first time-and-space pack. */
 export const DEFAULT_PACK_ID = "dialga";
 /** Bounds of what one save may carry (a draft may be over 20 cards, not unbounded). */
 export const MAX_DECK_ROWS = 60;
@@ -28,11 +28,11 @@ export const KEYWORDS_MAX = 500;
 export const MAX_RELATED = 10;
 export const URL_MAX = 2000;
 
-/** SPEC.md §6 deck category options. */
+/** docs/product-rules.md §6 deck category options. */
 export const DECK_CATEGORIES = ["news", "maintenance", "event", "deck-recipe"] as const;
 export type DeckCategory = (typeof DECK_CATEGORIES)[number];
 
-/** SPEC.md §5: a deck slug is letters, digits, hyphen and underscore. */
+/** docs/product-rules.md §5: a deck slug is letters, digits, hyphen and underscore. */
 export const SLUG_PATTERN = /^[A-Za-z0-9_-]+$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const isDeckId = (value: string) => UUID.test(value);

@@ -1,7 +1,7 @@
 import type { Locale } from "../../lib/i18n";
 
 /**
- * The privacy policy and terms of use (SPEC.md §2), written for a trade board: what is stored,
+ * The privacy policy and terms of use (docs/product-rules.md §2), written for a trade board: what is stored,
  * cookies, no real-money trading, no personal contact details in posts, reporting, deleting an
  * account. Japanese is the binding text; the English one is a full translation.
  */

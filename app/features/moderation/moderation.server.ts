@@ -5,11 +5,10 @@ import { rowsOf, type Tx } from "../../db/sql.server";
 import { publishChange } from "../../lib/change-bus.server";
 import { notifyReportOutcome } from "../notifications/notifications.server";
 import { countInHour } from "../../lib/hourly-limit.server";
+import { startUpSlot } from "../../lib/start-up-slot";
 import { ModerationError } from "./errors";
 import { normaliseBody, RoomIdSchema } from "../chat/chat.schema";
 import { requireRoomMember } from "../chat/chat.server";
-import { REPORTS_PER_HOUR } from "../trades/rules";
-import { getOffer } from "../trades/offers.server";
 import type { ReportView } from "./types";
 
 /**
@@ -25,6 +24,19 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const iso = (value: Date | string) => (value instanceof Date ? value : new Date(value)).toISOString();
 
 type Target = { type: "offer" | "message"; id: string };
+
+/** New reports a player may file in an hour, offers and messages together (counted in the database). */
+export const REPORTS_PER_HOUR = 10;
+
+/**
+ * How an offer is found for a report: as the reporter may see it, with its owner, or null. The
+ * trade board registers it at start-up (app/registrations.server.ts), so moderation does not
+ * import the board that imports it.
+ */
+export type ReportableOffer = (db: Db, offerId: string, reporterId: string) => Promise<{ ownerId: string } | null>;
+const findOffer = startUpSlot<ReportableOffer>("the offer lookup for reports");
+
+export const registerReportableOffer = findOffer.fill;
 
 /**
  * Files one report unless the reporter already has an open one on this target. `tooMany` is the
@@ -45,7 +57,7 @@ async function fileReport(db: Db, reporterId: string, target: Target, reason: st
 
 /** 通報 of an offer someone else posted (reason already checked by the offer's schema). */
 export async function reportOffer(db: Db, reporterId: string, offerId: string, reason: string): Promise<{ reportId: string }> {
-  const offer = await getOffer(db, offerId, reporterId);
+  const offer = await findOffer.get()(db, offerId, reporterId);
   if (!offer) throw new ModerationError("offer", "not_found");
   if (offer.ownerId === reporterId) throw new ModerationError("offer", "own_offer");
   return fileReport(db, reporterId, { type: "offer", id: offerId }, reason, () => new ModerationError("offer", "rate_limited_report", { limit: REPORTS_PER_HOUR }));

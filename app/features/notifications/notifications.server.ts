@@ -1,4 +1,5 @@
 import { sql, type SQL } from "drizzle-orm";
+import { offerOpenNow } from "../../db/open-offers";
 import type { Db } from "../../db/client.server";
 import { rowsOf, type Queryable } from "../../db/sql.server";
 import { wakeDeliveryWorkers } from "../outbox/outbox.server";
@@ -126,7 +127,7 @@ export async function notifyNewOffer(db: Queryable, o: { offerId: string; ownerI
         join cards w on w.id = their_give.card_id and w.rarity = g.rarity
         join trade_offer_cards mine_want on mine_want.offer_id = mine_give.offer_id and mine_want.side = 'want' and mine_want.card_id = their_give.card_id
         where mine_give.offer_id = ${o.offerId} and mine_give.side = 'give'
-          and o2.status = 'open' and o2.expires_at > now() and o2.owner_id <> ${o.ownerId}
+          and ${offerOpenNow("o2")} and o2.owner_id <> ${o.ownerId}
           and ${allowed(sql`o2.owner_id`, o.ownerId)}
         on conflict do nothing
         returning id, count`,
@@ -173,7 +174,7 @@ export async function notifyExpiringOffers(db: Queryable): Promise<number> {
     sql`insert into notifications (user_id, kind, offer_id, dedupe_key)
         select o.owner_id, 'expiring', o.id, 'expiring:' || o.id || ':' || extract(epoch from o.expires_at)::bigint
         from trade_offers o
-        where o.status = 'open' and o.expires_at > now()
+        where ${offerOpenNow()}
           and o.expires_at <= now() + make_interval(hours => ${EXPIRY_NOTICE_HOURS})
         on conflict do nothing
         returning id, count`,

@@ -1,4 +1,6 @@
 import { useCallback, useEffect, useState } from "react";
+import { send } from "../../lib/send";
+import { z } from "../../lib/zod";
 
 /**
  * This browser's push state:
@@ -42,13 +44,7 @@ export async function currentPushEndpoint(): Promise<string | null> {
 }
 
 const deleteEndpoint = (endpoint: string) =>
-  fetch("/api/push/subscription", {
-    method: "DELETE",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ endpoint }),
-    keepalive: true,
-    signal: AbortSignal.timeout(3000),
-  }).catch(() => null);
+  send("/api/push/subscription", { method: "DELETE", json: { endpoint }, keepalive: true, signal: AbortSignal.timeout(3000) }).catch(() => null);
 
 /**
  * Before logging out: this browser's endpoint stops being the player's, so a shared device does
@@ -82,15 +78,13 @@ async function subscriptionForKey(registration: ServiceWorkerRegistration, vapid
   return registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: key });
 }
 
+/** The subscription API's answer: the player's device count, when it says. */
+const DevicesAnswer = z.object({ devices: z.number().nullable().catch(null) }).catch({ devices: null });
+
 async function register(subscription: PushSubscription): Promise<number | null> {
-  const response = await fetch("/api/push/subscription", {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify(subscription.toJSON()),
-  });
-  if (!response.ok) throw new Error(`subscription refused: ${response.status}`);
-  const body = (await response.json().catch(() => ({}))) as { devices?: unknown };
-  return typeof body.devices === "number" ? body.devices : null;
+  const sent = await send("/api/push/subscription", { json: subscription.toJSON() }, DevicesAnswer);
+  if (!sent.ok) throw new Error(`subscription refused: ${sent.status}`);
+  return sent.data.devices;
 }
 
 /**

@@ -1,6 +1,6 @@
 import { defineMessages } from "../../lib/i18n";
 
-/** SEO suggestions (SPEC.md §7 AI SEO, §8). */
+/** SEO suggestions (docs/product-rules.md §7 AI SEO, §8). */
 export const seoMessages = defineMessages({
   ja: {
     suggestFailed: "SEO情報の生成に失敗しました。再度お試しください。",

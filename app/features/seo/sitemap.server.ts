@@ -1,4 +1,5 @@
-import { and, count, desc, eq, gt, sql } from "drizzle-orm";
+import { and, count, desc, sql } from "drizzle-orm";
+import { openOfferWhere } from "../../db/open-offers";
 import type { Db } from "../../db/client.server";
 import { escapeXml } from "../../lib/markup";
 import { tradeOffers } from "../../db/schema/trades";
@@ -49,17 +50,16 @@ const cards: SitemapSource = {
   },
 };
 
-const openOffer = () => and(eq(tradeOffers.status, "open"), gt(tradeOffers.expiresAt, sql`now()`));
 
 /** Open offers, newest first (the board's index: status, bumped_at desc, id desc). */
 const offers: SitemapSource = {
   name: "offers",
-  count: async (db) => Number((await db.select({ n: count() }).from(tradeOffers).where(openOffer()))[0]?.n ?? 0),
+  count: async (db) => Number((await db.select({ n: count() }).from(tradeOffers).where(openOfferWhere()))[0]?.n ?? 0),
   async *urls(db, part, partSize) {
     const columns = { id: tradeOffers.id, bumpedAt: tradeOffers.bumpedAt, updatedAt: tradeOffers.updatedAt };
     const order = [desc(tradeOffers.bumpedAt), desc(tradeOffers.id)];
     let emitted = 0;
-    let rows = await db.select(columns).from(tradeOffers).where(openOffer()).orderBy(...order).offset(part * partSize).limit(Math.min(CHUNK, partSize));
+    let rows = await db.select(columns).from(tradeOffers).where(openOfferWhere()).orderBy(...order).offset(part * partSize).limit(Math.min(CHUNK, partSize));
     while (rows.length > 0) {
       for (const row of rows) yield { path: `/trades/${row.id}`, lastmod: row.updatedAt > row.bumpedAt ? row.updatedAt : row.bumpedAt };
       emitted += rows.length;
@@ -68,7 +68,7 @@ const offers: SitemapSource = {
       rows = await db
         .select(columns)
         .from(tradeOffers)
-        .where(and(openOffer(), sql`(${tradeOffers.bumpedAt}, ${tradeOffers.id}) < (${last.bumpedAt.toISOString()}::timestamptz, ${last.id}::uuid)`))
+        .where(and(openOfferWhere(), sql`(${tradeOffers.bumpedAt}, ${tradeOffers.id}) < (${last.bumpedAt.toISOString()}::timestamptz, ${last.id}::uuid)`))
         .orderBy(...order)
         .limit(Math.min(CHUNK, partSize - emitted));
     }

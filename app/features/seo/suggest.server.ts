@@ -1,4 +1,4 @@
-// SEO suggestions without an AI provider (SPEC.md §7 says the seed's AI generation always fails):
+// SEO suggestions without an AI provider (docs/product-rules.md §7 says the seed's AI generation always fails):
 // keywords are the card and Pokémon names a text mentions plus its most frequent content words,
 // and the meta description is the text's first meaningful sentences, cut at a boundary.
 import { createRequire } from "node:module";
@@ -10,7 +10,7 @@ import { cardIndex, type CardIndex } from "../cards/card-index.server";
 
 /** The suggested description aims for this length (what search results show)… */
 export const SUGGESTED_DESCRIPTION_LENGTH = 120;
-/** …and never passes the meta description limit (SPEC.md §9). */
+/** …and never passes the meta description limit (docs/product-rules.md §9). */
 export const META_DESCRIPTION_MAX = 200;
 export const MAX_KEYWORDS = 10;
 

@@ -1,6 +1,6 @@
 import { defineMessages } from "../../lib/i18n";
 
-/** The admin サイト設定 tab (SPEC.md §2 item 5, §8 settings messages). */
+/** The admin サイト設定 tab (docs/product-rules.md §2 item 5, §8 settings messages). */
 export const settingsMessages = defineMessages({
   ja: {
     seoHeading: "SEO設定",

@@ -7,7 +7,7 @@ import { settingsMessages, type SettingsMessageKey } from "./messages";
 
 export { normaliseKeywords };
 
-/** SPEC.md §3 "Site settings": the five fields, in their JSON names. */
+/** docs/product-rules.md §3 "Site settings": the five fields, in their JSON names. */
 export type SiteSettings = {
   metaDescription: string;
   seoKeywords: string;
@@ -18,7 +18,7 @@ export type SiteSettings = {
 
 export const EMPTY_SITE_SETTINGS: SiteSettings = { metaDescription: "", seoKeywords: "", ogTitle: "", ogDescription: "", ogImage: "" };
 
-/** SPEC.md §9: a meta description is at most 200 characters; the OG description follows it. */
+/** docs/product-rules.md §9: a meta description is at most 200 characters; the OG description follows it. */
 export const META_DESCRIPTION_MAX = 200;
 export const OG_TITLE_MAX = 100;
 export const KEYWORDS_MAX = 500;

@@ -30,13 +30,13 @@ async function loadSiteSettings(db: Db): Promise<SiteSettings> {
   return row ?? { ...EMPTY_SITE_SETTINGS };
 }
 
-/** SPEC.md §7 "Settings document settings/site": the five fields ("" when never saved). */
+/** docs/product-rules.md §7 "Settings document settings/site": the five fields ("" when never saved). */
 export function getSiteSettings(db: Db): Promise<SiteSettings> {
   return settingsCache.remember(scopeOf(db), () => loadSiteSettings(db));
 }
 
 /**
- * SPEC.md §7 "Write settings/site, replacing it with the five settings fields": one upsert of
+ * docs/product-rules.md §7 "Write settings/site, replacing it with the five settings fields": one upsert of
  * the single row, then every cache of it (and of pages showing it) is told.
  */
 export async function saveSiteSettings(db: Db, input: SiteSettings, userId: string): Promise<SiteSettings> {

@@ -5,7 +5,7 @@ import { rowsOf } from "../../db/sql.server";
 import { rememberCatalogueList } from "../cards/card-index.server";
 import { notBlockedFor } from "../blocks/blocks.server";
 import { TradeError } from "./errors";
-import { OPEN_NOW } from "./negotiation.server";
+import { offerOpenNow } from "../../db/open-offers";
 import { OFFER_COLUMNS, UUID, withCards, type OfferRow } from "./offer-views.server";
 import { BOARD_PAGE_SIZE } from "./rules";
 import type { BoardFilters } from "./trades.schema";
@@ -54,7 +54,7 @@ export async function listBoard(
 ): Promise<BoardPage> {
   const limit = Math.min(Math.max(options.limit ?? BOARD_PAGE_SIZE, 1), 50);
   const f = options.filters ?? {};
-  const where: SQL[] = [OPEN_NOW, sql`p.suspended_at is null`, notBlockedFor(options.viewerId)];
+  const where: SQL[] = [offerOpenNow(), sql`p.suspended_at is null`, notBlockedFor(options.viewerId)];
   if (f.give) {
     where.push(sql`exists (select 1 from ${tradeOfferCards} c where c.offer_id = o.id and c.side = 'give' and c.card_id = ${f.give})`);
   }
@@ -99,7 +99,7 @@ export async function offerCountsForCard(db: Db, cardId: string): Promise<{ give
     db,
     sql`select c.side, count(*)::int as n from ${tradeOfferCards} c
         join ${tradeOffers} o on o.id = c.offer_id join ${profiles} p on p.user_id = o.owner_id
-        where c.card_id = ${cardId} and ${OPEN_NOW} and p.suspended_at is null
+        where c.card_id = ${cardId} and ${offerOpenNow()} and p.suspended_at is null
         group by c.side`,
   );
   const of = (side: string) => Number(rows.find((r) => r.side === side)?.n ?? 0);

@@ -6,7 +6,7 @@ import { changeVersion } from "../../lib/change-bus.server";
 import { createCache } from "../../lib/cache.server";
 import { notBlockedFor } from "../blocks/blocks.server";
 import { TradeError } from "./errors";
-import { OPEN_NOW } from "./negotiation.server";
+import { offerOpenNow } from "../../db/open-offers";
 import { OFFER_COLUMNS, toListItem, withCards, type OfferRow } from "./offer-views.server";
 import { MATCH_LIMIT, MATCH_PAGE_SIZE, pairsByRarity } from "./rules";
 import { cardTradeability } from "./trade-rules.server";
@@ -121,7 +121,7 @@ async function computeMatches(db: Db, userId: string, limit: number): Promise<Ma
     db,
     sql`select distinct c.card_id, c.side, k.rarity from ${tradeOfferCards} c
         join ${tradeOffers} o on o.id = c.offer_id join ${cards} k on k.id = c.card_id
-        where o.owner_id = ${userId} and ${OPEN_NOW}`,
+        where o.owner_id = ${userId} and ${offerOpenNow()}`,
   );
   // Only cards the trade rules allow now can pair (docs/decisions/018): an offer a rule change
   // closed stays on the board, marked, but is nobody's マッチ.
@@ -172,7 +172,7 @@ async function rankMatches(
     db,
     sql`select o.id, o.owner_id, o.match_keys, p.last_active_at, o.bumped_at
         from ${tradeOffers} o join ${profiles} p on p.user_id = o.owner_id
-        where ${OPEN_NOW} and o.match_keys && ${keys("g:", want)} and o.match_keys && ${keys("w:", give)}
+        where ${offerOpenNow()} and o.match_keys && ${keys("g:", want)} and o.match_keys && ${keys("w:", give)}
           and o.owner_id <> ${userId} and p.suspended_at is null and ${notBlockedFor(userId)}`,
   );
   const wantRarity = new Map(want.map((c) => [c.card_id, c.rarity]));

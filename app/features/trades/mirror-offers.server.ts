@@ -1,4 +1,5 @@
 import { and, eq, inArray, ne } from "drizzle-orm";
+import { openOfferWhere } from "../../db/open-offers";
 import type { Db } from "../../db/client.server";
 import { cards, chatRooms, tradeOfferCards, tradeOffers } from "../../db/schema/index";
 import { TradeError } from "./errors";
@@ -32,7 +33,7 @@ export async function mirrorOffersAfterTrade(db: Db, roomId: string, userId: str
   const own = await db
     .select({ id: tradeOffers.id })
     .from(tradeOffers)
-    .where(and(eq(tradeOffers.ownerId, userId), eq(tradeOffers.status, "open"), ne(tradeOffers.id, room.offerId)));
+    .where(and(eq(tradeOffers.ownerId, userId), openOfferWhere(), ne(tradeOffers.id, room.offerId)));
   if (!own.length) return [];
   const rows = await db
     .select({ offerId: tradeOfferCards.offerId, cardId: tradeOfferCards.cardId, side: tradeOfferCards.side, name: cards.name, rarity: cards.rarity })

@@ -1,14 +1,13 @@
 import { inArray, sql } from "drizzle-orm";
 import { chatRooms, profiles, tradeOffers } from "../../db/schema/index";
 import { rowsOf, type Queryable } from "../../db/sql.server";
+import { offerOpenNow } from "../../db/open-offers";
 
 /**
  * What the chat changes on an offer when a negotiation moves on. These run inside the chat's
  * transaction (a trade step, a block): the caller notes the board change once that transaction
  * has committed, never before.
  */
-
-export const OPEN_NOW = sql`o.status = 'open' and o.expires_at > now()`;
 
 /**
  * 条件合意 in the room: the offer becomes 取引中 with this partner, only from 募集中 and before it
@@ -18,7 +17,7 @@ export async function startNegotiationFromChat(db: Queryable, { offerId, partner
   const rows = await rowsOf<{ id: string }>(
     db,
     sql`update ${tradeOffers} o set status = 'negotiating', partner_id = ${partnerId}, updated_at = now()
-        where o.id = ${offerId} and ${OPEN_NOW}
+        where o.id = ${offerId} and ${offerOpenNow()}
           and exists (select 1 from ${chatRooms} r where r.offer_id = o.id and r.partner_id = ${partnerId})
         returning o.id`,
   );

@@ -1,4 +1,5 @@
 import { eq, inArray, sql } from "drizzle-orm";
+import { offerExpiredNow } from "../../db/open-offers";
 import type { Db } from "../../db/client.server";
 import { cards, rarities, tradeOfferCards } from "../../db/schema/index";
 import { cardIndex, CARD_COLUMNS } from "../cards/card-index.server";
@@ -35,7 +36,7 @@ export type OfferRow = {
 export const OFFER_COLUMNS = sql`
   o.id, o.owner_id, o.status, o.comment, o.partner_id, o.created_at, o.bumped_at, o.expires_at,
   to_char(o.bumped_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US') as bump_key,
-  (o.status = 'open' and o.expires_at <= now()) as expired,
+  ${offerExpiredNow()} as expired,
   o.bumped_at + make_interval(hours => ${BUMP_INTERVAL_HOURS}) as can_bump_at,
   p.display_name, p.completed_trades, p.last_active_at,
   (select coalesce(json_agg(json_build_array(c.side, c.card_id, c.count)), '[]'::json)

@@ -2,7 +2,7 @@ import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.server";
 import { rowsOf, type Queryable, type Tx } from "../../db/sql.server";
 import { publishChange } from "../../lib/change-bus.server";
-import { notifyNewOffer, notifyOfferResponse } from "../notifications/notifications.server";
+import { notices } from "../../lib/notices.server";
 import { cardIndex } from "../cards/card-index.server";
 import { countInHour } from "../../lib/hourly-limit.server";
 import {
@@ -24,7 +24,7 @@ import {
   type OfferStatus,
 } from "./rules";
 import { isBlockedEitherWay, notBlockedFor } from "../blocks/blocks.server";
-import { OPEN_NOW } from "./negotiation.server";
+import { offerExpiredNow, offerOpenNow } from "../../db/open-offers";
 import { assertCardsTradeable, loadTradeRules } from "./trade-rules.server";
 import { isCardTradeableAt } from "./trade-rules";
 import { isOfferId, OFFER_COLUMNS, withCards, type OfferRow } from "./offer-views.server";
@@ -123,7 +123,7 @@ async function lockActiveProfile(tx: Tx, userId: string, needFriendId: boolean) 
 async function flipExpired(tx: Queryable, ownerId: string): Promise<void> {
   await tx.execute(
     sql`update ${tradeOffers} set status = 'expired', updated_at = now()
-        where owner_id = ${ownerId} and status = 'open' and expires_at <= now()`,
+        where owner_id = ${ownerId} and ${offerExpiredNow("trade_offers")}`,
   );
 }
 
@@ -131,7 +131,7 @@ async function openOfferCount(tx: Tx, ownerId: string, exceptId?: string): Promi
   const [row] = await rowsOf<{ n: number }>(
     tx,
     sql`select count(*)::int as n from ${tradeOffers} o
-        where o.owner_id = ${ownerId} and ${OPEN_NOW} ${exceptId ? sql`and o.id <> ${exceptId}` : sql``}`,
+        where o.owner_id = ${ownerId} and ${offerOpenNow()} ${exceptId ? sql`and o.id <> ${exceptId}` : sql``}`,
   );
   return Number(row?.n ?? 0);
 }
@@ -163,7 +163,7 @@ export async function createOffer(db: Db, userId: string, input: OfferInput): Pr
     ]);
     await touchActive(tx, userId);
     await recordProductEvent(tx, "offer_posted", { offerId: offer.id, userId });
-    await notifyNewOffer(tx, { offerId: offer.id, ownerId: userId });
+    await notices().newOffer(tx, { offerId: offer.id, ownerId: userId });
     return { id: offer.id };
   });
   publishChange("board");
@@ -175,7 +175,7 @@ async function lockOwnOffer(tx: Tx, offerId: string, userId: string) {
   if (!isOfferId(offerId)) throw new TradeError("not_found");
   const [offer] = await rowsOf<{ owner_id: string; status: string; expired: boolean; can_bump: boolean }>(
     tx,
-    sql`select owner_id, status, (status = 'open' and expires_at <= now()) as expired,
+    sql`select owner_id, status, ${offerExpiredNow("trade_offers")} as expired,
           (bumped_at <= now() - make_interval(hours => ${BUMP_INTERVAL_HOURS})) as can_bump
         from ${tradeOffers} where id = ${offerId} for update`,
   );
@@ -345,7 +345,7 @@ export async function openChatRoomForOffer(
     await lockActiveProfile(tx, userId, true);
     const [offer] = await rowsOf<{ owner_id: string; status: string; expired: boolean; suspended: boolean }>(
       tx,
-      sql`select o.owner_id, o.status, (o.status = 'open' and o.expires_at <= now()) as expired,
+      sql`select o.owner_id, o.status, ${offerExpiredNow()} as expired,
             (p.suspended_at is not null) as suspended
           from ${tradeOffers} o join ${profiles} p on p.user_id = o.owner_id where o.id = ${offerId}`,
     );
@@ -371,7 +371,7 @@ export async function openChatRoomForOffer(
     );
     if (room.created) await countAction(tx, userId, "respond");
     if (room.created) await recordProductEvent(tx, "matched", { offerId, userId, roomId: room.id });
-    if (room.created) await notifyOfferResponse(tx, { roomId: room.id, offerId, ownerId: offer.owner_id, responderId: userId });
+    if (room.created) await notices().offerResponse(tx, { roomId: room.id, offerId, ownerId: offer.owner_id, responderId: userId });
     await touchActive(tx, userId);
     return { roomId: room.id, created: Boolean(room.created) };
   });

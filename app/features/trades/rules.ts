@@ -11,19 +11,18 @@ export const OFFER_TTL_HOURS = 72;
 export const BUMP_INTERVAL_HOURS = 24;
 export const COMMENT_MAX_LENGTH = 500;
 export const REPORT_REASON_MAX_LENGTH = 500;
-/** SPEC.md §5: the card picker offers 1–2 copies of a card. */
+/** docs/product-rules.md §5: the card picker offers 1–2 copies of a card. */
 export const MIN_COPIES = 1;
 export const MAX_COPIES = 2;
 export const MAX_CARDS_PER_SIDE = 10;
 /** Per user per hour; counted in the database so the limit holds across instances. */
 export const POSTS_PER_HOUR = 10;
 export const RESPONSES_PER_HOUR = 20;
-export const REPORTS_PER_HOUR = 10;
 export const BOARD_PAGE_SIZE = 20;
 /** マッチ keeps the best this many offers, shown MATCH_PAGE_SIZE to a page. */
 export const MATCH_LIMIT = 50;
 export const MATCH_PAGE_SIZE = 10;
-/** SPEC.md §9: the trade card picker hides the Shining High pack (Triumphant Light is offered). */
+/** docs/product-rules.md §9: the trade card picker hides the Shining High pack (Triumphant Light is offered). */
 export const TRADE_EXCLUDED_PACKS: readonly string[] = ["shining-high"];
 
 export const OFFER_STATUSES = ["open", "negotiating", "completed", "closed", "expired"] as const;

@@ -5,7 +5,7 @@ import { MAX_INPUT_PIXELS, UPLOAD_MAX_BYTES } from "./rules";
 
 /** Every stored image is at most this wide (DESIGN.md §8). */
 export const MAX_WIDTH = 1600;
-/** SPEC.md §2: eyecatch recommended size, also the Open Graph image size. */
+/** docs/product-rules.md §2: eyecatch recommended size, also the Open Graph image size. */
 export const EYECATCH_SIZE = { width: 1200, height: 630 } as const;
 
 /** Types read from the bytes that may be uploaded. SVG (scriptable) and everything else are refused. */

@@ -1,6 +1,6 @@
 import { defineMessages } from "../../lib/i18n";
 
-/** Image uploads (SPEC.md §7 image upload, §8 upload messages). */
+/** Image uploads (docs/product-rules.md §7 image upload, §8 upload messages). */
 export const uploadsMessages = defineMessages({
   ja: {
     uploadFailed: "画像のアップロードに失敗しました",

@@ -11,7 +11,7 @@ export const MAX_INPUT_PIXELS = 40_000_000;
 /** Folders an upload may go to: inline article images, article thumbnails, deck eyecatches, the site's OG image. */
 export const UPLOAD_FOLDERS = ["images", "thumbnails", "eyecatches", "og"] as const;
 export type UploadFolder = (typeof UPLOAD_FOLDERS)[number];
-/** Folders whose images are also cut to 1200×630 (SPEC.md §2 eyecatch size; the Open Graph size). */
+/** Folders whose images are also cut to 1200×630 (docs/product-rules.md §2 eyecatch size; the Open Graph size). */
 export const WIDE_FOLDERS: readonly UploadFolder[] = ["eyecatches", "og"];
 /** Types the picker offers; the server reads the real type from the bytes. */
 export const UPLOAD_ACCEPT = "image/jpeg,image/png,image/webp,image/gif,image/avif";

@@ -17,7 +17,7 @@ export function parseUploadFolder(value: unknown): UploadFolder {
   throw new UploadError("bad_folder");
 }
 
-/** SPEC.md §7: `<folder>/<timestamp>-<random>`; the client's file name never reaches a path. */
+/** docs/product-rules.md §7: `<folder>/<timestamp>-<random>`; the client's file name never reaches a path. */
 function newKeyBase(folder: UploadFolder): string {
   return `${folder}/${Date.now()}-${randomBytes(9).toString("base64url")}`;
 }

@@ -2,10 +2,11 @@ import { APIError, isAPIError } from "better-auth/api";
 import { and, eq } from "drizzle-orm";
 import type { Db } from "../../db/client.server";
 import { accounts, users } from "../../db/schema/users";
-import type { AppError } from "../../lib/errors";
+import type { AppError, ErrorAnswer } from "../../lib/errors";
 import type { Env } from "../../lib/env.server";
 import { localeFromRequest, translate, type Locale } from "../../lib/i18n";
 import { accountMessages } from "./account-messages";
+import { usersMessages } from "./messages";
 import { queueEmailChangeMails, queuePasswordChangedMail, queuePasswordResetMail, queueVerificationMail } from "./account-mail.server";
 import { isCommonPassword } from "./common-passwords.server";
 import { EMAIL_MAX, hasControlCharacters, PASSWORD_MAX, PASSWORD_MIN } from "./display-name";
@@ -158,8 +159,21 @@ export async function accountAfterHook(db: Db, ctx: { path: string; body?: unkno
   await clearSignInFailures(db, email);
 }
 
+const AuthRefusalBody = z.object({ code: z.string().optional(), message: z.string().optional() });
+
+/**
+ * Better Auth's refusal read into the page refusal's parts: its status, its code in lower case
+ * (`auth_failed` when it gave none) and its message, which the auth hooks above wrote in the
+ * caller's language (usersMessages' "something went wrong" when it gave none).
+ */
+export async function authRefusal(response: Response, locale: Locale): Promise<ErrorAnswer> {
+  const parsed = AuthRefusalBody.safeParse(await response.json().catch(() => null));
+  const body = parsed.success ? parsed.data : {};
+  return { status: response.status, code: (body.code ?? "auth_failed").toLowerCase(), message: body.message ?? translate(usersMessages, locale, "errorUnknown") };
+}
+
 /** The log-in page's text for Better Auth's refusal of an unverified address (REQUIRE_EMAIL_VERIFICATION). */
-export function accountLoginRefusal(body: { code?: string }, locale: Locale): string | undefined {
-  if (body.code === "EMAIL_NOT_VERIFIED") return translate(accountMessages, locale, "verifyRequired");
+export function accountLoginRefusal(code: string, locale: Locale): string | undefined {
+  if (code === "email_not_verified") return translate(accountMessages, locale, "verifyRequired");
   return undefined;
 }

@@ -32,7 +32,7 @@ export class UserError extends AppError<UserErrorCode> {
   }
 }
 
-/** The admin page's refusal: the same code, SPEC.md §6's text (without the API's "。"). */
+/** The admin page's refusal: the same code, docs/product-rules.md §6's text (without the API's "。"). */
 export class AdminPageError extends AppError<"admin_required"> {
   constructor() {
     super(usersMessages, { admin_required: [403, "errorAdminRequiredPage"] }, "admin_required");

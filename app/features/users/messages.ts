@@ -1,6 +1,6 @@
 import { defineMessages } from "../../lib/i18n";
 
-/** Accounts: sign-up, log-in, log-out, profile, guards. Japanese is the source (SPEC.md wording). */
+/** Accounts: sign-up, log-in, log-out, profile, guards. Japanese is the source (docs/product-rules.md wording). */
 export const usersMessages = defineMessages({
   ja: {
     loginTitle: "ログイン",
@@ -39,7 +39,7 @@ export const usersMessages = defineMessages({
     errorUnknown: "エラーが発生しました。時間をおいてもう一度お試しください。",
     errorInvalidRequest: "リクエストの形式が正しくありません",
     errorLoginRequired: "ログインが必要です",
-    // SPEC.md §6: the admin page says it without "。", a save (the API) with it (§8).
+    // docs/product-rules.md §6: the admin page says it without "。", a save (the API) with it (§8).
     errorAdminRequired: "管理者権限がありません。",
     errorAdminRequiredPage: "管理者権限がありません",
     errorCsrf: "不正なリクエストです（送信元を確認できません）",

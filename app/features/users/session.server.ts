@@ -187,7 +187,7 @@ function currentPath(request: Request): string {
 
 /**
  * Pages: signed out → 302 to /login?redirectTo=<this page> (client navigations replace the
- * history entry, SPEC.md §2); suspended → 403.
+ * history entry, docs/product-rules.md §2); suspended → 403.
  */
 export async function requireViewer(request: Request, context: AppLoadContext): Promise<Viewer> {
   const viewer = await getViewer(request, context);
@@ -209,7 +209,7 @@ export async function requireApiViewer(request: Request, context: AppLoadContext
 
 /**
  * Admin pages: throws the route error data `{code, message}` with 401 | 403 for the route's error
- * boundary (SPEC.md §6: ログインが必要です / 管理者権限がありません). Nothing of the admin data is
+ * boundary (docs/product-rules.md §6: ログインが必要です / 管理者権限がありません). Nothing of the admin data is
  * loaded before this.
  */
 export async function requireAdmin(request: Request, context: AppLoadContext): Promise<Viewer> {
@@ -220,7 +220,7 @@ export async function requireAdmin(request: Request, context: AppLoadContext): P
   return viewer;
 }
 
-/** Admin APIs and actions: 401 / 403 JSON `{error, code}` (SPEC.md §8: 管理者権限がありません。). */
+/** Admin APIs and actions: 401 / 403 JSON `{error, code}` (docs/product-rules.md §8: 管理者権限がありません。). */
 export async function requireApiAdmin(request: Request, context: AppLoadContext): Promise<Viewer> {
   const viewer = await getViewer(request, context);
   const locale = localeFromRequest(request);

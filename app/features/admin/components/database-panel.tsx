@@ -2,7 +2,7 @@ import { useLocale, useT } from "../../../lib/i18n";
 import type { DatabaseStats } from "../admin.server";
 import { adminMessages } from "../messages";
 
-/** SPEC.md §2 admin tab 2: three statistics tiles. */
+/** docs/product-rules.md §2 admin tab 2: three statistics tiles. */
 export function DatabasePanel({ data }: { data: unknown }) {
   const t = useT(adminMessages);
   const locale = useLocale();

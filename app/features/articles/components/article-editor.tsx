@@ -1,4 +1,5 @@
 import { useId, useMemo, useState, type FormEvent } from "react";
+import { recordWithId, send } from "../../../lib/send";
 import { TabList } from "../../../components/ui/tabs";
 import { FormField, SelectField } from "../../../components/ui/form-field";
 import { useLocale, useT } from "../../../lib/i18n";
@@ -12,8 +13,7 @@ import { ArticleCreateSchema, ArticleUpdateSchema, articleFieldErrors, SLUG_MAX,
 import { ARTICLE_CATEGORIES, categoryLabel, type ArticleCategory } from "../categories";
 import { articlesMessages, type ArticlesMessageKey } from "../messages";
 import type { ArticleForEditor } from "../types";
-import { deckRelatedSource } from "../../decks/components/related-source";
-import { articleRelatedSource } from "./related-source";
+import { articleRelatedSource, deckRelatedSource } from "../../content/components/related-sources";
 
 type Values = {
   title: string;
@@ -26,7 +26,7 @@ type Values = {
   metaDescription: string;
 };
 
-// SPEC.md §4 / docs/decisions/012: a new article starts 非公開 (the list shows it so).
+// docs/product-rules.md §4 / docs/decisions/012: a new article starts 非公開 (the list shows it so).
 const EMPTY: Values = { title: "", category: "", isPublic: false, thumbnailUrl: "", slug: "", content: "", keywords: "", metaDescription: "" };
 
 function valuesOf(article: ArticleForEditor | null): Values {
@@ -59,7 +59,7 @@ const TAB_OF: Record<ArticleField, Tab> = {
 export type SaveOutcome = { kind: "created" | "updated"; article: ArticleForEditor };
 
 /**
- * The article editor (SPEC.md §2): 基本設定 (title, category, public flag, thumbnail upload or URL,
+ * The article editor (docs/product-rules.md §2): 基本設定 (title, category, public flag, thumbnail upload or URL,
  * slug), 本文 (the shared content editor: toolbar, dialogs, 編集 / プレビュー) and SEO (keywords, meta
  * description, 提案). Saves with POST / PATCH /api/admin/articles; unsaved input is kept as a local
  * draft; a save against a changed article is refused and says so.
@@ -116,22 +116,22 @@ export function ArticleEditor({
     }
     setBusy(true);
     try {
-      const response = await fetch(article ? `/api/admin/articles/${article.id}` : "/api/admin/articles", {
-        method: article ? "PATCH" : "POST",
-        headers: { "Content-Type": "application/json", Accept: "application/json" },
-        body: JSON.stringify(article ? { ...payload, revision: article.revision } : payload),
-      });
-      const answer = (await response.json().catch(() => ({}))) as Partial<ArticleForEditor> & { error?: string; code?: string; fields?: Partial<Record<ArticleField, string>> };
-      if (response.ok && answer.id) {
+      const sent = await send(
+        article ? `/api/admin/articles/${article.id}` : "/api/admin/articles",
+        { method: article ? "PATCH" : "POST", json: article ? { ...payload, revision: article.revision } : payload },
+        recordWithId<ArticleForEditor>(),
+      );
+      if (sent.ok) {
         draft.clear();
-        onSaved({ kind: article ? "updated" : "created", article: answer as ArticleForEditor });
+        onSaved({ kind: article ? "updated" : "created", article: sent.data });
         return;
       }
-      if (answer.code === "conflict") {
-        setFailure({ text: answer.error ?? t("saveFailed"), conflict: true });
+      const { refusal } = sent;
+      if (refusal?.code === "conflict") {
+        setFailure({ text: refusal.message, conflict: true });
         return;
       }
-      const fields = answer.code === "slug_taken" ? { slug: answer.error } : answer.fields && Object.keys(answer.fields).length ? answer.fields : null;
+      const fields = refusal?.code === "slug_taken" ? { slug: refusal.message } : (refusal?.fields ?? null);
       if (fields) {
         // The server found what the form could not (a slug in use): at the field, not a failure.
         showErrors(fields);

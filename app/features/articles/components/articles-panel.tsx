@@ -1,4 +1,6 @@
 import { useCallback, useEffect, useState } from "react";
+import { load, record, recordWithId, send } from "../../../lib/send";
+import { z } from "../../../lib/zod";
 import { ConfirmDialog } from "../../../components/ui/modal";
 import { useLocale, useT } from "../../../lib/i18n";
 import type { PackOption } from "../../content/components/card-picker";
@@ -15,9 +17,9 @@ type Editing = { article: ArticleForEditor | null; key: number } | null;
 type Message = { kind: "ok" | "error"; text: string } | null;
 
 /**
- * Admin 記事管理 (SPEC.md §2 tab 1, the default): 新規作成, the editor, and the table of all
+ * Admin 記事管理 (docs/product-rules.md §2 tab 1, the default): 新規作成, the editor, and the table of all
  * articles (title, category, 公開中 / 非公開, created date; edit, publish/unpublish in place, delete
- * after confirmation). After a save the editor closes and the list reloads (SPEC.md §4).
+ * after confirmation). After a save the editor closes and the list reloads (docs/product-rules.md §4).
  */
 export function ArticlesPanel({ data }: { data: unknown }) {
   const t = useT(articlesMessages);
@@ -33,9 +35,7 @@ export function ArticlesPanel({ data }: { data: unknown }) {
 
   const reload = useCallback(async () => {
     try {
-      const response = await fetch("/api/admin/articles", { headers: { Accept: "application/json" } });
-      if (!response.ok) throw new Error(`HTTP ${response.status}`);
-      setRows(((await response.json()) as { articles: AdminArticleRow[] }).articles);
+      setRows((await load("/api/admin/articles", z.object({ articles: z.array(record<AdminArticleRow>()) }))).articles);
       setLoadFailed(false);
     } catch (error) {
       console.error(t("loadFailed"), error);
@@ -55,10 +55,8 @@ export function ArticlesPanel({ data }: { data: unknown }) {
       return;
     }
     try {
-      const response = await fetch(`/api/admin/articles/${id}`, { headers: { Accept: "application/json" } });
-      if (!response.ok) throw new Error(`HTTP ${response.status}`);
-      setEditing({ article: (await response.json()) as ArticleForEditor, key: Date.now() });
-      // SPEC.md §2: editing an existing article scrolls to the top.
+      setEditing({ article: await load(`/api/admin/articles/${id}`, recordWithId<ArticleForEditor>()), key: Date.now() });
+      // docs/product-rules.md §2: editing an existing article scrolls to the top.
       window.scrollTo({ top: 0 });
     } catch (error) {
       console.error(t("loadFailed"), error);
@@ -76,13 +74,13 @@ export function ArticlesPanel({ data }: { data: unknown }) {
     setBusyRow(row.id);
     setMessage(null);
     try {
-      const response = await fetch(`/api/admin/articles/${row.id}/visibility`, {
-        method: "POST",
-        headers: { "Content-Type": "application/json", Accept: "application/json" },
-        body: JSON.stringify({ isPublic: !row.isPublic }),
-      });
-      if (!response.ok) throw new Error(`HTTP ${response.status}`);
-      const updated = (await response.json()) as AdminArticleRow;
+      const sent = await send(`/api/admin/articles/${row.id}/visibility`, { json: { isPublic: !row.isPublic } }, recordWithId<AdminArticleRow>());
+      if (!sent.ok) {
+        console.error(t("toggleFailed"), sent.status);
+        setMessage({ kind: "error", text: sent.refusal?.message ?? t("toggleFailed") });
+        return;
+      }
+      const updated = sent.data;
       setRows((current) => current?.map((r) => (r.id === updated.id ? updated : r)) ?? null);
     } catch (error) {
       console.error(t("toggleFailed"), error);
@@ -97,8 +95,12 @@ export function ArticlesPanel({ data }: { data: unknown }) {
     setBusyRow(row.id);
     setMessage(null);
     try {
-      const response = await fetch(`/api/admin/articles/${row.id}`, { method: "DELETE", headers: { Accept: "application/json" } });
-      if (!response.ok) throw new Error(`HTTP ${response.status}`);
+      const sent = await send(`/api/admin/articles/${row.id}`, { method: "DELETE" });
+      if (!sent.ok) {
+        console.error(t("deleteFailed"), sent.status);
+        setMessage({ kind: "error", text: sent.refusal?.message ?? t("deleteFailed") });
+        return;
+      }
       setRows((current) => current?.filter((r) => r.id !== row.id) ?? null);
       if (editing?.article?.id === row.id) setEditing(null);
       setMessage({ kind: "ok", text: t("deleted") });

@@ -1,4 +1,6 @@
 import { useId, useRef, useState, type FormEvent } from "react";
+import { send } from "../../../lib/send";
+import { z } from "../../../lib/zod";
 import { FormField } from "../../../components/ui/form-field";
 import { SubmitButton } from "../../../components/ui/submit-button";
 import { useT } from "../../../lib/i18n";
@@ -11,10 +13,13 @@ const MAX_FILE_BYTES = 5 * 1024 * 1024;
 type Outcome = { kind: "success" | "error"; text: string } | null;
 
 /**
- * Admin カード管理 tab (SPEC.md §2 item 4): pack id as the title, a CSV file, and a button
+ * Admin カード管理 tab (docs/product-rules.md §2 item 4): pack id as the title, a CSV file, and a button
  * that shows 処理中... while uploading. The file is decoded in the browser (UTF-8 or
  * Shift_JIS from Excel) and sent as text to POST /api/admin/cards/import.
  */
+/** The import API's answer: how many cards it stored. */
+const ImportAnswer = z.object({ count: z.number().catch(0) });
+
 export function CardImportForm() {
   const t = useT(cardsMessages);
   const id = useId();
@@ -38,14 +43,9 @@ export function CardImportForm() {
     setOutcome(null);
     try {
       const csvData = decodeCsvBytes(new Uint8Array(await file.arrayBuffer()));
-      const response = await fetch("/api/admin/cards/import", {
-        method: "POST",
-        headers: { "Content-Type": "application/json", Accept: "application/json" },
-        body: JSON.stringify({ title: title.trim(), csvData }),
-      });
-      const body = (await response.json().catch(() => ({}))) as { count?: number; error?: string };
-      if (!response.ok) throw new Error(body.error || t("importUploadFailed"));
-      setOutcome({ kind: "success", text: t("importSuccess", { count: body.count ?? 0 }) });
+      const sent = await send("/api/admin/cards/import", { json: { title: title.trim(), csvData } }, ImportAnswer);
+      if (!sent.ok) throw new Error(sent.refusal?.message || t("importUploadFailed"));
+      setOutcome({ kind: "success", text: t("importSuccess", { count: sent.data.count }) });
       if (fileInput.current) fileInput.current.value = "";
     } catch (error) {
       const message = error instanceof Error && error.message ? error.message : t("importUnknownError");

@@ -1,4 +1,6 @@
 import { useCallback, useEffect, useId, useRef, useState, type KeyboardEvent } from "react";
+import { load, record } from "../../../lib/send";
+import { z } from "../../../lib/zod";
 import { useLocale, useT } from "../../../lib/i18n";
 import { CardImage } from "./card-image";
 import { cardName } from "../../../lib/card-name";
@@ -15,15 +17,18 @@ import type { CardSearchResult } from "../types";
  * - `onSelect(card)` (required): called with the chosen `CardSearchResult`
  *   (`id, name, nameEn, rarity, imageUrl, number, packId, packName, packNameEn`).
  * - `tradeableOnly?`: only rarities whose `rarities.tradeable` is true.
- * - `excludePacks?`: pack ids to leave out (e.g. `["shining-high"]` in the trade picker, SPEC.md §9).
+ * - `excludePacks?`: pack ids to leave out (e.g. `["shining-high"]` in the trade picker, docs/product-rules.md §9).
  * - `placeholder?`: input placeholder (default カード名（ひらがな・カタカナ・英語）).
  * - `clearOnSelect?`: empty the input after a choice (default true; false shows the chosen name).
  * - `id?`: id of the input, for an outside `<label htmlFor>`.
  *
  * Keyboard: ↓/↑ move through the options, Enter chooses, Escape closes the list (a second
- * Escape clears the text). Typing waits 300 ms (SPEC.md §9) and cancels the previous request;
+ * Escape clears the text). Typing waits 300 ms (docs/product-rules.md §9) and cancels the previous request;
  * a cancelled request is not an error. A failed request shows カードの検索に失敗しました in red.
  */
+/** The search API's answer: the matching cards. */
+const SearchAnswer = z.object({ cards: z.array(record<CardSearchResult>()) });
+
 export type CardSearchProps = {
   label: string;
   onSelect: (card: CardSearchResult) => void;
@@ -35,7 +40,7 @@ export type CardSearchProps = {
   id?: string;
 };
 
-// SPEC.md §9: search debounce 300 ms.
+// docs/product-rules.md §9: search debounce 300 ms.
 export const SEARCH_DEBOUNCE_MS = 300;
 
 type Status = "idle" | "loading" | "done" | "error";
@@ -79,10 +84,8 @@ export function CardSearch({
       if (tradeableOnly) params.set("tradeableOnly", "1");
       if (excludeKey) params.set("excludePacks", excludeKey);
       setStatus("loading");
-      fetch(`/api/cards/search?${params}`, { signal: current.signal, headers: { Accept: "application/json" } })
-        .then(async (response) => {
-          if (!response.ok) throw new Error(`HTTP ${response.status}`);
-          const body = (await response.json()) as { cards: CardSearchResult[] };
+      load(`/api/cards/search?${params}`, SearchAnswer, { signal: current.signal })
+        .then((body) => {
           if (current.signal.aborted) return;
           setResults(body.cards);
           setActive(body.cards.length ? 0 : -1);

@@ -1,4 +1,6 @@
 import { useEffect, useId, useState } from "react";
+import { load, record } from "../../../lib/send";
+import { z } from "../../../lib/zod";
 import { BUTTON_PRIMARY, BUTTON_SECONDARY, Modal } from "../../../components/ui/modal";
 import { useT } from "../../../lib/i18n";
 import { CardImage } from "../../cards/components/card-image";
@@ -6,19 +8,22 @@ import type { CardListItem } from "../../cards/types";
 import { contentMessages } from "../messages";
 
 /** A pack the picker offers (id as in the card APIs, name as shown). */
+/** The cards API's answer: a pack's cards as the picker lists them. */
+const CardList = z.object({ cards: z.array(record<CardListItem>()) });
+
 export type PackOption = { id: string; name: string };
 
-// SPEC.md §9: search debounce 300 ms.
+// docs/product-rules.md §9: search debounce 300 ms.
 const DEBOUNCE_MS = 300;
 const PAGE = 60;
 
 type State = { status: "loading" } | { status: "error" } | { status: "done"; cards: CardListItem[] };
 
 /**
- * SPEC.md §2 card picker: a pack select plus a name search over that pack's cards
+ * docs/product-rules.md §2 card picker: a pack select plus a name search over that pack's cards
  * (GET /api/cards?pack=&q= — the card search's kana/width-blind matching), a grid to choose one,
  * and 挿入, disabled until a card is chosen. `defaultPackId` is the pack selected first (the deck
- * editor passes dialga, SPEC.md §9); otherwise the first pack.
+ * editor passes dialga, docs/product-rules.md §9); otherwise the first pack.
  */
 export function CardPicker({
   packs,
@@ -45,10 +50,8 @@ export function CardPicker({
       setState({ status: "loading" });
       const params = new URLSearchParams({ pack: packId, limit: String(PAGE) });
       if (query.trim()) params.set("q", query.trim());
-      fetch(`/api/cards?${params}`, { signal: controller.signal, headers: { Accept: "application/json" } })
-        .then(async (response) => {
-          if (!response.ok) throw new Error(`HTTP ${response.status}`);
-          const body = (await response.json()) as { cards: CardListItem[] };
+      load(`/api/cards?${params}`, CardList, { signal: controller.signal })
+        .then((body) => {
           setState({ status: "done", cards: body.cards });
         })
         .catch((error: unknown) => {

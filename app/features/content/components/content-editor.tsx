@@ -61,7 +61,7 @@ function writeMemory(key: string, memory: Memory) {
 }
 
 /**
- * The content editor of articles and deck recipes (SPEC.md §2): a plain textarea (Japanese IME
+ * The content editor of articles and deck recipes (docs/product-rules.md §2): a plain textarea (Japanese IME
  * input stays reliable) with a formatting toolbar — headings, bold, italic, code, list, link
  * (hyperlink dialog), image (upload, inserted at the cursor), card (card picker), related
  * (related picker) — and 編集 / プレビュー. The preview is the one formatter with the same

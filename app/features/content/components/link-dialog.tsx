@@ -5,7 +5,7 @@ import { normaliseLinkUrl } from "../editing";
 import { contentMessages } from "../messages";
 
 /**
- * SPEC.md §2/§5 hyperlink dialog: shows the selected text and a URL field; 追加 is disabled while
+ * docs/product-rules.md §2/§5 hyperlink dialog: shows the selected text and a URL field; 追加 is disabled while
  * the URL is blank. The editor opens it only with a selection (otherwise it says
  * リンクにするテキストを選択してください). Every link opens in a new tab with noopener (the
  * formatter adds target and rel to every link).

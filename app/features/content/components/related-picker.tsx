@@ -32,7 +32,7 @@ type Tab = "all" | RelatedItem["kind"];
 const DEBOUNCE_MS = 300;
 
 /**
- * SPEC.md §2 related-article picker: a title search box, tabs すべて / 記事 / デッキレシピ, rows
+ * docs/product-rules.md §2 related-article picker: a title search box, tabs すべて / 記事 / デッキレシピ, rows
  * with thumbnail, date and title, 記事が見つかりません when empty, a cancel button, at most 80% of
  * the viewport high. Choosing a row hands it to `onChoose` (the editor inserts the block).
  */

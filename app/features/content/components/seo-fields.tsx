@@ -1,18 +1,26 @@
 import { useId, useState } from "react";
+import { send } from "../../../lib/send";
+import { z } from "../../../lib/zod";
 import { FormField, TextareaField } from "../../../components/ui/form-field";
 import { useT } from "../../../lib/i18n";
 import { contentMessages } from "../messages";
 
-/** SPEC.md §5/§9: a meta description is at most 200 characters. */
+/** docs/product-rules.md §5/§9: a meta description is at most 200 characters. */
+/** The suggestion API's answer: keywords and a meta description (either may be missing). */
+const SuggestionAnswer = z.object({
+  keywords: z.array(z.unknown()).catch([]),
+  metaDescription: z.string().catch(""),
+});
+
 export const META_DESCRIPTION_MAX = 200;
 export const KEYWORDS_MAX = 500;
 
 export type SeoValues = { keywords: string; metaDescription: string };
 
 /**
- * The editors' SEO tab (SPEC.md §2): keywords (comma separated) and a meta description with a
+ * The editors' SEO tab (docs/product-rules.md §2): keywords (comma separated) and a meta description with a
  * counter (at most 200), plus 提案, which asks POST /api/admin/seo/suggest for both from the
- * title and text of `suggestFrom()` and fills them in. A failure shows SPEC.md §8's message.
+ * title and text of `suggestFrom()` and fills them in. A failure shows docs/product-rules.md §8's message.
  */
 export function SeoFields({
   values,
@@ -34,15 +42,10 @@ export function SeoFields({
     setBusy(true);
     setFailed(false);
     try {
-      const response = await fetch("/api/admin/seo/suggest", {
-        method: "POST",
-        headers: { "Content-Type": "application/json", Accept: "application/json" },
-        body: JSON.stringify(suggestFrom()),
-      });
-      if (!response.ok) throw new Error(`HTTP ${response.status}`);
-      const answer = (await response.json()) as { keywords?: unknown; metaDescription?: unknown };
-      const keywords = Array.isArray(answer.keywords) ? answer.keywords.filter((k): k is string => typeof k === "string") : [];
-      const metaDescription = typeof answer.metaDescription === "string" ? answer.metaDescription.slice(0, META_DESCRIPTION_MAX) : "";
+      const sent = await send("/api/admin/seo/suggest", { json: suggestFrom() }, SuggestionAnswer);
+      if (!sent.ok) throw new Error(sent.refusal?.message ?? `HTTP ${sent.status}`);
+      const keywords = sent.data.keywords.filter((k): k is string => typeof k === "string");
+      const metaDescription = sent.data.metaDescription.slice(0, META_DESCRIPTION_MAX);
       onChange({ keywords: keywords.join(", ") || values.keywords, metaDescription: metaDescription || values.metaDescription });
     } catch (error) {
       console.error(t("seoSuggestFailed"), error);

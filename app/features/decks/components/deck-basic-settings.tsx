@@ -32,11 +32,11 @@ type Props = {
   errors: Record<string, string>;
   deckOptions: DeckOption[];
   deckId: string | null;
-  /** The admin left a required field: its SPEC.md §5 message shows at once when it is empty. */
+  /** The admin left a required field: its docs/product-rules.md §5 message shows at once when it is empty. */
   onLeave?: (field: "name" | "tier" | "category") => void;
 };
 
-/** SPEC.md §2 デッキ作成 基本設定: name, tier, category, energy types, eyecatch, slug, related decks, 公開する. */
+/** docs/product-rules.md §2 デッキ作成 基本設定: name, tier, category, energy types, eyecatch, slug, related decks, 公開する. */
 export function DeckBasicSettings({ values, set, errors, deckOptions, deckId, onLeave }: Props) {
   const t = useT(deckEditorMessages);
   const td = useT(decksMessages);

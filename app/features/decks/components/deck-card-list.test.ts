@@ -28,7 +28,7 @@ const view = (cardId: string, count: number): DeckCardView => ({
   tradeable: true,
 });
 
-describe("addToDeck (SPEC.md §4 deck card list)", () => {
+describe("addToDeck (docs/product-rules.md §4 deck card list)", () => {
   it("puts an added card on top, adds to a card already there up to 4, and ignores 0", () => {
     const list = [view("a", 2), view("b", 1)];
     expect(addToDeck(list, [view("c", 2)]).map((c) => [c.cardId, c.count])).toEqual([["c", 2], ["a", 2], ["b", 1]]);

@@ -1,4 +1,6 @@
 import { useEffect, useId, useState } from "react";
+import { load, record, send } from "../../../lib/send";
+import { z } from "../../../lib/zod";
 import { useLocale, useT } from "../../../lib/i18n";
 import { cardName } from "../../../lib/card-name";
 import { displayRarity } from "../../../lib/rarity";
@@ -9,22 +11,23 @@ import type { DeckCardView, DeckImportResult } from "../types";
 
 export type PackChoice = { id: string; name: string };
 
-// SPEC.md §9: search debounce 300 ms.
+// docs/product-rules.md §9: search debounce 300 ms.
 const DEBOUNCE_MS = 300;
 const CONTROL = "rounded-md border border-slate-400 bg-white px-2 py-1.5";
 const SMALL_BUTTON = "rounded-md border border-slate-400 bg-white px-2 py-1 text-sm hover:border-brand-600 disabled:cursor-not-allowed disabled:opacity-40";
+
+/** The cards API's answer: a pack's cards as the picker lists them. */
+const CardList = z.object({ cards: z.array(record<CardListItem>()) });
 
 /** Cards as the editor shows them (with the catalogue's type and stage), from the admin cards API. */
 export async function fetchDeckCards(ids: string[], packId: string | null): Promise<DeckCardView[]> {
   const params = new URLSearchParams({ ids: ids.join(",") });
   if (packId) params.set("pack", packId);
-  const response = await fetch(`/api/admin/decks/cards?${params}`, { headers: { Accept: "application/json" } });
-  if (!response.ok) throw new Error(`HTTP ${response.status}`);
-  return ((await response.json()) as { cards: DeckCardView[] }).cards;
+  return (await load(`/api/admin/decks/cards?${params}`, z.object({ cards: z.array(record<DeckCardView>()) }))).cards;
 }
 
 /**
- * SPEC.md §4 deck card list: adding puts a card at the top; a count of 0 removes it; copies
+ * docs/product-rules.md §4 deck card list: adding puts a card at the top; a count of 0 removes it; copies
  * 0–4 in the list and 0–2 in the picker (§5).
  */
 export function addToDeck(list: DeckCardView[], added: DeckCardView[]): DeckCardView[] {
@@ -52,10 +55,9 @@ function CardPickerPanel({ packs, defaultPackId, onAdd }: { packs: PackChoice[];
     const timer = setTimeout(() => {
       const params = new URLSearchParams({ pack: packId, limit: "60" });
       if (query.trim()) params.set("q", query.trim());
-      fetch(`/api/cards?${params}`, { signal: controller.signal, headers: { Accept: "application/json" } })
-        .then(async (response) => {
-          if (!response.ok) throw new Error(`HTTP ${response.status}`);
-          setCards(((await response.json()) as { cards: CardListItem[] }).cards);
+      load(`/api/cards?${params}`, CardList, { signal: controller.signal })
+        .then((body) => {
+          setCards(body.cards);
           setFailed(null);
         })
         .catch((error: unknown) => {
@@ -122,6 +124,9 @@ function CardPickerPanel({ packs, defaultPackId, onAdd }: { packs: PackChoice[];
   );
 }
 
+/** The import API's answer: the cards it matched and the lines it could not. */
+const ImportAnswer = z.custom<DeckImportResult>((value) => typeof value === "object" && value !== null && "cards" in value && Array.isArray(value.cards) && "unmatched" in value && Array.isArray(value.unmatched));
+
 function ImportBox({ onImported }: { onImported: (result: DeckImportResult) => void }) {
   const t = useT(deckEditorMessages);
   const id = useId();
@@ -133,9 +138,9 @@ function ImportBox({ onImported }: { onImported: (result: DeckImportResult) => v
     setBusy(true);
     setFailed(false);
     try {
-      const response = await fetch("/api/admin/decks/import", { method: "POST", headers: { "Content-Type": "application/json", Accept: "application/json" }, body: JSON.stringify({ text }) });
-      if (!response.ok) throw new Error(`HTTP ${response.status}`);
-      const answer = (await response.json()) as DeckImportResult;
+      const sent = await send("/api/admin/decks/import", { json: { text } }, ImportAnswer);
+      if (!sent.ok) throw new Error(sent.refusal?.message ?? `HTTP ${sent.status}`);
+      const answer = sent.data;
       setResult(answer);
       onImported(answer);
     } catch (error) {

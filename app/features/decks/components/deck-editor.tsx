@@ -1,4 +1,6 @@
 import { useId, useMemo, useState } from "react";
+import { send } from "../../../lib/send";
+import { z } from "../../../lib/zod";
 import { TabList } from "../../../components/ui/tabs";
 import { BUTTON_PRIMARY, BUTTON_SECONDARY, Modal } from "../../../components/ui/modal";
 import { useT } from "../../../lib/i18n";
@@ -9,8 +11,7 @@ import { useLocalDraft } from "../../content/components/use-local-draft";
 import { deckFieldErrors, DeckInputSchema } from "../decks.schema";
 import { deckEditorMessages } from "../editor-messages";
 import { decksMessages, type DecksMessageKey } from "../messages";
-import { articleRelatedSource } from "../../articles/components/related-source";
-import { deckRelatedSource } from "./related-source";
+import { articleRelatedSource, deckRelatedSource } from "../../content/components/related-sources";
 import { checkDeck, DECK_SIZE, DEFAULT_PACK_ID, EDITOR_ROWS } from "../rules";
 import type { DeckCardView, DeckEditData, DeckOption } from "../types";
 import { DeckBasicSettings, type DeckFormValues } from "./deck-basic-settings";
@@ -73,12 +74,15 @@ function payloadOf(draft: Draft) {
   };
 }
 
+/** The deck API's answer to a save: the deck's id, slug and new revision. */
+const DeckSavedAnswer = z.object({ id: z.string().min(1), slug: z.string().min(1), revision: z.number().optional() });
+
 export type DeckSaved = { id: string; slug: string; updated: boolean };
 
 /**
- * The deck recipe editor デッキ作成 (SPEC.md §2): 基本設定, コンテンツ編集 (カードリスト / 編集 /
+ * The deck recipe editor デッキ作成 (docs/product-rules.md §2): 基本設定, コンテンツ編集 (カードリスト / 編集 /
  * プレビュー) and SEO設定, with a live n/20 counter and the rule problems in words. Save creates
- * without an id and updates with one (SPEC.md §4); a missing name, tier or category is named at
+ * without an id and updates with one (docs/product-rules.md §4); a missing name, tier or category is named at
  * its field when the admin leaves it or tries to save (§5). Nothing typed is lost: a local draft is kept until it is saved.
  */
 export function DeckEditor({ deck, packs, deckOptions, onSaved }: { deck: DeckEditData | null; packs: PackChoice[]; deckOptions: DeckOption[]; onSaved: (saved: DeckSaved) => void }) {
@@ -91,7 +95,7 @@ export function DeckEditor({ deck, packs, deckOptions, onSaved }: { deck: DeckEd
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
-  // Saving a public deck that breaks the game's rules waits for the admin's yes (SPEC.md §5 rules).
+  // Saving a public deck that breaks the game's rules waits for the admin's yes (docs/product-rules.md §5 rules).
   const [confirmingPublish, setConfirmingPublish] = useState(false);
   // The revision this editor last loaded or saved: a save names it, so a stale one is refused (409).
   const [revision, setRevision] = useState(deck?.revision ?? null);
@@ -104,7 +108,7 @@ export function DeckEditor({ deck, packs, deckOptions, onSaved }: { deck: DeckEd
     setErrors((current) => ({ ...current, [key]: "" }));
   };
   const legality = checkDeck(draft.cards, draft.energyTypes);
-  // SPEC.md §5: a required field left empty says so at the field as soon as the admin leaves it.
+  // docs/product-rules.md §5: a required field left empty says so at the field as soon as the admin leaves it.
   const checkField = (field: "name" | "tier" | "category") => {
     const checked = DeckInputSchema.safeParse(payloadOf(draft));
     const message = checked.success ? "" : (deckFieldErrors(checked.error, (key: DecksMessageKey, params) => td(key, params))[field] ?? "");
@@ -129,22 +133,19 @@ export function DeckEditor({ deck, packs, deckOptions, onSaved }: { deck: DeckEd
     }
     setBusy(true);
     try {
-      const response = await fetch(deck ? `/api/admin/decks/${deck.id}` : "/api/admin/decks", {
-        method: deck ? "PATCH" : "POST",
-        headers: { "Content-Type": "application/json", Accept: "application/json" },
-        // The server refuses an illegal public deck unless the admin confirmed it in the dialog above.
-        body: JSON.stringify({ ...payload, ...(options.publishIllegal ? { publishIllegal: true } : {}), ...(deck ? { revision } : {}) }),
-      });
-      const answer = (await response.json().catch(() => ({}))) as { id?: string; slug?: string; revision?: number; error?: string; code?: string; fields?: Record<string, string> };
-      if (response.status === 409 && answer.code === "conflict") {
+      // The server refuses an illegal public deck unless the admin confirmed it in the dialog above.
+      const body = { ...payload, ...(options.publishIllegal ? { publishIllegal: true } : {}), ...(deck ? { revision } : {}) };
+      const sent = await send(deck ? `/api/admin/decks/${deck.id}` : "/api/admin/decks", { method: deck ? "PATCH" : "POST", json: body }, DeckSavedAnswer);
+      if (!sent.ok && sent.status === 409 && sent.refusal?.code === "conflict") {
         // Someone else saved first: say so, keep every field as typed (the local draft stays too).
-        setFailure(answer.error ?? td("errConflict"));
+        setFailure(sent.refusal.message);
         return;
       }
-      if (!response.ok || !answer.id || !answer.slug) {
-        if (answer.fields && Object.keys(answer.fields).length) setErrors(answer.fields);
-        throw new Error(answer.error || `HTTP ${response.status}`);
+      if (!sent.ok) {
+        if (sent.refusal?.fields) setErrors(sent.refusal.fields);
+        throw new Error(sent.refusal?.message || `HTTP ${sent.status}`);
       }
+      const answer = sent.data;
       if (answer.revision) setRevision(answer.revision);
       localDraft.clear();
       onSaved({ id: answer.id, slug: answer.slug, updated: Boolean(deck) });

@@ -1,4 +1,5 @@
 import { useState } from "react";
+import { load, recordWithId, send } from "../../../lib/send";
 import { Link, useRevalidator, useSearchParams } from "react-router";
 import { BUTTON_SECONDARY, ConfirmDialog } from "../../../components/ui/modal";
 import { useLocale, useT } from "../../../lib/i18n";
@@ -16,7 +17,7 @@ type Message = { kind: "ok" | "error"; text: string } | null;
 
 
 /**
- * Admin デッキ管理 (SPEC.md §2 item 3): open deck editor panels (closable), the deck list newest
+ * Admin デッキ管理 (docs/product-rules.md §2 item 3): open deck editor panels (closable), the deck list newest
  * first (name, 公開/非公開, total cards, created date-time, 編集, 削除 with a confirmation) and the
  * new-deck button to /admin/deck-recipes/new. After a save in a panel it closes and the list reloads.
  */
@@ -55,9 +56,7 @@ export function DecksPanel({ data }: { data: unknown }) {
     if (panels.some((p) => p.key === row.id)) return;
     const title = t("panelEdit", { name: row.name });
     try {
-      const response = await fetch(`/api/admin/decks/${row.id}`, { headers: { Accept: "application/json" } });
-      if (!response.ok) throw new Error(`HTTP ${response.status}`);
-      const deck = (await response.json()) as DeckEditData;
+      const deck = await load(`/api/admin/decks/${row.id}`, recordWithId<DeckEditData>());
       setPanels((list) => [{ key: row.id, title, deck }, ...list]);
     } catch (error) {
       console.error(t("loadFailed"), error);
@@ -73,8 +72,12 @@ export function DecksPanel({ data }: { data: unknown }) {
   async function remove(row: AdminDeckRow) {
     setDeleting(true);
     try {
-      const response = await fetch(`/api/admin/decks/${row.id}`, { method: "DELETE", headers: { Accept: "application/json" } });
-      if (!response.ok) throw new Error(`HTTP ${response.status}`);
+      const sent = await send(`/api/admin/decks/${row.id}`, { method: "DELETE" });
+      if (!sent.ok) {
+        console.error(t("deleteFailed"), sent.status);
+        setMessage({ kind: "error", text: sent.refusal?.message ?? t("deleteFailed") });
+        return;
+      }
       close(row.id);
       setMessage({ kind: "ok", text: t("deleted") });
       void revalidator.revalidate();

@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useState, type FormEvent } from "react";
+import { send } from "../../../lib/send";
 import { useT } from "../../../lib/i18n";
 import type { NotificationKind } from "../../notifications/types";
 import { pushMessages, type PushMessageKey } from "../messages";
@@ -62,13 +63,8 @@ export function NotificationSettings() {
     setSaving(true);
     setStatus(null);
     try {
-      const response = await fetch("/api/notifications/settings", {
-        method: "PUT",
-        headers: { "Content-Type": "application/json" },
-        body: JSON.stringify({ channels: settings.channels, quiet: settings.quiet }),
-      });
-      const body = (await response.json().catch(() => ({}))) as { error?: string };
-      setStatus(response.ok ? { ok: true, text: t("saved") } : { ok: false, text: body.error ?? t("saveFailed") });
+      const sent = await send("/api/notifications/settings", { method: "PUT", json: { channels: settings.channels, quiet: settings.quiet } });
+      setStatus(sent.ok ? { ok: true, text: t("saved") } : { ok: false, text: sent.refusal?.message ?? t("saveFailed") });
     } catch {
       setStatus({ ok: false, text: t("saveFailed") });
     } finally {
@@ -251,9 +247,8 @@ function PushDevice({ vapidPublicKey, devices, registered }: { vapidPublicKey: s
   };
   const test = async () => {
     setMessage(null);
-    const response = await fetch("/api/push/test", { method: "POST" }).catch(() => null);
-    const body = (await response?.json().catch(() => ({}))) as { error?: string } | undefined;
-    setMessage(response?.ok ? { ok: true, text: t("testSent") } : { ok: false, text: body?.error ?? t("pushFailed") });
+    const sent = await send("/api/push/test").catch(() => null);
+    setMessage(sent?.ok ? { ok: true, text: t("testSent") } : { ok: false, text: sent?.refusal?.message ?? t("pushFailed") });
   };
 
   return (

@@ -1,4 +1,6 @@
 import { useEffect, useId, useState, type FormEvent } from "react";
+import { send } from "../../../lib/send";
+import { z } from "../../../lib/zod";
 import { useT } from "../../../lib/i18n";
 import { ImageUploadButton } from "../../uploads/components/image-upload-button";
 import { FormField, TextareaField } from "../../../components/ui/form-field";
@@ -7,15 +9,20 @@ import { settingsMessages, type SettingsMessageKey } from "../messages";
 import { EMPTY_SITE_SETTINGS, FIELD_MAX, settingsFieldErrors, SiteSettingsSchema, type SiteSettings, type SiteSettingsField } from "../settings.schema";
 
 /** What the admin route loads for this tab (features/admin/tab-data.server.ts). */
+/** The settings API's answer: the settings as stored, each a text. */
+const SettingsAnswer = z.record(z.string(), z.unknown()).transform((answer): Partial<SiteSettings> =>
+  Object.fromEntries(Object.entries(answer).filter(([key, value]) => key in EMPTY_SITE_SETTINGS && typeof value === "string")),
+);
+
 export type SettingsTabData = { settings: SiteSettings } | { loadError: true };
 
-// SPEC.md §9: the success message clears after 3000 ms.
+// docs/product-rules.md §9: the success message clears after 3000 ms.
 const SAVED_MESSAGE_MS = 3000;
 
 type Outcome = { kind: "saved" } | { kind: "error"; text: string } | null;
 
 /**
- * Admin サイト設定 tab (SPEC.md §2 item 5): an SEO section (meta description, keywords comma
+ * Admin サイト設定 tab (docs/product-rules.md §2 item 5): an SEO section (meta description, keywords comma
  * separated) and a social-share section (OG title, OG description, OG image URL with an upload
  * button), saved with PUT /api/admin/settings. The button shows 保存中... while saving.
  */
@@ -52,21 +59,16 @@ export function SettingsPanel({ data }: { data: unknown }) {
     setBusy(true);
     setOutcome(null);
     try {
-      const response = await fetch("/api/admin/settings", {
-        method: "PUT",
-        headers: { "Content-Type": "application/json", Accept: "application/json" },
-        body: JSON.stringify(checked.data),
-      });
-      const answer = (await response.json().catch(() => ({}))) as Partial<SiteSettings> & { error?: string; fields?: Partial<Record<SiteSettingsField, string>> };
-      if (response.status === 401 || response.status === 403) {
+      const sent = await send("/api/admin/settings", { method: "PUT", json: checked.data }, SettingsAnswer);
+      if (!sent.ok && (sent.status === 401 || sent.status === 403)) {
         setOutcome({ kind: "error", text: t("forbidden") });
-      } else if (response.status === 400 && answer.fields) {
-        setErrors(answer.fields);
+      } else if (!sent.ok && sent.status === 400 && sent.refusal?.fields) {
+        setErrors(sent.refusal.fields);
         setOutcome({ kind: "error", text: t("saveFailed") });
-      } else if (!response.ok) {
+      } else if (!sent.ok) {
         setOutcome({ kind: "error", text: t("saveFailed") });
       } else {
-        setValues({ ...EMPTY_SITE_SETTINGS, ...answer });
+        setValues({ ...EMPTY_SITE_SETTINGS, ...sent.data });
         setErrors({});
         setOutcome({ kind: "saved" });
       }

@@ -1,4 +1,5 @@
 import { useState } from "react";
+import { send } from "../../../lib/send";
 import { displayRarity } from "../../../lib/rarity";
 import { useT } from "../../../lib/i18n";
 import { tradesMessages } from "../messages";
@@ -17,14 +18,9 @@ export function MirrorOffers({ offers }: { offers: MirrorOffer[] }) {
   const close = async (id: string) => {
     setStatus((s) => ({ ...s, [id]: "closing" }));
     try {
-      const res = await fetch(`/api/trades/${id}`, {
-        method: "POST",
-        headers: { "content-type": "application/json", accept: "application/json" },
-        body: JSON.stringify({ action: "close" }),
-      });
-      if (res.ok) return setStatus((s) => ({ ...s, [id]: "closed" }));
-      const body = (await res.json().catch(() => ({}))) as { error?: string };
-      setStatus((s) => ({ ...s, [id]: { error: body.error ?? t("badRequest") } }));
+      const sent = await send(`/api/trades/${id}`, { json: { action: "close" } });
+      if (sent.ok) return setStatus((s) => ({ ...s, [id]: "closed" }));
+      setStatus((s) => ({ ...s, [id]: { error: sent.refusal?.message ?? t("badRequest") } }));
     } catch {
       setStatus((s) => ({ ...s, [id]: { error: t("badRequest") } }));
     }

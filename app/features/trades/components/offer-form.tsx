@@ -68,7 +68,7 @@ function ChosenList({
 
 /**
  * The offer form: 譲 and 求 from the trade card picker (tradeable rarities only, Shining High
- * hidden — SPEC.md §9), 1–2 copies each, a comment, and the possible same-rarity pairs live.
+ * hidden — docs/product-rules.md §9), 1–2 copies each, a comment, and the possible same-rarity pairs live.
  */
 export function OfferForm({
   initialGive = [],

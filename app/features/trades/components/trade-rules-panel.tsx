@@ -1,4 +1,5 @@
 import { useState, type FormEvent } from "react";
+import { send } from "../../../lib/send";
 import { useRevalidator } from "react-router";
 import { FormField, SelectField } from "../../../components/ui/form-field";
 import { SubmitButton } from "../../../components/ui/submit-button";
@@ -48,15 +49,10 @@ export function TradeRulesPanel({ data }: { data: unknown }) {
     }
     setBusy(true);
     try {
-      const response = await fetch("/api/admin/trade-rules", {
-        method: "POST",
-        headers: { "Content-Type": "application/json", Accept: "application/json" },
-        body: JSON.stringify(body()),
-      });
-      const answer = (await response.json().catch(() => ({}))) as { error?: string; fields?: Partial<Record<TradeRuleField, string>> };
-      if (!response.ok) {
-        setErrors(answer.fields ?? {});
-        setOutcome({ kind: "error", text: answer.error ?? t("errInvalidRequest") });
+      const sent = await send("/api/admin/trade-rules", { json: body() });
+      if (!sent.ok) {
+        setErrors(sent.refusal?.fields ?? {});
+        setOutcome({ kind: "error", text: sent.refusal?.message ?? t("errInvalidRequest") });
         return;
       }
       setValues((current) => ({ ...current, target: "", effectiveAt: "", until: "", note: "" }));

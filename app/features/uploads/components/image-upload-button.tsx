@@ -1,4 +1,6 @@
 import { useId, useRef, useState, type ChangeEvent } from "react";
+import { send } from "../../../lib/send";
+import { z } from "../../../lib/zod";
 import { useT } from "../../../lib/i18n";
 import { UPLOAD_ACCEPT, UPLOAD_MAX_BYTES, type UploadFolder } from "../rules";
 import { uploadsMessages } from "../messages";
@@ -6,8 +8,11 @@ import type { UploadResult } from "../types";
 
 /**
  * A file picker that uploads the chosen image to POST /api/admin/uploads at once and hands the
- * answer to `onUploaded`. Failures show SPEC.md §8's text with the cause (or 不明なエラー).
+ * answer to `onUploaded`. Failures show docs/product-rules.md §8's text with the cause (or 不明なエラー).
  */
+/** The upload API's answer: the stored image, with its URL. */
+const UploadAnswer = z.custom<UploadResult>((value) => typeof value === "object" && value !== null && "url" in value && typeof value.url === "string" && value.url !== "");
+
 export function ImageUploadButton({
   folder,
   onUploaded,
@@ -35,10 +40,9 @@ export function ImageUploadButton({
       const body = new FormData();
       body.set("file", file);
       body.set("folder", folder);
-      const response = await fetch("/api/admin/uploads", { method: "POST", body, headers: { Accept: "application/json" } });
-      const answer = (await response.json().catch(() => ({}))) as Partial<UploadResult> & { error?: string };
-      if (!response.ok || !answer.url) throw new Error(answer.error || "");
-      onUploaded(answer as UploadResult);
+      const sent = await send("/api/admin/uploads", { form: body }, UploadAnswer);
+      if (!sent.ok) throw new Error(sent.refusal?.message || "");
+      onUploaded(sent.data);
     } catch (cause) {
       const detail = cause instanceof Error && cause.message ? cause.message : t("unknownError");
       console.error(t(failureKey), cause);

@@ -1,5 +1,6 @@
 import { Form, Link, useNavigation } from "react-router";
 import { FormField } from "../../../components/ui/form-field";
+import { fieldMessage, formMessage, refusalOf } from "../../../lib/form-refusal";
 import { SubmitButton } from "../../../components/ui/submit-button";
 import { useLocale, useT } from "../../../lib/i18n";
 import { tokyoMediumDateTime } from "../../../lib/tokyo-time";
@@ -9,24 +10,25 @@ import { PASSWORD_MAX, PASSWORD_MIN } from "../display-name";
 import { usersMessages } from "../messages";
 import { MailSentNotice } from "./mail-sent-notice";
 
-type ActionData = { intent: string; ok?: boolean; error?: string; field?: string; sentTo?: string };
+type ActionData = { intent: string; ok?: boolean; sentTo?: string; code?: string; message?: string; fields?: Record<string, string> };
 
 const SECTION = "space-y-4 rounded-lg border border-slate-200 bg-white p-6";
 const H2 = "text-xl font-bold";
 
-function ErrorText({ actionData, intent, field }: { actionData?: ActionData; intent: string; field?: string }) {
-  if (!actionData || actionData.intent !== intent || !actionData.error) return null;
-  if (field && actionData.field && actionData.field !== field) return null;
-  if (!field && actionData.field) return null;
+/** The refusal of this intent's form, if the last answer was one (lib/form-refusal.ts). */
+const refusalFor = (actionData: ActionData | undefined, intent: string) => (actionData?.intent === intent ? refusalOf(actionData) : undefined);
+
+function ErrorText({ actionData, intent }: { actionData?: ActionData; intent: string }) {
+  const text = formMessage(refusalFor(actionData, intent));
+  if (!text) return null;
   return (
     <p role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm font-medium text-red-800">
-      {actionData.error}
+      {text}
     </p>
   );
 }
 
-const fieldError = (actionData: ActionData | undefined, intent: string, field: string) =>
-  actionData?.intent === intent && actionData.field === field ? actionData.error : undefined;
+const fieldError = (actionData: ActionData | undefined, intent: string, field: string) => fieldMessage(refusalFor(actionData, intent), field);
 
 function Done({ text }: { text: string }) {
   return (

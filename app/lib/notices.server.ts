@@ -1,0 +1,28 @@
+import type { Queryable } from "../db/sql.server";
+import { startUpSlot } from "./start-up-slot";
+
+/**
+ * What the chat and the trade board say happened that a player should hear about. The
+ * notifications feature registers how each is written (app/registrations.server.ts), so neither
+ * the chat nor the offers import it (it reads them, one way). Each runs inside the caller's
+ * transaction, with the caller's `db`.
+ */
+export type Notices = {
+  /** A new chat message for `recipientId`. */
+  chatMessage(db: Queryable, m: { roomId: string; senderId: string; recipientId: string }): Promise<void>;
+  /** A trade step pressed in a room, for the other participant. */
+  tradeStep(db: Queryable, s: { roomId: string; actorId: string; recipientId: string; step: string }): Promise<void>;
+  /** The reader caught up with a room. */
+  roomRead(db: Queryable, roomId: string, userId: string): Promise<void>;
+  /** A new offer was posted. */
+  newOffer(db: Queryable, o: { offerId: string; ownerId: string }): Promise<void>;
+  /** 交渉する: someone opened a chat room on the owner's offer. */
+  offerResponse(db: Queryable, r: { roomId: string; offerId: string; ownerId: string; responderId: string }): Promise<void>;
+};
+
+const slot = startUpSlot<Notices>("the notices");
+
+export const registerNotices = slot.fill;
+
+/** The registered notices. */
+export const notices = slot.get;

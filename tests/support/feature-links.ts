@@ -1,0 +1,5 @@
+import { registerFeatureLinks } from "../../app/registrations.server";
+
+// The integration suite calls services without the server's start-up: register the features'
+// links (sitemap sources, related-block lookups) as server/app.ts does before it listens.
+registerFeatureLinks();
