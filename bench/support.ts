@@ -6,7 +6,11 @@ import { randomBytes } from "node:crypto";
 import autocannon from "autocannon";
 import pg from "pg";
 import { openDatabase, type Database } from "../app/db/client.server";
+import { registerFeatureLinks } from "../app/registrations.server";
 import { freePort } from "../tests/support/server";
+
+// Benches call the services in their own process, as the server does: the features meet first.
+registerFeatureLinks();
 
 /**
  * Sent by the "(cache miss)" cases: any cookie but the language one keeps a request away from the

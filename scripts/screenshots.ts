@@ -19,6 +19,7 @@ import { createDeck } from "../app/features/decks/decks.server";
 import { DeckInputSchema } from "../app/features/decks/decks.schema";
 import { uploadStore } from "../app/features/uploads/storage.server";
 import { loadEnv } from "../app/lib/env.server";
+import { registerFeatureLinks } from "../app/registrations.server";
 import { startServer } from "../tests/support/server";
 import { seedTradeOffers } from "./seed-trades";
 
@@ -50,6 +51,7 @@ async function compress(png: Buffer): Promise<Buffer> {
 const dataDir = await mkdtemp(path.join(tmpdir(), "torepoke-screenshots-"));
 process.env.DATA_DIR = dataDir;
 const env = loadEnv();
+registerFeatureLinks();
 const database = await openConfiguredDatabase(env);
 let deckSlug: string;
 try {
