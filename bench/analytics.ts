@@ -102,7 +102,7 @@ try {
   for (let d = addDays(today, -days); d <= today; d = addDays(d, 1)) await computeDay(db, d, { finalise: d < today });
   const rollupS = (Date.now() - t1) / 1000;
   console.log(`\ndashboard over ${events.toLocaleString("en")} generated events (${days} days): generated in ${generatedS.toFixed(0)} s, rolled up in ${rollupS.toFixed(0)} s (${(rollupS / (days + 1)).toFixed(2)} s per day)`);
-  const health = { running: false, buffered: 0, written: 0, dropped: 0, failedBatches: 0, lastFlushAt: null, lastRollupAt: null, collected: {}, operations: null };
+  const health = { running: false, buffered: 0, written: 0, dropped: 0, failedBatches: 0, lastFlushAt: null, lastRollupAt: null, collected: {}, operations: null, deliveries: { sent: 0, retried: 0, failed: 0 } };
   const cases: [string, () => Promise<unknown>][] = [
     ["tab, 7 days", () => analyticsTabData(db, new URLSearchParams({ range: "7d" }), health)],
     ["tab, 30 days", () => analyticsTabData(db, new URLSearchParams({ range: "30d" }), health)],

@@ -401,6 +401,24 @@ export function AnalyticsPanel({ data }: { data: unknown }) {
         ) : (
           <p className="text-sm text-slate-600">{t("healthNotRunning")}</p>
         )}
+        <h3 className="mt-4 text-sm font-bold">{t("outboxHeading")}</h3>
+        <dl className="mt-2 grid grid-cols-2 gap-3 text-sm sm:grid-cols-4" data-testid="analytics-outbox">
+          {[
+            [t("outboxLag"), t("seconds", { count: Math.round(d.outbox.lagS) })],
+            [t("outboxDue"), number.format(d.outbox.due)],
+            [t("outboxPending"), number.format(d.outbox.pending)],
+            [t("outboxRetrying"), number.format(d.outbox.retrying)],
+            [t("outboxFailedDay"), number.format(d.outbox.failedLastDay)],
+            [t("outboxSent"), number.format(d.health.deliveries.sent)],
+            [t("outboxRetried"), number.format(d.health.deliveries.retried)],
+            [t("outboxFailed"), number.format(d.health.deliveries.failed)],
+          ].map(([label, value]) => (
+            <div key={label}>
+              <dt className="text-slate-600">{label}</dt>
+              <dd className="font-bold tabular-nums">{value}</dd>
+            </div>
+          ))}
+        </dl>
       </Section>
     </div>
   );
