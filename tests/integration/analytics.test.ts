@@ -74,6 +74,24 @@ describe("event buffer", () => {
     expect((await count("analytics_events", sql`kind = 'pageview' and path = '/buffer-test'`)) - before).toBe(50);
   });
 
+  it("writes every column as it was pushed, awkward text and missing values included", async () => {
+    const buffer = createEventBuffer(db, { maxRows: 10, flushMs: 60_000 });
+    const ts = new Date("2026-03-01T01:02:03.456Z");
+    const awkward = '/articles/a"b{c},d\\e NULL';
+    buffer.push({ kind: "pageview", ts, visitor: -9_223_372_036_854_775_807n, path: awkward, pageKind: "article", referrerHost: "NULL", channel: "social", utmSource: "x", utmMedium: "social", utmCampaign: "春", browser: "Chrome", os: "iOS", device: "mobile", screen: "mobile", lang: "ja" });
+    buffer.push({ kind: "engagement", ts, visitor: 7n, path: "/buffer-columns", pageKind: "home", engagedMs: 12_345 });
+    await buffer.close();
+    const rows = await rowsOf<Record<string, unknown>>(
+      db,
+      sql`select ts, kind, visitor::text as visitor, path, page_kind, referrer_host, channel, utm_source, utm_medium, utm_campaign, browser, os, device, screen, lang, engaged_ms, offer_id, user_id
+          from analytics_events where ts = ${ts.toISOString()} order by kind desc`,
+    );
+    expect(rows.map((r) => ({ ...r, ts: new Date(r.ts as string).toISOString() }))).toEqual([
+      { ts: ts.toISOString(), kind: "pageview", visitor: "-9223372036854775807", path: awkward, page_kind: "article", referrer_host: "NULL", channel: "social", utm_source: "x", utm_medium: "social", utm_campaign: "春", browser: "Chrome", os: "iOS", device: "mobile", screen: "mobile", lang: "ja", engaged_ms: null, offer_id: null, user_id: null },
+      { ts: ts.toISOString(), kind: "engagement", visitor: "7", path: "/buffer-columns", page_kind: "home", referrer_host: null, channel: null, utm_source: null, utm_medium: null, utm_campaign: null, browser: null, os: null, device: null, screen: null, lang: null, engaged_ms: 12_345, offer_id: null, user_id: null },
+    ]);
+  });
+
   it("counts a batch the database refused as dropped and keeps going", async () => {
     const errors: number[] = [];
     const buffer = createEventBuffer(db, { maxRows: 10, flushMs: 60_000, onError: (_e, n) => errors.push(n) });

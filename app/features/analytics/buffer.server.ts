@@ -1,5 +1,6 @@
+import { sql } from "drizzle-orm";
 import type { Db } from "../../db/client.server";
-import { analyticsEvents } from "../../db/schema/index";
+import type { analyticsEvents } from "../../db/schema/index";
 
 export type EventRow = typeof analyticsEvents.$inferInsert;
 
@@ -20,7 +21,7 @@ export type EventBufferOptions = {
   maxRows: number;
   /** How often the queue is written. */
   flushMs: number;
-  /** Rows per INSERT. */
+  /** Rows per INSERT (default 500). */
   batchSize?: number;
   onError?: (error: unknown, rows: number) => void;
 };
@@ -44,7 +45,7 @@ export function createEventBuffer(db: Db, options: EventBufferOptions): EventBuf
       const batch = queue.slice(0, batchSize);
       queue = queue.slice(batch.length);
       try {
-        await db.insert(analyticsEvents).values(batch);
+        await insertRows(db, batch);
         written += batch.length;
       } catch (error) {
         dropped += batch.length;
@@ -80,4 +81,47 @@ export function createEventBuffer(db: Db, options: EventBufferOptions): EventBuf
     },
     stats: () => ({ buffered: queue.length, written, dropped, failedBatches, lastFlushAt }),
   };
+}
+
+/** [column, SQL array type, value of a row] of every column the buffer writes. */
+const COLUMNS: [string, string, (row: EventRow) => unknown][] = [
+  ["ts", "timestamptz", (r) => (r.ts instanceof Date ? r.ts.toISOString() : (r.ts ?? new Date().toISOString()))],
+  ["kind", "text", (r) => r.kind],
+  ["visitor", "bigint", (r) => r.visitor],
+  ["path", "text", (r) => r.path],
+  ["page_kind", "text", (r) => r.pageKind],
+  ["referrer_host", "text", (r) => r.referrerHost],
+  ["channel", "text", (r) => r.channel],
+  ["utm_source", "text", (r) => r.utmSource],
+  ["utm_medium", "text", (r) => r.utmMedium],
+  ["utm_campaign", "text", (r) => r.utmCampaign],
+  ["browser", "text", (r) => r.browser],
+  ["os", "text", (r) => r.os],
+  ["device", "text", (r) => r.device],
+  ["screen", "text", (r) => r.screen],
+  ["lang", "text", (r) => r.lang],
+  ["engaged_ms", "integer", (r) => r.engagedMs],
+  ["offer_id", "uuid", (r) => r.offerId],
+  ["room_id", "uuid", (r) => r.roomId],
+  ["user_id", "text", (r) => r.userId],
+];
+
+/**
+ * One INSERT … SELECT FROM unnest(…) per batch: a parameter per column (an array of the batch's
+ * values, as text), not one per cell. Building a many-row VALUES list through the query builder
+ * held the event loop for tens of milliseconds per batch at a few thousand hits a second, which
+ * showed in the collection endpoint's p99.
+ */
+async function insertRows(db: Db, rows: EventRow[]): Promise<void> {
+  const arrays = COLUMNS.map(([, type, pick]) => {
+    const values = rows.map((row) => {
+      const v = pick(row);
+      return v === undefined || v === null ? null : String(v);
+    });
+    return sql`${sql.param(values)}::${sql.raw(type)}[]`;
+  });
+  await db.execute(
+    sql`insert into analytics_events (${sql.raw(COLUMNS.map(([name]) => name).join(", "))})
+        select * from unnest(${sql.join(arrays, sql`, `)})`,
+  );
 }
