@@ -4,6 +4,7 @@ import { analyticsEvents } from "../../app/db/schema/index";
 import { rowsOf } from "../../app/db/sql.server";
 import { createEventBuffer, type EventRow } from "../../app/features/analytics/buffer.server";
 import { applyRetention, ensurePartitions } from "../../app/features/analytics/partitions.server";
+import { exportCsv } from "../../app/features/analytics/dashboard.server";
 import { computeDay, runRollups, VISIT_GAP_MINUTES } from "../../app/features/analytics/rollup.server";
 import { addDays, dailySalt, tokyoDay, tokyoDayStart, visitorHash } from "../../app/features/analytics/salt.server";
 import { openDatabase } from "../../app/db/client.server";
@@ -245,6 +246,32 @@ describe("daily rollups", () => {
     await db.insert(analyticsEvents).values({ kind: "pageview", ts: new Date(start + 1000), visitor: 99n, path: "/", pageKind: "home" });
     await computeDay(db, DAY, { finalise: true });
     expect(Number((await rowsOf<{ v: number }>(db, sql`select visitors as v from analytics_daily where day = ${DAY} and dim = 'site'`))[0].v)).toBe(expectedSite.visitors);
+  });
+
+  it("exports a period as CSV: the days, then every dimension's totals, read from the rollups", async () => {
+    const next = addDays(DAY, 1);
+    await db.insert(analyticsEvents).values([
+      { kind: "pageview", ts: new Date(tokyoDayStart(next).getTime() + 3_600_000), visitor: 11n, path: "/articles/csv", pageKind: "article", channel: "direct" },
+      { kind: "pageview", ts: new Date(tokyoDayStart(next).getTime() + 3_660_000), visitor: 11n, path: "/", pageKind: "home", channel: "direct" },
+    ]);
+    await computeDay(db, next, { finalise: true });
+    const daily = await rowsOf<{ day: string; dim: string; value: string; visitors: number; pageviews: number }>(
+      db,
+      sql`select to_char(day, 'YYYY-MM-DD') as day, dim, value, visitors, pageviews from analytics_daily where day between ${DAY} and ${next}`,
+    );
+    const lines = (await exportCsv(db, { from: DAY, to: next })).trimEnd().split("\r\n");
+    expect(lines[0]).toBe("dim,value,visitors,visits,pageviews,entries,exits,bounces,duration_s,engaged_ms,posted_visitors,traded_visitors");
+    const site = (day: string) => daily.find((d) => d.day === day && d.dim === "site")!;
+    expect(lines[1]).toMatch(new RegExp(`^day,${DAY},${site(DAY).visitors},`));
+    expect(lines[2]).toMatch(new RegExp(`^day,${next},${site(next).visitors},`));
+    // A dimension's value once, with its visitors and page views summed over the days.
+    const sum = (dim: string, value: string, field: "visitors" | "pageviews") =>
+      daily.filter((d) => d.dim === dim && d.value === value).reduce((n, d) => n + Number(d[field]), 0);
+    const home = lines.filter((l) => l.startsWith("page,/,"));
+    expect(home).toHaveLength(1);
+    expect(home[0].split(",").slice(2, 5)).toEqual([String(sum("page", "/", "visitors")), expect.any(String), String(sum("page", "/", "pageviews"))]);
+    expect(lines).toContain(`page,/articles/csv,1,1,1,0,0,0,0,0,0,0`);
+    expect(lines.length).toBe(1 + 2 + new Set(daily.map((d) => `${d.dim}\u0000${d.value}`)).size);
   });
 
   it("runRollups computes today and finalises yesterday", async () => {
