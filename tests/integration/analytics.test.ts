@@ -4,7 +4,7 @@ import { analyticsEvents } from "../../app/db/schema/index";
 import { rowsOf } from "../../app/db/sql.server";
 import { createEventBuffer, type EventRow } from "../../app/features/analytics/buffer.server";
 import { applyRetention, ensurePartitions } from "../../app/features/analytics/partitions.server";
-import { exportCsv } from "../../app/features/analytics/dashboard.server";
+import { exportCsv, tradeFunnel } from "../../app/features/analytics/dashboard.server";
 import { computeDay, runRollups, VISIT_GAP_MINUTES } from "../../app/features/analytics/rollup.server";
 import { addDays, dailySalt, tokyoDay, tokyoDayStart, visitorHash } from "../../app/features/analytics/salt.server";
 import { openDatabase } from "../../app/db/client.server";
@@ -284,6 +284,54 @@ describe("daily rollups", () => {
     const [day] = await rowsOf<{ finalised: boolean }>(db, sql`select finalised_at is not null as finalised from analytics_rollup_days where day = ${today}`);
     expect(day.finalised).toBe(false);
     expect(await count("analytics_daily", sql`day = ${today} and dim = 'site' and visitors >= 1`)).toBe(1);
+  });
+});
+
+describe("trade funnel", () => {
+  const FUNNEL_DAY = "2026-04-01";
+  const offer = (n: number) => `00000000-0000-4000-9000-${String(n).padStart(12, "0")}`;
+
+  it("counts each step with conversion, drop-off and the median and p90 time from the step before, filtered by first channel or source", async () => {
+    const posted = tokyoDayStart(FUNNEL_DAY).getTime() + 3_600_000;
+    const at = (minutes: number) => new Date(posted + minutes * 60_000).toISOString();
+    // Ten offers, matched after 10, 20, … 100 minutes; the first six came from search (google.com),
+    // the rest from social (x.com). Offers 1–4 open a room 5 minutes after the match, 1–2 agree
+    // 30 minutes after that, and offer 1 completes an hour later.
+    for (let n = 1; n <= 10; n++) {
+      const search = n <= 6;
+      await db.execute(sql`
+        insert into analytics_offer_funnel (offer_id, day, posted_at, first_channel, first_source, matched_at, room_opened_at, agreed_at, completed_at)
+        values (${offer(n)}, ${FUNNEL_DAY}, ${at(0)}, ${search ? "search" : "social"}, ${search ? "google.com" : "x.com"}, ${at(n * 10)},
+          ${n <= 4 ? at(n * 10 + 5) : null}, ${n <= 2 ? at(n * 10 + 35) : null}, ${n === 1 ? at(n * 10 + 95) : null})`);
+    }
+    const period = { from: FUNNEL_DAY, to: FUNNEL_DAY };
+    const all = await tradeFunnel(db, period);
+    expect(all.steps.map((s) => [s.step, s.count, s.dropOff])).toEqual([
+      ["posted", 10, null],
+      ["matched", 10, 0],
+      ["room_opened", 4, 6],
+      ["agreed", 2, 2],
+      ["completed", 1, 1],
+    ]);
+    const step = (f: typeof all, name: string) => f.steps.find((s) => s.step === name)!;
+    expect(step(all, "room_opened").fromPrevious).toBeCloseTo(0.4);
+    expect(step(all, "completed").fromStart).toBeCloseTo(0.1);
+    // Continuous percentiles (PostgreSQL's percentile_cont) of 10, 20, … 100 minutes.
+    expect(step(all, "matched").medianS).toBeCloseTo(55 * 60);
+    expect(step(all, "matched").p90S).toBeCloseTo(91 * 60);
+    expect([step(all, "room_opened").medianS, step(all, "room_opened").p90S]).toEqual([300, 300]);
+    expect([step(all, "agreed").medianS, step(all, "completed").medianS]).toEqual([1800, 3600]);
+    expect(step(all, "posted").medianS).toBeNull();
+    expect(all.channels).toEqual(["search", "social"]);
+    expect(all.sources).toEqual(["google.com", "x.com"]);
+
+    const social = await tradeFunnel(db, period, { channel: "social" });
+    expect(social.steps.map((s) => s.count)).toEqual([4, 4, 0, 0, 0]);
+    expect(step(social, "matched").medianS).toBeCloseTo(85 * 60);
+    const google = await tradeFunnel(db, period, { source: "google.com" });
+    expect(google.steps.map((s) => s.count)).toEqual([6, 6, 4, 2, 1]);
+    expect((await tradeFunnel(db, period, { channel: "social", source: "google.com" })).steps[0].count).toBe(0);
+    expect((await tradeFunnel(db, period, { source: "" })).steps[0].count).toBe(0);
   });
 });
 

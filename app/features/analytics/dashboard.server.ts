@@ -154,15 +154,20 @@ export type FunnelStep = (typeof FUNNEL_STEPS)[number];
 export type Funnel = {
   steps: { step: FunnelStep; count: number; fromPrevious: number | null; fromStart: number | null; dropOff: number | null; medianS: number | null; p90S: number | null }[];
   channels: string[];
+  /** First sources (referrer hosts; "" is none) of the period's offers, most offers first. */
+  sources: string[];
 };
+
+/** Which offers the funnel counts: those whose poster first came that day from this channel and/or this source. */
+export type FunnelFilter = { channel?: string | null; source?: string | null };
 
 /**
  * The trade funnel of offers posted in the period (optionally only those whose poster first came
- * from `channel` that day): how many reached each step, conversion, drop-off, and the median and
- * 90th percentile time from the step before.
+ * that day from a channel and/or a referrer host): how many reached each step, conversion,
+ * drop-off, and the median and 90th percentile time from the step before.
  */
-export async function tradeFunnel(db: Db, period: Period, channel?: string | null): Promise<Funnel> {
-  const filter = channel ? sql`and first_channel = ${channel}` : sql``;
+export async function tradeFunnel(db: Db, period: Period, by: FunnelFilter = {}): Promise<Funnel> {
+  const filter = sql`${by.channel ? sql`and first_channel = ${by.channel}` : sql``} ${typeof by.source === "string" ? sql`and first_source = ${by.source}` : sql``}`;
   const [r] = await rowsOf<Record<string, string | number | null>>(
     db,
     sql`select count(*) as posted, count(matched_at) as matched, count(room_opened_at) as room_opened, count(agreed_at) as agreed, count(completed_at) as completed,
@@ -180,6 +185,11 @@ export async function tradeFunnel(db: Db, period: Period, channel?: string | nul
     db,
     sql`select distinct first_channel from analytics_offer_funnel where day between ${period.from} and ${period.to} order by first_channel`,
   );
+  const sources = await rowsOf<{ first_source: string }>(
+    db,
+    sql`select first_source from analytics_offer_funnel where day between ${period.from} and ${period.to}
+        group by first_source order by count(*) desc, first_source limit 50`,
+  );
   const start = Number(r.posted);
   let previous: number | null = null;
   const steps = FUNNEL_STEPS.map((step) => {
@@ -196,7 +206,7 @@ export async function tradeFunnel(db: Db, period: Period, channel?: string | nul
     previous = count;
     return row;
   });
-  return { steps, channels: channels.map((c) => c.first_channel) };
+  return { steps, channels: channels.map((c) => c.first_channel), sources: sources.map((c) => c.first_source) };
 }
 
 export type Realtime = { visitors: number; pages: { path: string; visitors: number }[] };
@@ -252,6 +262,8 @@ export type AnalyticsTabData = {
   previous: Period;
   periodError: boolean;
   channel: string | null;
+  /** The funnel's first-source filter (a referrer host, "" for none), or null for every source. */
+  source: string | null;
   current: Headline;
   before: Headline;
   series: SeriesPoint[];
@@ -278,7 +290,7 @@ export type AnalyticsTabData = {
   outbox: OutboxFigures;
 };
 
-/** Everything the アクセス解析 tab shows for `?range=&from=&to=&channel=`; a bad custom period falls back to 7 days and says so. */
+/** Everything the アクセス解析 tab shows for `?range=&from=&to=&channel=&source=`; a bad custom period falls back to 7 days and says so. */
 export async function analyticsTabData(db: Db, params: URLSearchParams, health: HealthFigures): Promise<AnalyticsTabData> {
   let chosen: ReturnType<typeof periodFromParams>;
   let periodError = false;
@@ -291,6 +303,9 @@ export async function analyticsTabData(db: Db, params: URLSearchParams, health: 
   }
   const { period, previous } = chosen;
   const channel = params.get("channel")?.slice(0, 40) || null;
+  // "-" picks offers whose poster came with no referrer that day; absent or empty, every source.
+  const rawSource = params.get("source");
+  const source = rawSource === "-" ? "" : rawSource?.slice(0, 200) || null;
   const [current, before, points, now, pages, entries, exits, kinds, sources, channels, utmSources, utmMediums, utmCampaigns, browsers, systems, devices, languages, funnel, content, events, computedAt, outbox] =
     await Promise.all([
       headline(db, period),
@@ -310,7 +325,7 @@ export async function analyticsTabData(db: Db, params: URLSearchParams, health: 
       top(db, period, "os"),
       top(db, period, "device"),
       top(db, period, "lang"),
-      tradeFunnel(db, period, channel),
+      tradeFunnel(db, period, { channel, source }),
       contentThatBringsTraders(db, period),
       productEvents(db, period),
       lastComputedAt(db),
@@ -322,6 +337,7 @@ export async function analyticsTabData(db: Db, params: URLSearchParams, health: 
     previous,
     periodError,
     channel,
+    source,
     current,
     before,
     series: points,

@@ -49,7 +49,13 @@ export function AnalyticsPanel({ data }: { data: unknown }) {
   };
   const kindLabel = (kind: string) => t(`kind_${kind}` as AnalyticsMessageKey);
   const channelLabel = (channel: string) => (channel ? t(`channel_${channel}` as AnalyticsMessageKey) : channel);
-  const query = new URLSearchParams({ range: d.range, from: d.period.from, to: d.period.to, ...(d.channel ? { channel: d.channel } : {}) });
+  const query = new URLSearchParams({
+    range: d.range,
+    from: d.period.from,
+    to: d.period.to,
+    ...(d.channel ? { channel: d.channel } : {}),
+    ...(d.source !== null ? { source: d.source || "-" } : {}),
+  });
   const empty = d.current.visits === 0 && d.events.length === 0;
 
   const headlines: { key: keyof Headline; label: string; format: (v: number) => string; lowerIsBetter?: boolean }[] = [
@@ -271,6 +277,16 @@ export function AnalyticsPanel({ data }: { data: unknown }) {
               {d.funnel.channels.map((c) => (
                 <option key={c} value={c}>
                   {channelLabel(c)}
+                </option>
+              ))}
+            </SelectField>
+          </div>
+          <div className="w-56">
+            <SelectField id="analytics-source" name="source" label={t("funnelSourceFilter")} defaultValue={d.source === null ? "" : d.source || "-"}>
+              <option value="">{t("funnelAll")}</option>
+              {d.funnel.sources.map((s) => (
+                <option key={s || "-"} value={s || "-"}>
+                  {s || t("directSource")}
                 </option>
               ))}
             </SelectField>
