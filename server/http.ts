@@ -141,7 +141,6 @@ export async function createHttpApp(options: {
     }
   });
 
-
   // Hashed build assets never change: cache them for a year.
   app.use("/assets", express.static(path.join(clientDir, "assets"), { immutable: true, maxAge: "1y" }));
   // Uploads in the local store (with S3_BUCKET set, pages link to the bucket instead). Names are
