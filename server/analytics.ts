@@ -30,7 +30,10 @@ export type Analytics = AnalyticsPipeline & { close(): Promise<void> };
  * buffer; the buffer is written every few seconds, rollups run every few minutes, partitions and
  * retention every hour. close() writes what is still buffered (shutdown).
  */
-export function attachAnalytics(app: express.Express, options: { env: Env; database: Database; log: Logger }): Analytics {
+export function attachAnalytics(
+  app: express.Express,
+  options: { env: Env; database: Database; log: Logger; /** Run before the body is read (the site's body limit). */ guards?: express.RequestHandler[] },
+): Analytics {
   const { env, database, log } = options;
   const db = database.db;
   const site = new URL(env.siteUrl);
@@ -43,9 +46,12 @@ export function attachAnalytics(app: express.Express, options: { env: Env; datab
   const limiter = createMemoryRateLimiter({ limit: env.analytics.rateLimitPerMinute, windowMs: 60_000 });
   let lastRollupAt: string | null = null;
 
-  const refuse = (res: express.Response, req: express.Request, error: AnalyticsError) => sendRefusal(req, res, error);
+  const refuse = (res: express.Response, req: express.Request, error: AnalyticsError) => {
+    res.setHeader("X-Content-Type-Options", "nosniff");
+    sendRefusal(req, res, error);
+  };
 
-  app.post(COLLECT_PATH, express.text({ type: () => true, limit: COLLECT_MAX_BYTES }), async (req, res) => {
+  app.post(COLLECT_PATH, ...(options.guards ?? []), express.text({ type: () => true, limit: COLLECT_MAX_BYTES }), async (req, res) => {
     // Browsers always send Origin with a POST from fetch; anything else is not our page script.
     const origin = req.headers.origin;
     if (!origin || !isSiteOrigin(origin, site.origin)) return refuse(res, req, new AnalyticsError("forbidden_origin"));

@@ -51,8 +51,14 @@ export async function createHttpApp(options: {
   const siteOrigin = new URL(env.siteUrl);
   const wsOrigin = `${secure ? "wss" : "ws"}://${siteOrigin.host}`;
   // Prometheus request timings by route pattern (server/metrics.ts), around everything below.
-  const metrics = createMetrics({ env, build, log });
+  const metrics = createMetrics({ env, build, log, db: database.db });
   app.use(metrics.middleware);
+
+  // First-party analytics: the collection endpoint and its jobs (server/analytics.ts). The endpoint
+  // answers before the page middleware below (request id and logger, CSP nonce, helmet, compression,
+  // CSRF): a hit is a 204 without a body that checks its own origin and has its own body limit, and
+  // at a few thousand hits a second those steps were much of its cost. Hits write no request line.
+  const analytics = attachAnalytics(app, { env, database, log, guards: [bodyLimit()] });
 
   // Every request gets an id: its logger (on the load context) carries it in each line, its own
   // request line names it, and the answer's X-Request-Id header lets a report point at those lines.
@@ -134,9 +140,6 @@ export async function createHttpApp(options: {
       res.status(503).json({ status: "error", db: "unreachable" });
     }
   });
-
-  // First-party analytics: the collection endpoint and its jobs (server/analytics.ts).
-  const analytics = attachAnalytics(app, { env, database, log });
 
   // Hashed build assets never change: cache them for a year.
   app.use("/assets", express.static(path.join(clientDir, "assets"), { immutable: true, maxAge: "1y" }));

@@ -5,6 +5,8 @@ import type { ServerBuild } from "react-router";
 import type { Server as SocketServer } from "socket.io";
 import { healthFigures } from "../app/features/analytics/health.server";
 import { registerOperationsFigures } from "../app/features/analytics/pipeline.server";
+import type { Queryable } from "../app/db/sql.server";
+import { deliveryOutcomes, outboxFigures, type OutboxFigures } from "../app/features/outbox/outbox.server";
 import type { Env } from "../app/lib/env.server";
 import type { Logger } from "../app/lib/logger.server";
 import { pagePathOf } from "../app/lib/data-url";
@@ -12,8 +14,10 @@ import { pagePathOf } from "../app/lib/data-url";
 /**
  * Prometheus metrics (prom-client) on their own port, METRICS_PORT, bound to METRICS_HOST
  * (loopback unless set): a scraper inside the network reads them, the public never does. The
- * admin's health panel shows the same figures. There is no server-side outbox in the code base
- * (chat retries live in the browser), so there is no outbox metric.
+ * admin's health panel shows the same figures. The outbox (features/outbox) is read from the
+ * database at each scrape: its lag (how long the oldest due row has waited), what waits, what is
+ * retried and what failed in the last day, the same for every instance; deliveries by outcome are
+ * this process's own.
  */
 export type Metrics = {
   /** Times every request (mount first). */
@@ -25,8 +29,8 @@ export type Metrics = {
   port(): number | null;
 };
 
-export function createMetrics(options: { env: Env; build: ServerBuild; log: Logger }): Metrics {
-  const { env, build, log } = options;
+export function createMetrics(options: { env: Env; build: ServerBuild; log: Logger; db?: Queryable }): Metrics {
+  const { env, build, log, db } = options;
   let io: SocketServer | null = null;
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
@@ -45,6 +49,45 @@ export function createMetrics(options: { env: Env; build: ServerBuild; log: Logg
   new Gauge({ name: "analytics_buffered_rows", help: "Analytics rows waiting in memory", registers: [registry], collect() { this.set(healthFigures().buffered); } });
   new Gauge({ name: "analytics_dropped_rows_total", help: "Analytics rows dropped (buffer full or batch refused) since start", registers: [registry], collect() { this.set(healthFigures().dropped); } });
   new Gauge({ name: "analytics_written_rows_total", help: "Analytics rows written since start", registers: [registry], collect() { this.set(healthFigures().written); } });
+  if (db) {
+    // One query per scrape for the four outbox gauges (each gauge's collect asks within the second).
+    let read: { at: number; figures: Promise<OutboxFigures | null> } | null = null;
+    const outbox = () => {
+      if (!read || Date.now() - read.at > 1000) {
+        read = {
+          at: Date.now(),
+          figures: outboxFigures(db).catch((error: unknown) => {
+            log.warn("outbox figures not read", { error: error instanceof Error ? error.message : String(error) });
+            return null;
+          }),
+        };
+      }
+      return read.figures;
+    };
+    const outboxGauge = (name: string, help: string, pick: (f: OutboxFigures) => number) =>
+      new Gauge({
+        name,
+        help,
+        registers: [registry],
+        async collect() {
+          const figures = await outbox();
+          if (figures) this.set(pick(figures));
+        },
+      });
+    outboxGauge("outbox_lag_seconds", "Seconds the oldest due outbox row has waited past its time (0 when none is due)", (f) => f.lagS);
+    outboxGauge("outbox_pending_rows", "Outbox rows waiting to be delivered (due now or later)", (f) => f.pending);
+    outboxGauge("outbox_retrying_rows", "Pending outbox rows whose last attempt failed", (f) => f.retrying);
+    outboxGauge("outbox_failed_rows_last_day", "Outbox rows given up in the last 24 hours", (f) => f.failedLastDay);
+  }
+  new Gauge({
+    name: "outbox_deliveries_total",
+    help: "Outbox deliveries of this process since start, by outcome (sent, retried, failed)",
+    labelNames: ["outcome"],
+    registers: [registry],
+    collect() {
+      for (const [outcome, n] of Object.entries(deliveryOutcomes())) this.set({ outcome }, n);
+    },
+  });
   registerOperationsFigures(() => ({ socketsConnected: io?.engine.clientsCount ?? 0, requests: total, slowRequests: slow }));
 
   const middleware: express.RequestHandler = (req, res, next) => {

@@ -4,6 +4,7 @@ import { analyticsEvents } from "../../app/db/schema/index";
 import { rowsOf } from "../../app/db/sql.server";
 import { createEventBuffer, type EventRow } from "../../app/features/analytics/buffer.server";
 import { applyRetention, ensurePartitions } from "../../app/features/analytics/partitions.server";
+import { exportCsv, tradeFunnel } from "../../app/features/analytics/dashboard.server";
 import { computeDay, runRollups, VISIT_GAP_MINUTES } from "../../app/features/analytics/rollup.server";
 import { addDays, dailySalt, tokyoDay, tokyoDayStart, visitorHash } from "../../app/features/analytics/salt.server";
 import { openDatabase } from "../../app/db/client.server";
@@ -72,6 +73,24 @@ describe("event buffer", () => {
     await buffer.close();
     expect(buffer.stats()).toMatchObject({ buffered: 0, dropped: 30, written: 50 });
     expect((await count("analytics_events", sql`kind = 'pageview' and path = '/buffer-test'`)) - before).toBe(50);
+  });
+
+  it("writes every column as it was pushed, awkward text and missing values included", async () => {
+    const buffer = createEventBuffer(db, { maxRows: 10, flushMs: 60_000 });
+    const ts = new Date("2026-03-01T01:02:03.456Z");
+    const awkward = '/articles/a"b{c},d\\e NULL';
+    buffer.push({ kind: "pageview", ts, visitor: -9_223_372_036_854_775_807n, path: awkward, pageKind: "article", referrerHost: "NULL", channel: "social", utmSource: "x", utmMedium: "social", utmCampaign: "春", browser: "Chrome", os: "iOS", device: "mobile", screen: "mobile", lang: "ja" });
+    buffer.push({ kind: "engagement", ts, visitor: 7n, path: "/buffer-columns", pageKind: "home", engagedMs: 12_345 });
+    await buffer.close();
+    const rows = await rowsOf<Record<string, unknown>>(
+      db,
+      sql`select ts, kind, visitor::text as visitor, path, page_kind, referrer_host, channel, utm_source, utm_medium, utm_campaign, browser, os, device, screen, lang, engaged_ms, offer_id, user_id
+          from analytics_events where ts = ${ts.toISOString()} order by kind desc`,
+    );
+    expect(rows.map((r) => ({ ...r, ts: new Date(r.ts as string).toISOString() }))).toEqual([
+      { ts: ts.toISOString(), kind: "pageview", visitor: "-9223372036854775807", path: awkward, page_kind: "article", referrer_host: "NULL", channel: "social", utm_source: "x", utm_medium: "social", utm_campaign: "春", browser: "Chrome", os: "iOS", device: "mobile", screen: "mobile", lang: "ja", engaged_ms: null, offer_id: null, user_id: null },
+      { ts: ts.toISOString(), kind: "engagement", visitor: "7", path: "/buffer-columns", page_kind: "home", referrer_host: null, channel: null, utm_source: null, utm_medium: null, utm_campaign: null, browser: null, os: null, device: null, screen: null, lang: null, engaged_ms: 12_345, offer_id: null, user_id: null },
+    ]);
   });
 
   it("counts a batch the database refused as dropped and keeps going", async () => {
@@ -229,6 +248,32 @@ describe("daily rollups", () => {
     expect(Number((await rowsOf<{ v: number }>(db, sql`select visitors as v from analytics_daily where day = ${DAY} and dim = 'site'`))[0].v)).toBe(expectedSite.visitors);
   });
 
+  it("exports a period as CSV: the days, then every dimension's totals, read from the rollups", async () => {
+    const next = addDays(DAY, 1);
+    await db.insert(analyticsEvents).values([
+      { kind: "pageview", ts: new Date(tokyoDayStart(next).getTime() + 3_600_000), visitor: 11n, path: "/articles/csv", pageKind: "article", channel: "direct" },
+      { kind: "pageview", ts: new Date(tokyoDayStart(next).getTime() + 3_660_000), visitor: 11n, path: "/", pageKind: "home", channel: "direct" },
+    ]);
+    await computeDay(db, next, { finalise: true });
+    const daily = await rowsOf<{ day: string; dim: string; value: string; visitors: number; pageviews: number }>(
+      db,
+      sql`select to_char(day, 'YYYY-MM-DD') as day, dim, value, visitors, pageviews from analytics_daily where day between ${DAY} and ${next}`,
+    );
+    const lines = (await exportCsv(db, { from: DAY, to: next })).trimEnd().split("\r\n");
+    expect(lines[0]).toBe("dim,value,visitors,visits,pageviews,entries,exits,bounces,duration_s,engaged_ms,posted_visitors,traded_visitors");
+    const site = (day: string) => daily.find((d) => d.day === day && d.dim === "site")!;
+    expect(lines[1]).toMatch(new RegExp(`^day,${DAY},${site(DAY).visitors},`));
+    expect(lines[2]).toMatch(new RegExp(`^day,${next},${site(next).visitors},`));
+    // A dimension's value once, with its visitors and page views summed over the days.
+    const sum = (dim: string, value: string, field: "visitors" | "pageviews") =>
+      daily.filter((d) => d.dim === dim && d.value === value).reduce((n, d) => n + Number(d[field]), 0);
+    const home = lines.filter((l) => l.startsWith("page,/,"));
+    expect(home).toHaveLength(1);
+    expect(home[0].split(",").slice(2, 5)).toEqual([String(sum("page", "/", "visitors")), expect.any(String), String(sum("page", "/", "pageviews"))]);
+    expect(lines).toContain(`page,/articles/csv,1,1,1,0,0,0,0,0,0,0`);
+    expect(lines.length).toBe(1 + 2 + new Set(daily.map((d) => `${d.dim}\u0000${d.value}`)).size);
+  });
+
   it("runRollups computes today and finalises yesterday", async () => {
     const now = new Date();
     const today = tokyoDay(now);
@@ -239,6 +284,54 @@ describe("daily rollups", () => {
     const [day] = await rowsOf<{ finalised: boolean }>(db, sql`select finalised_at is not null as finalised from analytics_rollup_days where day = ${today}`);
     expect(day.finalised).toBe(false);
     expect(await count("analytics_daily", sql`day = ${today} and dim = 'site' and visitors >= 1`)).toBe(1);
+  });
+});
+
+describe("trade funnel", () => {
+  const FUNNEL_DAY = "2026-04-01";
+  const offer = (n: number) => `00000000-0000-4000-9000-${String(n).padStart(12, "0")}`;
+
+  it("counts each step with conversion, drop-off and the median and p90 time from the step before, filtered by first channel or source", async () => {
+    const posted = tokyoDayStart(FUNNEL_DAY).getTime() + 3_600_000;
+    const at = (minutes: number) => new Date(posted + minutes * 60_000).toISOString();
+    // Ten offers, matched after 10, 20, … 100 minutes; the first six came from search (google.com),
+    // the rest from social (x.com). Offers 1–4 open a room 5 minutes after the match, 1–2 agree
+    // 30 minutes after that, and offer 1 completes an hour later.
+    for (let n = 1; n <= 10; n++) {
+      const search = n <= 6;
+      await db.execute(sql`
+        insert into analytics_offer_funnel (offer_id, day, posted_at, first_channel, first_source, matched_at, room_opened_at, agreed_at, completed_at)
+        values (${offer(n)}, ${FUNNEL_DAY}, ${at(0)}, ${search ? "search" : "social"}, ${search ? "google.com" : "x.com"}, ${at(n * 10)},
+          ${n <= 4 ? at(n * 10 + 5) : null}, ${n <= 2 ? at(n * 10 + 35) : null}, ${n === 1 ? at(n * 10 + 95) : null})`);
+    }
+    const period = { from: FUNNEL_DAY, to: FUNNEL_DAY };
+    const all = await tradeFunnel(db, period);
+    expect(all.steps.map((s) => [s.step, s.count, s.dropOff])).toEqual([
+      ["posted", 10, null],
+      ["matched", 10, 0],
+      ["room_opened", 4, 6],
+      ["agreed", 2, 2],
+      ["completed", 1, 1],
+    ]);
+    const step = (f: typeof all, name: string) => f.steps.find((s) => s.step === name)!;
+    expect(step(all, "room_opened").fromPrevious).toBeCloseTo(0.4);
+    expect(step(all, "completed").fromStart).toBeCloseTo(0.1);
+    // Continuous percentiles (PostgreSQL's percentile_cont) of 10, 20, … 100 minutes.
+    expect(step(all, "matched").medianS).toBeCloseTo(55 * 60);
+    expect(step(all, "matched").p90S).toBeCloseTo(91 * 60);
+    expect([step(all, "room_opened").medianS, step(all, "room_opened").p90S]).toEqual([300, 300]);
+    expect([step(all, "agreed").medianS, step(all, "completed").medianS]).toEqual([1800, 3600]);
+    expect(step(all, "posted").medianS).toBeNull();
+    expect(all.channels).toEqual(["search", "social"]);
+    expect(all.sources).toEqual(["google.com", "x.com"]);
+
+    const social = await tradeFunnel(db, period, { channel: "social" });
+    expect(social.steps.map((s) => s.count)).toEqual([4, 4, 0, 0, 0]);
+    expect(step(social, "matched").medianS).toBeCloseTo(85 * 60);
+    const google = await tradeFunnel(db, period, { source: "google.com" });
+    expect(google.steps.map((s) => s.count)).toEqual([6, 6, 4, 2, 1]);
+    expect((await tradeFunnel(db, period, { channel: "social", source: "google.com" })).steps[0].count).toBe(0);
+    expect((await tradeFunnel(db, period, { source: "" })).steps[0].count).toBe(0);
   });
 });
 

@@ -1,5 +1,6 @@
+import { sql } from "drizzle-orm";
 import type { Db } from "../../db/client.server";
-import { analyticsEvents } from "../../db/schema/index";
+import type { analyticsEvents } from "../../db/schema/index";
 
 export type EventRow = typeof analyticsEvents.$inferInsert;
 
@@ -20,7 +21,7 @@ export type EventBufferOptions = {
   maxRows: number;
   /** How often the queue is written. */
   flushMs: number;
-  /** Rows per INSERT. */
+  /** Rows per INSERT (default 500). */
   batchSize?: number;
   onError?: (error: unknown, rows: number) => void;
 };
@@ -44,7 +45,7 @@ export function createEventBuffer(db: Db, options: EventBufferOptions): EventBuf
       const batch = queue.slice(0, batchSize);
       queue = queue.slice(batch.length);
       try {
-        await db.insert(analyticsEvents).values(batch);
+        await insertRows(db, batch);
         written += batch.length;
       } catch (error) {
         dropped += batch.length;
@@ -80,4 +81,52 @@ export function createEventBuffer(db: Db, options: EventBufferOptions): EventBuf
     },
     stats: () => ({ buffered: queue.length, written, dropped, failedBatches, lastFlushAt }),
   };
+}
+
+/** [column, value of a row] of every column the buffer writes. */
+const COLUMNS: [string, (row: EventRow) => unknown][] = [
+  ["ts", (r) => (r.ts instanceof Date ? r.ts.toISOString() : r.ts)],
+  ["kind", (r) => r.kind],
+  // JSON has no 64-bit integers: the hash goes as a string, read back as bigint.
+  ["visitor", (r) => (r.visitor === undefined || r.visitor === null ? null : String(r.visitor))],
+  ["path", (r) => r.path],
+  ["page_kind", (r) => r.pageKind],
+  ["referrer_host", (r) => r.referrerHost],
+  ["channel", (r) => r.channel],
+  ["utm_source", (r) => r.utmSource],
+  ["utm_medium", (r) => r.utmMedium],
+  ["utm_campaign", (r) => r.utmCampaign],
+  ["browser", (r) => r.browser],
+  ["os", (r) => r.os],
+  ["device", (r) => r.device],
+  ["screen", (r) => r.screen],
+  ["lang", (r) => r.lang],
+  ["engaged_ms", (r) => r.engagedMs],
+  ["offer_id", (r) => r.offerId],
+  ["room_id", (r) => r.roomId],
+  ["user_id", (r) => r.userId],
+];
+const COLUMN_LIST = COLUMNS.map(([name]) => name).join(", ");
+
+/**
+ * One INSERT per batch from a single JSON parameter (json_populate_recordset): JSON.stringify is
+ * native and the driver sends one string, where a many-row VALUES list through the query builder
+ * (or one array parameter per column, escaped element by element) held the event loop for
+ * milliseconds per batch at a few thousand hits a second, which showed in the p99 of every request.
+ */
+async function insertRows(db: Db, rows: EventRow[]): Promise<void> {
+  const records = rows.map((row) => {
+    const record: Record<string, unknown> = {};
+    for (const [name, pick] of COLUMNS) {
+      const value = pick(row);
+      if (value !== undefined && value !== null) record[name] = value;
+    }
+    // A row without a time is written now, as the column's default would.
+    record.ts ??= new Date().toISOString();
+    return record;
+  });
+  await db.execute(
+    sql`insert into analytics_events (${sql.raw(COLUMN_LIST)})
+        select ${sql.raw(COLUMN_LIST)} from json_populate_recordset(null::analytics_events, ${JSON.stringify(records)}::json)`,
+  );
 }

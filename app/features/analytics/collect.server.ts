@@ -3,7 +3,7 @@ import type { Db } from "../../db/client.server";
 import { createCache, scopeOf } from "../../lib/cache.server";
 import { z } from "../../lib/zod";
 import type { EventBuffer } from "./buffer.server";
-import { agentOf, channelOf, isRobot, languageOf, optedOut, pageKindOf, publicPathOf, referrerHostOf, screenBucketOf, utmOf } from "./classify.server";
+import { agentOf, type Agent, channelOf, isRobot, languageOf, optedOut, pageKindOf, publicPathOf, referrerHostOf, screenBucketOf, utmOf } from "./classify.server";
 import { dailySalt, tokyoDay, visitorHash } from "./salt.server";
 
 /** What the page script sends (app/features/analytics/components/page-tracker.tsx). */
@@ -53,6 +53,23 @@ export type Collector = {
   counts(): Record<CollectOutcome, number>;
 };
 
+/**
+ * What a user agent (with its client hints) says, parsed once: a site's hits come from a few
+ * hundred distinct user agents, and the robot list and the parser are the costliest steps of a hit.
+ */
+const agents = createCache<{ robot: boolean; agent: Agent }>({ name: "analytics-user-agents", max: 2_000, ttlMs: 3_600_000 });
+
+function agentAndRobot(userAgent: string | undefined, secChUa: string | undefined): { robot: boolean; agent: Agent } {
+  const key = `${secChUa ?? ""}\u0000${userAgent ?? ""}`;
+  let known = agents.get(key);
+  if (!known) {
+    const robot = isRobot(userAgent, secChUa, false);
+    known = { robot, agent: robot ? { browser: "unknown", os: "unknown", device: "other" } : agentOf(userAgent ?? "") };
+    agents.set(key, known);
+  }
+  return known;
+}
+
 /** A visitor's link to a signed-in user is written once per day and instance. */
 const linked = createCache<true>({ name: "analytics-visitor-links", max: 10_000, ttlMs: 6 * 3_600_000 });
 
@@ -61,7 +78,9 @@ export function createCollector(db: Db, buffer: EventBuffer, site: { host: strin
   const classify = async (request: HitRequest): Promise<CollectOutcome> => {
     if (optedOut({ gpc: request.gpc, dnt: request.dnt })) return "opted_out";
     const hit = request.hit;
-    if (isRobot(request.userAgent, request.secChUa, hit.d === true)) return "robot";
+    if (hit.d === true) return "robot";
+    const { robot, agent } = agentAndRobot(request.userAgent, request.secChUa);
+    if (robot) return "robot";
     let url: URL;
     try {
       url = new URL(hit.u, "http://x");
@@ -75,7 +94,6 @@ export function createCollector(db: Db, buffer: EventBuffer, site: { host: strin
     const salt = await dailySalt(db, day);
     const userAgent = request.userAgent ?? "";
     const visitor = visitorHash(salt, request.ip, userAgent, site.host);
-    const agent = agentOf(userAgent);
     const base = {
       ts: now,
       visitor,

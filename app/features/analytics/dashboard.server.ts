@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { Db } from "../../db/client.server";
 import { rowsOf } from "../../db/sql.server";
+import { outboxFigures, type OutboxFigures } from "../outbox/outbox.server";
 import { pageKindOf } from "./classify.server";
 import { AnalyticsError } from "./errors";
 import { addDays, tokyoDay } from "./salt.server";
@@ -153,15 +154,20 @@ export type FunnelStep = (typeof FUNNEL_STEPS)[number];
 export type Funnel = {
   steps: { step: FunnelStep; count: number; fromPrevious: number | null; fromStart: number | null; dropOff: number | null; medianS: number | null; p90S: number | null }[];
   channels: string[];
+  /** First sources (referrer hosts; "" is none) of the period's offers, most offers first. */
+  sources: string[];
 };
+
+/** Which offers the funnel counts: those whose poster first came that day from this channel and/or this source. */
+export type FunnelFilter = { channel?: string | null; source?: string | null };
 
 /**
  * The trade funnel of offers posted in the period (optionally only those whose poster first came
- * from `channel` that day): how many reached each step, conversion, drop-off, and the median and
- * 90th percentile time from the step before.
+ * that day from a channel and/or a referrer host): how many reached each step, conversion,
+ * drop-off, and the median and 90th percentile time from the step before.
  */
-export async function tradeFunnel(db: Db, period: Period, channel?: string | null): Promise<Funnel> {
-  const filter = channel ? sql`and first_channel = ${channel}` : sql``;
+export async function tradeFunnel(db: Db, period: Period, by: FunnelFilter = {}): Promise<Funnel> {
+  const filter = sql`${by.channel ? sql`and first_channel = ${by.channel}` : sql``} ${typeof by.source === "string" ? sql`and first_source = ${by.source}` : sql``}`;
   const [r] = await rowsOf<Record<string, string | number | null>>(
     db,
     sql`select count(*) as posted, count(matched_at) as matched, count(room_opened_at) as room_opened, count(agreed_at) as agreed, count(completed_at) as completed,
@@ -179,6 +185,11 @@ export async function tradeFunnel(db: Db, period: Period, channel?: string | nul
     db,
     sql`select distinct first_channel from analytics_offer_funnel where day between ${period.from} and ${period.to} order by first_channel`,
   );
+  const sources = await rowsOf<{ first_source: string }>(
+    db,
+    sql`select first_source from analytics_offer_funnel where day between ${period.from} and ${period.to}
+        group by first_source order by count(*) desc, first_source limit 50`,
+  );
   const start = Number(r.posted);
   let previous: number | null = null;
   const steps = FUNNEL_STEPS.map((step) => {
@@ -195,7 +206,7 @@ export async function tradeFunnel(db: Db, period: Period, channel?: string | nul
     previous = count;
     return row;
   });
-  return { steps, channels: channels.map((c) => c.first_channel) };
+  return { steps, channels: channels.map((c) => c.first_channel), sources: sources.map((c) => c.first_source) };
 }
 
 export type Realtime = { visitors: number; pages: { path: string; visitors: number }[] };
@@ -241,6 +252,8 @@ export type HealthFigures = {
   collected: Record<string, number>;
   /** Requests and sockets of this instance (server/metrics.ts), when the server measures them. */
   operations: { socketsConnected: number; requests: number; slowRequests: number } | null;
+  /** Outbox deliveries of this process since start, by outcome. */
+  deliveries: { sent: number; retried: number; failed: number };
 };
 
 export type AnalyticsTabData = {
@@ -249,6 +262,8 @@ export type AnalyticsTabData = {
   previous: Period;
   periodError: boolean;
   channel: string | null;
+  /** The funnel's first-source filter (a referrer host, "" for none), or null for every source. */
+  source: string | null;
   current: Headline;
   before: Headline;
   series: SeriesPoint[];
@@ -271,9 +286,11 @@ export type AnalyticsTabData = {
   events: { kind: string; count: number; users: number }[];
   computedAt: string | null;
   health: HealthFigures;
+  /** The outbox of every instance (the database): lag, waiting, retried and failed rows. */
+  outbox: OutboxFigures;
 };
 
-/** Everything the アクセス解析 tab shows for `?range=&from=&to=&channel=`; a bad custom period falls back to 7 days and says so. */
+/** Everything the アクセス解析 tab shows for `?range=&from=&to=&channel=&source=`; a bad custom period falls back to 7 days and says so. */
 export async function analyticsTabData(db: Db, params: URLSearchParams, health: HealthFigures): Promise<AnalyticsTabData> {
   let chosen: ReturnType<typeof periodFromParams>;
   let periodError = false;
@@ -286,7 +303,10 @@ export async function analyticsTabData(db: Db, params: URLSearchParams, health: 
   }
   const { period, previous } = chosen;
   const channel = params.get("channel")?.slice(0, 40) || null;
-  const [current, before, points, now, pages, entries, exits, kinds, sources, channels, utmSources, utmMediums, utmCampaigns, browsers, systems, devices, languages, funnel, content, events, computedAt] =
+  // "-" picks offers whose poster came with no referrer that day; absent or empty, every source.
+  const rawSource = params.get("source");
+  const source = rawSource === "-" ? "" : rawSource?.slice(0, 200) || null;
+  const [current, before, points, now, pages, entries, exits, kinds, sources, channels, utmSources, utmMediums, utmCampaigns, browsers, systems, devices, languages, funnel, content, events, computedAt, outbox] =
     await Promise.all([
       headline(db, period),
       headline(db, previous),
@@ -305,10 +325,11 @@ export async function analyticsTabData(db: Db, params: URLSearchParams, health: 
       top(db, period, "os"),
       top(db, period, "device"),
       top(db, period, "lang"),
-      tradeFunnel(db, period, channel),
+      tradeFunnel(db, period, { channel, source }),
       contentThatBringsTraders(db, period),
       productEvents(db, period),
       lastComputedAt(db),
+      outboxFigures(db),
     ]);
   return {
     range: chosen.range,
@@ -316,6 +337,7 @@ export async function analyticsTabData(db: Db, params: URLSearchParams, health: 
     previous,
     periodError,
     channel,
+    source,
     current,
     before,
     series: points,
@@ -338,17 +360,29 @@ export async function analyticsTabData(db: Db, params: URLSearchParams, health: 
     events,
     computedAt,
     health,
+    outbox,
   };
 }
 
-/** CSV of one period: every rollup row (day, dimension, value and its counts), for a spreadsheet. */
+/**
+ * CSV of one period, as the tab shows it: a row per day (dim "day": the site's figures of that day),
+ * then every dimension's values with their totals over the period (visitors summed per day, like
+ * the tables). Read from the rollups in one grouped query: a 90-day export is a few thousand rows,
+ * not one row per day and value (which grew to a quarter of a million and took seconds).
+ */
 export async function exportCsv(db: Db, period: Period): Promise<string> {
   const rows = await rowsOf<Record<string, string | number>>(
     db,
-    sql`select to_char(day, 'YYYY-MM-DD') as day, dim, value, visitors, visits, pageviews, entries, exits, bounces, duration_s, engaged_ms, posted_visitors, traded_visitors
-        from analytics_daily where day between ${period.from} and ${period.to} order by day, dim, visitors desc, value`,
+    sql`select * from (
+        select 'day' as dim, to_char(day, 'YYYY-MM-DD') as value, visitors, visits, pageviews, entries, exits, bounces, duration_s, engaged_ms, posted_visitors, traded_visitors, 0 as part
+        from analytics_daily where dim = 'site' and day between ${period.from} and ${period.to}
+        union all
+        select dim, value, sum(visitors), sum(visits), sum(pageviews), sum(entries), sum(exits), sum(bounces), sum(duration_s), sum(engaged_ms), sum(posted_visitors), sum(traded_visitors), 1
+        from analytics_daily where day between ${period.from} and ${period.to}
+        group by dim, value
+      ) x order by part, dim, case when part = 0 then value end, visitors desc, value`,
   );
-  const columns = ["day", "dim", "value", "visitors", "visits", "pageviews", "entries", "exits", "bounces", "duration_s", "engaged_ms", "posted_visitors", "traded_visitors"];
+  const columns = ["dim", "value", "visitors", "visits", "pageviews", "entries", "exits", "bounces", "duration_s", "engaged_ms", "posted_visitors", "traded_visitors"];
   const cell = (v: unknown) => {
     const s = String(v ?? "");
     // Quote everything that needs it, and defuse spreadsheet formulas (=, +, -, @ at the start).

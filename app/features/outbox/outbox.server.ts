@@ -77,6 +77,51 @@ export function wakeDeliveryWorkers(): void {
   for (const wake of wakeListeners) wake();
 }
 
+/** Deliveries of this process since start, by outcome (the metrics and the admin's health panel). */
+const outcomes = { sent: 0, retried: 0, failed: 0 };
+
+export function deliveryOutcomes(): { sent: number; retried: number; failed: number } {
+  return { ...outcomes };
+}
+
+export type OutboxFigures = {
+  /** Rows waiting (due now or later). */
+  pending: number;
+  /** Rows due now and not yet delivered. */
+  due: number;
+  /** Seconds the oldest due row has waited past its time (0 when nothing is due): the outbox lag. */
+  lagS: number;
+  /** Pending rows whose last attempt failed and that wait for a retry. */
+  retrying: number;
+  /** Rows given up (status failed) in the last 24 hours. */
+  failedLastDay: number;
+};
+
+/**
+ * The outbox as the database holds it, shared by every instance: what waits, how late the oldest
+ * due row is, what is being retried and what failed lately. Reads the pending rows (through the due
+ * index) and the recently finished ones (through the finished index), never the whole week of sent rows.
+ */
+export async function outboxFigures(db: Queryable): Promise<OutboxFigures> {
+  const [r] = await rowsOf<Record<string, string | number | null>>(
+    db,
+    sql`select count(*) filter (where status = 'pending') as pending,
+          count(*) filter (where status = 'pending' and run_at <= now()) as due,
+          coalesce(extract(epoch from now() - min(run_at) filter (where status = 'pending' and run_at <= now())), 0) as lag_s,
+          count(*) filter (where status = 'pending' and last_error is not null) as retrying,
+          count(*) filter (where status = 'failed') as failed
+        from delivery_outbox
+        where status = 'pending' or (finished_at is not null and finished_at > now() - interval '1 day' and status = 'failed')`,
+  );
+  return {
+    pending: Number(r.pending),
+    due: Number(r.due),
+    lagS: Math.max(0, Number(r.lag_s)),
+    retrying: Number(r.retrying),
+    failedLastDay: Number(r.failed),
+  };
+}
+
 export type ClaimedDelivery = { id: number; kind: string; payload: unknown; attempts: number };
 
 /**
@@ -184,6 +229,7 @@ export function startOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
         sql`update delivery_outbox set status = 'sent', finished_at = now(), locked_until = null, last_error = null
             where id = ${row.id} and locked_by = ${workerId} and status = 'pending'`,
       );
+      outcomes.sent++;
     } catch (err) {
       const reason = (err instanceof Error ? err.message : String(err)).slice(0, 1000);
       const temporary = isTemporary(err, handler?.retryUnexpected ?? false);
@@ -194,12 +240,14 @@ export function startOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
               set run_at = now() + make_interval(secs => ${delay / 1000}), locked_until = null, last_error = ${reason}
               where id = ${row.id} and locked_by = ${workerId} and status = 'pending'`,
         );
+        outcomes.retried++;
         log?.warn("outbox: delivery will be retried", { id: row.id, kind: row.kind, attempt: row.attempts, inMs: delay, reason });
       } else {
         await db.execute(
           sql`update delivery_outbox set status = 'failed', finished_at = now(), locked_until = null, last_error = ${reason}
               where id = ${row.id} and locked_by = ${workerId} and status = 'pending'`,
         );
+        outcomes.failed++;
         log?.error("outbox: delivery failed", { id: row.id, kind: row.kind, attempt: row.attempts, reason, permanent: !temporary });
       }
     }

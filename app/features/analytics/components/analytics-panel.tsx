@@ -49,7 +49,13 @@ export function AnalyticsPanel({ data }: { data: unknown }) {
   };
   const kindLabel = (kind: string) => t(`kind_${kind}` as AnalyticsMessageKey);
   const channelLabel = (channel: string) => (channel ? t(`channel_${channel}` as AnalyticsMessageKey) : channel);
-  const query = new URLSearchParams({ range: d.range, from: d.period.from, to: d.period.to, ...(d.channel ? { channel: d.channel } : {}) });
+  const query = new URLSearchParams({
+    range: d.range,
+    from: d.period.from,
+    to: d.period.to,
+    ...(d.channel ? { channel: d.channel } : {}),
+    ...(d.source !== null ? { source: d.source || "-" } : {}),
+  });
   const empty = d.current.visits === 0 && d.events.length === 0;
 
   const headlines: { key: keyof Headline; label: string; format: (v: number) => string; lowerIsBetter?: boolean }[] = [
@@ -275,6 +281,16 @@ export function AnalyticsPanel({ data }: { data: unknown }) {
               ))}
             </SelectField>
           </div>
+          <div className="w-56">
+            <SelectField id="analytics-source" name="source" label={t("funnelSourceFilter")} defaultValue={d.source === null ? "" : d.source || "-"}>
+              <option value="">{t("funnelAll")}</option>
+              {d.funnel.sources.map((s) => (
+                <option key={s || "-"} value={s || "-"}>
+                  {s || t("directSource")}
+                </option>
+              ))}
+            </SelectField>
+          </div>
           <button type="submit" className="rounded-md border border-slate-300 px-3 py-2 font-medium text-slate-800 hover:bg-slate-50">
             {t("show")}
           </button>
@@ -401,6 +417,24 @@ export function AnalyticsPanel({ data }: { data: unknown }) {
         ) : (
           <p className="text-sm text-slate-600">{t("healthNotRunning")}</p>
         )}
+        <h3 className="mt-4 text-sm font-bold">{t("outboxHeading")}</h3>
+        <dl className="mt-2 grid grid-cols-2 gap-3 text-sm sm:grid-cols-4" data-testid="analytics-outbox">
+          {[
+            [t("outboxLag"), t("seconds", { count: Math.round(d.outbox.lagS) })],
+            [t("outboxDue"), number.format(d.outbox.due)],
+            [t("outboxPending"), number.format(d.outbox.pending)],
+            [t("outboxRetrying"), number.format(d.outbox.retrying)],
+            [t("outboxFailedDay"), number.format(d.outbox.failedLastDay)],
+            [t("outboxSent"), number.format(d.health.deliveries.sent)],
+            [t("outboxRetried"), number.format(d.health.deliveries.retried)],
+            [t("outboxFailed"), number.format(d.health.deliveries.failed)],
+          ].map(([label, value]) => (
+            <div key={label}>
+              <dt className="text-slate-600">{label}</dt>
+              <dd className="font-bold tabular-nums">{value}</dd>
+            </div>
+          ))}
+        </dl>
       </Section>
     </div>
   );
