@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import type { Db } from "../../db/client.server";
 import { packs } from "../../db/schema/index";
 import { isTrainerCard } from "../../lib/card-face";
-import { cardIndex, type IndexedCard } from "./card-index.server";
+import { cardIndex, rememberCatalogueList, type IndexedCard } from "./card-index.server";
 import { speciesEvolvesFrom, speciesEvolvesInto, speciesOf } from "./game-facts.server";
 import type { CardListItem } from "./types";
 
@@ -38,7 +38,11 @@ function speciesCard(cards: IndexedCard[], species: string): IndexedCard | null 
  */
 export async function cardFamily(db: Db, card: Pick<CardListItem, "id" | "name" | "nameEn" | "cardType" | "setCode">): Promise<CardFamily> {
   const index = await cardIndex(db);
-  const [set] = card.setCode ? await db.select({ ja: packs.setNameJa, en: packs.setNameEn }).from(packs).where(eq(packs.setCode, card.setCode)).limit(1) : [];
+  // The set's names change with the catalogue only: kept with its other lists, not read per page.
+  const setCode = card.setCode;
+  const [set] = setCode
+    ? await rememberCatalogueList(db, `set-name:${setCode}`, () => db.select({ ja: packs.setNameJa, en: packs.setNameEn }).from(packs).where(eq(packs.setCode, setCode)).limit(1))
+    : [];
   const packOf = (c: IndexedCard) => index.packs.get(c.packIds[0] ?? "");
   const prints = index.cards
     .filter((c) => c.id !== card.id && c.name === card.name && c.packIds.length)

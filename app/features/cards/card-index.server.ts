@@ -128,8 +128,11 @@ async function loadCardIndex(db: Db): Promise<CardIndex> {
 
 // One index per open database (tests and tools open several in one process).
 const indexes = createCache<CardIndex>({ name: "card-index", max: 16, ttlMs: INDEX_TTL_MS });
-/** Pack lists, showcases and trade rarities: read on every page, changed with the catalogue. */
-const catalogueLists = createCache<unknown>({ name: "catalogue", max: 500, ttlMs: CATALOGUE_TTL_MS });
+/**
+ * Pack lists, showcases, trade rarities, set names and card pages' card facts: read on every page,
+ * changed with the catalogue. Room for every card of the catalogue (about 3,000) and its lists.
+ */
+const catalogueLists = createCache<unknown>({ name: "catalogue", max: 5_000, ttlMs: CATALOGUE_TTL_MS });
 
 /** The card index of this database, loaded once and shared by concurrent requests. */
 export function cardIndex(db: Db): Promise<CardIndex> {
