@@ -137,7 +137,7 @@ for (const target of targets) {
     });
     const devtools = await inspector(inspectPort);
     try {
-      const { article, deck } = await seedContent(server.url);
+      const { article, deck, card } = await seedContent(server.url);
       const cookie = await signIn(server.url);
       const signedIn = { cookie: `${cookie}; bench=no-page-cache` };
       const all: [string, string, Record<string, string>][] = [
@@ -147,6 +147,8 @@ for (const target of targets) {
         ["/profile signed in", "/profile", signedIn],
         [`/cards?pack=${CARD_PACK} signed in`, `/cards?pack=${CARD_PACK}`, signedIn],
         ["/trades?view=matches signed in", "/trades?view=matches", signedIn],
+        ["card page signed out", `/cards/${card}`, CACHE_MISS],
+        ["card page signed in", `/cards/${card}`, signedIn],
         ["article signed in", `/articles/${article}`, signedIn],
         ["deck page signed in", `/deck-recipes/${deck}`, signedIn],
       ];
