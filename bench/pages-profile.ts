@@ -2,8 +2,9 @@
 // built server (production mode) with the inspector on 127.0.0.1, seeds the data of bench:pages,
 // and for each page takes a CPU profile (V8's sampling profiler, 250 µs) while autocannon loads it
 // with BENCH_CONNECTIONS (default 20) for BENCH_SECONDS (default 8) — with `accept-encoding: gzip,
-// br` as a browser sends, so compression is in the profile. For each page it prints CPU ms per
-// request, split by where the sampled code lives (React's server renderer, React Router, our bundle,
+// br` as a browser sends, so compression is in the profile. For each page it prints the main
+// thread's busy ms per request (V8 samples on the wall clock: time the thread was preempted by other
+// threads or processes counts where it stood), split by where the sampled code lives (React's server renderer, React Router, our bundle,
 // the database driver, Drizzle, compression, garbage collection, …), and our bundle's heaviest
 // functions (self and inclusive). BENCH_ONLY=pglite|postgres (default pglite); BENCH_PAGES a
 // comma-separated list of paths (default: /terms, /, /profile, /cards?pack=…, the article, the deck).
@@ -167,7 +168,7 @@ for (const target of targets) {
         if (keepDir) writeFileSync(path.join(keepDir, `${target.label}-${name.replace(/[^a-z0-9]+/gi, "_")}.cpuprofile`), JSON.stringify(profile));
         const requests = result.requests.total;
         const s = summarise(profile, requests);
-        console.log(`\n## ${name} — ${requests} requests, ${result.requests.average.toFixed(0)} req/s, p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms; CPU ${s.busyPerRequest.toFixed(2)} ms per request`);
+        console.log(`\n## ${name} — ${requests} requests, ${result.requests.average.toFixed(0)} req/s, p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms; main thread busy ${s.busyPerRequest.toFixed(2)} ms per request`);
         for (const c of s.categories.filter((c) => c.share >= 0.01)) console.log(`  ${c.category.padEnd(48)} ${c.ms.toFixed(2).padStart(7)} ms  ${(c.share * 100).toFixed(0).padStart(3)} %`);
         console.log(`  our bundle, self:      ${s.topSelf.join(" · ")}`);
         console.log(`  our bundle, inclusive: ${s.topInclusive.join(" · ")}`);
