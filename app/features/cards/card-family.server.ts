@@ -36,13 +36,15 @@ function speciesCard(cards: IndexedCard[], species: string): IndexedCard | null 
  * A card page's family: the evolution line (from the catalogue's "evolves from" of the species)
  * and every other print of the same name, newest set first. Read from the in-memory card index.
  */
-export async function cardFamily(db: Db, card: Pick<CardListItem, "id" | "name" | "nameEn" | "cardType" | "setCode">): Promise<CardFamily> {
+export function cardFamily(db: Db, card: Pick<CardListItem, "id" | "name" | "nameEn" | "cardType" | "setCode">): Promise<CardFamily> {
+  // The same for every visitor and changed with the catalogue only (a walk over every card and a
+  // query for the set's names): kept with the catalogue lists, which every catalogue write clears.
+  return rememberCatalogueList(db, `family:${card.id}`, () => loadCardFamily(db, card));
+}
+
+async function loadCardFamily(db: Db, card: Pick<CardListItem, "id" | "name" | "nameEn" | "cardType" | "setCode">): Promise<CardFamily> {
   const index = await cardIndex(db);
-  // The set's names change with the catalogue only: kept with its other lists, not read per page.
-  const setCode = card.setCode;
-  const [set] = setCode
-    ? await rememberCatalogueList(db, `set-name:${setCode}`, () => db.select({ ja: packs.setNameJa, en: packs.setNameEn }).from(packs).where(eq(packs.setCode, setCode)).limit(1))
-    : [];
+  const [set] = card.setCode ? await db.select({ ja: packs.setNameJa, en: packs.setNameEn }).from(packs).where(eq(packs.setCode, card.setCode)).limit(1) : [];
   const packOf = (c: IndexedCard) => index.packs.get(c.packIds[0] ?? "");
   const prints = index.cards
     .filter((c) => c.id !== card.id && c.name === card.name && c.packIds.length)
