@@ -1,6 +1,6 @@
 import { Fragment } from "react";
 import { Link } from "react-router";
-import { getCard } from "../features/cards/cards.server";
+import { rememberCard } from "../features/cards/cards.server";
 import { cardFamily } from "../features/cards/card-family.server";
 import { cardShareModel, shareImagePath } from "../features/share/share.server";
 import { CardError } from "../features/cards/errors";
@@ -23,7 +23,7 @@ import { seoMeta, type SiteHead } from "../lib/seo";
 import type { Route } from "./+types/card";
 
 export const loader = withPageErrors(async function loader({ params, request, context }: Route.LoaderArgs) {
-  const card = await getCard(context.db, params.cardId);
+  const card = await rememberCard(context.db, params.cardId);
   const locale = localeFromRequest(request);
   if (!card) throw new CardError("not_found");
   const family = await cardFamily(context.db, card);

@@ -26,7 +26,6 @@ import { responseRecord } from "../features/users/response-record.server";
 import { responseRecordMessages, useResponseRecordText } from "../features/users/components/response-record";
 import type { Route } from "./+types/profile";
 import { readFormData } from "../lib/forms.server";
-import { getAccountSummary } from "../features/users/account.server";
 import { AccountCard } from "../features/users/components/account-card";
 import { NotificationSettings } from "../features/push/components/notification-settings";
 
@@ -39,13 +38,15 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const viewer = await requireViewer(request, context);
   const profile = await getProfile(context.db, viewer.id);
   if (!profile) throw pageError(new HttpError("not_found"), localeFromRequest(request));
-  const chatRooms = await listRoomsForUser(context.db, viewer.id);
-  const myOffers = await listOwnOffers(context.db, viewer.id);
-  const blockedUsers = await listBlockedUsers(context.db, viewer.id);
-  const account = await getAccountSummary(context.db, viewer.id);
-  const record = await responseRecord(context.db, viewer.id);
+  // Independent reads: PostgreSQL answers them side by side (PGlite's one connection queues them).
+  const [chatRooms, myOffers, blockedUsers, record] = await Promise.all([
+    listRoomsForUser(context.db, viewer.id),
+    listOwnOffers(context.db, viewer.id),
+    listBlockedUsers(context.db, viewer.id),
+    responseRecord(context.db, viewer.id),
+  ]);
   return {
-    emailVerified: account?.emailVerified ?? false,
+    emailVerified: profile.emailVerified,
     profile: {
       email: profile.email,
       displayName: profile.displayName,

@@ -373,6 +373,17 @@ describe("the board", () => {
     expect(JSON.stringify(gives)).not.toMatch(/friend/i);
   });
 
+  it("keeps a card page's counts until the board changes: a new offer and a closed one show at once", async () => {
+    const owner = await createUser(db);
+    const rare = await catalogueCards(db, "✦", 8);
+    const card = rare[7];
+    const before = await offerCountsForCard(db, card.id);
+    const { id } = await createOffer(db, owner.id, offer([card], [rare[6]]));
+    expect(await offerCountsForCard(db, card.id)).toEqual({ give: before.give + 1, want: before.want });
+    await closeOffer(db, owner.id, id);
+    expect(await offerCountsForCard(db, card.id)).toEqual(before);
+  });
+
   it("hides offers of users blocked either way, and of suspended users", async () => {
     const viewer = await createUser(db);
     const blockedByViewer = await createUser(db);

@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import type { Db } from "../../db/client.server";
 import { packs } from "../../db/schema/index";
 import { isTrainerCard } from "../../lib/card-face";
-import { cardIndex, type IndexedCard } from "./card-index.server";
+import { cardIndex, rememberCatalogueList, type IndexedCard } from "./card-index.server";
 import { speciesEvolvesFrom, speciesEvolvesInto, speciesOf } from "./game-facts.server";
 import type { CardListItem } from "./types";
 
@@ -36,7 +36,13 @@ function speciesCard(cards: IndexedCard[], species: string): IndexedCard | null 
  * A card page's family: the evolution line (from the catalogue's "evolves from" of the species)
  * and every other print of the same name, newest set first. Read from the in-memory card index.
  */
-export async function cardFamily(db: Db, card: Pick<CardListItem, "id" | "name" | "nameEn" | "cardType" | "setCode">): Promise<CardFamily> {
+export function cardFamily(db: Db, card: Pick<CardListItem, "id" | "name" | "nameEn" | "cardType" | "setCode">): Promise<CardFamily> {
+  // The same for every visitor and changed with the catalogue only (a walk over every card and a
+  // query for the set's names): kept with the catalogue lists, which every catalogue write clears.
+  return rememberCatalogueList(db, `family:${card.id}`, () => loadCardFamily(db, card));
+}
+
+async function loadCardFamily(db: Db, card: Pick<CardListItem, "id" | "name" | "nameEn" | "cardType" | "setCode">): Promise<CardFamily> {
   const index = await cardIndex(db);
   const [set] = card.setCode ? await db.select({ ja: packs.setNameJa, en: packs.setNameEn }).from(packs).where(eq(packs.setCode, card.setCode)).limit(1) : [];
   const packOf = (c: IndexedCard) => index.packs.get(c.packIds[0] ?? "");

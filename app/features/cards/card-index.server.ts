@@ -128,8 +128,12 @@ async function loadCardIndex(db: Db): Promise<CardIndex> {
 
 // One index per open database (tests and tools open several in one process).
 const indexes = createCache<CardIndex>({ name: "card-index", max: 16, ttlMs: INDEX_TTL_MS });
-/** Pack lists, showcases and trade rarities: read on every page, changed with the catalogue. */
-const catalogueLists = createCache<unknown>({ name: "catalogue", max: 500, ttlMs: CATALOGUE_TTL_MS });
+/**
+ * Pack lists, showcases, trade rarities and each card page's card and family: read on every page,
+ * changed with the catalogue. Room for a card and a family of every card of the catalogue (about
+ * 3,000 cards; a family is at most 24 prints, a few KB) besides the lists.
+ */
+const catalogueLists = createCache<unknown>({ name: "catalogue", max: 10_000, ttlMs: CATALOGUE_TTL_MS });
 
 /** The card index of this database, loaded once and shared by concurrent requests. */
 export function cardIndex(db: Db): Promise<CardIndex> {

@@ -290,6 +290,15 @@ export async function getCard(db: Db, cardId: string): Promise<CardDetail | null
   return { ...card, packs: cardPackRows };
 }
 
+/**
+ * getCard for the card page: a card's catalogue facts change only with the catalogue (an import,
+ * the seed, stored art), which clears the catalogue lists, so each card is read once per
+ * CATALOGUE_TTL_MS instead of twice per request. An unknown id is kept as null the same way.
+ */
+export function rememberCard(db: Db, cardId: string): Promise<CardDetail | null> {
+  return rememberCatalogueList(db, `card:${cardId}`, () => getCard(db, cardId));
+}
+
 /** docs/product-rules.md §7 "card lookup by pack and card id": null unless the card is in that pack. */
 export async function getCardInPack(db: Db, packId: string, cardId: string): Promise<CardDetail | null> {
   const card = await getCard(db, cardId);

@@ -2,6 +2,8 @@ import { desc, eq, inArray, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../../db/client.server";
 import { cards, profiles, rarities, tradeOfferCards, tradeOffers } from "../../db/schema/index";
 import { rowsOf } from "../../db/sql.server";
+import { createCache, scopeOf } from "../../lib/cache.server";
+import { changeVersion } from "../../lib/change-bus.server";
 import { rememberCatalogueList } from "../cards/card-index.server";
 import { notBlockedFor } from "../blocks/blocks.server";
 import { TradeError } from "./errors";
@@ -93,8 +95,21 @@ export async function listBoard(
   };
 }
 
+/**
+ * A card page's counts are the same for everyone: kept per card while the board stands. Any board
+ * write (here or, through the change bus, on another instance) moves the board version and with it
+ * the key; offers that expire by the clock move no version, so an entry lasts only as long as the
+ * signed-out page cache keeps a page (PAGE_CACHE_SECONDS' default, docs/decisions/007).
+ */
+const CARD_COUNTS_TTL_MS = 5_000;
+const cardCounts = createCache<{ give: number; want: number }>({ name: "card-offer-counts", max: 5_000, ttlMs: CARD_COUNTS_TTL_MS });
+
 /** For a card page: how many open offers give and want this card. */
-export async function offerCountsForCard(db: Db, cardId: string): Promise<{ give: number; want: number }> {
+export function offerCountsForCard(db: Db, cardId: string): Promise<{ give: number; want: number }> {
+  return cardCounts.remember(`${scopeOf(db)}:${changeVersion("board")}:${cardId}`, () => countOffersForCard(db, cardId));
+}
+
+async function countOffersForCard(db: Db, cardId: string): Promise<{ give: number; want: number }> {
   const rows = await rowsOf<{ side: string; n: number }>(
     db,
     sql`select c.side, count(*)::int as n from ${tradeOfferCards} c

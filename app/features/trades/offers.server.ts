@@ -317,14 +317,21 @@ export async function offerPrefill(db: Db, wanted: { cardId: string; count: numb
 
 /** The user's own offers in every status (expired ones included), newest first. */
 export async function listOwnOffers(db: Db, userId: string, limit = 50): Promise<OfferView[]> {
-  await flipExpired(db, userId);
-  const rows = await rowsOf<OfferRow>(
-    db,
-    sql`select ${OFFER_COLUMNS} from ${tradeOffers} o join ${profiles} p on p.user_id = o.owner_id
-        where o.owner_id = ${userId}
-        order by (o.status in ('open', 'negotiating')) desc, o.bumped_at desc, o.id desc
-        limit ${limit}`,
-  );
+  const read = () =>
+    rowsOf<OfferRow>(
+      db,
+      sql`select ${OFFER_COLUMNS} from ${tradeOffers} o join ${profiles} p on p.user_id = o.owner_id
+          where o.owner_id = ${userId}
+          order by (o.status in ('open', 'negotiating')) desc, o.bumped_at desc, o.id desc
+          limit ${limit}`,
+    );
+  let rows = await read();
+  // An open offer past its time is marked expired before it is shown. Open and negotiating offers
+  // sort first, so unless the list is full the read saw every open one: most views write nothing.
+  if (rows.some((row) => row.expired) || rows.length >= limit) {
+    await flipExpired(db, userId);
+    rows = await read();
+  }
   return withCards(db, rows);
 }
 

@@ -12,8 +12,10 @@ export type Profile = {
   completedTrades: number;
   memberSince: Date;
   lastActiveAt: Date;
+  emailVerified: boolean;
 };
 
+/** The profile page's one read of the user: profile row, address and whether it is verified. */
 export async function getProfile(db: Db, userId: string): Promise<Profile | null> {
   const [row] = await db
     .select({
@@ -24,6 +26,7 @@ export async function getProfile(db: Db, userId: string): Promise<Profile | null
       completedTrades: profiles.completedTrades,
       memberSince: users.createdAt,
       lastActiveAt: profiles.lastActiveAt,
+      emailVerified: users.emailVerified,
     })
     .from(users)
     .innerJoin(profiles, eq(profiles.userId, users.id))

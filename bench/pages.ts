@@ -1,0 +1,101 @@
+// `npm run bench:pages`: every page kind rendered anew, against the lightest server-rendered page
+// (/terms) of the same run and the same server — signed out past the page cache (a cookie keeps the
+// request away from it) and signed in — at 20 and 50 connections, on PGlite and (when it answers)
+// PostgreSQL. Prints req/s, p50, p99, the HTML bytes of one answer (uncompressed: autocannon asks
+// for no encoding) and the ratio of req/s to /terms of the same run and the same sign-in state.
+// The data is seeded through the services as the other benches do: a board of BENCH_OFFERS offers
+// (default 2,000), a signed-in trader with three offers whose cards are popular (so マッチ has
+// answers), 11 articles of which one has about 10,000 characters, and 5 public decks.
+// Needs `npm run build`. Bounded: BENCH_SECONDS (default 5) per case, 127.0.0.1 only.
+// BENCH_ONLY=pglite|postgres runs one database; BENCH_CONNECTIONS="20,50" the connection counts;
+// BENCH_PAGES="/,/profile" only the pages whose path (before "?") is listed.
+// Aim (issue 26): every page ≥ 0.5× the /terms floor, p99 ≤ 4× p50 at 50 connections.
+import { startServer } from "../tests/support/server";
+import { ADMIN, CARD_PACK, pageTargets, prepare, seedContent, signIn } from "./pages-seed";
+import { CACHE_MISS, measure, type Measurement } from "./support";
+
+const duration = Number(process.env.BENCH_SECONDS ?? 5);
+const connectionCounts = (process.env.BENCH_CONNECTIONS ?? "20,50").split(",").map(Number);
+const offers = Number(process.env.BENCH_OFFERS ?? 2_000);
+const only = process.env.BENCH_ONLY;
+const pageFilter = process.env.BENCH_PAGES?.split(",");
+type Row = Measurement & { bytes: number; ratio: number; state: "signed out" | "signed in"; connections: number };
+
+/** The HTML of one answer, checked to be a 200 (a redirect or an error page would measure nothing). */
+async function htmlBytes(url: string, headers: Record<string, string>): Promise<number> {
+  const res = await fetch(url, { headers, redirect: "manual" });
+  const body = await res.arrayBuffer();
+  if (res.status !== 200) throw new Error(`${url} answered ${res.status}`);
+  return body.byteLength;
+}
+
+function print(title: string, rows: Row[]): void {
+  console.log(`\n${title}`);
+  console.log("| page | state | conn. | req/s | p50 ms | p99 ms | p99/p50 | HTML KB | ×/terms req/s | errors |");
+  console.log("|---|---|---|---|---|---|---|---|---|---|");
+  for (const r of rows) {
+    console.log(`| ${r.name} | ${r.state} | ${r.connections} | ${r.rps.toFixed(0)} | ${r.p50.toFixed(0)} | ${r.p99.toFixed(0)} | ${(r.p99 / Math.max(r.p50, 1)).toFixed(1)} | ${(r.bytes / 1024).toFixed(1)} | ${r.ratio.toFixed(2)} | ${r.errors + r.non2xx} |`);
+  }
+}
+
+const { targets, pgliteDir } = await pageTargets(only);
+
+const verdicts: string[] = [];
+for (const target of targets) {
+  try {
+    await prepare(target, pgliteDir, offers);
+    const server = await startServer({ ...target.env, LOG_LEVEL: "warn", ADMIN_EMAILS: ADMIN.email });
+    try {
+      const { article, deck, card } = await seedContent(server.url);
+      const cookie = await signIn(server.url);
+      // Signed in, the trader's cookie; signed out, a cookie that is not a session keeps the page
+      // cache away (server/page-cache.ts), so both states render the page anew for each request.
+      const states: [Row["state"], Record<string, string>][] = [
+        ["signed out", CACHE_MISS],
+        ["signed in", { cookie: `${cookie}; bench=no-page-cache` }],
+      ];
+      const pages: { name: string; path: string; signedInOnly?: boolean }[] = [
+        { name: "/terms (floor)", path: "/terms" },
+        { name: "/", path: "/" },
+        { name: `/cards?pack=${CARD_PACK}`, path: `/cards?pack=${CARD_PACK}` },
+        { name: "card page", path: `/cards/${card}` },
+        { name: "/trades", path: "/trades" },
+        { name: "マッチ", path: "/trades?view=matches", signedInOnly: true },
+        { name: "/articles", path: "/articles" },
+        { name: "article (10k chars)", path: `/articles/${article}` },
+        { name: "/deck-recipes", path: "/deck-recipes" },
+        { name: "deck page", path: `/deck-recipes/${deck}` },
+        { name: "/profile", path: "/profile", signedInOnly: true },
+        { name: "/notifications", path: "/notifications", signedInOnly: true },
+      ].filter((p) => p.path === "/terms" || !pageFilter || pageFilter.includes(p.path.split("?")[0]));
+      const rows: Row[] = [];
+      for (const [state, headers] of states) {
+        const wanted = pages.filter((p) => state === "signed in" || !p.signedInOnly);
+        const bytes = new Map<string, number>();
+        for (const page of wanted) {
+          bytes.set(page.path, await htmlBytes(`${server.url}${page.path}`, headers));
+          await measure("warm-up", `${server.url}${page.path}`, { duration: 1, connections: 4, headers });
+        }
+        for (const connections of connectionCounts) {
+          let floor = 0;
+          for (const page of wanted) {
+            const m = await measure(page.name, `${server.url}${page.path}`, { duration, connections, headers });
+            if (page.path === "/terms") floor = m.rps;
+            rows.push({ ...m, state, connections, bytes: bytes.get(page.path)!, ratio: m.rps / floor });
+          }
+        }
+      }
+      print(`[server mode: ${server.mode}] Pages on ${target.label}, ${offers} offers — ${duration} s per case; ratio: req/s vs /terms of the same state and connections`, rows);
+      const under = rows.filter((r) => r.ratio < 0.5).map((r) => `${r.name} (${r.state}, ${r.connections}) ${r.ratio.toFixed(2)}×`);
+      const starving = rows.filter((r) => r.connections >= 50 && r.p99 > 4 * Math.max(r.p50, 1)).map((r) => `${r.name} (${r.state}) p99/p50 ${(r.p99 / Math.max(r.p50, 1)).toFixed(1)}`);
+      verdicts.push(`${target.label}: below 0.5× /terms: ${under.length ? under.join(", ") : "none"}`);
+      verdicts.push(`${target.label}: p99 > 4× p50 at 50 connections: ${starving.length ? starving.join(", ") : "none"}`);
+    } finally {
+      await server.stop();
+    }
+  } finally {
+    await target.cleanup();
+  }
+}
+
+console.log(`\nAim (issue 26): every page ≥ 0.5× /terms, p99 ≤ 4× p50 at 50 connections\n${verdicts.map((v) => `- ${v}`).join("\n")}`);
