@@ -70,7 +70,10 @@ export const loader = withPageErrors(async function loader({ request, params, co
     ownerRecord: await responseRecord(context.db, offer.ownerId),
     shareImage: shareImagePath("offer", offer.id, offerShareModel(offer)),
     title: translate(tradesMessages, locale, "offerTitle", { name: shownName(offer.ownerName, locale) }),
-    description: translate(tradesMessages, locale, "offerDescription", { give: names(offer.give), want: names(offer.want) }),
+    description: translate(tradesMessages, locale, "offerDescription", {
+      give: offer.giveAny ? translate(tradesMessages, locale, "anyCard") : names(offer.give),
+      want: offer.wantAny ? translate(tradesMessages, locale, "anyCard") : names(offer.want),
+    }),
   };
 });
 
@@ -139,6 +142,8 @@ export default function TradePage({ loaderData, actionData }: Route.ComponentPro
           initialGive={offer.give.map((c) => ({ cardId: c.cardId, name: c.name, nameEn: c.nameEn, rarity: c.rarity, count: c.count }))}
           initialWant={offer.want.map((c) => ({ cardId: c.cardId, name: c.name, nameEn: c.nameEn, rarity: c.rarity, count: c.count }))}
           initialComment={offer.comment}
+          initialGiveAny={offer.giveAny}
+          initialWantAny={offer.wantAny}
           intent="save"
           rules={loaderData.rules}
           now={now}

@@ -250,6 +250,35 @@ describe("trade board", () => {
     await Promise.all([adminContext.close(), owner.context.close(), reporter.context.close()]);
   });
 
+  it("on a phone, a player posts 譲 ヒトカゲ with 求 何でも可; another player giving a card of that rarity finds it in マッチ", async () => {
+    const anyOwner = await player("ナンデモ", PHONE);
+    await anyOwner.page.goto(`${baseUrl}/trades/new`);
+    await pickCard(anyOwner.page, "譲れるカードを追加", "ひとかげ");
+    await anyOwner.page.getByTestId("want-any").check();
+    // The 求 picker gives way to 何でも可; the pairs say the partner picks a ◆ card.
+    await expect(anyOwner.page.getByRole("combobox", { name: "欲しいカードを追加" }).count()).resolves.toBe(0);
+    await anyOwner.page.getByText("何でも可: 相手が同じレアリティ（◆）のカードを選びます").waitFor();
+    expect(await seriousA11yViolations(anyOwner.page)).toEqual([]);
+    await anyOwner.page.getByRole("button", { name: "募集を投稿する" }).click();
+    await anyOwner.page.waitForURL(/\/trades\/[0-9a-f-]{36}\?done=posted$/);
+    const anyOfferId = new URL(anyOwner.page.url()).pathname.split("/").pop()!;
+    await anyOwner.page.getByTestId("any-card").getByText("何でも可（同じレアリティ）").waitFor();
+    expect(await seriousA11yViolations(anyOwner.page)).toEqual([]);
+
+    // Someone wanting ヒトカゲ and giving a ◆ card: the 何でも可 offer is in their マッチ.
+    const seeker = await player("サガス", PHONE);
+    await postOffer(seeker.page, "ぜにがめ", "ひとかげ", "ゼニガメ出せます");
+    await seeker.page.goto(`${baseUrl}/trades?view=matches`);
+    const match = seeker.page.locator("article", { has: seeker.page.getByRole("link", { name: `${anyOwner.name}さんのトレード募集` }) });
+    await match.waitFor();
+    expect(await match.getByRole("link", { name: `${anyOwner.name}さんのトレード募集` }).getAttribute("href")).toBe(`/trades/${anyOfferId}`);
+    await match.getByText("何でも可（同じレアリティ）").waitFor();
+    expect(await seriousA11yViolations(seeker.page)).toEqual([]);
+    expect(anyOwner.problems).toEqual([]);
+    expect(seeker.problems).toEqual([]);
+    await Promise.all([anyOwner.context.close(), seeker.context.close()]);
+  });
+
   it("posting needs a signed-in user with a friend ID", async () => {
     const context = await newContext(browser);
     const page = await context.newPage();

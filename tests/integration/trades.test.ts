@@ -523,24 +523,25 @@ describe("マッチ stays current", () => {
     expect(await ids()).toContain(theirs.id);
   });
 
-  it("keeps trade_offers.match_keys equal to the offer's cards, whoever writes them", async () => {
+  it("keeps trade_offers.match_keys equal to the offer's cards and their rarities, whoever writes them", async () => {
     const [A, C, E] = (await catalogueCards(db, "◆◆", 16)).slice(10, 13);
     const user = await createUser(db);
     const created = await createOffer(db, user.id, offer([A, E], [C]));
-    const keysOf = async (id: string) => (await db.select({ k: tradeOffers.matchKeys }).from(tradeOffers).where(eq(tradeOffers.id, id)))[0].k;
-    expect(await keysOf(created.id)).toEqual([`g:${A.id}`, `g:${E.id}`, `w:${C.id}`].sort());
+    // Compared sorted: the database's collation orders "g:" and "gr:" its own way.
+    const keysOf = async (id: string) => [...(await db.select({ k: tradeOffers.matchKeys }).from(tradeOffers).where(eq(tradeOffers.id, id)))[0].k].sort();
+    expect(await keysOf(created.id)).toEqual([`g:${A.id}`, `g:${E.id}`, `w:${C.id}`, "gr:◆◆", "wr:◆◆"].sort());
     await updateOffer(db, user.id, created.id, OfferInputSchema.parse({ give: [{ cardId: C.id, count: 2 }], want: [{ cardId: A.id, count: 1 }] }));
-    expect(await keysOf(created.id)).toEqual([`g:${C.id}`, `w:${A.id}`]);
+    expect(await keysOf(created.id)).toEqual([`g:${C.id}`, `w:${A.id}`, "gr:◆◆", "wr:◆◆"].sort());
     // Straight SQL too: the database keeps the keys, not the service.
     await db.delete(tradeOfferCards).where(and(eq(tradeOfferCards.offerId, created.id), eq(tradeOfferCards.side, "want")));
-    expect(await keysOf(created.id)).toEqual([`g:${C.id}`]);
+    expect(await keysOf(created.id)).toEqual([`g:${C.id}`, "gr:◆◆"].sort());
     await db.update(tradeOfferCards).set({ side: "want" }).where(eq(tradeOfferCards.offerId, created.id));
-    expect(await keysOf(created.id)).toEqual([`w:${C.id}`]);
+    expect(await keysOf(created.id)).toEqual([`w:${C.id}`, "wr:◆◆"].sort());
     // A card moved to another offer leaves the first one's keys too.
     const other = await createOffer(db, user.id, offer([E], [A]));
     await db.update(tradeOfferCards).set({ offerId: other.id }).where(eq(tradeOfferCards.offerId, created.id));
     expect(await keysOf(created.id)).toEqual([]);
-    expect(await keysOf(other.id)).toEqual([`g:${E.id}`, `w:${A.id}`, `w:${C.id}`].sort());
+    expect(await keysOf(other.id)).toEqual([`g:${E.id}`, `w:${A.id}`, `w:${C.id}`, "gr:◆◆", "wr:◆◆"].sort());
   });
 });
 

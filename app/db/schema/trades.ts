@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import {
+  boolean,
   check,
   index,
   integer,
@@ -33,12 +34,17 @@ export const tradeOffers = pgTable(
     // 'g:<cardId>' for each card given and 'w:<cardId>' for each card wanted: kept by triggers on
     // trade_offer_cards (drizzle/0007), searched by マッチ through the GIN index below.
     matchKeys: text("match_keys").array().notNull().default(sql`'{}'::text[]`),
+    // 何でも可: the side has no cards named; the partner chooses any card of the same rarity as
+    // the other side's cards from their own offers. At most one side.
+    giveAny: boolean("give_any").notNull().default(false),
+    wantAny: boolean("want_any").notNull().default(false),
   },
   (t) => [
     check(
       "trade_offers_status_check",
       sql`${t.status} in ('open', 'negotiating', 'completed', 'closed', 'expired')`,
     ),
+    check("trade_offers_any_one_side_check", sql`not (${t.giveAny} and ${t.wantAny})`),
     index("trade_offers_board_idx").on(t.status, t.bumpedAt.desc(), t.id.desc()),
     index("trade_offers_owner_idx").on(t.ownerId, t.status),
     index("trade_offers_open_match_keys_idx").using("gin", t.matchKeys).where(sql`status = 'open'`),

@@ -114,7 +114,7 @@ export async function notifyTradeStep(db: Queryable, s: { roomId: string; actorI
  * and wants a card they give, of the same rarity — the game trades 1:1 within a rarity) and the
  * players whose ほしいカード list holds a card it gives. Once per offer and player.
  */
-export async function notifyNewOffer(db: Queryable, o: { offerId: string; ownerId: string }): Promise<void> {
+export async function notifyNewOffer(db: Queryable, o: { offerId: string; ownerId: string; matchedOwners?: readonly string[] }): Promise<void> {
   await insertAndAnnounce(
     db,
     sql`insert into notifications (user_id, kind, actor_id, offer_id, dedupe_key)
@@ -132,6 +132,20 @@ export async function notifyNewOffer(db: Queryable, o: { offerId: string; ownerI
         on conflict do nothing
         returning id, count`,
   );
+  // Matches the card-for-card query above cannot see (何でも可 on either offer): found by マッチ's
+  // own rules (features/trades/matches.server.ts) and named by the caller; the dedupe key keeps
+  // a player found both ways to one notification.
+  if (o.matchedOwners?.length) {
+    await insertAndAnnounce(
+      db,
+      sql`insert into notifications (user_id, kind, actor_id, offer_id, dedupe_key)
+          select distinct m.owner_id, 'match', ${o.ownerId}, ${o.offerId}::uuid, ${`offer:${o.offerId}`}
+          from (values ${sql.join(o.matchedOwners.map((id) => sql`(${id})`), sql`, `)}) as m(owner_id)
+          where ${allowed(sql`m.owner_id`, o.ownerId)}
+          on conflict do nothing
+          returning id, count`,
+    );
+  }
   // A player both matched and wanting a card hears once (same dedupe key): the match says more.
   await insertAndAnnounce(
     db,

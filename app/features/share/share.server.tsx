@@ -4,6 +4,7 @@ import type { Db } from "../../db/client.server";
 import { packs } from "../../db/schema/index";
 import { elementOf, isTrainerCard, STAGE_MESSAGE, TYPE_MESSAGE, type CardFace } from "../../lib/card-face";
 import { translate } from "../../lib/i18n";
+import { displayRarity } from "../../lib/rarity";
 import { getCard, type CardDetail } from "../cards/cards.server";
 import { cardsMessages, type CardsMessageKey } from "../cards/messages";
 import { speciesArtDataUrl } from "../cards/species-art.server";
@@ -58,7 +59,9 @@ export function deckShareModel(deck: Pick<DeckDetail, "name" | "tier" | "energyT
 
 const ENDED = { closed: "endedClosed", expired: "endedExpired", completed: "endedCompleted", negotiating: "endedNegotiating" } as const;
 
-export function offerShareModel(offer: Pick<OfferView, "ownerName" | "give" | "want" | "status">): OfferShareModel {
+export function offerShareModel(offer: Pick<OfferView, "ownerName" | "give" | "want" | "status"> & Partial<Pick<OfferView, "giveAny" | "wantAny">>): OfferShareModel {
+  // 何でも可: the other side's rarities, which the card chosen will have.
+  const anyOf = (named: OfferView["give"]) => ja("anyCard", { rarity: [...new Set(named.map((c) => displayRarity(c.rarity)))].join("・") });
   const side = (cards: OfferView["give"]) => cards.slice(0, OFFER_TILES).map((card) => ({ name: card.name, rarity: card.rarity, frame: frameOf(card), count: card.count, art: artOf(card) }));
   const more = (cards: unknown[]) => (cards.length > OFFER_TILES ? ja("more", { count: cards.length - OFFER_TILES }) : null);
   return {
@@ -67,6 +70,8 @@ export function offerShareModel(offer: Pick<OfferView, "ownerName" | "give" | "w
     want: side(offer.want),
     ended: offer.status === "open" ? null : ja(ENDED[offer.status]),
     labels: { heading: ja("offerHeading"), give: ja("give"), want: ja("want"), moreGive: more(offer.give), moreWant: more(offer.want) },
+    ...(offer.giveAny ? { anyGive: anyOf(offer.want) } : {}),
+    ...(offer.wantAny ? { anyWant: anyOf(offer.give) } : {}),
   };
 }
 

@@ -140,17 +140,24 @@ export type OfferShareModel = {
   /** Set when the offer no longer takes answers: "この募集は期限切れです". */
   ended: string | null;
   labels: { heading: string; give: string; want: string; moreGive: string | null; moreWant: string | null };
+  /** 何でも可 on that side: its words in place of cards ("何でも可（◆◆）"). */
+  anyGive?: string | null;
+  anyWant?: string | null;
 };
 
-function Side({ label, cards, more, color }: { label: string; cards: ShareCard[]; more: string | null; color: string }) {
+function Side({ label, cards, more, color, any }: { label: string; cards: ShareCard[]; more: string | null; color: string; any?: string | null }) {
   return (
     <div style={column({ alignItems: "center", gap: 14, flexGrow: 1, flexBasis: 0 })}>
       <div style={{ display: "flex", background: color, color: "white", fontWeight: 700, fontSize: 44, borderRadius: 16, padding: "0 26px" }}>{label}</div>
-      <div style={row({ gap: 14, justifyContent: "center" })}>
-        {cards.map((card, i) => (
-          <CardTile key={i} card={card} width={cards.length > 2 ? 120 : 160} />
-        ))}
-      </div>
+      {any ? (
+        <div style={{ display: "flex", fontSize: 44, fontWeight: 700, border: "4px dashed #94a3b8", borderRadius: 20, padding: "60px 30px", color: "#334155" }}>{any}</div>
+      ) : (
+        <div style={row({ gap: 14, justifyContent: "center" })}>
+          {cards.map((card, i) => (
+            <CardTile key={i} card={card} width={cards.length > 2 ? 120 : 160} />
+          ))}
+        </div>
+      )}
       {more ? <div style={{ display: "flex", fontSize: 26, color: "#475569" }}>{more}</div> : null}
     </div>
   );
@@ -163,9 +170,9 @@ export function OfferShareImage({ model }: { model: OfferShareModel }) {
       <Brand label={model.labels.heading} />
       <div style={{ display: "flex", fontSize: 34, fontWeight: 700, marginTop: 6 }}>{model.owner}</div>
       <div style={row({ alignItems: "center", marginTop: "auto", marginBottom: "auto", gap: 10 })}>
-        <Side label={model.labels.give} cards={model.give.slice(0, OFFER_TILES)} more={model.labels.moreGive} color="#c2410c" />
+        <Side label={model.labels.give} cards={model.give.slice(0, OFFER_TILES)} more={model.labels.moreGive} color="#c2410c" any={model.anyGive} />
         <div style={{ display: "flex", fontSize: 80, color: "#94a3b8", fontWeight: 700 }}>→</div>
-        <Side label={model.labels.want} cards={model.want.slice(0, OFFER_TILES)} more={model.labels.moreWant} color="#0369a1" />
+        <Side label={model.labels.want} cards={model.want.slice(0, OFFER_TILES)} more={model.labels.moreWant} color="#0369a1" any={model.anyWant} />
       </div>
       {model.ended ? (
         <div style={row({ position: "absolute", left: 0, right: 0, top: 250, height: 130, alignItems: "center", justifyContent: "center", background: "rgba(15, 23, 42, 0.86)", color: "white", fontSize: 56, fontWeight: 700 })}>

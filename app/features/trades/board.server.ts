@@ -45,6 +45,11 @@ function isRealTime(bumpKey: string): boolean {
   return time.toISOString().slice(0, 19) === bumpKey.slice(0, 19);
 }
 
+/** The offer names a card on `side` of the same rarity as `cardId` (the board filters on 何でも可 offers). */
+const sameRarityOn = (side: "give" | "want", cardId: string) =>
+  sql`exists (select 1 from ${tradeOfferCards} c join ${cards} k on k.id = c.card_id
+              where c.offer_id = o.id and c.side = ${side} and k.rarity = (select rarity from ${cards} where id = ${cardId}))`;
+
 /**
  * The board: open, unexpired offers, most recently posted or bumped first, 20 a page with a
  * cursor. Filters: a card given, any of several cards given, a card wanted, a pack (either side),
@@ -58,14 +63,17 @@ export async function listBoard(
   const f = options.filters ?? {};
   const where: SQL[] = [offerOpenNow(), sql`p.suspended_at is null`, notBlockedFor(options.viewerId)];
   if (f.give) {
-    where.push(sql`exists (select 1 from ${tradeOfferCards} c where c.offer_id = o.id and c.side = 'give' and c.card_id = ${f.give})`);
+    // A 譲 何でも可 offer gives any card of the rarity it wants: the card filtered for, if it has that rarity.
+    where.push(sql`(exists (select 1 from ${tradeOfferCards} c where c.offer_id = o.id and c.side = 'give' and c.card_id = ${f.give})
+                    or (o.give_any and ${sameRarityOn("want", f.give)}))`);
   }
   if (f.giveAny?.length) {
     const ids = sql.join(f.giveAny.map((id) => sql`${id}`), sql`, `);
     where.push(sql`exists (select 1 from ${tradeOfferCards} c where c.offer_id = o.id and c.side = 'give' and c.card_id in (${ids}))`);
   }
   if (f.want) {
-    where.push(sql`exists (select 1 from ${tradeOfferCards} c where c.offer_id = o.id and c.side = 'want' and c.card_id = ${f.want})`);
+    where.push(sql`(exists (select 1 from ${tradeOfferCards} c where c.offer_id = o.id and c.side = 'want' and c.card_id = ${f.want})
+                    or (o.want_any and ${sameRarityOn("give", f.want)}))`);
   }
   if (f.pack) {
     where.push(sql`exists (select 1 from ${tradeOfferCards} c join card_packs cp on cp.card_id = c.card_id

@@ -30,6 +30,7 @@ const TRADE_ERRORS = {
   bad_request: [400, "badRequest"],
   // What the offer and report schemas refuse (their messages are these catalogue keys).
   give_required: [400, "giveRequired"],
+  any_both_sides: [400, "anyBothSides"],
   want_required: [400, "wantRequired"],
   too_many_cards: [400, "tooManyCards"],
   copies_range: [400, "copiesRange"],

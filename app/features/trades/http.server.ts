@@ -23,12 +23,13 @@ export function parseReportInput(value: unknown): { reason: string } {
  * so it works before hydration too.
  */
 /** The offer form's fields, unchecked (the schema checks them where they are used). */
-export function offerFieldsFromForm(form: FormData): { give: unknown[]; want: unknown[]; comment: string } {
+export function offerFieldsFromForm(form: FormData): { give: unknown[]; want: unknown[]; giveAny: boolean; wantAny: boolean; comment: string } {
   const side = (name: string) =>
     form.getAll(name).map((value) => {
       const text = String(value);
       const at = text.lastIndexOf("*");
       return at < 0 ? { cardId: text, count: 1 } : { cardId: text.slice(0, at), count: text.slice(at + 1) };
     });
-  return { give: side("give"), want: side("want"), comment: String(form.get("comment") ?? "") };
+  // 何でも可 is a checkbox per side: present means on.
+  return { give: side("give"), want: side("want"), giveAny: form.get("giveAny") !== null, wantAny: form.get("wantAny") !== null, comment: String(form.get("comment") ?? "") };
 }

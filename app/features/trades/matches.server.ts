@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { Db } from "../../db/client.server";
 import { cards, profiles, tradeOfferCards, tradeOffers } from "../../db/schema/index";
-import { rowsOf } from "../../db/sql.server";
+import { rowsOf, type Queryable } from "../../db/sql.server";
 import { changeVersion } from "../../lib/change-bus.server";
 import { createCache } from "../../lib/cache.server";
 import { notBlockedFor } from "../blocks/blocks.server";
@@ -116,24 +116,42 @@ export function parseMatchPage(value: string | null): number {
   return Number(value);
 }
 
+/** What I can trade, from my open offers: cards named on each side, and the rarities of my 何でも可 offers. */
+type Mine = {
+  want: { card_id: string; rarity: string }[];
+  give: { card_id: string; rarity: string }[];
+  /** I take any card of these rarities (my offers giving them with 求 何でも可). */
+  wantAnyRarities: Set<string>;
+  /** I give any card of these rarities the partner wants (my offers wanting them with 譲 何でも可). */
+  giveAnyRarities: Set<string>;
+};
+
 async function computeMatches(db: Db, userId: string, limit: number): Promise<MatchView[]> {
-  const listed = await rowsOf<{ card_id: string; side: string; rarity: string }>(
+  const listed = await rowsOf<{ card_id: string; side: string; rarity: string; give_any: boolean; want_any: boolean }>(
     db,
-    sql`select distinct c.card_id, c.side, k.rarity from ${tradeOfferCards} c
+    sql`select distinct c.card_id, c.side, k.rarity, o.give_any, o.want_any from ${tradeOfferCards} c
         join ${tradeOffers} o on o.id = c.offer_id join ${cards} k on k.id = c.card_id
         where o.owner_id = ${userId} and ${offerOpenNow()}`,
   );
   // Only cards the trade rules allow now can pair (docs/decisions/018): an offer a rule change
   // closed stays on the board, marked, but is nobody's マッチ.
   const allowed = await cardTradeability(db, [...new Set(listed.map((m) => m.card_id))]);
-  const mine = listed.filter((m) => allowed.get(m.card_id)?.tradeable);
-  // Only rarities on both of my sides can ever pair (the game trades like for like).
-  const giveRarities = new Set(mine.filter((m) => m.side === "give").map((m) => m.rarity));
-  const wantRarities = new Set(mine.filter((m) => m.side === "want").map((m) => m.rarity));
-  const want = mine.filter((m) => m.side === "want" && giveRarities.has(m.rarity));
-  const give = mine.filter((m) => m.side === "give" && wantRarities.has(m.rarity));
-  if (!want.length || !give.length) return [];
-  const ranked = (await rankMatches(db, userId, want, give)).slice(0, limit);
+  const tradeable = listed.filter((m) => allowed.get(m.card_id)?.tradeable);
+  const wantAnyRarities = new Set(tradeable.filter((m) => m.side === "give" && m.want_any).map((m) => m.rarity));
+  const giveAnyRarities = new Set(tradeable.filter((m) => m.side === "want" && m.give_any).map((m) => m.rarity));
+  const named = (side: string) => [...new Map(tradeable.filter((m) => m.side === side).map((m) => [m.card_id, { card_id: m.card_id, rarity: m.rarity }])).values()];
+  // Only rarities I can both receive and send can ever pair (the game trades like for like).
+  const receivable = new Set([...named("want").map((m) => m.rarity), ...wantAnyRarities]);
+  const sendable = new Set([...named("give").map((m) => m.rarity), ...giveAnyRarities]);
+  const both = (r: string) => receivable.has(r) && sendable.has(r);
+  const mine: Mine = {
+    want: named("want").filter((m) => both(m.rarity)),
+    give: named("give").filter((m) => both(m.rarity)),
+    wantAnyRarities: new Set([...wantAnyRarities].filter(both)),
+    giveAnyRarities: new Set([...giveAnyRarities].filter(both)),
+  };
+  if (![...receivable].some(both)) return [];
+  const ranked = (await rankMatches(db, userId, mine)).slice(0, limit);
   if (!ranked.length) return [];
   const rows = await rowsOf<OfferRow>(
     db,
@@ -143,57 +161,32 @@ async function computeMatches(db: Db, userId: string, limit: number): Promise<Ma
   const byId = new Map(rows.map((row) => [row.id, row]));
   const page = ranked.filter((r) => byId.has(r.id));
   const offers = await withCards(db, page.map((r) => byId.get(r.id)!));
-  const myWant = new Set(mine.filter((m) => m.side === "want").map((m) => m.card_id));
-  const myGive = new Set(mine.filter((m) => m.side === "give").map((m) => m.card_id));
-  return offers.map((offer, i) => ({
-    ...offer,
-    fitting: page[i].fitting,
-    pairs: pairsByRarity(
-      offer.give.filter((c) => myWant.has(c.cardId)),
-      offer.want.filter((c) => myGive.has(c.cardId)),
-    ),
-  }));
+  const myWant = new Set(mine.want.map((m) => m.card_id));
+  const myGive = new Set(mine.give.map((m) => m.card_id));
+  const asPairing = (list: { card_id: string; rarity: string }[]) => list.map((m) => ({ cardId: m.card_id, rarity: m.rarity }));
+  return offers.map((offer, i) => {
+    // 何でも可 on their side: the card comes from my own list, of the rarities they name.
+    const theirWantRarities = new Set(offer.want.map((c) => c.rarity));
+    const theirGiveRarities = new Set(offer.give.map((c) => c.rarity));
+    const receive = offer.giveAny
+      ? asPairing(mine.want.filter((m) => theirWantRarities.has(m.rarity)))
+      : offer.give.filter((c) => myWant.has(c.cardId) || mine.wantAnyRarities.has(c.rarity));
+    const send = offer.wantAny
+      ? asPairing(mine.give.filter((m) => theirGiveRarities.has(m.rarity)))
+      : offer.want.filter((c) => myGive.has(c.cardId) || mine.giveAnyRarities.has(c.rarity));
+    return { ...offer, fitting: page[i].fitting, pairs: pairsByRarity(receive, send) };
+  });
 }
 
 /**
- * Ranks every open offer that gives one of my wanted cards and wants one of my given cards.
- * trade_offers.match_keys ('g:<card>' / 'w:<card>') and its GIN index find them in one index
- * scan, however popular the cards; the same-rarity fit is counted here from those keys.
+ * Ranks every open offer I could trade with: it gives a card I want (by name, or of a rarity I
+ * take 何でも可) or gives 何でも可 of a rarity I want, and it wants a card I give (likewise).
+ * trade_offers.match_keys ('g:<card>' / 'w:<card>', 'gr:<rarity>' / 'wr:<rarity>') and its GIN
+ * index find them in one index scan, however popular the cards; the same-rarity fit is counted
+ * here from those keys.
  */
-async function rankMatches(
-  db: Db,
-  userId: string,
-  want: { card_id: string; rarity: string }[],
-  give: { card_id: string; rarity: string }[],
-): Promise<RankedMatch[]> {
-  const keys = (prefix: string, list: { card_id: string }[]) =>
-    sql`array[${sql.join(list.map((c) => sql`${prefix + c.card_id}`), sql`, `)}]::text[]`;
-  const candidates = await rowsOf<{ id: string; owner_id: string; match_keys: string[]; last_active_at: Date | string; bumped_at: Date | string }>(
-    db,
-    sql`select o.id, o.owner_id, o.match_keys, p.last_active_at, o.bumped_at
-        from ${tradeOffers} o join ${profiles} p on p.user_id = o.owner_id
-        where ${offerOpenNow()} and o.match_keys && ${keys("g:", want)} and o.match_keys && ${keys("w:", give)}
-          and o.owner_id <> ${userId} and p.suspended_at is null and ${notBlockedFor(userId)}`,
-  );
-  const wantRarity = new Map(want.map((c) => [c.card_id, c.rarity]));
-  const giveRarity = new Map(give.map((c) => [c.card_id, c.rarity]));
-  const ranked: (RankedMatch & { owner: string; active: number; bumped: number })[] = [];
-  for (const offer of candidates) {
-    // Per rarity: their cards I want, and their wanted cards I give.
-    const receive = new Map<string, number>();
-    const send = new Map<string, number>();
-    for (const k of offer.match_keys) {
-      const rarity = (k.startsWith("g:") ? wantRarity : giveRarity).get(k.slice(2));
-      if (!rarity) continue;
-      const side = k.startsWith("g:") ? receive : send;
-      side.set(rarity, (side.get(rarity) ?? 0) + 1);
-    }
-    let fitting = 0;
-    for (const [rarity, n] of receive) fitting += Math.min(n, send.get(rarity) ?? 0);
-    if (fitting > 0) {
-      ranked.push({ id: offer.id, owner: offer.owner_id, fitting, active: new Date(offer.last_active_at).getTime(), bumped: new Date(offer.bumped_at).getTime() });
-    }
-  }
+async function rankMatches(db: Db, userId: string, mine: Mine): Promise<RankedMatch[]> {
+  const ranked = await fittingOffers(db, userId, mine);
   // At the same fit, players who answer their new rooms come first (the response record), then
   // the most recently active.
   const records = await responseRecords(db, ranked.map((r) => r.owner));
@@ -201,4 +194,92 @@ async function rankMatches(
   const late = (r: { owner: string }) => (rare.has(r.owner) ? 1 : 0);
   ranked.sort((a, b) => b.fitting - a.fitting || late(a) - late(b) || b.active - a.active || b.bumped - a.bumped || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
   return ranked.map(({ id, fitting }) => ({ id, fitting }));
+}
+
+type FittingOffer = RankedMatch & { owner: string; active: number; bumped: number };
+
+/** The open offers of others that fit `mine` (at least one same-rarity 1:1 trade), unranked. */
+async function fittingOffers(q: Queryable, userId: string, mine: Mine, onlyAny = false): Promise<FittingOffer[]> {
+  const keys = (list: string[]) => sql`array[${sql.join(list.map((k) => sql`${k}`), sql`, `)}]::text[]`;
+  const wantRarities = [...new Set(mine.want.map((c) => c.rarity))];
+  const giveRarities = [...new Set(mine.give.map((c) => c.rarity))];
+  const receiveKeys = [...mine.want.map((c) => `g:${c.card_id}`), ...[...mine.wantAnyRarities].map((r) => `gr:${r}`)];
+  const sendKeys = [...mine.give.map((c) => `w:${c.card_id}`), ...[...mine.giveAnyRarities].map((r) => `wr:${r}`)];
+  const none = sql`false`;
+  // Something for me: a card they give (named), or their 譲 何でも可 against a rarity I want.
+  const receives = sql`(${receiveKeys.length ? sql`o.match_keys && ${keys(receiveKeys)}` : none}
+    or ${wantRarities.length ? sql`(o.give_any and o.match_keys && ${keys(wantRarities.map((r) => `wr:${r}`))})` : none})`;
+  const sends = sql`(${sendKeys.length ? sql`o.match_keys && ${keys(sendKeys)}` : none}
+    or ${giveRarities.length ? sql`(o.want_any and o.match_keys && ${keys(giveRarities.map((r) => `gr:${r}`))})` : none})`;
+  const candidates = await rowsOf<{ id: string; owner_id: string; match_keys: string[]; give_any: boolean; want_any: boolean; last_active_at: Date | string; bumped_at: Date | string }>(
+    q,
+    sql`select o.id, o.owner_id, o.match_keys, o.give_any, o.want_any, p.last_active_at, o.bumped_at
+        from ${tradeOffers} o join ${profiles} p on p.user_id = o.owner_id
+        where ${offerOpenNow()} and ${receives} and ${sends} ${onlyAny ? sql`and (o.give_any or o.want_any)` : sql``}
+          and o.owner_id <> ${userId} and p.suspended_at is null and ${notBlockedFor(userId)}`,
+  );
+  // The rarities of their named cards, read with the same connection (inside a post's transaction).
+  const ids = [...new Set(candidates.flatMap((o) => o.match_keys.filter((k) => k.startsWith("g:") || k.startsWith("w:")).map((k) => k.slice(2))))];
+  const rarities = new Map<string, string>();
+  if (ids.length) {
+    const found = await rowsOf<{ id: string; rarity: string }>(q, sql`select id, rarity from ${cards} where id in (${sql.join(ids.map((id) => sql`${id}`), sql`, `)})`);
+    for (const row of found) rarities.set(row.id, row.rarity);
+  }
+  const rarityOf = (id: string) => rarities.get(id);
+  const wantIds = new Set(mine.want.map((c) => c.card_id));
+  const giveIds = new Set(mine.give.map((c) => c.card_id));
+  const countBy = (list: { rarity: string }[]) => list.reduce((m, c) => m.set(c.rarity, (m.get(c.rarity) ?? 0) + 1), new Map<string, number>());
+  const wantCount = countBy(mine.want);
+  const giveCount = countBy(mine.give);
+  const ranked: FittingOffer[] = [];
+  for (const offer of candidates) {
+    // Per rarity: the cards I would receive from them, and the cards I would send them.
+    const receive = new Map<string, number>();
+    const send = new Map<string, number>();
+    const add = (side: Map<string, number>, rarity: string, n = 1) => side.set(rarity, (side.get(rarity) ?? 0) + n);
+    for (const k of offer.match_keys) {
+      const at = k.indexOf(":");
+      const kind = k.slice(0, at);
+      const value = k.slice(at + 1);
+      if (kind === "g" && !offer.give_any) {
+        const rarity = rarityOf(value);
+        if (rarity && (wantIds.has(value) || mine.wantAnyRarities.has(rarity))) add(receive, rarity);
+      } else if (kind === "w" && !offer.want_any) {
+        const rarity = rarityOf(value);
+        if (rarity && (giveIds.has(value) || mine.giveAnyRarities.has(rarity))) add(send, rarity);
+      } else if (kind === "wr" && offer.give_any) {
+        // They give 何でも可 of the rarity they want: any card of it on my want list.
+        add(receive, value, wantCount.get(value) ?? 0);
+      } else if (kind === "gr" && offer.want_any) {
+        add(send, value, giveCount.get(value) ?? 0);
+      }
+    }
+    let fitting = 0;
+    for (const [rarity, n] of receive) fitting += Math.min(n, send.get(rarity) ?? 0);
+    if (fitting > 0) {
+      ranked.push({ id: offer.id, owner: offer.owner_id, fitting, active: new Date(offer.last_active_at).getTime(), bumped: new Date(offer.bumped_at).getTime() });
+    }
+  }
+  return ranked;
+}
+
+/**
+ * The owners of open offers a new offer fits under マッチ's rules where either offer says 何でも可
+ * (the new-offer notification finds the card-for-card ones itself). `give`/`want`: the new offer's
+ * named cards with their rarities.
+ */
+export async function anyMatchOwners(
+  q: Queryable,
+  userId: string,
+  offer: { give: { cardId: string; rarity: string }[]; want: { cardId: string; rarity: string }[]; giveAny: boolean; wantAny: boolean },
+): Promise<string[]> {
+  const side = (list: { cardId: string; rarity: string }[]) => list.map((c) => ({ card_id: c.cardId, rarity: c.rarity }));
+  const mine: Mine = {
+    want: side(offer.want),
+    give: side(offer.give),
+    wantAnyRarities: new Set(offer.wantAny ? offer.give.map((c) => c.rarity) : []),
+    giveAnyRarities: new Set(offer.giveAny ? offer.want.map((c) => c.rarity) : []),
+  };
+  const found = await fittingOffers(q, userId, mine, !(offer.giveAny || offer.wantAny));
+  return [...new Set(found.map((f) => f.owner))];
 }

@@ -28,13 +28,15 @@ export type OfferRow = {
   display_name: string;
   completed_trades: number;
   last_active_at: Date | string;
+  give_any: boolean;
+  want_any: boolean;
   /** [side, cardId, count] of each card, from OFFER_COLUMNS. */
   offer_cards: [string, string, number][];
 };
 
 // Columns every offer list selects; `bump_key` is the exact (microsecond) cursor value.
 export const OFFER_COLUMNS = sql`
-  o.id, o.owner_id, o.status, o.comment, o.partner_id, o.created_at, o.bumped_at, o.expires_at,
+  o.id, o.owner_id, o.status, o.comment, o.partner_id, o.created_at, o.bumped_at, o.expires_at, o.give_any, o.want_any,
   to_char(o.bumped_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US') as bump_key,
   ${offerExpiredNow()} as expired,
   o.bumped_at + make_interval(hours => ${BUMP_INTERVAL_HOURS}) as can_bump_at,
@@ -96,6 +98,8 @@ function toView(row: OfferRow, sides: { give: OfferCardView[]; want: OfferCardVi
     partnerId: row.partner_id,
     give: sides?.give ?? [],
     want: sides?.want ?? [],
+    giveAny: row.give_any === true,
+    wantAny: row.want_any === true,
     createdAt: iso(row.created_at),
     bumpedAt: iso(row.bumped_at),
     expiresAt: iso(row.expires_at),
@@ -152,6 +156,8 @@ export function toListItem(offer: OfferView): OfferListItem {
     bumpedAt: offer.bumpedAt,
     give: offer.give.map(toChip),
     want: offer.want.map(toChip),
+    giveAny: offer.giveAny,
+    wantAny: offer.wantAny,
   };
 }
 

@@ -25,6 +25,7 @@ import {
 } from "./rules";
 import { isBlockedEitherWay, notBlockedFor } from "../blocks/blocks.server";
 import { offerExpiredNow, offerOpenNow } from "../../db/open-offers";
+import { anyMatchOwners } from "./matches.server";
 import { assertCardsTradeable, loadTradeRules } from "./trade-rules.server";
 import { isCardTradeableAt } from "./trade-rules";
 import { isOfferId, OFFER_COLUMNS, withCards, type OfferRow } from "./offer-views.server";
@@ -52,7 +53,16 @@ type CheckedCard = { cardId: string; count: number; rarity: string; name: string
  * (trade-rules.server.ts), they come from a pack the trade picker offers, no card sits on both sides, and
  * at least one given card shares a rarity with a wanted one (the game trades only like for like).
  */
-export async function checkOfferCards(db: Db, input: Pick<OfferInput, "give" | "want">): Promise<{ give: CheckedCard[]; want: CheckedCard[] }> {
+export async function checkOfferCards(
+  db: Db,
+  input: Pick<OfferInput, "give" | "want"> & Partial<Pick<OfferInput, "giveAny" | "wantAny">>,
+): Promise<{ give: CheckedCard[]; want: CheckedCard[] }> {
+  // 何でも可 on one side (never both; the schema refuses it too): the named side alone is checked,
+  // and any card of its rarities can come back, so a same-rarity pair always exists.
+  const anySide = input.giveAny === true || input.wantAny === true;
+  if (input.giveAny && input.wantAny) throw new TradeError("any_both_sides");
+  if (!input.giveAny && input.give.length === 0) throw new TradeError("give_required");
+  if (!input.wantAny && input.want.length === 0) throw new TradeError("want_required");
   const seen = new Set<string>();
   for (const side of [input.give, input.want]) {
     const inSide = new Set<string>();
@@ -84,7 +94,7 @@ export async function checkOfferCards(db: Db, input: Pick<OfferInput, "give" | "
   const give = input.give.map(check);
   const want = input.want.map(check);
   await assertCardsTradeable(db, [...give, ...want]);
-  if (pairsByRarity(give, want).length === 0) throw new TradeError("no_same_rarity_pair");
+  if (!anySide && pairsByRarity(give, want).length === 0) throw new TradeError("no_same_rarity_pair");
   return { give, want };
 }
 
@@ -141,7 +151,10 @@ async function touchActive(tx: Queryable, userId: string): Promise<void> {
 }
 
 /** Posts an offer: friend ID set, not suspended, ≤5 open, within the hourly limit, valid cards. */
-export async function createOffer(db: Db, userId: string, input: OfferInput): Promise<{ id: string }> {
+/** An offer as the services take it: the schema's output, 何でも可 off when not said. */
+type OfferDraft = Omit<OfferInput, "giveAny" | "wantAny"> & Partial<Pick<OfferInput, "giveAny" | "wantAny">>;
+
+export async function createOffer(db: Db, userId: string, input: OfferDraft): Promise<{ id: string }> {
   const checked = await checkOfferCards(db, input);
   const created = await db.transaction(async (tx) => {
     // Locking the profile row serialises one user's posts, so two at once cannot both be the 5th.
@@ -154,6 +167,8 @@ export async function createOffer(db: Db, userId: string, input: OfferInput): Pr
       .values({
         ownerId: userId,
         comment: input.comment,
+        giveAny: input.giveAny ?? false,
+        wantAny: input.wantAny ?? false,
         expiresAt: sql`now() + make_interval(hours => ${OFFER_TTL_HOURS})`,
       })
       .returning({ id: tradeOffers.id });
@@ -163,7 +178,8 @@ export async function createOffer(db: Db, userId: string, input: OfferInput): Pr
     ]);
     await touchActive(tx, userId);
     await recordProductEvent(tx, "offer_posted", { offerId: offer.id, userId });
-    await notices().newOffer(tx, { offerId: offer.id, ownerId: userId });
+    const matchedOwners = await anyMatchOwners(tx, userId, { give: checked.give, want: checked.want, giveAny: input.giveAny ?? false, wantAny: input.wantAny ?? false });
+    await notices().newOffer(tx, { offerId: offer.id, ownerId: userId, matchedOwners });
     return { id: offer.id };
   });
   publishChange("board");
@@ -186,7 +202,7 @@ async function lockOwnOffer(tx: Tx, offerId: string, userId: string) {
 }
 
 /** Replaces the cards and comment of an open offer (owner only). Editing does not bump. */
-export async function updateOffer(db: Db, userId: string, offerId: string, input: OfferInput): Promise<void> {
+export async function updateOffer(db: Db, userId: string, offerId: string, input: OfferDraft): Promise<void> {
   // Someone else's offer is refused before its cards are even looked at.
   await db.transaction((tx) => lockOwnOffer(tx, offerId, userId));
   const checked = await checkOfferCards(db, input);
@@ -195,7 +211,7 @@ export async function updateOffer(db: Db, userId: string, offerId: string, input
     if (offer.status !== "open") throw new TradeError("not_editable");
     await tx
       .update(tradeOffers)
-      .set({ comment: input.comment, updatedAt: sql`now()` })
+      .set({ comment: input.comment, giveAny: input.giveAny ?? false, wantAny: input.wantAny ?? false, updatedAt: sql`now()` })
       .where(and(eq(tradeOffers.id, offerId), eq(tradeOffers.ownerId, userId)));
     await tx.delete(tradeOfferCards).where(eq(tradeOfferCards.offerId, offerId));
     await tx.insert(tradeOfferCards).values([

@@ -18,14 +18,31 @@ const OfferCardSchema = z.object({
 // Line breaks are kept; other control characters are dropped so the text stays plain.
 const CONTROL = /[\u0000-\u0009\u000b\u000c\u000e-\u001f\u007f]/g;
 
-export const OfferInputSchema = z.object({
-  give: z.array(OfferCardSchema).min(1, "giveRequired").max(MAX_CARDS_PER_SIDE, "tooManyCards"),
-  want: z.array(OfferCardSchema).min(1, "wantRequired").max(MAX_CARDS_PER_SIDE, "tooManyCards"),
-  comment: safeString("badRequest")
-    .default("")
-    .transform((v) => v.replace(/\r\n?/g, "\n").replace(CONTROL, "").trim())
-    .pipe(z.string().max(COMMENT_MAX_LENGTH, "commentTooLong")),
-});
+/**
+ * An offer: the cards given and wanted, or 何でも可 on one side (giveAny / wantAny: no cards on
+ * that side; the partner chooses any card of the same rarity from their own offers). The other
+ * side then names at least one card; both sides 何でも可 is refused.
+ */
+export const OfferInputSchema = z
+  .object({
+    give: z.array(OfferCardSchema).max(MAX_CARDS_PER_SIDE, "tooManyCards"),
+    want: z.array(OfferCardSchema).max(MAX_CARDS_PER_SIDE, "tooManyCards"),
+    giveAny: z.boolean().default(false),
+    wantAny: z.boolean().default(false),
+    comment: safeString("badRequest")
+      .default("")
+      .transform((v) => v.replace(/\r\n?/g, "\n").replace(CONTROL, "").trim())
+      .pipe(z.string().max(COMMENT_MAX_LENGTH, "commentTooLong")),
+  })
+  .superRefine((offer, ctx) => {
+    if (offer.giveAny && offer.wantAny) ctx.addIssue({ code: "custom", path: ["want"], message: "anyBothSides" });
+    else {
+      if (!offer.giveAny && offer.give.length === 0) ctx.addIssue({ code: "custom", path: ["give"], message: "giveRequired" });
+      if (!offer.wantAny && offer.want.length === 0) ctx.addIssue({ code: "custom", path: ["want"], message: "wantRequired" });
+    }
+  })
+  // A side marked 何でも可 keeps no cards (a form may still post the ones picked before).
+  .transform((offer) => ({ ...offer, give: offer.giveAny ? [] : offer.give, want: offer.wantAny ? [] : offer.want }));
 export type OfferInput = z.infer<typeof OfferInputSchema>;
 
 export const ReportInputSchema = z.object({

@@ -21,6 +21,9 @@ export type OfferView = {
   partnerId: string | null;
   give: OfferCardView[];
   want: OfferCardView[];
+  /** 何でも可 on that side: no cards named; the partner picks any card of the same rarity from their own offers. */
+  giveAny: boolean;
+  wantAny: boolean;
   createdAt: string;
   bumpedAt: string;
   expiresAt: string;
@@ -37,7 +40,7 @@ export type OfferChipView = OfferCardView;
  */
 export type OfferListItem = Pick<
   OfferView,
-  "id" | "ownerId" | "ownerName" | "ownerCompletedTrades" | "ownerLastActiveAt" | "status" | "comment" | "createdAt" | "bumpedAt"
+  "id" | "ownerId" | "ownerName" | "ownerCompletedTrades" | "ownerLastActiveAt" | "status" | "comment" | "createdAt" | "bumpedAt" | "giveAny" | "wantAny"
 > & {
   give: OfferChipView[];
   want: OfferChipView[];

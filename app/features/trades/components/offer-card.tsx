@@ -59,6 +59,17 @@ function CardChips({ cards, highlight, action }: { cards: OfferChipView[]; highl
   );
 }
 
+/** 何でも可: the side names no card; the partner picks one of the same rarity from their own offers. */
+function AnyCard() {
+  const t = useT(tradesMessages);
+  return (
+    <p className="text-sm" data-testid="any-card">
+      <span className="inline-block rounded-md border border-dashed border-slate-400 bg-white px-2 py-1 font-bold">{t("anyCard")}</span>
+      <span className="ml-2 text-xs text-slate-600">{t("anyCardHint")}</span>
+    </p>
+  );
+}
+
 /**
  * One offer on the board, in マッチ, on a profile: owner, their completed trades and activity,
  * 譲 and 求 with rarities, comment (plain text) and age. Friend IDs are never shown here.
@@ -102,11 +113,11 @@ export function OfferCard({
       <dl className="mt-3 grid gap-2 sm:grid-cols-[3rem_1fr]">
         <dt className="text-sm font-bold text-brand-800">{t("give")}</dt>
         <dd>
-          <CardChips cards={offer.give} highlight={highlightGive} action={offer.ruleClosed ? undefined : giveAction} />
+          {offer.giveAny ? <AnyCard /> : <CardChips cards={offer.give} highlight={highlightGive} action={offer.ruleClosed ? undefined : giveAction} />}
         </dd>
         <dt className="text-sm font-bold text-sky-800">{t("want")}</dt>
         <dd>
-          <CardChips cards={offer.want} highlight={highlightWant} />
+          {offer.wantAny ? <AnyCard /> : <CardChips cards={offer.want} highlight={highlightWant} />}
         </dd>
       </dl>
       {offer.ruleClosed ? <RuleClosedMark /> : null}

@@ -74,6 +74,8 @@ export function OfferForm({
   initialGive = [],
   initialWant = [],
   initialComment = "",
+  initialGiveAny = false,
+  initialWantAny = false,
   error,
   mode,
   intent,
@@ -83,6 +85,9 @@ export function OfferForm({
   initialGive?: ChosenCard[];
   initialWant?: ChosenCard[];
   initialComment?: string;
+  /** 何でも可 on that side (an edit of such an offer). */
+  initialGiveAny?: boolean;
+  initialWantAny?: boolean;
   error?: string | null;
   mode: "new" | "edit";
   /** Sent as `intent` when the route's action handles several forms. */
@@ -99,6 +104,8 @@ export function OfferForm({
   const [give, setGive] = useState(initialGive);
   const [want, setWant] = useState(initialWant);
   const [comment, setComment] = useState(initialComment);
+  const [giveAny, setGiveAny] = useState(initialGiveAny);
+  const [wantAny, setWantAny] = useState(initialWantAny);
   const [ruleError, setRuleError] = useState<{ side: Side; text: string } | null>(null);
   // The picker's own filter knows only the catalogue's default rarities: when a rule opened
   // another rarity, show every card and let the rules below decide.
@@ -128,7 +135,32 @@ export function OfferForm({
 
   const pairs = pairsByRarity(give, want);
   const names = new Map([...give, ...want].map((c) => [c.cardId, cardName(c, locale)]));
-  const ready = give.length > 0 && want.length > 0 && pairs.length > 0 && comment.length <= COMMENT_MAX_LENGTH;
+  const anySide = giveAny || wantAny;
+  // 何でも可 on one side: the named side alone decides (any card of its rarities can come back).
+  const ready =
+    !(giveAny && wantAny) && (giveAny || give.length > 0) && (wantAny || want.length > 0) && (anySide || pairs.length > 0) && comment.length <= COMMENT_MAX_LENGTH;
+  const anyToggle = (side: Side) => {
+    const on = side === "give" ? giveAny : wantAny;
+    const other = side === "give" ? wantAny : giveAny;
+    return (
+      <label className="flex items-start gap-2 text-sm">
+        <input
+          type="checkbox"
+          name={side === "give" ? "giveAny" : "wantAny"}
+          value="1"
+          checked={on}
+          disabled={other}
+          onChange={(e) => (side === "give" ? setGiveAny : setWantAny)(e.target.checked)}
+          className="mt-1"
+          data-testid={`${side}-any`}
+        />
+        <span>
+          <span className="font-bold">{t("anyCard")}</span>
+          <span className="block text-xs text-slate-600">{t("anyCardHint")}</span>
+        </span>
+      </label>
+    );
+  };
 
   return (
     <Form method="post" className="space-y-6">
@@ -147,7 +179,10 @@ export function OfferForm({
       <div className="grid gap-6 md:grid-cols-2">
         <fieldset className="space-y-3 rounded-xl border border-brand-100 bg-brand-50/40 p-4">
           <legend className="px-1 font-bold text-brand-800">{t("giveLong")}</legend>
-          <CardSearch label={t("pickGive")} onSelect={onGive} tradeableOnly={pickerTradeableOnly} excludePacks={[...TRADE_EXCLUDED_PACKS]} />
+          {anyToggle("give")}
+          {giveAny ? null : (
+            <CardSearch label={t("pickGive")} onSelect={onGive} tradeableOnly={pickerTradeableOnly} excludePacks={[...TRADE_EXCLUDED_PACKS]} />
+          )}
           {ruleError?.side === "give" ? (
             <p role="alert" className="text-sm font-medium text-red-700" data-testid="rule-error">
               {ruleError.text}
@@ -155,14 +190,17 @@ export function OfferForm({
           ) : null}
           <ChosenList
             side="give"
-            cards={give}
+            cards={giveAny ? [] : give}
             onCount={(id, count) => setGive((l) => l.map((c) => (c.cardId === id ? { ...c, count } : c)))}
             onRemove={(id) => setGive((l) => l.filter((c) => c.cardId !== id))}
           />
         </fieldset>
         <fieldset className="space-y-3 rounded-xl border border-sky-200 bg-sky-50/40 p-4">
           <legend className="px-1 font-bold text-sky-800">{t("wantLong")}</legend>
-          <CardSearch label={t("pickWant")} onSelect={onWant} tradeableOnly={pickerTradeableOnly} excludePacks={[...TRADE_EXCLUDED_PACKS]} />
+          {anyToggle("want")}
+          {wantAny ? null : (
+            <CardSearch label={t("pickWant")} onSelect={onWant} tradeableOnly={pickerTradeableOnly} excludePacks={[...TRADE_EXCLUDED_PACKS]} />
+          )}
           {ruleError?.side === "want" ? (
             <p role="alert" className="text-sm font-medium text-red-700" data-testid="rule-error">
               {ruleError.text}
@@ -170,7 +208,7 @@ export function OfferForm({
           ) : null}
           <ChosenList
             side="want"
-            cards={want}
+            cards={wantAny ? [] : want}
             onCount={(id, count) => setWant((l) => l.map((c) => (c.cardId === id ? { ...c, count } : c)))}
             onRemove={(id) => setWant((l) => l.filter((c) => c.cardId !== id))}
           />
@@ -181,7 +219,13 @@ export function OfferForm({
         <h2 id="possible-pairs" className="font-bold">
           {t("possiblePairs")}
         </h2>
-        {give.length && want.length ? (
+        {anySide && (giveAny ? want.length : give.length) ? (
+          <p className="mt-2 text-sm" aria-live="polite">
+            {t("anyPairs", {
+              rarity: [...new Set((giveAny ? want : give).map((c) => displayRarity(c.rarity)))].join("・"),
+            })}
+          </p>
+        ) : give.length && want.length && !anySide ? (
           pairs.length ? (
             <ul className="mt-2 space-y-1 text-sm" aria-live="polite">
               {pairs.map((p) => (

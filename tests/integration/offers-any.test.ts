@@ -1,0 +1,134 @@
+import { sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { rowsOf } from "../../app/db/sql.server";
+import { seedCatalogue } from "../../app/features/cards/catalogue.server";
+import { listBoard } from "../../app/features/trades/board.server";
+import { offerFieldsFromForm, parseOfferInput } from "../../app/features/trades/http.server";
+import { listMatches } from "../../app/features/trades/matches.server";
+import { createOffer, getOffer, TradeError } from "../../app/features/trades/offers.server";
+import { TradeRuleChangeSchema } from "../../app/features/trades/trade-rules.schema";
+import { addTradeRuleChange, offersClosedByRules } from "../../app/features/trades/trade-rules.server";
+import { offerShareModel } from "../../app/features/share/share.server";
+import { ValidationError } from "../../app/lib/validation";
+import { catalogueCards, createUser } from "../support/factories";
+import { createTestDatabase, type TestDatabase } from "../support/test-db";
+
+let database: TestDatabase;
+let db: TestDatabase["db"];
+type Card = { id: string; name: string; rarity: string };
+let d2: Card[]; // ◆◆ outside the pack a test closes
+let d2closing: Card[]; // ◆◆ only in the pack the rule test closes
+let d3: Card[]; // ◆◆◆
+let s3: Card[]; // ☆☆☆: not tradeable by default
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  db = database.db;
+  await seedCatalogue(db);
+  d2 = await catalogueCards(db, "◆◆", 8, { onlyPack: "mewtwo" });
+  d2closing = await catalogueCards(db, "◆◆", 2, { onlyPack: "pikachu" });
+  d3 = await catalogueCards(db, "◆◆◆", 4, { onlyPack: "mewtwo" });
+  s3 = await catalogueCards(db, "☆☆☆", 1);
+});
+afterAll(async () => {
+  await database?.close();
+});
+
+const named = (cards: Card[]) => cards.map((c) => ({ cardId: c.id, count: 1 }));
+/** An offer through the form's one check, as the page form and the JSON API send it. */
+const input = (o: { give?: Card[]; want?: Card[]; giveAny?: boolean; wantAny?: boolean }) =>
+  parseOfferInput({ give: named(o.give ?? []), want: named(o.want ?? []), giveAny: o.giveAny ?? false, wantAny: o.wantAny ?? false, comment: "" });
+const refusal = (run: () => Promise<unknown>) =>
+  run().then(
+    () => null,
+    (e: unknown) => (e instanceof TradeError ? e.code : e),
+  );
+
+describe("何でも可 offers", () => {
+  it("post with one side 何でも可: the named side must be tradeable now; both sides, or a side with nothing, are refused", async () => {
+    const user = await createUser(db);
+    const { id } = await createOffer(db, user.id, input({ give: [d2[0]], wantAny: true }));
+    const offer = await getOffer(db, id);
+    expect(offer).toMatchObject({ giveAny: false, wantAny: true, want: [] });
+    expect(offer!.give.map((c) => c.cardId)).toEqual([d2[0].id]);
+
+    // The form: the checkbox turns the side to 何でも可 and drops cards still posted for it.
+    const form = new FormData();
+    form.append("want", `${d2[1].id}*1`);
+    form.append("give", `${d2[2].id}*2`);
+    form.append("wantAny", "1");
+    expect(parseOfferInput(offerFieldsFromForm(form))).toMatchObject({ give: [{ cardId: d2[2].id, count: 2 }], want: [], wantAny: true, giveAny: false });
+
+    expect(() => input({ giveAny: true, wantAny: true, give: [d2[0]] })).toThrow(ValidationError);
+    expect(() => input({ wantAny: true })).toThrow(ValidationError);
+    expect(await refusal(() => createOffer(db, user.id, { give: [], want: named([d2[1]]), giveAny: true, wantAny: true, comment: "" }))).toBe("any_both_sides");
+    expect(await refusal(() => createOffer(db, user.id, { give: [], want: [], wantAny: true, comment: "" }))).toBe("give_required");
+    // The trade rules still apply to the named side: ☆☆☆ is not tradeable.
+    expect(await refusal(() => createOffer(db, user.id, input({ give: [s3[0]], wantAny: true })))).toBe("not_tradeable");
+    // And no same-rarity pair is needed: any card of ◆◆ can come back.
+    const mixed = await createOffer(db, user.id, input({ give: [d2[3], d3[0]], wantAny: true }));
+    expect((await getOffer(db, mixed.id))!.give).toHaveLength(2);
+  });
+
+  it("マッチ: a 求 何でも可 offer pairs with offers wanting its card and giving one of the same rarity, both ways; 譲 何でも可 likewise; other rarities do not", async () => {
+    const anyone = await createUser(db); // gives d2[4], takes any ◆◆
+    const taker = await createUser(db); // gives d2[5], wants d2[4]
+    const wrong = await createUser(db); // gives ◆◆◆, wants d2[4]
+    const anyOffer = await createOffer(db, anyone.id, input({ give: [d2[4]], wantAny: true }));
+    const takerOffer = await createOffer(db, taker.id, input({ give: [d2[5]], want: [d2[4]] }));
+    const wrongOffer = await createOffer(db, wrong.id, input({ give: [d3[1]], want: [d2[4], d3[2]] }));
+
+    const takerMatches = await listMatches(db, taker.id);
+    expect(takerMatches.map((m) => m.id)).toEqual([anyOffer.id]);
+    expect(takerMatches[0]).toMatchObject({ fitting: 1, wantAny: true });
+    expect(takerMatches[0].pairs).toEqual([{ rarity: "◆◆", give: [d2[4].id], want: [d2[5].id], fitting: 1 }]);
+    // From the 何でも可 side: the partner's ◆◆ card is what comes back; the ◆◆◆ giver does not fit.
+    const anyMatches = (await listMatches(db, anyone.id)).map((m) => m.id);
+    expect(anyMatches).toContain(takerOffer.id);
+    expect(anyMatches).not.toContain(wrongOffer.id);
+    // Two 求 何でも可 offers of one rarity fit each other too: each names the card it gives.
+    const otherAny = await createOffer(db, (await createUser(db)).id, input({ give: [d2[2]], wantAny: true }));
+    expect((await listMatches(db, anyone.id)).map((m) => m.id)).toContain(otherAny.id);
+    expect(await listMatches(db, wrong.id)).toEqual([]);
+
+    // The 何でも可 owner heard of the new offer that fits it.
+    const heard = await rowsOf<{ user_id: string }>(db, sql`select user_id from notifications where kind = 'match' and offer_id = ${takerOffer.id}::uuid`);
+    expect(heard.map((r) => r.user_id)).toEqual([anyone.id]);
+
+    // 譲 何でも可: wants d2[6], gives any ◆◆ card the partner wants from their own offers.
+    const giver = await createUser(db);
+    const seeker = await createUser(db); // gives d2[6], wants d2[7]
+    const giverOffer = await createOffer(db, giver.id, input({ giveAny: true, want: [d2[6]] }));
+    const seekerOffer = await createOffer(db, seeker.id, input({ give: [d2[6]], want: [d2[7]] }));
+    const seekerMatches = await listMatches(db, seeker.id);
+    expect(seekerMatches.map((m) => m.id)).toContain(giverOffer.id);
+    expect(seekerMatches.find((m) => m.id === giverOffer.id)!.pairs).toEqual([{ rarity: "◆◆", give: [d2[7].id], want: [d2[6].id], fitting: 1 }]);
+    expect((await listMatches(db, giver.id)).map((m) => m.id)).toContain(seekerOffer.id);
+    const heardGiver = await rowsOf<{ user_id: string }>(db, sql`select user_id from notifications where kind = 'match' and offer_id = ${seekerOffer.id}::uuid`);
+    expect(heardGiver.map((r) => r.user_id)).toContain(giver.id);
+  });
+
+  it("the board's card filters find 何でも可 offers by rarity, and the share image says 何でも可 with the rarity", async () => {
+    const user = await createUser(db);
+    const { id } = await createOffer(db, user.id, input({ give: [d3[3]], wantAny: true }));
+    const wanting = async (cardId: string) => (await listBoard(db, { filters: { want: cardId }, limit: 50 })).offers.map((o) => o.id);
+    expect(await wanting(d3[2].id)).toContain(id); // any ◆◆◆ is wanted
+    expect(await wanting(d2[1].id)).not.toContain(id); // ◆◆ is not
+    const model = offerShareModel((await getOffer(db, id))!);
+    expect(model).toMatchObject({ want: [], anyWant: "何でも可（◆◆◆）" });
+  });
+
+  it("a rule change that closes the named card's pack closes the 何でも可 offer too (marked) and takes it out of マッチ", async () => {
+    const admin = await createUser(db, { role: "admin" });
+    const anyone = await createUser(db);
+    const taker = await createUser(db);
+    const anyOffer = await createOffer(db, anyone.id, input({ give: [d2closing[0]], wantAny: true }));
+    await createOffer(db, taker.id, input({ give: [d2[0]], want: [d2closing[0]] }));
+    expect((await listMatches(db, taker.id)).map((m) => m.id)).toContain(anyOffer.id);
+    const jst = (minutes: number) => new Date(Date.now() + minutes * 60_000 + 9 * 3600_000).toISOString().slice(0, 16);
+    await addTradeRuleChange(db, TradeRuleChangeSchema.parse({ scope: "pack", target: "pikachu", tradeable: false, effectiveAt: jst(-1), note: "テスト" }), admin.id);
+    const offer = (await getOffer(db, anyOffer.id))!;
+    expect((await offersClosedByRules(db, [offer])).has(anyOffer.id)).toBe(true);
+    expect((await listMatches(db, taker.id)).map((m) => m.id)).not.toContain(anyOffer.id);
+  });
+});
