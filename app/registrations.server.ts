@@ -18,8 +18,8 @@ import { registerSitemapSource } from "./features/seo/sitemap.server";
  * lookups (articles and deck recipes), and the notices the chat and the offers give, which the
  * notifications feature writes (lib/notices.server.ts); moderation finds a reported offer through
  * the board's lookup; a block ends the trades between the two through the chat's rule.
- * server/app.ts calls this before it listens; the routes
- * that read a registry (the sitemap) call it too, so a loader run on its own sees the same.
+ * server/app.ts calls this before it listens; the integration tests' setup and the benches call it
+ * too.
  * Calling it again changes nothing.
  */
 export function registerFeatureLinks(): void {

@@ -1,10 +1,8 @@
 import { parseSitemapPart, SITEMAP_PART_SIZE, sitemapPart, streamXml } from "../features/seo/sitemap.server";
 import type { Route } from "./+types/sitemap-part";
-import { registerFeatureLinks } from "../registrations.server";
 
 /** GET /sitemaps/{source}-{n}.xml: one part of the sitemap, at most 50,000 URLs, streamed. */
 export async function loader({ params, context }: Route.LoaderArgs) {
-  registerFeatureLinks();
   const part = parseSitemapPart(params.part);
   if (!part) return new Response("Not Found", { status: 404, headers: { "Content-Type": "text/plain; charset=utf-8" } });
   const total = await part.source.count(context.db);

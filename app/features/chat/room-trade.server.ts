@@ -133,5 +133,4 @@ export async function endTradesBetween(tx: Tx, blockerId: string, blockedId: str
     ended.push({ roomId: room.id, message });
   }
   return ended;
-  return ended;
 }

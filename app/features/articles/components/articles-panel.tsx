@@ -77,7 +77,7 @@ export function ArticlesPanel({ data }: { data: unknown }) {
       const sent = await send(`/api/admin/articles/${row.id}/visibility`, { json: { isPublic: !row.isPublic } }, recordWithId<AdminArticleRow>());
       if (!sent.ok) {
         console.error(t("toggleFailed"), sent.status);
-        setMessage({ kind: "error", text: sent.refusal?.message ?? t("toggleFailed") });
+        setMessage({ kind: "error", text: sent.refusal ? `${t("toggleFailed")}: ${sent.refusal.message}` : t("toggleFailed") });
         return;
       }
       const updated = sent.data;
@@ -98,7 +98,7 @@ export function ArticlesPanel({ data }: { data: unknown }) {
       const sent = await send(`/api/admin/articles/${row.id}`, { method: "DELETE" });
       if (!sent.ok) {
         console.error(t("deleteFailed"), sent.status);
-        setMessage({ kind: "error", text: sent.refusal?.message ?? t("deleteFailed") });
+        setMessage({ kind: "error", text: sent.refusal ? `${t("deleteFailed")}: ${sent.refusal.message}` : t("deleteFailed") });
         return;
       }
       setRows((current) => current?.filter((r) => r.id !== row.id) ?? null);

@@ -1,5 +1,5 @@
 import { useId, useRef, useState, type FormEvent } from "react";
-import { send } from "../../../lib/send";
+import { send, UnexpectedAnswerError } from "../../../lib/send";
 import { z } from "../../../lib/zod";
 import { FormField } from "../../../components/ui/form-field";
 import { SubmitButton } from "../../../components/ui/submit-button";
@@ -48,7 +48,7 @@ export function CardImportForm() {
       setOutcome({ kind: "success", text: t("importSuccess", { count: sent.data.count }) });
       if (fileInput.current) fileInput.current.value = "";
     } catch (error) {
-      const message = error instanceof Error && error.message ? error.message : t("importUnknownError");
+      const message = error instanceof Error && error.message && !(error instanceof UnexpectedAnswerError) ? error.message : t("importUnknownError");
       setOutcome({ kind: "error", text: t("importFailed", { message }) });
     } finally {
       setBusy(false);

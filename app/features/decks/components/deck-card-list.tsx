@@ -133,19 +133,24 @@ function ImportBox({ onImported }: { onImported: (result: DeckImportResult) => v
   const [text, setText] = useState("");
   const [busy, setBusy] = useState(false);
   const [result, setResult] = useState<DeckImportResult | null>(null);
-  const [failed, setFailed] = useState(false);
+  // false, or the failure shown: the server's reason when it gave one.
+  const [failed, setFailed] = useState<false | { reason: string | null }>(false);
   async function run() {
     setBusy(true);
     setFailed(false);
     try {
       const sent = await send("/api/admin/decks/import", { json: { text } }, ImportAnswer);
-      if (!sent.ok) throw new Error(sent.refusal?.message ?? `HTTP ${sent.status}`);
+      if (!sent.ok) {
+        console.error(t("cardsFailed"), sent.status);
+        setFailed({ reason: sent.refusal?.message ?? null });
+        return;
+      }
       const answer = sent.data;
       setResult(answer);
       onImported(answer);
     } catch (error) {
       console.error(t("cardsFailed"), error);
-      setFailed(true);
+      setFailed({ reason: null });
     } finally {
       setBusy(false);
     }
@@ -162,7 +167,7 @@ function ImportBox({ onImported }: { onImported: (result: DeckImportResult) => v
           {t("importButton")}
         </button>
         <div aria-live="polite">
-          {failed ? <p className="text-sm font-medium text-red-700">{t("cardsFailed")}</p> : null}
+          {failed ? <p className="text-sm font-medium text-red-700">{failed.reason ? `${t("cardsFailed")}: ${failed.reason}` : t("cardsFailed")}</p> : null}
           {result ? <p className="text-sm text-green-800">{t("importDone", { count: result.cards.length })}</p> : null}
           {result?.unmatched.length ? (
             <div className="text-sm text-red-800">

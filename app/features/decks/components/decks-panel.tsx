@@ -75,7 +75,7 @@ export function DecksPanel({ data }: { data: unknown }) {
       const sent = await send(`/api/admin/decks/${row.id}`, { method: "DELETE" });
       if (!sent.ok) {
         console.error(t("deleteFailed"), sent.status);
-        setMessage({ kind: "error", text: sent.refusal?.message ?? t("deleteFailed") });
+        setMessage({ kind: "error", text: sent.refusal ? `${t("deleteFailed")}: ${sent.refusal.message}` : t("deleteFailed") });
         return;
       }
       close(row.id);

@@ -1,5 +1,5 @@
 import { useId, useRef, useState, type ChangeEvent } from "react";
-import { send } from "../../../lib/send";
+import { send, UnexpectedAnswerError } from "../../../lib/send";
 import { z } from "../../../lib/zod";
 import { useT } from "../../../lib/i18n";
 import { UPLOAD_ACCEPT, UPLOAD_MAX_BYTES, type UploadFolder } from "../rules";
@@ -44,7 +44,7 @@ export function ImageUploadButton({
       if (!sent.ok) throw new Error(sent.refusal?.message || "");
       onUploaded(sent.data);
     } catch (cause) {
-      const detail = cause instanceof Error && cause.message ? cause.message : t("unknownError");
+      const detail = cause instanceof Error && cause.message && !(cause instanceof UnexpectedAnswerError) ? cause.message : t("unknownError");
       console.error(t(failureKey), cause);
       setError(`${t(failureKey)}: ${detail}`);
     } finally {
