@@ -1,5 +1,6 @@
 import { data } from "react-router";
 import { AppError, describeAppError, type ErrorAnswer, type PageRefusal } from "./errors";
+import { InputError } from "./input.server";
 import type { AppContext } from "./context";
 import { defineMessages, localeFromCookie, type Locale } from "./i18n";
 import { errorFields, requestLog } from "./logger.server";
@@ -60,8 +61,9 @@ export function refusalBody({ code, message, fields }: ErrorAnswer): { error: st
 /** The one JSON answer of an AppError, with its status (or `status`). */
 export function errorResponse(error: AppError, locale: Locale, status = error.status): Response {
   const headers: Record<string, string> = { "Cache-Control": "no-store", ...(error instanceof HttpError ? error.headers : {}) };
-  // A body past its limit is left unread: close the connection rather than drain it.
-  if (status === 413) headers.Connection = "close";
+  // A body past its limit, or one the reader stopped in (a broken multipart part, a client gone),
+  // is left unread: close the connection rather than drain it.
+  if (status === 413 || (error instanceof InputError && error.code === "unreadable")) headers.Connection = "close";
   return Response.json(refusalBody(describeAppError(error, locale)), { status, headers });
 }
 

@@ -97,3 +97,29 @@ describe("readInput: multipart, parsed while it streams", () => {
     expect((own as RouteError).code).toBe("no_file");
   });
 });
+
+describe("readInput: repeats and a client gone", () => {
+  it("keeps every value of a repeated field, in order", async () => {
+    const query = Array.from({ length: 5000 }, (_, i) => `a=${i}`).join("&");
+    const request = new Request(`http://localhost/api/articles?${query}`);
+    const value = await readInput(request, z.object({ a: z.array(z.string()) }));
+    expect(value.a).toHaveLength(5000);
+    expect(value.a.slice(0, 3)).toEqual(["0", "1", "2"]);
+    expect(value.a.at(-1)).toBe("4999");
+  });
+
+  it("answers 400 unreadable when the body stream fails part-way (the client went away)", async () => {
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        controller.enqueue(new TextEncoder().encode("--x\r\n"));
+        controller.error(Object.assign(new Error("aborted"), { code: "ECONNRESET" }));
+      },
+    });
+    const request = new Request("http://localhost/api/admin/uploads", { method: "POST", headers: { "content-type": "multipart/form-data; boundary=x" }, body, duplex: "half" } as RequestInit);
+    const error = await readForm(request).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(InputError);
+    expect((error as InputError).code).toBe("unreadable");
+    expect((error as InputError).status).toBe(400);
+  });
+});
+

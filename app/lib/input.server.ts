@@ -120,7 +120,14 @@ async function* bodyChunks(request: Request, tooLarge?: () => AppError): AsyncGe
   const reader = request.body.getReader();
   let size = 0;
   for (;;) {
-    const { done, value } = await reader.read();
+    let read: ReadableStreamReadResult<Uint8Array>;
+    try {
+      read = await reader.read();
+    } catch {
+      // The client went away mid-body (ECONNRESET, aborted): a refusal, not a server failure.
+      throw new InputError("unreadable");
+    }
+    const { done, value } = read;
     if (done) return;
     size += value.byteLength;
     if (size > maxBytes) {
@@ -202,7 +209,9 @@ function entriesToObject(entries: Iterable<[string, FormDataEntryValue]>): Recor
   const out: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
   for (const [key, value] of entries) {
     const seen = out[key];
-    out[key] = seen === undefined ? value : Array.isArray(seen) ? [...seen, value] : [seen, value];
+    if (seen === undefined) out[key] = value;
+    else if (Array.isArray(seen)) seen.push(value);
+    else out[key] = [seen, value];
   }
   return out;
 }

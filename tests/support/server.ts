@@ -20,8 +20,9 @@ const root = path.resolve(import.meta.dirname, "../..");
 /** Node's flags from `npm start` (the V8 heap sizes the server runs with), so tests and benches run the server as it is deployed. */
 export function startFlags(): string[] {
   const scripts = (JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")) as { scripts: Record<string, string> }).scripts;
-  const command = /\bnode\s+(.*?)\s*server\.js\b/.exec(scripts.start)?.[1] ?? "";
-  return command.split(/\s+/).filter((flag) => flag.startsWith("--"));
+  // `NODE_OPTIONS="<flags> ${NODE_OPTIONS:-}" exec node server.js`: the flags before the operator's own.
+  const flags = /NODE_OPTIONS="([^"$]*)/.exec(scripts.start)?.[1] ?? "";
+  return flags.split(/\s+/).filter((flag) => flag.startsWith("--"));
 }
 
 /** Starts the built app (`node server.js`) on a free port and waits until it listens. */
