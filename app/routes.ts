@@ -1,6 +1,6 @@
 import { type RouteConfig, index, route } from "@react-router/dev/routes";
 
-// docs/product-rules.md §2 route table, plus the trade board of DESIGN.md §5.
+// docs/product-rules.md §2 route table, plus the trade board.
 export default [
   index("routes/home.tsx"),
   route("login", "routes/login.tsx"),

@@ -109,7 +109,7 @@ const EnvSchema = z.object({
     .default("5")
     .refine((v) => /^\d+$/.test(v) && Number(v) <= 3600, { message: "must be a whole number of seconds from 0 to 3600" })
     .transform(Number),
-  // An S3-compatible bucket for uploads (DESIGN.md §1); without S3_BUCKET they go to DATA_DIR/uploads.
+  // An S3-compatible bucket for uploads (docs/architecture.md "One bundle, one module graph"); without S3_BUCKET they go to DATA_DIR/uploads.
   S3_BUCKET: z.string().trim().optional().transform((v) => v || undefined),
   S3_ENDPOINT: optionalUrl(["https:", "http:"]),
   S3_REGION: z.string().trim().default("us-east-1"),

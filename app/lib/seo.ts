@@ -1,4 +1,4 @@
-// The one SEO helper (DESIGN.md §8): every route's `meta` export returns `seoMeta(args, page)`, so
+// The one SEO helper (docs/architecture.md "Content: formatter, uploads, site settings and the SEO head"): every route's `meta` export returns `seoMeta(args, page)`, so
 // every page's head has the same parts, built from the page's own data and the admin's site
 // settings (which the root loader hands to every page): <title>, description, keywords, canonical
 // URL, Open Graph, Twitter card, JSON-LD and, where a page should not be indexed, robots noindex.

@@ -15,7 +15,7 @@ import type { Route } from "./+types/api.admin.uploads";
 /**
  * POST /api/admin/uploads (multipart: `file`, optional `folder`) → 201 `{"url","width","height"}`
  * (+ `eyecatch` for the eyecatches and og folders). Admins only (401 / 403 JSON). The body is
- * read by the input reader against this path's limit (lib/body-limits.ts), counted while it streams in (docs/product-rules.md §7, DESIGN.md §8).
+ * read by the input reader against this path's limit (lib/body-limits.ts), counted while it streams in (docs/product-rules.md §7, docs/architecture.md "Content: formatter, uploads, site settings and the SEO head").
  */
 export const action = withJsonErrors(async function action({ request, context }: Route.ActionArgs) {
   if (request.method !== "POST") throw methodNotAllowed("GET, POST");

@@ -13,7 +13,7 @@ import { listPublicArticlesAfter } from "../features/articles/public.server";
 import { withJsonErrors } from "../lib/api.server";
 import type { Route } from "./+types/api.articles";
 
-/** GET /api/articles?category=&cursor=&limit= — public articles, newest first (DESIGN.md §5). */
+/** GET /api/articles?category=&cursor=&limit= — public articles, newest first. */
 export const loader = withJsonErrors(async function loader({ request, context }: Route.LoaderArgs) {
   const query = await readInput(request, ListQuerySchema, { messages: articlesMessages, fallback: "errInvalid" });
   const page = await listPublicArticlesAfter(context.db, { category: query.category ?? null, cursor: query.cursor ?? null, limit: query.limit });

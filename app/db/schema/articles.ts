@@ -8,7 +8,7 @@ import { ARTICLE_CATEGORIES, type ArticleCategory } from "../article-categories"
 export { ARTICLE_CATEGORIES, type ArticleCategory };
 
 /**
- * docs/product-rules.md §3 Article, DESIGN.md §4: the text as typed (`source`) and the sanitised HTML served
+ * docs/product-rules.md §3 Article, docs/architecture.md "Data": the text as typed (`source`) and the sanitised HTML served
  * (`html`, made by the one formatter on save). docs/product-rules.md's doubled SEO fields have one reading
  * here: `keywords` + `meta_description`. `revision` grows on every write, so a save made from
  * an outdated editor is refused instead of overwriting someone else's (optimistic concurrency).

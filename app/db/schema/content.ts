@@ -3,7 +3,7 @@ import { check, index, integer, pgTable, text, timestamp } from "drizzle-orm/pg-
 import { users } from "./users";
 
 /**
- * Every file the upload store holds (DESIGN.md §4), so an admin can list and reuse recent uploads
+ * Every file the upload store holds (docs/architecture.md "Data"), so an admin can list and reuse recent uploads
  * and a cleanup can find files nothing refers to. `key` is the store's name of the file
  * (`<folder>/<timestamp>-<random>.webp`); pages see only its URL.
  */

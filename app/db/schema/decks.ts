@@ -4,7 +4,7 @@ import { cards, packs } from "./cards";
 import { users } from "./users";
 
 /**
- * A deck recipe (docs/product-rules.md §3 Deck; DESIGN.md §4). `description` is the source text as typed and
+ * A deck recipe (docs/product-rules.md §3 Deck; docs/architecture.md "Data"). `description` is the source text as typed and
  * `contentHtml` the formatter's output (docs/product-rules.md's `content`). `featuredOrder` replaces docs/product-rules.md's
  * fixed "recipes list" document: decks with an order are pinned first, lowest first.
  */

@@ -6,7 +6,7 @@ import { tradeOffers } from "./trades";
 import { users } from "./users";
 
 /**
- * The inbox (DESIGN.md §10): one row per thing a player should hear about, written in the same
+ * The inbox (docs/architecture.md "Notifications (inbox)"): one row per thing a player should hear about, written in the same
  * transaction as the change that caused it. Account deletion keeps the user row (decision 016), so
  * deleteAccount removes the rows for and about the user itself, and no new row names a deleted account.
  */

@@ -63,7 +63,7 @@ export async function getArticleForEditor(db: Db, id: string): Promise<ArticleFo
   return row ? toEditor(row) : null;
 }
 
-/** The stored HTML of a source: the one formatter with the server's lookups (DESIGN.md §8). */
+/** The stored HTML of a source: the one formatter with the server's lookups (docs/architecture.md "Content: formatter, uploads, site settings and the SEO head"). */
 function render(db: Db, env: Env, source: string): Promise<string> {
   return renderStoredContent(db, uploadStore(env), source, { cardImageBaseUrl: env.cardImageBaseUrl });
 }

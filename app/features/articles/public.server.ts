@@ -150,7 +150,7 @@ async function loadDetail(db: Db, ref: string, publicOnly: boolean): Promise<Art
   const next = newer[0] ? toItem(newer[0]) : null;
   return {
     ...item,
-    // Stored HTML is cleaned again on its way out (DESIGN.md §8); kept with the entry, so once per version.
+    // Stored HTML is cleaned again on its way out (docs/architecture.md "Content: formatter, uploads, site settings and the SEO head"); kept with the entry, so once per version.
     html: sanitizeContentHtml(row.html),
     keywords: row.keywords,
     metaDescription: row.metaDescription,

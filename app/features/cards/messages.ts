@@ -77,7 +77,7 @@ export const cardsMessages = defineMessages({
     issueRetreatInvalid: "{line}行目: retreat「{value}」は0〜{retreatMax}の整数にしてください",
     issueDuplicate: "{line}行目: {otherLine}行目と同じカードです（name・rarity・imageUrl が同じ）。別のカードなら imageUrl か number 列（セット番号）で区別してください",
     errInvalidRequest: "リクエストの形式が正しくありません",
-    // The card API's fixed answers (docs/product-rules.md §7, DESIGN.md §5): the same text in both languages.
+    // The card API's fixed answers (docs/product-rules.md §7): the same text in both languages.
     apiUnknownPack: "Unknown pack name",
     apiInvalidCursor: "Invalid cursor",
     errUnauthorized: "ログインが必要です",

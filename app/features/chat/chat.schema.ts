@@ -19,7 +19,7 @@ export const SeqSchema = z.number().int().nonnegative().max(SEQ_MAX);
 
 export const SendMessageSchema = z.object({
   roomId: uuid,
-  // Chosen by the client so a retried send is recognised (DESIGN.md §6).
+  // Chosen by the client so a retried send is recognised (docs/architecture.md "Trade chat").
   clientId: z.string().min(1).max(64).regex(/^[\w-]+$/),
   body: safeString(),
 });

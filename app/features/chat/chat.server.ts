@@ -14,7 +14,7 @@ import { recordProductEvent, recordRoomOpened } from "../analytics/events.server
 import { notices } from "../../lib/notices.server";
 
 /**
- * The trade chat service (DESIGN.md §6). Socket.IO handlers, resource routes, pages and tests
+ * The trade chat service (docs/architecture.md "Trade chat"). Socket.IO handlers, resource routes, pages and tests
  * all call these functions with plain arguments. Rules that matter for reliability:
  * - a message is stored (with the room's next sequence number) before anyone hears of it;
  * - a repeated clientId from the same sender returns the stored message instead of a new one;

@@ -1,5 +1,5 @@
 /**
- * The realtime chat protocol (DESIGN.md §6), shared by server/realtime.ts and the browser hook.
+ * The realtime chat protocol (docs/architecture.md "Trade chat"), shared by server/realtime.ts and the browser hook.
  * Chat lives on its own Socket.IO namespace so that its handshake can require a session while
  * the default namespace keeps the platform's unauthenticated `ping:server` health check.
  */

@@ -52,7 +52,7 @@ export function mergeMessages(current: ChatMessage[], incoming: ChatMessage[]): 
 }
 
 /**
- * One chat room in the browser (DESIGN.md §6): joins over Socket.IO, syncs everything after the
+ * One chat room in the browser (docs/architecture.md "Trade chat"): joins over Socket.IO, syncs everything after the
  * last sequence it holds on every (re)connect and whenever a gap shows, sends one message at a
  * time and retries it until acknowledged (the outbox survives a reload in localStorage, is shared
  * by the user's tabs and belongs to the signed-in user: ./outbox.ts).

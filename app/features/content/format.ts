@@ -1,4 +1,4 @@
-// The one formatter of editors' text (docs/product-rules.md §9; DESIGN.md §8): markdown-it turns the source
+// The one formatter of editors' text (docs/product-rules.md §9; docs/architecture.md "Content: formatter, uploads, site settings and the SEO head"): markdown-it turns the source
 // into HTML and sanitize-html keeps only the allow-list below. It runs unchanged in the browser
 // (the editors' live preview) and on the server (the HTML that is stored and served), so what an
 // editor previews is what readers get. The syntax is documented in docs/content-format.md.

@@ -1,7 +1,7 @@
 import sanitizeHtml from "sanitize-html";
 
 // The allow-list every piece of formatted HTML passes, when it is made and again when stored HTML
-// is served (DESIGN.md §8): what the formatter produces and nothing else. No scripts, no event
+// is served (docs/architecture.md "Content: formatter, uploads, site settings and the SEO head"): what the formatter produces and nothing else. No scripts, no event
 // handlers, no styles, no frames or SVG; links and images only to http(s) or our own paths.
 const OPTIONS: sanitizeHtml.IOptions = {
   allowedTags: [

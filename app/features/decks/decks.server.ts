@@ -192,7 +192,7 @@ async function loadDeck(db: Db, slugOrId: string, includePrivate: boolean): Prom
     ...summary,
     isPublic: row.isPublic,
     excerpt: excerptOf(row.contentHtml),
-    // Stored HTML is sanitised again on its way out (DESIGN.md §8), once per cache fill.
+    // Stored HTML is sanitised again on its way out (docs/architecture.md "Content: formatter, uploads, site settings and the SEO head"), once per cache fill.
     contentHtml: sanitizeContentHtml(row.contentHtml),
     keywords: row.keywords,
     metaDescription: row.metaDescription,

@@ -6,7 +6,7 @@ import { wakeDeliveryWorkers } from "../outbox/outbox.server";
 import type { NotificationKind, NotificationView } from "./types";
 
 /**
- * The inbox (DESIGN.md §10). Every `notify*` runs inside the transaction of the change that caused
+ * The inbox (docs/architecture.md "Notifications (inbox)"). Every `notify*` runs inside the transaction of the change that caused
  * it, so a notification exists exactly when its cause committed. The rules live in the SQL of one
  * insert, whichever service calls it:
  * - never to the actor themself, never when either side blocked the other;

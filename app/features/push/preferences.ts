@@ -1,7 +1,7 @@
 import { NOTIFICATION_KINDS, type NotificationKind } from "../notifications/types";
 
 /**
- * A player's choice per kind of notification and channel (DESIGN.md §10): the inbox (site) shows
+ * A player's choice per kind of notification and channel (docs/architecture.md "Notifications (inbox)"): the inbox (site) shows
  * it or not; a push goes out at once or not; a mail goes out at once (when the notification is
  * still unread after a while), in the daily digest, or not at all.
  */

@@ -29,7 +29,7 @@ export function pushOptionsFor(kind: NotificationKind, roomId: string | null, si
 }
 
 /**
- * Web Push (DESIGN.md §10): a notification the player chose to be pushed goes to each of their
+ * Web Push (docs/architecture.md "Notifications (inbox)"): a notification the player chose to be pushed goes to each of their
  * subscribed devices, one outbox row per device. During quiet hours it is held until they end,
  * or sent silently. Due, it is dropped when the notification was read or bumped again meanwhile
  * (the later push replaces it: same `topic` per room), or when the player has that room open.

@@ -14,7 +14,7 @@ import type { BoardFilters } from "./trades.schema";
 import type { BoardPage } from "./types";
 
 /**
- * The trade board (DESIGN.md §5): open offers newest-bumped first, in pages with a cursor of the
+ * The trade board (docs/decisions/005): open offers newest-bumped first, in pages with a cursor of the
  * exact bumped_at and id of the last offer shown; filters by card, pack and rarity; and the
  * counts and lists the board's filters show.
  */

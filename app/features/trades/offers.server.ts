@@ -35,7 +35,7 @@ import type { OfferView } from "./types";
 import { recordProductEvent } from "../analytics/events.server";
 
 /**
- * Trade offers (DESIGN.md §5, docs/decisions/005): the owner's side — create, edit, close,
+ * Trade offers (docs/decisions/005): the owner's side — create, edit, close,
  * complete, bump (上げる), delete — reading one offer or one's own, and 交渉する (the chat room
  * of an offer). The board lives in board.server.ts, マッチ in matches.server.ts, reports in
  * features/moderation and blocks in features/blocks.

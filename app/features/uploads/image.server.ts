@@ -3,7 +3,7 @@ import sharp, { type Metadata, type Sharp } from "sharp";
 import { UploadError } from "./errors";
 import { MAX_INPUT_PIXELS, UPLOAD_MAX_BYTES } from "./rules";
 
-/** Every stored image is at most this wide (DESIGN.md §8). */
+/** Every stored image is at most this wide (docs/architecture.md "Content: formatter, uploads, site settings and the SEO head"). */
 export const MAX_WIDTH = 1600;
 /** docs/product-rules.md §2: eyecatch recommended size, also the Open Graph image size. */
 export const EYECATCH_SIZE = { width: 1200, height: 630 } as const;

@@ -10,7 +10,7 @@ export const IMMUTABLE_CACHE_CONTROL = "public, max-age=31536000, immutable";
 export const LOCAL_UPLOADS_PATH = "/uploads";
 
 /**
- * The one interface in front of wherever uploads live (DESIGN.md §8): the local folder by
+ * The one interface in front of wherever uploads live (docs/architecture.md "Content: formatter, uploads, site settings and the SEO head"): the local folder by
  * default, an S3-compatible bucket at scale. Keys are `<folder>/<name>.webp`, chosen by the
  * server; pages only ever see `publicUrl(key)`.
  */

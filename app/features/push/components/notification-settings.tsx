@@ -30,7 +30,7 @@ const buttonClass = "rounded-md border border-brand-700 px-4 py-2 font-bold text
 const primaryClass = "rounded-md bg-brand-700 px-5 py-2 font-bold text-white hover:bg-brand-800 disabled:cursor-not-allowed disabled:opacity-60";
 
 /**
- * The profile's notification settings (DESIGN.md §10): this device's push (turned on only by a
+ * The profile's notification settings (docs/architecture.md "Notifications (inbox)"): this device's push (turned on only by a
  * tap; on an iPhone outside the home-screen app, the ホーム画面に追加 guide instead), a test
  * push, the table of kinds × channels and the quiet hours. Loads and saves through
  * /api/notifications/settings.
