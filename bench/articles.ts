@@ -6,6 +6,7 @@
 // would. Needs `npm run build`. Bounded: BENCH_SECONDS (default 10) per case, 127.0.0.1 only.
 // Aim (issue 14): the cache-miss article page at least 0.25× /healthz requests/s.
 import { startServer } from "../tests/support/server";
+import { longArticle } from "./fixtures";
 import { CACHE_MISS, measure, postgresTarget, printTable, type BenchTarget, type Measurement } from "./support";
 
 const duration = Number(process.env.BENCH_SECONDS ?? 10);
@@ -13,21 +14,6 @@ const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const opts = { duration, connections };
 const ADMIN = { email: "bench-articles@example.com", password: "bench-articles-secret-2026", name: "ベンチ" };
 const AIM = 0.25;
-
-/** About 10,000 characters of the kind of text the editor produces. */
-function longArticle(cardIds: string[]): string {
-  const sections: string[] = [];
-  for (let i = 1; sections.join("\n").length < 10_000; i++) {
-    sections.push(
-      `## 第${i}章 デッキの組み方と立ち回り`,
-      `序盤は**エネルギーの加速**を優先し、*サポート*で手札を整えます。詳しくはhttps://example.com/guide/${i}を参照してください。`,
-      `- ポイント${i}-1: ベンチに控えを置く\n- ポイント${i}-2: 相手のエースを見極める\n- ポイント${i}-3: サイドの取り方を考える`,
-      `[[card:${cardIds[i % cardIds.length]}]]`,
-      `中盤以降は相手の動きに合わせて入れ替えを使い分けます。[公式サイト](https://example.com/official/${i})のルールも確認しましょう。`.repeat(2),
-    );
-  }
-  return sections.join("\n\n").slice(0, 10_000);
-}
 
 async function seed(url: string): Promise<string> {
   const headers = { origin: url, "content-type": "application/json" };

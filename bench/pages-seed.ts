@@ -4,35 +4,15 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { eq } from "drizzle-orm";
 import { migrateDatabase, openDatabase } from "../app/db/client.server";
-import { profiles } from "../app/db/schema/index";
 import { seedCatalogue } from "../app/features/cards/catalogue.server";
-import { createOffer } from "../app/features/trades/offers.server";
-import { OfferInputSchema } from "../app/features/trades/trades.schema";
-import { ensureProfile, getAuth } from "../app/features/users/auth.server";
-import { loadEnv } from "../app/lib/env.server";
 import { seedTradeOffers } from "../scripts/seed-trades";
+import { longArticle, seedBenchTrader } from "./fixtures";
 import { postgresTarget, type BenchTarget } from "./support";
 
 export const TRADER = { name: "ベンチ", email: "bench-pages-trader@example.com", password: "bench-pages-trader-pass" };
 export const ADMIN = { email: "bench-pages-admin@example.com", password: "bench-pages-admin-pass-26", name: "管理ベンチ" };
 export const CARD_PACK = "dialga";
-
-/** About 10,000 characters of the kind of text the editor produces (as bench:articles). */
-function longArticle(cardIds: string[]): string {
-  const sections: string[] = [];
-  for (let i = 1; sections.join("\n").length < 10_000; i++) {
-    sections.push(
-      `## 第${i}章 デッキの組み方と立ち回り`,
-      `序盤は**エネルギーの加速**を優先し、*サポート*で手札を整えます。詳しくはhttps://example.com/guide/${i}を参照してください。`,
-      `- ポイント${i}-1: ベンチに控えを置く\n- ポイント${i}-2: 相手のエースを見極める\n- ポイント${i}-3: サイドの取り方を考える`,
-      `[[card:${cardIds[i % cardIds.length]}]]`,
-      `中盤以降は相手の動きに合わせて入れ替えを使い分けます。[公式サイト](https://example.com/official/${i})のルールも確認しましょう。`.repeat(2),
-    );
-  }
-  return sections.join("\n\n").slice(0, 10_000);
-}
 
 // A real 20-card deck of the catalogue (10 names × 2), as bench:decks.
 const DECK_CARDS = ["A1-096", "A1-104", "A1-105", "A1-106", "PROMO-A-007", "PROMO-A-005", "A1-225", "A1-223", "PROMO-A-002", "PROMO-A-001"].map((cardId) => ({ cardId, count: 2 }));
@@ -45,17 +25,7 @@ export async function prepare(target: BenchTarget, dataDir: string, offers: numb
     await migrateDatabase(database);
     await seedCatalogue(database.db);
     const seeded = await seedTradeOffers(database.db, { offers });
-    const env = loadEnv({ DATA_DIR: dataDir, SITE_URL: "http://127.0.0.1", LOG_LEVEL: "silent" });
-    const signUp = await getAuth(database.db, env).api.signUpEmail({ body: TRADER });
-    await ensureProfile(database.db, signUp.user.id, TRADER.name);
-    await database.db.update(profiles).set({ friendId: "1111222233334444" }).where(eq(profiles.userId, signUp.user.id));
-    for (const rarity of ["◆◆◆◆", "☆", "◆◆◆"]) {
-      const popular = seeded.popular[rarity];
-      if (!popular) continue;
-      const want = popular.give.slice(0, 2);
-      const give = popular.want.filter((c) => !want.includes(c)).slice(0, 2);
-      await createOffer(database.db, signUp.user.id, OfferInputSchema.parse({ give: give.map((cardId) => ({ cardId, count: 1 })), want: want.map((cardId) => ({ cardId, count: 1 })) }));
-    }
+    await seedBenchTrader(database.db, dataDir, TRADER, seeded);
     console.log(`[${target.label}] seeded ${seeded.offers} offers by ${seeded.users} users and a trader with 3 offers`);
   } finally {
     await database.close();

@@ -10,18 +10,14 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { eq } from "drizzle-orm";
 import { migrateDatabase, openDatabase } from "../app/db/client.server";
-import { packs, profiles, tradeRuleChanges } from "../app/db/schema/index";
+import { packs, tradeRuleChanges } from "../app/db/schema/index";
 import { seedCatalogue } from "../app/features/cards/catalogue.server";
-import { createOffer } from "../app/features/trades/offers.server";
 import { listMatches } from "../app/features/trades/matches.server";
-import { OfferInputSchema } from "../app/features/trades/trades.schema";
-import { ensureProfile, getAuth } from "../app/features/users/auth.server";
-import { loadEnv } from "../app/lib/env.server";
 import { seedTradeOffers } from "../scripts/seed-trades";
 import { startServer } from "../tests/support/server";
 import { publishChange } from "../app/lib/change-bus.server";
+import { seedBenchTrader } from "./fixtures";
 import { CACHE_MISS, measure, postgresTarget, printTable, type BenchTarget, type Measurement } from "./support";
 
 const duration = Number(process.env.BENCH_SECONDS ?? 10);
@@ -68,29 +64,14 @@ async function prepare(target: BenchTarget): Promise<{ giveFilter: string; match
     console.log(`[${target.label}] ${rows.length} trade-rule changes in play`);
     console.log(`[${target.label}] seeded ${seeded.offers} offers (${seeded.offerCards} offer cards, ${seeded.users} users) in ${((Date.now() - t) / 1000).toFixed(1)} s`);
 
-    const env = loadEnv({ DATA_DIR: pgliteDir, SITE_URL: "http://127.0.0.1", LOG_LEVEL: "silent" });
-    const signUp = await getAuth(database.db, env).api.signUpEmail({ body: TRADER });
-    await ensureProfile(database.db, signUp.user.id, TRADER.name);
-    await database.db.update(profiles).set({ friendId: "1111222233334444" }).where(eq(profiles.userId, signUp.user.id));
-    for (const rarity of ["◆◆◆◆", "☆", "◆◆◆"]) {
-      const popular = seeded.popular[rarity];
-      if (!popular) continue;
-      // Give what others want most, want what others give most (kept apart from each other).
-      const want = popular.give.slice(0, 2);
-      const give = popular.want.filter((c) => !want.includes(c)).slice(0, 2);
-      await createOffer(
-        database.db,
-        signUp.user.id,
-        OfferInputSchema.parse({ give: give.map((cardId) => ({ cardId, count: 1 })), want: want.map((cardId) => ({ cardId, count: 1 })) }),
-      );
-    }
+    const traderId = await seedBenchTrader(database.db, pgliteDir, TRADER, seeded);
     // マッチ is kept per user until the board changes; each of these runs after a change, cold.
     const cold: number[] = [];
     let matches: Awaited<ReturnType<typeof listMatches>> = [];
     for (let i = 0; i < 11; i++) {
       publishChange("board");
       t = performance.now();
-      matches = await listMatches(database.db, signUp.user.id);
+      matches = await listMatches(database.db, traderId);
       cold.push(performance.now() - t);
     }
     cold.sort((a, b) => a - b);

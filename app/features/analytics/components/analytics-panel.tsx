@@ -390,8 +390,8 @@ export function AnalyticsPanel({ data }: { data: unknown }) {
 
       <Section id="health" title={t("healthHeading")}>
         {d.health.running ? (
-          <dl className="grid grid-cols-2 gap-3 text-sm sm:grid-cols-4">
-            {[
+          <Figures
+            items={[
               [t("healthCounted"), number.format(d.health.collected.counted ?? 0)],
               [t("healthRobots"), number.format(d.health.collected.robot ?? 0)],
               [t("healthOptedOut"), number.format(d.health.collected.opted_out ?? 0)],
@@ -402,24 +402,21 @@ export function AnalyticsPanel({ data }: { data: unknown }) {
               [t("healthLastFlush"), d.health.lastFlushAt ? tokyoMediumDateTime(d.health.lastFlushAt, locale) : "—"],
               ...(d.health.operations
                 ? [
-                    [t("healthSockets"), number.format(d.health.operations.socketsConnected)],
-                    [t("healthRequests"), number.format(d.health.operations.requests)],
-                    [t("healthSlowRequests"), number.format(d.health.operations.slowRequests)],
+                    [t("healthSockets"), number.format(d.health.operations.socketsConnected)] as const,
+                    [t("healthRequests"), number.format(d.health.operations.requests)] as const,
+                    [t("healthSlowRequests"), number.format(d.health.operations.slowRequests)] as const,
                   ]
                 : []),
-            ].map(([label, value]) => (
-              <div key={label}>
-                <dt className="text-slate-600">{label}</dt>
-                <dd className="font-bold tabular-nums">{value}</dd>
-              </div>
-            ))}
-          </dl>
+            ]}
+          />
         ) : (
           <p className="text-sm text-slate-600">{t("healthNotRunning")}</p>
         )}
         <h3 className="mt-4 text-sm font-bold">{t("outboxHeading")}</h3>
-        <dl className="mt-2 grid grid-cols-2 gap-3 text-sm sm:grid-cols-4" data-testid="analytics-outbox">
-          {[
+        <Figures
+          className="mt-2"
+          testId="analytics-outbox"
+          items={[
             [t("outboxLag"), t("seconds", { count: Math.round(d.outbox.lagS) })],
             [t("outboxDue"), number.format(d.outbox.due)],
             [t("outboxPending"), number.format(d.outbox.pending)],
@@ -428,14 +425,24 @@ export function AnalyticsPanel({ data }: { data: unknown }) {
             [t("outboxSent"), number.format(d.health.deliveries.sent)],
             [t("outboxRetried"), number.format(d.health.deliveries.retried)],
             [t("outboxFailed"), number.format(d.health.deliveries.failed)],
-          ].map(([label, value]) => (
-            <div key={label}>
-              <dt className="text-slate-600">{label}</dt>
-              <dd className="font-bold tabular-nums">{value}</dd>
-            </div>
-          ))}
-        </dl>
+          ]}
+        />
       </Section>
     </div>
   );
 }
+
+/** Labelled figures of the health panel, as a description list. */
+function Figures({ items, className = "", testId }: { items: (readonly [string, string])[]; className?: string; testId?: string }) {
+  return (
+    <dl className={`grid grid-cols-2 gap-3 text-sm sm:grid-cols-4 ${className}`} data-testid={testId}>
+      {items.map(([label, value]) => (
+        <div key={label}>
+          <dt className="text-slate-600">{label}</dt>
+          <dd className="font-bold tabular-nums">{value}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
