@@ -5,7 +5,7 @@ import type { Logger } from "../app/lib/logger.server";
 import { bodyLimitFor } from "../app/lib/body-limits";
 import { isSiteOrigin } from "../app/lib/csrf.server";
 import { sendRefusal } from "./edge-answer";
-import { createEventBuffer } from "../app/features/analytics/buffer.server";
+import { batchErrorMessage, createEventBuffer } from "../app/features/analytics/buffer.server";
 import { createCollector, parseHit } from "../app/features/analytics/collect.server";
 import { AnalyticsError } from "../app/features/analytics/errors";
 import { applyRetention, ensurePartitions } from "../app/features/analytics/partitions.server";
@@ -40,7 +40,7 @@ export function attachAnalytics(
   const buffer = createEventBuffer(db, {
     maxRows: env.analytics.bufferMax,
     flushMs: FLUSH_MS,
-    onError: (error, rows) => log.error("analytics batch not written", { rows, error: error instanceof Error ? error.message : String(error) }),
+    onError: (error, rows) => log.error("analytics rows not written", { rows, error: batchErrorMessage(error) }),
   });
   const collector = createCollector(db, buffer, { host: site.host });
   const limiter = createMemoryRateLimiter({ limit: env.analytics.rateLimitPerMinute, windowMs: 60_000 });

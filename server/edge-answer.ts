@@ -15,6 +15,9 @@ const edgeMessages = defineMessages({
     lengthRequired: "送信された内容の大きさ（Content-Length）がわかりません。もう一度お試しください。",
     badPath: "ページが見つかりません。URLに使えない文字が含まれています。",
     badQuery: "URLの検索条件に使えない文字が含まれています。条件を入力し直してください。",
+    unsupportedMedia: "送信された内容の形式（文字コードなど）には対応していません。",
+    unreadableBody: "送信された内容を読み取れませんでした。もう一度お試しください。",
+    tooLargeBody: "送信された内容が大きすぎます。内容を減らしてもう一度お試しください。",
     title: "リクエストを処理できませんでした",
     back: "トップページへ",
   },
@@ -23,6 +26,9 @@ const edgeMessages = defineMessages({
     lengthRequired: "The size of what you sent (Content-Length) is missing. Please try again.",
     badPath: "Page not found. The URL contains characters that cannot be used.",
     badQuery: "The URL's search conditions contain characters that cannot be used. Please enter them again.",
+    unsupportedMedia: "The format of what you sent (its character set or encoding) is not supported.",
+    unreadableBody: "What you sent could not be read. Please try again.",
+    tooLargeBody: "What you sent is too large. Please send less and try again.",
     title: "The request could not be handled",
     back: "Go to the home page",
   },
@@ -65,4 +71,23 @@ export function answerAtEdge(req: Request, res: Response, status: number, code: 
         `<title>${escapeHtml(title)}</title></head><body><main><h1>${escapeHtml(title)}</h1><p>${escapeHtml(text)}</p>` +
         `<p><a href="/">${escapeHtml(edgeText(locale, "back"))}</a></p></main></body></html>`,
     );
+}
+
+/**
+ * The 4xx status of an error Express's body parsers (or another http-errors source) raised: an
+ * unsupported charset or encoding (415), an aborted or malformed body (400), a body past the limit
+ * (413). Undefined for anything else, which stays a server error.
+ */
+export function clientErrorStatus(err: unknown): number | undefined {
+  if (typeof err !== "object" || err === null) return undefined;
+  const { status, statusCode } = err as { status?: unknown; statusCode?: unknown };
+  const value = typeof status === "number" ? status : statusCode;
+  return typeof value === "number" && Number.isInteger(value) && value >= 400 && value < 500 ? value : undefined;
+}
+
+/** A client error that reached Express's last handler, answered with its own status in the one refusal shape. */
+export function answerClientError(req: Request, res: Response, status: number): void {
+  if (status === 413) return answerAtEdge(req, res, 413, "too_large", (locale) => edgeText(locale, "tooLargeBody"));
+  if (status === 415) return answerAtEdge(req, res, 415, "unsupported_media_type", (locale) => edgeText(locale, "unsupportedMedia"));
+  answerAtEdge(req, res, status, "unreadable", (locale) => edgeText(locale, "unreadableBody"));
 }

@@ -20,7 +20,7 @@ import { IMMUTABLE_CACHE_CONTROL, LOCAL_UPLOADS_PATH, localUploadsDir } from "..
 import { toNodeHandler } from "better-auth/node";
 import { errorFields, type Logger } from "../app/lib/logger.server";
 import { bodyLimit } from "./body-limit";
-import { sendRefusal } from "./edge-answer";
+import { answerClientError, clientErrorStatus, sendRefusal } from "./edge-answer";
 import { jsonApi } from "./json-api";
 import { urlGuard } from "./url-guard";
 import { createPageCache, showsBoard } from "./page-cache";
@@ -232,7 +232,15 @@ export async function createHttpApp(options: {
   );
 
   app.use((err: unknown, req: express.Request, res: express.Response, _next: express.NextFunction) => {
-    ((res.locals.log as Logger | undefined) ?? log).error("unhandled error", { method: req.method, path: req.path, ...errorFields(err) });
+    const requestLog = (res.locals.log as Logger | undefined) ?? log;
+    // The client's fault (a body parser's unsupported charset, an aborted upload): its own status, not a 500.
+    const clientStatus = clientErrorStatus(err);
+    if (clientStatus) {
+      requestLog.info("request refused", { method: req.method, path: req.path, status: clientStatus, reason: (err as { type?: unknown }).type ?? errorFields(err).error });
+      if (!res.headersSent) answerClientError(req, res, clientStatus);
+      return;
+    }
+    requestLog.error("unhandled error", { method: req.method, path: req.path, ...errorFields(err) });
     if (!res.headersSent) sendRefusal(req, res, new HttpError("internal"));
   });
 

@@ -19,6 +19,7 @@ describe("loadEnv", () => {
     // Metrics are off unless asked for, and then on loopback unless told otherwise.
     expect(env.metrics).toBeUndefined();
     expect(env.analytics.retentionDays).toBe(90);
+    expect(loadEnv({ DATA_DIR: dir, ANALYTICS_BUFFER_MAX: "100000" }).analytics.bufferMax).toBe(100_000);
     expect(loadEnv({ DATA_DIR: dir, METRICS_PORT: "9464" }).metrics).toEqual({ port: 9464, host: "127.0.0.1" });
   });
 
@@ -36,6 +37,8 @@ describe("loadEnv", () => {
     ["METRICS_PORT", "http"],
     ["ANALYTICS_RETENTION_DAYS", "0"],
     ["ANALYTICS_RATE_LIMIT", "-1"],
+    ["ANALYTICS_BUFFER_MAX", "100001"],
+    ["ANALYTICS_BUFFER_MAX", "10000000"],
     ["VAPID_PUBLIC_KEY", "not-a-key"],
     ["VAPID_PRIVATE_KEY", "c2hvcnQ"],
     ["VAPID_SUBJECT", "http://torepoke.example"],

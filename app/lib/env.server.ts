@@ -130,7 +130,9 @@ const EnvSchema = z.object({
   // First-party analytics (docs/decisions/020-first-party-analytics.md).
   ANALYTICS_RETENTION_DAYS: wholeNumber("90", 1, 3650),
   ANALYTICS_RATE_LIMIT: wholeNumber("120", 1, 1_000_000),
-  ANALYTICS_BUFFER_MAX: wholeNumber("50000", 100, 10_000_000),
+  // A buffered row costs about 0.5 KB of heap (up to ~4.5 KB with the longest path, referrer and UTM
+  // values): the cap keeps a full buffer well inside the 512 MB heap `npm start` gives the server.
+  ANALYTICS_BUFFER_MAX: wholeNumber("50000", 100, 100_000),
   METRICS_PORT: z
     .string()
     .trim()

@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { analyticsEvents } from "../../app/db/schema/index";
 import { rowsOf } from "../../app/db/sql.server";
-import { createEventBuffer, type EventRow } from "../../app/features/analytics/buffer.server";
+import { batchErrorMessage, createEventBuffer, type EventRow } from "../../app/features/analytics/buffer.server";
 import { applyRetention, ensurePartitions } from "../../app/features/analytics/partitions.server";
 import { exportCsv, tradeFunnel } from "../../app/features/analytics/dashboard.server";
 import { computeDay, runRollups, VISIT_GAP_MINUTES } from "../../app/features/analytics/rollup.server";
@@ -93,15 +93,54 @@ describe("event buffer", () => {
     ]);
   });
 
-  it("counts a batch the database refused as dropped and keeps going", async () => {
+  it("counts a row the database refused as dropped and keeps going", async () => {
     const errors: number[] = [];
     const buffer = createEventBuffer(db, { maxRows: 10, flushMs: 60_000, onError: (_e, n) => errors.push(n) });
-    buffer.push({ kind: "pageview", path: "bad\u0000path", ts: new Date() });
+    // Past the integer column's range: no cleaning makes this row writable.
+    buffer.push({ kind: "pageview", path: "/refused", engagedMs: 2 ** 40, ts: new Date() });
     await buffer.flush();
     buffer.push({ kind: "pageview", path: "/after-failure", ts: new Date() });
     await buffer.close();
     expect(errors).toEqual([1]);
     expect(buffer.stats()).toMatchObject({ dropped: 1, written: 1, failedBatches: 1 });
+  });
+
+  it("writes half an emoji and NUL characters cleaned, so one hit never costs its batch", async () => {
+    const path = "/buffer-awkward-text";
+    const buffer = createEventBuffer(db, { maxRows: 100, flushMs: 60_000 });
+    const good = (i: number): EventRow => ({ kind: "pageview", visitor: BigInt(i), path, utmSource: `good-${i}`, ts: new Date() });
+    for (let i = 0; i < 10; i++) buffer.push(good(i));
+    // A UTM value cut by UTF-16 units after 99 letters (a lone high surrogate), and a %00 in a value.
+    buffer.push({ kind: "pageview", visitor: 100n, path, utmSource: `${"a".repeat(99)}${"🎉".slice(0, 1)}`, ts: new Date() });
+    buffer.push({ kind: "pageview", visitor: 101n, path, utmCampaign: decodeURIComponent("spring%00sale"), ts: new Date() });
+    for (let i = 10; i < 20; i++) buffer.push(good(i));
+    await buffer.close();
+    expect(buffer.stats()).toMatchObject({ written: 22, dropped: 0, failedBatches: 0 });
+    const rows = await rowsOf<{ visitor: string; utm_source: string | null; utm_campaign: string | null }>(
+      db,
+      sql`select visitor::text as visitor, utm_source, utm_campaign from analytics_events where path = ${path} and visitor >= 100 order by visitor`,
+    );
+    expect(rows).toEqual([
+      { visitor: "100", utm_source: `${"a".repeat(99)}\ufffd`, utm_campaign: null },
+      { visitor: "101", utm_source: null, utm_campaign: "springsale" },
+    ]);
+    expect(await count("analytics_events", sql`path = ${path}`)).toBe(22);
+  });
+
+  it("retries a refused batch in halves, so only the row the database cannot take is lost", async () => {
+    const path = "/buffer-halves";
+    const errors: { rows: number; message: string }[] = [];
+    const buffer = createEventBuffer(db, { maxRows: 100, flushMs: 60_000, batchSize: 50, onError: (e, rows) => errors.push({ rows, message: batchErrorMessage(e) }) });
+    for (let i = 0; i < 41; i++) buffer.push({ kind: "pageview", visitor: BigInt(i), path, engagedMs: i === 17 ? 2 ** 40 : null, ts: new Date() });
+    await buffer.close();
+    expect(buffer.stats()).toMatchObject({ written: 40, dropped: 1, failedBatches: 1 });
+    expect(await count("analytics_events", sql`path = ${path}`)).toBe(40);
+    expect(await count("analytics_events", sql`path = ${path} and visitor = 17`)).toBe(0);
+    // The log gets the database's short reason, not the query with its whole JSON parameter.
+    expect(errors).toHaveLength(1);
+    expect(errors[0].rows).toBe(1);
+    expect(errors[0].message).toMatch(/out of range/);
+    expect(errors[0].message).not.toContain(path);
   });
 });
 

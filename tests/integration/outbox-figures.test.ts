@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rowsOf } from "../../app/db/sql.server";
-import { deliveryOutcomes, outboxFigures, PermanentDeliveryError, registerDeliveryHandler, startOutboxWorker } from "../../app/features/outbox/outbox.server";
+import { deliveryOutcomes, outboxFigures, outboxFiguresQuery, PermanentDeliveryError, registerDeliveryHandler, startOutboxWorker } from "../../app/features/outbox/outbox.server";
 import { createLogger } from "../../app/lib/logger.server";
 import { createMetrics } from "../../server/metrics";
 import { createTestDatabase, type TestDatabase } from "../support/test-db";
@@ -39,6 +39,25 @@ describe("outbox figures (health panel and metrics)", () => {
     // The oldest due row was due 90 s before the query (the test's own run time comes on top).
     expect(figures.lagS).toBeGreaterThanOrEqual(90);
     expect(figures.lagS).toBeLessThan(3600);
+  });
+
+  it("read the last day's failed rows through the failed index, not the day's sent rows through the finished index", async () => {
+    for (let i = 0; i < 20; i++) {
+      await database.db.execute(
+        sql`insert into delivery_outbox (kind, payload, status, run_at, finished_at)
+            select 'figures-sent', '{}'::jsonb, 'sent', now() - interval '1 hour', now() - (n || ' seconds')::interval from generate_series(1, 100) n`,
+      );
+    }
+    await database.db.execute(sql`analyze delivery_outbox`);
+    const plan = await database.db.transaction(async (tx) => {
+      // The tables are small: without this the planner may read them whole, which says nothing about the indexes.
+      await tx.execute(sql`set local enable_seqscan = off`);
+      const rows = await rowsOf<Record<string, unknown>>(tx, sql`explain ${outboxFiguresQuery()}`);
+      return rows.map((row) => String(Object.values(row)[0])).join("\n");
+    });
+    expect(plan).toContain("delivery_outbox_failed_idx");
+    expect(plan).not.toContain("delivery_outbox_finished_idx");
+    expect((await outboxFigures(database.db)).failedLastDay).toBe(1);
   });
 
   it("the metrics port serves the outbox lag, waiting, retried and failed rows, and this process's deliveries by outcome", async () => {

@@ -5,7 +5,7 @@ import path from "node:path";
 import type { ServerBuild } from "react-router";
 import type { Database } from "../../app/db/client.server";
 import type { Env } from "../../app/lib/env.server";
-import { createLogger } from "../../app/lib/logger.server";
+import { createLogger, type Logger } from "../../app/lib/logger.server";
 import { createHttpApp, type HttpApp } from "../../server/http";
 
 type RouteModule = Record<string, unknown>;
@@ -17,7 +17,7 @@ type RouteModule = Record<string, unknown>;
  * every edge rule a browser's request meets. Pages render as a stub document: what is tested is
  * the edge and the route's action or loader, not the markup.
  */
-export async function startHttpApp(options: { env: Env; database: Database; routes: Record<string, RouteModule> }): Promise<{ base: string; app: HttpApp; close(): Promise<void> }> {
+export async function startHttpApp(options: { env: Env; database: Database; routes: Record<string, RouteModule>; /** Silent unless given. */ log?: Logger }): Promise<{ base: string; app: HttpApp; close(): Promise<void> }> {
   const routes: ServerBuild["routes"] = {
     root: { id: "root", path: "", module: { default: () => null } as never },
   };
@@ -41,7 +41,7 @@ export async function startHttpApp(options: { env: Env; database: Database; rout
     routeDiscovery: { mode: "lazy", manifestPath: "/__manifest" },
   } as unknown as ServerBuild;
   const clientDir = mkdtempSync(path.join(tmpdir(), "torepoke-client-"));
-  const app = await createHttpApp({ env: options.env, database: options.database, build, clientDir, log: createLogger("silent") });
+  const app = await createHttpApp({ env: options.env, database: options.database, build, clientDir, log: options.log ?? createLogger("silent") });
   await new Promise<void>((resolve) => app.server.listen(0, "127.0.0.1", resolve));
   const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
   return {

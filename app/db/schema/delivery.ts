@@ -28,6 +28,8 @@ export const deliveryOutbox = pgTable(
     uniqueIndex("delivery_outbox_dedupe_key").on(t.dedupeKey),
     index("delivery_outbox_due_idx").on(t.runAt).where(sql`status = 'pending'`),
     index("delivery_outbox_finished_idx").on(t.finishedAt).where(sql`finished_at is not null`),
+    // The metrics count the last day's failed rows without reading the day's sent ones.
+    index("delivery_outbox_failed_idx").on(t.finishedAt).where(sql`status = 'failed'`),
   ],
 );
 

@@ -28,8 +28,8 @@ export type EventBufferOptions = {
 
 /**
  * Page views are buffered in memory and written in batches, so the collection endpoint answers
- * at once and the database sees one insert per few seconds instead of one per hit. A failed batch
- * is counted as dropped: analytics never holds back the site.
+ * at once and the database sees one insert per few seconds instead of one per hit. Rows the
+ * database refuses are counted as dropped: analytics never holds back the site.
  */
 export function createEventBuffer(db: Db, options: EventBufferOptions): EventBuffer {
   const batchSize = options.batchSize ?? 500;
@@ -40,17 +40,44 @@ export function createEventBuffer(db: Db, options: EventBufferOptions): EventBuf
   let lastFlushAt: string | null = null;
   let flushing: Promise<void> | null = null;
 
+  /**
+   * Writes a batch; when the database refuses it, the batch is retried in halves so a row it cannot
+   * take loses only itself. The halving is bounded (MAX_SPLITS per batch): past it, what still fails
+   * is dropped whole. Returns how many rows were lost and the first error.
+   */
+  const writeBatch = async (batch: EventRow[]): Promise<{ lost: number; error?: unknown }> => {
+    let splits = MAX_SPLITS;
+    let lost = 0;
+    let firstError: unknown;
+    const write = async (rows: EventRow[]): Promise<void> => {
+      try {
+        await insertRows(db, rows);
+        written += rows.length;
+      } catch (error) {
+        firstError ??= error;
+        if (rows.length === 1 || splits <= 0) {
+          lost += rows.length;
+          return;
+        }
+        splits--;
+        const half = Math.ceil(rows.length / 2);
+        await write(rows.slice(0, half));
+        await write(rows.slice(half));
+      }
+    };
+    await write(batch);
+    return { lost, error: firstError };
+  };
+
   const writeAll = async () => {
     while (queue.length) {
       const batch = queue.slice(0, batchSize);
       queue = queue.slice(batch.length);
-      try {
-        await insertRows(db, batch);
-        written += batch.length;
-      } catch (error) {
-        dropped += batch.length;
+      const { lost, error } = await writeBatch(batch);
+      if (lost) {
+        dropped += lost;
         failedBatches++;
-        options.onError?.(error, batch.length);
+        options.onError?.(error, lost);
       }
     }
     lastFlushAt = new Date().toISOString();
@@ -81,6 +108,27 @@ export function createEventBuffer(db: Db, options: EventBufferOptions): EventBuf
     },
     stats: () => ({ buffered: queue.length, written, dropped, failedBatches, lastFlushAt }),
   };
+}
+
+/** Halvings of one refused batch at most: enough to single out a few bad rows of a 500-row batch (9 levels each). */
+const MAX_SPLITS = 32;
+
+/**
+ * A short description of a failed write for the log: the driver's own message (the query error's
+ * cause) rather than the query error's, which carries the whole JSON parameter.
+ */
+export function batchErrorMessage(error: unknown): string {
+  const cause = error instanceof Error && error.cause instanceof Error ? error.cause : undefined;
+  const message = cause?.message ?? (error instanceof Error ? error.message : String(error));
+  return message.length > 300 ? `${message.slice(0, 300)}…` : message;
+}
+
+/**
+ * Text as the database takes it: PostgreSQL text cannot hold NUL, and JSON with a lone surrogate
+ * (half an emoji) is refused outright, which would lose the whole batch.
+ */
+function cleanText(value: string): string {
+  return (value.includes("\u0000") ? value.replaceAll("\u0000", "") : value).toWellFormed();
 }
 
 /** [column, value of a row] of every column the buffer writes. */
@@ -119,7 +167,7 @@ async function insertRows(db: Db, rows: EventRow[]): Promise<void> {
     const record: Record<string, unknown> = {};
     for (const [name, pick] of COLUMNS) {
       const value = pick(row);
-      if (value !== undefined && value !== null) record[name] = value;
+      if (value !== undefined && value !== null) record[name] = typeof value === "string" ? cleanText(value) : value;
     }
     // A row without a time is written now, as the column's default would.
     record.ts ??= new Date().toISOString();

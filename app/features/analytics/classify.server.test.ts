@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { agentOf, channelOf, isRobot, languageOf, optedOut, pageKindOf, publicPathOf, referrerHostOf, screenBucketOf, utmOf } from "./classify.server";
-import { parseHit } from "./collect.server";
+import { agentAndRobot, MAX_CACHED_AGENT_KEY, parseHit } from "./collect.server";
+import { cacheStats } from "../../lib/cache.server";
 import { tokyoDay, tokyoDayStart, visitorHash } from "./salt.server";
 
 const IPHONE = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1";
@@ -64,6 +65,27 @@ describe("analytics classification", () => {
     expect(languageOf("ja-JP,ja;q=0.9,en;q=0.8")).toBe("ja");
     expect(languageOf("*")).toBeNull();
     expect(utmOf("?utm_source=x&utm_medium=social&utm_campaign=launch")).toEqual({ source: "x", medium: "social", campaign: "launch" });
+  });
+
+  it("cuts UTM values at 100 characters without splitting an emoji", () => {
+    // 99 letters then an emoji (two UTF-16 units): a cut by units would leave a lone high surrogate.
+    const { source } = utmOf(`?utm_source=${"a".repeat(99)}${encodeURIComponent("🎉🎉")}`);
+    expect(source).toBe(`${"a".repeat(99)}🎉`);
+    expect(source!.isWellFormed()).toBe(true);
+    expect(utmOf(`?utm_campaign=${"春".repeat(150)}`).campaign).toBe("春".repeat(100));
+  });
+
+  it("keeps parsed user agents up to a key length, and parses longer ones without keeping them", () => {
+    const cached = () => cacheStats()["analytics-user-agents"] ?? 0;
+    const before = cached();
+    expect(agentAndRobot(`${CHROME} short-${before}`, undefined)).toEqual({ robot: false, agent: { browser: "Chrome", os: "Windows", device: "desktop" } });
+    expect(cached()).toBe(before + 1);
+    // A 16 KB user agent (or one with huge client hints) is classified just the same, but not kept.
+    const long = `${CHROME} ${"x".repeat(16_000)}`;
+    expect(agentAndRobot(long, undefined)).toEqual({ robot: false, agent: { browser: "Chrome", os: "Windows", device: "desktop" } });
+    expect(agentAndRobot(CHROME, "a".repeat(MAX_CACHED_AGENT_KEY))).toEqual({ robot: false, agent: { browser: "Chrome", os: "Windows", device: "desktop" } });
+    expect(agentAndRobot(`${HEADLESS} ${"x".repeat(16_000)}`, undefined).robot).toBe(true);
+    expect(cached()).toBe(before + 1);
   });
 
   it("accepts only well-formed hits", () => {

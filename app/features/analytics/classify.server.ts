@@ -116,8 +116,20 @@ export function optedOut(headers: { gpc?: string; dnt?: string }): boolean {
 
 export type Utm = { source: string | null; medium: string | null; campaign: string | null };
 
+/** At most `max` characters counted by code point, so an emoji is never cut in half (a lone surrogate is not valid JSON for the database). */
+function firstCodePoints(text: string, max: number): string {
+  if (text.length <= max) return text;
+  let out = "";
+  let n = 0;
+  for (const char of text) {
+    if (n++ === max) break;
+    out += char;
+  }
+  return out;
+}
+
 export function utmOf(search: string): Utm {
   const params = new URLSearchParams(search);
-  const clean = (v: string | null) => (v ? v.trim().slice(0, 100) || null : null);
+  const clean = (v: string | null) => (v ? firstCodePoints(v.trim(), 100) || null : null);
   return { source: clean(params.get("utm_source")), medium: clean(params.get("utm_medium")), campaign: clean(params.get("utm_campaign")) };
 }

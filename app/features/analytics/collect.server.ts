@@ -58,14 +58,20 @@ export type Collector = {
  * hundred distinct user agents, and the robot list and the parser are the costliest steps of a hit.
  */
 const agents = createCache<{ robot: boolean; agent: Agent }>({ name: "analytics-user-agents", max: 2_000, ttlMs: 3_600_000 });
+/**
+ * Real browsers' user agents with their hints stay well under this; longer keys are parsed every
+ * time rather than kept, so the cache holds at most 2,000 short keys, not 2,000 headers of 16 KB.
+ */
+export const MAX_CACHED_AGENT_KEY = 512;
 
-function agentAndRobot(userAgent: string | undefined, secChUa: string | undefined): { robot: boolean; agent: Agent } {
+export function agentAndRobot(userAgent: string | undefined, secChUa: string | undefined): { robot: boolean; agent: Agent } {
   const key = `${secChUa ?? ""}\u0000${userAgent ?? ""}`;
-  let known = agents.get(key);
+  const cacheable = key.length <= MAX_CACHED_AGENT_KEY;
+  let known = cacheable ? agents.get(key) : undefined;
   if (!known) {
     const robot = isRobot(userAgent, secChUa, false);
     known = { robot, agent: robot ? { browser: "unknown", os: "unknown", device: "other" } : agentOf(userAgent ?? "") };
-    agents.set(key, known);
+    if (cacheable) agents.set(key, known);
   }
   return known;
 }

@@ -1,0 +1,1 @@
+CREATE INDEX "delivery_outbox_failed_idx" ON "delivery_outbox" USING btree ("finished_at") WHERE status = 'failed';
