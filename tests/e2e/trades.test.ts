@@ -101,7 +101,12 @@ describe("trade board", () => {
     expect(before).toBeGreaterThan(0);
     await chip.click();
     await filtered.getByRole("button", { name: "フシギダネはほしいカードに追加済み（押すと外します）" }).waitFor();
-    expect(await bob.page.evaluate(() => ({ scrollY: window.scrollY, ...(window as unknown as { stayed: boolean; historyWrites: number }) }))).toEqual({
+    expect(
+      await bob.page.evaluate(() => {
+        const marked = window as unknown as { stayed?: boolean; historyWrites?: number };
+        return { scrollY: window.scrollY, stayed: marked.stayed, historyWrites: marked.historyWrites };
+      }),
+    ).toEqual({
       scrollY: before,
       stayed: true,
       historyWrites: 0,
