@@ -1,22 +1,37 @@
-import { redirect } from "react-router";
+import { data, redirect } from "react-router";
 import { RouteError } from "../components/ui/route-error";
 import { WantedCardFormSchema } from "../features/notifications/notifications.schema";
 import { NotificationError } from "../features/notifications/errors";
-import { addWantedCard, removeWantedCard } from "../features/notifications/want-list.server";
+import { addWantedCard, countWantedChange, removeWantedCard } from "../features/notifications/want-list.server";
 import { requireViewer } from "../features/users/session.server";
 import { safeRedirect } from "../features/users/safe-redirect";
-import { withPageErrors } from "../lib/api.server";
+import { formError, withPageErrors } from "../lib/api.server";
 import { readFormData } from "../lib/forms.server";
+import { localeFromRequest } from "../lib/i18n";
 import type { Route } from "./+types/wanted-cards";
 
-/** POST /wanted-cards (cardId, intent add|remove, redirectTo): the ほしいカード buttons. */
+/**
+ * POST /wanted-cards (cardId, intent add|remove, redirectTo, answer?): the ほしいカード buttons.
+ * A plain form (before hydration, the card page's button) is sent back to `redirectTo`, a refusal
+ * to this route's error page. The hydrated chip's fetcher sends answer=inline and stays on its
+ * page: it hears `{ok, cardId, wanted}`, or the page refusal `{code, message}` with its status,
+ * shown next to the chip.
+ */
 export const action = withPageErrors(async function action({ request, context }: Route.ActionArgs) {
   const viewer = await requireViewer(request, context);
   const form = await readFormData(request);
   const parsed = WantedCardFormSchema.safeParse(Object.fromEntries(form));
-  if (!parsed.success) throw new NotificationError("invalid");
-  if (parsed.data.intent === "add") await addWantedCard(context.db, viewer.id, parsed.data.cardId);
-  else await removeWantedCard(context.db, viewer.id, parsed.data.cardId);
+  const inline = form.get("answer") === "inline";
+  try {
+    if (!parsed.success) throw new NotificationError("invalid");
+    await countWantedChange(context.db, viewer.id);
+    if (parsed.data.intent === "add") await addWantedCard(context.db, viewer.id, parsed.data.cardId);
+    else await removeWantedCard(context.db, viewer.id, parsed.data.cardId);
+  } catch (error) {
+    if (inline) return formError(error, localeFromRequest(request));
+    throw error;
+  }
+  if (inline) return data({ ok: true as const, cardId: parsed.data.cardId, wanted: parsed.data.intent === "add" });
   throw redirect(safeRedirect(parsed.data.redirectTo, "/notifications"));
 });
 
@@ -29,7 +44,7 @@ export default function WantedCards() {
   return null;
 }
 
-/** A refused add (a card that cannot be traded, a full list) shows its reason in Japanese. */
+/** A refused add from a plain form (a card that cannot be traded, a full list) shows its reason in Japanese. */
 export function ErrorBoundary() {
   return <RouteError />;
 }

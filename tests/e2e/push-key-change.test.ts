@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchBrowser, newContext, watchConsole } from "../support/browser";
 import { signUp } from "../support/chat-e2e";
 import { startTestPushService, type TestPushService } from "../support/push-service";
-import { startServer, type RunningServer } from "../support/server";
+import { freePort, startServer, type RunningServer } from "../support/server";
 import { until } from "../support/wait";
 
 let browser: Browser;
@@ -16,6 +16,7 @@ const newKeys = webpush.generateVAPIDKeys();
 beforeAll(async () => {
   push = await startTestPushService();
   browser = await launchBrowser();
+  metricsPort = await freePort();
 }, 120_000);
 afterAll(async () => {
   await browser?.close();
@@ -96,7 +97,19 @@ async function deliverToServiceWorker(context: BrowserContext, page: Page, paylo
   return shown;
 }
 
-const env = () => ({ PUSH_SERVICE_ORIGINS: push.url, LOG_LEVEL: "warn" });
+let metricsPort: number;
+const env = () => ({ PUSH_SERVICE_ORIGINS: push.url, LOG_LEVEL: "warn", METRICS_PORT: String(metricsPort) });
+
+/**
+ * Every queued delivery is done, read from the server's outbox_pending_rows figure (the database
+ * lives inside the server here): nothing more can arrive, so a count taken now is final.
+ */
+const settled = () =>
+  until(
+    async () => /^outbox_pending_rows 0$/m.test(await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text()),
+    "the outbox to drain",
+    30_000,
+  );
 
 describe("push after the site's key pair is replaced", () => {
   it("the settings page finds this browser subscribed for the old key, subscribes again for the new one and swaps the device at the server; a later subscription change in the service worker is sent to the server too", async () => {
@@ -133,6 +146,8 @@ describe("push after the site's key pair is replaced", () => {
     await again.getByTestId("push-test").click();
     await again.getByText("テスト通知を送りました。").waitFor();
     await until(() => pushesTo(forNew.clientHash).length === 1, "the test push to the new subscription");
+    await settled();
+    expect(pushesTo(forNew.clientHash)).toHaveLength(1);
     expect(pushesTo(forOld.clientHash)).toHaveLength(0);
     const shown = await deliverToServiceWorker(context, again, pushesTo(forNew.clientHash)[0].payload);
     expect(shown).toEqual([{ title: "トレポケ（テスト通知）", tag: "test" }]);
@@ -162,6 +177,8 @@ describe("push after the site's key pair is replaced", () => {
     const test = await context.request.post(`${server.url}/api/push/test`, { headers: { origin: server.url } });
     expect(test.ok()).toBe(true);
     await until(() => pushesTo(replacement.clientHash).length === 1, "the test push to the replacement");
+    await settled();
+    expect(pushesTo(replacement.clientHash)).toHaveLength(1);
     expect(pushesTo(forNew.clientHash)).toHaveLength(1);
 
     expect(problems).toEqual([]);

@@ -76,11 +76,43 @@ describe("trade board", () => {
     await filtered.waitFor();
     expect(await filtered.textContent()).toContain("フシギダネとヒトカゲを交換しませんか");
     expect(await filtered.textContent()).not.toMatch(/1234/); // friend IDs never reach the board
-    // ほしいカードに追加 from the board: the card shows as added, the board stays where it was.
+    // ほしいカードに追加 from the board: the card shows as added, the board stays where it was — no
+    // navigation (neither a page load nor a history entry) and the same scroll position.
     const filteredUrl = bob.page.url();
-    await filtered.getByRole("button", { name: "フシギダネをほしいカードに追加" }).click();
+    const viewport = bob.page.viewportSize();
+    await bob.page.setViewportSize({ width: 360, height: 360 }); // short enough that the board scrolls
+    const chip = filtered.getByRole("button", { name: "フシギダネをほしいカードに追加" });
+    await chip.scrollIntoViewIfNeeded();
+    await bob.page.evaluate(() => window.scrollBy(0, 40));
+    await chip.scrollIntoViewIfNeeded();
+    const before = await bob.page.evaluate(() => {
+      const marked = window as unknown as { stayed: boolean; historyWrites: number };
+      marked.stayed = true;
+      marked.historyWrites = 0;
+      for (const name of ["pushState", "replaceState"] as const) {
+        const original = history[name].bind(history);
+        history[name] = (...a: Parameters<History["pushState"]>) => {
+          marked.historyWrites += 1;
+          original(...a);
+        };
+      }
+      return window.scrollY;
+    });
+    expect(before).toBeGreaterThan(0);
+    await chip.click();
     await filtered.getByRole("button", { name: "フシギダネはほしいカードに追加済み（押すと外します）" }).waitFor();
+    expect(
+      await bob.page.evaluate(() => {
+        const marked = window as unknown as { stayed?: boolean; historyWrites?: number };
+        return { scrollY: window.scrollY, stayed: marked.stayed, historyWrites: marked.historyWrites };
+      }),
+    ).toEqual({
+      scrollY: before,
+      stayed: true,
+      historyWrites: 0,
+    });
     expect(bob.page.url()).toBe(filteredUrl);
+    if (viewport) await bob.page.setViewportSize(viewport);
     expect(await seriousA11yViolations(bob.page)).toEqual([]);
     // Signed out, the same button asks to log in first and comes back to this board.
     const visitor = await newContext(browser);

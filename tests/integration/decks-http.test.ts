@@ -86,6 +86,20 @@ describe("publishing a deck that breaks the rules, through Express", () => {
     expect(await call("PATCH", `/api/admin/decks/${id}`, deck({ revision: 3, isPublic: false, cards: [] }))).toMatchObject({ status: 200, body: { revision: 4 } });
   });
 
+  it("a stale save of an illegal public deck hears 409 (someone saved since), not 422, and writes nothing", async () => {
+    const created = await call("POST", "/api/admin/decks", deck({ isPublic: false, cards: LEGAL }));
+    expect(created.status).toBe(201);
+    const id = created.body.id as string;
+    expect(await call("PATCH", `/api/admin/decks/${id}`, deck({ revision: 1, isPublic: false, cards: LEGAL }))).toMatchObject({ status: 200, body: { revision: 2 } });
+
+    const stale = await call("PATCH", `/api/admin/decks/${id}`, deck({ revision: 1 }));
+    expect(stale.status).toBe(409);
+    expect(stale.body.code).toBe("conflict");
+    expect((await call("GET", `/api/admin/decks/${id}`)).body).toMatchObject({ isPublic: false, revision: 2 });
+    // The current revision with the same illegal deck is the rule's refusal again.
+    expect(await call("PATCH", `/api/admin/decks/${id}`, deck({ revision: 2 }))).toEqual(REFUSAL);
+  });
+
   it("refuses a confirmation that is not a boolean as bad input", async () => {
     const answer = await call("POST", "/api/admin/decks", deck({ publishIllegal: "yes" }));
     expect(answer.status).toBe(400);

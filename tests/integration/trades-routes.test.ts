@@ -17,6 +17,8 @@ import { loader as boardLoader } from "../../app/routes/trades";
 import { action as newOfferAction } from "../../app/routes/trades.new";
 import { loader as offerLoader } from "../../app/routes/trade";
 import { action as wantedCardsAction } from "../../app/routes/wanted-cards";
+import { MAX_WANTED_CARDS, WANTED_CHANGES_PER_MINUTE, listWantedCards } from "../../app/features/notifications/want-list.server";
+import { sql } from "drizzle-orm";
 import { createSessionCookie } from "../support/chat-factories";
 import { catalogueCards, createUser } from "../support/factories";
 import { createTestDatabase, type TestDatabase } from "../support/test-db";
@@ -171,5 +173,70 @@ describe("the ほしい buttons on the board and the offer page", () => {
     );
     expect(removed.status).toBe(302);
     expect((await page(readerCookie)).wantedCardIds).toEqual([]);
+  });
+});
+
+describe("the ほしい chip's fetcher (answer=inline): it stays on its page, a refusal is answered in the page shape", () => {
+  const press = (cookie: string, cardId: string, intent: "add" | "remove", answer: "inline" | null = "inline") =>
+    outcome(() =>
+      wantedCardsAction(
+        args<typeof wantedCardsAction>(post("/wanted-cards", cookie, new URLSearchParams({ cardId, intent, redirectTo: "/trades", ...(answer ? { answer } : {}) }), "application/x-www-form-urlencoded")),
+      ),
+    );
+
+  it("an add and a remove answer data, not a redirect", async () => {
+    const reader = await createUser(database.db);
+    const cookie = await createSessionCookie(database.db, reader.id, SECRET);
+    const [card] = await catalogueCards(database.db, "◆◆", 1);
+    expect(await press(cookie, card.id, "add")).toEqual({ status: 200, body: { ok: true, cardId: card.id, wanted: true } });
+    expect((await listWantedCards(database.db, reader.id)).map((c) => c.cardId)).toEqual([card.id]);
+    expect(await press(cookie, card.id, "remove")).toEqual({ status: 200, body: { ok: true, cardId: card.id, wanted: false } });
+    expect(await listWantedCards(database.db, reader.id)).toEqual([]);
+  });
+
+  it("a full list and a card that cannot be traded are refused as {code, message} in Japanese; a plain form's refusal stays the error page's", async () => {
+    const reader = await createUser(database.db);
+    const cookie = await createSessionCookie(database.db, reader.id, SECRET);
+    const [card] = await catalogueCards(database.db, "◆◆◆◆", 1);
+    await database.db.execute(
+      sql`insert into wanted_cards (user_id, card_id) select ${reader.id}, c.id from cards c where c.id <> ${card.id} order by c.id limit ${MAX_WANTED_CARDS}`,
+    );
+    expect(await press(cookie, card.id, "add")).toEqual({ status: 400, body: { code: "too_many_wanted", message: `ほしいカードは${MAX_WANTED_CARDS}枚まで登録できます。` } });
+    // Without answer=inline (before hydration): thrown as route error data, the /wanted-cards error page.
+    await expect(wantedCardsAction(args<typeof wantedCardsAction>(post("/wanted-cards", cookie, new URLSearchParams({ cardId: card.id, intent: "add" }), "application/x-www-form-urlencoded")))).rejects.toMatchObject({
+      init: { status: 400 },
+      data: { code: "too_many_wanted" },
+    });
+    expect(await listWantedCards(database.db, reader.id)).toHaveLength(MAX_WANTED_CARDS);
+
+    const [untradeable] = (await database.db.execute(sql`select c.id, c.name from cards c join rarities r on r.code = c.rarity where not r.tradeable order by c.id limit 1`).then(
+      (r) => (r as unknown as { rows: { id: string; name: string }[] }).rows,
+    ));
+    const other = await createUser(database.db);
+    const otherCookie = await createSessionCookie(database.db, other.id, SECRET);
+    expect(await press(otherCookie, untradeable.id, "add")).toEqual({
+      status: 400,
+      body: { code: "not_tradeable", message: `「${untradeable.name}」はトレードできないレアリティのため、ほしいカードに追加できません。` },
+    });
+  });
+
+  it("adds and removes past the per-minute limit are refused with 429 and a Japanese message, and change nothing", async () => {
+    const reader = await createUser(database.db);
+    const cookie = await createSessionCookie(database.db, reader.id, SECRET);
+    const [card] = await catalogueCards(database.db, "◆", 1);
+    expect((await press(cookie, card.id, "add")).status).toBe(200);
+    // The limiter's count at the limit, in this minute's window and the next (should the minute turn over meanwhile).
+    await database.db.execute(
+      sql`insert into trade_rate_limits (user_id, action, window_start, count)
+          select ${reader.id}, 'wanted-cards/minute', w, ${WANTED_CHANGES_PER_MINUTE}
+          from (values (date_trunc('minute', now())), (date_trunc('minute', now()) + interval '1 minute')) as windows(w)
+          on conflict (user_id, action, window_start) do update set count = excluded.count`,
+    );
+    const refused = { status: 429, body: { code: "too_many_wanted_changes", message: "ほしいカードの追加・削除が続いています。1分ほど待ってからもう一度お試しください。" } };
+    expect(await press(cookie, card.id, "remove")).toEqual(refused);
+    expect((await listWantedCards(database.db, reader.id)).map((c) => c.cardId)).toEqual([card.id]);
+    const [other] = await catalogueCards(database.db, "◆◆", 1);
+    expect(await press(cookie, other.id, "add")).toEqual(refused);
+    expect((await listWantedCards(database.db, reader.id)).map((c) => c.cardId)).toEqual([card.id]);
   });
 });

@@ -350,6 +350,11 @@ export async function createDeck(db: Db, store: UploadStore, userId: string | nu
 export async function updateDeck(db: Db, store: UploadStore, id: string, input: DeckInput, revision: number, art: CardArtOptions = {}): Promise<{ id: string; slug: string; revision: number }> {
   if (!isDeckId(id)) throw new DeckError("not_found");
   const deckId = id.toLowerCase();
+  // A stale editor hears 409 first, before any rule about what it sent (an illegal deck's 422):
+  // what it sent was written over an older deck. The update below checks again, for a save that lands in between.
+  const [current] = await db.select({ revision: decks.revision }).from(decks).where(eq(decks.id, deckId));
+  if (!current) throw new DeckError("not_found");
+  if (current.revision !== revision) throw new DeckError("conflict");
   const values = await prepare(db, store, input, deckId, art);
   const slug = input.slug ?? `deck-${deckId.slice(0, 8)}`;
   let saved: { revision: number; before: ShownAs } | undefined;

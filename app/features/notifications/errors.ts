@@ -7,6 +7,7 @@ export const NOTIFICATION_ERRORS = {
   card_not_found: [404, "errorCardNotFound"],
   not_tradeable: [400, "errorNotTradeable"],
   too_many_wanted: [400, "errorTooManyWanted"],
+  too_many_wanted_changes: [429, "errorTooManyWantedChanges"],
   invalid: [400, "errorInvalid"],
 } as const satisfies ErrorTable<NotificationsMessageKey>;
 

@@ -46,6 +46,7 @@ export const notificationsMessages = defineMessages({
     errorCardNotFound: "カードが見つかりません。",
     errorNotTradeable: "「{name}」はトレードできないレアリティのため、ほしいカードに追加できません。",
     errorTooManyWanted: "ほしいカードは{max}枚まで登録できます。",
+    errorTooManyWantedChanges: "ほしいカードの追加・削除が続いています。1分ほど待ってからもう一度お試しください。",
     errorInvalid: "入力内容を確認してください。",
   },
   en: {
@@ -92,6 +93,7 @@ export const notificationsMessages = defineMessages({
     errorCardNotFound: "Card not found.",
     errorNotTradeable: "“{name}” has a rarity that cannot be traded, so it cannot go on your want list.",
     errorTooManyWanted: "Your want list holds up to {max} cards.",
+    errorTooManyWantedChanges: "Too many want list changes in a row. Please wait a minute and try again.",
     errorInvalid: "Please check your input.",
   },
 });

@@ -25,4 +25,6 @@ export const WantedCardFormSchema = z.object({
   cardId: z.string().min(1).max(64),
   intent: z.enum(["add", "remove"]),
   redirectTo: z.string().max(500).optional(),
+  // "inline": the hydrated chip's fetcher, answered with data instead of a redirect (it stays on its page).
+  answer: z.literal("inline").optional(),
 });

@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { Db } from "../../db/client.server";
 import { rowsOf, type Queryable } from "../../db/sql.server";
+import { countInWindow } from "../../lib/hourly-limit.server";
 import { cardTradeability } from "../trades/trade-rules.server";
 import { NotificationError } from "./errors";
 
@@ -26,6 +27,17 @@ export async function addWantedCard(db: Db, userId: string, cardId: string): Pro
     if (Number(row?.n ?? 0) >= MAX_WANTED_CARDS) throw new NotificationError("too_many_wanted", { max: MAX_WANTED_CARDS });
     await tx.execute(sql`insert into wanted_cards (user_id, card_id) values (${userId}, ${cardId}) on conflict do nothing`);
   });
+}
+
+/** Adds and removes a player may make per minute (a press each; a person pressing chips stays well under it). */
+export const WANTED_CHANGES_PER_MINUTE = 30;
+
+/**
+ * Counts one ほしいカード add or remove of the player (the per-user limiter, lib/hourly-limit.server.ts)
+ * and refuses it with 429 past WANTED_CHANGES_PER_MINUTE in the current minute.
+ */
+export async function countWantedChange(db: Queryable, userId: string): Promise<void> {
+  if ((await countInWindow(db, userId, "wanted-cards", "minute")) > WANTED_CHANGES_PER_MINUTE) throw new NotificationError("too_many_wanted_changes");
 }
 
 export async function removeWantedCard(db: Db, userId: string, cardId: string): Promise<void> {

@@ -17,6 +17,7 @@ import type { DeckCardView, DeckEditData, DeckOption } from "../types";
 import { DeckBasicSettings, type DeckFormValues } from "./deck-basic-settings";
 import { DeckCardList, type PackChoice } from "./deck-card-list";
 import { useProblemText } from "./legality-panel";
+import { refusedSaveStep } from "./save-refusal";
 
 type Draft = DeckFormValues & { cards: DeckCardView[] };
 type Tab = "basic" | "content" | "seo";
@@ -97,6 +98,8 @@ export function DeckEditor({ deck, packs, deckOptions, onSaved }: { deck: DeckEd
   const [failure, setFailure] = useState<string | null>(null);
   // Saving a public deck that breaks the game's rules waits for the admin's yes (docs/product-rules.md §5 rules).
   const [confirmingPublish, setConfirmingPublish] = useState(false);
+  // The server's reason when it, not this editor's own check, found the deck illegal.
+  const [publishReason, setPublishReason] = useState<string | null>(null);
   // The revision this editor last loaded or saved: a save names it, so a stale one is refused (409).
   const [revision, setRevision] = useState(deck?.revision ?? null);
   const draftKey = `deck:${deck?.id ?? "new"}`;
@@ -128,6 +131,7 @@ export function DeckEditor({ deck, packs, deckOptions, onSaved }: { deck: DeckEd
     }
     // A deck the game would refuse (このままでは構築できません) goes public only when the admin says so.
     if (draft.isPublic && legality.status === "illegal" && !options.publishIllegal) {
+      setPublishReason(null);
       setConfirmingPublish(true);
       return;
     }
@@ -136,9 +140,17 @@ export function DeckEditor({ deck, packs, deckOptions, onSaved }: { deck: DeckEd
       // The server refuses an illegal public deck unless the admin confirmed it in the dialog above.
       const body = { ...payload, ...(options.publishIllegal ? { publishIllegal: true } : {}), ...(deck ? { revision } : {}) };
       const sent = await send(deck ? `/api/admin/decks/${deck.id}` : "/api/admin/decks", { method: deck ? "PATCH" : "POST", json: body }, DeckSavedAnswer);
-      if (!sent.ok && sent.status === 409 && sent.refusal?.code === "conflict") {
+      const step = sent.ok ? null : refusedSaveStep(sent.status, sent.refusal, Boolean(options.publishIllegal));
+      if (!sent.ok && step === "conflict") {
         // Someone else saved first: say so, keep every field as typed (the local draft stays too).
-        setFailure(sent.refusal.message);
+        setFailure(sent.refusal?.message ?? t("saveFailed"));
+        return;
+      }
+      if (!sent.ok && step === "confirm") {
+        // The server's rules found the deck illegal where this editor's check did not: ask the admin
+        // in the same dialog, with the server's reason, instead of leaving them stuck on the refusal.
+        setPublishReason(sent.refusal?.message ?? null);
+        setConfirmingPublish(true);
         return;
       }
       if (!sent.ok) {
@@ -262,6 +274,11 @@ export function DeckEditor({ deck, packs, deckOptions, onSaved }: { deck: DeckEd
           }
         >
           <p>{t("publishIllegalText")}</p>
+          {publishReason && !legality.problems.length ? (
+            <p role="alert" className="mt-2 text-red-800">
+              {publishReason}
+            </p>
+          ) : null}
           <ul className="mt-2 list-disc space-y-1 pl-5 text-red-800">
             {legality.problems.map((problem, i) => (
               <li key={i}>{problemText(problem)}</li>

@@ -26,6 +26,11 @@ describe("the ほしい button on a card chip", () => {
     expect(html).toContain('name="cardId" value="A1-001"');
     expect(html).toContain('aria-label="フシギダネをほしいカードに追加"');
     expect(html).toContain('data-wanted="false"');
+    // Before hydration a plain form that comes back to the board; the fetcher's answer=inline comes with hydration.
+    expect(html).toContain('name="redirectTo" value="/trades?rarity=◆"');
+    expect(html).not.toContain('name="answer"');
+    // The live region a refusal is shown in, empty until there is one.
+    expect(html).toMatch(/<span role="alert" data-testid="want-chip-error" class="sr-only"><\/span>/);
   });
 
   it("already on the list: shows 追加済み and a press takes it off", () => {

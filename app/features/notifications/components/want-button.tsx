@@ -1,4 +1,6 @@
-import { Form, Link } from "react-router";
+import { useEffect, useState } from "react";
+import { Form, Link, useFetcher } from "react-router";
+import { refusalOf } from "../../../lib/form-refusal";
 import { useT } from "../../../lib/i18n";
 import { notificationsMessages } from "../messages";
 
@@ -30,11 +32,18 @@ export function WantButton({ cardId, wanted, returnTo, compact = false }: { card
 
 /**
  * The small ほしいカードに追加 button on a card chip of an offer (the board, マッチ, the offer page):
- * `wanted` null is a signed-out reader, who is sent to log in and back. The same plain form as
- * WantButton, keeping the scroll position; a card already wanted shows 追加済み and a press takes it off.
+ * `wanted` null is a signed-out reader, who is sent to log in and back. Once the page has hydrated
+ * the press goes through a fetcher to the same /wanted-cards action, so the page stays where it is
+ * (no navigation, the scroll position kept): when the action succeeds the page's data is read again
+ * and the chip shows 追加済み (or ほしい again); a refusal (the list is full, a card that cannot be
+ * traded, too many presses) is shown next to the chip in the server's words. Before hydration it is
+ * a plain form that comes back to `returnTo`.
  */
 export function WantChipButton({ cardId, name, wanted, returnTo }: { cardId: string; name: string; wanted: boolean | null; returnTo: string }) {
   const t = useT(notificationsMessages);
+  const fetcher = useFetcher<unknown>();
+  const [hydrated, setHydrated] = useState(false);
+  useEffect(() => setHydrated(true), []);
   const small = "ml-1 inline-flex items-center gap-0.5 rounded-full px-2 py-0.5 text-xs font-bold";
   if (wanted === null) {
     return (
@@ -44,14 +53,19 @@ export function WantChipButton({ cardId, name, wanted, returnTo }: { cardId: str
       </Link>
     );
   }
+  const busy = fetcher.state !== "idle";
+  const refusal = fetcher.state === "idle" ? refusalOf(fetcher.data) : undefined;
   return (
-    <Form method="post" action="/wanted-cards" preventScrollReset className="inline">
+    <fetcher.Form method="post" action="/wanted-cards" preventScrollReset className="inline">
       <input type="hidden" name="cardId" value={cardId} />
       <input type="hidden" name="intent" value={wanted ? "remove" : "add"} />
       <input type="hidden" name="redirectTo" value={returnTo} />
+      {hydrated ? <input type="hidden" name="answer" value="inline" /> : null}
       <button
         type="submit"
         aria-label={t(wanted ? "wantChipAddedLabel" : "wantChipAddLabel", { name })}
+        aria-busy={busy || undefined}
+        disabled={busy}
         data-testid="want-chip"
         data-wanted={wanted ? "true" : "false"}
         className={wanted ? `${small} bg-emerald-100 text-emerald-900 hover:bg-emerald-200` : `${small} border border-brand-700 text-brand-800 hover:bg-brand-50`}
@@ -59,6 +73,9 @@ export function WantChipButton({ cardId, name, wanted, returnTo }: { cardId: str
         <span aria-hidden="true">{wanted ? "✓" : "＋"}</span>
         {t(wanted ? "wantChipAdded" : "wantChipAdd")}
       </button>
-    </Form>
+      <span role="alert" data-testid="want-chip-error" className={refusal ? "ml-1 text-xs font-medium text-red-700" : "sr-only"}>
+        {refusal?.message ?? ""}
+      </span>
+    </fetcher.Form>
   );
 }
