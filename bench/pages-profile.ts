@@ -7,7 +7,7 @@
 // threads or processes counts where it stood), split by where the sampled code lives (React's server renderer, React Router, our bundle,
 // the database driver, Drizzle, compression, garbage collection, …), and our bundle's heaviest
 // functions (self and inclusive). BENCH_ONLY=pglite|postgres (default pglite); BENCH_PAGES a
-// comma-separated list of paths (default: /terms, /, /profile, /cards?pack=…, the article, the deck).
+// comma-separated list of paths (default: /terms, /, /profile, /cards?pack=…, /trades signed out and in, マッチ, a card page, the article, the deck).
 // BENCH_PROFILE_DIR keeps the .cpuprofile files for a closer look in a browser's DevTools.
 import { writeFileSync } from "node:fs";
 import path from "node:path";
@@ -147,6 +147,8 @@ for (const target of targets) {
         ["/ signed in", "/", signedIn],
         ["/profile signed in", "/profile", signedIn],
         [`/cards?pack=${CARD_PACK} signed in`, `/cards?pack=${CARD_PACK}`, signedIn],
+        ["/trades signed out", "/trades", CACHE_MISS],
+        ["/trades signed in", "/trades", signedIn],
         ["/trades?view=matches signed in", "/trades?view=matches", signedIn],
         ["card page signed out", `/cards/${card}`, CACHE_MISS],
         ["card page signed in", `/cards/${card}`, signedIn],
