@@ -128,7 +128,7 @@ describe.runIf(databaseUrl && redisUrl)("notifications with two instances sharin
       expect(await call(w.socket, "chat:join", { roomId: w.roomId })).toMatchObject({ ok: true });
       expect(await call(w.socket, "chat:send", { roomId: w.roomId, clientId: `m-${w.roomId}`, body: "交換お願いします" })).toMatchObject({ ok: true });
     }
-    await until(() => away.every((a) => push!.received.some((r) => r.clientHash === a.hash && /新しいメッセージ/.test(JSON.parse(r.payload).body))), "the pushes to the players away");
+    await until(() => away.every((a) => push!.received.some((r) => r.clientHash === a.hash && /新しいメッセージ/.test(JSON.parse(r.payload).body))), "the pushes to the players away", 30_000);
     await settled();
 
     const messagePushes = (hash: string) => push!.received.filter((r) => r.clientHash === hash && /新しいメッセージ/.test(JSON.parse(r.payload).body));

@@ -114,7 +114,7 @@ describe("notifications outside the site: push and mail", () => {
     // The test button reaches the device.
     await a.getByTestId("push-test").click();
     await a.getByText("テスト通知を送りました。").waitFor();
-    await until(() => push.received.some((r) => r.clientHash === subscription.clientHash && JSON.parse(r.payload).tag === "test"), "the test push");
+    await until(() => push.received.some((r) => r.clientHash === subscription.clientHash && JSON.parse(r.payload).tag === "test"), "the test push", 30_000);
 
     const [give, want] = await twoTradeableCards(aContext.request, baseUrl);
     const offerId = await postOffer(aContext.request, baseUrl, give, want);
@@ -132,14 +132,14 @@ describe("notifications outside the site: push and mail", () => {
     await a.waitForFunction(() => document.title.startsWith("(2) "));
     await expect(bellCount(a).textContent()).resolves.toBe("2");
     const pushesOfA = () => push.received.filter((r) => r.clientHash === subscription.clientHash).map((r) => ({ ...r, message: JSON.parse(r.payload) }));
-    await until(() => pushesOfA().some((p) => p.message.url === `/chat/${roomId}` && /新しいメッセージ/.test(p.message.body)), "the message push");
+    await until(() => pushesOfA().some((p) => p.message.url === `/chat/${roomId}` && /新しいメッセージ/.test(p.message.body)), "the message push", 30_000);
 
     // A leaves (no socket left); B writes again: a push, and the mail once it is still unread 3 s later.
     await a.close();
     await b.locator("#chat-input").fill("まだいらっしゃいますか？");
     await b.locator("#chat-input").press("Enter");
     await b.locator('[data-pending="true"]').first().waitFor({ state: "detached" });
-    await until(() => pushesOfA().some((p) => p.message.body === "ボタンさんから新しいメッセージが2件あります"), "the second push");
+    await until(() => pushesOfA().some((p) => p.message.body === "ボタンさんから新しいメッセージが2件あります"), "the second push", 30_000);
     const second = pushesOfA().find((p) => p.message.body === "ボタンさんから新しいメッセージが2件あります")!;
     expect(second.topic).toBeTruthy();
     expect(second.urgency).toBe("high");
