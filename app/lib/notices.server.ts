@@ -15,7 +15,7 @@ export type Notices = {
   /** The reader caught up with a room. */
   roomRead(db: Queryable, roomId: string, userId: string): Promise<void>;
   /** A new offer was posted. */
-  newOffer(db: Queryable, o: { offerId: string; ownerId: string; matchedOwners?: readonly string[] }): Promise<void>;
+  newOffer(db: Queryable, o: { offerId: string; ownerId: string; matchedOwners: readonly string[] }): Promise<void>;
   /** 交渉する: someone opened a chat room on the owner's offer. */
   offerResponse(db: Queryable, r: { roomId: string; offerId: string; ownerId: string; responderId: string }): Promise<void>;
 };

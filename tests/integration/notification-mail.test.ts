@@ -198,7 +198,7 @@ describe("notification mail for a player who is away", () => {
     await send(roomId, partner.id, "まとめて");
     // A want-list hit (digest by default) as well.
     await rowsOf(database.db, sql`insert into wanted_cards (user_id, card_id) values (${owner.id}, ${offer.giveCardId}) returning user_id`);
-    await notifyNewOffer(database.db, { offerId: offer.id, ownerId: partner.id });
+    await notifyNewOffer(database.db, { offerId: offer.id, ownerId: partner.id, matchedOwners: [] });
     // The sweep runs a minute after the day's digest time; the notifications came in the hour before it.
     const at = new Date(digestBoundary(new Date()).getTime() + 60_000);
     await rowsOf(database.db, sql`update notifications set created_at = ${new Date(at.getTime() - 3600_000).toISOString()}::timestamptz where user_id = ${owner.id} returning id`);

@@ -110,38 +110,18 @@ export async function notifyTradeStep(db: Queryable, s: { roomId: string; actorI
 }
 
 /**
- * A new offer was posted: the owners of open offers it matches (マッチ: it gives a card they want
- * and wants a card they give, of the same rarity — the game trades 1:1 within a rarity) and the
- * players whose ほしいカード list holds a card it gives. Once per offer and player.
+ * A new offer was posted: the owners of open offers it matches (`matchedOwners`, found by マッチ's
+ * rules in features/trades/matches.server.ts: a same-rarity 1:1 trade, card for card or 何でも可)
+ * and the players whose ほしいカード list holds a card it gives. Once per offer and player.
  */
-export async function notifyNewOffer(db: Queryable, o: { offerId: string; ownerId: string; matchedOwners?: readonly string[] }): Promise<void> {
-  await insertAndAnnounce(
-    db,
-    sql`insert into notifications (user_id, kind, actor_id, offer_id, dedupe_key)
-        select distinct o2.owner_id, 'match', ${o.ownerId}, ${o.offerId}::uuid, ${`offer:${o.offerId}`}
-        from trade_offer_cards mine_give
-        join cards g on g.id = mine_give.card_id
-        join trade_offer_cards their_want on their_want.card_id = mine_give.card_id and their_want.side = 'want'
-        join trade_offers o2 on o2.id = their_want.offer_id
-        join trade_offer_cards their_give on their_give.offer_id = o2.id and their_give.side = 'give'
-        join cards w on w.id = their_give.card_id and w.rarity = g.rarity
-        join trade_offer_cards mine_want on mine_want.offer_id = mine_give.offer_id and mine_want.side = 'want' and mine_want.card_id = their_give.card_id
-        where mine_give.offer_id = ${o.offerId} and mine_give.side = 'give'
-          and ${offerOpenNow("o2")} and o2.owner_id <> ${o.ownerId}
-          and ${allowed(sql`o2.owner_id`, o.ownerId)}
-        on conflict do nothing
-        returning id, count`,
-  );
-  // Matches the card-for-card query above cannot see (何でも可 on either offer): found by マッチ's
-  // own rules (features/trades/matches.server.ts) and named by the caller; the dedupe key keeps
-  // a player found both ways to one notification.
-  if (o.matchedOwners?.length) {
+export async function notifyNewOffer(db: Queryable, o: { offerId: string; ownerId: string; matchedOwners: readonly string[] }): Promise<void> {
+  if (o.matchedOwners.length) {
     await insertAndAnnounce(
       db,
       sql`insert into notifications (user_id, kind, actor_id, offer_id, dedupe_key)
           select distinct m.owner_id, 'match', ${o.ownerId}, ${o.offerId}::uuid, ${`offer:${o.offerId}`}
           from (values ${sql.join(o.matchedOwners.map((id) => sql`(${id})`), sql`, `)}) as m(owner_id)
-          where ${allowed(sql`m.owner_id`, o.ownerId)}
+          where m.owner_id <> ${o.ownerId} and ${allowed(sql`m.owner_id`, o.ownerId)}
           on conflict do nothing
           returning id, count`,
     );

@@ -199,7 +199,7 @@ async function rankMatches(db: Db, userId: string, mine: Mine): Promise<RankedMa
 type FittingOffer = RankedMatch & { owner: string; active: number; bumped: number };
 
 /** The open offers of others that fit `mine` (at least one same-rarity 1:1 trade), unranked. */
-async function fittingOffers(q: Queryable, userId: string, mine: Mine, onlyAny = false): Promise<FittingOffer[]> {
+async function fittingOffers(q: Queryable, userId: string, mine: Mine): Promise<FittingOffer[]> {
   const keys = (list: string[]) => sql`array[${sql.join(list.map((k) => sql`${k}`), sql`, `)}]::text[]`;
   const wantRarities = [...new Set(mine.want.map((c) => c.rarity))];
   const giveRarities = [...new Set(mine.give.map((c) => c.rarity))];
@@ -215,7 +215,7 @@ async function fittingOffers(q: Queryable, userId: string, mine: Mine, onlyAny =
     q,
     sql`select o.id, o.owner_id, o.match_keys, o.give_any, o.want_any, p.last_active_at, o.bumped_at
         from ${tradeOffers} o join ${profiles} p on p.user_id = o.owner_id
-        where ${offerOpenNow()} and ${receives} and ${sends} ${onlyAny ? sql`and (o.give_any or o.want_any)` : sql``}
+        where ${offerOpenNow()} and ${receives} and ${sends}
           and o.owner_id <> ${userId} and p.suspended_at is null and ${notBlockedFor(userId)}`,
   );
   // The rarities of their named cards, read with the same connection (inside a post's transaction).
@@ -264,11 +264,11 @@ async function fittingOffers(q: Queryable, userId: string, mine: Mine, onlyAny =
 }
 
 /**
- * The owners of open offers a new offer fits under マッチ's rules where either offer says 何でも可
- * (the new-offer notification finds the card-for-card ones itself). `give`/`want`: the new offer's
- * named cards with their rarities.
+ * The owners of open offers a new offer fits under マッチ's rules (card for card or 何でも可, the
+ * one rule the board's マッチ ranks by): the players its new-offer notification goes to.
+ * `give`/`want`: the new offer's named cards with their rarities.
  */
-export async function anyMatchOwners(
+export async function matchingOwners(
   q: Queryable,
   userId: string,
   offer: { give: { cardId: string; rarity: string }[]; want: { cardId: string; rarity: string }[]; giveAny: boolean; wantAny: boolean },
@@ -280,6 +280,6 @@ export async function anyMatchOwners(
     wantAnyRarities: new Set(offer.wantAny ? offer.give.map((c) => c.rarity) : []),
     giveAnyRarities: new Set(offer.giveAny ? offer.want.map((c) => c.rarity) : []),
   };
-  const found = await fittingOffers(q, userId, mine, !(offer.giveAny || offer.wantAny));
+  const found = await fittingOffers(q, userId, mine);
   return [...new Set(found.map((f) => f.owner))];
 }

@@ -25,7 +25,7 @@ import {
 } from "./rules";
 import { isBlockedEitherWay, notBlockedFor } from "../blocks/blocks.server";
 import { offerExpiredNow, offerOpenNow } from "../../db/open-offers";
-import { anyMatchOwners } from "./matches.server";
+import { matchingOwners } from "./matches.server";
 import { assertCardsTradeable, loadTradeRules } from "./trade-rules.server";
 import { isCardTradeableAt } from "./trade-rules";
 import { isOfferId, OFFER_COLUMNS, withCards, type OfferRow } from "./offer-views.server";
@@ -178,7 +178,7 @@ export async function createOffer(db: Db, userId: string, input: OfferDraft): Pr
     ]);
     await touchActive(tx, userId);
     await recordProductEvent(tx, "offer_posted", { offerId: offer.id, userId });
-    const matchedOwners = await anyMatchOwners(tx, userId, { give: checked.give, want: checked.want, giveAny: input.giveAny ?? false, wantAny: input.wantAny ?? false });
+    const matchedOwners = await matchingOwners(tx, userId, { give: checked.give, want: checked.want, giveAny: input.giveAny ?? false, wantAny: input.wantAny ?? false });
     await notices().newOffer(tx, { offerId: offer.id, ownerId: userId, matchedOwners });
     return { id: offer.id };
   });
