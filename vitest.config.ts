@@ -1,7 +1,7 @@
 import { defineConfig } from "vitest/config";
 
 // Unit tests sit beside the code; the integration suite runs once on PGlite (in memory) and
-// again on PostgreSQL when TEST_DATABASE_URL is set (DESIGN.md §1: one SQL dialect).
+// again on PostgreSQL when TEST_DATABASE_URL is set (one SQL dialect for both: decision record 001).
 const integration = (name: string, driver: "pglite" | "postgres") => ({
   test: {
     name,
