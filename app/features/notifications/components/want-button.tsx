@@ -44,10 +44,9 @@ export function WantChipButton({ cardId, name, wanted, returnTo }: { cardId: str
   const fetcher = useFetcher<unknown>();
   const [hydrated, setHydrated] = useState(false);
   useEffect(() => setHydrated(true), []);
-  const small = "ml-1 inline-flex items-center gap-0.5 rounded-full px-2 py-0.5 text-xs font-bold";
   if (wanted === null) {
     return (
-      <Link to={`/login?redirectTo=${encodeURIComponent(returnTo)}`} aria-label={t("wantChipLoginLabel", { name })} className={`${small} border border-brand-700 text-brand-800 hover:bg-brand-50`} data-testid="want-chip">
+      <Link to={`/login?redirectTo=${encodeURIComponent(returnTo)}`} aria-label={t("wantChipLoginLabel", { name })} className="want-chip" data-testid="want-chip">
         <span aria-hidden="true">＋</span>
         {t("wantChipAdd")}
       </Link>
@@ -68,7 +67,7 @@ export function WantChipButton({ cardId, name, wanted, returnTo }: { cardId: str
         disabled={busy}
         data-testid="want-chip"
         data-wanted={wanted ? "true" : "false"}
-        className={wanted ? `${small} bg-emerald-100 text-emerald-900 hover:bg-emerald-200` : `${small} border border-brand-700 text-brand-800 hover:bg-brand-50`}
+        className="want-chip"
       >
         <span aria-hidden="true">{wanted ? "✓" : "＋"}</span>
         {t(wanted ? "wantChipAdded" : "wantChipAdd")}
