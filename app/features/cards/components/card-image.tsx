@@ -118,49 +118,42 @@ export type ThumbFace = Partial<Pick<CardFace, "imageUrl" | "imageFile" | "store
 
 /**
  * A card's 28 px thumbnail beside its name (offer chips, the trade panel of a chat): decorative,
- * as CardImage's, in fewer elements (a board page draws dozens; docs/decisions/026).
+ * as CardImage's, in fewer elements — without art, two (a board page draws dozens; docs/decisions/026).
  */
 export function CardThumb({ face }: { face: ThumbFace }) {
   const { art, img, onError } = useCardArt({ imageUrl: face.imageUrl ?? "", imageFile: face.imageFile ?? null, storedImage: face.storedImage ?? null });
+  if (!art) return <ThumbFrame face={face} className="card-thumb card-thumb-frame" />;
   return (
     <span className="card-thumb">
-      {art ? (
-        <img
-          ref={img}
-          src={art.src}
-          srcSet={art.srcSet}
-          sizes={art.srcSet ? "28px" : undefined}
-          alt=""
-          width={ART_SIZES.thumb.width}
-          height={ART_SIZES.thumb.height}
-          loading="lazy"
-          decoding="async"
-          onError={onError}
-        />
-      ) : (
-        <ThumbFrame face={face} />
-      )}
+      <img
+        ref={img}
+        src={art.src}
+        srcSet={art.srcSet}
+        sizes={art.srcSet ? "28px" : undefined}
+        alt=""
+        width={ART_SIZES.thumb.width}
+        height={ART_SIZES.thumb.height}
+        loading="lazy"
+        decoding="async"
+        onError={onError}
+      />
     </span>
   );
 }
 
-/** A thumbnail without art: the frame in the type's colour, the art window, and the species' artwork or the type mark. */
-function ThumbFrame({ face }: { face: ThumbFace }) {
+/**
+ * A thumbnail without art: the frame in the type's colour, the art window, and in it the species'
+ * artwork or the type mark. One attribute picks the colours, and the mark is the window's own
+ * ::after (app.css).
+ */
+function ThumbFrame({ face, className = "card-thumb-frame" }: { face: ThumbFace; className?: string }) {
   const trainer = isTrainerCard({ cardType: face.cardType ?? null });
   const element = elementOf({ element: face.element ?? null });
   const [failedArt, setFailedArt] = useState<string | null>(null);
   const artwork = !trainer && face.speciesArt && failedArt !== face.speciesArt ? face.speciesArt : null;
   return (
-    <span aria-hidden="true" className={`card-thumb-frame ${trainer ? "bg-trainer-frame" : FRAME[element]}`} data-card-kind={trainer ? "trainer" : "pokemon"} data-species-art={artwork ? "" : undefined}>
-      <span className={trainer ? "bg-trainer-soft" : WINDOW[element]}>
-        {artwork ? (
-          <SpeciesArtwork src={artwork} onError={() => setFailedArt(artwork)} />
-        ) : (
-          <svg viewBox="0 0 40 40" className={trainer ? "fill-trainer-frame" : FILL[element]}>
-            <circle cx="20" cy="20" r="19" />
-          </svg>
-        )}
-      </span>
+    <span aria-hidden="true" className={className} data-frame={trainer ? "trainer" : element} data-species-art={artwork ? "" : undefined}>
+      <span>{artwork ? <SpeciesArtwork src={artwork} onError={() => setFailedArt(artwork)} /> : null}</span>
     </span>
   );
 }
