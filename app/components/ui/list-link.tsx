@@ -15,7 +15,18 @@ export function ListLinkNavigation({ children }: { children: ReactNode }) {
  * the route tree each time it renders, which on a page of offer cards was a tenth of the server's
  * render time; these paths are absolute already. Modified clicks (new tab, …) stay the browser's.
  */
-export function ListLink({ to, className, children }: { to: `/${string}`; className?: string; children: ReactNode }) {
+export function ListLink({
+  to,
+  className,
+  children,
+  ...attributes
+}: {
+  to: `/${string}`;
+  className?: string;
+  children: ReactNode;
+  "aria-label"?: string;
+  "data-testid"?: string;
+}) {
   const navigate = useContext(NavigateContext);
   const onClick = (event: MouseEvent<HTMLAnchorElement>) => {
     if (!navigate || event.defaultPrevented || event.button !== 0 || event.metaKey || event.altKey || event.ctrlKey || event.shiftKey) return;
@@ -24,7 +35,7 @@ export function ListLink({ to, className, children }: { to: `/${string}`; classN
   };
   // data-discover: React Router loads the route code of links it sees, as for its own <Link>.
   return (
-    <a href={to} className={className} onClick={onClick} data-discover="true">
+    <a href={to} className={className} onClick={onClick} data-discover="true" {...attributes}>
       {children}
     </a>
   );

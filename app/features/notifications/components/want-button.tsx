@@ -1,5 +1,6 @@
 import { useEffect, useState } from "react";
-import { Form, Link, useFetcher } from "react-router";
+import { Form, useFetcher } from "react-router";
+import { ListLink } from "../../../components/ui/list-link";
 import { refusalOf } from "../../../lib/form-refusal";
 import { useT } from "../../../lib/i18n";
 import { notificationsMessages } from "../messages";
@@ -32,8 +33,8 @@ export function WantButton({ cardId, wanted, returnTo, compact = false }: { card
 
 /**
  * The small ほしいカードに追加 button on a card chip of an offer (the board, マッチ, the offer page):
- * `wanted` null is a signed-out reader, who is sent to log in and back. Once the page has hydrated
- * the press goes through a fetcher to the same /wanted-cards action, so the page stays where it is
+ * `wanted` null is a signed-out reader, who is sent to log in and back (a ListLink: one on each
+ * chip). Once the page has hydrated the press goes through a fetcher to the same /wanted-cards action, so the page stays where it is
  * (no navigation, the scroll position kept): when the action succeeds the page's data is read again
  * and the chip shows 追加済み (or ほしい again); a refusal (the list is full, a card that cannot be
  * traded, too many presses) is shown next to the chip in the server's words. Before hydration it is
@@ -46,10 +47,10 @@ export function WantChipButton({ cardId, name, wanted, returnTo }: { cardId: str
   useEffect(() => setHydrated(true), []);
   if (wanted === null) {
     return (
-      <Link to={`/login?redirectTo=${encodeURIComponent(returnTo)}`} aria-label={t("wantChipLoginLabel", { name })} className="want-chip" data-testid="want-chip">
+      <ListLink to={`/login?redirectTo=${encodeURIComponent(returnTo)}`} aria-label={t("wantChipLoginLabel", { name })} className="want-chip" data-testid="want-chip">
         <span aria-hidden="true">＋</span>
         {t("wantChipAdd")}
-      </Link>
+      </ListLink>
     );
   }
   const busy = fetcher.state !== "idle";
