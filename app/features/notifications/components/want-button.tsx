@@ -1,4 +1,4 @@
-import { useEffect, useState } from "react";
+import { useEffect, useState, type FormEvent } from "react";
 import { Form, useFetcher } from "react-router";
 import { ListLink } from "../../../components/ui/list-link";
 import { refusalOf } from "../../../lib/form-refusal";
@@ -53,10 +53,17 @@ export function WantChipButton({ cardId, name, wanted, returnTo }: { cardId: str
       </ListLink>
     );
   }
+  // A plain form submitted through the fetcher, not fetcher.Form: that resolves its action against the
+  // route tree for every chip of a list on each render (as ListForm).
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const submitter = (event.nativeEvent as SubmitEvent).submitter as HTMLButtonElement | null;
+    void fetcher.submit(submitter ?? event.currentTarget, { method: "post", action: "/wanted-cards", preventScrollReset: true });
+  };
   const busy = fetcher.state !== "idle";
   const refusal = fetcher.state === "idle" ? refusalOf(fetcher.data) : undefined;
   return (
-    <fetcher.Form method="post" action="/wanted-cards" preventScrollReset className="inline">
+    <form method="post" action="/wanted-cards" className="inline" onSubmit={onSubmit} data-discover="true">
       <input type="hidden" name="cardId" value={cardId} />
       <input type="hidden" name="intent" value={wanted ? "remove" : "add"} />
       <input type="hidden" name="redirectTo" value={returnTo} />
@@ -76,6 +83,6 @@ export function WantChipButton({ cardId, name, wanted, returnTo }: { cardId: str
       <span role="alert" data-testid="want-chip-error" className={refusal ? "ml-1 text-xs font-medium text-red-700" : "sr-only"}>
         {refusal?.message ?? ""}
       </span>
-    </fetcher.Form>
+    </form>
   );
 }

@@ -1,11 +1,10 @@
-import { Form } from "react-router";
-import { ListLink } from "../../../components/ui/list-link";
+import { ListForm, ListLink } from "../../../components/ui/list-link";
 import { useT } from "../../../lib/i18n";
 import { tradesMessages } from "../messages";
 
 /**
  * 交渉する: opens (or reopens) the chat room for this offer; signed-out readers log in first (a
- * ListLink: one on each offer of a list).
+ * ListForm or ListLink: one on each offer of a list).
  */
 export function RespondButton({ offerId, signedIn }: { offerId: string; signedIn: boolean }) {
   const t = useT(tradesMessages);
@@ -20,11 +19,11 @@ export function RespondButton({ offerId, signedIn }: { offerId: string; signedIn
     );
   }
   return (
-    <Form method="post" action={`/trades/${offerId}`}>
+    <ListForm action={`/trades/${offerId}`}>
       <input type="hidden" name="intent" value="respond" />
       <button type="submit" className="rounded-full bg-brand-700 px-4 py-1.5 text-sm font-bold text-white hover:bg-brand-800">
         {t("respond")}
       </button>
-    </Form>
+    </ListForm>
   );
 }
