@@ -46,7 +46,7 @@ function CardChips({ cards, highlight, action }: { cards: OfferChipView[]; highl
             <ListLink to={`/cards/${encodeURIComponent(card.cardId)}`}>{cardName(card, locale)}</ListLink>
             <span className="text-rarity">{displayRarity(card.rarity)}</span>
             {print ? <span className="offer-chip-print">{print}</span> : null}
-            {card.count > 1 ? <span className="offer-chip-count">{` ${t("copies", { count: card.count })}`}</span> : null}
+            {card.count > 1 ? <span className="offer-chip-count"> {t("copies", { count: card.count })}</span> : null}
             {action?.(card)}
           </li>
         );
@@ -101,7 +101,9 @@ export function OfferCard({
         </Heading>
         <StatusBadge status={offer.status} />
       </header>
-      <p className="mt-1 text-xs text-slate-600">{`${t("completedTrades", { count: offer.ownerCompletedTrades })}・${t("lastActive", { time: ago(offer.ownerLastActiveAt) })}`}</p>
+      <p className="mt-1 text-xs text-slate-600">
+        {t("completedTrades", { count: offer.ownerCompletedTrades })}・{t("lastActive", { time: ago(offer.ownerLastActiveAt) })}
+      </p>
       <dl>
         <dt>{t("give")}</dt>
         <dd>
