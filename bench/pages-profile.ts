@@ -52,6 +52,9 @@ async function inspector(port: number) {
   };
 }
 
+/** The server bundle and its chunks, in `build/` or the BUILD_DIR the server was started with. */
+const inBundle = (url: string) => /\/build[^/]*\/server\//.test(url);
+
 /** Where a sampled frame's code lives. */
 function categoryOf(frame: CallFrame): string {
   const { url, functionName } = frame;
@@ -74,7 +77,7 @@ function categoryOf(frame: CallFrame): string {
     if (name === "express" || name === "router" || name.startsWith("body-parser") || name === "send" || name === "finalhandler") return "Express";
     return `other package: ${name}`;
   }
-  if (url.includes("/build/server/")) return "our bundle (loaders, view models, components)";
+  if (inBundle(url)) return "our bundle (loaders, view models, components)";
   if (url.startsWith("node:zlib") || url.includes("zlib")) return "compression (zlib)";
   if (url.startsWith("node:internal/streams") || url.startsWith("node:stream")) return "Node streams";
   if (url.startsWith("node:internal/webstreams")) return "Node web streams";
@@ -99,12 +102,12 @@ function summarise(profile: Profile, requests: number) {
     categories.set(category, (categories.get(category) ?? 0) + micros);
     if (category !== "idle") busy += micros;
     const label = (f: CallFrame) => `${f.functionName || "(anonymous)"}:${f.lineNumber + 1}`;
-    if (node.callFrame.url.includes("/build/server/")) ownSelf.set(label(node.callFrame), (ownSelf.get(label(node.callFrame)) ?? 0) + micros);
+    if (inBundle(node.callFrame.url)) ownSelf.set(label(node.callFrame), (ownSelf.get(label(node.callFrame)) ?? 0) + micros);
     // Inclusive: each of our functions on the stack once.
     const seen = new Set<string>();
     for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) {
       const frame = byId.get(at)!.callFrame;
-      if (!frame.url.includes("/build/server/")) continue;
+      if (!inBundle(frame.url)) continue;
       const key = label(frame);
       if (seen.has(key)) continue;
       seen.add(key);

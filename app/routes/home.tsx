@@ -12,7 +12,7 @@ import { offersClosedByRules } from "../features/trades/trade-rules.server";
 import { toListItem } from "../features/trades/offer-views.server";
 import { getViewer } from "../features/users/session.server";
 import { homeMessages } from "../features/home/messages";
-import { useLocale, useT } from "../lib/i18n";
+import { localeFromRequest, useLocale, useT } from "../lib/i18n";
 import { seoMeta } from "../lib/seo";
 import type { Route } from "./+types/home";
 
@@ -33,7 +33,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     listHomeDecks(context.db, 6),
   ]);
   const closedByRules = await offersClosedByRules(context.db, board.offers);
-  const newestOffers = board.offers.map((offer) => ({ ...toListItem(offer), ruleClosed: closedByRules.has(offer.id) }));
+  const locale = localeFromRequest(request);
+  const newestOffers = board.offers.map((offer) => ({ ...toListItem(offer, locale), ruleClosed: closedByRules.has(offer.id) }));
   return { packs: packs.slice(0, 8), totalPacks: packs.length, newest, featured, newestOffers, newestArticles, deckRecipes, now: new Date().toISOString() };
 }
 

@@ -53,7 +53,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       if (!(error instanceof TradeError)) throw error;
     }
     if (viewer) {
-      matches = await listMatchListPage(context.db, viewer.id, page);
+      matches = await listMatchListPage(context.db, viewer.id, page, locale);
     }
   } else {
     try {
@@ -74,7 +74,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     view,
     filters,
     isFirstPage: !cursor,
-    offers: board.offers.map((offer) => ({ ...toListItem(offer), ruleClosed: closedByRules.has(offer.id) })),
+    offers: board.offers.map((offer) => (closedByRules.has(offer.id) ? { ...toListItem(offer, locale), ruleClosed: true } : toListItem(offer, locale))),
     nextCursor: board.nextCursor,
     matches,
     viewerId: viewer?.id ?? null,

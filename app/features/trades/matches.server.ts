@@ -4,6 +4,7 @@ import { cards, profiles, tradeOfferCards, tradeOffers } from "../../db/schema/i
 import { rowsOf, type Queryable } from "../../db/sql.server";
 import { changeVersion } from "../../lib/change-bus.server";
 import { createCache } from "../../lib/cache.server";
+import type { Locale } from "../../lib/i18n";
 import { notBlockedFor } from "../blocks/blocks.server";
 import { TradeError } from "./errors";
 import { offerOpenNow } from "../../db/open-offers";
@@ -91,10 +92,10 @@ export async function listMatchPage(db: Db, userId: string, page = 1): Promise<M
 }
 
 /** A page of マッチ as its list shows it (the offer card and the pairing cards), made once per page. */
-export async function listMatchListPage(db: Db, userId: string, page = 1): Promise<{ items: MatchListItem[]; page: number; pageCount: number }> {
+export async function listMatchListPage(db: Db, userId: string, page: number, locale: Locale): Promise<{ items: MatchListItem[]; page: number; pageCount: number }> {
   const found = await pageEntry(db, userId, page);
   found.items ??= found.page.matches.map((match) => ({
-    ...toListItem(match),
+    ...toListItem(match, locale),
     fitting: match.fitting,
     pairGive: match.pairs.flatMap((p) => p.give),
     pairWant: match.pairs.flatMap((p) => p.want),

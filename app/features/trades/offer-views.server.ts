@@ -3,6 +3,8 @@ import { offerExpiredNow } from "../../db/open-offers";
 import type { Db } from "../../db/client.server";
 import { cards, rarities, tradeOfferCards } from "../../db/schema/index";
 import { cardIndex, CARD_COLUMNS } from "../cards/card-index.server";
+import { cardName } from "../../lib/card-name";
+import type { Locale } from "../../lib/i18n";
 import { BUMP_INTERVAL_HOURS, type OfferStatus } from "./rules";
 import type { OfferCardView, OfferChipView, OfferListItem, OfferView } from "./types";
 
@@ -140,10 +142,25 @@ export async function withCards(db: Db, rows: OfferRow[]): Promise<OfferView[]> 
   });
 }
 
-const toChip = (c: OfferCardView): OfferChipView => c;
+/**
+ * A chip of a list: only what it reads, and none of the fields the card has no value for. Its name
+ * is the reader's language already (a language switch reloads the page's data).
+ */
+function toChip(c: OfferCardView, locale: Locale): OfferChipView {
+  const chip: OfferChipView = { cardId: c.cardId, count: c.count, name: cardName(c, locale), rarity: c.rarity };
+  if (c.imageUrl) chip.imageUrl = c.imageUrl;
+  if (c.imageFile) chip.imageFile = c.imageFile;
+  if (c.storedImage) chip.storedImage = c.storedImage;
+  if (c.speciesArt) chip.speciesArt = c.speciesArt;
+  if (c.element) chip.element = c.element;
+  if (c.cardType) chip.cardType = c.cardType;
+  if (c.setCode) chip.setCode = c.setCode;
+  if (c.number !== null) chip.number = c.number;
+  return chip;
+}
 
 /** What a list page sends to the browser of an offer (OfferListItem). */
-export function toListItem(offer: OfferView): OfferListItem {
+export function toListItem(offer: OfferView, locale: Locale): OfferListItem {
   return {
     id: offer.id,
     ownerId: offer.ownerId,
@@ -154,8 +171,8 @@ export function toListItem(offer: OfferView): OfferListItem {
     comment: offer.comment,
     createdAt: offer.createdAt,
     bumpedAt: offer.bumpedAt,
-    give: offer.give.map(toChip),
-    want: offer.want.map(toChip),
+    give: offer.give.map((c) => toChip(c, locale)),
+    want: offer.want.map((c) => toChip(c, locale)),
     giveAny: offer.giveAny,
     wantAny: offer.wantAny,
   };

@@ -31,8 +31,13 @@ export type OfferView = {
   nextBumpAt: string | null;
 };
 
-/** A card chip of an offer on a list: its thumbnail (art or placeholder), name, rarity and count. */
-export type OfferChipView = OfferCardView;
+/**
+ * A card chip of an offer on a list: what the chip reads — its thumbnail (art or placeholder),
+ * name, rarity, print and count. A list page sends only these, and leaves out the ones a card has
+ * none of (docs/decisions/026); a whole OfferCardView is one too.
+ */
+export type OfferChipView = Pick<OfferCardView, "cardId" | "count" | "name" | "rarity"> &
+  Partial<Pick<OfferCardView, "nameEn" | "imageUrl" | "imageFile" | "storedImage" | "speciesArt" | "element" | "cardType" | "setCode" | "number">>;
 
 /**
  * An offer as a list shows it (OfferCard on the board, マッチ, the home page): list pages send only

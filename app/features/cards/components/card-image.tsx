@@ -61,14 +61,9 @@ export type CardImageProps = {
   decorative?: boolean;
 };
 
-/**
- * The one picture of a card: its art when there is some (srcset of our two stored sizes,
- * width/height set so nothing shifts, lazy below the first screen), otherwise — or when the
- * art fails to load — a placeholder drawn like a TCG Pocket card.
- */
-export function CardImage({ face, packName, eager = false, sizes = "(min-width: 768px) 160px, 30vw", className = "", decorative = false }: CardImageProps) {
+/** The art to show and what to do when it fails to load (before hydration too). */
+function useCardArt(face: Pick<CardFace, "imageUrl" | "imageFile" | "storedImage">) {
   const baseUrl = useContext(CardImageBaseUrlContext);
-  const locale = useLocale();
   const art = cardArt(face, baseUrl);
   const [failedSrc, setFailedSrc] = useState<string | null>(null);
   const img = useRef<HTMLImageElement>(null);
@@ -77,11 +72,24 @@ export function CardImage({ face, packName, eager = false, sizes = "(min-width: 
     const el = img.current;
     if (el && el.complete && el.naturalWidth === 0) setFailedSrc(el.getAttribute("src"));
   }, []);
+  const onError = () => {
+    if (art) setFailedSrc(art.src);
+  };
+  return { art: art && failedSrc !== art.src ? art : null, img, onError };
+}
+
+/**
+ * The one picture of a card: its art when there is some (srcset of our two stored sizes,
+ * width/height set so nothing shifts, lazy below the first screen), otherwise — or when the
+ * art fails to load — a placeholder drawn like a TCG Pocket card.
+ */
+export function CardImage({ face, packName, eager = false, sizes = "(min-width: 768px) 160px, 30vw", className = "", decorative = false }: CardImageProps) {
+  const locale = useLocale();
+  const { art, img, onError } = useCardArt(face);
   const label = `${cardName(face, locale)}（${displayRarity(face.rarity)}${packName ? `・${packName}` : ""}）`;
-  const showArt = art && failedSrc !== art.src;
   return (
-    <div className={`@container relative aspect-[63/88] w-full ${className}`} data-card-art={showArt ? "image" : "placeholder"}>
-      {showArt ? (
+    <div className={`@container relative aspect-[63/88] w-full ${className}`} data-card-art={art ? "image" : "placeholder"}>
+      {art ? (
         <img
           ref={img}
           src={art.src}
@@ -93,18 +101,65 @@ export function CardImage({ face, packName, eager = false, sizes = "(min-width: 
           loading={eager ? "eager" : "lazy"}
           fetchPriority={eager ? "high" : undefined}
           decoding="async"
-          onError={() => setFailedSrc(art.src)}
+          onError={onError}
           className="absolute inset-0 h-full w-full rounded-card bg-slate-200 object-cover shadow-card"
         />
+      ) : decorative ? (
+        <ThumbFrame face={face} />
       ) : (
-        <CardPlaceholder face={face} label={decorative ? null : label} />
+        <CardPlaceholder face={face} label={label} />
       )}
     </div>
   );
 }
 
+/** What a thumbnail is drawn from: a chip may leave out what a card has none of. */
+export type ThumbFace = Partial<Pick<CardFace, "imageUrl" | "imageFile" | "storedImage" | "speciesArt" | "element" | "cardType">>;
+
+/**
+ * A card's 28 px thumbnail beside its name (offer chips, the trade panel of a chat): decorative,
+ * as CardImage's, in fewer elements — without art, two (a board page draws dozens; docs/decisions/026).
+ */
+export function CardThumb({ face }: { face: ThumbFace }) {
+  const { art, img, onError } = useCardArt({ imageUrl: face.imageUrl ?? "", imageFile: face.imageFile ?? null, storedImage: face.storedImage ?? null });
+  if (!art) return <ThumbFrame face={face} className="card-thumb card-thumb-frame" />;
+  return (
+    <span className="card-thumb">
+      <img
+        ref={img}
+        src={art.src}
+        srcSet={art.srcSet}
+        sizes={art.srcSet ? "28px" : undefined}
+        alt=""
+        width={ART_SIZES.thumb.width}
+        height={ART_SIZES.thumb.height}
+        loading="lazy"
+        decoding="async"
+        onError={onError}
+      />
+    </span>
+  );
+}
+
+/**
+ * A thumbnail without art: the frame in the type's colour, the art window, and in it the species'
+ * artwork or the type mark. One attribute picks the colours, and the mark is the window's own
+ * ::after (app.css).
+ */
+function ThumbFrame({ face, className = "card-thumb-frame" }: { face: ThumbFace; className?: string }) {
+  const trainer = isTrainerCard({ cardType: face.cardType ?? null });
+  const element = elementOf({ element: face.element ?? null });
+  const [failedArt, setFailedArt] = useState<string | null>(null);
+  const artwork = !trainer && face.speciesArt && failedArt !== face.speciesArt ? face.speciesArt : null;
+  return (
+    <span aria-hidden="true" className={className} data-frame={trainer ? "trainer" : element} data-species-art={artwork ? "" : undefined}>
+      <span>{artwork ? <SpeciesArtwork src={artwork} onError={() => setFailedArt(artwork)} /> : null}</span>
+    </span>
+  );
+}
+
 /** A card drawn from its data: frame by type, stage, name (once), HP, ex, rarity, set and number. */
-export function CardPlaceholder({ face, label }: { face: CardFace; label: string | null }) {
+export function CardPlaceholder({ face, label }: { face: CardFace; label: string }) {
   const t = useT(cardsMessages);
   const locale = useLocale();
   const trainer = isTrainerCard(face);
@@ -120,16 +175,6 @@ export function CardPlaceholder({ face, label }: { face: CardFace; label: string
   const [failedArt, setFailedArt] = useState<string | null>(null);
   const artwork = !trainer && face.speciesArt && failedArt !== face.speciesArt ? face.speciesArt : null;
   const setNumber = face.setCode && face.number !== null ? `${face.setCode} ${String(face.number).padStart(3, "0")}` : (face.setCode ?? "");
-  if (!label) {
-    // A thumbnail beside the name (pickers, chips): too small for text, so frame and type mark only.
-    return (
-      <div aria-hidden="true" className={`absolute inset-0 grid place-items-center rounded-[12%] p-[8%] shadow-card ${frame}`} data-card-kind={trainer ? "trainer" : "pokemon"} data-species-art={artwork ? "" : undefined}>
-        <div className={`grid h-full w-full place-items-center overflow-hidden rounded-[10%] ${window}`}>
-          {artwork ? <SpeciesArtwork src={artwork} onError={() => setFailedArt(artwork)} /> : <Emblem className={`size-[70%] ${trainer ? "fill-trainer-frame" : FILL[element]}`} />}
-        </div>
-      </div>
-    );
-  }
   return (
     <div
       role="img"

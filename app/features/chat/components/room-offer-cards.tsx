@@ -2,7 +2,7 @@ import type { CardFace } from "../../../lib/card-face";
 import { cardPrint } from "../../../lib/card-print";
 import { displayRarity } from "../../../lib/rarity";
 import { useT } from "../../../lib/i18n";
-import { CardImage } from "../../cards/components/card-image";
+import { CardThumb } from "../../cards/components/card-image";
 import { chatMessages } from "../messages";
 import { readerSide, sidesForReader } from "../reader-side";
 
@@ -24,9 +24,7 @@ export function RoomOfferCards({ cards, role }: { cards: RoomOfferCard[]; role: 
                 const print = cardPrint(c);
                 return (
                   <li key={c.cardId} className="flex items-center gap-1.5 rounded border border-slate-200 bg-slate-50 py-0.5 pl-0.5 pr-2">
-                    <span className="w-7 shrink-0">
-                      <CardImage face={{ ...c, id: c.cardId }} sizes="28px" decorative />
-                    </span>
+                    <CardThumb face={c} />
                     <span>
                       {c.name} <span className="text-rarity">{displayRarity(c.rarity)}</span>
                       {print ? <span className="ml-1 text-xs text-slate-600">{print}</span> : null}

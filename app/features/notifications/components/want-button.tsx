@@ -1,5 +1,6 @@
-import { useEffect, useState } from "react";
-import { Form, Link, useFetcher } from "react-router";
+import { useEffect, useState, type FormEvent } from "react";
+import { Form, useFetcher } from "react-router";
+import { ListLink } from "../../../components/ui/list-link";
 import { refusalOf } from "../../../lib/form-refusal";
 import { useT } from "../../../lib/i18n";
 import { notificationsMessages } from "../messages";
@@ -32,8 +33,8 @@ export function WantButton({ cardId, wanted, returnTo, compact = false }: { card
 
 /**
  * The small ほしいカードに追加 button on a card chip of an offer (the board, マッチ, the offer page):
- * `wanted` null is a signed-out reader, who is sent to log in and back. Once the page has hydrated
- * the press goes through a fetcher to the same /wanted-cards action, so the page stays where it is
+ * `wanted` null is a signed-out reader, who is sent to log in and back (a ListLink: one on each
+ * chip). Once the page has hydrated the press goes through a fetcher to the same /wanted-cards action, so the page stays where it is
  * (no navigation, the scroll position kept): when the action succeeds the page's data is read again
  * and the chip shows 追加済み (or ほしい again); a refusal (the list is full, a card that cannot be
  * traded, too many presses) is shown next to the chip in the server's words. Before hydration it is
@@ -44,19 +45,25 @@ export function WantChipButton({ cardId, name, wanted, returnTo }: { cardId: str
   const fetcher = useFetcher<unknown>();
   const [hydrated, setHydrated] = useState(false);
   useEffect(() => setHydrated(true), []);
-  const small = "ml-1 inline-flex items-center gap-0.5 rounded-full px-2 py-0.5 text-xs font-bold";
   if (wanted === null) {
     return (
-      <Link to={`/login?redirectTo=${encodeURIComponent(returnTo)}`} aria-label={t("wantChipLoginLabel", { name })} className={`${small} border border-brand-700 text-brand-800 hover:bg-brand-50`} data-testid="want-chip">
+      <ListLink to={`/login?redirectTo=${encodeURIComponent(returnTo)}`} aria-label={t("wantChipLoginLabel", { name })} className="want-chip" data-testid="want-chip">
         <span aria-hidden="true">＋</span>
         {t("wantChipAdd")}
-      </Link>
+      </ListLink>
     );
   }
+  // A plain form submitted through the fetcher, not fetcher.Form: that resolves its action against the
+  // route tree for every chip of a list on each render (as ListForm).
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const submitter = (event.nativeEvent as SubmitEvent).submitter as HTMLButtonElement | null;
+    void fetcher.submit(submitter ?? event.currentTarget, { method: "post", action: "/wanted-cards", preventScrollReset: true });
+  };
   const busy = fetcher.state !== "idle";
   const refusal = fetcher.state === "idle" ? refusalOf(fetcher.data) : undefined;
   return (
-    <fetcher.Form method="post" action="/wanted-cards" preventScrollReset className="inline">
+    <form method="post" action="/wanted-cards" className="inline" onSubmit={onSubmit} data-discover="true">
       <input type="hidden" name="cardId" value={cardId} />
       <input type="hidden" name="intent" value={wanted ? "remove" : "add"} />
       <input type="hidden" name="redirectTo" value={returnTo} />
@@ -68,7 +75,7 @@ export function WantChipButton({ cardId, name, wanted, returnTo }: { cardId: str
         disabled={busy}
         data-testid="want-chip"
         data-wanted={wanted ? "true" : "false"}
-        className={wanted ? `${small} bg-emerald-100 text-emerald-900 hover:bg-emerald-200` : `${small} border border-brand-700 text-brand-800 hover:bg-brand-50`}
+        className="want-chip"
       >
         <span aria-hidden="true">{wanted ? "✓" : "＋"}</span>
         {t(wanted ? "wantChipAdded" : "wantChipAdd")}
@@ -76,6 +83,6 @@ export function WantChipButton({ cardId, name, wanted, returnTo }: { cardId: str
       <span role="alert" data-testid="want-chip-error" className={refusal ? "ml-1 text-xs font-medium text-red-700" : "sr-only"}>
         {refusal?.message ?? ""}
       </span>
-    </fetcher.Form>
+    </form>
   );
 }

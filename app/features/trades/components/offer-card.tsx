@@ -1,7 +1,7 @@
 import type { ReactNode } from "react";
 import { ListLink } from "../../../components/ui/list-link";
 import { useLocale, useT } from "../../../lib/i18n";
-import { CardImage } from "../../cards/components/card-image";
+import { CardThumb } from "../../cards/components/card-image";
 import { cardName } from "../../../lib/card-name";
 import { cardPrint } from "../../../lib/card-print";
 import { displayRarity } from "../../../lib/rarity";
@@ -37,24 +37,20 @@ function CardChips({ cards, highlight, action }: { cards: OfferChipView[]; highl
   const t = useT(tradesMessages);
   const locale = useLocale();
   return (
-    <ul className="flex flex-wrap gap-1.5">
-      {cards.map((card) => (
-        <li
-          key={card.cardId}
-          className={`flex items-center gap-1.5 rounded-md border py-1 pl-1 pr-2 text-sm ${highlight?.has(card.cardId) ? "border-brand-600 bg-brand-50 font-bold" : "border-slate-200 bg-white"}`}
-        >
-          <span className="w-7 shrink-0">
-            <CardImage face={{ ...card, id: card.cardId }} sizes="28px" decorative />
-          </span>
-          <ListLink to={`/cards/${encodeURIComponent(card.cardId)}`} className="hover:underline">
-            {cardName(card, locale)}
-          </ListLink>
-          <span className="text-rarity">{displayRarity(card.rarity)}</span>
-          {cardPrint(card) ? <span className="text-xs text-slate-600">{cardPrint(card)}</span> : null}
-          {card.count > 1 ? <span className="text-slate-600"> {t("copies", { count: card.count })}</span> : null}
-          {action?.(card)}
-        </li>
-      ))}
+    <ul className="offer-chips">
+      {cards.map((card) => {
+        const print = cardPrint(card);
+        return (
+          <li key={card.cardId} className={highlight?.has(card.cardId) ? "offer-chip offer-chip-match" : "offer-chip"}>
+            <CardThumb face={card} />
+            <ListLink to={`/cards/${encodeURIComponent(card.cardId)}`}>{cardName(card, locale)}</ListLink>
+            <span className="text-rarity">{displayRarity(card.rarity)}</span>
+            {print ? <span className="offer-chip-print">{print}</span> : null}
+            {card.count > 1 ? <span className="offer-chip-count"> {t("copies", { count: card.count })}</span> : null}
+            {action?.(card)}
+          </li>
+        );
+      })}
     </ul>
   );
 }
@@ -98,31 +94,29 @@ export function OfferCard({
   const ago = (iso: string) => relativeTime(iso, now, locale, t("justNow"));
   const Heading = headingLevel === 2 ? "h2" : "h3";
   return (
-    <article className="rounded-xl border border-slate-200 bg-white p-4 shadow-sm" aria-labelledby={`offer-${offer.id}`}>
-      <header className="flex flex-wrap items-center justify-between gap-2">
-        <Heading id={`offer-${offer.id}`} className="font-bold">
-          <ListLink to={`/trades/${offer.id}`} className="hover:underline">
-            {t("offerTitle", { name: shownName(offer.ownerName) })}
-          </ListLink>
+    <article className="offer-card" aria-labelledby={`offer-${offer.id}`}>
+      <header>
+        <Heading id={`offer-${offer.id}`}>
+          <ListLink to={`/trades/${offer.id}`}>{t("offerTitle", { name: shownName(offer.ownerName) })}</ListLink>
         </Heading>
         <StatusBadge status={offer.status} />
       </header>
       <p className="mt-1 text-xs text-slate-600">
         {t("completedTrades", { count: offer.ownerCompletedTrades })}・{t("lastActive", { time: ago(offer.ownerLastActiveAt) })}
       </p>
-      <dl className="mt-3 grid gap-2 sm:grid-cols-[3rem_1fr]">
-        <dt className="text-sm font-bold text-brand-800">{t("give")}</dt>
+      <dl>
+        <dt>{t("give")}</dt>
         <dd>
           {offer.giveAny ? <AnyCard /> : <CardChips cards={offer.give} highlight={highlightGive} action={offer.ruleClosed ? undefined : giveAction} />}
         </dd>
-        <dt className="text-sm font-bold text-sky-800">{t("want")}</dt>
+        <dt className="offer-want">{t("want")}</dt>
         <dd>
           {offer.wantAny ? <AnyCard /> : <CardChips cards={offer.want} highlight={highlightWant} />}
         </dd>
       </dl>
       {offer.ruleClosed ? <RuleClosedMark /> : null}
       {offer.comment ? <p className="mt-3 whitespace-pre-line break-words text-sm text-slate-800">{offer.comment}</p> : null}
-      <footer className="mt-3 flex flex-wrap items-center justify-between gap-2 text-xs text-slate-600">
+      <footer>
         <span>{offer.bumpedAt !== offer.createdAt ? t("bumpedAgo", { time: ago(offer.bumpedAt) }) : t("postedAgo", { time: ago(offer.createdAt) })}</span>
         {children}
       </footer>

@@ -1,26 +1,29 @@
-import { Form, Link } from "react-router";
+import { ListForm, ListLink } from "../../../components/ui/list-link";
 import { useT } from "../../../lib/i18n";
 import { tradesMessages } from "../messages";
 
-/** 交渉する: opens (or reopens) the chat room for this offer; signed-out readers log in first. */
+/**
+ * 交渉する: opens (or reopens) the chat room for this offer; signed-out readers log in first (a
+ * ListForm or ListLink: one on each offer of a list).
+ */
 export function RespondButton({ offerId, signedIn }: { offerId: string; signedIn: boolean }) {
   const t = useT(tradesMessages);
   if (!signedIn) {
     return (
-      <Link
+      <ListLink
         to={`/login?redirectTo=${encodeURIComponent(`/trades/${offerId}`)}`}
         className="rounded-full border border-brand-700 px-4 py-1.5 text-sm font-bold text-brand-800 hover:bg-brand-50"
       >
         {t("respondLogin")}
-      </Link>
+      </ListLink>
     );
   }
   return (
-    <Form method="post" action={`/trades/${offerId}`}>
+    <ListForm action={`/trades/${offerId}`}>
       <input type="hidden" name="intent" value="respond" />
       <button type="submit" className="rounded-full bg-brand-700 px-4 py-1.5 text-sm font-bold text-white hover:bg-brand-800">
         {t("respond")}
       </button>
-    </Form>
+    </ListForm>
   );
 }
