@@ -47,4 +47,32 @@ describe("createWorkPool", () => {
     second.leave();
     expect(pool.taken).toBe(0);
   });
+
+  it("starts waiting tasks in the order they arrived, whatever order the running ones finish in", async () => {
+    const pool = createWorkPool({ concurrency: 2, maxWaiting: 4 });
+    const gates = Array.from({ length: 6 }, gate);
+    const started: number[] = [];
+    const done = gates.map((g, i) =>
+      pool.enter()!.run(async () => {
+        started.push(i);
+        await g.opened;
+      }),
+    );
+    expect(pool.enter()).toBeNull();
+    await Promise.resolve();
+    expect(started).toEqual([0, 1]);
+    // The second running task finishes first: the longest waiting task (2) gets its place, not a later one.
+    gates[1].open();
+    await done[1];
+    await Promise.resolve();
+    expect(started).toEqual([0, 1, 2]);
+    gates[0].open();
+    await done[0];
+    await Promise.resolve();
+    expect(started).toEqual([0, 1, 2, 3]);
+    for (const g of gates) g.open();
+    await Promise.all(done);
+    expect(started).toEqual([0, 1, 2, 3, 4, 5]);
+    expect(pool.taken).toBe(0);
+  });
 });
