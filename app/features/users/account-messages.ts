@@ -78,7 +78,6 @@ export const accountMessages = defineMessages({
     deleteConfirm: "上記を理解し、アカウントを削除します",
     deleteSubmit: "アカウントを削除する",
     deleteDone: "アカウントを削除しました。ご利用ありがとうございました。",
-    deletedUser: "退会したユーザー",
     // Errors
     errorCurrentPassword: "現在のパスワードが正しくありません",
     errorPassword: "パスワードが正しくありません",
@@ -177,7 +176,6 @@ export const accountMessages = defineMessages({
     deleteConfirm: "I understand, delete my account",
     deleteSubmit: "Delete account",
     deleteDone: "Your account has been deleted. Thank you for using Torepoke.",
-    deletedUser: "Deleted user",
     errorCurrentPassword: "The current password is incorrect",
     errorPassword: "The password is incorrect",
     errorConfirmDelete: "Please tick the confirmation box before deleting",

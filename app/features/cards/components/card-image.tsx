@@ -1,12 +1,11 @@
-import { createContext, useContext, useEffect, useRef, useState } from "react";
+import { useContext, useEffect, useRef, useState } from "react";
 import { useLocale, useT } from "../../../lib/i18n";
 import { ART_SIZES, cardArt, elementOf, isExCard, isTrainerCard, STAGE_MESSAGE, trainerMessage, TYPE_MESSAGE, type CardFace, type Frame } from "../../../lib/card-face";
 import { cardsMessages } from "../messages";
 import { cardName } from "../../../lib/card-name";
 import { displayRarity } from "../../../lib/rarity";
+import { CardImageBaseUrlContext } from "./card-image-base-url";
 
-/** CARD_IMAGE_BASE_URL as the root layout hands it down (null when the operator set none). */
-export const CardImageBaseUrlContext = createContext<string | null>(null);
 
 // Full class names (Tailwind only generates classes it can read in the source).
 const FRAME: Record<Frame, string> = {
