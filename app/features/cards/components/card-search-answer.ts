@@ -1,4 +1,5 @@
-import { load, record } from "../../../lib/send";
+import { load } from "../../../lib/send";
+import { record } from "../../../lib/answers";
 import { z } from "../../../lib/zod";
 import type { CardSearchResult } from "../types";
 
