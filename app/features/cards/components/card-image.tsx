@@ -96,14 +96,14 @@ export function CardImage({ face, packName, eager = false, sizes = "(min-width: 
           className="absolute inset-0 h-full w-full rounded-card bg-slate-200 object-cover shadow-card"
         />
       ) : (
-        <CardPlaceholder face={face} label={decorative ? null : label} />
+        <CardPlaceholder face={face} label={decorative ? null : label} eager={eager} />
       )}
     </div>
   );
 }
 
 /** A card drawn from its data: frame by type, stage, name (once), HP, ex, rarity, set and number. */
-export function CardPlaceholder({ face, label }: { face: CardFace; label: string | null }) {
+export function CardPlaceholder({ face, label, eager = false }: { face: CardFace; label: string | null; eager?: boolean }) {
   const t = useT(cardsMessages);
   const locale = useLocale();
   const trainer = isTrainerCard(face);
@@ -124,7 +124,7 @@ export function CardPlaceholder({ face, label }: { face: CardFace; label: string
     return (
       <div aria-hidden="true" className={`absolute inset-0 grid place-items-center rounded-[12%] p-[8%] shadow-card ${frame}`} data-card-kind={trainer ? "trainer" : "pokemon"} data-species-art={artwork ? "" : undefined}>
         <div className={`grid h-full w-full place-items-center overflow-hidden rounded-[10%] ${window}`}>
-          {artwork ? <SpeciesArtwork src={artwork} onError={() => setFailedArt(artwork)} /> : <Emblem className={`size-[70%] ${trainer ? "fill-trainer-frame" : FILL[element]}`} />}
+          {artwork ? <SpeciesArtwork src={artwork} eager={eager} onError={() => setFailedArt(artwork)} /> : <Emblem className={`size-[70%] ${trainer ? "fill-trainer-frame" : FILL[element]}`} />}
         </div>
       </div>
     );
@@ -159,7 +159,7 @@ export function CardPlaceholder({ face, label }: { face: CardFace; label: string
         </div>
         <div className={`relative mx-[5cqw] mt-[3cqw] grid flex-1 place-items-center overflow-hidden rounded-[3cqw] ${window}`}>
           {artwork ? (
-            <SpeciesArtwork src={artwork} onError={() => setFailedArt(artwork)} />
+            <SpeciesArtwork src={artwork} eager={eager} onError={() => setFailedArt(artwork)} />
           ) : (
             <Emblem className={`size-[40cqw] opacity-60 ${trainer ? "fill-trainer-frame" : FILL[element]}`} letter={trainer ? "T" : element === "unknown" ? undefined : t(TYPE_MESSAGE[element]).slice(0, 1)} />
           )}
@@ -175,16 +175,17 @@ export function CardPlaceholder({ face, label }: { face: CardFace; label: string
 
 /**
  * The species' artwork inside the frame: decoration (the frame's label already names the card),
- * lazy, and sized by the window so nothing shifts when it arrives.
+ * lazy unless the card is on the first screen (`eager`), and sized by the window so nothing shifts
+ * when it arrives.
  */
-function SpeciesArtwork({ src, onError }: { src: string; onError: () => void }) {
+function SpeciesArtwork({ src, eager, onError }: { src: string; eager: boolean; onError: () => void }) {
   const img = useRef<HTMLImageElement>(null);
   useEffect(() => {
     // Failed before hydration: React never heard the error event.
     const el = img.current;
     if (el && el.complete && el.naturalWidth === 0) onError();
   }, [onError]);
-  return <img ref={img} src={src} alt="" width={320} height={320} loading="lazy" decoding="async" onError={onError} className="h-[88%] w-[88%] object-contain drop-shadow-sm" />;
+  return <img ref={img} src={src} alt="" width={320} height={320} loading={eager ? "eager" : "lazy"} fetchPriority={eager ? "high" : undefined} decoding="async" onError={onError} className="h-[88%] w-[88%] object-contain drop-shadow-sm" />;
 }
 
 /** A round type mark. Drawn in SVG: it is decoration, and SVG text is not held to text contrast. */
