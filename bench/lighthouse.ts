@@ -46,7 +46,8 @@ const chrome = await chromeLauncher.launch({ chromePath: CHROME_PATH, chromeFlag
 let failed = false;
 try {
   const { offerId, cardId, articleSlug, deckSlug } = await seedPublicPages(server.url);
-  const shortPath = (p: string) => p.replace(offerId, "{offer}").replace(cardId, "{card}").replace(articleSlug, "{article}").replace(deckSlug, "{deck}");
+  const names: Record<string, string> = { [offerId]: "{offer}", [cardId]: "{card}", [articleSlug]: "{article}", [deckSlug]: "{deck}" };
+  const shortPath = (p: string) => p.split("/").map((segment) => names[segment] ?? segment).join("/");
   // Indexable public pages must score 100; the others are noindex on purpose (SEO's "is-crawlable"
   // fails there by design) and are listed for their Best Practices score.
   const pages: { path: string; indexable: boolean }[] = [
