@@ -15,7 +15,7 @@ import { layoutMessages } from "./components/layout/messages";
 import { SiteFooter } from "./components/layout/site-footer";
 import { SiteHeader, type HeaderViewer } from "./components/layout/site-header";
 import { ListLinkNavigation } from "./components/ui/list-link";
-import { CardImageBaseUrlContext } from "./features/cards/components/card-image";
+import { CardImageBaseUrlContext } from "./features/cards/components/card-image-base-url";
 import { RouteError } from "./components/ui/route-error";
 import { getSiteSettings } from "./features/settings/settings.server";
 import { getViewer } from "./features/users/session.server";

@@ -2,12 +2,19 @@
 // Chromium fetches until the network is idle, each gzipped (level 9, as compression serves it
 // near enough), summed. Anonymous visitors against a signed-in user on the same server, so the
 // ratio shows what signing in adds. `npm run build` first; 127.0.0.1 only.
+// Budgets (issue 26): at most 110 KB gzip for an anonymous visitor, 130 KB signed in. By default
+// every public page kind is measured (a card, an offer, an article and a deck are made through the
+// HTTP API first); pass a comma-separated list of paths to measure others. Exits 1 over budget.
 import { gzipSync } from "node:zlib";
 import type { Browser, BrowserContext } from "playwright-core";
 import { launchBrowser } from "../tests/support/browser";
 import { startServer } from "../tests/support/server";
+import { PAGES_ADMIN, seedPublicPages, signUp } from "./public-pages";
 
-const PAGES = (process.argv[2] ?? "/,/login,/signup,/cards,/trades").split(",");
+const ANONYMOUS_BUDGET = 110 * 1024;
+const SIGNED_IN_BUDGET = 130 * 1024;
+
+type Page = { path: string; label: string; anonymous: boolean };
 
 async function firstLoad(context: BrowserContext, url: string): Promise<{ files: number; raw: number; gzip: number; names: string[] }> {
   const page = await context.newPage();
@@ -30,31 +37,58 @@ async function firstLoad(context: BrowserContext, url: string): Promise<{ files:
 }
 
 async function signedInContext(browser: Browser, baseUrl: string): Promise<BrowserContext> {
+  const cookie = await signUp(baseUrl, { email: `first-load-${Date.now()}@example.com`, password: "first-load-bench-2026", name: "ベンチ" });
   const context = await browser.newContext();
-  const res = await context.request.post(`${baseUrl}/api/auth/sign-up/email`, {
-    data: { email: `first-load-${Date.now()}@example.com`, password: "first-load-bench-2026", name: "ベンチ" },
-    headers: { origin: baseUrl },
-  });
-  if (!res.ok()) throw new Error(`sign-up failed: ${res.status()}`);
+  const host = new URL(baseUrl).hostname;
+  await context.addCookies(cookie.split("; ").map((pair) => ({ name: pair.slice(0, pair.indexOf("=")), value: pair.slice(pair.indexOf("=") + 1), domain: host, path: "/" })));
   return context;
 }
 
-const server = await startServer();
+function verdict(gzip: number, budget: number): string {
+  return `${(gzip / 1024).toFixed(1).padStart(6)} / ${budget / 1024} KB ${gzip <= budget ? "ok  " : "OVER"}`;
+}
+
+const server = await startServer({ LOG_LEVEL: "warn", ADMIN_EMAILS: PAGES_ADMIN.email });
 const browser = await launchBrowser();
+let over = false;
 try {
+  let pages: Page[];
+  if (process.argv[2]) {
+    pages = process.argv[2].split(",").map((path) => ({ path, label: path, anonymous: true }));
+  } else {
+    const seeded = await seedPublicPages(server.url);
+    pages = [
+      { path: "/", label: "/", anonymous: true },
+      { path: "/login", label: "/login", anonymous: true },
+      { path: "/signup", label: "/signup", anonymous: true },
+      { path: "/cards", label: "/cards", anonymous: true },
+      { path: `/cards/${seeded.cardId}`, label: "card page", anonymous: true },
+      { path: "/trades", label: "/trades", anonymous: true },
+      { path: `/trades/${seeded.offerId}`, label: "offer page", anonymous: true },
+      { path: "/articles", label: "/articles", anonymous: true },
+      { path: `/articles/${seeded.articleSlug}`, label: "article", anonymous: true },
+      { path: "/deck-recipes", label: "/deck-recipes", anonymous: true },
+      { path: `/deck-recipes/${seeded.deckSlug}`, label: "deck page", anonymous: true },
+      // Signed-in only: an anonymous visitor is sent to /login.
+      { path: "/profile", label: "/profile", anonymous: false },
+      { path: "/notifications", label: "/notifications", anonymous: false },
+    ];
+  }
   const anonymous = await browser.newContext();
   const signedIn = await signedInContext(browser, server.url);
-  console.log("page        | anonymous JS (gzip KB, files) | signed-in JS (gzip KB, files) | anonymous / signed-in");
-  for (const path of PAGES) {
-    const a = await firstLoad(anonymous, `${server.url}${path}`);
-    const s = await firstLoad(signedIn, `${server.url}${path}`);
+  console.log(`server: ${server.url} (NODE_ENV=${server.mode}, PGlite); JS gzip (level 9) on first load, against the budget`);
+  console.log("page           | anonymous (budget 110 KB)     | signed in (budget 130 KB)     | anonymous / signed-in");
+  for (const page of pages) {
+    const a = page.anonymous ? await firstLoad(anonymous, `${server.url}${page.path}`) : null;
+    const s = await firstLoad(signedIn, `${server.url}${page.path}`);
+    if ((a && a.gzip > ANONYMOUS_BUDGET) || s.gzip > SIGNED_IN_BUDGET) over = true;
     console.log(
-      `${path.padEnd(11)} | ${(a.gzip / 1024).toFixed(1).padStart(8)} KB, ${String(a.files).padStart(2)} files | ${(s.gzip / 1024).toFixed(1).padStart(8)} KB, ${String(s.files).padStart(2)} files | ${(a.gzip / s.gzip).toFixed(2)}`,
+      `${page.label.padEnd(14)} | ${a ? `${verdict(a.gzip, ANONYMOUS_BUDGET)}, ${String(a.files).padStart(2)} files` : "—".padEnd(29)} | ${verdict(s.gzip, SIGNED_IN_BUDGET)}, ${String(s.files).padStart(2)} files | ${a ? (a.gzip / s.gzip).toFixed(2) : "—"}`,
     );
-    if (process.env.VERBOSE) console.log(`  anonymous: ${a.gzip} B gzip; signed in: ${s.gzip} B gzip`);
-    if (process.env.VERBOSE) console.log(`  anonymous: ${a.names.join(", ")}\n  signed in: ${s.names.join(", ")}`);
+    if (process.env.VERBOSE) console.log(`  anonymous: ${a?.names.join(", ") ?? "—"}\n  signed in: ${s.names.join(", ")}`);
   }
 } finally {
   await browser.close();
   await server.stop();
 }
+process.exit(over ? 1 : 0);

@@ -1,38 +1,53 @@
 // `npm run audit:lighthouse`: Lighthouse SEO and Best Practices of every public page, offline,
-// against the built server on 127.0.0.1 (run `npm run build` first). Chromium comes from the
-// system (CHROME_PATH, default /usr/bin/chromium). Prints each page's scores and the audits that
-// did not pass; exits 1 when an indexable page scores below 100 in either category.
-import { randomBytes } from "node:crypto";
+// against the built server on 127.0.0.1 (run `npm run build` first), then mobile performance
+// (Lighthouse's default mobile profile: simulated slow 4G, a 4× slower CPU) of the pages people
+// land on. Chromium comes from the system (CHROME_PATH, default /usr/bin/chromium). When the
+// artwork package of `npm run cards:art` is installed, the cards show that artwork (as the
+// site does once an operator has run it); otherwise they show their placeholders, and it says so.
+// Prints each page's scores and the audits that did not pass; exits 1 when an indexable page
+// scores below 100 in SEO or Best Practices, or a landing page below 95 in performance.
+import { stat, mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
+import { openConfiguredDatabase } from "../app/db/client.server";
+import { hasCatalogue, seedCatalogue } from "../app/features/cards/catalogue.server";
+import { defaultArtworkFolder, loadSpeciesArt } from "../app/features/cards/species-art.server";
+import { uploadStore } from "../app/features/uploads/storage.server";
+import { loadEnv } from "../app/lib/env.server";
 import { startServer } from "../tests/support/server";
+import { PAGES_ADMIN, seedPublicPages } from "./public-pages";
 
 const CHROME_PATH = process.env.CHROME_PATH ?? "/usr/bin/chromium";
 
-async function json(url: string, init: RequestInit & { cookie?: string } = {}): Promise<{ status: number; body: unknown; cookie: string | null }> {
-  const res = await fetch(url, { ...init, headers: { ...(init.headers as Record<string, string>), ...(init.cookie ? { cookie: init.cookie } : {}) } });
-  const cookie = res.headers.getSetCookie().find((c) => c.startsWith("torepoke.session_token="))?.split(";")[0] ?? null;
-  return { status: res.status, body: await res.json().catch(() => null), cookie };
+const PERFORMANCE_AIM = 95;
+
+/** The card artwork of `npm run cards:art` in a fresh data folder, when its package is installed. */
+async function dataDirWithArt(): Promise<{ dataDir: string; art: string }> {
+  const dataDir = await mkdtemp(path.join(tmpdir(), "torepoke-lh-"));
+  const folder = defaultArtworkFolder();
+  if (!(await stat(folder).then((s) => s.isDirectory(), () => false))) return { dataDir, art: "placeholders (the artwork package of `npm run cards:art` is not installed)" };
+  process.env.DATA_DIR = dataDir;
+  const env = loadEnv();
+  const database = await openConfiguredDatabase(env);
+  try {
+    if (!(await hasCatalogue(database.db))) await seedCatalogue(database.db);
+    const summary = await loadSpeciesArt(database.db, folder, uploadStore(env));
+    return { dataDir, art: `Pokémon artwork of \`npm run cards:art\` (${summary.cards} cards)` };
+  } finally {
+    await database.close();
+  }
 }
 
-/** An open offer for the offer page (sign up, friend ID, post), through the public HTTP API. */
-async function createOffer(base: string): Promise<{ offerId: string; cardId: string }> {
-  const headers = { "content-type": "application/json", origin: base };
-  const up = await json(`${base}/api/auth/sign-up/email`, { method: "POST", headers, body: JSON.stringify({ email: `lh-${randomBytes(4).toString("hex")}@example.com`, password: "lighthouse-pass-1", name: "監査" }) });
-  const cookie = up.cookie ?? "";
-  await fetch(`${base}/profile`, { method: "POST", headers: { origin: base, cookie, "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams({ displayName: "監査", friendId: "1234567890123456" }), redirect: "manual" });
-  const cards = (await json(`${base}/api/cards?pack=pikachu&rarity=${encodeURIComponent("◆◆◆◆")}&limit=2`)).body as { cards: { id: string }[] };
-  const [give, want] = cards.cards;
-  const offer = await json(`${base}/api/trades`, { method: "POST", headers, cookie, body: JSON.stringify({ give: [{ cardId: give.id, count: 1 }], want: [{ cardId: want.id, count: 1 }], comment: "監査用の募集です" }) });
-  if (offer.status !== 201) throw new Error(`could not post an offer: ${offer.status} ${JSON.stringify(offer.body)}`);
-  return { offerId: (offer.body as { id: string }).id, cardId: give.id };
-}
-
-const server = await startServer({ LOG_LEVEL: "warn" });
+const { dataDir, art } = await dataDirWithArt();
+const server = await startServer({ LOG_LEVEL: "warn", DATA_DIR: dataDir, ADMIN_EMAILS: PAGES_ADMIN.email });
 const chrome = await chromeLauncher.launch({ chromePath: CHROME_PATH, chromeFlags: ["--headless=new", "--no-sandbox", "--disable-gpu"] });
 let failed = false;
 try {
-  const { offerId, cardId } = await createOffer(server.url);
+  const { offerId, cardId, articleSlug, deckSlug } = await seedPublicPages(server.url);
+  const names: Record<string, string> = { [offerId]: "{offer}", [cardId]: "{card}", [articleSlug]: "{article}", [deckSlug]: "{deck}" };
+  const shortPath = (p: string) => p.split("/").map((segment) => names[segment] ?? segment).join("/");
   // Indexable public pages must score 100; the others are noindex on purpose (SEO's "is-crawlable"
   // fails there by design) and are listed for their Best Practices score.
   const pages: { path: string; indexable: boolean }[] = [
@@ -48,7 +63,7 @@ try {
     { path: "/login", indexable: false },
     { path: "/signup", indexable: false },
   ];
-  console.log(`server: ${server.url} (NODE_ENV=production, PGlite), Chromium ${CHROME_PATH}`);
+  console.log(`server: ${server.url} (NODE_ENV=${server.mode}, PGlite), Chromium ${CHROME_PATH}; cards show ${art}`);
   console.log("| page | SEO | Best Practices | not passed |");
   console.log("|---|---|---|---|");
   for (const page of pages) {
@@ -60,11 +75,32 @@ try {
       .filter((a) => a.score !== null && a.score < 1 && (a.scoreDisplayMode === "binary" || a.scoreDisplayMode === "numeric"))
       .filter((a) => categories.seo.auditRefs.some((r) => r.id === a.id && r.weight > 0) || categories["best-practices"].auditRefs.some((r) => r.id === a.id && r.weight > 0))
       .map((a) => a.id);
-    console.log(`| ${page.path.replace(offerId, "{offer}").replace(cardId, "{card}")}${page.indexable ? "" : " (noindex)"} | ${score("seo")} | ${score("best-practices")} | ${notPassed.join(", ") || "—"} |`);
+    console.log(`| ${shortPath(page.path)}${page.indexable ? "" : " (noindex)"} | ${score("seo")} | ${score("best-practices")} | ${notPassed.join(", ") || "—"} |`);
     if (score("best-practices") < 100 || (page.indexable && score("seo") < 100)) failed = true;
+  }
+  // The pages people land on, mobile (Lighthouse's defaults), each after one warm-up load so the
+  // signed-out page cache answers as it does for every visitor but the first.
+  console.log("\n| page (mobile) | performance | LCP | TBT | CLS | FCP | SI |");
+  console.log("|---|---|---|---|---|---|---|");
+  for (const pathname of ["/", "/cards", `/cards/${cardId}`, "/trades", "/articles", `/articles/${articleSlug}`, "/deck-recipes", `/deck-recipes/${deckSlug}`]) {
+    await fetch(server.url + pathname);
+    const result = await lighthouse(server.url + pathname, { port: chrome.port, output: "json", logLevel: "error", onlyCategories: ["performance"] });
+    if (!result) throw new Error(`no result for ${pathname}`);
+    const { categories, audits } = result.lhr;
+    const shown = (id: string) => audits[id]?.displayValue ?? "?";
+    const score = Math.round((categories.performance?.score ?? 0) * 100);
+    console.log(
+      `| ${shortPath(pathname)} | ${score} | ${shown("largest-contentful-paint")} | ${shown("total-blocking-time")} | ${shown("cumulative-layout-shift")} | ${shown("first-contentful-paint")} | ${shown("speed-index")} |`,
+    );
+    if (process.env.VERBOSE) {
+      const weak = Object.values(audits).filter((a) => a.score !== null && a.score < 0.9 && a.details?.type === "opportunity" || (a.id === "render-blocking-insight" || a.id === "lcp-breakdown-insight"));
+      for (const a of weak) console.log(`    ${a.id}: ${a.displayValue ?? ""}`);
+    }
+    if (score < PERFORMANCE_AIM) failed = true;
   }
 } finally {
   chrome.kill();
   await server.stop();
+  await rm(dataDir, { recursive: true, force: true });
 }
 process.exit(failed ? 1 : 0);

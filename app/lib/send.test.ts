@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { load, record, send, UnexpectedAnswerError } from "./send";
+import { record } from "./answers";
+import { load, send, UnexpectedAnswerError } from "./send";
 import { z } from "./zod";
 
 const answer = (body: unknown, status = 200) =>

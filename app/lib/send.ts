@@ -1,6 +1,6 @@
 import type { PageRefusal } from "./errors";
 import { jsonRefusalOf } from "./form-refusal";
-import { z } from "./zod";
+import type { z } from "./zod";
 
 /**
  * The browser's one way to change something through a JSON API (the admin panels, the editors,
@@ -67,14 +67,4 @@ export async function load<S extends z.ZodType>(url: string, answer: S, options:
   const parsed = answer.safeParse(await response.json().catch(() => undefined));
   if (!parsed.success) throw new UnexpectedAnswerError(url, response.status);
   return parsed.data;
-}
-
-/** An answer that is a record (an object), taken as the type the route module declares. */
-export function record<T extends object>() {
-  return z.custom<T>((value) => typeof value === "object" && value !== null && !Array.isArray(value));
-}
-
-/** An answer that is a record with a string `id` (a saved row the server describes in full). */
-export function recordWithId<T extends { id: string }>() {
-  return z.custom<T>((value) => typeof value === "object" && value !== null && "id" in value && typeof value.id === "string");
 }

@@ -6,7 +6,7 @@ import { localeFromRequest } from "../lib/i18n";
 import type { Route } from "./+types/api.admin.cards.import";
 import { errorResponse, methodNotAllowed, withJsonErrors } from "../lib/api.server";
 import { readInput } from "../lib/input.server";
-import { cardsMessages } from "../features/cards/messages";
+import { cardAdminMessages } from "../features/cards/admin-messages";
 import { safeString } from "../lib/text";
 
 const ImportRequestSchema = z.object({ title: safeString().max(200), csvData: safeString() });
@@ -23,7 +23,7 @@ export const action = withJsonErrors(async function action({ request, context }:
     return errorResponse(new CardError("invalid_request"), localeFromRequest(request), 415);
   }
   const input = await readInput(request, ImportRequestSchema, {
-    messages: cardsMessages,
+    messages: cardAdminMessages,
     fallback: "errInvalidRequest",
     // The body's limit (lib/body-limits.ts) leaves room for JSON escaping; the message names the CSV's own.
     tooLarge: () => new CardError("too_large", { max: IMPORT_MAX_BYTES / 1024 / 1024 }),

@@ -2,7 +2,7 @@ import { z } from "../lib/zod";
 import { safeString } from "../lib/text";
 import { importDeckText } from "../features/decks/decks.server";
 import { NO_STORE } from "../features/decks/http.server";
-import { decksMessages } from "../features/decks/messages";
+import { deckErrorMessages } from "../features/decks/error-messages";
 import { requireApiAdmin } from "../features/users/session.server";
 import { methodNotAllowed, withJsonErrors } from "../lib/api.server";
 import { readInput } from "../lib/input.server";
@@ -17,6 +17,6 @@ const ImportSchema = z.object({ text: safeString().max(20_000) });
 export const action = withJsonErrors(async function action({ request, context }: Route.ActionArgs) {
   if (request.method !== "POST") throw methodNotAllowed("POST");
   await requireApiAdmin(request, context);
-  const { text } = await readInput(request, ImportSchema, { accept: ["json"], messages: decksMessages, fallback: "errInvalidRequest" });
+  const { text } = await readInput(request, ImportSchema, { accept: ["json"], messages: deckErrorMessages, fallback: "errInvalidRequest" });
   return Response.json(await importDeckText(context.db, text), { headers: NO_STORE });
 });

@@ -3,7 +3,8 @@ import { localeOfMatches } from "../components/layout/meta-locale";
 import { FormField } from "../components/ui/form-field";
 import { SubmitButton } from "../components/ui/submit-button";
 import { accountMessages } from "../features/users/account-messages";
-import { ForgotPasswordSchema, senderAddress } from "../features/users/account.schema";
+import { ForgotPasswordSchema } from "../features/users/account.schema";
+import { senderAddress } from "../features/users/mail-address";
 import { callAuthEndpoint } from "../features/users/auth.server";
 import { authRefusal } from "../features/users/account-auth.server";
 import { MailSentNotice } from "../features/users/components/mail-sent-notice";
@@ -41,7 +42,7 @@ export default function ForgotPassword({ loaderData, actionData }: Route.Compone
   const tu = useT(usersMessages);
   const navigation = useNavigation();
   const submitting = navigation.state === "submitting" && navigation.formAction?.startsWith("/forgot-password");
-  const { onSubmit, formText, fieldText } = useClientValidation(ForgotPasswordSchema, actionData);
+  const { onSubmit, prepare, formText, fieldText } = useClientValidation(() => import("../features/users/account.schema").then((m) => m.ForgotPasswordSchema), actionData);
   const sentTo = actionData && "sentTo" in actionData ? actionData.sentTo : undefined;
   return (
     <section className="mx-auto max-w-md">
@@ -52,7 +53,7 @@ export default function ForgotPassword({ loaderData, actionData }: Route.Compone
           <MailSentNotice title={t("forgotSent")} detail={t("forgotSentDetail")} sender={loaderData.sender} email={sentTo} />
         </div>
       ) : (
-        <Form method="post" onSubmit={onSubmit} className="mt-6 space-y-4 rounded-lg border border-slate-200 bg-white p-6" noValidate>
+        <Form method="post" onSubmit={onSubmit} onFocus={prepare} className="mt-6 space-y-4 rounded-lg border border-slate-200 bg-white p-6" noValidate>
           {formText ? (
             <p role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm font-medium text-red-800">
               {formText}

@@ -57,13 +57,13 @@ export default function Login({ actionData }: Route.ComponentProps) {
   const [params] = useSearchParams();
   const navigation = useNavigation();
   const submitting = navigation.state === "submitting" && navigation.formAction?.startsWith("/login");
-  const { onSubmit, formText, fieldText } = useClientValidation(LoginSchema, actionData);
+  const { onSubmit, prepare, formText, fieldText } = useClientValidation(() => import("../features/users/users.schema").then((m) => m.LoginSchema), actionData);
   const redirectTo = safeRedirect(params.get("redirectTo"));
   return (
     <section className="mx-auto max-w-md">
       <h1 className="text-2xl font-bold">{t("loginHeading")}</h1>
       <LoginNotices />
-      <Form method="post" onSubmit={onSubmit} className="mt-6 space-y-4 rounded-lg border border-slate-200 bg-white p-6" noValidate>
+      <Form method="post" onSubmit={onSubmit} onFocus={prepare} className="mt-6 space-y-4 rounded-lg border border-slate-200 bg-white p-6" noValidate>
         <input type="hidden" name="redirectTo" value={redirectTo} />
         {formText ? (
           <p role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm font-medium text-red-800">

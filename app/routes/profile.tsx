@@ -84,7 +84,7 @@ export default function Profile({ loaderData, actionData }: Route.ComponentProps
   const navigation = useNavigation();
   const saving = navigation.state === "submitting" && navigation.formAction?.startsWith("/profile");
   const { profile } = loaderData;
-  const { onSubmit, fieldText, clientChecked } = useClientValidation(ProfileSchema, actionData);
+  const { onSubmit, prepare, fieldText, clientChecked } = useClientValidation(() => import("../features/users/users.schema").then((m) => m.ProfileSchema), actionData);
   const failedValues = actionData && !actionData.ok ? actionData.values : undefined;
   const memberSince = tokyoLongDate(profile.memberSince, locale);
   const tRecord = useT(responseRecordMessages);
@@ -133,7 +133,7 @@ export default function Profile({ loaderData, actionData }: Route.ComponentProps
         <h2 id="profile-edit-heading" className="text-xl font-bold">
           {t("profileEdit")}
         </h2>
-        <Form method="post" onSubmit={onSubmit} className="space-y-4 rounded-lg border border-slate-200 bg-white p-6" noValidate>
+        <Form method="post" onSubmit={onSubmit} onFocus={prepare} className="space-y-4 rounded-lg border border-slate-200 bg-white p-6" noValidate>
           {actionData?.ok && !clientChecked ? (
             <p role="status" className="rounded-md bg-green-50 px-3 py-2 text-sm font-medium text-green-800">
               {t("profileSaved")}

@@ -10,7 +10,8 @@ import { authRefusal } from "../features/users/account-auth.server";
 import { PASSWORD_MAX } from "../features/users/display-name";
 import { usersMessages } from "../features/users/messages";
 import { useClientValidation } from "../features/users/use-client-validation";
-import { fieldErrors, MESSAGE_PARAMS, usersFormError } from "../features/users/users.schema";
+import { fieldErrors, usersFormError } from "../features/users/users.schema";
+import { MESSAGE_PARAMS } from "../features/users/users-form";
 import { formError, formRefusal } from "../lib/api.server";
 import { readFormData } from "../lib/forms.server";
 import { localeFromRequest, translate, useT, type Locale } from "../lib/i18n";
@@ -56,7 +57,7 @@ export default function ResetPassword({ loaderData, actionData }: Route.Componen
   const tu = useT(usersMessages);
   const navigation = useNavigation();
   const submitting = navigation.state === "submitting" && navigation.formAction?.startsWith("/reset-password");
-  const { onSubmit, formText, fieldText, refusal, clientChecked } = useClientValidation(ResetPasswordSchema, actionData);
+  const { onSubmit, prepare, formText, fieldText, refusal, clientChecked } = useClientValidation(() => import("../features/users/account.schema").then((m) => m.ResetPasswordSchema), actionData);
   const invalid = !loaderData.valid || (!clientChecked && refusal?.code === INVALID_LINK);
   return (
     <section className="mx-auto max-w-md">
@@ -75,7 +76,7 @@ export default function ResetPassword({ loaderData, actionData }: Route.Componen
       ) : (
         <>
           <p className="mt-2 text-sm text-slate-700">{t("resetDescription")}</p>
-          <Form method="post" onSubmit={onSubmit} className="mt-6 space-y-4 rounded-lg border border-slate-200 bg-white p-6" noValidate>
+          <Form method="post" onSubmit={onSubmit} onFocus={prepare} className="mt-6 space-y-4 rounded-lg border border-slate-200 bg-white p-6" noValidate>
             <input type="hidden" name="token" value={loaderData.token} />
             {formText ? (
               <p role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm font-medium text-red-800">

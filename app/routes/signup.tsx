@@ -7,7 +7,8 @@ import { usersMessages } from "../features/users/messages";
 import { safeRedirect } from "../features/users/safe-redirect";
 import { getViewer } from "../features/users/session.server";
 import { useClientValidation } from "../features/users/use-client-validation";
-import { MESSAGE_PARAMS, SignupSchema, usersFormError } from "../features/users/users.schema";
+import { SignupSchema, usersFormError } from "../features/users/users.schema";
+import { MESSAGE_PARAMS } from "../features/users/users-form";
 import { callAuthEndpoint, cookiesOf } from "../features/users/auth.server";
 import { localeFromRequest, translate, useT } from "../lib/i18n";
 import { formError, formRefusal } from "../lib/api.server";
@@ -15,7 +16,7 @@ import { authRefusal } from "../features/users/account-auth.server";
 import { seoMeta } from "../lib/seo";
 import type { Route } from "./+types/signup";
 import { readFormData } from "../lib/forms.server";
-import { senderAddress } from "../features/users/account.schema";
+import { senderAddress } from "../features/users/mail-address";
 import { VERIFIED_CALLBACK } from "../features/users/account-links";
 import { SignupCheckMail } from "../features/users/components/signup-check-mail";
 
@@ -59,7 +60,7 @@ export default function Signup({ actionData }: Route.ComponentProps) {
   const [params] = useSearchParams();
   const navigation = useNavigation();
   const submitting = navigation.state === "submitting" && navigation.formAction?.startsWith("/signup");
-  const { onSubmit, formText, fieldText } = useClientValidation(SignupSchema, actionData);
+  const { onSubmit, prepare, formText, fieldText } = useClientValidation(() => import("../features/users/users.schema").then((m) => m.SignupSchema), actionData);
   const checkMail = actionData && "checkMailSentTo" in actionData ? actionData : undefined;
   const values = actionData && "values" in actionData ? actionData.values : undefined;
   if (checkMail) return <SignupCheckMail email={checkMail.checkMailSentTo} sender={checkMail.sender} />;
@@ -67,7 +68,7 @@ export default function Signup({ actionData }: Route.ComponentProps) {
   return (
     <section className="mx-auto max-w-md">
       <h1 className="text-2xl font-bold">{t("signupHeading")}</h1>
-      <Form method="post" onSubmit={onSubmit} className="mt-6 space-y-4 rounded-lg border border-slate-200 bg-white p-6" noValidate>
+      <Form method="post" onSubmit={onSubmit} onFocus={prepare} className="mt-6 space-y-4 rounded-lg border border-slate-200 bg-white p-6" noValidate>
         <input type="hidden" name="redirectTo" value={redirectTo} />
         {formText ? (
           <p role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm font-medium text-red-800">

@@ -1,6 +1,6 @@
+import { lazy, Suspense } from "react";
 import { Form, Link, redirect } from "react-router";
 import { OfferCard } from "../features/trades/components/offer-card";
-import { OfferForm } from "../features/trades/components/offer-form";
 import { RespondButton } from "../features/trades/components/respond-button";
 import { OfferReportFields } from "../features/trades/components/offer-report-fields";
 import { offerFieldsFromForm } from "../features/trades/http.server";
@@ -125,6 +125,9 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 
 const button = "rounded-full border px-4 py-1.5 text-sm font-bold";
 
+// Only the offer's owner edits it: the form (and its card search) is not part of a visitor's load.
+const OfferForm = lazy(() => import("../features/trades/components/offer-form").then((m) => ({ default: m.OfferForm })));
+
 export default function TradePage({ loaderData, actionData }: Route.ComponentProps) {
   const { offer, isOwner, signedIn, editing, now, myRoomId } = loaderData;
   const done = useOnceBanner(loaderData.done);
@@ -136,18 +139,20 @@ export default function TradePage({ loaderData, actionData }: Route.ComponentPro
     return (
       <div className="space-y-6">
         <h1 className="text-2xl font-bold">{t("editOfferTitle")}</h1>
-        <OfferForm
-          mode="edit"
-          error={error}
-          initialGive={offer.give.map((c) => ({ cardId: c.cardId, name: c.name, nameEn: c.nameEn, rarity: c.rarity, count: c.count }))}
-          initialWant={offer.want.map((c) => ({ cardId: c.cardId, name: c.name, nameEn: c.nameEn, rarity: c.rarity, count: c.count }))}
-          initialComment={offer.comment}
-          initialGiveAny={offer.giveAny}
-          initialWantAny={offer.wantAny}
-          intent="save"
-          rules={loaderData.rules}
-          now={now}
-        />
+        <Suspense fallback={null}>
+          <OfferForm
+            mode="edit"
+            error={error}
+            initialGive={offer.give.map((c) => ({ cardId: c.cardId, name: c.name, nameEn: c.nameEn, rarity: c.rarity, count: c.count }))}
+            initialWant={offer.want.map((c) => ({ cardId: c.cardId, name: c.name, nameEn: c.nameEn, rarity: c.rarity, count: c.count }))}
+            initialComment={offer.comment}
+            initialGiveAny={offer.giveAny}
+            initialWantAny={offer.wantAny}
+            intent="save"
+            rules={loaderData.rules}
+            now={now}
+          />
+        </Suspense>
         <p>
           <Link to={`/trades/${offer.id}`} className="text-brand-700 underline">
             {t("cancel")}

@@ -113,6 +113,50 @@ describe("accounts", () => {
     await context.close();
   });
 
+  it("a sign-up form sent before its checks have loaded waits for them: a valid one is then sent, a short password is refused in the browser", async () => {
+    // The form's schema loads when the form is first focused; here the values are set and the
+    // form sent without any focus (a password manager, a script), so the check is not there yet.
+    const sendUnfocused = async (page: Page, email: string, password: string) => {
+      await page.goto(`${baseUrl}/signup`);
+      // Hydrated: React has put its props on the form.
+      await page.waitForFunction(() => {
+        const form = document.querySelector("main form");
+        return form !== null && Object.keys(form).some((key) => key.startsWith("__reactProps"));
+      });
+      await page.evaluate(
+        ({ email, password }) => {
+          const form = document.querySelector<HTMLFormElement>("main form")!;
+          const field = (name: string) => form.elements.namedItem(name) as HTMLInputElement;
+          field("displayName").value = "先に送信";
+          field("email").value = email;
+          field("password").value = password;
+          form.requestSubmit(form.querySelector<HTMLButtonElement>("button[type=submit]"));
+        },
+        { email, password },
+      );
+    };
+    const context = await newContext(browser);
+    const page = await context.newPage();
+    const problems = watchConsole(page);
+    await sendUnfocused(page, uniqueEmail("e2e-early"), "kouKan-pass-2026");
+    await page.waitForURL(`${baseUrl}/profile`);
+    await expect(page.getByTestId("profile-display-name").textContent()).resolves.toBe("先に送信");
+    await context.close();
+
+    const second = await newContext(browser);
+    const refused = await second.newPage();
+    const posts: string[] = [];
+    refused.on("request", (request) => {
+      if (request.method() === "POST") posts.push(new URL(request.url()).pathname);
+    });
+    await sendUnfocused(refused, uniqueEmail("e2e-early-short"), "short");
+    await refused.getByText("パスワードは8〜128文字で入力してください").waitFor();
+    // No sign-up request at all (the page form posts to /signup.data once hydrated).
+    expect(posts.filter((path) => path.startsWith("/signup"))).toEqual([]);
+    expect(problems).toEqual([]);
+    await second.close();
+  });
+
   it("without JavaScript the server gives the same field errors and signs up", async () => {
     const context = await newContext(browser, { javaScriptEnabled: false });
     const page = await context.newPage();

@@ -1,6 +1,6 @@
 import { AppError, type ErrorTable } from "../../lib/errors";
 import { translate, type Locale, type Params } from "../../lib/i18n";
-import { cardsMessages, type CardsMessageKey } from "./messages";
+import { cardAdminMessages, type CardAdminMessageKey } from "./admin-messages";
 
 /** Limits of the import's optional HP and retreat columns (named in their messages). */
 export const HP_MAX = 500;
@@ -24,14 +24,14 @@ const CARD_ERRORS = {
   columns_missing: [422, "errColumnsMissing"],
   malformed: [422, "errMalformed"],
   rows_invalid: [422, "errRows"],
-} as const satisfies ErrorTable<CardsMessageKey>;
+} as const satisfies ErrorTable<CardAdminMessageKey>;
 
 export type CardErrorCode = keyof typeof CARD_ERRORS;
 
 /** A card request or import that was refused (docs/decisions/009). */
 export class CardError<C extends CardErrorCode = CardErrorCode> extends AppError<C> {
   constructor(code: C, params?: Params) {
-    super(cardsMessages, CARD_ERRORS, code, params);
+    super(cardAdminMessages, CARD_ERRORS, code, params);
   }
 }
 
@@ -49,7 +49,7 @@ const ISSUE_KEYS = {
   hp_invalid: "issueHpInvalid",
   retreat_invalid: "issueRetreatInvalid",
   duplicate: "issueDuplicate",
-} as const satisfies Record<ImportIssueCode, CardsMessageKey>;
+} as const satisfies Record<ImportIssueCode, CardAdminMessageKey>;
 
 /**
  * Why an import wrote nothing (docs/product-rules.md §8 wording). `rows_invalid` names the first bad rows,
@@ -66,7 +66,7 @@ export class CardImportError extends CardError<ImportErrorCode> {
 
   override text(locale: Locale): string {
     if (this.code !== "rows_invalid") return super.text(locale);
-    const t = (key: CardsMessageKey, params?: Params) => translate(cardsMessages, locale, key, params);
+    const t = (key: CardAdminMessageKey, params?: Params) => translate(cardAdminMessages, locale, key, params);
     const issues = this.details.issues ?? [];
     const texts = issues.map((issue) => t(ISSUE_KEYS[issue.code], { line: issue.line, value: issue.value ?? "", otherLine: issue.otherLine ?? "", max: this.details.nameMax ?? "", hpMax: HP_MAX, retreatMax: RETREAT_MAX }));
     const shownLines = new Set(issues.map((i) => i.line)).size;

@@ -112,7 +112,6 @@ export const chatMessages = defineMessages({
     roomsWith: "{name}さん",
     roomsUnread: "未読 {count}件",
     roomsNoMessages: "メッセージはまだありません",
-    badgeLabel: "未読チャット {count}件",
   },
   en: {
     title: "Chat",
@@ -224,7 +223,6 @@ export const chatMessages = defineMessages({
     roomsWith: "{name}",
     roomsUnread: "{count} unread",
     roomsNoMessages: "No messages yet",
-    badgeLabel: { one: "{count} unread chat message", other: "{count} unread chat messages" },
   },
 });
 

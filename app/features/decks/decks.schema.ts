@@ -3,7 +3,7 @@ import { fieldMessages } from "../../lib/validation";
 import { isImageUrl } from "../../lib/image-url";
 import { isSafeText, safeString } from "../../lib/text";
 import { ENERGY_VALUES } from "./energy";
-import { decksMessages, type DecksMessageKey } from "./messages";
+import { deckErrorMessages, type DeckErrorMessageKey } from "./error-messages";
 import {
   DECK_CATEGORIES,
   DESCRIPTION_MAX,
@@ -18,8 +18,8 @@ import {
   URL_MAX,
 } from "./rules";
 
-// Issue messages are keys of decksMessages; the form and the API translate them (with {max}).
-const key = (k: DecksMessageKey) => k;
+// Issue messages are keys of deckErrorMessages; the form and the API translate them (with {max}).
+const key = (k: DeckErrorMessageKey) => k;
 
 /** Keywords are typed comma separated; Japanese input gives 、 or ， too. Stored as "a, b, c". */
 export function normaliseKeywords(value: string): string {
@@ -115,6 +115,6 @@ export const FIELD_MAX: Partial<Record<DeckField, number>> = {
 };
 
 /** The first problem of each field, translated: `{ name: "デッキ名を入力してください。" }`. */
-export function deckFieldErrors(error: z.ZodError, translateKey: (key: DecksMessageKey, params?: { max: number }) => string): Record<string, string> {
-  return fieldMessages(error, (key, params) => translateKey(key, { max: Number(params.max ?? 0) }), decksMessages.ja, { fallback: "errInvalidRequest", max: FIELD_MAX });
+export function deckFieldErrors(error: z.ZodError, translateKey: (key: DeckErrorMessageKey, params?: { max: number }) => string): Record<string, string> {
+  return fieldMessages(error, (key, params) => translateKey(key, { max: Number(params.max ?? 0) }), deckErrorMessages.ja, { fallback: "errInvalidRequest", max: FIELD_MAX });
 }

@@ -1,6 +1,6 @@
 import { AppError, type ErrorTable } from "../../lib/errors";
 import { translate, type Locale, type Params } from "../../lib/i18n";
-import { decksMessages, type DecksMessageKey } from "./messages";
+import { deckErrorMessages, type DeckErrorMessageKey } from "./error-messages";
 
 /** Every rule a deck request can break: HTTP status and the catalogue key of its message. */
 const DECK_ERRORS = {
@@ -14,7 +14,7 @@ const DECK_ERRORS = {
   unknown_card: [400, "errUnknownCard"],
   related_unknown: [400, "errRelatedUnknown"],
   invalid_cursor: [400, "errInvalidCursor"],
-} as const satisfies ErrorTable<DecksMessageKey>;
+} as const satisfies ErrorTable<DeckErrorMessageKey>;
 
 export type DeckErrorCode = keyof typeof DECK_ERRORS;
 
@@ -25,12 +25,12 @@ export class DeckError extends AppError<DeckErrorCode> {
     params?: Params,
     readonly fields: Record<string, string> = {},
   ) {
-    super(decksMessages, DECK_ERRORS, code, params);
+    super(deckErrorMessages, DECK_ERRORS, code, params);
   }
 
   override fieldTexts(locale: Locale): Record<string, string> {
     const texts: Record<string, string> = {};
-    for (const [field, key] of Object.entries(this.fields)) texts[field] = key in decksMessages.ja ? translate(decksMessages, locale, key as DecksMessageKey, this.params) : key;
+    for (const [field, key] of Object.entries(this.fields)) texts[field] = key in deckErrorMessages.ja ? translate(deckErrorMessages, locale, key as DeckErrorMessageKey, this.params) : key;
     return texts;
   }
 }

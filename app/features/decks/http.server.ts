@@ -1,10 +1,10 @@
 import { parseInput } from "../../lib/validation";
 import { DeckInputSchema, DeckUpdateSchema, FIELD_MAX, type DeckInput } from "./decks.schema";
-import { decksMessages } from "./messages";
+import { deckErrorMessages } from "./error-messages";
 
 export const NO_STORE = { "Cache-Control": "private, no-store" };
 
-const DECK_INPUT = { messages: decksMessages, fallback: "errInvalidRequest", max: FIELD_MAX } as const;
+const DECK_INPUT = { messages: deckErrorMessages, fallback: "errInvalidRequest", max: FIELD_MAX } as const;
 
 /** Parses a deck save; a broken rule throws a ValidationError naming each field (docs/product-rules.md §5 texts). */
 export function parseDeckInput(body: unknown): DeckInput {

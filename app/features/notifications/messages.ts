@@ -5,9 +5,6 @@ export const notificationsMessages = defineMessages({
   ja: {
     title: "お知らせ",
     description: "チャットの新着メッセージ、交渉、マッチ、ほしいカードの出品などのお知らせ。",
-    bellLabel: "お知らせ",
-    bellUnread: { other: "お知らせ（未読{count}件）" },
-    menuUnread: { other: "未読のお知らせ{count}件" },
     heading: "お知らせ",
     chatsHeading: "チャット",
     noChats: "チャットはまだありません。",
@@ -52,9 +49,6 @@ export const notificationsMessages = defineMessages({
   en: {
     title: "Notifications",
     description: "New chat messages, responses, matches and offers of cards you want.",
-    bellLabel: "Notifications",
-    bellUnread: { one: "Notifications ({count} unread)", other: "Notifications ({count} unread)" },
-    menuUnread: { one: "{count} unread notification", other: "{count} unread notifications" },
     heading: "Notifications",
     chatsHeading: "Chats",
     noChats: "No chats yet.",

@@ -1,6 +1,5 @@
 import { useCallback, useEffect, useState } from "react";
 import { send } from "../../lib/send";
-import { z } from "../../lib/zod";
 
 /**
  * This browser's push state:
@@ -78,10 +77,9 @@ async function subscriptionForKey(registration: ServiceWorkerRegistration, vapid
   return registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: key });
 }
 
-/** The subscription API's answer: the player's device count, when it says. */
-const DevicesAnswer = z.object({ devices: z.number().nullable().catch(null) }).catch({ devices: null });
-
 async function register(subscription: PushSubscription): Promise<number | null> {
+  // Loaded with the tap that turns push on: the profile page's first load does not carry zod.
+  const { DevicesAnswer } = await import("./devices-answer");
   const sent = await send("/api/push/subscription", { json: subscription.toJSON() }, DevicesAnswer);
   if (!sent.ok) throw new Error(`subscription refused: ${sent.status}`);
   return sent.data.devices;

@@ -1,6 +1,6 @@
 import { AppError, type ErrorTable } from "../../lib/errors";
 import type { Params } from "../../lib/i18n";
-import { tradesMessages, type TradesMessageKey } from "./messages";
+import { tradeErrorMessages, type TradeErrorMessageKey } from "./error-messages";
 
 /** Every rule a trade request can break: HTTP status and the catalogue key of its message. */
 const TRADE_ERRORS = {
@@ -37,13 +37,13 @@ const TRADE_ERRORS = {
   comment_too_long: [400, "commentTooLong"],
   report_reason_required: [400, "reportReasonRequired"],
   report_reason_too_long: [400, "reportReasonTooLong"],
-} as const satisfies ErrorTable<TradesMessageKey>;
+} as const satisfies ErrorTable<TradeErrorMessageKey>;
 
 export type TradeErrorCode = keyof typeof TRADE_ERRORS;
 
 /** A rule a trade request broke (docs/decisions/009). */
 export class TradeError extends AppError<TradeErrorCode> {
   constructor(code: TradeErrorCode, params?: Params) {
-    super(tradesMessages, TRADE_ERRORS, code, params);
+    super(tradeErrorMessages, TRADE_ERRORS, code, params);
   }
 }

@@ -1,9 +1,9 @@
 import { parseInput } from "../../lib/validation";
-import { tradesMessages } from "./messages";
+import { tradeErrorMessages } from "./error-messages";
 import { OfferInputSchema, ReportInputSchema, type OfferInput } from "./trades.schema";
 
-/** How the trade schemas' messages read (their issue messages are keys of the trades catalogue). */
-const TRADE_INPUT = { messages: tradesMessages, fallback: "badRequest" } as const;
+/** How the trade schemas' messages read (their issue messages are keys of the trade errors catalogue). */
+const TRADE_INPUT = { messages: tradeErrorMessages, fallback: "badRequest" } as const;
 
 /**
  * The offer form's one check, for a new offer and an edit, from the page form or the JSON API:

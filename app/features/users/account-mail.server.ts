@@ -2,12 +2,13 @@ import type { Queryable } from "../../db/sql.server";
 import { translate, type Locale } from "../../lib/i18n";
 import { enqueueMail } from "../mail/mail.server";
 import { renderMail } from "../mail/templates.server";
-import { accountMessages, type AccountMessageKey } from "./account-messages";
+import { accountMailMessages, type AccountMailMessageKey } from "./account-mail-messages.server";
+import { accountMessages } from "./account-messages";
 
 /** The account mails (reset, verification, change of address, deletion), queued through the outbox. */
 type Context = { locale: Locale; siteUrl: string };
 
-const t = (locale: Locale, key: AccountMessageKey, params?: Record<string, string>) => translate(accountMessages, locale, key, params);
+const t = (locale: Locale, key: AccountMailMessageKey, params?: Record<string, string>) => translate(accountMailMessages, locale, key, params);
 
 // One reset / verification mail per account per window at most: a stranger pressing the button
 // in a loop cannot fill someone's inbox (the first mail's link stays valid meanwhile).
@@ -26,7 +27,7 @@ export async function queuePasswordResetMail(tx: Queryable, ctx: Context, user: 
 export async function queuePasswordChangedMail(tx: Queryable, ctx: Context, user: { email: string; name: string }) {
   const l = ctx.locale;
   const message = renderMail(
-    { subject: t(l, "mailResetDoneSubject"), name: user.name, paragraphs: [t(l, "mailResetDoneBody")], action: { label: t(l, "forgotLink"), url: `${ctx.siteUrl}/forgot-password` }, notes: [t(l, "mailResetDoneNote")] },
+    { subject: t(l, "mailResetDoneSubject"), name: user.name, paragraphs: [t(l, "mailResetDoneBody")], action: { label: translate(accountMessages, l, "forgotLink"), url: `${ctx.siteUrl}/forgot-password` }, notes: [t(l, "mailResetDoneNote")] },
     { ...ctx, to: user.email },
   );
   await enqueueMail(tx, message);

@@ -12,16 +12,3 @@ export const ResetPasswordSchema = z.object({ token: z.string().min(1).max(200),
 export const ChangeEmailSchema = z.object({ newEmail: emailField, currentPassword });
 export const ChangePasswordSchema = z.object({ currentPassword, newPassword });
 export const DeleteAccountSchema = z.object({ password: currentPassword, confirm: z.literal("on", key("errorInvalidRequest")) });
-
-/** Japanese mobile carriers' mail domains, which often refuse mail from unknown senders. */
-const CARRIER_DOMAINS = ["docomo.ne.jp", "ezweb.ne.jp", "au.com", "softbank.ne.jp", "i.softbank.jp"];
-
-export function isCarrierAddress(email: string): boolean {
-  const domain = email.trim().toLowerCase().split("@").pop() ?? "";
-  return CARRIER_DOMAINS.some((d) => domain === d || domain.endsWith(`.${d}`));
-}
-
-/** The address part of MAIL_FROM ("トレポケ <no-reply@x>" → "no-reply@x"). */
-export function senderAddress(mailFrom: string): string {
-  return /<([^>]+)>/.exec(mailFrom)?.[1] ?? mailFrom.trim();
-}

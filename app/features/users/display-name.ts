@@ -13,7 +13,7 @@ const INVISIBLE = /[\p{Cc}\u200B-\u200F\u202A-\u202E\u2060-\u2069\uFEFF]/u;
 
 /**
  * The name a deleted account's row keeps (docs/decisions/016): pages show it translated
- * (account-messages "deletedUser", "Deleted user" in English), and no live account may take it or
+ * (shown-name-messages "deletedUser", "Deleted user" in English), and no live account may take it or
  * its English form, so the name always means a deleted account.
  */
 export const DELETED_USER_NAME = "退会したユーザー";

@@ -1,33 +1,57 @@
-import { useState, type FormEvent } from "react";
+import { useRef, useState, type FormEvent } from "react";
 import { formMessage, fieldMessage, refusalOf } from "../../lib/form-refusal";
 import { translate, useLocale } from "../../lib/i18n";
 import { fieldMessages } from "../../lib/validation";
 import type { z } from "../../lib/zod";
 import { usersMessages } from "./messages";
-import { USERS_FORM } from "./users.schema";
+import { USERS_FORM } from "./users-form";
 
 /**
  * Instant feedback with the same zod schema the action uses as its gate: an invalid form is not
  * sent, and the errors appear at their fields. Without JavaScript the server answers the same,
  * as the page refusal `{ code, message, fields? }` in `actionData` (lib/form-refusal.ts): the
  * messages shown are the browser's own check while it has one, the server's otherwise.
+ *
+ * The schema (and zod with it) is not part of the page's first load: `loadSchema` runs when the
+ * form is first focused (`prepare`), and a form sent before it arrived waits for it, is checked,
+ * and is sent again with the same submit button when it passes.
  */
-export function useClientValidation(schema: z.ZodType, actionData?: unknown) {
+export function useClientValidation(loadSchema: () => Promise<z.ZodType>, actionData?: unknown) {
   const locale = useLocale();
   const [errors, setErrors] = useState<Record<string, string> | null>(null);
-  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
-    const values = Object.fromEntries(new FormData(event.currentTarget));
-    const parsed = schema.safeParse(values);
+  const schema = useRef<z.ZodType | null>(null);
+  const loading = useRef<Promise<z.ZodType> | null>(null);
+  const prepare = () => {
+    loading.current ??= loadSchema().then((loaded) => (schema.current = loaded));
+    return loading.current;
+  };
+  /** True when the values pass; otherwise shows the errors. */
+  const check = (form: HTMLFormElement, loaded: z.ZodType) => {
+    const parsed = loaded.safeParse(Object.fromEntries(new FormData(form)));
     if (parsed.success) {
       setErrors(null);
+      return true;
+    }
+    setErrors(fieldMessages(parsed.error, (key, params) => translate(usersMessages, locale, key, params), usersMessages.ja, USERS_FORM));
+    return false;
+  };
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+    const form = event.currentTarget;
+    if (schema.current) {
+      if (!check(form, schema.current)) event.preventDefault();
       return;
     }
     event.preventDefault();
-    setErrors(fieldMessages(parsed.error, (key, params) => translate(usersMessages, locale, key, params), usersMessages.ja, USERS_FORM));
+    const submitter = (event.nativeEvent as SubmitEvent).submitter;
+    void prepare().then((loaded) => {
+      if (check(form, loaded)) form.requestSubmit(submitter);
+    });
   };
   const refusal = refusalOf(actionData);
   return {
     onSubmit,
+    /** For the form's onFocus: starts loading the schema before it is needed. */
+    prepare: () => void prepare(),
     /** Whether the browser's own check is what the form shows now. */
     clientChecked: errors !== null,
     /** The refusal the server answered, if any. */

@@ -1,9 +1,10 @@
 import { z } from "../../lib/zod";
 import { isSafeText } from "../../lib/text";
-import { checkDisplayName, DISPLAY_NAME_MAX, EMAIL_MAX, hasControlCharacters, PASSWORD_MAX, PASSWORD_MIN } from "./display-name";
+import { checkDisplayName, EMAIL_MAX, hasControlCharacters, PASSWORD_MAX, PASSWORD_MIN } from "./display-name";
 import { normalizeFriendId } from "./friend-id";
 import { usersMessages } from "./messages";
-import { fieldKeys, validationError, type ParseOptions, type ValidationError } from "../../lib/validation";
+import { fieldKeys, validationError, type ValidationError } from "../../lib/validation";
+import { USERS_FORM } from "./users-form";
 
 /**
  * Form schemas shared by the pages (instant feedback) and their actions (the gate). Issue
@@ -68,18 +69,8 @@ export function fieldErrors<F extends string>(error: z.ZodError): FieldErrors<F>
   return fieldKeys(error, usersMessages.ja, USERS_FORM) as FieldErrors<F>;
 }
 
-/** How the account forms' issues read: usersMessages, with the name and password limits in {min}/{max}. */
-export const USERS_FORM = {
-  messages: usersMessages,
-  fallback: "errorInvalidRequest",
-  root: "form",
-  max: { displayName: DISPLAY_NAME_MAX, password: PASSWORD_MAX, newPassword: PASSWORD_MAX },
-  min: { password: PASSWORD_MIN, newPassword: PASSWORD_MIN },
-} satisfies ParseOptions<UsersMessageKey>;
-
 /** An account form's schema failure as the one ValidationError (400 `invalid_input`, a message per field). */
 export function usersFormError(error: z.ZodError): ValidationError {
   return validationError(error, USERS_FORM);
 }
 
-export const MESSAGE_PARAMS = { min: PASSWORD_MIN, max: PASSWORD_MAX, nameMax: DISPLAY_NAME_MAX };

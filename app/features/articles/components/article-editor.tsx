@@ -1,5 +1,6 @@
 import { useId, useMemo, useState, type FormEvent } from "react";
-import { recordWithId, send } from "../../../lib/send";
+import { send } from "../../../lib/send";
+import { recordWithId } from "../../../lib/answers";
 import { TabList } from "../../../components/ui/tabs";
 import { FormField, SelectField } from "../../../components/ui/form-field";
 import { useLocale, useT } from "../../../lib/i18n";

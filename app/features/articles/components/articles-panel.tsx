@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useState } from "react";
-import { load, record, recordWithId, send } from "../../../lib/send";
+import { load, send } from "../../../lib/send";
+import { record, recordWithId } from "../../../lib/answers";
 import { z } from "../../../lib/zod";
 import { ConfirmDialog } from "../../../components/ui/modal";
 import { useLocale, useT } from "../../../lib/i18n";

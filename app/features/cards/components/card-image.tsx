@@ -1,12 +1,11 @@
-import { createContext, useContext, useEffect, useRef, useState } from "react";
+import { useContext, useEffect, useRef, useState } from "react";
 import { useLocale, useT } from "../../../lib/i18n";
 import { ART_SIZES, cardArt, elementOf, isExCard, isTrainerCard, STAGE_MESSAGE, trainerMessage, TYPE_MESSAGE, type CardFace, type Frame } from "../../../lib/card-face";
 import { cardsMessages } from "../messages";
 import { cardName } from "../../../lib/card-name";
 import { displayRarity } from "../../../lib/rarity";
+import { CardImageBaseUrlContext } from "./card-image-base-url";
 
-/** CARD_IMAGE_BASE_URL as the root layout hands it down (null when the operator set none). */
-export const CardImageBaseUrlContext = createContext<string | null>(null);
 
 // Full class names (Tailwind only generates classes it can read in the source).
 const FRAME: Record<Frame, string> = {
@@ -107,7 +106,7 @@ export function CardImage({ face, packName, eager = false, sizes = "(min-width: 
       ) : decorative ? (
         <ThumbFrame face={face} />
       ) : (
-        <CardPlaceholder face={face} label={label} />
+        <CardPlaceholder face={face} label={label} eager={eager} />
       )}
     </div>
   );
@@ -153,13 +152,13 @@ function ThumbFrame({ face, className = "card-thumb-frame" }: { face: ThumbFace;
   const artwork = !trainer && face.speciesArt && failedArt !== face.speciesArt ? face.speciesArt : null;
   return (
     <span aria-hidden="true" className={className} data-frame={trainer ? "trainer" : element} data-species-art={artwork ? "" : undefined}>
-      <span>{artwork ? <SpeciesArtwork src={artwork} onError={() => setFailedArt(artwork)} /> : null}</span>
+      <span>{artwork ? <SpeciesArtwork src={artwork} eager={false} onError={() => setFailedArt(artwork)} /> : null}</span>
     </span>
   );
 }
 
 /** A card drawn from its data: frame by type, stage, name (once), HP, ex, rarity, set and number. */
-export function CardPlaceholder({ face, label }: { face: CardFace; label: string }) {
+export function CardPlaceholder({ face, label, eager = false }: { face: CardFace; label: string; eager?: boolean }) {
   const t = useT(cardsMessages);
   const locale = useLocale();
   const trainer = isTrainerCard(face);
@@ -205,7 +204,7 @@ export function CardPlaceholder({ face, label }: { face: CardFace; label: string
         </div>
         <div className={`relative mx-[5cqw] mt-[3cqw] grid flex-1 place-items-center overflow-hidden rounded-[3cqw] ${window}`}>
           {artwork ? (
-            <SpeciesArtwork src={artwork} onError={() => setFailedArt(artwork)} />
+            <SpeciesArtwork src={artwork} eager={eager} onError={() => setFailedArt(artwork)} />
           ) : (
             <Emblem className={`size-[40cqw] opacity-60 ${trainer ? "fill-trainer-frame" : FILL[element]}`} letter={trainer ? "T" : element === "unknown" ? undefined : t(TYPE_MESSAGE[element]).slice(0, 1)} />
           )}
@@ -221,16 +220,17 @@ export function CardPlaceholder({ face, label }: { face: CardFace; label: string
 
 /**
  * The species' artwork inside the frame: decoration (the frame's label already names the card),
- * lazy, and sized by the window so nothing shifts when it arrives.
+ * lazy unless the card is on the first screen (`eager`), and sized by the window so nothing shifts
+ * when it arrives.
  */
-function SpeciesArtwork({ src, onError }: { src: string; onError: () => void }) {
+function SpeciesArtwork({ src, eager, onError }: { src: string; eager: boolean; onError: () => void }) {
   const img = useRef<HTMLImageElement>(null);
   useEffect(() => {
     // Failed before hydration: React never heard the error event.
     const el = img.current;
     if (el && el.complete && el.naturalWidth === 0) onError();
   }, [onError]);
-  return <img ref={img} src={src} alt="" width={320} height={320} loading="lazy" decoding="async" onError={onError} className="h-[88%] w-[88%] object-contain drop-shadow-sm" />;
+  return <img ref={img} src={src} alt="" width={320} height={320} loading={eager ? "eager" : "lazy"} fetchPriority={eager ? "high" : undefined} decoding="async" onError={onError} className="h-[88%] w-[88%] object-contain drop-shadow-sm" />;
 }
 
 /** A round type mark. Drawn in SVG: it is decoration, and SVG text is not held to text contrast. */

@@ -5,7 +5,7 @@ import { FormField } from "../../../components/ui/form-field";
 import { SubmitButton } from "../../../components/ui/submit-button";
 import { useT } from "../../../lib/i18n";
 import { decodeCsvBytes } from "../csv-encoding";
-import { cardsMessages } from "../messages";
+import { cardAdminMessages } from "../admin-messages";
 
 // Same limit as the server (import.server.ts): refuse before uploading.
 const MAX_FILE_BYTES = 5 * 1024 * 1024;
@@ -21,7 +21,7 @@ type Outcome = { kind: "success" | "error"; text: string } | null;
 const ImportAnswer = z.object({ count: z.number().catch(0) });
 
 export function CardImportForm() {
-  const t = useT(cardsMessages);
+  const t = useT(cardAdminMessages);
   const id = useId();
   const fileInput = useRef<HTMLInputElement>(null);
   const [title, setTitle] = useState("");

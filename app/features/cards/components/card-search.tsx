@@ -1,6 +1,4 @@
 import { useCallback, useEffect, useId, useRef, useState, type KeyboardEvent } from "react";
-import { load, record } from "../../../lib/send";
-import { z } from "../../../lib/zod";
 import { useLocale, useT } from "../../../lib/i18n";
 import { CardImage } from "./card-image";
 import { cardName } from "../../../lib/card-name";
@@ -27,7 +25,6 @@ import type { CardSearchResult } from "../types";
  * a cancelled request is not an error. A failed request shows カードの検索に失敗しました in red.
  */
 /** The search API's answer: the matching cards. */
-const SearchAnswer = z.object({ cards: z.array(record<CardSearchResult>()) });
 
 export type CardSearchProps = {
   label: string;
@@ -84,7 +81,8 @@ export function CardSearch({
       if (tradeableOnly) params.set("tradeableOnly", "1");
       if (excludeKey) params.set("excludePacks", excludeKey);
       setStatus("loading");
-      load(`/api/cards/search?${params}`, SearchAnswer, { signal: current.signal })
+      import("./card-search-answer")
+        .then(({ searchCards }) => searchCards(`/api/cards/search?${params}`, current.signal))
         .then((body) => {
           if (current.signal.aborted) return;
           setResults(body.cards);

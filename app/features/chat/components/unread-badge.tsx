@@ -1,7 +1,7 @@
 import { useEffect, useState } from "react";
 import { useT } from "../../../lib/i18n";
 import { acquireChatSocket } from "../chat-socket";
-import { chatMessages } from "../messages";
+import { unreadBadgeMessages } from "./unread-badge-messages";
 
 /**
  * The header's unread-chat count, live: asks once on connect, then follows the server's
@@ -9,7 +9,7 @@ import { chatMessages } from "../messages";
  * and nothing on the server (the count is per user and never cached in the page).
  */
 export function UnreadBadge() {
-  const t = useT(chatMessages);
+  const t = useT(unreadBadgeMessages);
   const [total, setTotal] = useState(0);
   useEffect(() => {
     const { socket, release } = acquireChatSocket();

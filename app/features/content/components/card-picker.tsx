@@ -1,5 +1,6 @@
 import { useEffect, useId, useState } from "react";
-import { load, record } from "../../../lib/send";
+import { load } from "../../../lib/send";
+import { record } from "../../../lib/answers";
 import { z } from "../../../lib/zod";
 import { BUTTON_PRIMARY, BUTTON_SECONDARY, Modal } from "../../../components/ui/modal";
 import { useT } from "../../../lib/i18n";

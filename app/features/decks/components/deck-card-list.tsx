@@ -1,5 +1,6 @@
 import { useEffect, useId, useState } from "react";
-import { load, record, send } from "../../../lib/send";
+import { load, send } from "../../../lib/send";
+import { record } from "../../../lib/answers";
 import { z } from "../../../lib/zod";
 import { useLocale, useT } from "../../../lib/i18n";
 import { cardName } from "../../../lib/card-name";

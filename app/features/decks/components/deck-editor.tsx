@@ -10,7 +10,8 @@ import { SeoFields } from "../../content/components/seo-fields";
 import { useLocalDraft } from "../../content/components/use-local-draft";
 import { deckFieldErrors, DeckInputSchema } from "../decks.schema";
 import { deckEditorMessages } from "../editor-messages";
-import { decksMessages, type DecksMessageKey } from "../messages";
+import { deckErrorMessages, type DeckErrorMessageKey } from "../error-messages";
+import { decksMessages } from "../messages";
 import { articleRelatedSource, deckRelatedSource } from "../../content/components/related-sources";
 import { checkDeck, DECK_SIZE, DEFAULT_PACK_ID, EDITOR_ROWS } from "../rules";
 import type { DeckCardView, DeckEditData, DeckOption } from "../types";
@@ -89,6 +90,7 @@ export type DeckSaved = { id: string; slug: string; updated: boolean };
 export function DeckEditor({ deck, packs, deckOptions, onSaved }: { deck: DeckEditData | null; packs: PackChoice[]; deckOptions: DeckOption[]; onSaved: (saved: DeckSaved) => void }) {
   const t = useT(deckEditorMessages);
   const td = useT(decksMessages);
+  const te = useT(deckErrorMessages);
   const id = useId();
   const pristine = useMemo(() => draftOf(deck), [deck]);
   const [draft, setDraft] = useState<Draft>(pristine);
@@ -114,7 +116,7 @@ export function DeckEditor({ deck, packs, deckOptions, onSaved }: { deck: DeckEd
   // docs/product-rules.md §5: a required field left empty says so at the field as soon as the admin leaves it.
   const checkField = (field: "name" | "tier" | "category") => {
     const checked = DeckInputSchema.safeParse(payloadOf(draft));
-    const message = checked.success ? "" : (deckFieldErrors(checked.error, (key: DecksMessageKey, params) => td(key, params))[field] ?? "");
+    const message = checked.success ? "" : (deckFieldErrors(checked.error, (key: DeckErrorMessageKey, params) => te(key, params))[field] ?? "");
     setErrors((current) => ({ ...current, [field]: message }));
   };
 
@@ -124,7 +126,7 @@ export function DeckEditor({ deck, packs, deckOptions, onSaved }: { deck: DeckEd
     const payload = payloadOf(draft);
     const checked = DeckInputSchema.safeParse(payload);
     if (!checked.success) {
-      const fields = deckFieldErrors(checked.error, (key: DecksMessageKey, params) => td(key, params));
+      const fields = deckFieldErrors(checked.error, (key: DeckErrorMessageKey, params) => te(key, params));
       setErrors(fields);
       setTab(fields.name || fields.tier || fields.category || fields.slug || fields.eyecatchUrl || fields.energyTypes ? "basic" : fields.metaDescription || fields.keywords ? "seo" : "content");
       return;

@@ -1,5 +1,6 @@
 import { useState } from "react";
-import { load, recordWithId, send } from "../../../lib/send";
+import { load, send } from "../../../lib/send";
+import { recordWithId } from "../../../lib/answers";
 import { Link, useRevalidator, useSearchParams } from "react-router";
 import { BUTTON_SECONDARY, ConfirmDialog } from "../../../components/ui/modal";
 import { useLocale, useT } from "../../../lib/i18n";

@@ -1,7 +1,7 @@
 import { useEffect, useState, type ComponentType } from "react";
 import { Link } from "react-router";
 import { useT } from "../../../lib/i18n";
-import { notificationsMessages } from "../messages";
+import { bellMessages } from "./bell-messages";
 
 type CountModule = typeof import("./notification-count");
 
@@ -27,7 +27,7 @@ function useLazyCount(pick: (m: CountModule) => ComponentType): ComponentType | 
 
 /** The header's bell: at every width, outside the folding menu; its badge is the unread count. */
 export function NotificationBell({ onNavigate }: { onNavigate?: () => void }) {
-  const t = useT(notificationsMessages);
+  const t = useT(bellMessages);
   const Count = useLazyCount((m) => m.BellCount);
   return (
     <Link

@@ -2,7 +2,7 @@ import { useEffect, useState } from "react";
 import { useLocation } from "react-router";
 import { subscribeChatUnread } from "../../chat/components/chat-unread-events";
 import { useT } from "../../../lib/i18n";
-import { notificationsMessages } from "../messages";
+import { bellMessages } from "./bell-messages";
 
 /**
  * The signed-in user's unread notification count, kept live in the browser: read from
@@ -69,7 +69,7 @@ const TITLE_COUNT = /^\(\d+\+?\) /;
 
 /** The count on the bell, read out with it; also keeps `(3) トレポケ` in the document title. */
 export function BellCount() {
-  const t = useT(notificationsMessages);
+  const t = useT(bellMessages);
   const n = useUnreadNotifications();
   const location = useLocation();
   useEffect(() => {

@@ -2,6 +2,7 @@ import { useState } from "react";
 import { send } from "../../../lib/send";
 import { displayRarity } from "../../../lib/rarity";
 import { useT } from "../../../lib/i18n";
+import { tradeErrorMessages } from "../error-messages";
 import { tradesMessages } from "../messages";
 import type { MirrorOffer } from "../mirror-offers.server";
 
@@ -13,6 +14,7 @@ type Status = "idle" | "closing" | "closed" | { error: string };
  */
 export function MirrorOffers({ offers }: { offers: MirrorOffer[] }) {
   const t = useT(tradesMessages);
+  const te = useT(tradeErrorMessages);
   const [status, setStatus] = useState<Record<string, Status>>({});
   if (!offers.length) return null;
   const close = async (id: string) => {
@@ -20,9 +22,9 @@ export function MirrorOffers({ offers }: { offers: MirrorOffer[] }) {
     try {
       const sent = await send(`/api/trades/${id}`, { json: { action: "close" } });
       if (sent.ok) return setStatus((s) => ({ ...s, [id]: "closed" }));
-      setStatus((s) => ({ ...s, [id]: { error: sent.refusal?.message ?? t("badRequest") } }));
+      setStatus((s) => ({ ...s, [id]: { error: sent.refusal?.message ?? te("badRequest") } }));
     } catch {
-      setStatus((s) => ({ ...s, [id]: { error: t("badRequest") } }));
+      setStatus((s) => ({ ...s, [id]: { error: te("badRequest") } }));
     }
   };
   const names = (cards: MirrorOffer["give"]) => cards.map((c) => `${c.name} ${displayRarity(c.rarity)}`).join("、");

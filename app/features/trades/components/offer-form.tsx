@@ -7,6 +7,7 @@ import { cardName } from "../../../lib/card-name";
 import { CardSearch } from "../../cards/components/card-search";
 import { displayRarity } from "../../../lib/rarity";
 import type { CardSearchResult } from "../../cards/types";
+import { tradeErrorMessages } from "../error-messages";
 import { tradesMessages } from "../messages";
 import { cardTradeabilityAt, tradeableRaritiesAt, type TradeRules } from "../trade-rules";
 import { tradeRulesMessages } from "../trade-rules-messages";
@@ -98,6 +99,7 @@ export function OfferForm({
 }) {
   const tRules = useT(tradeRulesMessages);
   const t = useT(tradesMessages);
+  const te = useT(tradeErrorMessages);
   const locale = useLocale();
   const navigation = useNavigation();
   const submitting = navigation.state === "submitting";
@@ -116,7 +118,7 @@ export function OfferForm({
     if (!state.tradeable) {
       setRuleError({
         side,
-        text: state.until ? tRules("notTradeableUntil", { name: card.name, date: tokyoShortDateTime(state.until, locale) }) : t("notTradeable", { name: card.name }),
+        text: state.until ? tRules("notTradeableUntil", { name: card.name, date: tokyoShortDateTime(state.until, locale) }) : te("notTradeable", { name: card.name }),
       });
       return;
     }
@@ -129,7 +131,7 @@ export function OfferForm({
     );
     // A card cannot be on both sides: choosing it on one side takes it off the other.
     (side === "give" ? setWant : setGive)((list) => list.filter((c) => c.cardId !== card.id));
-  }, [rules, now, t, tRules, locale]);
+  }, [rules, now, te, tRules, locale]);
   const onGive = useCallback((card: CardSearchResult) => add("give", card), [add]);
   const onWant = useCallback((card: CardSearchResult) => add("want", card), [add]);
 

@@ -4,7 +4,8 @@ import { fieldMessage, formMessage, refusalOf } from "../../../lib/form-refusal"
 import { SubmitButton } from "../../../components/ui/submit-button";
 import { useLocale, useT } from "../../../lib/i18n";
 import { tokyoMediumDateTime } from "../../../lib/tokyo-time";
-import { accountMessages, type AccountMessageKey } from "../account-messages";
+import { accountMessages } from "../account-messages";
+import { accountSettingsMessages, type AccountSettingsMessageKey } from "../account-settings-messages";
 import type { AccountSession, AccountSummary } from "../account.server";
 import { PASSWORD_MAX, PASSWORD_MIN } from "../display-name";
 import { usersMessages } from "../messages";
@@ -49,10 +50,11 @@ export function AccountSettings({
   account: AccountSummary;
   sessions: AccountSession[];
   sender: string;
-  notice: AccountMessageKey | null;
+  notice: AccountSettingsMessageKey | null;
   actionData?: ActionData;
 }) {
   const t = useT(accountMessages);
+  const ts = useT(accountSettingsMessages);
   const tu = useT(usersMessages);
   const locale = useLocale();
   const navigation = useNavigation();
@@ -68,7 +70,7 @@ export function AccountSettings({
         </p>
         <h1 className="text-2xl font-bold">{t("settingsHeading")}</h1>
       </div>
-      {notice ? notice === "verifyFailed" ? <p role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm font-medium text-red-800">{t(notice)}</p> : <Done text={t(notice)} /> : null}
+      {notice ? notice === "verifyFailed" ? <p role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm font-medium text-red-800">{ts(notice)}</p> : <Done text={ts(notice)} /> : null}
 
       <section aria-labelledby="account-email-heading" className={SECTION}>
         <h2 id="account-email-heading" className={H2}>
@@ -85,14 +87,14 @@ export function AccountSettings({
         </p>
         {!account.emailVerified ? (
           <>
-            <p className="text-sm text-slate-700">{t("verifyExplain")}</p>
+            <p className="text-sm text-slate-700">{ts("verifyExplain")}</p>
             {ok("resendVerification") ? (
-              <MailSentNotice title={t("verifyResent")} sender={sender} email={account.email} />
+              <MailSentNotice title={ts("verifyResent")} sender={sender} email={account.email} />
             ) : (
               <Form method="post">
                 <input type="hidden" name="intent" value="resendVerification" />
                 <ErrorText actionData={actionData} intent="resendVerification" />
-                <SubmitButton pending={pending("resendVerification")}>{t("verifyResend")}</SubmitButton>
+                <SubmitButton pending={pending("resendVerification")}>{ts("verifyResend")}</SubmitButton>
               </Form>
             )}
           </>
@@ -101,27 +103,27 @@ export function AccountSettings({
 
       <section aria-labelledby="account-change-email-heading" className={SECTION}>
         <h2 id="account-change-email-heading" className={H2}>
-          {t("changeEmailHeading")}
+          {ts("changeEmailHeading")}
         </h2>
-        {ok("changeEmail") ? <MailSentNotice title={t("changeEmailSent")} sender={sender} email={actionData?.sentTo} /> : null}
+        {ok("changeEmail") ? <MailSentNotice title={ts("changeEmailSent")} sender={sender} email={actionData?.sentTo} /> : null}
         <Form method="post" className="space-y-4" noValidate>
           <input type="hidden" name="intent" value="changeEmail" />
           <ErrorText actionData={actionData} intent="changeEmail" />
-          <FormField id="account-new-email" name="newEmail" type="email" autoComplete="email" required maxLength={254} label={t("changeEmailNew")} error={fieldError(actionData, "changeEmail", "newEmail")} />
-          <FormField id="account-change-email-password" name="currentPassword" type="password" autoComplete="current-password" required maxLength={PASSWORD_MAX} label={t("currentPassword")} error={fieldError(actionData, "changeEmail", "currentPassword")} />
-          <SubmitButton pending={pending("changeEmail")}>{t("changeEmailSubmit")}</SubmitButton>
+          <FormField id="account-new-email" name="newEmail" type="email" autoComplete="email" required maxLength={254} label={ts("changeEmailNew")} error={fieldError(actionData, "changeEmail", "newEmail")} />
+          <FormField id="account-change-email-password" name="currentPassword" type="password" autoComplete="current-password" required maxLength={PASSWORD_MAX} label={ts("currentPassword")} error={fieldError(actionData, "changeEmail", "currentPassword")} />
+          <SubmitButton pending={pending("changeEmail")}>{ts("changeEmailSubmit")}</SubmitButton>
         </Form>
       </section>
 
       <section aria-labelledby="account-password-heading" className={SECTION}>
         <h2 id="account-password-heading" className={H2}>
-          {t("changePasswordHeading")}
+          {ts("changePasswordHeading")}
         </h2>
-        {ok("changePassword") ? <Done text={t("changePasswordDone")} /> : null}
+        {ok("changePassword") ? <Done text={ts("changePasswordDone")} /> : null}
         <Form method="post" className="space-y-4" noValidate>
           <input type="hidden" name="intent" value="changePassword" />
           <ErrorText actionData={actionData} intent="changePassword" />
-          <FormField id="account-current-password" name="currentPassword" type="password" autoComplete="current-password" required maxLength={PASSWORD_MAX} label={t("currentPassword")} error={fieldError(actionData, "changePassword", "currentPassword")} />
+          <FormField id="account-current-password" name="currentPassword" type="password" autoComplete="current-password" required maxLength={PASSWORD_MAX} label={ts("currentPassword")} error={fieldError(actionData, "changePassword", "currentPassword")} />
           <FormField
             id="account-new-password"
             name="newPassword"
@@ -129,31 +131,31 @@ export function AccountSettings({
             autoComplete="new-password"
             required
             maxLength={PASSWORD_MAX}
-            label={t("newPassword")}
+            label={ts("newPassword")}
             hint={tu("passwordHint", { min: PASSWORD_MIN, max: PASSWORD_MAX })}
             error={fieldError(actionData, "changePassword", "newPassword")}
           />
-          <SubmitButton pending={pending("changePassword")}>{t("changePasswordSubmit")}</SubmitButton>
+          <SubmitButton pending={pending("changePassword")}>{ts("changePasswordSubmit")}</SubmitButton>
         </Form>
       </section>
 
       <section aria-labelledby="account-sessions-heading" className={SECTION}>
         <h2 id="account-sessions-heading" className={H2}>
-          {t("sessionsHeading")}
+          {ts("sessionsHeading")}
         </h2>
-        {ok("revokeSession") ? <Done text={t("sessionsLoggedOut")} /> : null}
-        {ok("revokeOthers") ? <Done text={t("sessionsLoggedOutOthers")} /> : null}
+        {ok("revokeSession") ? <Done text={ts("sessionsLoggedOut")} /> : null}
+        {ok("revokeOthers") ? <Done text={ts("sessionsLoggedOutOthers")} /> : null}
         <ErrorText actionData={actionData} intent="revokeSession" />
         <ul className="divide-y divide-slate-200" data-testid="account-sessions">
           {sessions.map((s) => (
             <li key={s.id} className="flex flex-wrap items-center justify-between gap-3 py-3">
               <div>
                 <p className="font-medium">
-                  {s.browser && s.os ? t("sessionsDevice", { browser: s.browser, os: s.os }) : (s.browser ?? s.os ?? t("sessionsUnknownDevice"))}
-                  {s.current ? <span className="ml-2 rounded-full bg-brand-100 px-2 py-0.5 text-xs font-bold text-brand-800">{t("sessionsCurrent")}</span> : null}
+                  {s.browser && s.os ? ts("sessionsDevice", { browser: s.browser, os: s.os }) : (s.browser ?? s.os ?? ts("sessionsUnknownDevice"))}
+                  {s.current ? <span className="ml-2 rounded-full bg-brand-100 px-2 py-0.5 text-xs font-bold text-brand-800">{ts("sessionsCurrent")}</span> : null}
                 </p>
                 <p className="text-sm text-slate-600">
-                  {t("sessionsLastActive", { time: tokyoMediumDateTime(s.lastActiveAt, locale) })} ・ {t("sessionsSignedIn", { time: tokyoMediumDateTime(s.createdAt, locale) })}
+                  {ts("sessionsLastActive", { time: tokyoMediumDateTime(s.lastActiveAt, locale) })} ・ {ts("sessionsSignedIn", { time: tokyoMediumDateTime(s.createdAt, locale) })}
                 </p>
               </div>
               {s.current ? null : (
@@ -161,7 +163,7 @@ export function AccountSettings({
                   <input type="hidden" name="intent" value="revokeSession" />
                   <input type="hidden" name="sessionId" value={s.id} />
                   <button type="submit" className="rounded-md border border-slate-300 px-3 py-1 text-sm font-medium hover:bg-slate-50">
-                    {t("sessionsLogout")}
+                    {ts("sessionsLogout")}
                   </button>
                 </Form>
               )}
@@ -171,41 +173,41 @@ export function AccountSettings({
         {sessions.some((s) => !s.current) ? (
           <Form method="post">
             <input type="hidden" name="intent" value="revokeOthers" />
-            <SubmitButton pending={pending("revokeOthers")}>{t("sessionsLogoutOthers")}</SubmitButton>
+            <SubmitButton pending={pending("revokeOthers")}>{ts("sessionsLogoutOthers")}</SubmitButton>
           </Form>
         ) : null}
       </section>
 
       <section aria-labelledby="account-export-heading" className={SECTION}>
         <h2 id="account-export-heading" className={H2}>
-          {t("exportHeading")}
+          {ts("exportHeading")}
         </h2>
-        <p className="text-sm text-slate-700">{t("exportExplain")}</p>
+        <p className="text-sm text-slate-700">{ts("exportExplain")}</p>
         <a href="/profile/account/export" download className="inline-block rounded-md bg-brand-700 px-5 py-2 font-bold text-white hover:bg-brand-800">
-          {t("exportSubmit")}
+          {ts("exportSubmit")}
         </a>
       </section>
 
       <section aria-labelledby="account-delete-heading" className="space-y-4 rounded-lg border border-red-200 bg-white p-6">
         <h2 id="account-delete-heading" className={H2}>
-          {t("deleteHeading")}
+          {ts("deleteHeading")}
         </h2>
-        <p>{t("deleteExplain")}</p>
+        <p>{ts("deleteExplain")}</p>
         <ul className="list-disc space-y-1 pl-6 text-sm">
-          <li>{t("deleteWhat1")}</li>
-          <li>{t("deleteWhat2")}</li>
-          <li>{t("deleteWhat3")}</li>
-          <li>{t("deleteWhat4")}</li>
-          <li>{t("deleteWhat5")}</li>
+          <li>{ts("deleteWhat1")}</li>
+          <li>{ts("deleteWhat2")}</li>
+          <li>{ts("deleteWhat3")}</li>
+          <li>{ts("deleteWhat4")}</li>
+          <li>{ts("deleteWhat5")}</li>
         </ul>
         <Form method="post" className="space-y-4" noValidate>
           <input type="hidden" name="intent" value="deleteAccount" />
           <ErrorText actionData={actionData} intent="deleteAccount" />
-          <FormField id="account-delete-password" name="password" type="password" autoComplete="current-password" required maxLength={PASSWORD_MAX} label={t("deletePassword")} error={fieldError(actionData, "deleteAccount", "deletePassword")} />
+          <FormField id="account-delete-password" name="password" type="password" autoComplete="current-password" required maxLength={PASSWORD_MAX} label={ts("deletePassword")} error={fieldError(actionData, "deleteAccount", "deletePassword")} />
           <div className="space-y-1">
             <label className="flex items-center gap-2">
               <input type="checkbox" name="confirm" id="account-delete-confirm" aria-describedby={fieldError(actionData, "deleteAccount", "confirm") ? "account-delete-confirm-error" : undefined} />
-              {t("deleteConfirm")}
+              {ts("deleteConfirm")}
             </label>
             {fieldError(actionData, "deleteAccount", "confirm") ? (
               <p id="account-delete-confirm-error" role="alert" className="text-sm font-medium text-red-700">
@@ -214,7 +216,7 @@ export function AccountSettings({
             ) : null}
           </div>
           <button type="submit" disabled={pending("deleteAccount")} className="rounded-md bg-red-700 px-5 py-2 font-bold text-white hover:bg-red-800 disabled:opacity-60">
-            {t("deleteSubmit")}
+            {ts("deleteSubmit")}
           </button>
         </Form>
       </section>

@@ -1,6 +1,6 @@
 import { useT } from "../../../lib/i18n";
 import { accountMessages } from "../account-messages";
-import { isCarrierAddress } from "../account.schema";
+import { isCarrierAddress } from "../mail-address";
 
 /**
  * Shown after every "メールを送信しました": the sender, a spam-folder reminder and, for Japanese

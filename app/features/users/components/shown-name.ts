@@ -1,5 +1,5 @@
 import { translate, useT, type Locale } from "../../../lib/i18n";
-import { accountMessages } from "../account-messages";
+import { shownNameMessages } from "./shown-name-messages";
 import { DELETED_USER_NAME } from "../display-name";
 
 /**
@@ -7,11 +7,11 @@ import { DELETED_USER_NAME } from "../display-name";
  * 退会したユーザー (no live account may take it), shown in the reader's language.
  */
 export function shownName(name: string, locale: Locale): string {
-  return name === DELETED_USER_NAME ? translate(accountMessages, locale, "deletedUser") : name;
+  return name === DELETED_USER_NAME ? translate(shownNameMessages, locale, "deletedUser") : name;
 }
 
 /** shownName for components, in the page's language. */
 export function useShownName(): (name: string) => string {
-  const t = useT(accountMessages);
+  const t = useT(shownNameMessages);
   return (name) => (name === DELETED_USER_NAME ? t("deletedUser") : name);
 }

@@ -1,0 +1,98 @@
+import { defineMessages } from "../../lib/i18n";
+
+/**
+ * The admin's card import and the card API's refusals. Apart from the card pages' catalogue
+ * (messages.ts): only the admin panel and the server show these, so no card list or card page
+ * carries them.
+ */
+export const cardAdminMessages = defineMessages({
+  ja: {
+    notFound: "カードが見つかりません",
+    // Admin import (docs/product-rules.md §2 item 4, §8)
+    adminTab: "カード管理",
+    importHeading: "カードの追加",
+    importTitle: "タイトル（パックID）",
+    importTitlePlaceholder: "例: dialga",
+    importFile: "CSVファイル",
+    importHelp:
+      "列 name, rarity, imageUrl が必要です（列の順序は自由、UTF-8 と Shift_JIS に対応）。任意の列 id があれば再登録時の識別に使います。任意の列 element（タイプ: 草・炎・水…）、hp（10〜500の10の倍数）、retreat（にげる: 0〜5）があれば、そのカードの情報として登録します。空欄は「不明」のままで、列のないファイルで再登録しても登録済みの値は変わりません。",
+    importSubmit: "カードを登録",
+    importBusy: "処理中...",
+    importMissingInputs: "タイトルとCSVファイルを選択してください",
+    importSuccess: "{count}件のカードを登録しました",
+    importFailed: "カードの登録に失敗しました: {message}",
+    importUnknownError: "不明なエラー",
+    importUploadFailed: "アップロードに失敗しました",
+    importFileTooLarge: "ファイルが大きすぎます（上限 {max}MB）",
+    // Import errors (service codes → text)
+    errUnknownPack: "パック「{pack}」が見つかりません",
+    errTitleMissing: "タイトルを入力してください",
+    errCsvMissing: "CSVファイルが空です",
+    errTooLarge: "ファイルが大きすぎます（上限 {max}MB）",
+    errTooManyRows: "行数が多すぎます（上限 {max}行）",
+    errNoRows: "登録するカードの行がありません",
+    errColumnsMissing: "必須の列がありません: {columns}",
+    errMalformed: "CSVの形式が正しくありません（{line}行目付近）",
+    errRows: "{count}行に誤りがあるため登録しませんでした。{issues}",
+    errMoreRows: "ほか{count}行",
+    issueNameMissing: "{line}行目: name が空です",
+    issueNameTooLong: "{line}行目: name が長すぎます（{max}文字まで）",
+    issueRarityMissing: "{line}行目: rarity が空です",
+    issueRarityUnknown: "{line}行目: rarity「{value}」は不明です",
+    issueImageUrlInvalid: "{line}行目: imageUrl は http:// または https:// で始まるURLにしてください",
+    issueTypeUnknown: "{line}行目: タイプ「{value}」は不明です（草・炎・水・雷・超・闘・悪・鋼・ドラゴン・無色、または grass などの英語名）",
+    issueHpInvalid: "{line}行目: hp「{value}」は10〜{hpMax}の10の倍数にしてください",
+    issueRetreatInvalid: "{line}行目: retreat「{value}」は0〜{retreatMax}の整数にしてください",
+    issueDuplicate: "{line}行目: {otherLine}行目と同じカードです（name・rarity・imageUrl が同じ）。別のカードなら imageUrl か number 列（セット番号）で区別してください",
+    errInvalidRequest: "リクエストの形式が正しくありません",
+    // The card API's fixed answers (docs/product-rules.md §7): the same text in both languages.
+    apiUnknownPack: "Unknown pack name",
+    apiInvalidCursor: "Invalid cursor",
+    errUnauthorized: "ログインが必要です",
+    errForbidden: "管理者権限がありません。",
+  },
+  en: {
+    notFound: "Card not found",
+    adminTab: "Cards",
+    importHeading: "Add cards",
+    importTitle: "Title (pack id)",
+    importTitlePlaceholder: "e.g. dialga",
+    importFile: "CSV file",
+    importHelp:
+      "Needs the columns name, rarity, imageUrl (any order; UTF-8 or Shift_JIS). An optional id column identifies cards when a file is imported again. Optional columns element (the Pokémon's type: grass, fire, water … or 草 炎 水 …), hp (a multiple of 10 from 10 to 500) and retreat (0–5) give the cards those facts; an empty cell stays unknown, and a file without a column leaves what an earlier import set.",
+    importSubmit: "Register cards",
+    importBusy: "Processing...",
+    importMissingInputs: "Choose a title and a CSV file",
+    importSuccess: { one: "Registered {count} card", other: "Registered {count} cards" },
+    importFailed: "Could not register the cards: {message}",
+    importUnknownError: "Unknown error",
+    importUploadFailed: "Upload failed",
+    importFileTooLarge: "The file is too large (at most {max} MB)",
+    errUnknownPack: "Pack \"{pack}\" does not exist",
+    errTitleMissing: "Enter a title",
+    errCsvMissing: "The CSV file is empty",
+    errTooLarge: "The file is too large (at most {max} MB)",
+    errTooManyRows: "Too many rows (at most {max})",
+    errNoRows: "The file has no card rows",
+    errColumnsMissing: "Required columns are missing: {columns}",
+    errMalformed: "The CSV is malformed (near line {line})",
+    errRows: { one: "Nothing was registered because {count} row has errors. {issues}", other: "Nothing was registered because {count} rows have errors. {issues}" },
+    errMoreRows: { one: "and {count} more row", other: "and {count} more rows" },
+    issueNameMissing: "line {line}: name is empty",
+    issueNameTooLong: "line {line}: name is too long (at most {max} characters)",
+    issueRarityMissing: "line {line}: rarity is empty",
+    issueRarityUnknown: "line {line}: unknown rarity \"{value}\"",
+    issueImageUrlInvalid: "line {line}: imageUrl must be a URL starting with http:// or https://",
+    issueTypeUnknown: "line {line}: unknown Pokémon type \"{value}\" (grass, fire, water, lightning, psychic, fighting, darkness, metal, dragon, colorless, or the Japanese mark)",
+    issueHpInvalid: "line {line}: hp \"{value}\" must be a multiple of 10 from 10 to {hpMax}",
+    issueRetreatInvalid: "line {line}: retreat \"{value}\" must be a whole number from 0 to {retreatMax}",
+    issueDuplicate: "line {line}: same card as line {otherLine} (same name, rarity and imageUrl). If it is another card, tell them apart by imageUrl or a number column (set number)",
+    errInvalidRequest: "The request is malformed",
+    apiUnknownPack: "Unknown pack name",
+    apiInvalidCursor: "Invalid cursor",
+    errUnauthorized: "You need to log in",
+    errForbidden: "You do not have administrator rights.",
+  },
+});
+
+export type CardAdminMessageKey = keyof (typeof cardAdminMessages)["ja"];

@@ -1,0 +1,14 @@
+import { load } from "../../../lib/send";
+import { record } from "../../../lib/answers";
+import { z } from "../../../lib/zod";
+import type { CardSearchResult } from "../types";
+
+/**
+ * What /api/cards/search answers. Loaded with the first search, not with the page: zod is not
+ * part of a card list's or the trade board's first load.
+ */
+export const SearchAnswer = z.object({ cards: z.array(record<CardSearchResult>()) });
+
+export function searchCards(url: string, signal: AbortSignal): Promise<z.output<typeof SearchAnswer>> {
+  return load(url, SearchAnswer, { signal });
+}

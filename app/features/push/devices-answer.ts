@@ -1,0 +1,4 @@
+import { z } from "../../lib/zod";
+
+/** The subscription API's answer: the player's device count, when it says. */
+export const DevicesAnswer = z.object({ devices: z.number().nullable().catch(null) }).catch({ devices: null });
