@@ -8,7 +8,7 @@
 // answers), 11 articles of which one has about 10,000 characters, and 5 public decks.
 // Needs `npm run build`. Bounded: BENCH_SECONDS (default 5) per case, 127.0.0.1 only.
 // BENCH_ONLY=pglite|postgres runs one database; BENCH_CONNECTIONS="20,50" the connection counts;
-// BENCH_PAGES="/,/profile" only the pages whose path (before "?") is listed.
+// BENCH_PAGES="/,/profile,article" only the pages whose path (before "?") is listed, or whose name begins with an entry that is not a path ("article", "deck").
 // Aim (issue 26): every page ≥ 0.5× the /terms floor, p99 ≤ 4× p50 at 50 connections.
 import { startServer } from "../tests/support/server";
 import { ADMIN, CARD_PACK, pageTargets, prepare, seedContent, signIn } from "./pages-seed";
@@ -67,7 +67,7 @@ for (const target of targets) {
         { name: "deck page", path: `/deck-recipes/${deck}` },
         { name: "/profile", path: "/profile", signedInOnly: true },
         { name: "/notifications", path: "/notifications", signedInOnly: true },
-      ].filter((p) => p.path === "/terms" || !pageFilter || pageFilter.includes(p.path.split("?")[0]));
+      ].filter((p) => p.path === "/terms" || !pageFilter || pageFilter.includes(p.path.split("?")[0]) || pageFilter.some((f) => !f.startsWith("/") && p.name.startsWith(f)));
       const rows: Row[] = [];
       for (const [state, headers] of states) {
         const wanted = pages.filter((p) => state === "signed in" || !p.signedInOnly);
