@@ -1,7 +1,7 @@
-import { and, desc, eq, or, sql, type SQL } from "drizzle-orm";
+import { and, eq, or, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../../db/client.server";
 import { blocks, profiles, users } from "../../db/schema/index";
-import type { Queryable, Tx } from "../../db/sql.server";
+import { rowsOf, type Queryable, type Tx } from "../../db/sql.server";
 import { publishChange } from "../../lib/change-bus.server";
 import { startUpSlot } from "../../lib/start-up-slot";
 import type { ChatMessage } from "../chat/protocol";
@@ -73,11 +73,16 @@ export async function unblockUser(db: Db, blockerId: string, blockedId: string):
 }
 
 /** ブロック中のユーザー: whom this user blocked, most recent first. */
-export async function listBlockedUsers(db: Db, blockerId: string): Promise<{ userId: string; displayName: string }[]> {
-  return db
-    .select({ userId: blocks.blockedId, displayName: profiles.displayName })
-    .from(blocks)
-    .innerJoin(profiles, eq(profiles.userId, blocks.blockedId))
-    .where(eq(blocks.blockerId, blockerId))
-    .orderBy(desc(blocks.createdAt));
+export async function listBlockedUsers(db: Db, blockerId: string): Promise<BlockedUser[]> {
+  return rowsOf<BlockedUser>(db, blockedUsersQuery(blockerId));
+}
+
+export type BlockedUser = { userId: string; displayName: string };
+
+/** Whom the user blocked, newest first (BlockedUser; readTogether can run it with others). */
+export function blockedUsersQuery(blockerId: string): SQL {
+  return sql`select b.blocked_id as "userId", p.display_name as "displayName"
+      from ${blocks} b join ${profiles} p on p.user_id = b.blocked_id
+      where b.blocker_id = ${blockerId}
+      order by b.created_at desc`;
 }
