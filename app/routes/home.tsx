@@ -7,7 +7,7 @@ import { CardImage } from "../features/cards/components/card-image";
 import { HomeDeckRecipes } from "../features/decks/components/home-deck-recipes";
 import { listHomeDecks } from "../features/decks/decks.server";
 import { NewestOffers } from "../features/trades/components/newest-offers";
-import { listBoard } from "../features/trades/board.server";
+import { newestOffersFor } from "../features/home/newest-offers.server";
 import { offersClosedByRules } from "../features/trades/trade-rules.server";
 import { toListItem } from "../features/trades/offer-views.server";
 import { getViewer } from "../features/users/session.server";
@@ -26,14 +26,15 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const newest = packs[0];
   const featured = newest ? await showcaseCards(context.db, newest.id, 8) : [];
   const viewer = await getViewer(request, context);
-  const [board, newestArticles, deckRecipes] = await Promise.all([
-    listBoard(context.db, { viewerId: viewer?.id, limit: 4 }),
+  const [offers, newestArticles, deckRecipes] = await Promise.all([
+    // The board's newest, kept for everyone and filtered by the viewer's blocks.
+    newestOffersFor(context.db, viewer, 4),
     newestPublicArticles(context.db, HOME_ARTICLES),
     // デッキレシピ: tier 1 first, then newest.
     listHomeDecks(context.db, 6),
   ]);
-  const closedByRules = await offersClosedByRules(context.db, board.offers);
-  const newestOffers = board.offers.map((offer) => ({ ...toListItem(offer), ruleClosed: closedByRules.has(offer.id) }));
+  const closedByRules = await offersClosedByRules(context.db, offers);
+  const newestOffers = offers.map((offer) => ({ ...toListItem(offer), ruleClosed: closedByRules.has(offer.id) }));
   return { packs: packs.slice(0, 8), totalPacks: packs.length, newest, featured, newestOffers, newestArticles, deckRecipes, now: new Date().toISOString() };
 }
 
