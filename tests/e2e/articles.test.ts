@@ -169,7 +169,8 @@ describe("articles: an admin writes, previews and publishes; a visitor reads it 
     await phone.waitForLoadState("networkidle");
     await phone.locator(".content-body h2", { hasText: "イベントの概要" }).waitFor();
     await phone.evaluate(() => Object.assign(window, { sameDocument: true }));
-    await phone.locator('section[aria-labelledby="related-articles"]').getByRole("link", { name: /Related pack news/ }).click();
+    // The older article of the same category, linked as the previous one.
+    await phone.locator(`a[rel="prev"][href="/articles/${relatedSlug}"]`).click();
     await phone.waitForURL(`${baseUrl}/articles/${relatedSlug}`);
     await phone.locator(".content-body", { hasText: "関連する記事です。" }).waitFor();
     expect(await phone.locator(".content-body h2").count()).toBe(0);
