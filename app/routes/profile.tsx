@@ -15,7 +15,7 @@ import { requireViewer } from "../features/users/session.server";
 import { useClientValidation } from "../features/users/use-client-validation";
 import { ProfileSchema, usersFormError } from "../features/users/users.schema";
 import { updateProfile } from "../features/users/users.server";
-import { readProfilePage } from "../features/users/profile-page.server";
+import { readProfilePage } from "../features/profile/profile-page.server";
 import { safeRedirect } from "../features/users/safe-redirect";
 import { translate, useLocale, useT } from "../lib/i18n";
 import { seoMeta } from "../lib/seo";

@@ -10,7 +10,7 @@ import { answersRarely, responseRecord } from "../../app/features/users/response
 import { listBlockedUsers } from "../../app/features/blocks/blocks.server";
 import { listRoomsForUser } from "../../app/features/chat/chat.server";
 import { listOwnOffers } from "../../app/features/trades/offers.server";
-import { readProfilePage } from "../../app/features/users/profile-page.server";
+import { readProfilePage } from "../../app/features/profile/profile-page.server";
 import { getProfile } from "../../app/features/users/users.server";
 import { createChatOffer, createChatUser, newClientId } from "../support/chat-factories";
 import { catalogueCards, createUser } from "../support/factories";

@@ -7,7 +7,7 @@ import { roomListQuery, roomSummaries, type ChatRoomSummary, type RoomListRow } 
 import { ownOffersFrom, ownOffersQuery } from "../trades/offers.server";
 import type { OfferView } from "../trades/types";
 import type { OfferRow } from "../trades/offer-views.server";
-import { responseRecordQuery, responseRecordsOf, type ResponseRecord, type ResponseRecordRow } from "./response-record.server";
+import { responseRecordQuery, responseRecordsOf, type ResponseRecord, type ResponseRecordRow } from "../users/response-record.server";
 
 export type ProfilePageData = {
   profile: { email: string; displayName: string; friendId: string | null; completedTrades: number; memberSince: string; emailVerified: boolean };
