@@ -29,7 +29,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const viewer = await getViewer(request, context);
   const [offers, newestArticles, deckRecipes] = await Promise.all([
     // The board's newest, kept for everyone and filtered by the viewer's blocks.
-    newestOffersFor(context.db, viewer, 4),
+    newestOffersFor(context.db, viewer?.id ?? null, 4),
     newestPublicArticles(context.db, HOME_ARTICLES),
     // デッキレシピ: tier 1 first, then newest.
     listHomeDecks(context.db, 6),

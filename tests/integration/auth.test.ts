@@ -5,8 +5,6 @@ import { getViewerFromHeaders } from "../../app/features/users/session.server";
 import { authRequestHandler, CLIENT_IP_HEADER, createAuthForTest, getAuth } from "../../app/features/users/auth.server";
 import { loadEnv, type Env } from "../../app/lib/env.server";
 import { createTestDatabase, type TestDatabase } from "../support/test-db";
-import { blocks } from "../../app/db/schema/trades";
-import { createUser } from "../support/factories";
 
 const SITE = "http://torepoke.test";
 let database: TestDatabase;
@@ -70,19 +68,10 @@ describe("sign-up and sign-in through the auth API", () => {
     expect(setCookie).not.toMatch(/Secure/i);
 
     const viewer = await getViewerFromHeaders(new Headers({ cookie: sessionCookie(res) }), database.db, env);
-    expect(viewer).toMatchObject({ email, displayName: "アリス", friendId: null, isAdmin: false, suspended: false, blockedEitherWay: [] });
+    expect(viewer).toMatchObject({ email, displayName: "アリス", friendId: null, isAdmin: false, suspended: false });
     const [profile] = await database.db.select().from(profiles).where(eq(profiles.userId, viewer!.id));
     expect(profile.displayName).toBe("アリス");
     expect(profile.completedTrades).toBe(0);
-    // Blocks either way come with the session: whom the viewer blocked and who blocked the viewer.
-    const [blocked, blocker, stranger] = [await createUser(database.db), await createUser(database.db), await createUser(database.db)];
-    await database.db.insert(blocks).values([
-      { blockerId: viewer!.id, blockedId: blocked.id },
-      { blockerId: blocker.id, blockedId: viewer!.id },
-      { blockerId: blocker.id, blockedId: stranger.id },
-    ]);
-    const again = await getViewerFromHeaders(new Headers({ cookie: sessionCookie(res) }), database.db, env);
-    expect([...again!.blockedEitherWay].sort()).toEqual([blocked.id, blocker.id].sort());
   });
 
   it("marks session cookies Secure when the site is served over https", async () => {

@@ -30,6 +30,15 @@ export async function isBlockedEitherWay(db: Queryable, a: string, b: string): P
   return (await blockersBetween(db, a, b)).length > 0;
 }
 
+/** The users this one blocked or was blocked by (usually none): offer lists hide their offers both ways. */
+export async function blockedEitherWay(db: Queryable, userId: string): Promise<Set<string>> {
+  const rows = await rowsOf<{ id: string }>(
+    db,
+    sql`select blocked_id as id from ${blocks} where blocker_id = ${userId} union all select blocker_id from ${blocks} where blocked_id = ${userId}`,
+  );
+  return new Set(rows.map((row) => row.id));
+}
+
 /** SQL for offer lists: the offer's owner (`o.owner_id`) and the viewer have not blocked each other. */
 export function notBlockedFor(viewerId: string | null | undefined): SQL {
   if (!viewerId) return sql`true`;

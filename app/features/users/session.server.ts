@@ -3,7 +3,6 @@ import { createHmac, timingSafeEqual } from "node:crypto";
 import { and, eq, gt, lt, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.server";
 import { profiles, sessions, users } from "../../db/schema/users";
-import { blocks } from "../../db/schema/trades";
 import { ensureProfile, SESSION_COOKIE, SESSION_EXPIRES_IN_S, SESSION_UPDATE_AGE_S } from "./auth.server";
 import type { Env } from "../../lib/env.server";
 import { localeFromRequest } from "../../lib/i18n";
@@ -20,12 +19,6 @@ export type Viewer = {
   friendId: string | null;
   isAdmin: boolean;
   suspended: boolean;
-  /**
-   * The users this one blocked or was blocked by (usually none): offer lists hide their offers
-   * both ways. Read with the session, so a page that filters a list kept for everyone by it needs
-   * no query of its own.
-   */
-  blockedEitherWay: readonly string[];
 };
 
 /** Admins: id or e-mail in ADMIN_USER_IDS / ADMIN_EMAILS, or the role granted by `npm run admin`. */
@@ -132,7 +125,6 @@ export async function getViewerFromHeaders(headers: Headers, db: Db, env: Env, s
     friendId: found.friendId,
     isAdmin: isAdminUser(env, { id: userId, email: found.email, role: found.role }),
     suspended: found.suspendedAt !== null,
-    blockedEitherWay: found.blockedEitherWay ?? [],
   };
 }
 
@@ -150,8 +142,6 @@ function viewerQuery(db: Db) {
       sessionId: sessions.id,
       sessionExpiresAt: sessions.expiresAt,
       sessionUpdatedAt: sessions.updatedAt,
-      blockedEitherWay: sql<string[] | null>`array(select ${blocks.blockedId} from ${blocks} where ${blocks.blockerId} = ${users.id}
-        union select ${blocks.blockerId} from ${blocks} where ${blocks.blockedId} = ${users.id})`,
     })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
