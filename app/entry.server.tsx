@@ -5,6 +5,7 @@ import { renderToPipeableStream } from "react-dom/server";
 import type { AppLoadContext, EntryContext, HandleDataRequestFunction, HandleErrorFunction } from "react-router";
 import { ServerRouter } from "react-router";
 import { NonceContext } from "./lib/nonce";
+import { DocumentHtmlContext } from "./lib/stored-html";
 import { coalescedBody } from "./lib/coalesced-body.server";
 import { errorFields, requestLog } from "./lib/logger.server";
 
@@ -35,7 +36,9 @@ export default function handleRequest(
 
     const { pipe, abort } = renderToPipeableStream(
       <NonceContext.Provider value={nonce}>
-        <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+        <DocumentHtmlContext.Provider value={loadContext.documentHtml ?? null}>
+          <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+        </DocumentHtmlContext.Provider>
       </NonceContext.Provider>,
       {
         nonce,

@@ -7,7 +7,7 @@
 // threads or processes counts where it stood), split by where the sampled code lives (React's server renderer, React Router, our bundle,
 // the database driver, Drizzle, compression, garbage collection, …), and our bundle's heaviest
 // functions (self and inclusive). BENCH_ONLY=pglite|postgres (default pglite); BENCH_PAGES a
-// comma-separated list of paths (default: /terms, /, /profile, /cards?pack=…, /trades signed out and in, マッチ, a card page, the article, the deck).
+// comma-separated list of paths or, for those made when the bench seeds, the start of a name ("article", "deck") (default: /terms, /, /profile, /cards?pack=…, /trades signed out and in, マッチ, a card page, the article, the deck, /notifications).
 // BENCH_PROFILE_DIR keeps the .cpuprofile files for a closer look in a browser's DevTools.
 import { writeFileSync } from "node:fs";
 import path from "node:path";
@@ -147,6 +147,7 @@ for (const target of targets) {
       const all: [string, string, Record<string, string>][] = [
         ["/terms signed out (floor)", "/terms", CACHE_MISS],
         ["/terms signed in", "/terms", signedIn],
+        ["/ signed out", "/", CACHE_MISS],
         ["/ signed in", "/", signedIn],
         ["/profile signed in", "/profile", signedIn],
         [`/cards?pack=${CARD_PACK} signed in`, `/cards?pack=${CARD_PACK}`, signedIn],
@@ -157,9 +158,10 @@ for (const target of targets) {
         ["card page signed in", `/cards/${card}`, signedIn],
         ["article signed in", `/articles/${article}`, signedIn],
         ["deck page signed in", `/deck-recipes/${deck}`, signedIn],
+        ["/notifications signed in", "/notifications", signedIn],
       ];
       const wanted = process.env.BENCH_PAGES?.split(",");
-      const cases = wanted ? all.filter(([, p]) => wanted.includes(p.split("?")[0]) || p === "/terms") : all;
+      const cases = wanted ? all.filter(([name, p]) => wanted.includes(p.split("?")[0]) || p === "/terms" || wanted.some((w) => !w.startsWith("/") && name.startsWith(w))) : all;
       await devtools.send("Profiler.enable");
       await devtools.send("Profiler.setSamplingInterval", { interval: 250 });
       console.log(`[server mode: ${server.mode}] CPU profile per page on ${target.label}, ${connections} connections, ${seconds} s, accept-encoding gzip/br`);

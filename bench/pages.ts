@@ -8,8 +8,13 @@
 // answers), 11 articles of which one has about 10,000 characters, and 5 public decks.
 // Needs `npm run build`. Bounded: BENCH_SECONDS (default 5) per case, 127.0.0.1 only.
 // BENCH_ONLY=pglite|postgres runs one database; BENCH_CONNECTIONS="20,50" the connection counts;
-// BENCH_PAGES="/,/profile,card page" only the pages whose path (before "?") or name is listed.
+// BENCH_PAGES="/,/profile,article" only the pages whose path (before "?") is listed, or whose name begins with an entry that is not a path ("article", "deck", "card page").
+// Beside req/s, each case shows the server process's CPU time per answer (user + system, read from
+// /proc on Linux, PGlite included as it runs in the process; PostgreSQL's own work is not) and its
+// ratio to /terms': on a machine shared with other work, CPU time per answer moves far less than
+// req/s, which counts every moment the server waited for a core.
 // Aim (issue 26): every page ≥ 0.5× the /terms floor, p99 ≤ 4× p50 at 50 connections.
+import { readFileSync } from "node:fs";
 import { startServer } from "../tests/support/server";
 import { ADMIN, CARD_PACK, pageTargets, prepare, seedContent, signIn } from "./pages-seed";
 import { CACHE_MISS, measure, type Measurement } from "./support";
@@ -19,7 +24,19 @@ const connectionCounts = (process.env.BENCH_CONNECTIONS ?? "20,50").split(",").m
 const offers = Number(process.env.BENCH_OFFERS ?? 2_000);
 const only = process.env.BENCH_ONLY;
 const pageFilter = process.env.BENCH_PAGES?.split(",");
-type Row = Measurement & { bytes: number; ratio: number; state: "signed out" | "signed in"; connections: number };
+type Row = Measurement & { bytes: number; ratio: number; state: "signed out" | "signed in"; connections: number; cpu: number | null; cpuRatio: number | null };
+
+/** The process's CPU time so far (user + system) in ms, from /proc/<pid>/stat; null where there is none. */
+function cpuMs(pid: number | undefined): number | null {
+  if (!pid) return null;
+  try {
+    // Fields 14 and 15 (utime, stime, in clock ticks of 1/100 s) are the 12th and 13th after "pid (comm) ".
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return null;
+  }
+}
 
 /** The HTML of one answer, checked to be a 200 (a redirect or an error page would measure nothing). */
 async function htmlBytes(url: string, headers: Record<string, string>): Promise<number> {
@@ -31,10 +48,10 @@ async function htmlBytes(url: string, headers: Record<string, string>): Promise<
 
 function print(title: string, rows: Row[]): void {
   console.log(`\n${title}`);
-  console.log("| page | state | conn. | req/s | p50 ms | p99 ms | p99/p50 | HTML KB | ×/terms req/s | errors |");
-  console.log("|---|---|---|---|---|---|---|---|---|---|");
+  console.log("| page | state | conn. | req/s | p50 ms | p99 ms | p99/p50 | HTML KB | ×/terms req/s | CPU ms/answer | ×/terms CPU | errors |");
+  console.log("|---|---|---|---|---|---|---|---|---|---|---|---|");
   for (const r of rows) {
-    console.log(`| ${r.name} | ${r.state} | ${r.connections} | ${r.rps.toFixed(0)} | ${r.p50.toFixed(0)} | ${r.p99.toFixed(0)} | ${(r.p99 / Math.max(r.p50, 1)).toFixed(1)} | ${(r.bytes / 1024).toFixed(1)} | ${r.ratio.toFixed(2)} | ${r.errors + r.non2xx} |`);
+    console.log(`| ${r.name} | ${r.state} | ${r.connections} | ${r.rps.toFixed(0)} | ${r.p50.toFixed(0)} | ${r.p99.toFixed(0)} | ${(r.p99 / Math.max(r.p50, 1)).toFixed(1)} | ${(r.bytes / 1024).toFixed(1)} | ${r.ratio.toFixed(2)} | ${r.cpu?.toFixed(2) ?? "–"} | ${r.cpuRatio?.toFixed(2) ?? "–"} | ${r.errors + r.non2xx} |`);
   }
 }
 
@@ -67,7 +84,7 @@ for (const target of targets) {
         { name: "deck page", path: `/deck-recipes/${deck}` },
         { name: "/profile", path: "/profile", signedInOnly: true },
         { name: "/notifications", path: "/notifications", signedInOnly: true },
-      ].filter((p) => p.path === "/terms" || !pageFilter || pageFilter.includes(p.path.split("?")[0]) || pageFilter.includes(p.name));
+      ].filter((p) => p.path === "/terms" || !pageFilter || pageFilter.includes(p.path.split("?")[0]) || pageFilter.some((f) => !f.startsWith("/") && p.name.startsWith(f)));
       const rows: Row[] = [];
       for (const [state, headers] of states) {
         const wanted = pages.filter((p) => state === "signed in" || !p.signedInOnly);
@@ -78,10 +95,15 @@ for (const target of targets) {
         }
         for (const connections of connectionCounts) {
           let floor = 0;
+          let floorCpu: number | null = null;
           for (const page of wanted) {
+            const cpuBefore = cpuMs(server.process.pid);
             const m = await measure(page.name, `${server.url}${page.path}`, { duration, connections, headers });
-            if (page.path === "/terms") floor = m.rps;
-            rows.push({ ...m, state, connections, bytes: bytes.get(page.path)!, ratio: m.rps / floor });
+            const cpuAfter = cpuMs(server.process.pid);
+            // CPU time per answer (the ×/terms column is the floor's over this page's: above 1 is cheaper).
+            const cpu = cpuBefore !== null && cpuAfter !== null && m.requests > 0 ? (cpuAfter - cpuBefore) / m.requests : null;
+            if (page.path === "/terms") [floor, floorCpu] = [m.rps, cpu];
+            rows.push({ ...m, state, connections, bytes: bytes.get(page.path)!, ratio: m.rps / floor, cpu, cpuRatio: cpu && floorCpu ? floorCpu / cpu : null });
           }
         }
       }

@@ -18,7 +18,7 @@ registerFeatureLinks();
  */
 export const CACHE_MISS: Record<string, string> = { cookie: "bench=no-page-cache" };
 
-export type Measurement = { name: string; rps: number; p50: number; p99: number; errors: number; non2xx: number };
+export type Measurement = { name: string; rps: number; p50: number; p99: number; errors: number; non2xx: number; /** Answers in all. */ requests: number };
 
 export async function measure(
   name: string,
@@ -38,6 +38,7 @@ export async function measure(
     p99: result.latency.p99,
     errors: result.errors + result.timeouts,
     non2xx: result.non2xx,
+    requests: result.requests.total,
   };
 }
 

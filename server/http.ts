@@ -231,7 +231,8 @@ export async function createHttpApp(options: {
       mode: env.nodeEnv === "development" ? "development" : "production",
       // React Router's middleware (a v8 future flag) hands loaders a RouterContextProvider; ours
       // carries the load context's fields (app/lib/context.ts).
-      getLoadContext: (_req, res) => Object.assign(new RouterContextProvider(), loadContext(res)),
+      // A page's document (not a client navigation's `.data`) carries stored HTML as markup only (lib/stored-html.tsx).
+      getLoadContext: (req, res) => Object.assign(new RouterContextProvider(), loadContext(res), req.path.endsWith(".data") ? {} : { documentHtml: new Map<string, string>() }),
     }),
   );
 

@@ -1,4 +1,4 @@
-import type { SQL } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 import type { Db } from "./client.server";
 
 /** An open transaction: what `db.transaction(async (tx) => …)` hands over. */
@@ -14,6 +14,21 @@ export type Queryable = Db | Tx;
 export async function rowsOf<T>(db: Queryable, query: SQL): Promise<T[]> {
   const result = (await db.execute(query)) as { rows: T[] };
   return result.rows;
+}
+
+/**
+ * Several independent reads in one round trip: each query's rows, in its order, as JSON objects
+ * keyed by the names of its select list — so timestamps come as ISO strings and numbers as
+ * numbers, never as Date objects. On PGlite a query costs its round trip whatever it reads (parse,
+ * plan, the WebAssembly call, the copy out: docs/decisions/026), so a page's small reads go
+ * together. Each query is a complete SELECT; its ORDER BY orders its rows.
+ */
+export async function readTogether<T extends Record<string, object>>(db: Queryable, queries: { [K in keyof T]: SQL }): Promise<{ [K in keyof T]: T[K][] }> {
+  const keys = Object.keys(queries) as (keyof T & string)[];
+  const columns = keys.map((key) => sql`(select coalesce(json_agg(t), '[]'::json) from (${queries[key]}) t) as ${sql.identifier(key)}`);
+  const [row] = await rowsOf<Record<string, unknown>>(db, sql`select ${sql.join(columns, sql`, `)}`);
+  // Both drivers parse json columns; a driver that did not would hand over the text.
+  return Object.fromEntries(keys.map((key) => [key, typeof row[key] === "string" ? JSON.parse(row[key]) : row[key]])) as { [K in keyof T]: T[K][] };
 }
 
 /**

@@ -16,6 +16,11 @@ export type AppContext = {
   requestId?: string;
   /** Adds a Set-Cookie header to this request's response (a refreshed session cookie). */
   setCookie?: (cookie: string) => void;
+  /**
+   * On a page's document request (not a client navigation's `.data`): the stored HTML the
+   * document renders and its hydration data leaves out, by key (lib/stored-html.server.ts).
+   */
+  documentHtml?: Map<string, string>;
 };
 
 declare module "react-router" {

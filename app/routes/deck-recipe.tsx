@@ -21,6 +21,8 @@ import { isDeckId } from "../features/decks/rules";
 import { getViewer } from "../features/users/session.server";
 import { localeFromRequest, translate, useLocale, useT } from "../lib/i18n";
 import { SITE_NAME, seoMeta } from "../lib/seo";
+import { StoredHtmlBlock } from "../lib/stored-html";
+import { storedHtml } from "../lib/stored-html.server";
 import type { Route } from "./+types/deck-recipe";
 import { tokyoDate } from "../lib/tokyo-time";
 
@@ -33,8 +35,10 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   // One URL per deck: the id URL moves permanently to the slug URL.
   if (isDeckId(params.slug) || params.slug !== deck.slug) throw redirect(`/deck-recipes/${encodeURIComponent(deck.slug)}`, 301);
   const description = deck.metaDescription || deck.excerpt || translate(decksMessages, locale, "listDescription");
+  // The page shows the description's HTML (sent once, lib/stored-html), not its text or meta fields.
+  const { contentHtml, excerpt: _excerpt, metaDescription: _metaDescription, ...shown } = deck;
   return {
-    deck,
+    deck: { ...shown, descriptionHtml: contentHtml ? storedHtml(context, "deck-description", contentHtml) : null },
     preview: !deck.isPublic,
     description,
     // A private deck (an admin's preview) has no share image: the image route serves public decks only.
@@ -145,12 +149,12 @@ export default function DeckRecipe({ loaderData }: Route.ComponentProps) {
 
       <DeckTradeLinks cards={deck.cards} />
 
-      {deck.contentHtml ? (
+      {deck.descriptionHtml ? (
         <section aria-labelledby="deck-description" className="space-y-2">
           <h2 id="deck-description" className="text-xl font-bold">
             {t("description")}
           </h2>
-          <div className="content-body" dangerouslySetInnerHTML={{ __html: deck.contentHtml }} />
+          <StoredHtmlBlock className="content-body" value={deck.descriptionHtml} />
         </section>
       ) : null}
 

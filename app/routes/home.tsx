@@ -4,10 +4,11 @@ import { articlesMessages } from "../features/articles/messages";
 import { newestPublicArticles } from "../features/articles/public.server";
 import { listPacks, showcaseCards } from "../features/cards/cards.server";
 import { CardImage } from "../features/cards/components/card-image";
+import { CardLink, useCardLinkClick } from "../features/cards/components/card-links";
 import { HomeDeckRecipes } from "../features/decks/components/home-deck-recipes";
 import { listHomeDecks } from "../features/decks/decks.server";
 import { NewestOffers } from "../features/trades/components/newest-offers";
-import { listBoard } from "../features/trades/board.server";
+import { newestOffersFor } from "../features/home/newest-offers.server";
 import { offersClosedByRules } from "../features/trades/trade-rules.server";
 import { toListItem } from "../features/trades/offer-views.server";
 import { getViewer } from "../features/users/session.server";
@@ -26,15 +27,16 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const newest = packs[0];
   const featured = newest ? await showcaseCards(context.db, newest.id, 8) : [];
   const viewer = await getViewer(request, context);
-  const [board, newestArticles, deckRecipes] = await Promise.all([
-    listBoard(context.db, { viewerId: viewer?.id, limit: 4 }),
+  const [offers, newestArticles, deckRecipes] = await Promise.all([
+    // The board's newest, kept for everyone and filtered by the viewer's blocks.
+    newestOffersFor(context.db, viewer?.id ?? null, 4),
     newestPublicArticles(context.db, HOME_ARTICLES),
     // デッキレシピ: tier 1 first, then newest.
     listHomeDecks(context.db, 6),
   ]);
-  const closedByRules = await offersClosedByRules(context.db, board.offers);
+  const closedByRules = await offersClosedByRules(context.db, offers);
   const locale = localeFromRequest(request);
-  const newestOffers = board.offers.map((offer) => ({ ...toListItem(offer, locale), ruleClosed: closedByRules.has(offer.id) }));
+  const newestOffers = offers.map((offer) => ({ ...toListItem(offer, locale), ruleClosed: closedByRules.has(offer.id) }));
   return { packs: packs.slice(0, 8), totalPacks: packs.length, newest, featured, newestOffers, newestArticles, deckRecipes, now: new Date().toISOString() };
 }
 
@@ -43,6 +45,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
   const t = useT(homeMessages);
   const ta = useT(articlesMessages);
   const locale = useLocale();
+  const onCardClick = useCardLinkClick();
   const packName = (pack: { nameJa: string; nameEn: string }) => (locale === "en" && pack.nameEn ? pack.nameEn : pack.nameJa);
   return (
     <div className="space-y-10">
@@ -88,9 +91,9 @@ export default function Home({ loaderData }: Route.ComponentProps) {
           <ul className="mt-4 grid grid-cols-3 gap-3 sm:grid-cols-4 md:grid-cols-8">
             {featured.map((card, i) => (
               <li key={card.id}>
-                <Link to={`/cards/${encodeURIComponent(card.id)}`} className="block rounded-card focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600">
+                <CardLink href={`/cards/${encodeURIComponent(card.id)}`} onClick={onCardClick} className="block rounded-card focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600">
                   <CardImage face={card} packName={card.packName} eager={i < 3} sizes="(min-width: 768px) 12vw, (min-width: 640px) 25vw, 33vw" />
-                </Link>
+                </CardLink>
               </li>
             ))}
           </ul>

@@ -4,14 +4,13 @@ import { localeFromRequest } from "../lib/i18n";
 import { Form, Link } from "react-router";
 import { localeOfMatches } from "../components/layout/meta-locale";
 import { RouteError } from "../components/ui/route-error";
-import { listRoomsForUser } from "../features/chat/chat.server";
 import { ChatRoomsList } from "../features/chat/components/chat-rooms-list";
 import { NotificationList } from "../features/notifications/components/notification-list";
 import { WantList } from "../features/notifications/components/want-list";
-import { listWantedCards } from "../features/notifications/want-list.server";
+import { readNotificationsPage } from "../features/notifications/notifications-page.server";
 import { notificationsMessages } from "../features/notifications/messages";
 import { NotificationActionSchema, NotificationCursorSchema } from "../features/notifications/notifications.schema";
-import { listNotifications, markAllNotificationsRead, markNotificationRead } from "../features/notifications/notifications.server";
+import { markAllNotificationsRead, markNotificationRead } from "../features/notifications/notifications.server";
 import { requireViewer } from "../features/users/session.server";
 import { readFormData } from "../lib/forms.server";
 import { translate, useT } from "../lib/i18n";
@@ -28,12 +27,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const rawCursor = new URL(request.url).searchParams.get("before");
   const cursor = rawCursor === null ? undefined : NotificationCursorSchema.safeParse(rawCursor);
   if (cursor && !cursor.success) throw pageError(new InputError("unreadable"), localeFromRequest(request));
-  const [page, chatRooms, wantedCards] = await Promise.all([
-    listNotifications(context.db, viewer.id, { before: cursor?.data }),
-    listRoomsForUser(context.db, viewer.id, 20),
-    listWantedCards(context.db, viewer.id),
-  ]);
-  return { ...page, chatRooms, wantedCards, now: new Date().toISOString() };
+  // One round trip for the page's reads (docs/decisions/026).
+  const page = await readNotificationsPage(context.db, viewer.id, { before: cursor?.data });
+  return { ...page, now: new Date().toISOString() };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {

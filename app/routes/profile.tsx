@@ -2,12 +2,9 @@ import { formError, HttpError, pageError } from "../lib/api.server";
 import { localeFromRequest } from "../lib/i18n";
 import { Form, redirect, useNavigation } from "react-router";
 import { localeOfMatches } from "../components/layout/meta-locale";
-import { listBlockedUsers } from "../features/blocks/blocks.server";
 import { BlockedUsers } from "../features/blocks/components/blocked-users";
-import { listRoomsForUser } from "../features/chat/chat.server";
 import { ChatRoomsList } from "../features/chat/components/chat-rooms-list";
 import { MyOffers } from "../features/trades/components/my-offers";
-import { listOwnOffers } from "../features/trades/offers.server";
 import { CopyButton } from "../components/ui/copy-button";
 import { FormField } from "../components/ui/form-field";
 import { SubmitButton } from "../components/ui/submit-button";
@@ -17,12 +14,12 @@ import { usersMessages } from "../features/users/messages";
 import { requireViewer } from "../features/users/session.server";
 import { useClientValidation } from "../features/users/use-client-validation";
 import { ProfileSchema, usersFormError } from "../features/users/users.schema";
-import { getProfile, updateProfile } from "../features/users/users.server";
+import { updateProfile } from "../features/users/users.server";
+import { readProfilePage } from "../features/profile/profile-page.server";
 import { safeRedirect } from "../features/users/safe-redirect";
 import { translate, useLocale, useT } from "../lib/i18n";
 import { seoMeta } from "../lib/seo";
 import { tokyoLongDate } from "../lib/tokyo-time";
-import { responseRecord } from "../features/users/response-record.server";
 import { responseRecordMessages, useResponseRecordText } from "../features/users/components/response-record";
 import type { Route } from "./+types/profile";
 import { readFormData } from "../lib/forms.server";
@@ -36,15 +33,10 @@ export const meta: Route.MetaFunction = (args) => {
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const viewer = await requireViewer(request, context);
-  const profile = await getProfile(context.db, viewer.id);
-  if (!profile) throw pageError(new HttpError("not_found"), localeFromRequest(request));
-  // Independent reads: PostgreSQL answers them side by side (PGlite's one connection queues them).
-  const [chatRooms, myOffers, blockedUsers, record] = await Promise.all([
-    listRoomsForUser(context.db, viewer.id),
-    listOwnOffers(context.db, viewer.id),
-    listBlockedUsers(context.db, viewer.id),
-    responseRecord(context.db, viewer.id),
-  ]);
+  // One round trip for the page's reads (docs/decisions/026).
+  const page = await readProfilePage(context.db, viewer.id);
+  if (!page) throw pageError(new HttpError("not_found"), localeFromRequest(request));
+  const { profile, record, chatRooms, myOffers, blockedUsers } = page;
   return {
     emailVerified: profile.emailVerified,
     profile: {
@@ -52,7 +44,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       displayName: profile.displayName,
       friendId: profile.friendId,
       completedTrades: profile.completedTrades,
-      memberSince: profile.memberSince.toISOString(),
+      memberSince: profile.memberSince,
     },
     record,
     chatRooms,

@@ -40,7 +40,7 @@ describe("articles: an admin writes, previews and publishes; a visitor reads it 
     const context = await adminContext();
     // A public article to relate to, made through the API the scripts use.
     const related = await context.request.post(`${baseUrl}/api/admin/articles`, {
-      data: { title: "Related pack news", category: "news", content: "関連する記事です。", isPublic: true },
+      data: { title: "Related pack news", category: "guide", content: "関連する記事です。", isPublic: true },
       headers: { origin: baseUrl },
     });
     expect(related.status()).toBe(201);
@@ -161,6 +161,22 @@ describe("articles: an admin writes, previews and publishes; a visitor reads it 
     await phone.getByRole("heading", { level: 1, name: TITLE }).waitFor();
     await phone.locator(".content-body h2", { hasText: "イベントの概要" }).waitFor();
     await phone.locator(`.content-body a[href="/cards/${card.id}"]`).waitFor();
+    // Loaded as a document, the body is markup only (not a second time in the hydration data),
+    // hydration keeps it, and a client navigation to another article brings that one's body.
+    const documentHtml = await (await fetch(`${baseUrl}/articles/${slug}`)).text();
+    expect(documentHtml.split("で詳細を確認してください").length - 1).toBe(1);
+    await phone.goto(`${baseUrl}/articles/${slug}`);
+    await phone.waitForLoadState("networkidle");
+    await phone.locator(".content-body h2", { hasText: "イベントの概要" }).waitFor();
+    await phone.evaluate(() => Object.assign(window, { sameDocument: true }));
+    // The older article of the same category, linked as the previous one.
+    await phone.locator(`a[rel="prev"][href="/articles/${relatedSlug}"]`).click();
+    await phone.waitForURL(`${baseUrl}/articles/${relatedSlug}`);
+    await phone.locator(".content-body", { hasText: "関連する記事です。" }).waitFor();
+    expect(await phone.locator(".content-body h2").count()).toBe(0);
+    await phone.goBack();
+    await phone.locator(".content-body h2", { hasText: "イベントの概要" }).waitFor();
+    expect(await phone.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument)).toBe(true);
     expect(await phone.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
     expect(await seriousA11yViolations(phone)).toEqual([]);
     const head = await (await fetch(`${baseUrl}/articles/${slug}`)).text();

@@ -207,6 +207,15 @@ describe("/cards", () => {
       })
       .toBe(true);
 
+    // A card of the list opens its page in the app, not as a new document.
+    await page.evaluate(() => Object.assign(window, { sameDocument: true }));
+    const firstCard = tiles.first().locator("a");
+    const cardPath = await firstCard.getAttribute("href");
+    await firstCard.click();
+    await page.waitForURL(`${baseUrl}${cardPath}`);
+    await page.getByRole("heading", { level: 1 }).waitFor();
+    expect(await page.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument)).toBe(true);
+
     await page.goto(`${baseUrl}/cards?pack=dialga&q=${encodeURIComponent("存在しないカード名")}`, { waitUntil: "networkidle" });
     expect(await page.getByText("検索条件に一致するカードがありません").filter({ visible: true }).count()).toBe(1);
     expect(problems).toEqual([]);

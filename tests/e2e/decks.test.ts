@@ -149,6 +149,41 @@ describe("deck recipes", () => {
     await context.close();
   });
 
+  it("a deck's description is markup once in its document, kept by hydration, and comes with the data of a client navigation", async () => {
+    const context = await newContext(browser);
+    await signIn(context, ADMIN);
+    const name = `説明つきデッキ${randomBytes(2).toString("hex")}`;
+    const created = await context.request.post(`${baseUrl}/api/admin/decks`, {
+      data: { name, tier: 1, category: "event", isPublic: true, publishIllegal: true, description: "## 回し方\n**先攻**から雷エネルギーを加速します。" },
+      headers: { origin: baseUrl },
+    });
+    expect(created.status()).toBe(201);
+    const { slug } = (await created.json()) as { slug: string };
+    const visitor = await newContext(browser);
+    const page = await visitor.newPage();
+    const problems = watchConsole(page);
+    const documentHtml = await (await fetch(`${baseUrl}/deck-recipes/${slug}`)).text();
+    // The markup once, and not again escaped in the hydration data (its text is the meta description too).
+    expect(documentHtml.split("先攻</strong>から雷").length - 1).toBe(1);
+    expect(documentHtml).not.toContain("先攻\\u003c/strong\\u003eから雷");
+    await page.goto(`${baseUrl}/deck-recipes/${slug}`);
+    await page.waitForLoadState("networkidle");
+    const description = page.locator('section[aria-labelledby="deck-description"] .content-body');
+    await description.locator("h2", { hasText: "回し方" }).waitFor();
+    await description.locator("strong", { hasText: "先攻" }).waitFor();
+    // Away to the list and back, in the same document: the description comes with the page's data.
+    await page.evaluate(() => Object.assign(window, { sameDocument: true }));
+    await page.locator('header a[href="/deck-recipes"]').first().click();
+    await page.waitForURL(`${baseUrl}/deck-recipes`);
+    await page.getByRole("link", { name: new RegExp(name) }).first().click();
+    await page.waitForURL(`${baseUrl}/deck-recipes/${slug}`);
+    await description.locator("h2", { hasText: "回し方" }).waitFor();
+    expect(await page.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument)).toBe(true);
+    expect(problems).toEqual([]);
+    await visitor.close();
+    await context.close();
+  });
+
   it("deleting a deck asks first", async () => {
     const context = await newContext(browser);
     await signIn(context, ADMIN);

@@ -14,6 +14,8 @@ import {
   notifyExpiringOffers,
 } from "../../app/features/notifications/notifications.server";
 import { addWantedCard, listWantedCards, removeWantedCard } from "../../app/features/notifications/want-list.server";
+import { readNotificationsPage } from "../../app/features/notifications/notifications-page.server";
+import { listRoomsForUser } from "../../app/features/chat/chat.server";
 import { createOffer, openChatRoomForOffer } from "../../app/features/trades/offers.server";
 import { OfferInputSchema } from "../../app/features/trades/trades.schema";
 import { addTradeRuleChange } from "../../app/features/trades/trade-rules.server";
@@ -254,5 +256,25 @@ describe("notifications: event rules", () => {
     expect((await inbox(player.id)).filter((n) => n.kind === "want")).toEqual([]);
     const { id: offerId } = await createOffer(db, poster.id, offerInput(pair[2].id, pair[1].id));
     expect((await inbox(player.id)).filter((n) => n.kind === "want").map((n) => [n.href, n.cardName])).toEqual([[`/trades/${offerId}`, pair[2].name]]);
+  });
+
+  it("/notifications reads its page, rooms and want list in one round trip, as the separate reads answer them", async () => {
+    const { owner, partner, roomId } = await roomBetween();
+    await send(roomId, partner.id, "こんにちは");
+    await addWantedCard(db, owner.id, pair[2].id);
+    await addWantedCard(db, owner.id, pair[3].id);
+    const page = await readNotificationsPage(db, owner.id);
+    expect(page).toEqual({ ...(await listNotifications(db, owner.id)), chatRooms: await listRoomsForUser(db, owner.id, 20), wantedCards: await listWantedCards(db, owner.id) });
+    expect(page.items.map((n) => n.kind)).toEqual(["message", "response"]);
+    expect(page.chatRooms).toMatchObject([{ id: roomId, role: "owner", unread: 1, lastMessage: { body: "こんにちは" } }]);
+    expect(page.wantedCards).toHaveLength(2);
+    // A page of one, then the one after it.
+    const first = await readNotificationsPage(db, owner.id, { limit: 1 });
+    expect(first.items.map((n) => n.kind)).toEqual(["message"]);
+    expect(first.nextCursor).toBe((await listNotifications(db, owner.id, { limit: 1 })).nextCursor);
+    const [at, id] = [first.nextCursor!.slice(0, first.nextCursor!.lastIndexOf("_")), first.nextCursor!.slice(first.nextCursor!.lastIndexOf("_") + 1)];
+    const second = await readNotificationsPage(db, owner.id, { limit: 1, before: { at, id } });
+    expect(second).toMatchObject({ items: [{ kind: "response" }], nextCursor: null });
+    expect(await readNotificationsPage(db, partner.id)).toMatchObject({ items: [], chatRooms: [{ id: roomId, role: "partner", unread: 0 }], wantedCards: [] });
   });
 });

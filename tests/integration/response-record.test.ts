@@ -7,6 +7,11 @@ import { listMatches } from "../../app/features/trades/matches.server";
 import { createOffer } from "../../app/features/trades/offers.server";
 import { OfferInputSchema } from "../../app/features/trades/trades.schema";
 import { answersRarely, responseRecord } from "../../app/features/users/response-record.server";
+import { listBlockedUsers } from "../../app/features/blocks/blocks.server";
+import { listRoomsForUser } from "../../app/features/chat/chat.server";
+import { listOwnOffers } from "../../app/features/trades/offers.server";
+import { readProfilePage } from "../../app/features/profile/profile-page.server";
+import { getProfile } from "../../app/features/users/users.server";
 import { createChatOffer, createChatUser, newClientId } from "../support/chat-factories";
 import { catalogueCards, createUser } from "../support/factories";
 import { createTestDatabase, type TestDatabase } from "../support/test-db";
@@ -112,5 +117,42 @@ describe("response record", () => {
 
     const ids = (await listMatches(db, me.id)).map((m) => m.id);
     expect(ids).toEqual([oNewcomer.id, oAnswering.id, oSilent.id]);
+  });
+
+  it("is read for /profile in one round trip with the rest of the page, as the separate reads answer it", async () => {
+    const owner = await createChatUser(db);
+    const offer = await createChatOffer(db, owner.id);
+    const answered = await room(owner.id, offer.id, 3 * 60, null, false);
+    await sendMessage(db, { roomId: answered.id, userId: answered.partner.id, clientId: newClientId(), body: "交換お願いします" });
+    await sendMessage(db, { roomId: answered.id, userId: owner.id, clientId: newClientId(), body: "よろしくお願いします" });
+    const unanswered = await room(owner.id, offer.id, 3 * 24 * 60, null);
+    await room(owner.id, offer.id, 60, null, false);
+    await db.insert(blocks).values({ blockerId: owner.id, blockedId: unanswered.partner.id });
+    const now = new Date();
+    for (const userId of [owner.id, unanswered.partner.id]) {
+      const page = await readProfilePage(db, userId, now);
+      const profile = (await getProfile(db, userId))!;
+      expect(page).toEqual({
+        profile: {
+          email: profile.email,
+          displayName: profile.displayName,
+          friendId: profile.friendId,
+          completedTrades: profile.completedTrades,
+          memberSince: profile.memberSince.toISOString(),
+          emailVerified: profile.emailVerified,
+        },
+        record: await responseRecord(db, userId, now),
+        chatRooms: await listRoomsForUser(db, userId),
+        myOffers: await listOwnOffers(db, userId),
+        blockedUsers: await listBlockedUsers(db, userId),
+      });
+    }
+    const page = (await readProfilePage(db, owner.id, now))!;
+    expect(page.record).toMatchObject({ rooms: 1, answered: 1 });
+    expect(page.chatRooms).toHaveLength(3);
+    expect(page.chatRooms[0]).toMatchObject({ id: answered.id, role: "owner", lastMessage: { kind: "text", body: "よろしくお願いします", senderId: owner.id } });
+    expect(page.myOffers.map((o) => o.id)).toEqual([offer.id]);
+    expect(page.blockedUsers).toEqual([{ userId: unanswered.partner.id, displayName: expect.any(String) }]);
+    expect(await readProfilePage(db, "no-such-user", now)).toBeNull();
   });
 });

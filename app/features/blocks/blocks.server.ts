@@ -1,7 +1,7 @@
-import { and, desc, eq, or, sql, type SQL } from "drizzle-orm";
+import { and, eq, or, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../../db/client.server";
 import { blocks, profiles, users } from "../../db/schema/index";
-import type { Queryable, Tx } from "../../db/sql.server";
+import { rowsOf, type Queryable, type Tx } from "../../db/sql.server";
 import { publishChange } from "../../lib/change-bus.server";
 import { startUpSlot } from "../../lib/start-up-slot";
 import type { ChatMessage } from "../chat/protocol";
@@ -28,6 +28,15 @@ export async function blockersBetween(db: Queryable, a: string, b: string): Prom
 /** True when either user blocked the other. */
 export async function isBlockedEitherWay(db: Queryable, a: string, b: string): Promise<boolean> {
   return (await blockersBetween(db, a, b)).length > 0;
+}
+
+/** The users this one blocked or was blocked by (usually none): offer lists hide their offers both ways. */
+export async function blockedEitherWay(db: Queryable, userId: string): Promise<Set<string>> {
+  const rows = await rowsOf<{ id: string }>(
+    db,
+    sql`select blocked_id as id from ${blocks} where blocker_id = ${userId} union all select blocker_id from ${blocks} where blocked_id = ${userId}`,
+  );
+  return new Set(rows.map((row) => row.id));
 }
 
 /** SQL for offer lists: the offer's owner (`o.owner_id`) and the viewer have not blocked each other. */
@@ -73,11 +82,16 @@ export async function unblockUser(db: Db, blockerId: string, blockedId: string):
 }
 
 /** ブロック中のユーザー: whom this user blocked, most recent first. */
-export async function listBlockedUsers(db: Db, blockerId: string): Promise<{ userId: string; displayName: string }[]> {
-  return db
-    .select({ userId: blocks.blockedId, displayName: profiles.displayName })
-    .from(blocks)
-    .innerJoin(profiles, eq(profiles.userId, blocks.blockedId))
-    .where(eq(blocks.blockerId, blockerId))
-    .orderBy(desc(blocks.createdAt));
+export async function listBlockedUsers(db: Db, blockerId: string): Promise<BlockedUser[]> {
+  return rowsOf<BlockedUser>(db, blockedUsersQuery(blockerId));
+}
+
+export type BlockedUser = { userId: string; displayName: string };
+
+/** Whom the user blocked, newest first (BlockedUser; readTogether can run it with others). */
+export function blockedUsersQuery(blockerId: string): SQL {
+  return sql`select b.blocked_id as "userId", p.display_name as "displayName"
+      from ${blocks} b join ${profiles} p on p.user_id = b.blocked_id
+      where b.blocker_id = ${blockerId}
+      order by b.created_at desc`;
 }

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gt, inArray, lt, or, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gt, inArray, lt, or, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../../db/client.server";
 import { isUniqueViolation, rowsOf, type Queryable } from "../../db/sql.server";
 import { blocks, chatMessages, chatReadCursors, chatRooms, profiles, tradeOffers, users } from "../../db/schema/index";
@@ -270,48 +270,60 @@ export type ChatRoomSummary = {
   unread: number;
 };
 
-/** The user's rooms, most recent activity first, with the partner, offer, last message and unread count. */
-export async function listRoomsForUser(db: Db, userId: string, limit = 50): Promise<ChatRoomSummary[]> {
-  const unread = sql<number>`(select count(*)::int from ${chatMessages} m
-      where m.room_id = ${chatRooms.id}
-        and m.seq > coalesce((select c.last_read_seq from ${chatReadCursors} c where c.room_id = ${chatRooms.id} and c.user_id = ${userId}), 0)
-        and m.sender_id is distinct from ${userId})`;
-  const rows = await db
-    .select({
-      id: chatRooms.id,
-      ownerId: chatRooms.ownerId,
-      partnerId: chatRooms.partnerId,
-      offerId: chatRooms.offerId,
-      offerStatus: tradeOffers.status,
-      activity: sql<Date>`coalesce(${chatRooms.lastMessageAt}, ${chatRooms.createdAt})`,
-      lastKind: chatMessages.kind,
-      lastBody: chatMessages.body,
-      lastSender: chatMessages.senderId,
-      lastAt: chatMessages.createdAt,
-      unread,
-    })
-    .from(chatRooms)
-    .innerJoin(tradeOffers, eq(tradeOffers.id, chatRooms.offerId))
-    .leftJoin(chatMessages, and(eq(chatMessages.roomId, chatRooms.id), eq(chatMessages.seq, chatRooms.lastSeq)))
-    .where(or(eq(chatRooms.ownerId, userId), eq(chatRooms.partnerId, userId)))
-    .orderBy(desc(sql`coalesce(${chatRooms.lastMessageAt}, ${chatRooms.createdAt})`), desc(chatRooms.id))
-    .limit(limit);
+/** A row of roomListQuery (as rowsOf or readTogether hands it over: a timestamp may be a Date or its ISO text). */
+export type RoomListRow = {
+  id: string;
+  owner_id: string;
+  partner_id: string;
+  offer_id: string;
+  offer_status: string;
+  last_kind: string | null;
+  last_body: string | null;
+  last_sender: string | null;
+  last_at: Date | string | null;
+  unread: number | string;
+};
+
+/** The user's rooms, most recent activity first, with the offer's status, the last message and the unread count. */
+export function roomListQuery(userId: string, limit = 50): SQL {
+  return sql`select r.id, r.owner_id, r.partner_id, r.offer_id, o.status as offer_status,
+        m.kind as last_kind, m.body as last_body, m.sender_id as last_sender, m.created_at as last_at,
+        (select count(*)::int from ${chatMessages} u
+          where u.room_id = r.id
+            and u.seq > coalesce((select c.last_read_seq from ${chatReadCursors} c where c.room_id = r.id and c.user_id = ${userId}), 0)
+            and u.sender_id is distinct from ${userId}) as unread
+      from ${chatRooms} r
+      join ${tradeOffers} o on o.id = r.offer_id
+      left join ${chatMessages} m on m.room_id = r.id and m.seq = r.last_seq
+      where r.owner_id = ${userId} or r.partner_id = ${userId}
+      order by coalesce(r.last_message_at, r.created_at) desc, r.id desc
+      limit ${limit}`;
+}
+
+/** The rooms of roomListQuery with their partners' names and their offers' cards. */
+export async function roomSummaries(db: Db, userId: string, rows: readonly RoomListRow[]): Promise<ChatRoomSummary[]> {
   if (rows.length === 0) return [];
-  const partnerIds = [...new Set(rows.map((r) => otherParticipant(r, userId)))];
-  const [who, cardsByOffer] = await Promise.all([people(db, partnerIds), offerCards(db, [...new Set(rows.map((r) => r.offerId))])]);
-  return rows.map((r) => ({
+  const rooms = rows.map((r) => ({ ...r, ownerId: r.owner_id, partnerId: r.partner_id }));
+  const partnerIds = [...new Set(rooms.map((r) => otherParticipant(r, userId)))];
+  const [who, cardsByOffer] = await Promise.all([people(db, partnerIds), offerCards(db, [...new Set(rooms.map((r) => r.offer_id))])]);
+  return rooms.map((r) => ({
     id: r.id,
     partnerName: who.get(otherParticipant(r, userId))?.displayName ?? "",
-    offerId: r.offerId,
-    offerStatus: r.offerStatus,
-    role: r.ownerId === userId ? ("owner" as const) : ("partner" as const),
-    offerCards: cardsByOffer.get(r.offerId) ?? [],
+    offerId: r.offer_id,
+    offerStatus: r.offer_status,
+    role: r.owner_id === userId ? ("owner" as const) : ("partner" as const),
+    offerCards: cardsByOffer.get(r.offer_id) ?? [],
     lastMessage:
-      r.lastBody !== null && r.lastAt !== null
-        ? { kind: r.lastKind === "system" ? "system" : "text", body: r.lastBody, senderId: r.lastSender, createdAt: new Date(r.lastAt).toISOString() }
+      r.last_body !== null && r.last_at !== null
+        ? { kind: r.last_kind === "system" ? "system" : "text", body: r.last_body, senderId: r.last_sender, createdAt: new Date(r.last_at).toISOString() }
         : null,
     unread: Number(r.unread),
   }));
+}
+
+/** The user's rooms, most recent activity first, with the partner, offer, last message and unread count. */
+export async function listRoomsForUser(db: Db, userId: string, limit = 50): Promise<ChatRoomSummary[]> {
+  return roomSummaries(db, userId, await rowsOf<RoomListRow>(db, roomListQuery(userId, limit)));
 }
 
 

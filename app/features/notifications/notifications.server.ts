@@ -193,7 +193,7 @@ export async function countUnreadNotifications(db: Queryable, userId: string): P
 
 export const NOTIFICATION_PAGE_SIZE = 50;
 
-type NotificationRow = {
+export type NotificationRow = {
   id: string;
   kind: NotificationKind;
   room_id: string | null;
@@ -215,17 +215,23 @@ export function notificationHref(n: { kind: NotificationKind; roomId: string | n
   return "/profile";
 }
 
+export type NotificationListOptions = { before?: { at: string; id: string }; limit?: number };
+
+const pageSize = (options: NotificationListOptions) => Math.min(Math.max(options.limit ?? NOTIFICATION_PAGE_SIZE, 1), 100);
+
 /** The newest notifications first (by their last activity), `before` = the last item's cursor. */
 export async function listNotifications(
   db: Queryable,
   userId: string,
-  options: { before?: { at: string; id: string }; limit?: number } = {},
+  options: NotificationListOptions = {},
 ): Promise<{ items: NotificationView[]; nextCursor: string | null }> {
-  const limit = Math.min(Math.max(options.limit ?? NOTIFICATION_PAGE_SIZE, 1), 100);
+  return notificationPageOf(await rowsOf<NotificationRow>(db, notificationsQuery(userId, options)), options);
+}
+
+/** listNotifications' query (NotificationRow; readTogether can run it with others): one row more than the page, to tell whether another follows. */
+export function notificationsQuery(userId: string, options: NotificationListOptions = {}): SQL {
   const before = options.before ? sql`and (n.updated_at, n.id) < (${options.before.at}::timestamptz, ${options.before.id}::uuid)` : sql``;
-  const rows = await rowsOf<NotificationRow>(
-    db,
-    sql`select n.id, n.kind, n.room_id, n.offer_id, n.card_id, c.name as card_name, c.name_en as card_name_en,
+  return sql`select n.id, n.kind, n.room_id, n.offer_id, n.card_id, c.name as card_name, c.name_en as card_name_en,
           n.detail, n.count, coalesce(p.display_name, u.name) as actor_name, n.updated_at, n.read_at
         from notifications n
         left join users u on u.id = n.actor_id
@@ -233,8 +239,12 @@ export async function listNotifications(
         left join cards c on c.id = n.card_id
         where n.user_id = ${userId} ${before} and ${shownInInbox}
         order by n.updated_at desc, n.id desc
-        limit ${limit + 1}`,
-  );
+        limit ${pageSize(options) + 1}`;
+}
+
+/** The page of notificationsQuery's rows (read with the same options). */
+export function notificationPageOf(rows: readonly NotificationRow[], options: NotificationListOptions = {}): { items: NotificationView[]; nextCursor: string | null } {
+  const limit = pageSize(options);
   const items = rows.slice(0, limit).map(toView);
   const last = items.at(-1);
   return { items, nextCursor: rows.length > limit && last ? `${last.at}_${last.id}` : null };

@@ -1,4 +1,4 @@
-import { sql } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 import type { Db } from "../../db/client.server";
 import { rowsOf, type Queryable } from "../../db/sql.server";
 import { countInWindow } from "../../lib/hourly-limit.server";
@@ -66,10 +66,17 @@ export async function wantedAmong(db: Queryable, userId: string, cardIds: readon
 export type WantedCard = { cardId: string; name: string; nameEn: string; rarity: string };
 
 export async function listWantedCards(db: Queryable, userId: string): Promise<WantedCard[]> {
-  const rows = await rowsOf<{ card_id: string; name: string; name_en: string; rarity: string }>(
-    db,
-    sql`select w.card_id, c.name, c.name_en, c.rarity from wanted_cards w join cards c on c.id = w.card_id
-        where w.user_id = ${userId} order by w.created_at desc, w.card_id`,
-  );
+  return wantedCardsOf(await rowsOf<WantedCardRow>(db, wantedCardsQuery(userId)));
+}
+
+export type WantedCardRow = { card_id: string; name: string; name_en: string; rarity: string };
+
+/** listWantedCards' query (WantedCardRow; readTogether can run it with others), newest first. */
+export function wantedCardsQuery(userId: string): SQL {
+  return sql`select w.card_id, c.name, c.name_en, c.rarity from wanted_cards w join cards c on c.id = w.card_id
+        where w.user_id = ${userId} order by w.created_at desc, w.card_id`;
+}
+
+export function wantedCardsOf(rows: readonly WantedCardRow[]): WantedCard[] {
   return rows.map((r) => ({ cardId: r.card_id, name: r.name, nameEn: r.name_en, rarity: r.rarity }));
 }

@@ -1,4 +1,4 @@
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../../db/client.server";
 import { rowsOf, type Queryable, type Tx } from "../../db/sql.server";
 import { publishChange } from "../../lib/change-bus.server";
@@ -332,21 +332,29 @@ export async function offerPrefill(db: Db, wanted: { cardId: string; count: numb
 }
 
 /** The user's own offers in every status (expired ones included), newest first. */
-export async function listOwnOffers(db: Db, userId: string, limit = 50): Promise<OfferView[]> {
-  const read = () =>
-    rowsOf<OfferRow>(
-      db,
-      sql`select ${OFFER_COLUMNS} from ${tradeOffers} o join ${profiles} p on p.user_id = o.owner_id
+/** How many of their offers the owner's list shows. */
+const OWN_OFFERS_LIMIT = 50;
+
+/** The owner's offers, open and negotiating first, then newest bumped (OfferRow; readTogether can run it with others). */
+export function ownOffersQuery(userId: string, limit = OWN_OFFERS_LIMIT): SQL {
+  return sql`select ${OFFER_COLUMNS} from ${tradeOffers} o join ${profiles} p on p.user_id = o.owner_id
           where o.owner_id = ${userId}
           order by (o.status in ('open', 'negotiating')) desc, o.bumped_at desc, o.id desc
-          limit ${limit}`,
-    );
-  let rows = await read();
+          limit ${limit}`;
+}
+
+export async function listOwnOffers(db: Db, userId: string, limit = OWN_OFFERS_LIMIT): Promise<OfferView[]> {
+  return ownOffersFrom(db, userId, await rowsOf<OfferRow>(db, ownOffersQuery(userId, limit)), limit);
+}
+
+/** The owner's offer list from a read of ownOffersQuery (with the same limit). */
+export async function ownOffersFrom(db: Db, userId: string, read: OfferRow[], limit = OWN_OFFERS_LIMIT): Promise<OfferView[]> {
+  let rows = read;
   // An open offer past its time is marked expired before it is shown. Open and negotiating offers
   // sort first, so unless the list is full the read saw every open one: most views write nothing.
   if (rows.some((row) => row.expired) || rows.length >= limit) {
     await flipExpired(db, userId);
-    rows = await read();
+    rows = await rowsOf<OfferRow>(db, ownOffersQuery(userId, limit));
   }
   return withCards(db, rows);
 }

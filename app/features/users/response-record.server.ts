@@ -1,4 +1,4 @@
-import { sql } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 import type { Db } from "../../db/client.server";
 import { rowsOf } from "../../db/sql.server";
 
@@ -33,16 +33,13 @@ export type ResponseRecord = {
 
 const EMPTY: ResponseRecord = { rooms: 0, answered: 0, replyRate: null, typicalReplySeconds: null };
 
-/** Each user's record (users without rooms get an empty one). */
-export async function responseRecords(db: Db, userIds: readonly string[], now: Date = new Date()): Promise<Map<string, ResponseRecord>> {
-  const ids = [...new Set(userIds)];
-  const records = new Map<string, ResponseRecord>(ids.map((id) => [id, EMPTY]));
-  if (!ids.length) return records;
+export type ResponseRecordRow = { owner_id: string; rooms: number | string; answered: number | string; typical: number | string | null };
+
+/** The query of the owners' records: one row per owner with a counted room (readTogether can run it with others). */
+export function responseRecordQuery(userIds: readonly string[], now: Date = new Date()): SQL {
   const since = new Date(now.getTime() - RESPONSE_WINDOW_DAYS * 86_400_000);
   const pendingSince = new Date(now.getTime() - RESPONSE_PENDING_HOURS * 3_600_000);
-  const rows = await rowsOf<{ owner_id: string; rooms: number | string; answered: number | string; typical: number | string | null }>(
-    db,
-    sql`select r.owner_id,
+  return sql`select r.owner_id,
           count(*) filter (where r.owner_replied_at is not null or p.first_at <= ${pendingSince.toISOString()}::timestamptz) as rooms,
           count(r.owner_replied_at) as answered,
           percentile_cont(0.5) within group (order by greatest(0, extract(epoch from r.owner_replied_at - p.first_at)))
@@ -53,11 +50,15 @@ export async function responseRecords(db: Db, userIds: readonly string[], now: D
           where m.room_id = r.id and m.sender_id = r.partner_id and m.kind = 'text'
         ) p on p.first_at is not null
         join profiles pp on pp.user_id = r.partner_id and pp.deleted_at is null and pp.suspended_at is null
-        where r.owner_id in (${sql.join(ids.map((id) => sql`${id}`), sql`, `)})
+        where r.owner_id in (${sql.join(userIds.map((id) => sql`${id}`), sql`, `)})
           and r.created_at > ${since.toISOString()}::timestamptz and r.created_at <= ${now.toISOString()}::timestamptz
           and not exists (select 1 from blocks b where b.blocker_id = r.owner_id and b.blocked_id = r.partner_id)
-        group by r.owner_id`,
-  );
+        group by r.owner_id`;
+}
+
+/** Each user's record from the rows of responseRecordQuery (users without a row get an empty one). */
+export function responseRecordsOf(userIds: readonly string[], rows: readonly ResponseRecordRow[]): Map<string, ResponseRecord> {
+  const records = new Map<string, ResponseRecord>(userIds.map((id) => [id, EMPTY]));
   for (const row of rows) {
     const rooms = Number(row.rooms);
     const answered = Number(row.answered);
@@ -69,6 +70,13 @@ export async function responseRecords(db: Db, userIds: readonly string[], now: D
     });
   }
   return records;
+}
+
+/** Each user's record (users without rooms get an empty one). */
+export async function responseRecords(db: Db, userIds: readonly string[], now: Date = new Date()): Promise<Map<string, ResponseRecord>> {
+  const ids = [...new Set(userIds)];
+  if (!ids.length) return new Map();
+  return responseRecordsOf(ids, await rowsOf<ResponseRecordRow>(db, responseRecordQuery(ids, now)));
 }
 
 export async function responseRecord(db: Db, userId: string, now?: Date): Promise<ResponseRecord> {
