@@ -4,7 +4,7 @@ import { canonicalPackId, DEFAULT_PAGE_SIZE, listCards, listPacks } from "../fea
 import { CardError } from "../features/cards/errors";
 import { CardSearch } from "../features/cards/components/card-search";
 import { CardImage } from "../features/cards/components/card-image";
-import { CardLink, useCardLinkClick } from "../features/cards/components/card-links";
+import { ListLink } from "../components/ui/list-link";
 import { cardsMessages } from "../features/cards/messages";
 import { RARITIES } from "../lib/rarity";
 import { FormField, SelectField } from "../components/ui/form-field";
@@ -90,8 +90,6 @@ export default function CardsPage({ loaderData }: Route.ComponentProps) {
   const submit = useSubmit();
   const navigate = useNavigate();
   const navigation = useNavigation();
-  // One click handler for the page's card links (a <Link> per card costs the most of each card's render).
-  const onCardClick = useCardLinkClick();
   const from = (page - 1) * pageSize + 1;
   const filtered = Boolean(q || rarity);
   return (
@@ -169,13 +167,12 @@ export default function CardsPage({ loaderData }: Route.ComponentProps) {
             <ul className="mt-4 grid grid-cols-3 gap-3 sm:grid-cols-4 md:grid-cols-6" aria-label={t("cardList")}>
               {cards.map((card, i) => (
                 <li key={card.id}>
-                  <CardLink
-                    href={`/cards/${encodeURIComponent(card.id)}`}
-                    onClick={onCardClick}
+                  <ListLink
+                    to={`/cards/${encodeURIComponent(card.id)}`}
                     className="block rounded-card transition-transform hover:-translate-y-0.5 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600"
                   >
                     <CardImage face={card} packName={pack.name} eager={i < 6} sizes="(min-width: 768px) 16vw, (min-width: 640px) 25vw, 33vw" />
-                  </CardLink>
+                  </ListLink>
                 </li>
               ))}
             </ul>

@@ -3,8 +3,8 @@ import { ArticleList } from "../features/articles/components/article-list";
 import { articlesMessages } from "../features/articles/messages";
 import { newestPublicArticles } from "../features/articles/public.server";
 import { listPacks, showcaseCards } from "../features/cards/cards.server";
+import { ListLink } from "../components/ui/list-link";
 import { CardImage } from "../features/cards/components/card-image";
-import { CardLink, useCardLinkClick } from "../features/cards/components/card-links";
 import { HomeDeckRecipes } from "../features/decks/components/home-deck-recipes";
 import { listHomeDecks } from "../features/decks/decks.server";
 import { NewestOffers } from "../features/trades/components/newest-offers";
@@ -45,7 +45,6 @@ export default function Home({ loaderData }: Route.ComponentProps) {
   const t = useT(homeMessages);
   const ta = useT(articlesMessages);
   const locale = useLocale();
-  const onCardClick = useCardLinkClick();
   const packName = (pack: { nameJa: string; nameEn: string }) => (locale === "en" && pack.nameEn ? pack.nameEn : pack.nameJa);
   return (
     <div className="space-y-10">
@@ -91,9 +90,9 @@ export default function Home({ loaderData }: Route.ComponentProps) {
           <ul className="mt-4 grid grid-cols-3 gap-3 sm:grid-cols-4 md:grid-cols-8">
             {featured.map((card, i) => (
               <li key={card.id}>
-                <CardLink href={`/cards/${encodeURIComponent(card.id)}`} onClick={onCardClick} className="block rounded-card focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600">
+                <ListLink to={`/cards/${encodeURIComponent(card.id)}`} className="block rounded-card focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600">
                   <CardImage face={card} packName={card.packName} eager={i < 3} sizes="(min-width: 768px) 12vw, (min-width: 640px) 25vw, 33vw" />
-                </CardLink>
+                </ListLink>
               </li>
             ))}
           </ul>

@@ -16,10 +16,12 @@ export function ListLinkNavigation({ children }: { children: ReactNode }) {
 }
 
 /**
- * A link to a path of this site for long lists (offer cards and their card chips): a plain `<a>`
- * whose click navigates in the app like React Router's `<Link>`. `<Link>` resolves its path against
- * the route tree each time it renders, which on a page of offer cards was a tenth of the server's
- * render time; these paths are absolute already. Modified clicks (new tab, …) stay the browser's.
+ * A link to a path of this site for long lists (offer cards and their card chips, card grids): a
+ * plain `<a>` with `<Link>`'s markup whose click navigates in the app like React Router's `<Link>`
+ * (replacing the entry when it leads where the reader already is). `<Link>` resolves its path
+ * against the route tree and reads the router's state each time it renders, which on a page of
+ * offer cards was a tenth of the server's render time and on the card list most of each card's;
+ * these paths are absolute already. Modified clicks (new tab, …) stay the browser's.
  */
 export function ListLink({
   to,
@@ -37,11 +39,12 @@ export function ListLink({
   const onClick = (event: MouseEvent<HTMLAnchorElement>) => {
     if (!navigate || event.defaultPrevented || event.button !== 0 || event.metaKey || event.altKey || event.ctrlKey || event.shiftKey) return;
     event.preventDefault();
-    void navigate(to);
+    const here = `${window.location.pathname}${window.location.search}${window.location.hash}`;
+    void navigate(to, { replace: to === here });
   };
   // data-discover: React Router loads the route code of links it sees, as for its own <Link>.
   return (
-    <a href={to} className={className} onClick={onClick} data-discover="true" {...attributes}>
+    <a className={className} href={to} onClick={onClick} data-discover="true" {...attributes}>
       {children}
     </a>
   );

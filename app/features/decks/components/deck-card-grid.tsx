@@ -1,6 +1,6 @@
 import { useLocale, useT } from "../../../lib/i18n";
+import { ListLink } from "../../../components/ui/list-link";
 import { CardImage } from "../../cards/components/card-image";
-import { CardLink, useCardLinkClick } from "../../cards/components/card-links";
 import { decksMessages, type DecksMessageKey } from "../messages";
 import type { DeckCardView } from "../types";
 
@@ -8,7 +8,6 @@ import type { DeckCardView } from "../types";
 export function DeckCardGrid({ cards }: { cards: readonly DeckCardView[] }) {
   const t = useT(decksMessages);
   const locale = useLocale();
-  const onCardClick = useCardLinkClick();
   const groups: [DecksMessageKey, DeckCardView[]][] = [
     ["groupPokemon", cards.filter((c) => c.kind === "pokemon")],
     ["groupTrainer", cards.filter((c) => c.kind === "trainer")],
@@ -28,12 +27,12 @@ export function DeckCardGrid({ cards }: { cards: readonly DeckCardView[] }) {
                 const packName = locale === "en" ? card.packNameEn : card.packName;
                 return (
                   <li key={card.cardId} className="space-y-1">
-                    <CardLink href={`/cards/${encodeURIComponent(card.cardId)}`} onClick={onCardClick} className="relative block">
+                    <ListLink to={`/cards/${encodeURIComponent(card.cardId)}`} className="relative block">
                       <CardImage face={card} packName={packName} eager={i < 6} sizes="(min-width: 1024px) 16vw, (min-width: 640px) 20vw, 33vw" />
                       <span className="absolute bottom-1 right-1 rounded-full bg-slate-900/85 px-2 py-0.5 text-sm font-bold text-white" aria-label={`${card.count}枚`}>
                         {t("copies", { count: card.count })}
                       </span>
-                    </CardLink>
+                    </ListLink>
                     <p className="truncate text-xs text-slate-600" title={packName}>
                       {packName}
                     </p>
