@@ -220,42 +220,48 @@ async function withServers<T>(count: number, env: Record<string, string>, body: 
   }
 }
 
-const database = await createBenchDatabase();
-if (!database) {
-  console.log("PostgreSQL is not reachable (BENCH_DATABASE_URL / TEST_DATABASE_URL): the chat benchmark needs it.");
-  process.exit(1);
-}
 const results: CaseResult[] = [];
 let exitCode = 0;
-try {
-  const people = await seed(database.url, CLIENTS);
-  const version = new pg.Client({ connectionString: database.url });
-  await version.connect();
-  const pgVersion = (await version.query<{ server_version: string }>("show server_version")).rows[0].server_version;
-  await version.end();
-  const serverEnv: Record<string, string> = {
-    DATABASE_URL: database.url,
-    BETTER_AUTH_SECRET: SECRET,
-    SEED_CATALOGUE: "never",
-    LOG_LEVEL: "warn",
-    ...(process.env.BENCH_SERVER_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_SERVER_NODE_OPTIONS } : {}),
-  };
-  let redisUp = false;
-  if (INSTANCES === 2) {
-    const redis = createClient({ url: REDIS_URL, socket: { connectTimeout: 2000, reconnectStrategy: false } });
-    redis.on("error", () => {});
-    redisUp = await redis.connect().then(
-      () => true,
-      () => false,
-    );
-    if (redisUp) await redis.quit();
-    else console.log(`Redis not reachable at ${REDIS_URL}: two-instance case skipped.`);
+let pgVersion = "";
+let mode = "";
+let redisUp = false;
+if (INSTANCES === 2) {
+  const redis = createClient({ url: REDIS_URL, socket: { connectTimeout: 2000, reconnectStrategy: false } });
+  redis.on("error", () => {});
+  redisUp = await redis.connect().then(
+    () => true,
+    () => false,
+  );
+  if (redisUp) await redis.quit();
+  else console.log(`Redis not reachable at ${REDIS_URL}: two-instance case skipped.`);
+}
+// A fresh database per build: a build must not inherit the outbox backlog (notifications still to
+// dispatch) another build's run left behind.
+for (const build of BUILDS) {
+  const database = await createBenchDatabase();
+  if (!database) {
+    console.log("PostgreSQL is not reachable (BENCH_DATABASE_URL / TEST_DATABASE_URL): the chat benchmark needs it.");
+    process.exit(1);
   }
-  for (const build of BUILDS) {
-    const env = { ...serverEnv, BUILD_DIR: build };
-    const mode = await withServers(1, env, async (servers, metrics) => {
+  try {
+    const people = await seed(database.url, CLIENTS);
+    if (!pgVersion) {
+      const version = new pg.Client({ connectionString: database.url });
+      await version.connect();
+      pgVersion = (await version.query<{ server_version: string }>("show server_version")).rows[0].server_version;
+      await version.end();
+    }
+    const env: Record<string, string> = {
+      DATABASE_URL: database.url,
+      BETTER_AUTH_SECRET: SECRET,
+      SEED_CATALOGUE: "never",
+      LOG_LEVEL: "warn",
+      BUILD_DIR: build,
+      ...(process.env.BENCH_SERVER_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_SERVER_NODE_OPTIONS } : {}),
+    };
+    await withServers(1, env, async (servers, metrics) => {
       results.push(await runCase(`[${build}] baseline, one instance`, people.slice(0, BASE_CLIENTS), BASE_RATE, servers, metrics));
-      return servers[0].mode;
+      mode = servers[0].mode;
     });
     if (build === BUILDS[0]) console.log(`server mode: ${mode}, database: PostgreSQL ${pgVersion} (pool of 10 per instance)`);
     await withServers(1, env, async (servers, metrics) => {
@@ -266,12 +272,12 @@ try {
         results.push(await runCase(`[${build}] two instances + Redis`, people, RATE, servers, metrics));
       });
     }
+  } catch (err) {
+    console.error(err);
+    exitCode = 1;
+  } finally {
+    await database.drop();
   }
-} catch (err) {
-  console.error(err);
-  exitCode = 1;
-} finally {
-  await database.drop();
 }
 
 if (results.length) {
