@@ -3,7 +3,7 @@ import { articlesSitemapSource } from "./features/articles/sitemap.server";
 import { registerRelatedLookup } from "./features/content/refs.server";
 import { deckContentRefs } from "./features/decks/deck-content.server";
 import { deckSitemapSource } from "./features/decks/deck-sitemap.server";
-import { markRoomNotificationsRead, notifyChatMessage, notifyNewOffer, notifyOfferResponse, notifyTradeStep } from "./features/notifications/notifications.server";
+import { chatMessageNoticeCtes, markRoomNotificationsRead, notifyChatMessage, notifyNewOffer, notifyOfferResponse, notifyTradeStep } from "./features/notifications/notifications.server";
 import { registerNotices } from "./lib/notices.server";
 import { registerReportableOffer } from "./features/moderation/moderation.server";
 import { getOffer } from "./features/trades/offers.server";
@@ -29,6 +29,7 @@ export function registerFeatureLinks(): void {
   registerRelatedLookup("decks", deckContentRefs);
   registerNotices({
     chatMessage: notifyChatMessage,
+    chatMessageCtes: chatMessageNoticeCtes,
     tradeStep: notifyTradeStep,
     roomRead: markRoomNotificationsRead,
     newOffer: notifyNewOffer,

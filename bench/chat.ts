@@ -1,56 +1,67 @@
 // `npm run bench:chat`: N socket clients in N/2 trade-chat rooms send at a steady total rate;
-// prints send→receive latency (p50/p99), messages lost and duplicated, and the servers' CPU and
-// memory — first on one instance, then on two instances fanning out through Redis (each room
-// has one participant on each instance, the worst case). Needs a build (`npm run build`),
-// PostgreSQL (BENCH_DATABASE_URL / TEST_DATABASE_URL, default local) and, for the second case,
-// Redis (BENCH_REDIS_URL / TEST_REDIS_URL, default local). 127.0.0.1 only; bounded in time.
+// prints send→receive latency (p50/p99), messages lost and duplicated, the server's event-loop
+// delay, and the CPU of the server, the load generator, PostgreSQL and the whole machine. Each
+// run measures a small baseline (BENCH_BASE_CLIENTS at BENCH_BASE_RATE) and then the full load on
+// one instance, and prints the ratios; with BENCH_INSTANCES=2 also two instances fanning out
+// through Redis (each room has one participant on each instance, the worst case).
+// The clients run in BENCH_WORKERS forked processes (bench/chat-clients.ts), each holding whole
+// rooms, so the sender's and the receiver's clock are the same monotonic clock and the send time
+// travels in the message body. BENCH_BUILDS (default "build") names build directories to compare
+// in the same run (e.g. "build-before,build"). Needs a build (`npm run build`), PostgreSQL
+// (BENCH_DATABASE_URL / TEST_DATABASE_URL, default local) and, for two instances, Redis
+// (BENCH_REDIS_URL / TEST_REDIS_URL). 127.0.0.1 only; every wait is bounded, and it stops by itself.
 //
-//   BENCH_CLIENTS (1000)  BENCH_RATE messages/s in total (500)  BENCH_SECONDS (30)
+//   BENCH_CLIENTS (5000)  BENCH_RATE messages/s in total (1000)  BENCH_SECONDS (20)
+//   BENCH_BASE_CLIENTS (100)  BENCH_BASE_RATE (50)  BENCH_WORKERS (clients / 2500, at least 1)
+//   BENCH_INSTANCES (1)  BENCH_BUILDS (build)  BENCH_SERVER_NODE_OPTIONS (e.g. --cpu-prof)
+import { fork, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { createClient } from "redis";
-import { io as connect, type Socket } from "socket.io-client";
+import pg from "pg";
 import { migrateDatabase, openDatabase } from "../app/db/client.server";
 import { chatRooms, profiles, sessions, tradeOffers, users } from "../app/db/schema/index";
-import type { Ack, ChatMessage, ClientToServerEvents, ServerToClientEvents } from "../app/features/chat/protocol";
 import { sessionCookieFor } from "../tests/support/chat-factories";
-import { startServer, type RunningServer } from "../tests/support/server";
+import { freePort, startServer, type RunningServer } from "../tests/support/server";
+import type { ClientPlan, ClientReport, Participant } from "./chat-clients";
 import { createBenchDatabase } from "./support";
 
-type ChatClient = Socket<ServerToClientEvents, ClientToServerEvents>;
-
-const CLIENTS = Math.max(2, Math.floor(Number(process.env.BENCH_CLIENTS ?? 1000) / 2) * 2);
-const RATE = Number(process.env.BENCH_RATE ?? 500);
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 30);
+const even = (n: number) => Math.max(2, Math.floor(n / 2) * 2);
+const CLIENTS = even(Number(process.env.BENCH_CLIENTS ?? 5000));
+const RATE = Number(process.env.BENCH_RATE ?? 1000);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
+const BASE_CLIENTS = Math.min(CLIENTS, even(Number(process.env.BENCH_BASE_CLIENTS ?? 100)));
+const BASE_RATE = Number(process.env.BENCH_BASE_RATE ?? 50);
+const INSTANCES = process.env.BENCH_INSTANCES === "2" ? 2 : 1;
+const BUILDS = (process.env.BENCH_BUILDS ?? "build").split(",").filter(Boolean);
+const workersFor = (clients: number) => Math.max(1, Number(process.env.BENCH_WORKERS ?? Math.ceil(clients / 2500)));
 const DRAIN_MS = 10_000;
 const ACK_TIMEOUT_MS = 10_000;
 const REDIS_URL = process.env.BENCH_REDIS_URL ?? process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
 const SECRET = randomBytes(32).toString("base64url");
 
-type Participant = { userId: string; roomId: string; cookie: string };
-
 /** Users, sessions, offers and rooms written straight into the bench's own database. */
-async function seed(databaseUrl: string): Promise<Participant[]> {
+async function seed(databaseUrl: string, count: number): Promise<Participant[]> {
   const database = await openDatabase({ kind: "postgres", url: databaseUrl });
   await migrateDatabase(database);
   const db = database.db;
   const run = randomBytes(3).toString("hex");
   const people: Participant[] = [];
   const chunk = <T>(rows: T[], size = 500) => Array.from({ length: Math.ceil(rows.length / size) }, (_, i) => rows.slice(i * size, (i + 1) * size));
-  const userRows = Array.from({ length: CLIENTS }, (_, i) => ({ id: `bench_${run}_${i}`, name: `ベンチ${i}`, email: `bench-${run}-${i}@example.com` }));
+  const userRows = Array.from({ length: count }, (_, i) => ({ id: `bench_${run}_${i}`, name: `ベンチ${i}`, email: `bench-${run}-${i}@example.com` }));
   for (const rows of chunk(userRows)) await db.insert(users).values(rows);
   for (const rows of chunk(userRows.map((u) => ({ userId: u.id, displayName: u.name, friendId: "1234567812345678" })))) await db.insert(profiles).values(rows);
   const tokens = userRows.map(() => randomBytes(24).toString("base64url"));
   const sessionRows = userRows.map((u, i) => ({ id: `s_${run}_${i}`, token: tokens[i], userId: u.id, expiresAt: new Date(Date.now() + 86_400_000) }));
   for (const rows of chunk(sessionRows)) await db.insert(sessions).values(rows);
   const expiresAt = new Date(Date.now() + 72 * 3_600_000);
-  for (let pair = 0; pair < CLIENTS / 2; pair++) {
+  for (let pair = 0; pair < count / 2; pair++) {
     const owner = userRows[pair * 2];
     const partner = userRows[pair * 2 + 1];
     people.push({ userId: owner.id, roomId: "", cookie: sessionCookieFor(tokens[pair * 2], SECRET) });
     people.push({ userId: partner.id, roomId: "", cookie: sessionCookieFor(tokens[pair * 2 + 1], SECRET) });
   }
-  const offerRows = Array.from({ length: CLIENTS / 2 }, (_, pair) => ({ ownerId: userRows[pair * 2].id, expiresAt }));
+  const offerRows = Array.from({ length: count / 2 }, (_, pair) => ({ ownerId: userRows[pair * 2].id, expiresAt }));
   const offerIds: string[] = [];
   for (const rows of chunk(offerRows)) offerIds.push(...(await db.insert(tradeOffers).values(rows).returning({ id: tradeOffers.id })).map((r) => r.id));
   const roomRows = offerIds.map((offerId, pair) => ({ offerId, ownerId: userRows[pair * 2].id, partnerId: userRows[pair * 2 + 1].id }));
@@ -64,196 +75,219 @@ async function seed(databaseUrl: string): Promise<Participant[]> {
   return people;
 }
 
-/** CPU (% of one core) and resident memory of server processes, sampled once a second. */
-function watchProcesses(pids: number[]) {
-  const ticks = (pid: number) => {
+/** Clock ticks (1/100 s) a process has run, user + system; 0 once it is gone. */
+function ticksOf(pid: number): number {
+  try {
     const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
-    return Number(fields[11]) + Number(fields[12]); // utime + stime, in clock ticks (100/s)
-  };
-  const rssMb = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0) / 1024;
-  const start = pids.map(ticks);
+    return Number(fields[11]) + Number(fields[12]);
+  } catch {
+    return 0;
+  }
+}
+
+/** Processes by name (PostgreSQL is shared: its other databases count too). */
+function pidsNamed(name: string): number[] {
+  const pids: number[] = [];
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/comm`, "utf8").trim() === name) pids.push(Number(entry));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return pids;
+}
+
+/** Busy and total jiffies of the whole machine (/proc/stat). */
+function machineTicks(): { busy: number; total: number } {
+  const cpu = readFileSync("/proc/stat", "utf8").split("\n")[0].trim().split(/\s+/).slice(1).map(Number);
+  const idle = cpu[3] + cpu[4];
+  const total = cpu.reduce((a, b) => a + b, 0);
+  return { busy: total - idle, total };
+}
+
+/** CPU (% of one core) of groups of processes and of the machine (% of all its cores) over a span. */
+function watchCpu(groups: Record<string, () => number[]>) {
+  const sum = (pids: number[]) => pids.reduce((a, pid) => a + ticksOf(pid), 0);
+  const pidsAtStart = Object.fromEntries(Object.entries(groups).map(([name, pids]) => [name, pids()]));
+  const start = Object.fromEntries(Object.entries(pidsAtStart).map(([name, pids]) => [name, sum(pids)]));
+  const machine = machineTicks();
   const started = Date.now();
-  let last = pids.map(ticks);
-  let lastAt = Date.now();
-  const peakCpu = pids.map(() => 0);
-  const peakRss = pids.map(rssMb);
-  const timer = setInterval(() => {
-    const now = pids.map(ticks);
-    const at = Date.now();
-    now.forEach((t, i) => {
-      peakCpu[i] = Math.max(peakCpu[i], ((t - last[i]) / 100 / ((at - lastAt) / 1000)) * 100);
-      peakRss[i] = Math.max(peakRss[i], rssMb(pids[i]));
-    });
-    last = now;
-    lastAt = at;
-  }, 1000);
   return () => {
-    clearInterval(timer);
     const seconds = (Date.now() - started) / 1000;
-    return pids.map((pid, i) => ({ avgCpu: ((ticks(pid) - start[i]) / 100 / seconds) * 100, peakCpu: peakCpu[i], peakRssMb: peakRss[i] }));
+    const now = machineTicks();
+    const out: Record<string, number> = {};
+    for (const [name, pids] of Object.entries(pidsAtStart)) out[name] = ((sum(pids) - start[name]) / 100 / seconds) * 100;
+    out.machine = ((now.busy - machine.busy) / Math.max(1, now.total - machine.total)) * 100;
+    return out;
   };
 }
 
-function connectAll(people: Participant[], servers: RunningServer[]): Promise<ChatClient[]> {
-  const connectOne = (p: Participant, i: number) =>
-    new Promise<ChatClient>((resolve, reject) => {
-      // Owner on the first instance, partner on the last: with two instances every message crosses Redis.
-      const server = servers[i % 2 === 0 ? 0 : servers.length - 1];
-      const socket: ChatClient = connect(`${server.url}/chat`, {
-        transports: ["websocket"],
-        reconnection: false,
-        forceNew: true,
-        extraHeaders: { cookie: p.cookie, origin: server.url },
-      });
-      socket.once("connect", () => {
-        socket.emit("chat:join", { roomId: p.roomId }, (reply) => (reply.ok ? resolve(socket) : reject(new Error(reply.message))));
-      });
-      socket.once("connect_error", reject);
-    });
-  return (async () => {
-    const sockets: ChatClient[] = [];
-    for (let i = 0; i < people.length; i += 50) {
-      sockets.push(...(await Promise.all(people.slice(i, i + 50).map((p, j) => connectOne(p, i + j)))));
-    }
-    return sockets;
-  })();
+/** The server's event-loop delay since the last scrape (prom-client resets it at each one). */
+async function eventLoopDelay(metricsUrl: string): Promise<{ p99: number; max: number }> {
+  const text = await (await fetch(metricsUrl, { signal: AbortSignal.timeout(10_000) })).text();
+  const read = (name: string) => Number(new RegExp(`^${name}(?:\\{[^}]*\\})? ([0-9.e+-]+)$`, "m").exec(text)?.[1] ?? NaN) * 1000;
+  return { p99: read("nodejs_eventloop_lag_p99_seconds"), max: read("nodejs_eventloop_lag_max_seconds") };
+}
+
+type Worker = { child: ChildProcess; ready: Promise<void>; report: Promise<ClientReport> };
+
+/** Forks one load-generating process for `plan` (whole rooms); it exits by itself after reporting. */
+function forkClients(plan: ClientPlan): Worker {
+  const child = fork(new URL("./chat-clients.ts", import.meta.url), [], { stdio: ["ignore", "inherit", "inherit", "ipc"] });
+  let ready!: () => void;
+  let done!: (r: ClientReport) => void;
+  let failed!: (e: Error) => void;
+  const readyP = new Promise<void>((resolve) => (ready = resolve));
+  const report = new Promise<ClientReport>((resolve, reject) => {
+    done = resolve;
+    failed = reject;
+  });
+  child.on("message", (m: { type: string; report?: ClientReport; error?: string }) => {
+    if (m.type === "ready") ready();
+    if (m.type === "report") done(m.report!);
+    if (m.type === "failed") failed(new Error(m.error));
+  });
+  child.once("exit", (code) => failed(new Error(`load generator exited with ${code}`)));
+  child.send({ type: "plan", plan });
+  return { child, ready: readyP, report };
 }
 
 const percentile = (sorted: number[], p: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] : NaN);
 
-async function runCase(label: string, people: Participant[], servers: RunningServer[]) {
-  const sockets = await connectAll(people, servers);
-  const sentAt = new Map<string, number>(); // clientId → first send time
-  const acked = new Set<string>();
-  const received = new Map<string, number>(); // clientId → times seen by the partner
-  const latencies: number[] = [];
-  let refused = 0;
-  let retries = 0;
-  sockets.forEach((socket, i) => {
-    const me = people[i].userId;
-    socket.on("chat:message", (m: ChatMessage) => {
-      if (m.senderId === me || !m.clientId || m.clientId.startsWith("warm-")) return;
-      const n = (received.get(m.clientId) ?? 0) + 1;
-      received.set(m.clientId, n);
-      if (n === 1) latencies.push(performance.now() - (sentAt.get(m.clientId) ?? performance.now()));
-    });
-  });
+type CaseResult = { label: string; clients: number; rate: number; p50: number; p99: number; max: number; lost: number; duplicated: number; loopP99: number; loopMax: number; cpu: Record<string, number> };
 
-  // Like the browser: one message in flight per client (the next waits for the ack), and a
-  // send without an ack in time is retried with the same clientId.
-  const queues = sockets.map(() => [] as { clientId: string; body: string }[]);
-  const busy = sockets.map(() => false);
-  const pump = (i: number) => {
-    const head = queues[i][0];
-    if (!head || busy[i]) return;
-    busy[i] = true;
-    sockets[i].timeout(ACK_TIMEOUT_MS).emit("chat:send", { roomId: people[i].roomId, clientId: head.clientId, body: head.body }, (err: Error | null, reply: Ack<{ message: ChatMessage }>) => {
-      busy[i] = false;
-      if (err) retries++;
-      else {
-        queues[i].shift();
-        if (reply.ok) acked.add(head.clientId);
-        else refused++;
-      }
-      pump(i);
-    });
-  };
-  const send = (i: number, clientId: string, body: string) => {
-    queues[i].push({ clientId, body });
-    pump(i);
-  };
-
-  // Warm-up (not measured): one message in every room, so code paths and connections are hot.
-  await Promise.all(
-    sockets
-      .filter((_, i) => i % 2 === 0)
-      .map((socket, pair) => socket.timeout(30_000).emitWithAck("chat:send", { roomId: people[pair * 2].roomId, clientId: `warm-${pair}`, body: "warm-up" }).catch(() => null)),
-  );
-  await new Promise((r) => setTimeout(r, 1000));
-  received.clear();
-  latencies.length = 0;
-
-  const watch = watchProcesses(servers.map((s) => s.process.pid!));
-  const total = RATE * SECONDS;
-  let next = 0;
-  const began = performance.now();
-  await new Promise<void>((resolve) => {
-    // Every 10 ms, send what the schedule says is due: a steady total rate, not bursts.
-    const timer = setInterval(() => {
-      const due = Math.min(total, Math.floor(((performance.now() - began) / 1000) * RATE));
-      for (; next < due; next++) {
-        const i = (next * 7919) % sockets.length; // spread senders over every client
-        const clientId = `b${next}`;
-        sentAt.set(clientId, performance.now());
-        send(i, clientId, `ベンチ ${next}`);
-      }
-      if (next >= total) {
-        clearInterval(timer);
-        resolve();
-      }
-    }, 10);
-  });
-  const drainUntil = Date.now() + DRAIN_MS;
-  while (Date.now() < drainUntil && (acked.size + refused < total || [...acked].some((id) => !received.has(id)))) {
-    await new Promise((r) => setTimeout(r, 200));
+async function runCase(label: string, people: Participant[], rate: number, servers: RunningServer[], metricsUrls: string[]): Promise<CaseResult> {
+  const workerCount = Math.min(workersFor(people.length), people.length / 2);
+  // Whole rooms per process: owner and partner are people[2k] and people[2k + 1].
+  const rooms = people.length / 2;
+  const workers: Worker[] = [];
+  for (let w = 0; w < workerCount; w++) {
+    const from = Math.floor((rooms * w) / workerCount) * 2;
+    const to = Math.floor((rooms * (w + 1)) / workerCount) * 2;
+    workers.push(forkClients({ people: people.slice(from, to), urls: servers.map((s) => s.url), rate: (rate * (to - from)) / people.length, seconds: SECONDS, drainMs: DRAIN_MS, ackTimeoutMs: ACK_TIMEOUT_MS }));
   }
-  const usage = watch();
-  for (const s of sockets) s.close();
-
-  const lost = [...acked].filter((id) => !received.has(id)).length;
-  const duplicated = [...received.values()].filter((n) => n > 1).length;
-  const sorted = [...latencies].sort((a, b) => a - b);
-  console.log(`\n${label}: ${sockets.length} clients in ${sockets.length / 2} rooms, ${RATE} msg/s for ${SECONDS} s`);
-  console.log(`  sent ${total}, acknowledged ${acked.size}, refused ${refused}, ack timeouts retried ${retries}`);
-  console.log(`  send→receive latency  p50 ${percentile(sorted, 50).toFixed(1)} ms   p99 ${percentile(sorted, 99).toFixed(1)} ms   max ${sorted.at(-1)?.toFixed(1)} ms`);
-  console.log(`  lost (acknowledged, never delivered live) ${lost}   duplicated deliveries ${duplicated}`);
-  usage.forEach((u, i) => console.log(`  server ${i + 1}: CPU avg ${u.avgCpu.toFixed(0)}% / peak ${u.peakCpu.toFixed(0)}% of one core, RSS peak ${u.peakRssMb.toFixed(0)} MB`));
-  return { p50: percentile(sorted, 50), p99: percentile(sorted, 99), lost, duplicated };
-}
-
-const database = await createBenchDatabase();
-if (!database) {
-  console.log("PostgreSQL is not reachable (BENCH_DATABASE_URL / TEST_DATABASE_URL): the chat benchmark needs it.");
-  process.exit(1);
-}
-const serverEnv = { DATABASE_URL: database.url, BETTER_AUTH_SECRET: SECRET, SEED_CATALOGUE: "never", LOG_LEVEL: "warn" };
-const results: { label: string; p50: number; p99: number; lost: number; duplicated: number }[] = [];
-try {
-  const people = await seed(database.url);
-  const single = await startServer(serverEnv);
-  console.log(`server mode: ${single.mode}`);
+  const deadline = (ms: number, what: string) => new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`${what}: no answer in ${ms / 1000} s`)), ms).unref());
   try {
-    results.push({ label: "1 instance", ...(await runCase("one instance", people, [single])) });
+    await Promise.race([Promise.all(workers.map((w) => w.ready)), ...workers.map((w) => w.report.then(() => {})), deadline(10 * 60_000, "connecting")]);
+    await new Promise((r) => setTimeout(r, 1000));
+    for (const url of metricsUrls) await eventLoopDelay(url); // resets the histogram: only the run counts
+    const watch = watchCpu({
+      server: () => servers.map((s) => s.process.pid!),
+      load: () => [process.pid, ...workers.map((w) => w.child.pid!)],
+      postgres: () => pidsNamed("postgres"),
+    });
+    for (const w of workers) w.child.send({ type: "go" });
+    const reports = await Promise.race([Promise.all(workers.map((w) => w.report)), deadline((SECONDS + DRAIN_MS / 1000 + 60) * 1000, "the run")]);
+    const cpu = watch();
+    const loops = await Promise.all(metricsUrls.map(eventLoopDelay));
+    const sorted = reports.flatMap((r) => r.latencies).sort((a, b) => a - b);
+    const sum = (key: keyof Omit<ClientReport, "latencies">) => reports.reduce((a, r) => a + r[key], 0);
+    const result: CaseResult = {
+      label,
+      clients: people.length,
+      rate,
+      p50: percentile(sorted, 50),
+      p99: percentile(sorted, 99),
+      max: sorted.at(-1) ?? NaN,
+      lost: sum("lost"),
+      duplicated: sum("duplicated"),
+      loopP99: Math.max(...loops.map((l) => l.p99)),
+      loopMax: Math.max(...loops.map((l) => l.max)),
+      cpu,
+    };
+    console.log(`\n${label}: ${people.length} clients in ${rooms} rooms (${workerCount} load process${workerCount > 1 ? "es" : ""}), ${rate} msg/s for ${SECONDS} s`);
+    console.log(`  sent ${sum("sent")}, acknowledged ${sum("acked")}, refused ${sum("refused")}, ack timeouts retried ${sum("retries")}`);
+    console.log(`  send→receive latency  p50 ${result.p50.toFixed(1)} ms   p99 ${result.p99.toFixed(1)} ms   max ${result.max.toFixed(1)} ms`);
+    console.log(`  lost (acknowledged, never delivered live) ${result.lost}   duplicated deliveries ${result.duplicated}`);
+    console.log(`  server event-loop delay p99 ${result.loopP99.toFixed(1)} ms, max ${result.loopMax.toFixed(1)} ms`);
+    console.log(`  CPU (% of one core): server ${cpu.server.toFixed(0)}%, load generator ${cpu.load.toFixed(0)}%, PostgreSQL (all databases) ${cpu.postgres.toFixed(0)}%; machine busy ${cpu.machine.toFixed(0)}% of its cores`);
+    return result;
   } finally {
-    await single.stop();
+    for (const w of workers) if (w.child.exitCode === null) w.child.kill("SIGKILL");
   }
+}
 
+async function withServers<T>(count: number, env: Record<string, string>, body: (servers: RunningServer[], metricsUrls: string[]) => Promise<T>): Promise<T> {
+  const ports = await Promise.all(Array.from({ length: count }, () => freePort()));
+  const servers: RunningServer[] = [];
+  try {
+    for (const port of ports) servers.push(await startServer({ ...env, METRICS_PORT: String(port) }));
+    return await body(servers, ports.map((p) => `http://127.0.0.1:${p}/metrics`));
+  } finally {
+    await Promise.all(servers.map((s) => s.stop()));
+  }
+}
+
+const results: CaseResult[] = [];
+let exitCode = 0;
+let pgVersion = "";
+let mode = "";
+let redisUp = false;
+if (INSTANCES === 2) {
   const redis = createClient({ url: REDIS_URL, socket: { connectTimeout: 2000, reconnectStrategy: false } });
   redis.on("error", () => {});
-  const redisUp = await redis.connect().then(
+  redisUp = await redis.connect().then(
     () => true,
     () => false,
   );
   if (redisUp) await redis.quit();
-  if (!redisUp) {
-    console.log(`\nRedis not reachable at ${REDIS_URL}: two-instance case skipped.`);
-  } else {
-    const one = await startServer({ ...serverEnv, REDIS_URL });
-    const two = await startServer({ ...serverEnv, REDIS_URL });
-    try {
-      results.push({ label: "2 instances + Redis", ...(await runCase("two instances + Redis", people, [one, two])) });
-    } finally {
-      await one.stop();
-      await two.stop();
-    }
+  else console.log(`Redis not reachable at ${REDIS_URL}: two-instance case skipped.`);
+}
+// A fresh database per build: a build must not inherit the outbox backlog (notifications still to
+// dispatch) another build's run left behind.
+for (const build of BUILDS) {
+  const database = await createBenchDatabase();
+  if (!database) {
+    console.log("PostgreSQL is not reachable (BENCH_DATABASE_URL / TEST_DATABASE_URL): the chat benchmark needs it.");
+    process.exit(1);
   }
-} finally {
-  await database.drop();
+  try {
+    const people = await seed(database.url, CLIENTS);
+    if (!pgVersion) {
+      const version = new pg.Client({ connectionString: database.url });
+      await version.connect();
+      pgVersion = (await version.query<{ server_version: string }>("show server_version")).rows[0].server_version;
+      await version.end();
+    }
+    const env: Record<string, string> = {
+      DATABASE_URL: database.url,
+      BETTER_AUTH_SECRET: SECRET,
+      SEED_CATALOGUE: "never",
+      LOG_LEVEL: "warn",
+      BUILD_DIR: build,
+      ...(process.env.BENCH_SERVER_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_SERVER_NODE_OPTIONS } : {}),
+    };
+    await withServers(1, env, async (servers, metrics) => {
+      results.push(await runCase(`[${build}] baseline, one instance`, people.slice(0, BASE_CLIENTS), BASE_RATE, servers, metrics));
+      mode = servers[0].mode;
+    });
+    if (build === BUILDS[0]) console.log(`server mode: ${mode}, database: PostgreSQL ${pgVersion} (pool of 10 per instance)`);
+    await withServers(1, env, async (servers, metrics) => {
+      results.push(await runCase(`[${build}] one instance`, people, RATE, servers, metrics));
+    });
+    if (redisUp) {
+      await withServers(2, { ...env, REDIS_URL }, async (servers, metrics) => {
+        results.push(await runCase(`[${build}] two instances + Redis`, people, RATE, servers, metrics));
+      });
+    }
+  } catch (err) {
+    console.error(err);
+    exitCode = 1;
+  } finally {
+    await database.drop();
+  }
 }
 
-const base = results[0];
-console.log("\ncase".padEnd(24), "p50 ms".padStart(8), "p99 ms".padStart(8), "×p99 vs 1".padStart(10), "lost".padStart(6), "dup".padStart(5));
-for (const r of results) {
-  console.log(r.label.padEnd(23), r.p50.toFixed(1).padStart(8), r.p99.toFixed(1).padStart(8), (r.p99 / base.p99).toFixed(2).padStart(10), String(r.lost).padStart(6), String(r.duplicated).padStart(5));
+if (results.length) {
+  const base = results[0];
+  console.log(`\n${"case".padEnd(44)} ${"clients".padStart(7)} ${"msg/s".padStart(6)} ${"p50 ms".padStart(8)} ${"p99 ms".padStart(8)} ${"×p99 vs base".padStart(12)} ${"loop p99".padStart(8)} ${"lost".padStart(5)} ${"dup".padStart(4)} ${"srv CPU".padStart(7)} ${"load CPU".padStart(8)}`);
+  for (const r of results) {
+    console.log(
+      `${r.label.padEnd(44)} ${String(r.clients).padStart(7)} ${String(r.rate).padStart(6)} ${r.p50.toFixed(1).padStart(8)} ${r.p99.toFixed(1).padStart(8)} ${(r.p99 / base.p99).toFixed(2).padStart(12)} ${r.loopP99.toFixed(1).padStart(8)} ${String(r.lost).padStart(5)} ${String(r.duplicated).padStart(4)} ${`${r.cpu.server.toFixed(0)}%`.padStart(7)} ${`${r.cpu.load.toFixed(0)}%`.padStart(8)}`,
+    );
+  }
+  console.log(`aim: p99 < 100 ms at ${RATE} msg/s on one instance, lost 0, duplicated 0 (base: the first row, same run)`);
 }
-console.log(`aim: p99 < 100 ms at ${RATE} msg/s, lost 0, duplicated 0`);
+process.exit(exitCode);

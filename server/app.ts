@@ -59,7 +59,8 @@ export async function start(): Promise<void> {
     }
   }
   // Queued mail (and later push) is delivered by this worker, on every instance (features/outbox).
-  const deliveries = startDeliveries({ env, db: database.db, log });
+  // On the background pool: a backlog of deliveries never holds the connections of a request.
+  const deliveries = startDeliveries({ env, db: database.background, log });
 
   collectStartupGarbage();
 

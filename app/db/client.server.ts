@@ -16,6 +16,12 @@ export type Db = PgDatabase<PgQueryResultHKT, Schema>;
 
 export type Database = {
   db: Db;
+  /**
+   * For work that runs behind the requests (the outbox's deliveries): on PostgreSQL its own small
+   * pool, so however much of that work waits, it never holds the connections a request or a chat
+   * message needs. PGlite has one connection: the same as `db`.
+   */
+  background: Db;
   kind: "pglite" | "postgres";
   close(): Promise<void>;
   ping(): Promise<void>;
@@ -32,16 +38,25 @@ export type DatabaseOptions =
  */
 const PGLITE_MEMORY = ["-c", "shared_buffers=32MB", "-c", "maintenance_work_mem=16MB"];
 
+/** Connections of the background pool (see Database.background). */
+const BACKGROUND_POOL_SIZE = 4;
+
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   if (options.kind === "postgres") {
     const pool = new pg.Pool({ connectionString: options.url, max: options.poolSize ?? 10 });
+    // Opens its connections only when used (a process without deliveries never does).
+    const backgroundPool = new pg.Pool({ connectionString: options.url, max: BACKGROUND_POOL_SIZE });
     // An idle client's error (server restart) must not crash the process.
     pool.on("error", () => {});
+    backgroundPool.on("error", () => {});
     const db = drizzlePg(pool, { schema }) as unknown as Db;
     return {
       db,
+      background: drizzlePg(backgroundPool, { schema }) as unknown as Db,
       kind: "postgres",
-      close: () => pool.end(),
+      close: async () => {
+        await Promise.all([pool.end(), backgroundPool.end()]);
+      },
       ping: async () => {
         await pool.query("select 1");
       },
@@ -60,6 +75,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   const db = drizzlePglite(client, { schema }) as unknown as Db;
   return {
     db,
+    background: db,
     kind: "pglite",
     close: async () => {
       await client.close();

@@ -1,3 +1,4 @@
+import type { SQL } from "drizzle-orm";
 import type { Queryable } from "../db/sql.server";
 import { startUpSlot } from "./start-up-slot";
 
@@ -10,6 +11,12 @@ import { startUpSlot } from "./start-up-slot";
 export type Notices = {
   /** A new chat message for `recipientId`. */
   chatMessage(db: Queryable, m: { roomId: string; senderId: string; recipientId: string }): Promise<void>;
+  /**
+   * The same notice as common table expressions for the caller's own statement (the chat's
+   * send writes message and notice in one statement): `ctes` goes into its WITH list after the
+   * CTE named `after`, and writes once per row of it; `written()` runs after the statement.
+   */
+  chatMessageCtes(m: { roomId: string; senderId: string; recipientId: string }, after: string): { ctes: SQL; written: () => void };
   /** A trade step pressed in a room, for the other participant. */
   tradeStep(db: Queryable, s: { roomId: string; actorId: string; recipientId: string; step: string }): Promise<void>;
   /** The reader caught up with a room. */

@@ -74,6 +74,10 @@ describe("notifications: event rules", () => {
     const [message] = (await inbox(owner.id)).filter((n) => n.kind === "message");
     expect(message).toMatchObject({ count: 2, read: false, href: `/chat/${roomId}`, actorName: partner.name });
     expect(await countUnreadNotifications(db, owner.id)).toBe(1);
+    // Each message queued its delivery: the room's first (written in a transaction with the room's
+    // opening) and the next (written in the message's own statement).
+    const queued = await db.execute(sql`select dedupe_key from delivery_outbox where kind = 'notify' and payload->>'id' = ${message.id} order by id`);
+    expect((queued as unknown as { rows: { dedupe_key: string }[] }).rows.map((r) => r.dedupe_key)).toEqual([`notify:${message.id}:1`, `notify:${message.id}:2`]);
     // The sender hears nothing of their own messages.
     expect((await inbox(partner.id)).filter((n) => n.kind === "message")).toEqual([]);
 

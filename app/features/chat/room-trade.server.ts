@@ -1,4 +1,4 @@
-import { and, eq, inArray, or, sql } from "drizzle-orm";
+import { and, eq, inArray, or, sql, type SQL } from "drizzle-orm";
 import { rowsOf, type Queryable, type Tx } from "../../db/sql.server";
 import { chatMessages, chatRooms, tradeOffers } from "../../db/schema/index";
 import { cancelNegotiationFromChat } from "../trades/negotiation.server";
@@ -64,18 +64,25 @@ export async function appendMessage(
   roomId: string,
   message: { senderId: string | null; kind: "text" | "system"; clientId: string | null; body: string },
 ): Promise<ChatMessage> {
-  const [row] = await rowsOf<MessageRow>(
-    db,
-    sql`with next as (
+  const [row] = await rowsOf<MessageRow>(db, sql`with ${appendCtes(roomId, message)} select * from stored`);
+  return fromRow(row);
+}
+
+/**
+ * appendMessage as common table expressions (`next`, then `stored`, the message row) for a
+ * statement that writes more alongside the message (the send's notice).
+ */
+export function appendCtes(roomId: string, message: { senderId: string | null; kind: "text" | "system"; clientId: string | null; body: string }): SQL {
+  return sql`next as (
           update chat_rooms set last_seq = last_seq + 1, last_message_at = now(),
             owner_replied_at = case when owner_replied_at is null and owner_id = ${message.senderId} then now() else owner_replied_at end
           where id = ${roomId} returning last_seq
-        )
-        insert into chat_messages (room_id, seq, sender_id, kind, client_id, body)
-        select ${roomId}, next.last_seq, ${message.senderId}, ${message.kind}, ${message.clientId}, ${message.body} from next
-        returning id, room_id, seq, sender_id, kind, body, client_id, created_at`,
-  );
-  return fromRow(row);
+        ),
+        stored as (
+          insert into chat_messages (room_id, seq, sender_id, kind, client_id, body)
+          select ${roomId}, next.last_seq, ${message.senderId}, ${message.kind}, ${message.clientId}, ${message.body} from next
+          returning id, room_id, seq, sender_id, kind, body, client_id, created_at
+        )`;
 }
 
 /**

@@ -26,17 +26,17 @@ export const NOTIFY_DELIVERY_KIND = "notify";
  * delivery per row it wrote, in one statement. Answers how many rows it wrote.
  */
 async function insertAndAnnounce(db: Queryable, insert: SQL): Promise<number> {
-  const rows = await rowsOf<{ id: number }>(
-    db,
-    sql`with written as (${insert})
-        insert into delivery_outbox (kind, payload, dedupe_key)
-        select ${NOTIFY_DELIVERY_KIND}, jsonb_build_object('id', w.id, 'n', w.count), 'notify:' || w.id || ':' || w.count from written w
-        on conflict do nothing
-        returning id`,
-  );
+  const rows = await rowsOf<{ id: number }>(db, sql`with written as (${insert}) ${announce("written")}`);
   if (rows.length > 0) wakeDeliveryWorkers();
   return rows.length;
 }
+
+/** The insert that queues one `notify` delivery per row of `written` (id, count). */
+const announce = (written: string): SQL =>
+  sql`insert into delivery_outbox (kind, payload, dedupe_key)
+      select ${NOTIFY_DELIVERY_KIND}, jsonb_build_object('id', w.id, 'n', w.count), 'notify:' || w.id || ':' || w.count from ${sql.raw(written)} w
+      on conflict do nothing
+      returning id`;
 
 type NewNotification = {
   userId: string;
@@ -82,17 +82,33 @@ async function insertOnce(db: Queryable, n: NewNotification): Promise<boolean> {
   return written > 0;
 }
 
+type ChatMessageNotice = { roomId: string; senderId: string; recipientId: string };
+
+/** The room's one unread notification for a new message, created or bumped: one row per row of `source`. */
+const chatMessageInsert = (m: ChatMessageNotice, source: string | null): SQL =>
+  sql`insert into notifications (user_id, kind, actor_id, room_id)
+      select ${m.recipientId}, 'message', ${m.senderId}, ${m.roomId}::uuid ${source ? sql`from ${sql.raw(source)}` : sql``}
+      where ${allowed(sql`${m.recipientId}`, m.senderId)}
+      on conflict (user_id, room_id) where kind = 'message' and read_at is null
+      do update set count = notifications.count + 1, updated_at = now(), actor_id = excluded.actor_id
+      returning id, count`;
+
 /** A new chat message for `recipientId`: the room's one unread notification, created or bumped. */
-export async function notifyChatMessage(db: Queryable, m: { roomId: string; senderId: string; recipientId: string }): Promise<void> {
-  await insertAndAnnounce(
-    db,
-    sql`insert into notifications (user_id, kind, actor_id, room_id)
-        select ${m.recipientId}, 'message', ${m.senderId}, ${m.roomId}::uuid
-        where ${allowed(sql`${m.recipientId}`, m.senderId)}
-        on conflict (user_id, room_id) where kind = 'message' and read_at is null
-        do update set count = notifications.count + 1, updated_at = now(), actor_id = excluded.actor_id
-        returning id, count`,
-  );
+export async function notifyChatMessage(db: Queryable, m: ChatMessageNotice): Promise<void> {
+  await insertAndAnnounce(db, chatMessageInsert(m, null));
+}
+
+/**
+ * notifyChatMessage as two common table expressions (`notice`, `notice_announced`) for the
+ * caller's own statement, written once per row of the caller's CTE `after` (the stored message):
+ * the message, its notification and its delivery are then one statement, one round trip, atomic
+ * without a transaction. The caller runs `written()` after the statement.
+ */
+export function chatMessageNoticeCtes(m: ChatMessageNotice, after: string): { ctes: SQL; written: () => void } {
+  return {
+    ctes: sql`notice as (${chatMessageInsert(m, after)}), notice_announced as (${announce("notice")})`,
+    written: wakeDeliveryWorkers,
+  };
 }
 
 /** 交渉する: someone opened a chat room on the owner's offer. */
@@ -277,18 +293,28 @@ export const stillAllowed: SQL = sql`(case when n.actor_id is null then ${presen
  * when it is gone or no longer allowed (blocked since, or either account deleted).
  */
 export async function getNotificationForDelivery(db: Queryable, id: string): Promise<(NotificationView & { userId: string }) | null> {
-  const [row] = await rowsOf<NotificationRow & { user_id: string }>(
-    db,
-    sql`select n.id, n.user_id, n.kind, n.room_id, n.offer_id, n.card_id, c.name as card_name, c.name_en as card_name_en,
+  const [row] = await rowsOf<DeliveryRow>(db, notificationForDeliveryQuery(id));
+  return row ? notificationForDelivery(row) : null;
+}
+
+/** A row of notificationForDeliveryQuery. */
+export type DeliveryRow = NotificationRow & { user_id: string };
+
+/**
+ * The query of getNotificationForDelivery, for a caller that reads more in the same round trip
+ * (the dispatch of a `notify` row joins the owner's preferences to it).
+ */
+export function notificationForDeliveryQuery(id: string): SQL {
+  return sql`select n.id, n.user_id, n.kind, n.room_id, n.offer_id, n.card_id, c.name as card_name, c.name_en as card_name_en,
           n.detail, n.count, coalesce(p.display_name, u.name) as actor_name, n.updated_at, n.read_at
         from notifications n
         left join users u on u.id = n.actor_id
         left join profiles p on p.user_id = n.actor_id
         left join cards c on c.id = n.card_id
-        where n.id = ${id}::uuid and ${stillAllowed}`,
-  );
-  return row ? { ...toView(row), userId: row.user_id } : null;
+        where n.id = ${id}::uuid and ${stillAllowed}`;
 }
+
+export const notificationForDelivery = (row: DeliveryRow): NotificationView & { userId: string } => ({ ...toView(row), userId: row.user_id });
 
 /** Marks one of the user's notifications read; false when it is not theirs (or not there). */
 export async function markNotificationRead(db: Db, userId: string, notificationId: string): Promise<boolean> {

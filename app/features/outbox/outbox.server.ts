@@ -65,7 +65,9 @@ export async function enqueueDelivery(
       ...(delivery.runAt ? { runAt: delivery.runAt } : {}),
     })
     .onConflictDoNothing();
-  wakeDeliveryWorkers();
+  // A row due later (a notification's mail check, 10 minutes on) is found by the poll then: waking
+  // the workers now would only cost them a claim that finds nothing.
+  if (!delivery.runAt || delivery.runAt.getTime() <= Date.now()) wakeDeliveryWorkers();
 }
 
 /**
@@ -221,17 +223,13 @@ export function startOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
     timer = setTimeout(tick, ms);
   };
 
-  async function deliver(row: ClaimedDelivery): Promise<void> {
+  /** Handles one row; answers true when it was delivered (the round then marks it sent). */
+  async function deliver(row: ClaimedDelivery): Promise<boolean> {
     const handler = handlers.get(row.kind);
     try {
       if (!handler) throw new TemporaryDeliveryError(`no handler for ${row.kind}`);
       await handler.run(row.payload, { id: row.id, attempt: row.attempts });
-      // Guarded by the lease: a worker whose row was taken over does not overwrite the new claim.
-      await db.execute(
-        sql`update delivery_outbox set status = 'sent', finished_at = now(), locked_until = null, last_error = null
-            where id = ${row.id} and locked_by = ${workerId} and status = 'pending'`,
-      );
-      outcomes.sent++;
+      return true;
     } catch (err) {
       const reason = (err instanceof Error ? err.message : String(err)).slice(0, 1000);
       const temporary = isTemporary(err, handler?.retryUnexpected ?? false);
@@ -252,16 +250,32 @@ export function startOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
         outcomes.failed++;
         log?.error("outbox: delivery failed", { id: row.id, kind: row.kind, attempt: row.attempts, reason, permanent: !temporary });
       }
+      return false;
     }
   }
 
   async function round(): Promise<number> {
     const claimed = await claimDeliveries(db, { workerId, kinds: [...handlers.keys()], leaseMs, limit: batchSize });
     let next = 0;
+    const delivered: number[] = [];
     const lanes = Array.from({ length: Math.min(concurrency, claimed.length) }, async () => {
-      while (next < claimed.length) await deliver(claimed[next++]);
+      while (next < claimed.length) {
+        const row = claimed[next++];
+        if (await deliver(row)) delivered.push(row.id);
+      }
     });
     await Promise.all(lanes);
+    if (delivered.length) {
+      // One statement for the round's delivered rows, not one per row (a chat message's
+      // notification is a row: this runs at the pace of the chat). Guarded by the lease: a worker
+      // whose row was taken over does not overwrite the new claim. Should it die before this, the
+      // rows are delivered again when their lease runs out, as they would be if it died mid-row.
+      await db.execute(
+        sql`update delivery_outbox set status = 'sent', finished_at = now(), locked_until = null, last_error = null
+            where id in (${sql.join(delivered.map((id) => sql`${id}`), sql`, `)}) and locked_by = ${workerId} and status = 'pending'`,
+      );
+      outcomes.sent += delivered.length;
+    }
     return claimed.length;
   }
 

@@ -1,11 +1,11 @@
 import type { Db } from "../../db/client.server";
 import type { Locale } from "../../lib/i18n";
 import type { Logger } from "../../lib/logger.server";
-import { getNotificationForDelivery, NOTIFY_DELIVERY_KIND } from "../notifications/notifications.server";
+import { NOTIFY_DELIVERY_KIND } from "../notifications/notifications.server";
 import type { NotificationView } from "../notifications/types";
 import { PermanentDeliveryError, registerDeliveryHandler } from "../outbox/outbox.server";
 import type { KindChoices, QuietHours } from "./preferences";
-import { getNotificationPreferences } from "./preferences.server";
+import { getNotificationWithPreferences } from "./preferences.server";
 
 /** A notification as the channels see it: the inbox row, its owner and the owner's choices for its kind. */
 export type NotificationEvent = NotificationView & {
@@ -41,9 +41,9 @@ export function registerNotificationDispatch(db: Db, log?: Logger): void {
   registerDeliveryHandler(NOTIFY_DELIVERY_KIND, async (payload) => {
     const { id, n } = (payload ?? {}) as { id?: unknown; n?: unknown };
     if (typeof id !== "string" || typeof n !== "number") throw new PermanentDeliveryError("malformed notify payload");
-    const notification = await getNotificationForDelivery(db, id);
-    if (!notification || notification.read || notification.count > n) return;
-    const prefs = await getNotificationPreferences(db, notification.userId);
+    const found = await getNotificationWithPreferences(db, id);
+    if (!found || found.notification.read || found.notification.count > n) return;
+    const { notification, prefs } = found;
     const event: NotificationEvent = { ...notification, n, choices: prefs.channels[notification.kind], quiet: prefs.quiet, locale: prefs.locale };
     const now = new Date();
     for (const channel of channels.values()) {

@@ -1,7 +1,8 @@
 import { sql } from "drizzle-orm";
 import { rowsOf, type Queryable } from "../../db/sql.server";
 import type { Locale } from "../../lib/i18n";
-import { present } from "../notifications/notifications.server";
+import { notificationForDelivery, notificationForDeliveryQuery, present, type DeliveryRow } from "../notifications/notifications.server";
+import type { NotificationView } from "../notifications/types";
 import type { NotificationKind } from "../notifications/types";
 import { resolveChoices, type KindChoices, type NotificationPreferences } from "./preferences";
 
@@ -13,6 +14,19 @@ function fromRow(row: Row | undefined): NotificationPreferences & { locale: Loca
     quiet: row && row.quiet_start !== null && row.quiet_end !== null ? { start: Number(row.quiet_start), end: Number(row.quiet_end), mode: row.quiet_mode } : null,
     locale: row?.locale === "en" ? "en" : "ja",
   };
+}
+
+/**
+ * A notification as getNotificationForDelivery reads it and its owner's preferences, in one
+ * round trip (the dispatch of every `notify` row, so of every chat message, needs both).
+ */
+export async function getNotificationWithPreferences(db: Queryable, id: string): Promise<{ notification: NotificationView & { userId: string }; prefs: NotificationPreferences & { locale: Locale } } | null> {
+  const [row] = await rowsOf<DeliveryRow & { prefs: Row | null }>(
+    db,
+    sql`select d.*, (select row_to_json(np) from (select channels, quiet_start, quiet_end, quiet_mode, locale from notification_preferences where user_id = d.user_id) np) as prefs
+        from (${notificationForDeliveryQuery(id)}) d`,
+  );
+  return row ? { notification: notificationForDelivery(row), prefs: fromRow(row.prefs ?? undefined) } : null;
 }
 
 export async function getNotificationPreferences(db: Queryable, userId: string): Promise<NotificationPreferences & { locale: Locale }> {
