@@ -265,4 +265,27 @@ describe("mail through the outbox", () => {
     const [row] = await rowsOf<Row>(database.db, sql`select status, attempts from delivery_outbox where kind = 'not-registered-here'`);
     expect(row).toMatchObject({ status: "pending", attempts: 0 });
   });
+
+  it("a row delivered early in a round is marked sent at once, not when the round's slowest row ends: another worker never sends it again after its lease", async () => {
+    const runs = new Map<string, number>();
+    registerDeliveryHandler("test-lanes", async (payload) => {
+      const { key, ms } = payload as { key: string; ms: number };
+      runs.set(key, (runs.get(key) ?? 0) + 1);
+      await new Promise((resolve) => setTimeout(resolve, ms));
+    });
+    const stamp = Date.now();
+    const fast = `fast-${stamp}`;
+    const slow = `slow-${stamp}`;
+    await enqueueDelivery(database.db, { kind: "test-lanes", payload: { key: fast, ms: 10 } });
+    await enqueueDelivery(database.db, { kind: "test-lanes", payload: { key: slow, ms: 1500 } });
+    // A holds both for 400 ms; the slow one outlives that lease, the fast one must not.
+    worker(database.db, { workerId: "short-lease", leaseMs: 400, concurrency: 2 });
+    await until(() => runs.get(slow) === 1, "the round with both rows");
+    worker(database.db, { workerId: "taker" });
+    const status = async (key: string) => (await rowsOf<{ status: string }>(database.db, sql`select status from delivery_outbox where payload->>'key' = ${key}`))[0]?.status;
+    await until(async () => (await status(fast)) === "sent" && (await status(slow)) === "sent", "both rows sent", 20_000);
+    // Past every lease: nothing is claimed again.
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    expect(runs.get(fast)).toBe(1);
+  });
 });

@@ -233,49 +233,88 @@ export function startOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
     } catch (err) {
       const reason = (err instanceof Error ? err.message : String(err)).slice(0, 1000);
       const temporary = isTemporary(err, handler?.retryUnexpected ?? false);
-      if (temporary && row.attempts < maxAttempts) {
-        const delay = retryDelayMs(row.attempts, retryBaseMs);
-        await db.execute(
-          sql`update delivery_outbox
-              set run_at = now() + make_interval(secs => ${delay / 1000}), locked_until = null, last_error = ${reason}
-              where id = ${row.id} and locked_by = ${workerId} and status = 'pending'`,
-        );
-        outcomes.retried++;
-        log?.warn("outbox: delivery will be retried", { id: row.id, kind: row.kind, attempt: row.attempts, inMs: delay, reason });
-      } else {
-        await db.execute(
-          sql`update delivery_outbox set status = 'failed', finished_at = now(), locked_until = null, last_error = ${reason}
-              where id = ${row.id} and locked_by = ${workerId} and status = 'pending'`,
-        );
-        outcomes.failed++;
-        log?.error("outbox: delivery failed", { id: row.id, kind: row.kind, attempt: row.attempts, reason, permanent: !temporary });
+      try {
+        await recordFailure(row, reason, temporary);
+      } catch (error) {
+        // The row keeps its lease and is tried again when it runs out.
+        log?.warn("outbox: a failed delivery was not recorded", { id: row.id, kind: row.kind, error: error instanceof Error ? error.message : String(error) });
       }
       return false;
     }
   }
 
+  /** Records a failed attempt: due again after a back-off, or given up. */
+  async function recordFailure(row: ClaimedDelivery, reason: string, temporary: boolean): Promise<void> {
+    if (temporary && row.attempts < maxAttempts) {
+      const delay = retryDelayMs(row.attempts, retryBaseMs);
+      await db.execute(
+        sql`update delivery_outbox
+            set run_at = now() + make_interval(secs => ${delay / 1000}), locked_until = null, last_error = ${reason}
+            where id = ${row.id} and locked_by = ${workerId} and status = 'pending'`,
+      );
+      outcomes.retried++;
+      log?.warn("outbox: delivery will be retried", { id: row.id, kind: row.kind, attempt: row.attempts, inMs: delay, reason });
+    } else {
+      await db.execute(
+        sql`update delivery_outbox set status = 'failed', finished_at = now(), locked_until = null, last_error = ${reason}
+            where id = ${row.id} and locked_by = ${workerId} and status = 'pending'`,
+      );
+      outcomes.failed++;
+      log?.error("outbox: delivery failed", { id: row.id, kind: row.kind, attempt: row.attempts, reason, permanent: !temporary });
+    }
+  }
+
+  /**
+   * Marks delivered rows sent as they finish, in one statement for all that finished while the
+   * previous one ran (a chat message's notification is a row: this runs at the pace of the chat),
+   * so a row is marked well within its lease even when others of its round take long. Guarded by
+   * the lease: a worker whose row was taken over does not overwrite the new claim. Should a mark
+   * fail or the worker die first, the rows are delivered again when their lease runs out, as they
+   * would be had it died mid-row.
+   */
+  function sentMarker() {
+    let waiting: number[] = [];
+    let flushing: Promise<void> | null = null;
+    const flush = async () => {
+      while (waiting.length) {
+        const ids = waiting;
+        waiting = [];
+        try {
+          const marked = await rowsOf<{ id: number }>(
+            db,
+            sql`update delivery_outbox set status = 'sent', finished_at = now(), locked_until = null, last_error = null
+                where id in (${sql.join(ids.map((id) => sql`${id}`), sql`, `)}) and locked_by = ${workerId} and status = 'pending'
+                returning id`,
+          );
+          outcomes.sent += marked.length;
+        } catch (error) {
+          log?.warn("outbox: delivered rows not marked sent", { ids, error: error instanceof Error ? error.message : String(error) });
+        }
+      }
+    };
+    return {
+      add(id: number) {
+        waiting.push(id);
+        if (!flushing) flushing = flush().finally(() => (flushing = null));
+      },
+      async done() {
+        while (flushing) await flushing;
+      },
+    };
+  }
+
   async function round(): Promise<number> {
     const claimed = await claimDeliveries(db, { workerId, kinds: [...handlers.keys()], leaseMs, limit: batchSize });
     let next = 0;
-    const delivered: number[] = [];
+    const sent = sentMarker();
     const lanes = Array.from({ length: Math.min(concurrency, claimed.length) }, async () => {
       while (next < claimed.length) {
         const row = claimed[next++];
-        if (await deliver(row)) delivered.push(row.id);
+        if (await deliver(row)) sent.add(row.id);
       }
     });
-    await Promise.all(lanes);
-    if (delivered.length) {
-      // One statement for the round's delivered rows, not one per row (a chat message's
-      // notification is a row: this runs at the pace of the chat). Guarded by the lease: a worker
-      // whose row was taken over does not overwrite the new claim. Should it die before this, the
-      // rows are delivered again when their lease runs out, as they would be if it died mid-row.
-      await db.execute(
-        sql`update delivery_outbox set status = 'sent', finished_at = now(), locked_until = null, last_error = null
-            where id in (${sql.join(delivered.map((id) => sql`${id}`), sql`, `)}) and locked_by = ${workerId} and status = 'pending'`,
-      );
-      outcomes.sent += delivered.length;
-    }
+    await Promise.allSettled(lanes);
+    await sent.done();
     return claimed.length;
   }
 
