@@ -8,7 +8,7 @@ import { applyTradeStep, blockRoomPartner, ChatError, sendMessage, unblockRoomPa
 import { seedCatalogue } from "../../app/features/cards/catalogue.server";
 import { bumpOffer, closeOffer, createOffer, deleteOffer, getOffer, listOwnOffers, markOfferCompleted, openChatRoomForOffer, TradeError, updateOffer } from "../../app/features/trades/offers.server";
 import { decodeCursor, encodeCursor, listBoard, offerCountsForCard } from "../../app/features/trades/board.server";
-import { listMatchPage, listMatches, parseMatchPage } from "../../app/features/trades/matches.server";
+import { listMatchListPage, listMatchPage, listMatches, parseMatchPage } from "../../app/features/trades/matches.server";
 import { blockUser, unblockUser } from "../../app/features/blocks/blocks.server";
 import { listReports, reportOffer, resolveReport } from "../../app/features/moderation/moderation.server";
 import { completeTradeFromChat, startNegotiationFromChat } from "../../app/features/trades/negotiation.server";
@@ -17,6 +17,7 @@ import { OfferInputSchema } from "../../app/features/trades/trades.schema";
 import { MATCH_PAGE_SIZE, MAX_OPEN_OFFERS, POSTS_PER_HOUR, RESPONSES_PER_HOUR } from "../../app/features/trades/rules";
 import { catalogueCards, createUser } from "../support/factories";
 import { createTestDatabase, type TestDatabase } from "../support/test-db";
+import { rowsOf } from "../../app/db/sql.server";
 
 let database: TestDatabase;
 let db: TestDatabase["db"];
@@ -568,6 +569,14 @@ describe("マッチ pages", () => {
     expect(await listMatchPage(db, me.id, 3)).toMatchObject({ matches: [], page: 3, pageCount: 2 });
     // Unchanged board: the very same page (routes keep what they serialised from it).
     expect(await listMatchPage(db, me.id, 1)).toBe(first);
+    // Its list items name the cards in the reader's language, each language its own.
+    const [ja, en] = [await listMatchListPage(db, me.id, 1, "ja"), await listMatchListPage(db, me.id, 1, "en")];
+    const [{ nameEn }] = await rowsOf<{ nameEn: string }>(db, sql`select name_en as "nameEn" from cards where id = ${C.id}`);
+    expect(nameEn).toBeTruthy();
+    expect(nameEn).not.toBe(C.name);
+    expect(ja.items[0].give[0].name).toBe(C.name);
+    expect(en.items[0].give[0].name).toBe(nameEn);
+    expect((await listMatchListPage(db, me.id, 1, "ja")).items).toBe(ja.items);
 
     // A change on the board makes new pages at once.
     await closeOffer(db, owners[0].id, theirs[0].id);

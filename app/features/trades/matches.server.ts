@@ -31,7 +31,8 @@ const MATCH_CACHE_TTL_MS = 10_000;
 const MATCH_STALE_GRACE_MS = 20_000;
 const MATCH_CACHE_MAX_KEYS = 1_000;
 
-type PageEntry = { page: MatchPage; items?: MatchListItem[]; json?: Uint8Array<ArrayBuffer> };
+/** A page, and its list items per reading language (their card names are in it). */
+type PageEntry = { page: MatchPage; items: Partial<Record<Locale, MatchListItem[]>>; json?: Uint8Array<ArrayBuffer> };
 type MatchEntry = { version: number; freshUntil: number; value: Promise<MatchView[]>; refreshing: boolean; pages: Map<number, PageEntry> };
 type RankedMatch = { id: string; fitting: number };
 
@@ -77,7 +78,7 @@ async function pageEntry(db: Db, userId: string, page: number): Promise<PageEntr
   let found = entry.pages.get(page);
   if (!found) {
     const start = (page - 1) * MATCH_PAGE_SIZE;
-    found = { page: { matches: all.slice(start, start + MATCH_PAGE_SIZE), page, pageCount: Math.ceil(all.length / MATCH_PAGE_SIZE), total: all.length } };
+    found = { page: { matches: all.slice(start, start + MATCH_PAGE_SIZE), page, pageCount: Math.ceil(all.length / MATCH_PAGE_SIZE), total: all.length }, items: {} };
     entry.pages.set(page, found);
   }
   return found;
@@ -94,13 +95,13 @@ export async function listMatchPage(db: Db, userId: string, page = 1): Promise<M
 /** A page of マッチ as its list shows it (the offer card and the pairing cards), made once per page. */
 export async function listMatchListPage(db: Db, userId: string, page: number, locale: Locale): Promise<{ items: MatchListItem[]; page: number; pageCount: number }> {
   const found = await pageEntry(db, userId, page);
-  found.items ??= found.page.matches.map((match) => ({
+  const items = (found.items[locale] ??= found.page.matches.map((match) => ({
     ...toListItem(match, locale),
     fitting: match.fitting,
     pairGive: match.pairs.flatMap((p) => p.give),
     pairWant: match.pairs.flatMap((p) => p.want),
-  }));
-  return { items: found.items, page: found.page.page, pageCount: found.page.pageCount };
+  })));
+  return { items, page: found.page.page, pageCount: found.page.pageCount };
 }
 
 /** A page of マッチ as the JSON API sends it, encoded once per page. */
