@@ -1,6 +1,7 @@
 import { spawnSync } from "node:child_process";
 import path from "node:path";
 import type { Browser, Page } from "playwright-core";
+import { until } from "../support/wait";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { launchBrowser, newContext, PHONE, seriousA11yViolations, watchConsole } from "../support/browser";
 import { startServer } from "../support/server";
@@ -155,6 +156,31 @@ describe("accounts", () => {
     expect(posts.filter((path) => path.startsWith("/signup"))).toEqual([]);
     expect(problems).toEqual([]);
     await second.close();
+
+    // The checks cannot be loaded (a lost connection, a new deployment): the form is sent once,
+    // however often it is pressed, and the server's check answers.
+    const third = await newContext(browser);
+    const unchecked = await third.newPage();
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let asked = false;
+    await unchecked.route(/\/assets\/[^/]*schema[^/]*\.js$/, async (route) => {
+      asked = true;
+      await held;
+      await route.abort();
+    });
+    const sent: string[] = [];
+    unchecked.on("request", (request) => {
+      if (request.method() === "POST") sent.push(new URL(request.url()).pathname);
+    });
+    await sendUnfocused(unchecked, uniqueEmail("e2e-unchecked"), "short");
+    await until(() => asked, "the checks asked for");
+    // Pressed again while they load: nothing more is sent.
+    await unchecked.evaluate(() => document.querySelector<HTMLFormElement>("main form")!.requestSubmit(document.querySelector<HTMLButtonElement>("main form button[type=submit]")));
+    release();
+    await unchecked.getByText("パスワードは8〜128文字で入力してください").waitFor();
+    expect(sent.filter((path) => path.startsWith("/signup"))).toEqual(["/signup.data"]);
+    await third.close();
   });
 
   it("without JavaScript the server gives the same field errors and signs up", async () => {

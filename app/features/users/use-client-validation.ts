@@ -14,15 +14,27 @@ import { USERS_FORM } from "./users-form";
  *
  * The schema (and zod with it) is not part of the page's first load: `loadSchema` runs when the
  * form is first focused (`prepare`), and a form sent before it arrived waits for it, is checked,
- * and is sent again with the same submit button when it passes.
+ * and is sent again with the same submit button when it passes (once, however often it was
+ * pressed meanwhile). Should the schema not load, the form is sent unchecked: the action checks it.
  */
 export function useClientValidation(loadSchema: () => Promise<z.ZodType>, actionData?: unknown) {
   const locale = useLocale();
   const [errors, setErrors] = useState<Record<string, string> | null>(null);
   const schema = useRef<z.ZodType | null>(null);
   const loading = useRef<Promise<z.ZodType> | null>(null);
+  /** A submission is waiting for the schema (a second press while it loads sends nothing more). */
+  const waiting = useRef(false);
+  /** The schema could not be loaded: the next submission goes to the server, which checks it. */
+  const serverOnly = useRef(false);
   const prepare = () => {
-    loading.current ??= loadSchema().then((loaded) => (schema.current = loaded));
+    loading.current ??= loadSchema().then(
+      (loaded) => (schema.current = loaded),
+      (error: unknown) => {
+        // Tried again at the next focus or submission (a lost connection, a new deployment).
+        loading.current = null;
+        throw error;
+      },
+    );
     return loading.current;
   };
   /** True when the values pass; otherwise shows the errors. */
@@ -41,17 +53,31 @@ export function useClientValidation(loadSchema: () => Promise<z.ZodType>, action
       if (!check(form, schema.current)) event.preventDefault();
       return;
     }
+    if (serverOnly.current) {
+      serverOnly.current = false;
+      return;
+    }
     event.preventDefault();
+    if (waiting.current) return;
+    waiting.current = true;
     const submitter = (event.nativeEvent as SubmitEvent).submitter;
-    void prepare().then((loaded) => {
-      if (check(form, loaded)) form.requestSubmit(submitter);
-    });
+    prepare().then(
+      (loaded) => {
+        waiting.current = false;
+        if (check(form, loaded)) form.requestSubmit(submitter);
+      },
+      () => {
+        waiting.current = false;
+        serverOnly.current = true;
+        form.requestSubmit(submitter);
+      },
+    );
   };
   const refusal = refusalOf(actionData);
   return {
     onSubmit,
     /** For the form's onFocus: starts loading the schema before it is needed. */
-    prepare: () => void prepare(),
+    prepare: () => void prepare().catch(() => {}),
     /** Whether the browser's own check is what the form shows now. */
     clientChecked: errors !== null,
     /** The refusal the server answered, if any. */
