@@ -27,7 +27,6 @@ import { createPageCache, showsBoard } from "./page-cache";
 import { attachRealtime, type Realtime } from "./realtime";
 import { attachAnalytics, type Analytics } from "./analytics";
 import { createMetrics, type Metrics } from "./metrics";
-import { renderLimit } from "./render-limit";
 
 export type HttpApp = {
   server: Server;
@@ -51,10 +50,8 @@ export async function createHttpApp(options: {
   const secure = env.siteUrl.startsWith("https:");
   const siteOrigin = new URL(env.siteUrl);
   const wsOrigin = `${secure ? "wss" : "ws"}://${siteOrigin.host}`;
-  // Server renders past the page cache take their turn in arrival order (server/render-limit.ts).
-  const renders = renderLimit(env.renders);
   // Prometheus request timings by route pattern (server/metrics.ts), around everything below.
-  const metrics = createMetrics({ env, build, log, db: database.db, renders });
+  const metrics = createMetrics({ env, build, log, db: database.db });
   app.use(metrics.middleware);
 
   // First-party analytics: the collection endpoint and its jobs (server/analytics.ts). The endpoint
@@ -224,7 +221,6 @@ export async function createHttpApp(options: {
   });
   // The hottest read APIs are answered straight from Express (server/json-api.ts).
   app.use(jsonApi({ siteOrigin: siteOrigin.origin, context: loadContext }));
-  app.use(renders.middleware);
   app.use(
     createRequestHandler({
       build,

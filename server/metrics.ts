@@ -10,7 +10,6 @@ import { deliveryOutcomes, outboxFigures, type OutboxFigures } from "../app/feat
 import type { Env } from "../app/lib/env.server";
 import type { Logger } from "../app/lib/logger.server";
 import { pagePathOf } from "../app/lib/data-url";
-import type { RenderLimit } from "./render-limit";
 
 /**
  * Prometheus metrics (prom-client) on their own port, METRICS_PORT, bound to METRICS_HOST
@@ -30,8 +29,8 @@ export type Metrics = {
   port(): number | null;
 };
 
-export function createMetrics(options: { env: Env; build: ServerBuild; log: Logger; db?: Queryable; renders?: Pick<RenderLimit, "running" | "waiting" | "refused"> }): Metrics {
-  const { env, build, log, db, renders } = options;
+export function createMetrics(options: { env: Env; build: ServerBuild; log: Logger; db?: Queryable }): Metrics {
+  const { env, build, log, db } = options;
   let io: SocketServer | null = null;
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
@@ -50,11 +49,6 @@ export function createMetrics(options: { env: Env; build: ServerBuild; log: Logg
   new Gauge({ name: "analytics_buffered_rows", help: "Analytics rows waiting in memory", registers: [registry], collect() { this.set(healthFigures().buffered); } });
   new Gauge({ name: "analytics_dropped_rows_total", help: "Analytics rows dropped (buffer full or batch refused) since start", registers: [registry], collect() { this.set(healthFigures().dropped); } });
   new Gauge({ name: "analytics_written_rows_total", help: "Analytics rows written since start", registers: [registry], collect() { this.set(healthFigures().written); } });
-  if (renders) {
-    new Gauge({ name: "page_renders_running", help: "Server renders in progress (at most RENDER_CONCURRENCY)", registers: [registry], collect() { this.set(renders.running); } });
-    new Gauge({ name: "page_renders_waiting", help: "Server renders waiting for their turn (at most RENDER_QUEUE)", registers: [registry], collect() { this.set(renders.waiting); } });
-    new Gauge({ name: "page_renders_refused_total", help: "Server renders refused with 503 (line full) since start", registers: [registry], collect() { this.set(renders.refused); } });
-  }
   if (db) {
     // One query per scrape for the four outbox gauges (each gauge's collect asks within the second).
     let read: { at: number; figures: Promise<OutboxFigures | null> } | null = null;

@@ -47,16 +47,6 @@ describe("loadEnv", () => {
     expect(() => loadEnv({ DATA_DIR: dataDir(), [name]: value })).toThrowError(new RegExp(`^Invalid configuration: ${name} `));
   });
 
-  it("limits server renders to two per core with 200 waiting unless RENDER_CONCURRENCY and RENDER_QUEUE say otherwise", async () => {
-    const { availableParallelism } = await import("node:os");
-    expect(loadEnv({ DATA_DIR: dataDir() }).renders).toEqual({ concurrency: 2 * availableParallelism(), maxWaiting: 200 });
-    expect(loadEnv({ DATA_DIR: dataDir(), RENDER_CONCURRENCY: "0", RENDER_QUEUE: "0" }).renders).toEqual({ concurrency: 0, maxWaiting: 0 });
-    expect(loadEnv({ DATA_DIR: dataDir(), RENDER_CONCURRENCY: " 3 ", RENDER_QUEUE: "50" }).renders).toEqual({ concurrency: 3, maxWaiting: 50 });
-    for (const [name, value] of [["RENDER_CONCURRENCY", "-1"], ["RENDER_CONCURRENCY", "two"], ["RENDER_QUEUE", "1.5"]]) {
-      expect(() => loadEnv({ DATA_DIR: dataDir(), [name]: value })).toThrowError(new RegExp(`^Invalid configuration: ${name} `));
-    }
-  });
-
   it("reads admin lists", () => {
     const env = loadEnv({ DATA_DIR: dataDir(), ADMIN_EMAILS: " A@Example.com, b@example.com ", ADMIN_USER_IDS: "u1,,u2" });
     expect(env.adminEmails).toEqual(["a@example.com", "b@example.com"]);

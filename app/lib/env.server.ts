@@ -1,6 +1,5 @@
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { availableParallelism } from "node:os";
 import path from "node:path";
 import webpush from "web-push";
 import { z } from "./zod";
@@ -110,19 +109,6 @@ const EnvSchema = z.object({
     .default("5")
     .refine((v) => /^\d+$/.test(v) && Number(v) <= 3600, { message: "must be a whole number of seconds from 0 to 3600" })
     .transform(Number),
-  // Server renders in progress at once and waiting in line (server/render-limit.ts); 0 renders = no limit.
-  RENDER_CONCURRENCY: z
-    .string()
-    .trim()
-    .optional()
-    .refine((v) => v === undefined || (/^\d+$/.test(v) && Number(v) <= 1000), { message: "must be a whole number from 0 to 1000" })
-    .transform((v) => (v === undefined ? undefined : Number(v))),
-  RENDER_QUEUE: z
-    .string()
-    .trim()
-    .default("200")
-    .refine((v) => /^\d+$/.test(v) && Number(v) <= 100_000, { message: "must be a whole number from 0 to 100000" })
-    .transform(Number),
   // An S3-compatible bucket for uploads (docs/architecture.md "One bundle, one module graph"); without S3_BUCKET they go to DATA_DIR/uploads.
   S3_BUCKET: z.string().trim().optional().transform((v) => v || undefined),
   S3_ENDPOINT: optionalUrl(["https:", "http:"]),
@@ -206,8 +192,6 @@ export type Env = {
   authRateLimitMax: number;
   /** How long a signed-out visitor's page or public API answer is reused (server/page-cache.ts); 0 = off. */
   pageCacheSeconds: number;
-  /** RENDER_CONCURRENCY and RENDER_QUEUE: server renders at once (0 = no limit) and how many may wait (server/render-limit.ts). */
-  renders: { concurrency: number; maxWaiting: number };
   /** Where uploads go: DATA_DIR/uploads, or an S3-compatible bucket when S3_BUCKET is set. */
   s3: S3Config | undefined;
   /** SMTP_URL (smtp:// or smtps://); undefined: mail is written to DATA_DIR/mail as .eml files. */
@@ -278,7 +262,6 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
     seedCatalogue: e.SEED_CATALOGUE === "auto",
     authRateLimitMax: e.AUTH_RATE_LIMIT_MAX,
     pageCacheSeconds: e.PAGE_CACHE_SECONDS,
-    renders: { concurrency: e.RENDER_CONCURRENCY ?? 2 * availableParallelism(), maxWaiting: e.RENDER_QUEUE },
     s3: s3Config(e),
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM ?? `トレポケ <no-reply@${mailHost(e.SITE_URL ?? `http://localhost:${port}`)}>`,
