@@ -39,4 +39,26 @@ describe("coalescedBody", () => {
     expect(pieces.map((p) => p.toString()).join("")).toBe("<p>a</p></html>");
     expect(ended).toBe(1);
   });
+
+  it("ends a piece after a whole tag: an unfinished one leaves with the next piece", async () => {
+    const body = coalescedBody();
+    const pieces = collect(body);
+    body.write(Buffer.from("<p>ポケ</p><link rel=\"module"));
+    await nextTurn();
+    body.write(Buffer.from("preload\" href=\"/assets/a.js\"/>"));
+    await nextTurn();
+    expect(pieces.map((p) => p.toString())).toEqual(["<p>ポケ</p>", '<link rel="modulepreload" fetchpriority="low" href="/assets/a.js"/>']);
+  });
+
+  it("asks for every module preload at low priority and leaves other links as they are", async () => {
+    const body = coalescedBody();
+    const pieces = collect(body);
+    const finished = new Promise((resolve) => body.on("end", resolve));
+    body.end(Buffer.from('<link rel="stylesheet" href="/assets/root.css"/><link rel="modulepreload" href="/assets/a.js"/><link rel="modulepreload" href="/assets/b.js"/>'));
+    await finished;
+    expect(pieces.map((p) => p.toString()).join("")).toBe(
+      '<link rel="stylesheet" href="/assets/root.css"/><link rel="modulepreload" fetchpriority="low" href="/assets/a.js"/><link rel="modulepreload" fetchpriority="low" href="/assets/b.js"/>',
+    );
+  });
 });
+
