@@ -1,7 +1,7 @@
 // `npm run audit:lighthouse`: Lighthouse SEO and Best Practices of every public page, offline,
 // against the built server on 127.0.0.1 (run `npm run build` first), then mobile performance
 // (Lighthouse's default mobile profile: simulated slow 4G, a 4× slower CPU) of the pages people
-// land on. Chromium comes from the system (CHROME_PATH, default /usr/bin/chromium). When the
+// land on, each the median of LIGHTHOUSE_RUNS (default 3) runs. Chromium comes from the system (CHROME_PATH, default /usr/bin/chromium). When the
 // artwork package of `npm run cards:art` is installed, the cards show that artwork (as the
 // site does once an operator has run it); otherwise they show their placeholders, and it says so.
 // Prints each page's scores and the audits that did not pass; exits 1 when an indexable page
@@ -22,6 +22,12 @@ import { PAGES_ADMIN, seedPublicPages } from "./public-pages";
 const CHROME_PATH = process.env.CHROME_PATH ?? "/usr/bin/chromium";
 
 const PERFORMANCE_AIM = 95;
+/**
+ * Lighthouse runs per page for the performance score, of which the median run is shown (the score
+ * of one run moves by several points from run to run on the same build, mostly through Total
+ * Blocking Time; Lighthouse's own advice is the median of several runs).
+ */
+const PERFORMANCE_RUNS = Math.max(1, Number(process.env.LIGHTHOUSE_RUNS ?? 3));
 
 /** The card artwork of `npm run cards:art` in a fresh data folder, when its package is installed. */
 async function dataDirWithArt(): Promise<{ dataDir: string; art: string }> {
@@ -80,17 +86,22 @@ try {
   }
   // The pages people land on, mobile (Lighthouse's defaults), each after one warm-up load so the
   // signed-out page cache answers as it does for every visitor but the first.
-  console.log("\n| page (mobile) | performance | LCP | TBT | CLS | FCP | SI |");
+  console.log(`\n| page (mobile; the median of ${PERFORMANCE_RUNS} runs) | performance (every run) | LCP | TBT | CLS | FCP | SI |`);
   console.log("|---|---|---|---|---|---|---|");
   for (const pathname of ["/", "/cards", `/cards/${cardId}`, "/trades", "/articles", `/articles/${articleSlug}`, "/deck-recipes", `/deck-recipes/${deckSlug}`]) {
     await fetch(server.url + pathname);
-    const result = await lighthouse(server.url + pathname, { port: chrome.port, output: "json", logLevel: "error", onlyCategories: ["performance"] });
-    if (!result) throw new Error(`no result for ${pathname}`);
-    const { categories, audits } = result.lhr;
+    const runs = [];
+    for (let run = 0; run < PERFORMANCE_RUNS; run++) {
+      const result = await lighthouse(server.url + pathname, { port: chrome.port, output: "json", logLevel: "error", onlyCategories: ["performance"] });
+      if (!result) throw new Error(`no result for ${pathname}`);
+      runs.push({ lhr: result.lhr, score: Math.round((result.lhr.categories.performance?.score ?? 0) * 100) });
+    }
+    const ordered = [...runs].sort((x, y) => x.score - y.score);
+    const { lhr, score } = ordered[Math.floor((ordered.length - 1) / 2)];
+    const { audits } = lhr;
     const shown = (id: string) => audits[id]?.displayValue ?? "?";
-    const score = Math.round((categories.performance?.score ?? 0) * 100);
     console.log(
-      `| ${shortPath(pathname)} | ${score} | ${shown("largest-contentful-paint")} | ${shown("total-blocking-time")} | ${shown("cumulative-layout-shift")} | ${shown("first-contentful-paint")} | ${shown("speed-index")} |`,
+      `| ${shortPath(pathname)} | ${score} (${runs.map((r) => r.score).join(", ")}) | ${shown("largest-contentful-paint")} | ${shown("total-blocking-time")} | ${shown("cumulative-layout-shift")} | ${shown("first-contentful-paint")} | ${shown("speed-index")} |`,
     );
     if (process.env.VERBOSE) {
       const weak = Object.values(audits).filter((a) => a.score !== null && a.score < 0.9 && a.details?.type === "opportunity" || (a.id === "render-blocking-insight" || a.id === "lcp-breakdown-insight"));
