@@ -11,13 +11,13 @@ import {
   blockRoomPartner,
   ChatError,
   countUnread,
-  getRoomState,
   listMessages,
   markRead,
   requireRoomMember,
   sendMessage,
   unblockRoomPartner,
 } from "../app/features/chat/chat.server";
+import { getRoomState } from "../app/features/chat/room-views.server";
 import { reportMessage } from "../app/features/moderation/moderation.server";
 import { ReportSchema, RoomIdSchema, SendMessageSchema, SeqSchema, SyncSchema, TradeStepSchema } from "../app/features/chat/chat.schema";
 import {

@@ -1,6 +1,7 @@
 import { useCallback } from "react";
 import { data, useRevalidator } from "react-router";
-import { getRoomState, getRoomView, listMessages } from "../features/chat/chat.server";
+import { listMessages } from "../features/chat/chat.server";
+import { getRoomState, getRoomView } from "../features/chat/room-views.server";
 import { ChatRoom } from "../features/chat/components/chat-room";
 import { chatMessages } from "../features/chat/messages";
 import { requireViewer } from "../features/users/session.server";

@@ -21,7 +21,8 @@ import {
   wantedCards,
 } from "../../app/db/schema/index";
 import { rowsOf } from "../../app/db/sql.server";
-import { getRoomView, markRead, sendMessage } from "../../app/features/chat/chat.server";
+import { markRead, sendMessage } from "../../app/features/chat/chat.server";
+import { getRoomView } from "../../app/features/chat/room-views.server";
 import type { MailMessage } from "../../app/features/mail/mail.server";
 import { reportMessage } from "../../app/features/moderation/moderation.server";
 import { AccountError } from "../../app/features/users/account-errors";

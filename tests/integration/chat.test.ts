@@ -6,13 +6,12 @@ import {
   applyTradeStep,
   blockRoomPartner,
   countUnread,
-  getRoomView,
   listMessages,
-  listRoomsForUser,
   markRead,
   sendMessage,
   unblockRoomPartner,
 } from "../../app/features/chat/chat.server";
+import { getRoomView, listRoomsForUser } from "../../app/features/chat/room-views.server";
 import { reportMessage } from "../../app/features/moderation/moderation.server";
 import { createChatRoom, createChatUser, newClientId } from "../support/chat-factories";
 import { createTestDatabase, type TestDatabase } from "../support/test-db";

@@ -15,7 +15,7 @@ import {
 } from "../../app/features/notifications/notifications.server";
 import { addWantedCard, listWantedCards, removeWantedCard } from "../../app/features/notifications/want-list.server";
 import { readNotificationsPage } from "../../app/features/notifications/notifications-page.server";
-import { listRoomsForUser } from "../../app/features/chat/chat.server";
+import { listRoomsForUser } from "../../app/features/chat/room-views.server";
 import { createOffer, openChatRoomForOffer } from "../../app/features/trades/offers.server";
 import { OfferInputSchema } from "../../app/features/trades/trades.schema";
 import { addTradeRuleChange } from "../../app/features/trades/trade-rules.server";

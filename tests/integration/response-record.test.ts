@@ -8,7 +8,7 @@ import { createOffer } from "../../app/features/trades/offers.server";
 import { OfferInputSchema } from "../../app/features/trades/trades.schema";
 import { answersRarely, responseRecord } from "../../app/features/users/response-record.server";
 import { listBlockedUsers } from "../../app/features/blocks/blocks.server";
-import { listRoomsForUser } from "../../app/features/chat/chat.server";
+import { listRoomsForUser } from "../../app/features/chat/room-views.server";
 import { listOwnOffers } from "../../app/features/trades/offers.server";
 import { readProfilePage } from "../../app/features/profile/profile-page.server";
 import { getProfile } from "../../app/features/users/users.server";

@@ -1,6 +1,6 @@
 import type { Db } from "../../db/client.server";
 import { readTogether } from "../../db/sql.server";
-import { roomListQuery, roomSummaries, type ChatRoomSummary, type RoomListRow } from "../chat/chat.server";
+import { roomListQuery, roomSummaries, type ChatRoomSummary, type RoomListRow } from "../chat/room-views.server";
 import { notificationPageOf, notificationsQuery, type NotificationListOptions, type NotificationRow } from "./notifications.server";
 import type { NotificationView } from "./types";
 import { wantedCardsOf, wantedCardsQuery, type WantedCard, type WantedCardRow } from "./want-list.server";

@@ -3,7 +3,7 @@ import type { Db } from "../../db/client.server";
 import { profiles, users } from "../../db/schema/index";
 import { readTogether } from "../../db/sql.server";
 import { blockedUsersQuery, type BlockedUser } from "../blocks/blocks.server";
-import { roomListQuery, roomSummaries, type ChatRoomSummary, type RoomListRow } from "../chat/chat.server";
+import { roomListQuery, roomSummaries, type ChatRoomSummary, type RoomListRow } from "../chat/room-views.server";
 import { ownOffersFrom, ownOffersQuery } from "../trades/offers.server";
 import type { OfferView } from "../trades/types";
 import type { OfferRow } from "../trades/offer-views.server";
