@@ -28,6 +28,12 @@ const PERFORMANCE_AIM = 95;
  * Blocking Time; Lighthouse's own advice is the median of several runs).
  */
 const PERFORMANCE_RUNS = Math.max(1, Number(process.env.LIGHTHOUSE_RUNS ?? 3));
+/**
+ * LIGHTHOUSE_PAGES: a comma-separated list of landing pages ("/", "/cards", "card", "/trades",
+ * "/articles", "article", "/deck-recipes", "deck") to measure for performance, without the SEO and
+ * Best Practices pass; by default every landing page and that pass.
+ */
+const ONLY_PAGES = process.env.LIGHTHOUSE_PAGES?.split(",").map((p) => p.trim()).filter(Boolean);
 
 /** The card artwork of `npm run cards:art` in a fresh data folder, when its package is installed. */
 async function dataDirWithArt(): Promise<{ dataDir: string; art: string }> {
@@ -72,7 +78,7 @@ try {
   console.log(`server: ${server.url} (NODE_ENV=${server.mode}, PGlite), Chromium ${CHROME_PATH}; cards show ${art}`);
   console.log("| page | SEO | Best Practices | not passed |");
   console.log("|---|---|---|---|");
-  for (const page of pages) {
+  for (const page of ONLY_PAGES ? [] : pages) {
     const result = await lighthouse(server.url + page.path, { port: chrome.port, output: "json", logLevel: "error", onlyCategories: ["seo", "best-practices"], formFactor: "desktop", screenEmulation: { disabled: true } });
     if (!result) throw new Error(`no result for ${page.path}`);
     const { categories, audits } = result.lhr;
@@ -88,7 +94,8 @@ try {
   // signed-out page cache answers as it does for every visitor but the first.
   console.log(`\n| page (mobile; the median of ${PERFORMANCE_RUNS} runs) | performance (every run) | LCP | TBT | CLS | FCP | SI |`);
   console.log("|---|---|---|---|---|---|---|");
-  for (const pathname of ["/", "/cards", `/cards/${cardId}`, "/trades", "/articles", `/articles/${articleSlug}`, "/deck-recipes", `/deck-recipes/${deckSlug}`]) {
+  const landing: [string, string][] = [["/", "/"], ["/cards", "/cards"], ["card", `/cards/${cardId}`], ["/trades", "/trades"], ["/articles", "/articles"], ["article", `/articles/${articleSlug}`], ["/deck-recipes", "/deck-recipes"], ["deck", `/deck-recipes/${deckSlug}`]];
+  for (const [, pathname] of landing.filter(([name]) => !ONLY_PAGES || ONLY_PAGES.includes(name))) {
     await fetch(server.url + pathname);
     const runs = [];
     for (let run = 0; run < PERFORMANCE_RUNS; run++) {
@@ -106,6 +113,9 @@ try {
     if (process.env.VERBOSE) {
       const weak = Object.values(audits).filter((a) => a.score !== null && a.score < 0.9 && a.details?.type === "opportunity" || (a.id === "render-blocking-insight" || a.id === "lcp-breakdown-insight"));
       for (const a of weak) console.log(`    ${a.id}: ${a.displayValue ?? ""}`);
+      // The element the page's LCP is, and the phases of its time.
+      const lcpElement = JSON.stringify(audits["largest-contentful-paint-element"]?.details ?? audits["lcp-breakdown-insight"]?.details ?? {});
+      console.log(`    LCP element and phases: ${lcpElement.slice(0, 1500)}`);
     }
     if (score < PERFORMANCE_AIM) failed = true;
   }

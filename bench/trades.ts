@@ -4,7 +4,9 @@
 // cards — as SSR pages and as JSON — with /healthz of the same server as the baseline. PostgreSQL
 // (a fresh database on 127.0.0.1, dropped after) and PGlite side by side.
 // Needs a build (`npm run build`). Bounded: BENCH_SECONDS (default 10) per case, 127.0.0.1 only;
-// BENCH_ONLY=postgres skips PGlite, BENCH_DOCUMENTS_ONLY=1 measures only the SSR pages.
+// BENCH_ONLY=postgres skips PGlite, BENCH_DOCUMENTS_ONLY=1 measures only the SSR pages, BENCH_BUILDS
+// (default "build") names build directories to measure one after another on the same data (a
+// build of the code before a change beside the current one: `BENCH_BUILDS=build-before,build`).
 // Aim (issue 5): p99 under 50 ms on PostgreSQL for the board, the card filter and マッチ. A signed-in
 // page is rendered for each request, so the マッチ page is also set against the lightest signed-in
 // page (/terms) of the same run (docs/decisions/008).
@@ -96,84 +98,91 @@ async function signIn(url: string): Promise<string> {
     .join("; ");
 }
 
-const summary: { label: string; rows: Measurement[] }[] = [];
+const builds = (process.env.BENCH_BUILDS ?? "build").split(",").filter(Boolean);
+const summary: { label: string; build: string; rows: Measurement[] }[] = [];
 let mode = "unknown";
 for (const target of targets) {
   try {
     const { giveFilter } = await prepare(target);
-    const server = await startServer({ ...target.env, LOG_LEVEL: "warn" });
-    mode = server.mode;
-    try {
-      const cookie = await signIn(server.url);
-      const auth = { cookie };
-      const cases: [string, string, Record<string, string> | undefined][] = [
-        ["SSR /trades (first page)", "/trades", undefined],
-        ["SSR /trades?give=<top card>", `/trades?give=${encodeURIComponent(giveFilter)}`, undefined],
-        ["SSR /trades?view=matches", "/trades?view=matches", auth],
-        // The lightest page a signed-in user can get (static text): what any signed-in render costs.
-        ["SSR /terms (signed in)", "/terms", auth],
-        // The same floor signed out, past the page cache: what the signed-out board is set against.
-        ["SSR /terms, cache miss", "/terms", CACHE_MISS],
-        // Signed in, the board is rendered for each request (no page cache): aim within 2× of /terms.
-        ["SSR /trades (signed in)", "/trades", auth],
-        ["GET /api/trades", "/api/trades", undefined],
-        ["GET /api/trades?give=<top card>", `/api/trades?give=${encodeURIComponent(giveFilter)}`, undefined],
-        ["GET /api/trades/matches", "/api/trades/matches", auth],
-        // What the マッチ tab loads when it is opened from another page of the app.
-        ["GET /trades.data?view=matches", "/trades.data?view=matches", auth],
-        // Signed-out pages and APIs come from the page cache; these are computed every time.
-        ["SSR /trades, cache miss", "/trades", CACHE_MISS],
-        ["SSR ?give=<top card>, cache miss", `/trades?give=${encodeURIComponent(giveFilter)}`, CACHE_MISS],
-        ["GET /api/trades, cache miss", "/api/trades", CACHE_MISS],
-        ["GET /api/trades?give=, cache miss", `/api/trades?give=${encodeURIComponent(giveFilter)}`, CACHE_MISS],
-      ];
-      await measure("warm-up", `${server.url}/trades`, { duration: 2, connections: 4 });
-      const rows: Measurement[] = [await measure(`/healthz (${target.label})`, `${server.url}/healthz`, opts)];
-      for (const [name, pathname, headers] of cases) {
-        if (process.env.BENCH_DOCUMENTS_ONLY === "1" && !name.startsWith("SSR")) continue;
-        rows.push(await measure(`${name} (${target.label})`, `${server.url}${pathname}`, { ...opts, headers }));
-      }
-      printTable(`[server mode: ${server.mode}] Trade board, ${offers} offers — ${target.label}, ${connections} connections, ${duration} s per case (baseline: /healthz)`, rows, rows[0]);
-      summary.push({ label: target.label, rows });
-    } finally {
-      await server.stop();
-    }
+    for (const build of builds) await measureBuild(target, build, giveFilter);
   } finally {
     await target.cleanup();
   }
 }
 
-const pgRows = summary.find((s) => s.label === "postgres")?.rows;
-if (pgRows) {
-  const row = (prefix: string) => pgRows.find((r) => r.name.startsWith(prefix));
-  // Signed-in documents are rendered for each request; they are compared with the lightest one.
-  const signedInPage = (r: Measurement) => r.name.startsWith("SSR /trades?view=matches") || r.name.startsWith("SSR /terms") || r.name.startsWith("SSR /trades (signed in)");
-  const budget = pgRows.slice(1).filter((r) => !r.name.includes("cache miss") && !signedInPage(r));
-  const over = budget.filter((r) => r.p99 >= 50 || r.errors + r.non2xx > 0);
-  console.log(over.length ? `\nOver the 50 ms p99 aim on PostgreSQL: ${over.map((r) => `${r.name} ${r.p99} ms`).join(", ")}` : "\nBoard, card filter and マッチ on PostgreSQL: p99 under 50 ms, no errors.");
-  // Pages rendered for each request, against the lightest page of the same run and sign-in state.
-  const floorIn = row("SSR /terms (signed in)");
-  const floorOut = row("SSR /terms, cache miss");
-  const againstFloor: [string, Measurement | undefined, Measurement | undefined][] = [
-    ["/trades signed in", row("SSR /trades (signed in)"), floorIn],
-    ["マッチ signed in", row("SSR /trades?view=matches"), floorIn],
-    ["/trades signed out, cache miss", row("SSR /trades, cache miss"), floorOut],
-  ];
-  console.log(`\n[server mode: ${mode}] PostgreSQL, ${offers} offers, ${connections} connections: each page against /terms of the same run and state (aim: req/s ≥ 0.5×, p99 ≤ 2×)`);
-  for (const [name, page, floor] of againstFloor) {
-    if (!page || !floor) continue;
-    const rps = page.rps / floor.rps;
-    const p99 = page.p99 / Math.max(floor.p99, 0.5);
-    console.log(
-      `  ${name.padEnd(32)} ${page.rps.toFixed(0).padStart(5)} req/s p99 ${String(page.p99).padStart(5)} ms; /terms ${floor.rps.toFixed(0).padStart(5)} req/s p99 ${String(floor.p99).padStart(5)} ms → ×${rps.toFixed(2)} req/s, ×${p99.toFixed(2)} p99 (${rps >= 0.5 && p99 <= 2 ? "met" : "not met"})`,
-    );
+async function measureBuild(target: BenchTarget, build: string, giveFilter: string): Promise<void> {
+  const server = await startServer({ ...target.env, LOG_LEVEL: "warn", BUILD_DIR: build });
+  mode = server.mode;
+  try {
+    const cookie = await signIn(server.url);
+    const auth = { cookie };
+    const cases: [string, string, Record<string, string> | undefined][] = [
+      ["SSR /trades (first page)", "/trades", undefined],
+      ["SSR /trades?give=<top card>", `/trades?give=${encodeURIComponent(giveFilter)}`, undefined],
+      ["SSR /trades?view=matches", "/trades?view=matches", auth],
+      // The lightest page a signed-in user can get (static text): what any signed-in render costs.
+      ["SSR /terms (signed in)", "/terms", auth],
+      // The same floor signed out, past the page cache: what the signed-out board is set against.
+      ["SSR /terms, cache miss", "/terms", CACHE_MISS],
+      // Signed in, the board is rendered for each request (no page cache): aim within 2× of /terms.
+      ["SSR /trades (signed in)", "/trades", auth],
+      ["GET /api/trades", "/api/trades", undefined],
+      ["GET /api/trades?give=<top card>", `/api/trades?give=${encodeURIComponent(giveFilter)}`, undefined],
+      ["GET /api/trades/matches", "/api/trades/matches", auth],
+      // What the マッチ tab loads when it is opened from another page of the app.
+      ["GET /trades.data?view=matches", "/trades.data?view=matches", auth],
+      // Signed-out pages and APIs come from the page cache; these are computed every time.
+      ["SSR /trades, cache miss", "/trades", CACHE_MISS],
+      ["SSR ?give=<top card>, cache miss", `/trades?give=${encodeURIComponent(giveFilter)}`, CACHE_MISS],
+      ["GET /api/trades, cache miss", "/api/trades", CACHE_MISS],
+      ["GET /api/trades?give=, cache miss", `/api/trades?give=${encodeURIComponent(giveFilter)}`, CACHE_MISS],
+    ];
+    await measure("warm-up", `${server.url}/trades`, { duration: 2, connections: 4 });
+    const rows: Measurement[] = [await measure(`/healthz (${target.label})`, `${server.url}/healthz`, opts)];
+    for (const [name, pathname, headers] of cases) {
+      if (process.env.BENCH_DOCUMENTS_ONLY === "1" && !name.startsWith("SSR")) continue;
+      rows.push(await measure(`${name} (${target.label})`, `${server.url}${pathname}`, { ...opts, headers }));
+    }
+    printTable(`[server mode: ${server.mode}] [${build}] Trade board, ${offers} offers — ${target.label}, ${connections} connections, ${duration} s per case (baseline: /healthz)`, rows, rows[0]);
+    summary.push({ label: target.label, build, rows });
+  } finally {
+    await server.stop();
   }
-  const pgl = summary.find((s) => s.label === "pglite")?.rows;
-  if (pgl) {
-    console.log("\np99 PGlite / PostgreSQL:");
-    pgRows.forEach((row, i) => {
-      const other = pgl[i];
-      if (other) console.log(`  ${row.name.replace(/ \(postgres\)$/, "").padEnd(34)} ${(other.p99 / Math.max(row.p99, 0.5)).toFixed(2)}×`);
-    });
+}
+
+for (const build of builds) {
+  const pgRows = summary.find((s) => s.label === "postgres" && s.build === build)?.rows;
+  if (pgRows) {
+    const row = (prefix: string) => pgRows.find((r) => r.name.startsWith(prefix));
+    // Signed-in documents are rendered for each request; they are compared with the lightest one.
+    const signedInPage = (r: Measurement) => r.name.startsWith("SSR /trades?view=matches") || r.name.startsWith("SSR /terms") || r.name.startsWith("SSR /trades (signed in)");
+    const budget = pgRows.slice(1).filter((r) => !r.name.includes("cache miss") && !signedInPage(r));
+    const over = budget.filter((r) => r.p99 >= 50 || r.errors + r.non2xx > 0);
+    console.log(over.length ? `\nOver the 50 ms p99 aim on PostgreSQL: ${over.map((r) => `${r.name} ${r.p99} ms`).join(", ")}` : "\nBoard, card filter and マッチ on PostgreSQL: p99 under 50 ms, no errors.");
+    // Pages rendered for each request, against the lightest page of the same run and sign-in state.
+    const floorIn = row("SSR /terms (signed in)");
+    const floorOut = row("SSR /terms, cache miss");
+    const againstFloor: [string, Measurement | undefined, Measurement | undefined][] = [
+      ["/trades signed in", row("SSR /trades (signed in)"), floorIn],
+      ["マッチ signed in", row("SSR /trades?view=matches"), floorIn],
+      ["/trades signed out, cache miss", row("SSR /trades, cache miss"), floorOut],
+    ];
+    console.log(`\n[server mode: ${mode}] [${build}] PostgreSQL, ${offers} offers, ${connections} connections: each page against /terms of the same run and state (aim: req/s ≥ 0.5×, p99 ≤ 2×)`);
+    for (const [name, page, floor] of againstFloor) {
+      if (!page || !floor) continue;
+      const rps = page.rps / floor.rps;
+      const p99 = page.p99 / Math.max(floor.p99, 0.5);
+      console.log(
+        `  ${name.padEnd(32)} ${page.rps.toFixed(0).padStart(5)} req/s p99 ${String(page.p99).padStart(5)} ms; /terms ${floor.rps.toFixed(0).padStart(5)} req/s p99 ${String(floor.p99).padStart(5)} ms → ×${rps.toFixed(2)} req/s, ×${p99.toFixed(2)} p99 (${rps >= 0.5 && p99 <= 2 ? "met" : "not met"})`,
+      );
+    }
+    const pgl = summary.find((s) => s.label === "pglite" && s.build === build)?.rows;
+    if (pgl) {
+      console.log("\np99 PGlite / PostgreSQL:");
+      pgRows.forEach((row, i) => {
+        const other = pgl[i];
+        if (other) console.log(`  ${row.name.replace(/ \(postgres\)$/, "").padEnd(34)} ${(other.p99 / Math.max(row.p99, 0.5)).toFixed(2)}×`);
+      });
+    }
   }
 }

@@ -8,7 +8,7 @@ import { CardImage } from "../features/cards/components/card-image";
 import { HomeDeckRecipes } from "../features/decks/components/home-deck-recipes";
 import { listHomeDecks } from "../features/decks/decks.server";
 import { NewestOffers } from "../features/trades/components/newest-offers";
-import { newestOffersFor } from "../features/home/newest-offers.server";
+import { listBoard } from "../features/trades/board.server";
 import { offersClosedByRules } from "../features/trades/trade-rules.server";
 import { toListItem } from "../features/trades/offer-views.server";
 import { getViewer } from "../features/users/session.server";
@@ -28,8 +28,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const featured = newest ? await showcaseCards(context.db, newest.id, 8) : [];
   const viewer = await getViewer(request, context);
   const [offers, newestArticles, deckRecipes] = await Promise.all([
-    // The board's newest, kept for everyone and filtered by the viewer's blocks.
-    newestOffersFor(context.db, viewer?.id ?? null, 4),
+    // The board's newest: its first page, kept for everyone and filtered by the viewer's blocks.
+    listBoard(context.db, { viewerId: viewer?.id, limit: 4 }).then((page) => page.offers),
     newestPublicArticles(context.db, HOME_ARTICLES),
     // デッキレシピ: tier 1 first, then newest.
     listHomeDecks(context.db, 6),

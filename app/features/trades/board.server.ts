@@ -5,13 +5,13 @@ import { rowsOf } from "../../db/sql.server";
 import { createCache, scopeOf } from "../../lib/cache.server";
 import { changeVersion } from "../../lib/change-bus.server";
 import { rememberCatalogueList } from "../cards/card-index.server";
-import { notBlockedFor } from "../blocks/blocks.server";
+import { blockedEitherWay, notBlockedFor } from "../blocks/blocks.server";
 import { TradeError } from "./errors";
 import { offerOpenNow } from "../../db/open-offers";
 import { OFFER_COLUMNS, UUID, withCards, type OfferRow } from "./offer-views.server";
 import { BOARD_PAGE_SIZE } from "./rules";
 import type { BoardFilters } from "./trades.schema";
-import type { BoardPage } from "./types";
+import type { BoardPage, OfferView } from "./types";
 
 /**
  * The trade board (docs/decisions/005): open offers newest-bumped first, in pages with a cursor of the
@@ -50,16 +50,67 @@ const sameRarityOn = (side: "give" | "want", cardId: string) =>
   sql`exists (select 1 from ${tradeOfferCards} c join ${cards} k on k.id = c.card_id
               where c.offer_id = o.id and c.side = ${side} and k.rarity = (select rarity from ${cards} where id = ${cardId}))`;
 
+type BoardOptions = { viewerId?: string | null; filters?: BoardFilters; cursor?: string | null; limit?: number };
+
+/** A page of the board as read, with each offer's cursor (its exact bumped_at and id). */
+type KeptPage = { offers: OfferView[]; cursors: string[]; more: boolean };
+
+/**
+ * How many offers beyond a page a kept page holds: the viewer's blocks and offers that expired
+ * since it was read are taken out of it, and it still answers while this many remain.
+ */
+const KEPT_EXTRA = 10;
+/** As long as the signed-out page cache keeps a page (PAGE_CACHE_SECONDS' default, docs/decisions/007). */
+const KEPT_PAGE_TTL_MS = 5_000;
+const keptPages = createCache<KeptPage>({ name: "board-pages", max: 500, ttlMs: KEPT_PAGE_TTL_MS });
+
+const pageSize = (limit: number | undefined) => Math.min(Math.max(limit ?? BOARD_PAGE_SIZE, 1), 50);
+
 /**
  * The board: open, unexpired offers, most recently posted or bumped first, 20 a page with a
  * cursor. Filters: a card given, any of several cards given, a card wanted, a pack (either side),
  * a rarity (either side).
+ *
+ * A page is the same for every reader but the users the reader blocked or was blocked by, so it
+ * is read once per board version, filters and cursor (with KEPT_EXTRA offers more) and kept for a
+ * few seconds: every board write, here or relayed from another instance, moves the version
+ * (posting, bumping, closing, completing, a rule change, a suspension, a block). An offer that
+ * expires by the clock moves no version, so the kept page is filtered by the clock on every read,
+ * and by the reader's blocks (one small read). When too few offers are left, the board itself is
+ * read for this reader. The answer is the one `queryBoard` gives at the same moment.
  */
-export async function listBoard(
-  db: Db,
-  options: { viewerId?: string | null; filters?: BoardFilters; cursor?: string | null; limit?: number } = {},
-): Promise<BoardPage> {
-  const limit = Math.min(Math.max(options.limit ?? BOARD_PAGE_SIZE, 1), 50);
+export async function listBoard(db: Db, options: BoardOptions = {}, now: Date = new Date()): Promise<BoardPage> {
+  const limit = pageSize(options.limit);
+  const filters = options.filters ?? {};
+  // A damaged cursor is refused before it names a kept page.
+  if (options.cursor) decodeCursor(options.cursor);
+  const key = `${scopeOf(db)}:${changeVersion("board")}:${limit}:${options.cursor ?? ""}:${JSON.stringify(filters, Object.keys(filters).sort())}`;
+  const [kept, hidden] = await Promise.all([
+    keptPages.remember(key, () => readBoard(db, { filters, cursor: options.cursor, limit: limit + KEPT_EXTRA })),
+    options.viewerId ? blockedEitherWay(db, options.viewerId) : new Set<string>(),
+  ]);
+  const shown: number[] = [];
+  kept.offers.forEach((offer, i) => {
+    if (Date.parse(offer.expiresAt) > now.getTime() && !hidden.has(offer.ownerId)) shown.push(i);
+  });
+  if (shown.length > limit) {
+    const page = shown.slice(0, limit);
+    return { offers: page.map((i) => kept.offers[i]), nextCursor: kept.cursors[page[page.length - 1]] };
+  }
+  if (!kept.more) return { offers: shown.map((i) => kept.offers[i]), nextCursor: null };
+  return queryBoard(db, options);
+}
+
+/** The board read from the database for this reader, without the kept pages (listBoard). */
+export async function queryBoard(db: Db, options: BoardOptions = {}): Promise<BoardPage> {
+  const limit = pageSize(options.limit);
+  const read = await readBoard(db, { ...options, limit });
+  return { offers: read.offers.slice(0, limit), nextCursor: read.more ? read.cursors[limit - 1] : null };
+}
+
+/** `limit` offers of the board and whether more follow. */
+async function readBoard(db: Db, options: BoardOptions & { limit: number }): Promise<KeptPage> {
+  const limit = options.limit;
   const f = options.filters ?? {};
   const where: SQL[] = [offerOpenNow(), sql`p.suspended_at is null`, notBlockedFor(options.viewerId)];
   if (f.give) {
@@ -96,10 +147,10 @@ export async function listBoard(
         limit ${limit + 1}`,
   );
   const page = rows.slice(0, limit);
-  const last = page[page.length - 1];
   return {
     offers: await withCards(db, page),
-    nextCursor: rows.length > limit && last ? encodeCursor(last.bump_key, last.id) : null,
+    cursors: page.map((row) => encodeCursor(row.bump_key, row.id)),
+    more: rows.length > limit,
   };
 }
 
