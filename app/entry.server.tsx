@@ -42,6 +42,11 @@ export default function handleRequest(
       </NonceContext.Provider>,
       {
         nonce,
+        // A part of the page that is ready when the page is sent stays in its place. By default React
+        // sends a finished Suspense part of more than 12.8 KB after the rest of the page, hidden,
+        // with a script that moves it in: a browser without JavaScript never showed it (the offer
+        // owner's edit form). A part still loading is streamed as before.
+        progressiveChunkSize: Number.POSITIVE_INFINITY,
         [readyOption]() {
           shellRendered = true;
           // One piece per turn of the event loop, not React's 4 KB pieces (each one a compressor flush).

@@ -1,4 +1,4 @@
-import { lazy, Suspense } from "react";
+import { Suspense, use, type ComponentProps } from "react";
 import { Form, Link, redirect } from "react-router";
 import { OfferCard } from "../features/trades/components/offer-card";
 import { RespondButton } from "../features/trades/components/respond-button";
@@ -125,8 +125,40 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 
 const button = "rounded-full border px-4 py-1.5 text-sm font-bold";
 
-// Only the offer's owner edits it: the form (and its card search) is not part of a visitor's load.
-const OfferForm = lazy(() => import("../features/trades/components/offer-form").then((m) => ({ default: m.OfferForm })));
+type OfferFormModule = typeof import("../features/trades/components/offer-form");
+type Tracked<T> = Promise<T> & { status?: "fulfilled" | "rejected"; value?: T; reason?: unknown };
+let offerFormModule: Tracked<OfferFormModule> | undefined;
+
+/**
+ * Only the offer's owner edits it: the form (and its card search) is not part of a visitor's load
+ * in the browser, where its module is loaded when an owner first edits. On the server it is loaded
+ * with this route, and the promise carries its outcome the way React's `use` reads it, so the edit
+ * page is rendered whole on every request: with `React.lazy` the first one after a start sent an
+ * empty place that only a script filled in, and a browser without JavaScript showed no form.
+ */
+function offerFormModuleLoaded(): Tracked<OfferFormModule> {
+  if (!offerFormModule) {
+    const loading: Tracked<OfferFormModule> = import("../features/trades/components/offer-form");
+    loading.then(
+      (module) => {
+        loading.status = "fulfilled";
+        loading.value = module;
+      },
+      (reason: unknown) => {
+        loading.status = "rejected";
+        loading.reason = reason;
+      },
+    );
+    offerFormModule = loading;
+  }
+  return offerFormModule;
+}
+if (import.meta.env.SSR) void offerFormModuleLoaded();
+
+function OfferForm(props: ComponentProps<OfferFormModule["OfferForm"]>) {
+  const { OfferForm: Form } = use<OfferFormModule>(offerFormModuleLoaded() as Promise<OfferFormModule>);
+  return <Form {...props} />;
+}
 
 export default function TradePage({ loaderData, actionData }: Route.ComponentProps) {
   const { offer, isOwner, signedIn, editing, now, myRoomId } = loaderData;

@@ -208,6 +208,15 @@ describe("trade board", () => {
     const offer = await (await intruder.context.request.get(`${baseUrl}/api/trades/${offerId}`)).json();
     expect(offer.offer.status).toBe("open");
 
+    // The edit form is in the page as sent: a browser without JavaScript shows it (a finished part of
+    // more than React's 12.8 KB used to come after the page, hidden, moved in by a script).
+    const noScript = await newContext(browser, { ...PHONE, javaScriptEnabled: false, storageState: await owner.context.storageState() });
+    const plain = await noScript.newPage();
+    await plain.goto(`${baseUrl}/trades/${offerId}?edit=1`);
+    await plain.getByRole("heading", { name: "トレード募集を編集" }).waitFor();
+    await expect(plain.locator("#offer-comment").isVisible()).resolves.toBe(true);
+    await noScript.close();
+
     // The owner closes the offer from the offer page on a phone.
     await owner.page.getByRole("button", { name: "募集を終了する" }).click();
     await owner.page.waitForURL(/done=closed/);
