@@ -8,7 +8,7 @@ import { layoutMessages } from "./messages";
 export type HeaderViewer = { displayName: string; isAdmin: boolean } | null;
 
 const linkClass = ({ isActive }: { isActive: boolean }) =>
-  `block rounded px-2 py-2 hover:bg-brand-50 hover:text-brand-800 md:py-1 ${isActive ? "font-bold text-brand-800" : ""}`;
+  `block whitespace-nowrap rounded px-2 py-2 hover:bg-brand-50 hover:text-brand-800 md:px-1.5 md:py-1 ${isActive ? "font-bold text-brand-800" : ""}`;
 
 /**
  * docs/product-rules.md §1 header: the title links home, sticky; on small screens the menu folds behind a
@@ -74,7 +74,7 @@ export function SiteHeader({ viewer, videoChannelUrl }: { viewer: HeaderViewer; 
           className={`${open ? "block" : "hidden"} absolute inset-x-0 top-full border-b border-slate-200 bg-white px-4 pb-4 shadow-lg md:static md:block md:border-0 md:bg-transparent md:p-0 md:shadow-none`}
         >
           <nav aria-label={t("mainMenu")}>
-            <ul className="flex flex-col gap-1 text-base md:flex-row md:flex-wrap md:items-center md:gap-x-2 md:text-sm">
+            <ul className="flex flex-col gap-1 text-base md:flex-row md:flex-wrap md:items-center md:gap-x-1 md:text-sm">
               <li><NavLink to="/cards" className={linkClass} onClick={close}>{t("cards")}</NavLink></li>
               <li><NavLink to="/articles" className={linkClass} onClick={close}>{t("articles")}</NavLink></li>
               <li><NavLink to="/deck-recipes" className={linkClass} onClick={close}>{t("deckRecipes")}</NavLink></li>
@@ -114,7 +114,7 @@ export function SiteHeader({ viewer, videoChannelUrl }: { viewer: HeaderViewer; 
                           .finally(() => void submit(form));
                       }}
                     >
-                      <button type="submit" className="block w-full rounded px-2 py-2 text-left hover:bg-brand-50 hover:text-brand-800 md:py-1">
+                      <button type="submit" className="block w-full whitespace-nowrap rounded px-2 py-2 text-left hover:bg-brand-50 hover:text-brand-800 md:px-1.5 md:py-1">
                         {t("logout")}
                       </button>
                     </Form>
@@ -123,7 +123,7 @@ export function SiteHeader({ viewer, videoChannelUrl }: { viewer: HeaderViewer; 
               ) : (
                 <li><NavLink to="/login" className={linkClass} onClick={close}>{t("login")}</NavLink></li>
               )}
-              <li className="pt-2 md:pl-2 md:pt-0">
+              <li className="pt-2 md:pl-1 md:pt-0">
                 <LanguageSwitch onChoose={close} />
               </li>
             </ul>
