@@ -45,7 +45,8 @@ export default function handleRequest(
         // A part of the page that is ready when the page is sent stays in its place. By default React
         // sends a finished Suspense part of more than 12.8 KB after the rest of the page, hidden,
         // with a script that moves it in: a browser without JavaScript never showed it (the offer
-        // owner's edit form). A part still loading is streamed as before.
+        // owner's edit form). A part still loading is streamed as before, and React still moves a
+        // finished part that carries a stylesheet with a `precedence` (none does here).
         progressiveChunkSize: Number.POSITIVE_INFINITY,
         [readyOption]() {
           shellRendered = true;

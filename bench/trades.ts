@@ -158,7 +158,7 @@ for (const build of builds) {
     const signedInPage = (r: Measurement) => r.name.startsWith("SSR /trades?view=matches") || r.name.startsWith("SSR /terms") || r.name.startsWith("SSR /trades (signed in)");
     const budget = pgRows.slice(1).filter((r) => !r.name.includes("cache miss") && !signedInPage(r));
     const over = budget.filter((r) => r.p99 >= 50 || r.errors + r.non2xx > 0);
-    console.log(over.length ? `\nOver the 50 ms p99 aim on PostgreSQL: ${over.map((r) => `${r.name} ${r.p99} ms`).join(", ")}` : "\nBoard, card filter and マッチ on PostgreSQL: p99 under 50 ms, no errors.");
+    console.log(over.length ? `\n[${build}] Over the 50 ms p99 aim on PostgreSQL: ${over.map((r) => `${r.name} ${r.p99} ms`).join(", ")}` : `\n[${build}] Board, card filter and マッチ on PostgreSQL: p99 under 50 ms, no errors.`);
     // Pages rendered for each request, against the lightest page of the same run and sign-in state.
     const floorIn = row("SSR /terms (signed in)");
     const floorOut = row("SSR /terms, cache miss");

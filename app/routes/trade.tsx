@@ -147,6 +147,8 @@ function offerFormModuleLoaded(): Tracked<OfferFormModule> {
       (reason: unknown) => {
         loading.status = "rejected";
         loading.reason = reason;
+        // The route's error page shows the failure; the next edit loads the module again.
+        offerFormModule = undefined;
       },
     );
     offerFormModule = loading;

@@ -62,7 +62,10 @@ type KeptPage = { offers: OfferView[]; cursors: string[]; more: boolean };
 const KEPT_EXTRA = 10;
 /** As long as the signed-out page cache keeps a page (PAGE_CACHE_SECONDS' default, docs/decisions/007). */
 const KEPT_PAGE_TTL_MS = 5_000;
-const keptPages = createCache<KeptPage>({ name: "board-pages", max: 500, ttlMs: KEPT_PAGE_TTL_MS });
+// First pages apart from the pages a cursor names: any well-formed cursor names a page, and a run of
+// them must not push out the pages everyone reads first.
+const keptFirstPages = createCache<KeptPage>({ name: "board-first-pages", max: 200, ttlMs: KEPT_PAGE_TTL_MS });
+const keptLaterPages = createCache<KeptPage>({ name: "board-later-pages", max: 300, ttlMs: KEPT_PAGE_TTL_MS });
 
 const pageSize = (limit: number | undefined) => Math.min(Math.max(limit ?? BOARD_PAGE_SIZE, 1), 50);
 
@@ -77,16 +80,21 @@ const pageSize = (limit: number | undefined) => Math.min(Math.max(limit ?? BOARD
  * (posting, bumping, closing, completing, a rule change, a suspension, a block). An offer that
  * expires by the clock moves no version, so the kept page is filtered by the clock on every read,
  * and by the reader's blocks (one small read). When too few offers are left, the board itself is
- * read for this reader. The answer is the one `queryBoard` gives at the same moment.
+ * read for this reader. The answer is the one `queryBoard` gives at the same moment on this
+ * instance; another instance sees a write once the change bus relays it (at once over Redis, or
+ * when the kept page's few seconds run out without it).
  */
 export async function listBoard(db: Db, options: BoardOptions = {}, now: Date = new Date()): Promise<BoardPage> {
   const limit = pageSize(options.limit);
   const filters = options.filters ?? {};
   // A damaged cursor is refused before it names a kept page.
   if (options.cursor) decodeCursor(options.cursor);
-  const key = `${scopeOf(db)}:${changeVersion("board")}:${limit}:${options.cursor ?? ""}:${JSON.stringify(filters, Object.keys(filters).sort())}`;
+  // The same filters in any order (of keys, of giveAny's cards) name one page.
+  const named = filters.giveAny ? { ...filters, giveAny: [...filters.giveAny].sort() } : filters;
+  const key = `${scopeOf(db)}:${changeVersion("board")}:${limit}:${options.cursor ?? ""}:${JSON.stringify(named, Object.keys(named).sort())}`;
+  const pages = options.cursor ? keptLaterPages : keptFirstPages;
   const [kept, hidden] = await Promise.all([
-    keptPages.remember(key, () => readBoard(db, { filters, cursor: options.cursor, limit: limit + KEPT_EXTRA })),
+    pages.remember(key, () => readBoard(db, { filters, cursor: options.cursor, limit: limit + KEPT_EXTRA })),
     options.viewerId ? blockedEitherWay(db, options.viewerId) : new Set<string>(),
   ]);
   const shown: number[] = [];
