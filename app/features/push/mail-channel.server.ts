@@ -13,7 +13,7 @@ import { enqueueDelivery, PermanentDeliveryError, registerDeliveryHandler } from
 import type { NotificationChannel } from "./channels.server";
 import { pushMessages } from "./messages";
 import { DEFAULT_CHOICES, DIGEST_HOUR_JST, MAIL_DELAY_MINUTES } from "./preferences";
-import { getNotificationPreferences } from "./preferences.server";
+import { getNotificationPreferences, getNotificationWithPreferences } from "./preferences.server";
 import { presence } from "./presence.server";
 import { startSweep } from "../../lib/sweep.server";
 
@@ -102,10 +102,10 @@ export function registerNotificationMailDelivery(db: Db, options: MailChannelOpt
   registerDeliveryHandler(NOTIFY_MAIL_DELIVERY_KIND, async (payload) => {
     const { id } = (payload ?? {}) as { id?: unknown };
     if (typeof id !== "string") throw new PermanentDeliveryError("malformed notify-mail payload");
-    const n = await getNotificationForDelivery(db, id);
-    if (!n || n.read) return;
-    const prefs = await getNotificationPreferences(db, n.userId);
-    if (prefs.channels[n.kind].mail !== "instant") return;
+    const found = await getNotificationWithPreferences(db, id);
+    if (!found) return;
+    const { notification: n, prefs } = found;
+    if (n.read || prefs.channels[n.kind].mail !== "instant") return;
     if (await presence().isOnline(n.userId)) return;
     const email = await recipient(db, n.userId);
     if (!email) return;

@@ -16,21 +16,25 @@ function fromRow(row: Row | undefined): NotificationPreferences & { locale: Loca
   };
 }
 
+/** The columns `fromRow` reads. */
+const PREFERENCE_COLUMNS = sql.raw("channels, quiet_start, quiet_end, quiet_mode, locale");
+
 /**
  * A notification as getNotificationForDelivery reads it and its owner's preferences, in one
- * round trip (the dispatch of every `notify` row, so of every chat message, needs both).
+ * round trip (the dispatch of every `notify` row, so of every chat message, needs both, as do each
+ * push and the notification mail).
  */
 export async function getNotificationWithPreferences(db: Queryable, id: string): Promise<{ notification: NotificationView & { userId: string }; prefs: NotificationPreferences & { locale: Locale } } | null> {
   const [row] = await rowsOf<DeliveryRow & { prefs: Row | null }>(
     db,
-    sql`select d.*, (select row_to_json(np) from (select channels, quiet_start, quiet_end, quiet_mode, locale from notification_preferences where user_id = d.user_id) np) as prefs
+    sql`select d.*, (select row_to_json(np) from (select ${PREFERENCE_COLUMNS} from notification_preferences where user_id = d.user_id) np) as prefs
         from (${notificationForDeliveryQuery(id)}) d`,
   );
   return row ? { notification: notificationForDelivery(row), prefs: fromRow(row.prefs ?? undefined) } : null;
 }
 
 export async function getNotificationPreferences(db: Queryable, userId: string): Promise<NotificationPreferences & { locale: Locale }> {
-  const [row] = await rowsOf<Row>(db, sql`select channels, quiet_start, quiet_end, quiet_mode, locale from notification_preferences where user_id = ${userId}`);
+  const [row] = await rowsOf<Row>(db, sql`select ${PREFERENCE_COLUMNS} from notification_preferences where user_id = ${userId}`);
   return fromRow(row);
 }
 

@@ -2,14 +2,14 @@ import type { Db } from "../../db/client.server";
 import type { VapidKeys } from "../../lib/env.server";
 import { translate, type Locale } from "../../lib/i18n";
 import type { Logger } from "../../lib/logger.server";
-import { countUnreadNotifications, getNotificationForDelivery } from "../notifications/notifications.server";
+import { countUnreadNotifications } from "../notifications/notifications.server";
 import { notificationText } from "../notifications/components/notification-text";
 import type { NotificationKind } from "../notifications/types";
 import { enqueueDelivery, PermanentDeliveryError, registerDeliveryHandler, TemporaryDeliveryError } from "../outbox/outbox.server";
 import type { NotificationChannel } from "./channels.server";
 import { pushMessages } from "./messages";
 import { inQuietHours, quietHoursEnd } from "./preferences";
-import { getNotificationPreferences } from "./preferences.server";
+import { getNotificationWithPreferences } from "./preferences.server";
 import { presence } from "./presence.server";
 import { dropSubscription, getSubscription } from "./subscriptions.server";
 import { PushGoneError, roomTopic, sendPush, type PushMessage, type PushOptions } from "./web-push.server";
@@ -75,10 +75,11 @@ export function registerPushDelivery(db: Db, vapid: VapidKeys, pushServiceOrigin
       options = { ttlSeconds: 300, urgency: "high" };
     } else {
       if (typeof job.id !== "string" || typeof job.n !== "number") throw new PermanentDeliveryError("malformed push payload");
-      const n = await getNotificationForDelivery(db, job.id);
-      if (!n || n.read || n.count > job.n || n.userId !== sub.userId) return;
+      const found = await getNotificationWithPreferences(db, job.id);
+      if (!found) return;
+      const { notification: n, prefs } = found;
+      if (n.read || n.count > job.n || n.userId !== sub.userId) return;
       // Held for quiet hours (or queued a while ago): the player may have turned push off since.
-      const prefs = await getNotificationPreferences(db, n.userId);
       if (prefs.channels[n.kind].push === "off") return;
       if (n.roomId && (await presence().isViewingRoom(n.userId, n.roomId))) return;
       const silent = job.silent === true;

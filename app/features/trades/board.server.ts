@@ -60,12 +60,16 @@ type KeptPage = { offers: OfferView[]; cursors: string[]; more: boolean };
  * since it was read are taken out of it, and it still answers while this many remain.
  */
 const KEPT_EXTRA = 10;
-/** As long as the signed-out page cache keeps a page (PAGE_CACHE_SECONDS' default, docs/decisions/007). */
-const KEPT_PAGE_TTL_MS = 5_000;
+/**
+ * How long what the board shows is kept between board writes (its pages, a card's counts): as long
+ * as the signed-out page cache keeps a page (PAGE_CACHE_SECONDS' default, docs/decisions/007), since
+ * offers that expire by the clock move no board version.
+ */
+const BOARD_KEPT_TTL_MS = 5_000;
 // First pages apart from the pages a cursor names: any well-formed cursor names a page, and a run of
 // them must not push out the pages everyone reads first.
-const keptFirstPages = createCache<KeptPage>({ name: "board-first-pages", max: 200, ttlMs: KEPT_PAGE_TTL_MS });
-const keptLaterPages = createCache<KeptPage>({ name: "board-later-pages", max: 300, ttlMs: KEPT_PAGE_TTL_MS });
+const keptFirstPages = createCache<KeptPage>({ name: "board-first-pages", max: 200, ttlMs: BOARD_KEPT_TTL_MS });
+const keptLaterPages = createCache<KeptPage>({ name: "board-later-pages", max: 300, ttlMs: BOARD_KEPT_TTL_MS });
 
 const pageSize = (limit: number | undefined) => Math.min(Math.max(limit ?? BOARD_PAGE_SIZE, 1), 50);
 
@@ -165,11 +169,9 @@ async function readBoard(db: Db, options: BoardOptions & { limit: number }): Pro
 /**
  * A card page's counts are the same for everyone: kept per card while the board stands. Any board
  * write (here or, through the change bus, on another instance) moves the board version and with it
- * the key; offers that expire by the clock move no version, so an entry lasts only as long as the
- * signed-out page cache keeps a page (PAGE_CACHE_SECONDS' default, docs/decisions/007).
+ * the key; offers that expire by the clock move no version (BOARD_KEPT_TTL_MS).
  */
-const CARD_COUNTS_TTL_MS = 5_000;
-const cardCounts = createCache<{ give: number; want: number }>({ name: "card-offer-counts", max: 5_000, ttlMs: CARD_COUNTS_TTL_MS });
+const cardCounts = createCache<{ give: number; want: number }>({ name: "card-offer-counts", max: 5_000, ttlMs: BOARD_KEPT_TTL_MS });
 
 /** For a card page: how many open offers give and want this card. */
 export function offerCountsForCard(db: Db, cardId: string): Promise<{ give: number; want: number }> {

@@ -62,9 +62,10 @@ export function useClientValidation(loadSchema: () => Promise<z.ZodType>, action
     waiting.current = true;
     const submitter = (event.nativeEvent as SubmitEvent).submitter;
     prepare().then(
-      (loaded) => {
+      () => {
         waiting.current = false;
-        if (check(form, loaded)) form.requestSubmit(submitter);
+        // The schema is kept by now (prepare keeps it first): this submission is checked above, once.
+        form.requestSubmit(submitter);
       },
       () => {
         waiting.current = false;

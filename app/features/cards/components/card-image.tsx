@@ -225,11 +225,14 @@ export function CardPlaceholder({ face, label, eager = false }: { face: CardFace
  */
 function SpeciesArtwork({ src, eager, onError }: { src: string; eager: boolean; onError: () => void }) {
   const img = useRef<HTMLImageElement>(null);
+  // Read at mount, not a dependency: a list passes a new callback with every render.
+  const failed = useRef(onError);
+  failed.current = onError;
   useEffect(() => {
     // Failed before hydration: React never heard the error event.
     const el = img.current;
-    if (el && el.complete && el.naturalWidth === 0) onError();
-  }, [onError]);
+    if (el && el.complete && el.naturalWidth === 0) failed.current();
+  }, [src]);
   return <img ref={img} src={src} alt="" width={320} height={320} loading={eager ? "eager" : "lazy"} fetchPriority={eager ? "high" : undefined} decoding="async" onError={onError} className="h-[88%] w-[88%] object-contain drop-shadow-sm" />;
 }
 
