@@ -112,6 +112,31 @@ describe("trade board", () => {
       historyWrites: 0,
     });
     expect(bob.page.url()).toBe(filteredUrl);
+    // A refusal (here: more than 30 changes in a minute) appears beside the chip as an alert, in the
+    // server's words, and the chip keeps its state. The presses before it go straight to the action;
+    // if the minute turns between them and the press, the press goes through and the round is repeated.
+    const fushigidane = filtered.locator(".offer-chip", { hasText: "フシギダネ" }).getByTestId("want-chip");
+    const problemsBefore = bob.problems.length;
+    let refusal = "";
+    for (let round = 0; round < 3 && !refusal; round++) {
+      const state = await fushigidane.getAttribute("data-wanted");
+      await bob.page.evaluate(async () => {
+        for (let i = 0; i < 31; i++) {
+          await fetch("/wanted-cards", { method: "POST", body: new URLSearchParams({ cardId: "A1-004", intent: "remove", redirectTo: "/trades", answer: "inline" }) });
+        }
+      });
+      await fushigidane.click();
+      const alert = filtered.locator(".offer-chip", { hasText: "フシギダネ" }).getByRole("alert");
+      await expect.poll(async () => (await alert.count()) > 0 || (await fushigidane.getAttribute("data-wanted")) !== state, { timeout: 15_000 }).toBe(true);
+      if (await alert.count()) {
+        refusal = (await alert.textContent()) ?? "";
+        expect(await fushigidane.getAttribute("data-wanted")).toBe(state);
+      }
+    }
+    expect(refusal).toContain("1分ほど待ってから");
+    // The browser logs each refused request (429); nothing else may appear.
+    const refused = bob.problems.splice(problemsBefore);
+    expect(refused.filter((problem) => !problem.includes("status of 429"))).toEqual([]);
     if (viewport) await bob.page.setViewportSize(viewport);
     expect(await seriousA11yViolations(bob.page)).toEqual([]);
     // Signed out, the same button asks to log in first and comes back to this board.

@@ -117,6 +117,21 @@ describe("guards", () => {
     expect(await getViewer(pageRequest("/", cookie), context)).toBeNull();
   });
 
+  it("reads the session once for the loaders of one page, and anew for the next page", async () => {
+    const { cookie, userId } = await signUp();
+    // React Router gives the root loader and the page's loader each their own Request, with one load context.
+    const page = { ...context };
+    const forRoot = await getViewer(pageRequest("/trades", cookie), page);
+    const forPage = await getViewer(pageRequest("/trades", cookie), page);
+    expect(forRoot?.id).toBe(userId);
+    expect(forPage).toBe(forRoot);
+    // Another request (its own context), or another cookie in the same one, is read again.
+    const next = await getViewer(pageRequest("/trades", cookie), { ...context });
+    expect(next).toEqual(forRoot);
+    expect(next).not.toBe(forRoot);
+    expect(await getViewer(pageRequest("/trades", "torepoke.session_token=forged.value"), page)).toBeNull();
+  });
+
   it("creates a missing profile row on the first request of its user", async () => {
     const { cookie, userId } = await signUp("あとから");
     await database.db.delete(profiles).where(eq(profiles.userId, userId));

@@ -165,17 +165,19 @@ async function readViewerRow(db: Db, token: string) {
   return row;
 }
 
-// The root loader and a page's loader both ask during one GET: resolve the session once.
-// (Not for POSTs: an action may change what the loaders after it must see.)
-const viewerOfRequest = new WeakMap<Request, Promise<Viewer | null>>();
+// The root loader and a page's loader both ask during one GET: resolve the session once. React
+// Router hands each loader its own Request, so the answer is kept on the request's load context
+// (one per HTTP request), for the cookie it was read with. (Not for POSTs: an action may change
+// what the loaders after it must see; they run after it as GETs and read the session anew.)
+const viewerOfRequest = new WeakMap<object, { cookie: string | null; viewer: Promise<Viewer | null> }>();
 
 export async function getViewer(request: Request, context: AppLoadContext): Promise<Viewer | null> {
   if (request.method !== "GET" && request.method !== "HEAD") return getViewerFromHeaders(request.headers, context.db, context.env, context.setCookie);
-  let viewer = viewerOfRequest.get(request);
-  if (!viewer) {
-    viewer = getViewerFromHeaders(request.headers, context.db, context.env, context.setCookie);
-    viewerOfRequest.set(request, viewer);
-  }
+  const cookie = request.headers.get("cookie");
+  const kept = viewerOfRequest.get(context);
+  if (kept && kept.cookie === cookie) return kept.viewer;
+  const viewer = getViewerFromHeaders(request.headers, context.db, context.env, context.setCookie);
+  viewerOfRequest.set(context, { cookie, viewer });
   return viewer;
 }
 

@@ -22,21 +22,21 @@ describe("the ほしい button on a card chip", () => {
   it("not on the list yet: a form adding the card, named for it", () => {
     const html = render(false);
     expect(html).toMatch(/<form [^>]*action="\/wanted-cards" method="post"/);
-    expect(html).toContain('name="intent" value="add"');
     expect(html).toContain('name="cardId" value="A1-001"');
     expect(html).toContain('aria-label="フシギダネをほしいカードに追加"');
     expect(html).toContain('data-wanted="false"');
     // Before hydration a plain form that comes back to the board; the fetcher's answer=inline comes with hydration.
     expect(html).toContain('name="redirectTo" value="/trades?rarity=◆"');
     expect(html).not.toContain('name="answer"');
-    // The live region a refusal is shown in, empty until there is one.
-    expect(html).toMatch(/<span role="alert" data-testid="want-chip-error" class="sr-only"><\/span>/);
+    // The intent goes with the press; a refusal's alert is put in only when there is one.
+    expect(html).toMatch(/<button type="submit" value="add" [^>]*name="intent">/);
+    expect(html).not.toContain('role="alert"');
   });
 
   it("already on the list: shows 追加済み and a press takes it off", () => {
     const html = render(true);
     expect(html).toContain("追加済み");
-    expect(html).toContain('name="intent" value="remove"');
+    expect(html).toMatch(/<button type="submit" value="remove" [^>]*name="intent">/);
     expect(html).toContain('aria-label="フシギダネはほしいカードに追加済み（押すと外します）"');
     expect(html).toContain('data-wanted="true"');
   });

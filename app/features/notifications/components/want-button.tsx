@@ -40,19 +40,26 @@ export function WantButton({ cardId, wanted, returnTo, compact = false }: { card
  * traded, too many presses) is shown next to the chip in the server's words. Before hydration it is
  * a plain form that comes back to `returnTo`.
  */
-export function WantChipButton({ cardId, name, wanted, returnTo }: { cardId: string; name: string; wanted: boolean | null; returnTo: string }) {
+export function WantChipButton(props: { cardId: string; name: string; wanted: boolean | null; returnTo: string }) {
   const t = useT(notificationsMessages);
-  const fetcher = useFetcher<unknown>();
-  const [hydrated, setHydrated] = useState(false);
-  useEffect(() => setHydrated(true), []);
-  if (wanted === null) {
+  if (props.wanted === null) {
     return (
-      <ListLink to={`/login?redirectTo=${encodeURIComponent(returnTo)}`} aria-label={t("wantChipLoginLabel", { name })} className="want-chip" data-testid="want-chip">
-        <span aria-hidden="true">＋</span>
+      <ListLink to={`/login?redirectTo=${encodeURIComponent(props.returnTo)}`} aria-label={t("wantChipLoginLabel", { name: props.name })} className="want-chip" data-testid="want-chip">
         {t("wantChipAdd")}
       </ListLink>
     );
   }
+  // The server sends the chip's form as it is before hydration; the fetcher (a dozen hooks for
+  // each of the dozens of chips on a board page) lives only in the browser. Both draw the same markup.
+  return import.meta.env.SSR ? <WantChipForm {...props} wanted={props.wanted} /> : <WantChipFetcher {...props} wanted={props.wanted} />;
+}
+
+type ChipProps = { cardId: string; name: string; wanted: boolean; returnTo: string };
+
+function WantChipFetcher(props: ChipProps) {
+  const fetcher = useFetcher<unknown>();
+  const [hydrated, setHydrated] = useState(false);
+  useEffect(() => setHydrated(true), []);
   // A plain form submitted through the fetcher, not fetcher.Form: that resolves its action against the
   // route tree for every chip of a list on each render (as ListForm).
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
@@ -61,15 +68,31 @@ export function WantChipButton({ cardId, name, wanted, returnTo }: { cardId: str
     void fetcher.submit(submitter ?? event.currentTarget, { method: "post", action: "/wanted-cards", preventScrollReset: true });
   };
   const busy = fetcher.state !== "idle";
-  const refusal = fetcher.state === "idle" ? refusalOf(fetcher.data) : undefined;
+  return <WantChipForm {...props} onSubmit={onSubmit} inline={hydrated} busy={busy} refusal={fetcher.state === "idle" ? refusalOf(fetcher.data)?.message : undefined} />;
+}
+
+/** The chip's form: `inline` (after hydration) asks the action for an answer in place of a redirect. */
+function WantChipForm({
+  cardId,
+  name,
+  wanted,
+  returnTo,
+  onSubmit,
+  inline = false,
+  busy = false,
+  refusal,
+}: ChipProps & { onSubmit?: (event: FormEvent<HTMLFormElement>) => void; inline?: boolean; busy?: boolean; refusal?: string }) {
+  const t = useT(notificationsMessages);
   return (
     <form method="post" action="/wanted-cards" className="inline" onSubmit={onSubmit} data-discover="true">
       <input type="hidden" name="cardId" value={cardId} />
-      <input type="hidden" name="intent" value={wanted ? "remove" : "add"} />
       <input type="hidden" name="redirectTo" value={returnTo} />
-      {hydrated ? <input type="hidden" name="answer" value="inline" /> : null}
+      {inline ? <input type="hidden" name="answer" value="inline" /> : null}
+      {/* The intent travels with the press (the form has no other way to be sent); ＋ or ✓ is the chip's ::before (app.css). */}
       <button
         type="submit"
+        name="intent"
+        value={wanted ? "remove" : "add"}
         aria-label={t(wanted ? "wantChipAddedLabel" : "wantChipAddLabel", { name })}
         aria-busy={busy || undefined}
         disabled={busy}
@@ -77,12 +100,14 @@ export function WantChipButton({ cardId, name, wanted, returnTo }: { cardId: str
         data-wanted={wanted ? "true" : "false"}
         className="want-chip"
       >
-        <span aria-hidden="true">{wanted ? "✓" : "＋"}</span>
         {t(wanted ? "wantChipAdded" : "wantChipAdd")}
       </button>
-      <span role="alert" data-testid="want-chip-error" className={refusal ? "ml-1 text-xs font-medium text-red-700" : "sr-only"}>
-        {refusal?.message ?? ""}
-      </span>
+      {/* Put in place with its words, so screen readers announce it as it appears. */}
+      {refusal ? (
+        <span role="alert" data-testid="want-chip-error" className="ml-1 text-xs font-medium text-red-700">
+          {refusal}
+        </span>
+      ) : null}
     </form>
   );
 }

@@ -102,7 +102,7 @@ export function OfferCard({
         <StatusBadge status={offer.status} />
       </header>
       <p className="mt-1 text-xs text-slate-600">
-        {t("completedTrades", { count: offer.ownerCompletedTrades })}・{t("lastActive", { time: ago(offer.ownerLastActiveAt) })}
+        {`${t("completedTrades", { count: offer.ownerCompletedTrades })}・${t("lastActive", { time: ago(offer.ownerLastActiveAt) })}`}
       </p>
       <dl>
         <dt>{t("give")}</dt>

@@ -20,8 +20,7 @@ export function RespondButton({ offerId, signedIn }: { offerId: string; signedIn
   }
   return (
     <ListForm action={`/trades/${offerId}`}>
-      <input type="hidden" name="intent" value="respond" />
-      <button type="submit" className="rounded-full bg-brand-700 px-4 py-1.5 text-sm font-bold text-white hover:bg-brand-800">
+      <button type="submit" name="intent" value="respond" className="rounded-full bg-brand-700 px-4 py-1.5 text-sm font-bold text-white hover:bg-brand-800">
         {t("respond")}
       </button>
     </ListForm>
