@@ -11,7 +11,9 @@ import { localeFromRequest } from "../lib/i18n";
 import type { Route } from "./+types/wanted-cards";
 
 /**
- * POST /wanted-cards (cardId, intent add|remove, redirectTo, answer?): the ほしいカード buttons.
+ * POST /wanted-cards (cardId, intent add|remove, redirectTo, answer?): the ほしいカード buttons. The
+ * card page's button sends them as form fields; a board's chip names them in the query of the
+ * action's URL (one element per chip instead of four: a board page draws dozens), fields first.
  * A plain form (before hydration, the card page's button) is sent back to `redirectTo`, a refusal
  * to this route's error page. The hydrated chip's fetcher sends answer=inline and stays on its
  * page: it hears `{ok, cardId, wanted}`, or the page refusal `{code, message}` with its status,
@@ -20,8 +22,9 @@ import type { Route } from "./+types/wanted-cards";
 export const action = withPageErrors(async function action({ request, context }: Route.ActionArgs) {
   const viewer = await requireViewer(request, context);
   const form = await readFormData(request);
-  const parsed = WantedCardFormSchema.safeParse(Object.fromEntries(form));
-  const inline = form.get("answer") === "inline";
+  const fields = { ...Object.fromEntries(new URL(request.url).searchParams), ...Object.fromEntries(form) };
+  const parsed = WantedCardFormSchema.safeParse(fields);
+  const inline = fields.answer === "inline";
   try {
     if (!parsed.success) throw new NotificationError("invalid");
     await countWantedChange(context.db, viewer.id);

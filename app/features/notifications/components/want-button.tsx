@@ -65,7 +65,8 @@ function WantChipFetcher(props: ChipProps) {
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const submitter = (event.nativeEvent as SubmitEvent).submitter as HTMLButtonElement | null;
-    void fetcher.submit(submitter ?? event.currentTarget, { method: "post", action: "/wanted-cards", preventScrollReset: true });
+    const form = event.currentTarget;
+    void fetcher.submit(submitter ?? form, { method: "post", action: form.getAttribute("action") ?? "/wanted-cards", preventScrollReset: true });
   };
   const busy = fetcher.state !== "idle";
   return <WantChipForm {...props} onSubmit={onSubmit} inline={hydrated} busy={busy} refusal={fetcher.state === "idle" ? refusalOf(fetcher.data)?.message : undefined} />;
@@ -83,16 +84,13 @@ function WantChipForm({
   refusal,
 }: ChipProps & { onSubmit?: (event: FormEvent<HTMLFormElement>) => void; inline?: boolean; busy?: boolean; refusal?: string }) {
   const t = useT(notificationsMessages);
+  // The card, the intent and the way back are the action's query (the route reads both); ＋ or ✓ is the chip's ::before (app.css).
+  const action = `/wanted-cards?${new URLSearchParams({ cardId, intent: wanted ? "remove" : "add", redirectTo: returnTo })}`;
   return (
-    <form method="post" action="/wanted-cards" className="inline" onSubmit={onSubmit} data-discover="true">
-      <input type="hidden" name="cardId" value={cardId} />
-      <input type="hidden" name="redirectTo" value={returnTo} />
+    <form method="post" action={action} className="inline" onSubmit={onSubmit} data-discover="true">
       {inline ? <input type="hidden" name="answer" value="inline" /> : null}
-      {/* The intent travels with the press (the form has no other way to be sent); ＋ or ✓ is the chip's ::before (app.css). */}
       <button
         type="submit"
-        name="intent"
-        value={wanted ? "remove" : "add"}
         aria-label={t(wanted ? "wantChipAddedLabel" : "wantChipAddLabel", { name })}
         aria-busy={busy || undefined}
         disabled={busy}
