@@ -122,7 +122,7 @@ describe("trade board", () => {
       const state = await fushigidane.getAttribute("data-wanted");
       await bob.page.evaluate(async () => {
         for (let i = 0; i < 31; i++) {
-          await fetch("/wanted-cards", { method: "POST", body: new URLSearchParams({ cardId: "A1-004", intent: "remove", redirectTo: "/trades", answer: "inline" }) });
+          await fetch("/wanted-cards", { method: "POST", redirect: "manual", body: new URLSearchParams({ cardId: "A1-004", intent: "remove", redirectTo: "/trades" }) });
         }
       });
       await fushigidane.click();

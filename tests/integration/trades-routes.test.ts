@@ -211,6 +211,9 @@ describe("the ほしい chip's fetcher (answer=inline): it stays on its page, a 
     // The hydrated chip's fetcher adds answer=inline as a field.
     expect(await chip("remove", new URLSearchParams({ answer: "inline" }))).toEqual({ status: 200, body: { ok: true, cardId: card.id, wanted: false } });
     expect(await listWantedCards(database.db, reader.id)).toEqual([]);
+    // A field of the form wins over the same name in the query.
+    expect(await chip("remove", new URLSearchParams({ intent: "add", answer: "inline" }))).toEqual({ status: 200, body: { ok: true, cardId: card.id, wanted: true } });
+    expect((await listWantedCards(database.db, reader.id)).map((c) => c.cardId)).toEqual([card.id]);
   });
 
   it("a full list and a card that cannot be traded are refused as {code, message} in Japanese; a plain form's refusal stays the error page's", async () => {

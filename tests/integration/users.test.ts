@@ -114,7 +114,8 @@ describe("guards", () => {
     const otherSecret = { ...context, env: { ...env, authSecret: "q".repeat(40) } };
     expect(await getViewer(pageRequest("/", cookie), otherSecret)).toBeNull();
     await database.db.update(sessions).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(sessions.userId, userId));
-    expect(await getViewer(pageRequest("/", cookie), context)).toBeNull();
+    // A new request (its own load context: one request's loaders share the session they read).
+    expect(await getViewer(pageRequest("/", cookie), { ...context })).toBeNull();
   });
 
   it("reads the session once for the loaders of one page, and anew for the next page", async () => {

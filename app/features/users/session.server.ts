@@ -168,7 +168,8 @@ async function readViewerRow(db: Db, token: string) {
 // The root loader and a page's loader both ask during one GET: resolve the session once. React
 // Router hands each loader its own Request, so the answer is kept on the request's load context
 // (one per HTTP request), for the cookie it was read with. (Not for POSTs: an action may change
-// what the loaders after it must see; they run after it as GETs and read the session anew.)
+// what the loaders after it must see; they run after it as GETs and read the session anew.) A
+// caller that hands one context to several requests (a test) gets the first answer for a cookie.
 const viewerOfRequest = new WeakMap<object, { cookie: string | null; viewer: Promise<Viewer | null> }>();
 
 export async function getViewer(request: Request, context: AppLoadContext): Promise<Viewer | null> {

@@ -1,6 +1,6 @@
 import { renderToStaticMarkup } from "react-dom/server";
 import { createMemoryRouter, RouterProvider } from "react-router";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { WantChipButton } from "./want-button";
 
 // Form needs a data router; the button is rendered as the board's card chip renders it.
@@ -10,6 +10,10 @@ const render = (wanted: boolean | null) => {
   });
   return renderToStaticMarkup(<RouterProvider router={router} />);
 };
+
+afterEach(() => {
+  vi.unstubAllEnvs();
+});
 
 describe("the ほしい button on a card chip", () => {
   it("signed out: a link to log in that comes back to the board, named for the card", () => {
@@ -29,6 +33,12 @@ describe("the ほしい button on a card chip", () => {
     expect(html).not.toContain("<input");
     // A refusal's alert is put in only when there is one.
     expect(html).not.toContain('role="alert"');
+  });
+
+  it("the browser's chip (with its fetcher) draws the server's markup, so hydration keeps it", () => {
+    const server = [render(false), render(true)];
+    vi.stubEnv("SSR", false);
+    expect([render(false), render(true)]).toEqual(server);
   });
 
   it("already on the list: shows 追加済み and a press takes it off", () => {

@@ -50,7 +50,9 @@ export function WantChipButton(props: { cardId: string; name: string; wanted: bo
     );
   }
   // The server sends the chip's form as it is before hydration; the fetcher (a dozen hooks for
-  // each of the dozens of chips on a board page) lives only in the browser. Both draw the same markup.
+  // each of the dozens of chips on a board page) lives only in the browser. Both draw the same markup
+  // (want-button.test.tsx compares them). The browser's tree has one more useId (the fetcher's):
+  // nothing inside the chip may call useId, or its ids would differ between the two and break hydration.
   return import.meta.env.SSR ? <WantChipForm {...props} wanted={props.wanted} /> : <WantChipFetcher {...props} wanted={props.wanted} />;
 }
 
