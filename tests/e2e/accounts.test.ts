@@ -119,10 +119,18 @@ describe("accounts", () => {
     // form sent without any focus (a password manager, a script), so the check is not there yet.
     const sendUnfocused = async (page: Page, email: string, password: string) => {
       await page.goto(`${baseUrl}/signup`);
-      // Hydrated: React has put its props on the form.
+      // Hydrated: React has put its props on the form and committed the hydration. (Its props are
+      // there as soon as React has rendered the form, which can be a moment before the commit; a
+      // submission in between is not React's yet, and the browser would post the form itself.)
       await page.waitForFunction(() => {
         const form = document.querySelector("main form");
-        return form !== null && Object.keys(form).some((key) => key.startsWith("__reactProps"));
+        const fiberKey = form ? Object.keys(form).find((key) => key.startsWith("__reactFiber")) : undefined;
+        if (!form || !fiberKey || !Object.keys(form).some((key) => key.startsWith("__reactProps"))) return false;
+        type Fiber = { return: Fiber | null; tag: number; stateNode: { current?: Fiber } };
+        let fiber = (form as unknown as Record<string, Fiber>)[fiberKey];
+        while (fiber.return) fiber = fiber.return;
+        // The tree the form was hydrated in is the root's current tree: committed.
+        return fiber.tag === 3 && fiber.stateNode.current === fiber;
       });
       await page.evaluate(
         ({ email, password }) => {
