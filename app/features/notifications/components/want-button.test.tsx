@@ -29,7 +29,7 @@ describe("the ほしい button on a card chip", () => {
     expect(html).toMatch(/<form [^>]*action="\/wanted-cards\?cardId=A1-001&amp;intent=add&amp;redirectTo=%2Ftrades%3Frarity%3D%E2%97%86" method="post"/);
     expect(html).toContain('aria-label="フシギダネをほしいカードに追加"');
     expect(html).toContain('data-wanted="false"');
-    // Before hydration a plain form that comes back to the board; the fetcher's answer=inline comes with hydration.
+    // A plain form that comes back to the board; the fetcher adds answer=inline to the query when it sends it.
     expect(html).not.toContain("<input");
     // A refusal's alert is put in only when there is one.
     expect(html).not.toContain('role="alert"');

@@ -1,4 +1,4 @@
-import { useEffect, useState, type FormEvent } from "react";
+import type { FormEvent } from "react";
 import { Form, useFetcher } from "react-router";
 import { ListLink } from "../../../components/ui/list-link";
 import { refusalOf } from "../../../lib/form-refusal";
@@ -60,37 +60,33 @@ type ChipProps = { cardId: string; name: string; wanted: boolean; returnTo: stri
 
 function WantChipFetcher(props: ChipProps) {
   const fetcher = useFetcher<unknown>();
-  const [hydrated, setHydrated] = useState(false);
-  useEffect(() => setHydrated(true), []);
   // A plain form submitted through the fetcher, not fetcher.Form: that resolves its action against the
-  // route tree for every chip of a list on each render (as ListForm).
+  // route tree for every chip of a list on each render (as ListForm). answer=inline (an answer in
+  // place of the redirect a plain form gets) joins the action's query only when the fetcher sends it.
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    const submitter = (event.nativeEvent as SubmitEvent).submitter as HTMLButtonElement | null;
     const form = event.currentTarget;
-    void fetcher.submit(submitter ?? form, { method: "post", action: form.getAttribute("action") ?? "/wanted-cards", preventScrollReset: true });
+    void fetcher.submit(form, { method: "post", action: `${form.getAttribute("action")}&answer=inline`, preventScrollReset: true });
   };
   const busy = fetcher.state !== "idle";
-  return <WantChipForm {...props} onSubmit={onSubmit} inline={hydrated} busy={busy} refusal={fetcher.state === "idle" ? refusalOf(fetcher.data)?.message : undefined} />;
+  return <WantChipForm {...props} onSubmit={onSubmit} busy={busy} refusal={fetcher.state === "idle" ? refusalOf(fetcher.data)?.message : undefined} />;
 }
 
-/** The chip's form: `inline` (after hydration) asks the action for an answer in place of a redirect. */
+/** The chip's form, the same before and after hydration. */
 function WantChipForm({
   cardId,
   name,
   wanted,
   returnTo,
   onSubmit,
-  inline = false,
   busy = false,
   refusal,
-}: ChipProps & { onSubmit?: (event: FormEvent<HTMLFormElement>) => void; inline?: boolean; busy?: boolean; refusal?: string }) {
+}: ChipProps & { onSubmit?: (event: FormEvent<HTMLFormElement>) => void; busy?: boolean; refusal?: string }) {
   const t = useT(notificationsMessages);
   // The card, the intent and the way back are the action's query (the route reads both); ＋ or ✓ is the chip's ::before (app.css).
   const action = `/wanted-cards?${new URLSearchParams({ cardId, intent: wanted ? "remove" : "add", redirectTo: returnTo })}`;
   return (
     <form method="post" action={action} className="inline" onSubmit={onSubmit} data-discover="true">
-      {inline ? <input type="hidden" name="answer" value="inline" /> : null}
       <button
         type="submit"
         aria-label={t(wanted ? "wantChipAddedLabel" : "wantChipAddLabel", { name })}
