@@ -1,10 +1,11 @@
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { Browser, BrowserContext } from "playwright-core";
 import webpush from "web-push";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchBrowser, newContext, watchConsole } from "../support/browser";
 import { signUp } from "../support/chat-e2e";
 import { startTestPushService, type TestPushService } from "../support/push-service";
 import { freePort, startServer, type RunningServer } from "../support/server";
+import { deliverPushToServiceWorker } from "../support/service-worker";
 import { until } from "../support/wait";
 
 let browser: Browser;
@@ -78,25 +79,6 @@ async function stubPushManager(context: BrowserContext, byKey: Record<string, Su
   }, byKey);
 }
 
-/** Delivers `payload` to the page's real service worker (DevTools protocol) and returns the notifications it shows. */
-async function deliverToServiceWorker(context: BrowserContext, page: Page, payload: string) {
-  const cdp = await context.newCDPSession(page);
-  const registrations = new Promise<{ registrationId: string }[]>((resolve) =>
-    cdp.on("ServiceWorker.workerRegistrationUpdated", (e: { registrations: { registrationId: string }[] }) => {
-      if (e.registrations.length) resolve(e.registrations);
-    }),
-  );
-  await cdp.send("ServiceWorker.enable");
-  const [registration] = await registrations;
-  await cdp.send("ServiceWorker.deliverPushMessage", { origin: new URL(server.url).origin, registrationId: registration.registrationId, data: payload });
-  let shown: { title: string; tag: string }[] = [];
-  await until(async () => {
-    shown = await page.evaluate(async () => (await (await navigator.serviceWorker.ready).getNotifications()).map((n) => ({ title: n.title, tag: n.tag })));
-    return shown.length > 0;
-  }, "the notification the service worker shows");
-  return shown;
-}
-
 let metricsPort: number;
 const env = () => ({ PUSH_SERVICE_ORIGINS: push.url, LOG_LEVEL: "warn", METRICS_PORT: String(metricsPort) });
 
@@ -158,8 +140,8 @@ describe("push after the site's key pair is replaced", () => {
     await settled();
     expect(pushesTo(forNew.clientHash)).toHaveLength(1);
     expect(pushesTo(forOld.clientHash)).toHaveLength(0);
-    const shown = await deliverToServiceWorker(context, again, pushesTo(forNew.clientHash)[0].payload);
-    expect(shown).toEqual([{ title: "トレポケ（テスト通知）", tag: "test" }]);
+    const shown = await deliverPushToServiceWorker(context, again, pushesTo(forNew.clientHash)[0].payload);
+    expect(shown.map(({ title, tag }) => ({ title, tag }))).toEqual([{ title: "トレポケ（テスト通知）", tag: "test" }]);
 
     // The browser replaces the subscription itself (pushsubscriptionchange, fired in the real
     // service worker here): the worker registers the new one with the session and drops the old.

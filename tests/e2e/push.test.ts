@@ -5,6 +5,7 @@ import { postOffer, respond, signUp, twoTradeableCards } from "../support/chat-e
 import { startTestPushService, type TestPushService } from "../support/push-service";
 import { startServer, type RunningServer } from "../support/server";
 import { startTestSmtpServer, type TestSmtpServer } from "../support/smtp-server";
+import { deliverPushToServiceWorker } from "../support/service-worker";
 import { until } from "../support/wait";
 
 const digits = () => String(Math.floor(Math.random() * 1e16)).padStart(16, "1");
@@ -155,26 +156,7 @@ describe("notifications outside the site: push and mail", () => {
     const a2 = await aContext.newPage();
     const a2Problems = watchConsole(a2);
     await a2.goto(`${baseUrl}/notifications`);
-    const cdp = await aContext.newCDPSession(a2);
-    const registrations = new Promise<{ registrationId: string; scopeURL: string }[]>((resolve) =>
-      cdp.on("ServiceWorker.workerRegistrationUpdated", (e: { registrations: { registrationId: string; scopeURL: string }[] }) => {
-        if (e.registrations.length) resolve(e.registrations);
-      }),
-    );
-    await cdp.send("ServiceWorker.enable");
-    const [registration] = await registrations;
-    await cdp.send("ServiceWorker.deliverPushMessage", { origin: new URL(baseUrl).origin, registrationId: registration.registrationId, data: second.payload });
-    // Polled with evaluate, which awaits the page's promise (waitForFunction takes a returned
-    // promise itself as truthy and would stop before the notification is shown).
-    type Shown = { title: string; body: string; tag: string; data: unknown };
-    let shown: Shown[] = [];
-    await until(async () => {
-      shown = await a2.evaluate(async () => {
-        const list = await (await navigator.serviceWorker.ready).getNotifications();
-        return list.map((n) => ({ title: n.title, body: n.body, tag: n.tag, data: n.data as unknown }));
-      });
-      return shown.length > 0;
-    }, "the notification A's service worker shows");
+    const shown = await deliverPushToServiceWorker(aContext, a2, second.payload);
     expect(shown).toEqual([{ title: "トレポケ", body: "ボタンさんから新しいメッセージが2件あります", tag: `room-${roomId}`, data: { url: `/chat/${roomId}` } }]);
     const [worker] = aContext.serviceWorkers();
     await worker.evaluate(async () => {
