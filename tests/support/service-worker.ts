@@ -11,7 +11,7 @@ type Shown = { title: string; body: string; tag: string; data: unknown };
  *
  * The push is delivered only once the registration has an activated version, and to a stopped
  * worker, as a push usually finds it: a worker left idle stops after about 30 seconds, and a
- * push that came while it was stopping was lost once (a busy test run). A failure names what
+ * push that came while it was stopping most likely went unseen once (a busy test run). A failure names what
  * DevTools reported about the worker, so a timeout says whether it ran, failed or never started.
  */
 export async function deliverPushToServiceWorker(context: BrowserContext, page: Page, payload: string, timeoutMs = 30_000): Promise<Shown[]> {
