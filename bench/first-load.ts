@@ -6,7 +6,7 @@
 // every public page kind is measured (a card, an offer, an article and a deck are made through the
 // HTTP API first); pass a comma-separated list of paths to measure others. Exits 1 over budget.
 import { gzipSync } from "node:zlib";
-import type { Browser, BrowserContext } from "playwright-core";
+import type { Browser, BrowserContext, Response } from "playwright-core";
 import { launchBrowser } from "../tests/support/browser";
 import { startServer } from "../tests/support/server";
 import { PAGES_ADMIN, seedPublicPages, signUp } from "./public-pages";
@@ -19,13 +19,17 @@ type Page = { path: string; label: string; anonymous: boolean };
 async function firstLoad(context: BrowserContext, url: string): Promise<{ files: number; raw: number; gzip: number; names: string[] }> {
   const page = await context.newPage();
   const scripts: Promise<{ name: string; raw: number; gzip: number }>[] = [];
-  page.on("response", (res) => {
+  const onResponse = (res: Response) => {
     if (res.request().resourceType() !== "script") return;
     scripts.push(
       res.body().then((body) => ({ name: new URL(res.url()).pathname.replace(/^\/assets\//, ""), raw: body.length, gzip: gzipSync(body, { level: 9 }).length })),
     );
-  });
+  };
+  page.on("response", onResponse);
   await page.goto(url, { waitUntil: "networkidle" });
+  // The first load ends at network idle: a script answered after it is not counted, and its body
+  // is not read from a page about to close.
+  page.off("response", onResponse);
   const loaded = await Promise.all(scripts);
   await page.close();
   return {
