@@ -10,9 +10,11 @@ type Shown = { title: string; body: string; tag: string; data: unknown };
  * Chromium cannot subscribe at a real push service) and returns the notifications it shows.
  *
  * The push is delivered only once the registration has an activated version, and to a stopped
- * worker, as a push usually finds it: a worker left idle stops after about 30 seconds, and a
- * push that came while it was stopping most likely went unseen once (a busy test run). A failure names what
- * DevTools reported about the worker, so a timeout says whether it ran, failed or never started.
+ * worker, as a push usually finds it. Once, in a busy test run, a delivered push showed nothing;
+ * a push arriving while the worker stopped was the suspicion, unconfirmed (Playwright keeps
+ * DevTools attached to workers, which normally keeps them from stopping when idle). A failure
+ * names what DevTools reported about the worker, so a timeout says whether it ran, failed or
+ * never started.
  */
 export async function deliverPushToServiceWorker(context: BrowserContext, page: Page, payload: string, timeoutMs = 30_000): Promise<Shown[]> {
   const cdp = await context.newCDPSession(page);
