@@ -392,7 +392,7 @@ describe("admin gate", () => {
       await context.close();
       await server.stop();
     }
-  });
+  }, 180_000); // two server starts and the CLI's own start: a minute is tight on a busy machine
 });
 
 describe("HTTP contracts of accounts", () => {
