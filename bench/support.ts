@@ -23,13 +23,21 @@ export type Measurement = { name: string; rps: number; p50: number; p99: number;
 export async function measure(
   name: string,
   url: string,
-  options: { connections?: number; duration?: number; headers?: Record<string, string> } = {},
+  options: {
+    connections?: number;
+    duration?: number;
+    headers?: Record<string, string>;
+    /** A path (and query) for each request in turn, in place of the url's: pages no cache has kept. */
+    nextPath?: () => string;
+  } = {},
 ): Promise<Measurement> {
+  const { nextPath } = options;
   const result = await autocannon({
     url,
     connections: options.connections ?? 50,
     duration: options.duration ?? 10,
     headers: options.headers,
+    requests: nextPath ? [{ setupRequest: (request) => ({ ...request, path: nextPath() }) }] : undefined,
   });
   return {
     name,
