@@ -177,8 +177,8 @@ export default function TradePage({ loaderData, actionData }: Route.ComponentPro
           <OfferForm
             mode="edit"
             error={error}
-            initialGive={offer.give.map((c) => ({ cardId: c.cardId, name: c.name, nameEn: c.nameEn, rarity: c.rarity, count: c.count }))}
-            initialWant={offer.want.map((c) => ({ cardId: c.cardId, name: c.name, nameEn: c.nameEn, rarity: c.rarity, count: c.count }))}
+            initialGive={offer.give.map((c) => ({ cardId: c.cardId, name: c.name, nameEn: c.nameEn, rarity: c.rarity, count: c.count, setCode: c.setCode, number: c.number }))}
+            initialWant={offer.want.map((c) => ({ cardId: c.cardId, name: c.name, nameEn: c.nameEn, rarity: c.rarity, count: c.count, setCode: c.setCode, number: c.number }))}
             initialComment={offer.comment}
             initialGiveAny={offer.giveAny}
             initialWantAny={offer.wantAny}

@@ -177,6 +177,10 @@ describe("trade for it", () => {
     const wanted = offerPrefillFromParams(new URLSearchParams("want=A1-096*2,A1-104*9,PROMO-A-007*2,bad id,A1-096*1"));
     expect(wanted).toEqual([{ cardId: "A1-096", count: 2 }, { cardId: "A1-104", count: 2 }, { cardId: "PROMO-A-007", count: 2 }]);
     // PROMO cards cannot be traded: they are left out of the prefill.
-    expect((await offerPrefill(database.db, wanted)).map((c) => c.cardId)).toEqual(["A1-096", "A1-104"]);
+    // Each with its print, which the form shows beside the name.
+    expect((await offerPrefill(database.db, wanted)).map((c) => [c.cardId, c.setCode, c.number])).toEqual([
+      ["A1-096", "A1", 96],
+      ["A1-104", "A1", 104],
+    ]);
   });
 });

@@ -317,7 +317,10 @@ export async function getOffer(db: Db, offerId: string, viewerId?: string | null
  * traded, shown in the trade picker's packs, at most MAX_CARDS_PER_SIDE; the rest are dropped,
  * so the form never starts with a card the board would refuse.
  */
-export async function offerPrefill(db: Db, wanted: { cardId: string; count: number }[]): Promise<{ cardId: string; name: string; nameEn: string; rarity: string; count: number }[]> {
+export async function offerPrefill(
+  db: Db,
+  wanted: { cardId: string; count: number }[],
+): Promise<{ cardId: string; name: string; nameEn: string; rarity: string; count: number; setCode: string | null; number: number | null }[]> {
   if (!wanted.length) return [];
   const [index, rules] = await Promise.all([cardIndex(db), loadTradeRules(db)]);
   const now = new Date();
@@ -325,7 +328,7 @@ export async function offerPrefill(db: Db, wanted: { cardId: string; count: numb
   for (const { cardId, count } of wanted) {
     const card = index.byId.get(cardId);
     if (!card || !isCardTradeableAt(rules, card, now) || !card.packIds.some((id) => !TRADE_EXCLUDED_PACKS.includes(id))) continue;
-    prefill.push({ cardId, name: card.name, nameEn: card.nameEn, rarity: card.rarity, count });
+    prefill.push({ cardId, name: card.name, nameEn: card.nameEn, rarity: card.rarity, count, setCode: card.setCode, number: card.number });
     if (prefill.length >= MAX_CARDS_PER_SIDE) break;
   }
   return prefill;

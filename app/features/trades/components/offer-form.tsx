@@ -2,10 +2,11 @@ import { useCallback, useState } from "react";
 import { Form, Link, useNavigation } from "react-router";
 import { TextareaField } from "../../../components/ui/form-field";
 import { SubmitButton } from "../../../components/ui/submit-button";
-import { useLocale, useT } from "../../../lib/i18n";
+import { useLocale, useT, type Locale } from "../../../lib/i18n";
 import { cardName } from "../../../lib/card-name";
 import { CardSearch } from "../../cards/components/card-search";
 import { displayRarity } from "../../../lib/rarity";
+import { cardPrint } from "../../../lib/card-print";
 import type { CardSearchResult } from "../../cards/types";
 import { tradeErrorMessages } from "../error-messages";
 import { tradesMessages } from "../messages";
@@ -14,9 +15,17 @@ import { tradeRulesMessages } from "../trade-rules-messages";
 import { tokyoShortDateTime } from "../../../lib/tokyo-time";
 import { COMMENT_MAX_LENGTH, MAX_CARDS_PER_SIDE, MAX_COPIES, MIN_COPIES, TRADE_EXCLUDED_PACKS, pairsByRarity } from "../rules";
 
-export type ChosenCard = { cardId: string; name: string; nameEn?: string; rarity: string; count: number };
+/** A card chosen for one side; its set and number tell apart the prints that share a name and rarity. */
+export type ChosenCard = { cardId: string; name: string; nameEn?: string; rarity: string; count: number; setCode?: string | null; number?: number | null };
 
 type Side = "give" | "want";
+
+/** The card's name with its print when known — ゼニガメ ◆ is in A1, A4b and B1a — for labels and the pairs line. */
+function chosenName(card: ChosenCard, locale: Locale): string {
+  const print = cardPrint(card);
+  if (!print) return cardName(card, locale);
+  return locale === "ja" ? `${cardName(card, locale)}（${print}）` : `${cardName(card, locale)} (${print})`;
+}
 
 function ChosenList({
   side,
@@ -34,35 +43,44 @@ function ChosenList({
   if (!cards.length) return <p className="text-sm text-slate-600">{t("noCardsChosen")}</p>;
   return (
     <ul className="space-y-2">
-      {cards.map((card) => (
-        <li key={card.cardId} className="flex flex-wrap items-center gap-2 rounded-md border border-slate-200 bg-white px-3 py-2">
-          <input type="hidden" name={side} value={`${card.cardId}*${card.count}`} />
-          <span className="font-medium">{cardName(card, locale)}</span>
-          <span className="text-amber-700">{displayRarity(card.rarity)}</span>
-          <label className="ml-auto flex items-center gap-1 text-sm">
-            <span className="sr-only">{t("copiesLabel", { name: cardName(card, locale) })}</span>
-            <select
-              value={card.count}
-              onChange={(e) => onCount(card.cardId, Number(e.target.value))}
-              className="rounded border border-slate-400 bg-white px-2 py-1"
+      {cards.map((card) => {
+        const print = cardPrint(card);
+        const named = chosenName(card, locale);
+        return (
+          <li key={card.cardId} className="flex flex-wrap items-center gap-2 rounded-md border border-slate-200 bg-white px-3 py-2">
+            <input type="hidden" name={side} value={`${card.cardId}*${card.count}`} />
+            <span className="font-medium">{cardName(card, locale)}</span>
+            <span className="text-amber-700">{displayRarity(card.rarity)}</span>
+            {print ? (
+              <span className="text-xs text-slate-600" data-testid="chosen-card-print">
+                {print}
+              </span>
+            ) : null}
+            <label className="ml-auto flex items-center gap-1 text-sm">
+              <span className="sr-only">{t("copiesLabel", { name: named })}</span>
+              <select
+                value={card.count}
+                onChange={(e) => onCount(card.cardId, Number(e.target.value))}
+                className="rounded border border-slate-400 bg-white px-2 py-1"
+              >
+                {Array.from({ length: MAX_COPIES - MIN_COPIES + 1 }, (_, i) => MIN_COPIES + i).map((n) => (
+                  <option key={n} value={n}>
+                    {t("copies", { count: n })}
+                  </option>
+                ))}
+              </select>
+            </label>
+            <button
+              type="button"
+              onClick={() => onRemove(card.cardId)}
+              className="rounded px-2 py-1 text-sm text-red-700 hover:bg-red-50"
+              aria-label={t("removeCard", { name: named })}
             >
-              {Array.from({ length: MAX_COPIES - MIN_COPIES + 1 }, (_, i) => MIN_COPIES + i).map((n) => (
-                <option key={n} value={n}>
-                  {t("copies", { count: n })}
-                </option>
-              ))}
-            </select>
-          </label>
-          <button
-            type="button"
-            onClick={() => onRemove(card.cardId)}
-            className="rounded px-2 py-1 text-sm text-red-700 hover:bg-red-50"
-            aria-label={t("removeCard", { name: cardName(card, locale) })}
-          >
-            ×
-          </button>
-        </li>
-      ))}
+              ×
+            </button>
+          </li>
+        );
+      })}
     </ul>
   );
 }
@@ -127,7 +145,7 @@ export function OfferForm({
     setter((list) =>
       list.some((c) => c.cardId === card.id) || list.length >= MAX_CARDS_PER_SIDE
         ? list
-        : [...list, { cardId: card.id, name: card.name, nameEn: card.nameEn, rarity: card.rarity, count: 1 }],
+        : [...list, { cardId: card.id, name: card.name, nameEn: card.nameEn, rarity: card.rarity, count: 1, setCode: card.setCode, number: card.number }],
     );
     // A card cannot be on both sides: choosing it on one side takes it off the other.
     (side === "give" ? setWant : setGive)((list) => list.filter((c) => c.cardId !== card.id));
@@ -136,7 +154,7 @@ export function OfferForm({
   const onWant = useCallback((card: CardSearchResult) => add("want", card), [add]);
 
   const pairs = pairsByRarity(give, want);
-  const names = new Map([...give, ...want].map((c) => [c.cardId, cardName(c, locale)]));
+  const names = new Map([...give, ...want].map((c) => [c.cardId, chosenName(c, locale)]));
   const anySide = giveAny || wantAny;
   // 何でも可 on one side: the named side alone decides (any card of its rarities can come back).
   const ready =

@@ -1,0 +1,38 @@
+import { createElement } from "react";
+import { renderToStaticMarkup } from "react-dom/server";
+import { createRoutesStub } from "react-router";
+import { describe, expect, it } from "vitest";
+import { LocaleContext, type Locale } from "../../../lib/i18n";
+import { OfferForm, type ChosenCard } from "./offer-form";
+
+const rules = { rarityDefaults: { "◆": true }, changes: [] };
+// ゼニガメ ◆ is printed in A1 and B1a: both chosen, each must be told apart.
+const give: ChosenCard[] = [
+  { cardId: "A1-053", name: "ゼニガメ", nameEn: "Squirtle", rarity: "◆", count: 1, setCode: "A1", number: 53 },
+  { cardId: "B1a-017", name: "ゼニガメ", nameEn: "Squirtle", rarity: "◆", count: 2, setCode: "B1a", number: 17 },
+];
+const want: ChosenCard[] = [{ cardId: "A1-033", name: "ヒトカゲ", nameEn: "Charmander", rarity: "◆", count: 1 }];
+
+function render(locale: Locale): string {
+  const Page = () => createElement(OfferForm, { mode: "edit", initialGive: give, initialWant: want, rules, now: "2026-11-28T00:00:00.000Z" });
+  const Stub = createRoutesStub([{ path: "/trades/new", Component: Page }]);
+  return renderToStaticMarkup(createElement(LocaleContext.Provider, { value: locale }, createElement(Stub, { initialEntries: ["/trades/new"] })));
+}
+
+describe("the offer form's chosen cards", () => {
+  it("show the set and number of each print, in its labels and the pairs line too", () => {
+    const html = render("ja");
+    expect(html.match(/data-testid="chosen-card-print">([^<]+)</g)).toEqual(['data-testid="chosen-card-print">A1 053<', 'data-testid="chosen-card-print">B1a 017<']);
+    expect(html).toContain('aria-label="ゼニガメ（A1 053）を外す"');
+    expect(html).toContain('aria-label="ゼニガメ（B1a 017）を外す"');
+    expect(html).toContain(">ゼニガメ（B1a 017）の枚数<");
+    expect(html).toContain("◆: 譲 ゼニガメ（A1 053）・ゼニガメ（B1a 017） ⇄ 求 ヒトカゲ<");
+  });
+
+  it("leave the print out where the catalogue has none, and write it the English way in English", () => {
+    const html = render("en");
+    expect(html).toContain('aria-label="Remove Squirtle (A1 053)"');
+    expect(html).toContain('aria-label="Remove Charmander"');
+    expect(html.match(/chosen-card-print/g)).toHaveLength(2);
+  });
+});
