@@ -254,6 +254,10 @@ describe("notifications: event rules", () => {
     expect((await listWantedCards(db, player.id)).map((c) => c.cardId).sort()).toEqual([pair[2].id, pair[3].id].sort());
     await removeWantedCard(db, player.id, pair[3].id);
     expect((await listWantedCards(db, player.id)).map((c) => c.cardId)).toEqual([pair[2].id]);
+    // Each with its print: the same name and rarity is printed in several sets.
+    const [printed] = (await db.execute(sql`select set_code, number from cards where id = ${pair[2].id}`).then((r) => (r as unknown as { rows: { set_code: string; number: number }[] }).rows));
+    expect(printed.set_code).toBeTruthy();
+    expect(await listWantedCards(db, player.id)).toMatchObject([{ cardId: pair[2].id, setCode: printed.set_code, number: printed.number }]);
 
     const poster = await createUser(db);
     await createOffer(db, poster.id, offerInput(pair[3].id, pair[1].id));

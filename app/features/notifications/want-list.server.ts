@@ -63,20 +63,21 @@ export async function wantedAmong(db: Queryable, userId: string, cardIds: readon
   return rows.map((r) => r.card_id);
 }
 
-export type WantedCard = { cardId: string; name: string; nameEn: string; rarity: string };
+/** A card on the ほしい list; its set and number tell apart the prints that share a name and rarity. */
+export type WantedCard = { cardId: string; name: string; nameEn: string; rarity: string; setCode: string | null; number: number | null };
 
 export async function listWantedCards(db: Queryable, userId: string): Promise<WantedCard[]> {
   return wantedCardsOf(await rowsOf<WantedCardRow>(db, wantedCardsQuery(userId)));
 }
 
-export type WantedCardRow = { card_id: string; name: string; name_en: string; rarity: string };
+export type WantedCardRow = { card_id: string; name: string; name_en: string; rarity: string; set_code: string | null; number: number | null };
 
 /** listWantedCards' query (WantedCardRow; readTogether can run it with others), newest first. */
 export function wantedCardsQuery(userId: string): SQL {
-  return sql`select w.card_id, c.name, c.name_en, c.rarity from wanted_cards w join cards c on c.id = w.card_id
+  return sql`select w.card_id, c.name, c.name_en, c.rarity, c.set_code, c.number from wanted_cards w join cards c on c.id = w.card_id
         where w.user_id = ${userId} order by w.created_at desc, w.card_id`;
 }
 
 export function wantedCardsOf(rows: readonly WantedCardRow[]): WantedCard[] {
-  return rows.map((r) => ({ cardId: r.card_id, name: r.name, nameEn: r.name_en, rarity: r.rarity }));
+  return rows.map((r) => ({ cardId: r.card_id, name: r.name, nameEn: r.name_en, rarity: r.rarity, setCode: r.set_code, number: r.number }));
 }

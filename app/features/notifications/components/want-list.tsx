@@ -1,10 +1,11 @@
 import { Link } from "react-router";
 import { useLocale, useT } from "../../../lib/i18n";
+import { cardPrint } from "../../../lib/card-print";
 import { displayRarity } from "../../../lib/rarity";
 import { notificationsMessages } from "../messages";
 import { WantButton } from "./want-button";
 
-export type WantListItem = { cardId: string; name: string; nameEn: string; rarity: string };
+export type WantListItem = { cardId: string; name: string; nameEn: string; rarity: string; setCode?: string | null; number?: number | null };
 
 /** The player's ほしいカード, each with its card page and a way off the list. */
 export function WantList({ cards }: { cards: WantListItem[] }) {
@@ -19,14 +20,19 @@ export function WantList({ cards }: { cards: WantListItem[] }) {
         <p className="text-sm text-slate-600">{t("wantEmpty")}</p>
       ) : (
         <ul className="divide-y divide-slate-200 rounded-lg border border-slate-200 bg-white" data-testid="wanted-cards">
-          {cards.map((card) => (
-            <li key={card.cardId} className="flex items-center justify-between gap-3 px-3 py-2">
-              <Link to={`/cards/${card.cardId}`} className="font-medium underline-offset-2 hover:underline">
-                {(locale === "en" && card.nameEn) || card.name} <span className="text-amber-700">{displayRarity(card.rarity)}</span>
-              </Link>
-              <WantButton cardId={card.cardId} wanted returnTo="/notifications#wanted-cards" compact />
-            </li>
-          ))}
+          {cards.map((card) => {
+            // ゼニガメ ◆ is in A1, A4b and B1a: the print says which one is on the list.
+            const print = cardPrint(card);
+            return (
+              <li key={card.cardId} className="flex items-center justify-between gap-3 px-3 py-2">
+                <Link to={`/cards/${card.cardId}`} className="font-medium underline-offset-2 hover:underline">
+                  {(locale === "en" && card.nameEn) || card.name} <span className="text-amber-700">{displayRarity(card.rarity)}</span>
+                  {print ? <span className="ml-1 text-xs font-normal text-slate-600">{print}</span> : null}
+                </Link>
+                <WantButton cardId={card.cardId} wanted returnTo="/notifications#wanted-cards" compact />
+              </li>
+            );
+          })}
         </ul>
       )}
     </section>
