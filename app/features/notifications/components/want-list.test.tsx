@@ -17,8 +17,8 @@ describe("the ほしいカード list", () => {
     // Its ほしい buttons are forms of the data router.
     const Stub = createRoutesStub([{ path: "/notifications", Component: Page }]);
     const html = renderToStaticMarkup(<Stub initialEntries={["/notifications"]} />);
-    expect(html).toMatch(/href="\/cards\/A1-053"[^>]*>ゼニガメ <span class="text-amber-700">◆<\/span><span[^>]*>A1 053<\/span><\/a>/);
-    expect(html).toMatch(/href="\/cards\/B1a-017"[^>]*>ゼニガメ <span class="text-amber-700">◆<\/span><span[^>]*>B1a 017<\/span><\/a>/);
+    expect(html).toMatch(/href="\/cards\/A1-053"[^>]*>ゼニガメ <span class="text-amber-700">◆<\/span> <span[^>]*>A1 053<\/span><\/a>/);
+    expect(html).toMatch(/href="\/cards\/B1a-017"[^>]*>ゼニガメ <span class="text-amber-700">◆<\/span> <span[^>]*>B1a 017<\/span><\/a>/);
     expect(html).toMatch(/href="\/cards\/X-1"[^>]*>なぞのカード <span class="text-amber-700">◆<\/span><\/a>/);
   });
 });

@@ -27,7 +27,8 @@ export function WantList({ cards }: { cards: WantListItem[] }) {
               <li key={card.cardId} className="flex items-center justify-between gap-3 px-3 py-2">
                 <Link to={`/cards/${card.cardId}`} className="font-medium underline-offset-2 hover:underline">
                   {(locale === "en" && card.nameEn) || card.name} <span className="text-amber-700">{displayRarity(card.rarity)}</span>
-                  {print ? <span className="ml-1 text-xs font-normal text-slate-600">{print}</span> : null}
+                  {/* The space keeps the accessible name "ゼニガメ ◆ A1 053", not "ゼニガメ ◆A1 053". */}
+                  {print ? <>{" "}<span className="text-xs font-normal text-slate-600">{print}</span></> : null}
                 </Link>
                 <WantButton cardId={card.cardId} wanted returnTo="/notifications#wanted-cards" compact />
               </li>
