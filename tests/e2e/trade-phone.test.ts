@@ -92,6 +92,13 @@ describe("a trade room on a phone (390×844)", () => {
     const summary = (page: Page) => page.getByTestId("trade-panel-summary").textContent();
     expect(await summary(a.page)).toMatch(new RegExp(`^渡す: ${giveName}.* ⇄ もらう: ${wantName}`));
     expect(await summary(b.page)).toMatch(new RegExp(`^渡す: ${wantName}.* ⇄ もらう: ${giveName}`));
+    // Each side has a line of its own on the phone: the もらう side is not cut off after 渡す.
+    const lines = await a.page.getByTestId("trade-panel-summary").locator(":scope > span").all();
+    expect(lines).toHaveLength(2);
+    const [giveBox, getBox] = [await lines[0].boundingBox(), await lines[1].boundingBox()];
+    expect(getBox!.y).toBeGreaterThanOrEqual(giveBox!.y + giveBox!.height - 1);
+    expect(getBox!.width).toBeGreaterThan(0);
+    expect(getBox!.y + getBox!.height).toBeLessThanOrEqual(844);
     for (const [player, gives, gets] of [
       [a, giveName, wantName],
       [b, wantName, giveName],

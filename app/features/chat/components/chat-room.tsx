@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent, type ReactNode } from "react";
+import { Fragment, useEffect, useRef, useState, type FormEvent, type KeyboardEvent, type ReactNode } from "react";
 import { Link } from "react-router";
 import { useLocale, useT } from "../../../lib/i18n";
 import { useShownName } from "../../users/components/shown-name";
@@ -118,8 +118,14 @@ export function ChatRoom(props: ChatRoomProps) {
       >
         <span className="sr-only">{t(panelOpen ? "panelClose" : "panelOpen")}</span>
         <span className="shrink-0 rounded-full bg-brand-100 px-2 py-0.5 text-xs font-bold text-brand-800">{t(OFFER_STATUS_KEYS[state.offerStatus] ?? "statusClosed")}</span>
-        <span className="min-w-0 flex-1 truncate" data-testid="trade-panel-summary">
-          {roomOfferLine(props.offer.cards, props.role, (key) => t(key))}
+        {/* Two lines, so a phone shows both sides; the text still reads "渡す: A ⇄ もらう: B". */}
+        <span className="min-w-0 flex-1" data-testid="trade-panel-summary">
+          {roomOfferLine(props.offer.cards, props.role, (key) => t(key)).map((part, i) => (
+            <Fragment key={i}>
+              {i > 0 ? " " : null}
+              <span className="block truncate">{i > 0 ? `⇄ ${part}` : part}</span>
+            </Fragment>
+          ))}
         </span>
         <span className="shrink-0 text-xs font-bold text-brand-800">{t("panelNext", { step: t(nextStep) })}</span>
         <span aria-hidden="true" className="shrink-0 text-slate-600">

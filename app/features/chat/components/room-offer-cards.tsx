@@ -40,9 +40,12 @@ export function RoomOfferCards({ cards, role }: { cards: RoomOfferCard[]; role: 
   );
 }
 
-/** One line for the folded trade panel, short enough for a phone: "渡す: A ⇄ もらう: B". */
-export function roomOfferLine(cards: RoomOfferCard[], role: "owner" | "partner", label: (key: "lineGive" | "lineReceive") => string): string {
-  return sidesForReader(role)
-    .map((side) => `${label(readerSide(side, role) === "youGive" ? "lineGive" : "lineReceive")}: ${cards.filter((c) => c.side === side).map((c) => `${c.name}${displayRarity(c.rarity)}`).join("・")}`)
-    .join(" ⇄ ");
+/**
+ * The folded trade panel's summary from the reader's side, one part per side: "渡す: A" and
+ * "もらう: B". The panel shows each part on its own line, so a phone shows both sides.
+ */
+export function roomOfferLine(cards: RoomOfferCard[], role: "owner" | "partner", label: (key: "lineGive" | "lineReceive") => string): string[] {
+  return sidesForReader(role).map(
+    (side) => `${label(readerSide(side, role) === "youGive" ? "lineGive" : "lineReceive")}: ${cards.filter((c) => c.side === side).map((c) => `${c.name}${displayRarity(c.rarity)}`).join("・")}`,
+  );
 }
