@@ -9,7 +9,20 @@ import { notificationsMessages } from "../messages";
  * ほしいカードに追加 / ほしいカードから外す for one card: a plain form to /wanted-cards that comes
  * back to this page, so it works before hydration too.
  */
-export function WantButton({ cardId, wanted, returnTo, compact = false }: { cardId: string; wanted: boolean; returnTo: string; compact?: boolean }) {
+export function WantButton({
+  cardId,
+  wanted,
+  returnTo,
+  compact = false,
+  name,
+}: {
+  cardId: string;
+  wanted: boolean;
+  returnTo: string;
+  compact?: boolean;
+  /** The card as a list names it: a list of buttons gives each its card's name ("ゼニガメ ◆ A1 053をほしいカードから外す"). */
+  name?: string;
+}) {
   const t = useT(notificationsMessages);
   return (
     <Form method="post" action="/wanted-cards" className={compact ? "shrink-0" : "mt-3 space-y-1"}>
@@ -18,6 +31,7 @@ export function WantButton({ cardId, wanted, returnTo, compact = false }: { card
       <input type="hidden" name="redirectTo" value={returnTo} />
       <button
         type="submit"
+        aria-label={name ? t(wanted ? "wantRemoveLabel" : "wantChipAddLabel", { name }) : undefined}
         className={
           wanted
             ? "rounded-md border border-slate-400 bg-white px-3 py-1.5 text-sm font-medium text-slate-800 hover:border-brand-600"

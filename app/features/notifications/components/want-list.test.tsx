@@ -20,5 +20,9 @@ describe("the ほしいカード list", () => {
     expect(html).toMatch(/href="\/cards\/A1-053"[^>]*>ゼニガメ <span class="text-amber-700">◆<\/span> <span[^>]*>A1 053<\/span><\/a>/);
     expect(html).toMatch(/href="\/cards\/B1a-017"[^>]*>ゼニガメ <span class="text-amber-700">◆<\/span> <span[^>]*>B1a 017<\/span><\/a>/);
     expect(html).toMatch(/href="\/cards\/X-1"[^>]*>なぞのカード <span class="text-amber-700">◆<\/span><\/a>/);
+    // Each remove button says which card it takes off: three buttons reading the same would not.
+    expect(html).toContain('aria-label="ゼニガメ ◆ A1 053をほしいカードから外す"');
+    expect(html).toContain('aria-label="ゼニガメ ◆ B1a 017をほしいカードから外す"');
+    expect(html).toContain('aria-label="なぞのカード ◆をほしいカードから外す"');
   });
 });

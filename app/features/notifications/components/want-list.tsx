@@ -23,14 +23,21 @@ export function WantList({ cards }: { cards: WantListItem[] }) {
           {cards.map((card) => {
             // ゼニガメ ◆ is in A1, A4b and B1a: the print says which one is on the list.
             const print = cardPrint(card);
+            const name = (locale === "en" && card.nameEn) || card.name;
             return (
               <li key={card.cardId} className="flex items-center justify-between gap-3 px-3 py-2">
                 <Link to={`/cards/${card.cardId}`} className="font-medium underline-offset-2 hover:underline">
-                  {(locale === "en" && card.nameEn) || card.name} <span className="text-amber-700">{displayRarity(card.rarity)}</span>
+                  {name} <span className="text-amber-700">{displayRarity(card.rarity)}</span>
                   {/* The space keeps the accessible name "ゼニガメ ◆ A1 053", not "ゼニガメ ◆A1 053". */}
                   {print ? <>{" "}<span className="text-xs font-normal text-slate-600">{print}</span></> : null}
                 </Link>
-                <WantButton cardId={card.cardId} wanted returnTo="/notifications#wanted-cards" compact />
+                <WantButton
+                  cardId={card.cardId}
+                  wanted
+                  returnTo="/notifications#wanted-cards"
+                  compact
+                  name={[name, displayRarity(card.rarity), print].filter(Boolean).join(" ")}
+                />
               </li>
             );
           })}
