@@ -64,7 +64,7 @@ export function ChatRoom(props: ChatRoomProps) {
     }
   }, [p.completed, onCompleted]);
 
-  // On a phone the trade panel folds into one line, so the newest messages and the input are on
+  // On a phone the trade panel folds into a two-line summary, so the newest messages and the input are on
   // the first screen; it opens on tap. From md up there is room for both: always open.
   const [panelOpen, setPanelOpen] = useState(false);
   const nextStep: ChatMessageKey = p.completed

@@ -20,7 +20,10 @@ export function WantButton({
   wanted: boolean;
   returnTo: string;
   compact?: boolean;
-  /** The card as a list names it: a list of buttons gives each its card's name ("ゼニガメ ◆ A1 053をほしいカードから外す"). */
+  /**
+   * The card as a list names it: a list of buttons gives each its card's name, around the visible
+   * words ("ゼニガメ ◆ A1 053をほしいカードから外す", "Remove from want list: Squirtle ◆ A1 053").
+   */
   name?: string;
 }) {
   const t = useT(notificationsMessages);
@@ -31,7 +34,7 @@ export function WantButton({
       <input type="hidden" name="redirectTo" value={returnTo} />
       <button
         type="submit"
-        aria-label={name ? t(wanted ? "wantRemoveLabel" : "wantChipAddLabel", { name }) : undefined}
+        aria-label={name ? t(wanted ? "wantRemoveLabel" : "wantAddLabel", { name }) : undefined}
         className={
           wanted
             ? "rounded-md border border-slate-400 bg-white px-3 py-1.5 text-sm font-medium text-slate-800 hover:border-brand-600"
