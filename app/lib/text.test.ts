@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isSafeText, safeString } from "./text";
+import { isPlainLine, isSafeText, safeString } from "./text";
 
 describe("safeString", () => {
   it("refuses NUL and lone surrogates, keeps other text (emoji included)", () => {
@@ -10,5 +10,12 @@ describe("safeString", () => {
     const schema = safeString("unknownCard").trim().min(1);
     expect(schema.safeParse("A1-001").data).toBe("A1-001");
     expect(schema.safeParse("A1\u0000").error?.issues[0]?.message).toBe("unknownCard");
+  });
+});
+
+describe("isPlainLine", () => {
+  it("refuses what isSafeText refuses and every control character, keeps other text", () => {
+    expect(isPlainLine("新パックはトレード対象外（公式のお知らせ） 👑")).toBe(true);
+    for (const value of ["a\u0000b", "a\ud800", "a\nb", "a\tb", "a\u001bb", "a\u007fb", "a\u0085b"]) expect(isPlainLine(value), JSON.stringify(value)).toBe(false);
   });
 });

@@ -3,7 +3,7 @@ import type { Locale } from "./i18n";
 /**
  * Times as the site shows them: in Japan time (the game's and the players' clock), 24-hour,
  * and relative ("3時間前"). Intl formatters are costly to build and a board page formats dozens
- * of times, so each is built once per language and style.
+ * of times, so each is built once per language and style. Times read from input are read here too.
  */
 const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
   ["day", 86_400_000],
@@ -77,4 +77,41 @@ export function relativeTime(iso: string, now: string, locale: Locale, justNow: 
     if (Math.abs(diff) >= ms) return format.format(Math.trunc(diff / ms), unit);
   }
   return justNow;
+}
+
+/** Japan has no daylight saving time: Japan time is always UTC+9. */
+const TOKYO_OFFSET_MS = 9 * 3_600_000;
+
+/** The years a time typed into a form may name: the game's era with room to spare; 0000 or 20260 is a slip. */
+export const INPUT_YEAR_MIN = 2000;
+export const INPUT_YEAR_MAX = 2100;
+
+const TOKYO_LOCAL = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})$/;
+
+/**
+ * A datetime-local value (`2026-12-01T10:00`) read as Japan time: the instant as ISO, or null when
+ * it names no real moment in INPUT_YEAR_MIN–MAX. JavaScript's own parse rolls 2026-02-30 over to
+ * 2 March and reads 24:00 as the next day, and year 0000 reaches the database as year -1 (a 500).
+ */
+export function tokyoLocalToIso(value: string): string | null {
+  const match = TOKYO_LOCAL.exec(value);
+  if (!match) return null;
+  const [year, month, day, hour, minute] = match.slice(1).map(Number);
+  if (year < INPUT_YEAR_MIN || year > INPUT_YEAR_MAX || hour > 23 || minute > 59) return null;
+  const wall = new Date(Date.UTC(year, month - 1, day, hour, minute));
+  if (wall.getUTCMonth() !== month - 1 || wall.getUTCDate() !== day) return null;
+  return new Date(wall.getTime() - TOKYO_OFFSET_MS).toISOString();
+}
+
+const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
+/**
+ * A time as `toISOString()` wrote it (a paging cursor's): exactly that shape, a real calendar
+ * moment (it survives the round trip, so no 2026-02-30 or 24:00), and not year 0000, which
+ * PostgreSQL refuses. Anything else sent back to the database as a timestamp would fail the query.
+ */
+export function isIsoInstant(value: string): boolean {
+  if (!ISO_INSTANT.test(value) || value.startsWith("0000")) return false;
+  const time = Date.parse(value);
+  return !Number.isNaN(time) && new Date(time).toISOString() === value;
 }

@@ -249,6 +249,11 @@ describe("public pages, feed and sitemap", () => {
     const second = (await (await call(publicList as never, `/api/articles?limit=1&cursor=${first.nextCursor}`)).json()) as { articles: { id: string }[] };
     expect(second.articles[0]?.id).not.toBe((first.articles[0] as { id: string }).id);
     expect((await call(publicList as never, "/api/articles?cursor=zzz")).status).toBe(400);
+    // A cursor naming no real time (30 February, year 0000, a bare number) is a 400, not a database error.
+    for (const at of ["2026-02-30T00:00:00.000Z", "0000-01-01T00:00:00.000Z", "1"]) {
+      const forged = Buffer.from(JSON.stringify([at, (first.articles[0] as { id: string }).id])).toString("base64url");
+      expect((await call(publicList as never, `/api/articles?cursor=${forged}`)).status, at).toBe(400);
+    }
     expect((await call(publicList as never, "/api/articles?category=bad")).status).toBe(400);
   });
 

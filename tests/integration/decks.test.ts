@@ -310,6 +310,11 @@ describe("deck lists", () => {
     expect(second.decks.map((d) => d.id)).toEqual([fire]);
     expect(second.nextCursor).toBeNull();
     await expect(listPublicDecks(database.db, {}, "garbage")).rejects.toMatchObject({ code: "invalid_cursor" });
+    // A cursor naming no real time (30 February, year 0000, a bare number) is refused before the query.
+    for (const c of ["2026-02-30T00:00:00.000Z", "0000-01-01T00:00:00.000Z", "1"]) {
+      const forged = Buffer.from(JSON.stringify({ f: 1, c, i: fire })).toString("base64url");
+      await expect(listPublicDecks(database.db, {}, forged), c).rejects.toMatchObject({ code: "invalid_cursor" });
+    }
 
     expect((await listHomeDecks(database.db)).map((d) => d.id)).toEqual([newest, fire, oldPinned]);
     const admin = await listAdminDecks(database.db);

@@ -5,14 +5,14 @@ import path from "node:path";
 import { eq } from "drizzle-orm";
 import type { AppLoadContext } from "react-router";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { tradeOffers, users } from "../../app/db/schema/index";
+import { tradeOffers, tradeRuleChanges, users } from "../../app/db/schema/index";
 import { seedCatalogue } from "../../app/features/cards/catalogue.server";
 import { listBoard } from "../../app/features/trades/board.server";
 import { listMatches } from "../../app/features/trades/matches.server";
 import { createOffer } from "../../app/features/trades/offers.server";
 import { cardTradeabilityAt } from "../../app/features/trades/trade-rules";
 import { TradeRuleError } from "../../app/features/trades/trade-rules-errors";
-import { TradeRuleChangeSchema } from "../../app/features/trades/trade-rules.schema";
+import { TradeRuleChangeSchema, tradeRuleFieldErrors } from "../../app/features/trades/trade-rules.schema";
 import { addTradeRuleChange, cardTradeability, offersClosedByRules } from "../../app/features/trades/trade-rules.server";
 import { OfferInputSchema } from "../../app/features/trades/trades.schema";
 import { loadEnv } from "../../app/lib/env.server";
@@ -164,3 +164,60 @@ describe("POST /api/admin/trade-rules", () => {
   });
 });
 
+
+describe("POST /api/admin/trade-rules: impossible dates and times, and control characters in the note", () => {
+  const post = (cookie: string, body: unknown) =>
+    new Request("http://127.0.0.1:3000/api/admin/trade-rules", { method: "POST", headers: { cookie, "content-type": "application/json", origin: "http://127.0.0.1:3000" }, body: JSON.stringify(body) });
+  const body = { scope: "rarity", target: "PROMO", tradeable: false, effectiveAt: "2030-01-01T00:00", note: "境界の確認" };
+  const effectiveAtInvalid = "適用日時は2000年から2100年までの実在する日時で入力してください";
+  const untilInvalid = "「この日時まで」は2000年から2100年までの実在する日時で入力してください";
+  const noteControl = "メモに使用できない文字が含まれています";
+  const stored = async () => (await db.select({ id: tradeRuleChanges.id }).from(tradeRuleChanges)).length;
+
+  it.each([
+    ["year 0000", { effectiveAt: "0000-01-01T00:00" }, "effectiveAt", effectiveAtInvalid],
+    ["30 February (no rolling over to March)", { effectiveAt: "2026-02-30T10:00" }, "effectiveAt", effectiveAtInvalid],
+    ["24:00 (no rolling over to the next day)", { effectiveAt: "2026-03-01T24:00" }, "effectiveAt", effectiveAtInvalid],
+    ["minute 60", { effectiveAt: "2026-03-01T23:60" }, "effectiveAt", effectiveAtInvalid],
+    ["a year before 2000", { effectiveAt: "1999-12-31T23:59" }, "effectiveAt", effectiveAtInvalid],
+    ["a year after 2100", { effectiveAt: "2101-01-01T00:00" }, "effectiveAt", effectiveAtInvalid],
+    ["an until of 30 February", { until: "2031-02-30T00:00" }, "until", untilInvalid],
+    ["an until at 24:00", { until: "2031-01-01T24:00" }, "until", untilInvalid],
+    ["an until in year 0000", { until: "0000-01-01T00:00" }, "until", untilInvalid],
+    ["a NUL in the note", { note: "メモ\u0000です" }, "note", noteControl],
+    ["a line break in the note", { note: "一行目\n二行目" }, "note", noteControl],
+    ["an escape character in the note", { note: "\u001b[31m赤" }, "note", noteControl],
+  ])("refuses %s with 400 at its field, and stores nothing", async (_name, change, field, message) => {
+    const admin = await createUser(db, { role: "admin" });
+    const cookie = await createSessionCookie(db, admin.id, SECRET);
+    const before = await stored();
+    const refused = await answer(() => rulesApi(args<typeof rulesApi>(post(cookie, { ...body, ...change }))));
+    expect(refused.status).toBe(400);
+    expect(await refused.json()).toEqual({ error: message, code: "invalid_request", fields: { [field]: message } });
+    expect(await stored()).toBe(before);
+  });
+
+  it("still takes the edges: the first and last minute of 2000–2100, 29 February of a leap year, 23:59", async () => {
+    const admin = await createUser(db, { role: "admin" });
+    const cookie = await createSessionCookie(db, admin.id, SECRET);
+    const cases = [
+      [{ effectiveAt: "2000-01-01T00:00" }, ["1999-12-31T15:00:00.000Z"]],
+      [{ effectiveAt: "2028-02-29T23:59", until: "2100-12-31T23:59" }, ["2028-02-29T14:59:00.000Z", "2100-12-31T14:59:00.000Z"]],
+      [{ effectiveAt: "2026-03-01T00:00", note: "  前後の空白は落とす  " }, ["2026-02-28T15:00:00.000Z"]],
+    ] as const;
+    for (const [change, times] of cases) {
+      const created = (await rulesApi(args<typeof rulesApi>(post(cookie, { ...body, ...change })))) as Response;
+      expect(created.status).toBe(201);
+      const { changes } = (await created.json()) as { changes: { id: string; effectiveAt: string; note: string }[] };
+      expect(changes.map((c) => c.effectiveAt)).toEqual(times);
+      const rows = await db.select({ effectiveAt: tradeRuleChanges.effectiveAt, note: tradeRuleChanges.note }).from(tradeRuleChanges).where(eq(tradeRuleChanges.id, changes[0].id));
+      expect(rows.map((r) => [new Date(r.effectiveAt).toISOString(), r.note])).toEqual([[times[0], "note" in change ? change.note.trim() : body.note]]);
+    }
+  });
+
+  it("the admin form's own check gives the same message at the field, before anything is sent", () => {
+    const checked = TradeRuleChangeSchema.safeParse({ ...body, effectiveAt: "2026-02-30T10:00", note: "a\u0000" });
+    expect(checked.success).toBe(false);
+    expect(checked.error && tradeRuleFieldErrors(checked.error)).toEqual({ effectiveAt: "errEffectiveAtInvalid", note: "errNoteControl" });
+  });
+});

@@ -6,6 +6,7 @@ import type { Db } from "../../db/client.server";
 import { articles } from "../../db/schema/articles";
 import { createCache, scopeOf } from "../../lib/cache.server";
 import { changeVersion } from "../../lib/change-bus.server";
+import { isIsoInstant } from "../../lib/tokyo-time";
 import { sanitizeContentHtml } from "../content/refs.server";
 import { isArticleId } from "./article-refs.server";
 import type { ArticleCategory } from "./categories";
@@ -84,7 +85,7 @@ function encodeCursor(item: ArticleListItem): string {
 function decodeCursor(cursor: string): [string, string] | null {
   try {
     const value = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as unknown;
-    if (Array.isArray(value) && typeof value[0] === "string" && !Number.isNaN(Date.parse(value[0])) && typeof value[1] === "string" && isArticleId(value[1])) {
+    if (Array.isArray(value) && typeof value[0] === "string" && isIsoInstant(value[0]) && typeof value[1] === "string" && isArticleId(value[1])) {
       return [value[0], value[1]];
     }
   } catch {

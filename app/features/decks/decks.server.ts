@@ -5,6 +5,7 @@ import type { Db } from "../../db/client.server";
 import { deckCards, decks } from "../../db/schema/decks";
 import { createCache, scopeOf } from "../../lib/cache.server";
 import { publishChange, onChange } from "../../lib/change-bus.server";
+import { isIsoInstant } from "../../lib/tokyo-time";
 import { forgetContentRefs, recordContentRefs, refreshContentDependents, type RenderOptions } from "../content/content-refs.server";
 import { renderStoredContent, sanitizeContentHtml, type CardArtOptions } from "../content/refs.server";
 import type { UploadStore } from "../uploads/storage.server";
@@ -113,7 +114,7 @@ function encodeCursor(cursor: Cursor): string {
 function decodeCursor(value: string): Cursor {
   try {
     const cursor = JSON.parse(Buffer.from(value, "base64url").toString("utf8")) as Cursor;
-    if (Number.isInteger(cursor.f) && !Number.isNaN(Date.parse(cursor.c)) && isDeckId(cursor.i)) return cursor;
+    if (Number.isInteger(cursor.f) && typeof cursor.c === "string" && isIsoInstant(cursor.c) && isDeckId(cursor.i)) return cursor;
   } catch {
     // fall through
   }

@@ -1,3 +1,4 @@
+import { isIsoInstant } from "../../lib/tokyo-time";
 import { z } from "../../lib/zod";
 
 /** The /notifications page's one form: 既読にする (one id) or すべて既読. */
@@ -12,13 +13,7 @@ export const NotificationCursorSchema = z
   .max(80)
   .regex(/^\d{4}-\d{2}-\d{2}T[\d:.]+Z_[^_]+$/)
   .transform((raw) => ({ at: raw.slice(0, raw.indexOf("_")), id: raw.slice(raw.indexOf("_") + 1) }))
-  .refine((cursor) => isCalendarTime(cursor.at) && z.uuid().safeParse(cursor.id).success);
-
-/** Date.parse rolls 2026-02-30 over to March; PostgreSQL refuses it, so the day must survive the parse. */
-function isCalendarTime(at: string): boolean {
-  const ms = Date.parse(at);
-  return !Number.isNaN(ms) && new Date(ms).toISOString().slice(0, 10) === at.slice(0, 10);
-}
+  .refine((cursor) => isIsoInstant(cursor.at) && z.uuid().safeParse(cursor.id).success);
 
 /** ほしいカードに追加 / から外す. */
 export const WantedCardFormSchema = z.object({

@@ -1,18 +1,23 @@
 import { z } from "../../lib/zod";
 import { TRADE_RULE_SCOPES } from "./trade-rules";
 import { tradeRulesMessages, type TradeRulesMessageKey } from "./trade-rules-messages";
+import { isPlainLine } from "../../lib/text";
+import { tokyoLocalToIso } from "../../lib/tokyo-time";
 import { fieldKeys } from "../../lib/validation";
 
 export const TRADE_RULE_NOTE_MAX = 200;
 
 const key = (k: TradeRulesMessageKey) => k;
-/** `2026-12-01T10:00` from a datetime-local field, read as Japan time (the game's announcements are in JST). */
-const JST_LOCAL = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})$/;
 
-export function jstLocalToIso(value: string): string | null {
-  if (!JST_LOCAL.test(value)) return null;
-  const ms = Date.parse(`${value}:00+09:00`);
-  return Number.isNaN(ms) ? null : new Date(ms).toISOString();
+/**
+ * A datetime-local value (`2026-12-01T10:00`) read as Japan time (the game's announcements are in
+ * JST) by the one strict reader: an impossible date or time is refused at its field, never rolled over.
+ */
+function tokyoLocal(value: string, ctx: z.core.$RefinementCtx, invalid: TradeRulesMessageKey): string {
+  const iso = tokyoLocalToIso(value);
+  if (iso) return iso;
+  ctx.addIssue({ code: "custom", message: key(invalid) });
+  return z.NEVER;
 }
 
 /**
@@ -24,29 +29,18 @@ export const TradeRuleChangeSchema = z
     scope: z.enum(TRADE_RULE_SCOPES, { message: key("errScope") }),
     target: z.string({ message: key("errTarget") }).trim().min(1, { message: key("errTarget") }).max(64, { message: key("errTarget") }),
     tradeable: z.boolean({ message: key("errInvalidRequest") }),
-    effectiveAt: z.string({ message: key("errEffectiveAt") }).transform((value, ctx) => {
-      const iso = jstLocalToIso(value);
-      if (!iso) {
-        ctx.addIssue({ code: "custom", message: key("errEffectiveAt") });
-        return z.NEVER;
-      }
-      return iso;
-    }),
+    effectiveAt: z
+      .string({ message: key("errEffectiveAt") })
+      .min(1, { message: key("errEffectiveAt") })
+      .transform((value, ctx) => tokyoLocal(value, ctx, "errEffectiveAtInvalid")),
     until: z
-      .string()
+      .string({ message: key("errUntilInvalid") })
       .optional()
-      .transform((value, ctx) => {
-        if (!value) return null;
-        const iso = jstLocalToIso(value);
-        if (!iso) {
-          ctx.addIssue({ code: "custom", message: key("errUntilOrder") });
-          return z.NEVER;
-        }
-        return iso;
-      }),
+      .transform((value, ctx) => (value ? tokyoLocal(value, ctx, "errUntilInvalid") : null)),
     note: z
       .string({ message: key("errNoteRequired") })
       .trim()
+      .refine(isPlainLine, { message: key("errNoteControl") })
       .min(1, { message: key("errNoteRequired") })
       .max(TRADE_RULE_NOTE_MAX, { message: key("errNoteTooLong") }),
   })

@@ -5,10 +5,14 @@ import { FormField, SelectField } from "../../../components/ui/form-field";
 import { SubmitButton } from "../../../components/ui/submit-button";
 import { useLocale, useT } from "../../../lib/i18n";
 import { RARITIES } from "../../../lib/rarity";
+import { INPUT_YEAR_MAX, INPUT_YEAR_MIN } from "../../../lib/tokyo-time";
 import type { TradeRuleScope, TradeRulesPageData } from "../trade-rules";
 import { tradeRulesMessages } from "../trade-rules-messages";
 import { TRADE_RULE_NOTE_MAX, TradeRuleChangeSchema, tradeRuleFieldErrors, type TradeRuleField } from "../trade-rules.schema";
 import { TradeRulesSummary } from "./trade-rules-summary";
+
+// The picker offers only the years the schema takes; the schema is still the check (the form is noValidate).
+const TIME_RANGE = { min: `${INPUT_YEAR_MIN}-01-01T00:00`, max: `${INPUT_YEAR_MAX}-12-31T23:59` };
 
 type Values = { scope: TradeRuleScope; target: string; tradeable: "yes" | "no"; effectiveAt: string; until: string; note: string };
 
@@ -94,10 +98,11 @@ export function TradeRulesPanel({ data }: { data: unknown }) {
             <option value="no">{t("tradeableNo")}</option>
             <option value="yes">{t("tradeableYes")}</option>
           </SelectField>
-          <FormField id="rule-effective" type="datetime-local" label={t("effectiveAt")} value={values.effectiveAt} onChange={(e) => set("effectiveAt")(e.target.value)} error={errors.effectiveAt} />
+          <FormField id="rule-effective" type="datetime-local" {...TIME_RANGE} label={t("effectiveAt")} value={values.effectiveAt} onChange={(e) => set("effectiveAt")(e.target.value)} error={errors.effectiveAt} />
           <FormField
             id="rule-until"
             type="datetime-local"
+            {...TIME_RANGE}
             label={t("until")}
             hint={t("untilHint")}
             value={values.until}
