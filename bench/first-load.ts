@@ -60,7 +60,7 @@ try {
   if (process.argv[2]) {
     pages = process.argv[2].split(",").map((path) => ({ path, label: path, anonymous: true }));
   } else {
-    const seeded = await seedPublicPages(server.url);
+    const seeded = await seedPublicPages(server);
     pages = [
       { path: "/", label: "/", anonymous: true },
       { path: "/login", label: "/login", anonymous: true },

@@ -58,7 +58,7 @@ const server = await startServer({ LOG_LEVEL: "warn", DATA_DIR: dataDir, ADMIN_E
 const chrome = await chromeLauncher.launch({ chromePath: CHROME_PATH, chromeFlags: ["--headless=new", "--no-sandbox", "--disable-gpu"] });
 let failed = false;
 try {
-  const { offerId, cardId, articleSlug, deckSlug } = await seedPublicPages(server.url);
+  const { offerId, cardId, articleSlug, deckSlug } = await seedPublicPages(server);
   const names: Record<string, string> = { [offerId]: "{offer}", [cardId]: "{card}", [articleSlug]: "{article}", [deckSlug]: "{deck}" };
   const shortPath = (p: string) => p.split("/").map((segment) => names[segment] ?? segment).join("/");
   // Indexable public pages must score 100; the others are noindex on purpose (SEO's "is-crawlable"

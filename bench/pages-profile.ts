@@ -141,7 +141,7 @@ for (const target of targets) {
     });
     const devtools = await inspector(inspectPort);
     try {
-      const { article, deck, card } = await seedContent(server.url);
+      const { article, deck, card } = await seedContent(server);
       const cookie = await signIn(server.url);
       const signedIn = { cookie: `${cookie}; bench=no-page-cache` };
       const all: [string, string, Record<string, string>][] = [

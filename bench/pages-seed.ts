@@ -7,6 +7,7 @@ import path from "node:path";
 import { migrateDatabase, openDatabase } from "../app/db/client.server";
 import { seedCatalogue } from "../app/features/cards/catalogue.server";
 import { seedTradeOffers } from "../scripts/seed-trades";
+import { verifyAddressFromMail } from "../tests/support/verified-account";
 import { longArticle, seedBenchTrader } from "./fixtures";
 import { postgresTarget, type BenchTarget } from "./support";
 
@@ -38,11 +39,17 @@ const cookieOf = (response: Response) =>
     .map((c) => c.split(";")[0])
     .join("; ");
 
-/** Articles and decks through the admin API, as a script would; the slugs of the long article and a deck. */
-export async function seedContent(url: string): Promise<{ article: string; deck: string; card: string }> {
+/**
+ * Articles and decks through the admin API, as a script would; the slugs of the long article and a
+ * deck. The admin's address is verified from the link the server mails to its data folder
+ * (ADMIN_EMAILS makes an administrator only once the address is verified).
+ */
+export async function seedContent(server: Parameters<typeof verifyAddressFromMail>[0]): Promise<{ article: string; deck: string; card: string }> {
+  const { url } = server;
   const headers = { origin: url, "content-type": "application/json" };
   const up = await fetch(`${url}/api/auth/sign-up/email`, { method: "POST", headers, body: JSON.stringify(ADMIN) });
   if (!up.ok) throw new Error(`sign-up failed: ${up.status} ${await up.text()}`);
+  await verifyAddressFromMail(server, ADMIN.email);
   const cookie = cookieOf(up);
   const post = async (endpoint: string, body: Record<string, unknown>) => {
     const res = await fetch(`${url}${endpoint}`, { method: "POST", headers: { ...headers, cookie }, body: JSON.stringify(body) });

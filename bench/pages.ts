@@ -63,7 +63,7 @@ for (const target of targets) {
     await prepare(target, pgliteDir, offers);
     const server = await startServer({ ...target.env, LOG_LEVEL: "warn", ADMIN_EMAILS: ADMIN.email });
     try {
-      const { article, deck, card } = await seedContent(server.url);
+      const { article, deck, card } = await seedContent(server);
       const cookie = await signIn(server.url);
       // Signed in, the trader's cookie; signed out, a cookie that is not a session keeps the page
       // cache away (server/page-cache.ts), so both states render the page anew for each request.

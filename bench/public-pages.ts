@@ -1,7 +1,10 @@
 // One of each public page kind for the first-load and Lighthouse audits, made through the public
 // HTTP API the way a script would: an admin (start the server with ADMIN_EMAILS set to
 // PAGES_ADMIN.email) writes an article and a deck recipe, a player with a friend ID posts an offer.
+// The admin's address is verified from the link the server mails (DATA_DIR/mail without SMTP_URL):
+// ADMIN_EMAILS makes an administrator only once the address is verified.
 import { randomBytes } from "node:crypto";
+import { verifyAddressFromMail } from "../tests/support/verified-account";
 
 export const PAGES_ADMIN = { email: "audit-admin@example.com", password: "audit-admin-password-2026", name: "監査" };
 
@@ -20,7 +23,11 @@ async function post(base: string, path: string, cookie: string, body: unknown): 
   return (await res.json()) as Record<string, unknown>;
 }
 
-export async function seedPublicPages(base: string): Promise<SeededPages> {
+/** The server to seed: its URL and the data folder it writes its mails to. */
+type SeededServer = Parameters<typeof verifyAddressFromMail>[0];
+
+export async function seedPublicPages(server: SeededServer): Promise<SeededPages> {
+  const base = server.url;
   const trader = await signUp(base, { email: `audit-${randomBytes(4).toString("hex")}@example.com`, password: "audit-trader-pass-1", name: "監査" });
   const profile = await fetch(`${base}/profile`, {
     method: "POST",
@@ -34,6 +41,7 @@ export async function seedPublicPages(base: string): Promise<SeededPages> {
   const offer = await post(base, "/api/trades", trader, { give: [{ cardId: give.id, count: 1 }], want: [{ cardId: want.id, count: 1 }], comment: "監査用の募集です" });
 
   const admin = await signUp(base, PAGES_ADMIN);
+  await verifyAddressFromMail(server, PAGES_ADMIN.email);
   const article = await post(base, "/api/admin/articles", admin, {
     title: "ピカチュウexデッキの組み方",
     category: "guide",
