@@ -8,6 +8,7 @@ export default [
   route("logout", "routes/logout.tsx"),
   route("forgot-password", "routes/forgot-password.tsx"),
   route("reset-password", "routes/reset-password.tsx"),
+  route("account/not-me", "routes/account.not-me.tsx"),
   route("language", "routes/language.tsx"),
   route("profile", "routes/profile.tsx"),
   route("profile/blocks/:userId", "routes/profile.blocks.$userId.ts"),

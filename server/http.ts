@@ -11,7 +11,7 @@ import { Server as SocketServer } from "socket.io";
 import type { Database } from "../app/db/client.server";
 import type { AppContext } from "../app/lib/context";
 import type { Env } from "../app/lib/env.server";
-import { AUTH_BASE_PATH, authRequestHandler, CLIENT_IP_HEADER, getAuth } from "../app/features/users/auth.server";
+import { AUTH_BASE_PATH, CLIENT_IP_HEADER, getAuth, publicAuthRequestHandler } from "../app/features/users/auth.server";
 import { isCsrfSafe, isSiteOrigin } from "../app/lib/csrf.server";
 import { onChange } from "../app/lib/change-bus.server";
 import { HttpError } from "../app/lib/api.server";
@@ -128,8 +128,9 @@ export async function createHttpApp(options: {
   // Every body has a size limit, declared once in app/lib/body-limits.ts (server/body-limit.ts).
   app.use(bodyLimit());
 
-  // Better Auth at /api/auth/*, before any body parser (it reads the raw body itself).
-  const authHandler = toNodeHandler(authRequestHandler(getAuth(database.db, env)));
+  // Better Auth at /api/auth/*, before any body parser (it reads the raw body itself): only the
+  // endpoints a browser uses itself; the rest are reached through our page actions.
+  const authHandler = toNodeHandler(publicAuthRequestHandler(getAuth(database.db, env)));
   app.all(`${AUTH_BASE_PATH}/*splat`, (req, res) => void authHandler(req, res));
 
   app.get("/healthz", async (_req, res) => {

@@ -12,15 +12,17 @@ export async function countInHour(tx: Queryable, userId: string, action: string)
 }
 
 /**
- * The same count in the current minute's or hour's window. A minute window is kept under its own
- * action name (`<action>/minute`), so the hourly count of the same action is not disturbed.
+ * The same count in the current minute's, hour's or day's window. A minute or day window is kept
+ * under its own action name (`<action>/minute`, `<action>/day`), so the hourly count of the same
+ * action is not disturbed. A day is a day in Japan (it starts at midnight JST), as players count.
  */
-export async function countInWindow(tx: Queryable, userId: string, action: string, window: "minute" | "hour"): Promise<number> {
-  const key = window === "hour" ? action : `${action}/minute`;
+export async function countInWindow(tx: Queryable, userId: string, action: string, window: "minute" | "hour" | "day"): Promise<number> {
+  const key = window === "hour" ? action : `${action}/${window}`;
+  const start = window === "day" ? sql`(date_trunc('day', now() at time zone 'Asia/Tokyo') at time zone 'Asia/Tokyo')` : sql`date_trunc(${window}, now())`;
   const [row] = await rowsOf<{ count: number }>(
     tx,
     sql`insert into trade_rate_limits (user_id, action, window_start, count)
-        values (${userId}, ${key}, date_trunc(${window}, now()), 1)
+        values (${userId}, ${key}, ${start}, 1)
         on conflict (user_id, action, window_start) do update set count = trade_rate_limits.count + 1
         returning count`,
   );

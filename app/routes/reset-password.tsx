@@ -4,9 +4,8 @@ import { FormField } from "../components/ui/form-field";
 import { SubmitButton } from "../components/ui/submit-button";
 import { accountMessages } from "../features/users/account-messages";
 import { ResetPasswordSchema } from "../features/users/account.schema";
-import { isResetTokenValid } from "../features/users/account.server";
 import { callAuthEndpoint } from "../features/users/auth.server";
-import { authRefusal } from "../features/users/account-auth.server";
+import { authRefusal, isResetTokenCurrent } from "../features/users/account-auth.server";
 import { PASSWORD_MAX } from "../features/users/display-name";
 import { usersMessages } from "../features/users/messages";
 import { useClientValidation } from "../features/users/use-client-validation";
@@ -25,7 +24,7 @@ export const meta: Route.MetaFunction = (args) => {
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const token = new URL(request.url).searchParams.get("token") ?? "";
-  return { token, valid: token.length > 0 && token.length <= 200 && (await isResetTokenValid(context.db, context.env, token)) };
+  return { token, valid: token.length > 0 && token.length <= 200 && (await isResetTokenCurrent(context.db, token)) };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sessions, users, verifications } from "../../app/db/schema/users";
 import { rowsOf } from "../../app/db/sql.server";
 import type { MailMessage } from "../../app/features/mail/mail.server";
-import { isResetTokenValid } from "../../app/features/users/account.server";
+import { isResetTokenCurrent } from "../../app/features/users/account-auth.server";
 import { CLIENT_IP_HEADER, getAuth } from "../../app/features/users/auth.server";
 import { loadEnv, type Env } from "../../app/lib/env.server";
 import { createTestDatabase, type TestDatabase } from "../support/test-db";
@@ -71,7 +71,7 @@ describe("forgotten password (Better Auth's reset flow, mail through the outbox)
     expect(link).not.toBeNull();
     expect(mail.html).toContain(link![0]);
     const token = link![1];
-    expect(await isResetTokenValid(database.db, env, token)).toBe(true);
+    expect(await isResetTokenCurrent(database.db, token)).toBe(true);
     const [stored] = await database.db.select().from(verifications).where(eq(verifications.identifier, `reset-password:${token}`));
     const validForMs = new Date(stored.expiresAt).getTime() - Date.now();
     expect(validForMs).toBeGreaterThan(59 * 60 * 1000);
@@ -88,7 +88,7 @@ describe("forgotten password (Better Auth's reset flow, mail through the outbox)
 
     const again = await auth.handler(authRequest("/reset-password", { token, newPassword: "another-Pass-88" }));
     expect(again.status).toBe(400);
-    expect(await isResetTokenValid(database.db, env, token)).toBe(false);
+    expect(await isResetTokenCurrent(database.db, token)).toBe(false);
 
     const oldLogin = await auth.handler(authRequest("/sign-in/email", { email, password: "kouKan-2026-pass" }));
     expect(oldLogin.status).toBe(401);
@@ -104,7 +104,7 @@ describe("forgotten password (Better Auth's reset flow, mail through the outbox)
     const [mail] = (await mailsTo(email)).filter((m) => m.subject.includes("パスワードの再設定"));
     const token = /token=([A-Za-z0-9_-]+)/.exec(mail.text)![1];
     await database.db.update(verifications).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(verifications.identifier, `reset-password:${token}`));
-    expect(await isResetTokenValid(database.db, env, token)).toBe(false);
+    expect(await isResetTokenCurrent(database.db, token)).toBe(false);
     const res = await auth.handler(authRequest("/reset-password", { token, newPassword: "atarashii-Pass-77" }));
     expect(res.status).toBe(400);
   });

@@ -1,4 +1,5 @@
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
+import { rowsOf } from "../../app/db/sql.server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { profiles, rateLimits, sessions, users } from "../../app/db/schema/users";
 import { getViewerFromHeaders } from "../../app/features/users/session.server";
@@ -163,11 +164,17 @@ describe("sign-up and sign-in through the auth API", () => {
     expect(rows.some((r) => r.key.includes("10.9.9.9"))).toBe(true);
   });
 
-  it("recognises admins from ADMIN_EMAILS and from the admin role", async () => {
+  it("recognises admins from ADMIN_EMAILS once the address is verified, and from the admin role", async () => {
     const auth = getAuth(database.db, env);
     const res = await auth.handler(authRequest("/sign-up/email", { email: "Boss@example.com", password: "kouKan-pass-2026", name: "ボス" }));
     expect(res.status).toBe(200);
-    const boss = await getViewerFromHeaders(new Headers({ cookie: sessionCookie(res) }), database.db, env);
+    const bossCookie = sessionCookie(res);
+    // Anyone may sign up with the owner's address: it proves nothing until the mailed link is opened.
+    expect((await getViewerFromHeaders(new Headers({ cookie: bossCookie }), database.db, env))?.isAdmin).toBe(false);
+    const [mail] = await rowsOf<{ text: string }>(database.db, sql`select payload->>'text' as text from delivery_outbox where payload->>'to' = 'boss@example.com' and payload->>'subject' = '【トレポケ】メールアドレスの確認'`);
+    const link = /http:\/\/torepoke\.test\/api\/auth\/verify-email\?\S+/.exec(mail.text)![0];
+    expect((await auth.handler(new Request(link))).status).toBe(302);
+    const boss = await getViewerFromHeaders(new Headers({ cookie: bossCookie }), database.db, env);
     expect(boss?.isAdmin).toBe(true);
 
     const email = uniqueEmail("helper");

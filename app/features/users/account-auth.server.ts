@@ -1,7 +1,9 @@
-import { APIError, isAPIError } from "better-auth/api";
+import { APIError, getSessionFromCtx, isAPIError } from "better-auth/api";
 import { and, eq } from "drizzle-orm";
 import type { Db } from "../../db/client.server";
-import { accounts, users } from "../../db/schema/users";
+import { accounts, users, verifications } from "../../db/schema/users";
+import { countInWindow } from "../../lib/hourly-limit.server";
+import { notMeUrl } from "./address-change.server";
 import type { AppError, ErrorAnswer } from "../../lib/errors";
 import type { Env } from "../../lib/env.server";
 import { localeFromRequest, translate, type Locale } from "../../lib/i18n";
@@ -62,8 +64,9 @@ export function accountAuthOptions(db: Db, env: Env) {
         const [stored] = await db.select({ email: users.email }).from(users).where(eq(users.id, user.id)).limit(1);
         // Better Auth sends the change-of-address link through this same callback, to the new address.
         if (stored && stored.email.toLowerCase() !== user.email.toLowerCase()) {
+          const undo = notMeUrl(env, { userId: user.id, oldEmail: stored.email, newEmail: user.email });
           await db.transaction(async (tx) => {
-            await queueEmailChangeMails(tx, ctx, { id: user.id, oldEmail: stored.email, newEmail: user.email, name: user.name }, url);
+            await queueEmailChangeMails(tx, ctx, { id: user.id, oldEmail: stored.email, newEmail: user.email, name: user.name }, url, undo);
           });
           return;
         }
@@ -83,8 +86,14 @@ function checkNewPassword(headers: Headers | undefined, password: unknown) {
   if (isCommonPassword(password)) throw refuse(headers, new UserError("password_common"));
 }
 
+/**
+ * Changes of address one account may ask for in a day (JST): each mails a stranger's address, so
+ * a stolen session (with the password) cannot use the site to mail twenty addresses.
+ */
+export const ADDRESS_CHANGES_PER_DAY = 3;
+
 /** Our rules in front of Better Auth's account endpoints (the common-password rule, address shape, per-account back-off). */
-export async function accountBeforeHook(db: Db, ctx: { path: string; body?: unknown; headers?: Headers }, clientIp: string | null): Promise<void> {
+export async function accountBeforeHook(db: Db, ctx: Parameters<typeof getSessionFromCtx>[0] & { path: string; body?: unknown; headers?: Headers }, clientIp: string | null): Promise<void> {
   const body = (ctx.body ?? {}) as Record<string, unknown>;
   switch (ctx.path) {
     case "/sign-in/email": {
@@ -100,15 +109,42 @@ export async function accountBeforeHook(db: Db, ctx: { path: string; body?: unkn
       }
       return;
     case "/reset-password":
+      checkNewPassword(ctx.headers, body.newPassword);
+      if (typeof body.token === "string" && !(await isResetTokenCurrent(db, body.token))) throw refuse(ctx.headers, new AccountError("invalid_token"));
+      return;
     case "/change-password":
       checkNewPassword(ctx.headers, body.newPassword);
       return;
-    case "/change-email":
+    case "/change-email": {
       if (typeof body.newEmail !== "string" || hasControlCharacters(body.newEmail) || !emailShape.safeParse(body.newEmail).success) {
         throw refuse(ctx.headers, new UserError("email_invalid"));
       }
+      // Counted before Better Auth looks at the address, so a taken address counts like a free one.
+      const session = await getSessionFromCtx(ctx);
+      if (session && (await countInWindow(db, session.user.id, "change-email", "day")) > ADDRESS_CHANGES_PER_DAY) {
+        throw refuse(ctx.headers, new AccountError("address_change_limited", { max: ADDRESS_CHANGES_PER_DAY }));
+      }
       return;
+    }
   }
+}
+
+/**
+ * Whether a password-reset token is still one the account's owner could use: it exists, has not
+ * expired, and was issued after the password last changed. A change of password (or a completed
+ * reset, or これは私ではありません) makes every link mailed before it useless, so a link read in a
+ * mailbox someone else saw cannot undo the change.
+ */
+export async function isResetTokenCurrent(db: Db, token: string): Promise<boolean> {
+  if (token.length === 0 || token.length > 200) return false;
+  const [row] = await db
+    .select({ issuedAt: verifications.createdAt, expiresAt: verifications.expiresAt, changedAt: accounts.updatedAt })
+    .from(verifications)
+    .leftJoin(accounts, and(eq(accounts.userId, verifications.value), eq(accounts.providerId, "credential")))
+    .where(eq(verifications.identifier, `reset-password:${token}`))
+    .limit(1);
+  if (!row || row.expiresAt.getTime() <= Date.now()) return false;
+  return !row.changedAt || row.changedAt.getTime() < row.issuedAt.getTime();
 }
 
 /** The claims of a Better Auth e-mail token, read without checking it (/verify-email checks it next). */

@@ -8,6 +8,7 @@ const ACCOUNT_ERRORS = {
   password_wrong: [400, "errorPassword"],
   confirm_delete: [400, "errorConfirmDelete"],
   resend_limited: [429, "errorResendLimit"],
+  address_change_limited: [429, "errorAddressChangeLimit"],
   account_locked: [429, "errorAccountLocked"],
   session_not_found: [404, "errorSessionNotFound"],
   invalid_token: [400, "errorInvalidToken"],

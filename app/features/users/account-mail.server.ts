@@ -42,13 +42,17 @@ export async function queueVerificationMail(tx: Queryable, ctx: Context, user: {
   await enqueueMail(tx, message, options.dedupe === false ? {} : { dedupeKey: `verify:${user.id}:${user.email}:${windowKey()}` });
 }
 
-/** The link to confirm a new address goes to the new address; the old one is told. */
-export async function queueEmailChangeMails(tx: Queryable, ctx: Context, user: { id: string; oldEmail: string; newEmail: string; name: string }, url: string) {
+/**
+ * The link to confirm a new address goes to the new address; the old one is told, with a link to
+ * undo it (これは私ではありません). The new address may be a stranger's: its mail carries nothing
+ * the requester chose (no display name), only the site's own text and the link.
+ */
+export async function queueEmailChangeMails(tx: Queryable, ctx: Context, user: { id: string; oldEmail: string; newEmail: string; name: string }, url: string, notMeUrl: string) {
   const l = ctx.locale;
   await enqueueMail(
     tx,
     renderMail(
-      { subject: t(l, "mailChangeSubject"), name: user.name, paragraphs: [t(l, "mailChangeBody")], action: { label: t(l, "mailChangeAction"), url }, notes: [t(l, "mailVerifyNote")] },
+      { subject: t(l, "mailChangeSubject"), paragraphs: [t(l, "mailChangeBody")], action: { label: t(l, "mailChangeAction"), url }, notes: [t(l, "mailVerifyNote"), t(l, "mailChangeStrangerNote")] },
       { ...ctx, to: user.newEmail },
     ),
     { dedupeKey: `change-email:${user.id}:${user.newEmail}:${windowKey()}` },
@@ -56,7 +60,13 @@ export async function queueEmailChangeMails(tx: Queryable, ctx: Context, user: {
   await enqueueMail(
     tx,
     renderMail(
-      { subject: t(l, "mailChangeOldSubject"), name: user.name, paragraphs: [t(l, "mailChangeOldBody", { newEmail: user.newEmail })], notes: [t(l, "mailChangeOldNote")] },
+      {
+        subject: t(l, "mailChangeOldSubject"),
+        name: user.name,
+        paragraphs: [t(l, "mailChangeOldBody", { newEmail: user.newEmail }), t(l, "mailChangeOldNotMe")],
+        action: { label: t(l, "mailChangeOldNotMeAction"), url: notMeUrl },
+        notes: [t(l, "mailChangeOldNote")],
+      },
       { ...ctx, to: user.oldEmail },
     ),
     { dedupeKey: `change-email-old:${user.id}:${user.newEmail}:${windowKey()}` },

@@ -30,13 +30,6 @@ import { describeUserAgent } from "./user-agent";
  * the deletion call. Takes plain arguments (userId, parsed input), never a Request.
  */
 
-/** Whether a password-reset token (Better Auth's, from the mailed link) exists and has not expired. */
-export async function isResetTokenValid(db: Db, env: Env, token: string): Promise<boolean> {
-  const context = await getAuth(db, env).$context;
-  const found = await context.internalAdapter.findVerificationValue(`reset-password:${token}`);
-  return Boolean(found && new Date(found.expiresAt).getTime() > Date.now());
-}
-
 export type AccountSummary = { email: string; emailVerified: boolean };
 
 export async function getAccountSummary(db: Db, userId: string): Promise<AccountSummary | null> {

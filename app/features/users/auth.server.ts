@@ -8,7 +8,9 @@ import { profiles } from "../../db/schema/users";
 import { isCommonPassword } from "./common-passwords.server";
 import { checkDisplayName, DISPLAY_NAME_MAX, EMAIL_MAX, hasControlCharacters, PASSWORD_MAX, PASSWORD_MIN } from "./display-name";
 import { FROM_BETTER_AUTH, UserError } from "./errors";
+import { safeRedirect } from "./safe-redirect";
 import { describeAppError } from "../../lib/errors";
+import { errorResponse, HttpError } from "../../lib/api.server";
 import type { Env } from "../../lib/env.server";
 import { localeFromRequest, type Locale } from "../../lib/i18n";
 import { createLogger } from "../../lib/logger.server";
@@ -25,11 +27,29 @@ export const AUTH_BASE_PATH = "/api/auth";
 /** Better Auth's session cookie with our prefix (`__Secure-` in front under https). */
 export const SESSION_COOKIE = "torepoke.session_token";
 
-// Endpoints Torepoke does not use (no social log-in; profile edits, re-sending the verification
-// mail and deleting the account go through our own validated actions): disabled so they are not an
-// unreviewed surface. Reset, verification and change of address are Better Auth's own
-// (features/users/account-auth.server.ts).
-const DISABLED_PATHS = [
+/**
+ * What a browser may call at /api/auth itself: signing up, in and out, reading its own session,
+ * and opening a mailed verification link. Every other endpoint of the library is reached only
+ * through callAuthEndpoint, from a page action that makes its own checks first (the account page
+ * asks for the current password before a change of address): a request from outside answers 404
+ * as if the endpoint did not exist. docs/decisions/028-auth-endpoints-behind-our-pages.md lists
+ * every endpoint of the library with why it is open, ours only, or closed.
+ */
+export const PUBLIC_AUTH_ENDPOINTS: ReadonlySet<string> = new Set([
+  "POST /sign-up/email",
+  "POST /sign-in/email",
+  "POST /sign-out",
+  "GET /get-session",
+  "GET /verify-email",
+  "GET /ok",
+  "GET /error",
+]);
+
+// Endpoints Torepoke does not use at all (no social log-in; profile edits, re-sending the
+// verification mail, sessions and deleting the account go through our own validated actions):
+// disabled inside the library too, so not even a page action could reach them by mistake. Reset,
+// verification and change of address are Better Auth's own (features/users/account-auth.server.ts).
+export const DISABLED_AUTH_PATHS: readonly string[] = [
   "/update-user",
   "/delete-user",
   "/delete-user/callback",
@@ -37,10 +57,36 @@ const DISABLED_PATHS = [
   "/sign-in/social",
   "/link-social",
   "/unlink-account",
+  "/list-accounts",
   "/refresh-token",
   "/get-access-token",
   "/account-info",
+  "/list-sessions",
+  "/revoke-session",
+  "/revoke-sessions",
+  "/revoke-other-sessions",
+  "/update-session",
+  "/verify-password",
 ];
+
+/** The fields of the library's endpoints that name where to send the browser next. */
+const CALLBACK_FIELDS = ["callbackURL", "newUserCallbackURL", "errorCallbackURL", "redirectTo"] as const;
+
+/**
+ * Every callback of every auth endpoint through the site's one safe-redirect rule: a value that is
+ * not a path of this site becomes "/", and what is kept is percent-encoded, so a redirect's
+ * Location header never holds another origin or a character HTTP headers cannot carry.
+ */
+function safeCallbacks<T>(fields: T): T {
+  if (!fields || typeof fields !== "object") return fields;
+  const record = fields as Record<string, unknown>;
+  if (!CALLBACK_FIELDS.some((name) => name in record)) return fields;
+  const safe: Record<string, unknown> = { ...record };
+  for (const name of CALLBACK_FIELDS) {
+    if (name in safe) safe[name] = safeRedirect(typeof safe[name] === "string" ? safe[name] : null);
+  }
+  return safe as T;
+}
 
 const localeOf = (headers: Headers | undefined): Locale => (headers ? localeFromRequest({ headers } as Request) : "ja");
 
@@ -97,7 +143,7 @@ function createAuth(db: Db, env: Env, options: AuthOptions = {}) {
       expiresIn: SESSION_EXPIRES_IN_S,
       updateAge: SESSION_UPDATE_AGE_S,
     },
-    disabledPaths: DISABLED_PATHS,
+    disabledPaths: [...DISABLED_AUTH_PATHS],
     // On in every mode, stored in the database so the limit holds across instances.
     rateLimit: {
       enabled: true,
@@ -123,15 +169,17 @@ function createAuth(db: Db, env: Env, options: AuthOptions = {}) {
       // Our own rules on top of Better Auth's: the display name is shown to other users, and
       // control characters or overlong values are refused before anything is written.
       before: createAuthMiddleware(async (ctx) => {
+        // The hook runs before Better Auth's own origin check and before it reads a callback.
+        const query = safeCallbacks(ctx.query);
+        const safeBody = safeCallbacks(ctx.body);
         await accountBeforeHook(db, ctx, ctx.headers?.get(CLIENT_IP_HEADER) ?? null);
-        if (ctx.path === "/verify-email" && (await isStaleAddressChange(db, ctx.query?.token))) {
-          // Only a path of this site: the hook runs before Better Auth's own origin check.
-          const asked: unknown = ctx.query?.callbackURL;
-          const callback = typeof asked === "string" && asked.startsWith("/") && !asked.startsWith("//") && !asked.includes("\\") ? asked : "/";
+        if (ctx.path === "/verify-email" && (await isStaleAddressChange(db, query?.token))) {
+          const callback = typeof query?.callbackURL === "string" ? query.callbackURL : "/";
           throw ctx.redirect(`${callback}${callback.includes("?") ? "&" : "?"}error=TOKEN_EXPIRED`);
         }
-        if (ctx.path !== "/sign-up/email" && ctx.path !== "/sign-in/email") return;
-        const body = (ctx.body ?? {}) as Record<string, unknown>;
+        const callbacks = query !== ctx.query || safeBody !== ctx.body ? { context: { query, body: safeBody } } : undefined;
+        if (ctx.path !== "/sign-up/email" && ctx.path !== "/sign-in/email") return callbacks;
+        const body = (safeBody ?? {}) as Record<string, unknown>;
         const headers = ctx.headers;
         const email = body.email;
         if (typeof email !== "string" || email.length > EMAIL_MAX) {
@@ -164,8 +212,9 @@ function createAuth(db: Db, env: Env, options: AuthOptions = {}) {
               throw refusal(headers, new UserError("invalid_request"));
             }
           }
-          return { context: { ...ctx, body: { ...body, name: checked.value, email: email.trim() } } };
+          return { context: { ...ctx, query, body: { ...body, name: checked.value, email: email.trim() } } };
         }
+        return callbacks;
       }),
       // Failed sign-ins per account (features/users/sign-in-guard.server.ts).
       after: createAuthMiddleware(async (ctx) => {
@@ -244,8 +293,21 @@ export function getAuth(db: Db, env: Env): Auth {
 }
 
 /**
- * The Web handler mounted at /api/auth (server/http.ts wraps it with toNodeHandler). Better
- * Auth's own 429 body is English; ours says it in the visitor's language.
+ * The Web handler mounted at /api/auth (server/http.ts wraps it with toNodeHandler): only the
+ * PUBLIC_AUTH_ENDPOINTS; any other path answers our 404 before the library sees it.
+ */
+export function publicAuthRequestHandler(auth: Auth): (request: Request) => Promise<Response> {
+  const handler = authRequestHandler(auth);
+  return async (request) => {
+    const path = new URL(request.url).pathname.slice(AUTH_BASE_PATH.length);
+    if (PUBLIC_AUTH_ENDPOINTS.has(`${request.method} ${path}`)) return handler(request);
+    return errorResponse(new HttpError("not_found"), localeOf(request.headers));
+  };
+}
+
+/**
+ * The library's handler with our answers: Better Auth's own 429 body is English; ours says it in
+ * the visitor's language. Page actions reach every enabled endpoint through it (callAuthEndpoint).
  */
 export function authRequestHandler(auth: Auth): (request: Request) => Promise<Response> {
   return async (request) => {
@@ -290,6 +352,10 @@ export async function ensureProfile(db: Db, userId: string, displayName: string)
     .onConflictDoNothing({ target: profiles.userId });
 }
 
+/** The endpoints page actions call through callAuthEndpoint (POST), after their own checks. */
+export const PAGE_AUTH_PATHS = ["/sign-in/email", "/sign-up/email", "/sign-out", "/request-password-reset", "/reset-password", "/change-email", "/change-password"] as const;
+export type PageAuthPath = (typeof PAGE_AUTH_PATHS)[number];
+
 /**
  * Calls a Better Auth endpoint on behalf of a page action, through the same handler as
  * /api/auth (so rate limits, hooks and localised errors apply). The page request already passed
@@ -299,7 +365,7 @@ export async function callAuthEndpoint(
   db: Db,
   env: Env,
   request: Request,
-  path: "/sign-in/email" | "/sign-up/email" | "/sign-out" | "/request-password-reset" | "/reset-password" | "/change-email" | "/change-password",
+  path: PageAuthPath,
   body: Record<string, unknown> = {},
 ): Promise<Response> {
   const headers = new Headers({ "content-type": "application/json", origin: env.siteUrl });

@@ -21,9 +21,14 @@ export type Viewer = {
   suspended: boolean;
 };
 
-/** Admins: id or e-mail in ADMIN_USER_IDS / ADMIN_EMAILS, or the role granted by `npm run admin`. */
-export function isAdminUser(env: Env, user: { id: string; email: string; role: string | null }): boolean {
-  return user.role === "admin" || env.adminUserIds.includes(user.id) || env.adminEmails.includes(user.email.toLowerCase());
+/**
+ * Admins: the role granted by `npm run admin -- grant`, an id in ADMIN_USER_IDS, or an address in
+ * ADMIN_EMAILS once it is verified. Anyone can sign up with any address, and without
+ * REQUIRE_EMAIL_VERIFICATION nothing else proves they own it: the owner's address on the list
+ * makes an administrator only after the link mailed to it at sign-up was opened.
+ */
+export function isAdminUser(env: Env, user: { id: string; email: string; emailVerified: boolean; role: string | null }): boolean {
+  return user.role === "admin" || env.adminUserIds.includes(user.id) || (user.emailVerified && env.adminEmails.includes(user.email.toLowerCase()));
 }
 
 // last_active_at is written at most this often per user, not on every request.
@@ -123,7 +128,7 @@ export async function getViewerFromHeaders(headers: Headers, db: Db, env: Env, s
     email: found.email,
     displayName: found.displayName,
     friendId: found.friendId,
-    isAdmin: isAdminUser(env, { id: userId, email: found.email, role: found.role }),
+    isAdmin: isAdminUser(env, { id: userId, email: found.email, emailVerified: found.emailVerified, role: found.role }),
     suspended: found.suspendedAt !== null,
   };
 }
@@ -134,6 +139,7 @@ function viewerQuery(db: Db) {
       userId: users.id,
       name: users.name,
       email: users.email,
+      emailVerified: users.emailVerified,
       role: users.role,
       displayName: profiles.displayName,
       friendId: profiles.friendId,

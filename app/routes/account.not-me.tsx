@@ -1,0 +1,81 @@
+import { Form, Link, useNavigation } from "react-router";
+import { localeOfMatches } from "../components/layout/meta-locale";
+import { SubmitButton } from "../components/ui/submit-button";
+import { accountMessages } from "../features/users/account-messages";
+import { notMeLink, undoAddressChange } from "../features/users/address-change.server";
+import { callAuthEndpoint } from "../features/users/auth.server";
+import { requestLog } from "../lib/logger.server";
+import { readFormData } from "../lib/forms.server";
+import { translate, useT } from "../lib/i18n";
+import { seoMeta } from "../lib/seo";
+import type { Route } from "./+types/account.not-me";
+
+export const meta: Route.MetaFunction = (args) => {
+  const locale = localeOfMatches(args.matches);
+  return seoMeta(args, { title: translate(accountMessages, locale, "notMeTitle"), noindex: true });
+};
+
+/**
+ * /account/not-me?token=…: これは私ではありません, the link in the notice a change of address sends
+ * to the old address (features/users/address-change.server.ts). GET shows one button, so a mail
+ * scanner that opens the link changes nothing; POST undoes the change, ends every session and
+ * mails a password-reset link to the address the account is at afterwards. No session is needed:
+ * the signed token names the account.
+ */
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const token = new URL(request.url).searchParams.get("token") ?? "";
+  return { token, ...(await notMeLink(context.db, context.env, token)) };
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const form = await readFormData(request);
+  const result = await undoAddressChange(context.db, context.env, String(form.get("token") ?? ""));
+  if (!result.done) return { done: false as const, state: result.state };
+  // The account is safe already; a reset mail that cannot be queued now is asked for on /forgot-password.
+  let resetSent = false;
+  try {
+    resetSent = (await callAuthEndpoint(context.db, context.env, request, "/request-password-reset", { email: result.email })).ok;
+  } catch (error) {
+    requestLog(context).error("not-me reset mail not queued", { error: error instanceof Error ? error.message : String(error) });
+  }
+  return { done: true as const, email: result.email, reverted: result.reverted, resetSent };
+}
+
+export default function NotMe({ loaderData, actionData }: Route.ComponentProps) {
+  const t = useT(accountMessages);
+  const navigation = useNavigation();
+  const state = actionData && !actionData.done ? actionData.state : loaderData.state;
+  return (
+    <section aria-labelledby="not-me-heading" className="mx-auto max-w-md space-y-4">
+      <h1 id="not-me-heading" className="text-2xl font-bold">
+        {t("notMeTitle")}
+      </h1>
+      {actionData?.done ? (
+        <div role="status" className="space-y-3 rounded-lg border border-green-200 bg-green-50 p-4 text-green-900" data-testid="not-me-done">
+          <p className="font-bold">{actionData.reverted ? t("notMeDoneReverted", { email: actionData.email }) : t("notMeDone")}</p>
+          {actionData.resetSent ? <p>{t("notMeResetSent", { email: actionData.email })}</p> : null}
+        </div>
+      ) : state === "valid" ? (
+        <>
+          <p>{t("notMeIntro", { newEmail: loaderData.newEmail ?? "" })}</p>
+          <p className="text-sm text-slate-700">{t("notMeWhat")}</p>
+          <Form method="post">
+            <input type="hidden" name="token" value={loaderData.token} />
+            <SubmitButton pending={navigation.state === "submitting"} pendingText={t("notMeSubmitting")} wide>
+              {t("notMeButton")}
+            </SubmitButton>
+          </Form>
+        </>
+      ) : (
+        <p role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm font-medium text-red-800">
+          {state === "used" ? t("notMeUsed") : t("notMeInvalid")}
+        </p>
+      )}
+      <p className="text-center text-sm">
+        <Link to="/forgot-password" className="text-brand-700 underline">
+          {t("forgotLink")}
+        </Link>
+      </p>
+    </section>
+  );
+}
