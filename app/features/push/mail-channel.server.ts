@@ -1,4 +1,3 @@
-import { createHmac, timingSafeEqual } from "node:crypto";
 import { sql } from "drizzle-orm";
 import type { Db } from "../../db/client.server";
 import { rowsOf } from "../../db/sql.server";
@@ -16,30 +15,24 @@ import { DEFAULT_CHOICES, DIGEST_HOUR_JST, MAIL_DELAY_MINUTES } from "./preferen
 import { getNotificationPreferences, getNotificationWithPreferences } from "./preferences.server";
 import { presence } from "./presence.server";
 import { startSweep } from "../../lib/sweep.server";
+import { signToken, verifySignedToken } from "../../lib/signed-token.server";
 
 /** The outbox kind of "mail this notification if it is still unread": payload {id}. */
 export const NOTIFY_MAIL_DELIVERY_KIND = "notify-mail";
 
 export type MailChannelOptions = { siteUrl: string; authSecret: string; delayMs?: number };
 
-// Unsubscribe links: the user id signed with the auth secret, so the link works without a session
-// and nobody can stop another player's mail.
-function unsubscribeSignature(secret: string, userId: string): string {
-  return createHmac("sha256", secret).update(`mail-unsubscribe:${userId}`).digest("base64url");
-}
+// Unsubscribe links: the user id signed with the auth secret (app/lib/signed-token.server.ts), so
+// the link works without a session and nobody can stop another player's mail.
+const UNSUBSCRIBE = "mail-unsubscribe";
 
 export function unsubscribeToken(secret: string, userId: string): string {
-  return `${Buffer.from(userId).toString("base64url")}.${unsubscribeSignature(secret, userId)}`;
+  return signToken(secret, UNSUBSCRIBE, userId);
 }
 
 /** The user a valid token names, or null. */
 export function verifyUnsubscribeToken(secret: string, token: string | null): string | null {
-  const [id, signature] = (token ?? "").split(".");
-  if (!id || !signature) return null;
-  const userId = Buffer.from(id, "base64url").toString("utf8");
-  const expected = Buffer.from(unsubscribeSignature(secret, userId));
-  const given = Buffer.from(signature);
-  return given.length === expected.length && timingSafeEqual(given, expected) ? userId : null;
+  return verifySignedToken(secret, UNSUBSCRIBE, token);
 }
 
 export function unsubscribeUrl(options: MailChannelOptions, userId: string): string {
