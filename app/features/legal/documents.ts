@@ -14,7 +14,7 @@ export type LegalDocument = {
   sections: Array<{ heading: string; paragraphs: string[]; items?: string[] }>;
 };
 
-const UPDATED = "2026-11-25";
+const UPDATED = "2026-12-01";
 
 const privacyJa: LegalDocument = {
   title: "プライバシーポリシー",
@@ -71,7 +71,7 @@ const privacyJa: LegalDocument = {
     {
       heading: "6. 保存期間と安全管理",
       paragraphs: [
-        "アカウント情報と投稿内容は、アカウントが削除されるまで保存します。セッションは最後の利用から30日で失効し、失効したものは削除します。ログインなどの試行回数の記録は1日以内に不要となり削除します。パスワード再設定のリンクは1時間、メールアドレス確認のリンクは24時間で無効になります。",
+        "アカウント情報と投稿内容は、アカウントが削除されるまで保存します。セッションは最後の利用から30日で失効し、失効したものは削除します。ログインなどの試行回数の記録は1日以内に不要となり削除します。パスワード再設定のリンクは1時間（その間にパスワードが変更されると、それより前のリンクはすぐに）、メールアドレス確認のリンクは24時間、メールアドレス変更のお知らせにある「これは私ではありません」のリンクは7日間で無効になります。",
         "メールの送信記録は、送信済みのものは送信から7日後、送信できなかったものは30日後に削除します。アクセスログは障害対応と不正防止に必要な期間に限って保存します。",
         "通信の暗号化（HTTPSで運用する場合）、パスワードのハッシュ化、アクセス権限の制限などにより、情報の漏えい・改ざんの防止に努めます。",
       ],
@@ -84,7 +84,7 @@ const privacyJa: LegalDocument = {
       items: [
         "登録時のメールアドレス確認",
         "パスワード再設定のリンク（ご依頼があったときのみ）と、パスワード変更・再設定の完了のお知らせ",
-        "メールアドレス変更の確認（新しいアドレス宛て）と、変更手続きがあったことのお知らせ（変更前のアドレス宛て）",
+        "メールアドレス変更の確認（新しいアドレス宛て。表示名など申請者が入力した内容は含めず、1アカウント1日3回まで）と、変更手続きがあったことのお知らせ（変更前のアドレス宛て。心当たりがないときに使う「これは私ではありません」のリンク付き）",
         "退会手続き完了のお知らせ",
         "お知らせのメール（確認済みのアドレスにのみ）：チャットの新着などのお知らせが一定時間未読のままで、サイトを開いていないときのメール、または1日1回のまとめメール。プロフィールの通知設定で種類ごとに止められ、各メールの配信停止リンクからログインなしで止めることもできます",
       ],
@@ -100,6 +100,7 @@ const privacyJa: LegalDocument = {
       paragraphs: [
         "表示名とフレンドIDは、プロフィールページからいつでも変更・削除できます。",
         "メールアドレスとパスワードの変更、ログイン中の端末の確認とログアウトは、プロフィールの「アカウント設定」から行えます。",
+        "心当たりのないメールアドレスの変更手続きがあったときは、変更前のアドレスに届くお知らせの「これは私ではありません」を押してください。ログインしていなくても、変更の取り消し（変更済みなら元のアドレスへの復帰）、すべての端末からのログアウト、パスワードの無効化を一度に行い、パスワード再設定のメールをお送りします。",
         "本サービスが保存しているあなたの情報（アカウント、プロフィール、ログイン中の端末、トレード募集、チャットとそのメッセージと既読の位置、あなたが行った通報、ブロック、ほしいカード、お知らせ（メールで送った日時を含む）、通知の設定（種類ごとの受け取り方、おやすみ時間、言語、まとめメールの送信日時）、プッシュ通知を登録した端末（送信先URL、ブラウザ、言語、登録日時と最後に届いた日時）、あなた宛てのメールの記録、ログイン失敗と操作回数の記録、あなたのアカウントに結びついた利用状況の記録、運営者として作成した記事・デッキ・画像・トレードルールの変更）は、「アカウント設定」の「データのダウンロード」からいつでもJSON形式で取得できます。他の利用者の情報は、表示名と、チャットで条件合意した相手のフレンドIDだけが含まれます。",
         "「アカウント設定」から、パスワードを入力していつでも退会（アカウントの削除）ができます。退会すると、すべてのセッション、パスワード、メールアドレス、表示名、フレンドID、ブロック、既読の記録、試行回数の記録、あなた宛てのメールの記録が直ちに削除され、募集中・交渉中のトレード募集は終了します。",
         "退会後も、次のものは残ります：チャットの相手がやり取りを確認できるよう、あなたが送ったチャットのメッセージと終了したトレード募集（送信者は「退会したユーザー」と表示され、あなたを特定する情報は残りません）、運営が対応するための通報の記録（通報者は特定できない形になります）、退会完了のお知らせメール（送信後7日で削除）。",
@@ -185,7 +186,7 @@ const privacyEn: LegalDocument = {
     {
       heading: "6. Retention and security",
       paragraphs: [
-        "Account information and posts are kept until the account is deleted. A session expires 30 days after it was last used, and expired ones are deleted. Counts of log-in and other attempts are deleted within a day. A password reset link is valid for one hour, an address verification link for 24 hours.",
+        "Account information and posts are kept until the account is deleted. A session expires 30 days after it was last used, and expired ones are deleted. Counts of log-in and other attempts are deleted within a day. A password reset link is valid for one hour (and ends at once when the password is changed in the meantime), an address verification link for 24 hours, and the "This wasn't me" link of a change-of-address notice for 7 days.",
         "Records of mail sent are deleted 7 days after sending, or 30 days after a mail could not be delivered. Access logs are kept only as long as needed to fix faults and prevent abuse.",
         "We protect the information against leaks and tampering with encrypted connections (when served over HTTPS), hashed passwords and restricted access.",
       ],
@@ -196,7 +197,7 @@ const privacyEn: LegalDocument = {
       items: [
         "Verification of your address at sign-up",
         "A password reset link (only when you ask for one), and a notice when your password was changed or reset",
-        "Confirmation of a new address (to the new address), and a notice that a change was requested (to the old address)",
+        "Confirmation of a new address (to the new address; without the display name or anything else the requester typed, at most 3 a day per account), and a notice that a change was requested (to the old address, with a \"This wasn't me\" link for a change you did not make)",
         "A notice that your account was deleted",
         "Notification mails (to a verified address only): a mail when a notification such as a new chat message stays unread for a while and you are not on the site, or one daily digest. You can turn each kind off in your notification settings, or stop them with the unsubscribe link in each mail without logging in",
       ],
@@ -212,6 +213,7 @@ const privacyEn: LegalDocument = {
       paragraphs: [
         "You can change or remove your display name and friend ID at any time on your profile page.",
         "You can change your e-mail address and password, and see and log out your signed-in devices, under Account settings on your profile.",
+        "If your address was changed without your knowledge, press \"This wasn't me\" in the notice sent to your old address. Without logging in, it cancels the change (or moves the account back to the old address), logs out every device and disables the password in one go, and mails you a password reset link.",
         "Download your data (Account settings) gives you, at any time, a JSON file of everything the service keeps about you: account, profile, signed-in devices, trade offers, chats with their messages and how far you have read, reports you filed, blocks, your want list, your notifications (with when they were mailed), your notification settings (choices per kind, quiet hours, language, when the last digest was sent), the devices registered for push notifications (push endpoint, browser, language, when registered and last reached), the records of mail sent to you, failed log-ins and per-hour action counts, the usage records linked to your account, and what you created as an administrator (articles, decks, images, trade-rule changes). Of other users it holds only display names, and a partner's friend ID where you both agreed on the terms in chat.",
         "You can delete your account at any time under Account settings, entering your password. Deleting it removes at once every session, your password, e-mail address, display name, friend ID, blocks, read markers, attempt counts and records of mail to you, and closes your open and negotiating trade offers.",
         "What remains afterwards: the chat messages you sent and your closed trade offers, so your partners can still read the conversation (shown as from \"Deleted user\" (退会したユーザー), with nothing that identifies you); reports you filed, for moderation, without the reporter's identity; and the notice that your account was deleted, until 7 days after it was sent.",
