@@ -194,6 +194,10 @@ function cases(ids: { offerId: string; roomId: string; cardId: string; packId: s
     ["/api/decks", "/api/decks", ["tier", "energy", "cursor", "limit"]],
     ["/api/admin/decks/cards", "/api/admin/decks/cards", ["q", "pack", "limit"]],
     ["/articles/feed.xml", "/articles/feed.xml", ["x"]],
+    ["/account/not-me", "/account/not-me", ["token"]],
+    ["/reset-password", "/reset-password", ["token"]],
+    ["/trade-rules", "/trade-rules", ["x"]],
+    ["/api/admin/trade-rules", "/api/admin/trade-rules", ["x"]],
   ];
   for (const [route, path, params] of reads) {
     add(route, "GET", path, who);
@@ -236,6 +240,21 @@ function cases(ids: { offerId: string; roomId: string; cardId: string; packId: s
     add("POST /api/auth/sign-up/email", "POST", "/api/auth/sign-up/email", ["anonymous"], body);
     add("POST /api/auth/sign-in/email", "POST", "/api/auth/sign-in/email", ["anonymous"], body);
   }
+  // The library's endpoints our pages keep to themselves answer 404 from outside, whatever the body.
+  for (const body of jsonBodies({ newEmail: "fuzz-new@example.com", callbackURL: "/", currentPassword: "fuzz-pass-2026", newPassword: "fuzz-pass-2027", token: "x", email: "fuzz@example.com" })) {
+    for (const closed of ["/change-email", "/change-password", "/request-password-reset", "/reset-password", "/revoke-sessions", "/update-user", "/verify-password"]) {
+      add(`POST /api/auth${closed}`, "POST", `/api/auth${closed}`, ["anonymous", "user"], body);
+    }
+  }
+  for (const value of QUERY_VALUES) {
+    add("GET /api/auth/verify-email", "GET", `/api/auth/verify-email?token=${value}&callbackURL=${value}`, ["anonymous"]);
+    add("GET /api/auth/list-sessions", "GET", `/api/auth/list-sessions?x=${value}`, ["user"]);
+  }
+  const rule = { scope: "pack", target: ids.packId, tradeable: true, effectiveAt: "2026-12-10T10:00", until: "2026-12-24T23:59", note: "fuzz" };
+  for (const body of jsonBodies(rule)) add("POST /api/admin/trade-rules", "POST", "/api/admin/trade-rules", ["user", "admin"], body);
+  for (const when of ["0000-01-01T00:00", "2026-02-30T10:00", "2026-12-10T24:00", "2026-12-10T23:60", "99999-01-01T00:00"]) {
+    add("POST /api/admin/trade-rules", "POST", "/api/admin/trade-rules", ["admin"], JSON.stringify({ ...rule, effectiveAt: when, note: "a\u0000b" }));
+  }
   const article = { title: "t", content: "c", category: "news", isPublic: false, slug: "fuzz-a", thumbnailUrl: "", keywords: "k", metaDescription: "m" };
   for (const body of jsonBodies(article)) add("POST /api/admin/articles", "POST", "/api/admin/articles", ["user", "admin"], body);
   for (const id of BAD_IDS.slice(0, 6)) {
@@ -265,6 +284,10 @@ function cases(ids: { offerId: string; roomId: string; cardId: string; packId: s
     ["/trades/:id", `/trades/${ids.offerId}`, { intent: "report", reason: "fuzz", give: `${ids.cardId}*1`, want: `${ids.cardId}*1`, comment: "c" }, ["user"]],
     ["/profile/blocks/:userId", `/profile/blocks/${ids.userId}`, { x: "1" }, ["user"]],
     ["/admin", "/admin", { intent: "x", title: ids.packId }, ["admin"]],
+    ["/profile/account", "/profile/account", { intent: "changeEmail", newEmail: "fuzz-moved@example.com", currentPassword: "not-the-password-1" }, ["anonymous", "user"]],
+    ["/forgot-password", "/forgot-password", { email: "fuzz@example.com" }, ["anonymous"]],
+    ["/reset-password", "/reset-password", { token: "x", password: "fuzz-pass-2026" }, ["anonymous"]],
+    ["/account/not-me", "/account/not-me", { token: "x" }, ["anonymous", "user"]],
   ];
   for (const [route, path, fields, w] of forms) for (const body of formBodies(fields)) add(`POST ${route}`, "POST", path, w, body, FORM);
   for (const id of BAD_IDS) {
