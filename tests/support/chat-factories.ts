@@ -1,6 +1,7 @@
 import { createHmac, randomBytes, randomUUID } from "node:crypto";
 import type { Db } from "../../app/db/client.server";
-import { cards, chatRooms, profiles, sessions, tradeOfferCards, tradeOffers, users } from "../../app/db/schema/index";
+import { cards, chatRooms, profiles, rarities, sessions, tradeOfferCards, tradeOffers, users } from "../../app/db/schema/index";
+import { RARITIES } from "../../app/lib/rarity";
 
 const suffix = () => randomBytes(5).toString("hex");
 
@@ -13,8 +14,13 @@ export async function createChatUser(db: Db, options: { name?: string; friendId?
   return { id, name };
 }
 
-/** An open offer by `ownerId` giving one card and wanting another of the same rarity. */
+/**
+ * An open offer by `ownerId` giving one card and wanting another of the same rarity. The game's
+ * rarities are written too (as the catalogue seed writes them, never overwriting): the trade
+ * rules read a rarity missing from that table as not tradeable, and the room's steps ask them.
+ */
 export async function createChatOffer(db: Db, ownerId: string) {
+  await db.insert(rarities).values([...RARITIES]).onConflictDoNothing();
   const give = `T-${suffix()}`;
   const want = `T-${suffix()}`;
   await db.insert(cards).values([

@@ -9,7 +9,7 @@ import { blockUser, isBlockedEitherWay, unblockUser } from "../blocks/blocks.ser
 import { ChatError, type ChatErrorCode } from "./errors";
 import { appendCtes, appendMessage, cancelRoomTrade, fromRow, messageColumns, otherParticipant, progressOf, toMessage, type MessageRow, type RoomRow } from "./room-trade.server";
 import { MESSAGE_MAX_LENGTH, MESSAGE_PAGE_SIZE, normaliseBody, RoomIdSchema, type TradeStep } from "./chat.schema";
-import type { OfferCard, RoomOffer } from "./room-offer.server";
+import { ruleClosedOfferCards, type OfferCard, type RoomOffer } from "./room-offer.server";
 import { recordProductEvent, recordRoomOpened } from "../analytics/events.server";
 import { notices } from "../../lib/notices.server";
 
@@ -224,6 +224,9 @@ async function applyTradeStepInTransaction(db: Db, input: { roomId: string; user
   if (input.step !== "cancel" && (await isBlockedEitherWay(db, input.userId, partnerId))) {
     throw new ChatError("blocked");
   }
+  // Read before the transaction: the rules and the card index are cached reads on `db`, and
+  // PGlite has one connection, which the transaction holds.
+  const ruleClosed = input.step === "cancel" ? [] : await ruleClosedOfferCards(db, checked.offerId);
   return db.transaction(async (tx) => {
     // Lock the room so two presses (one per side) cannot both miss each other's half.
     const [room] = await tx.select().from(chatRooms).where(eq(chatRooms.id, checked.id)).for("update");
@@ -240,6 +243,14 @@ async function applyTradeStepInTransaction(db: Db, input: { roomId: string; user
     if (input.step !== "cancel" && (offerTaken || ["completed", "closed", "expired"].includes(offer.status))) {
       throw new ChatError("offer_unavailable");
     }
+    // The board's rule at the time of the step (docs/decisions/018): while a card of the offer is
+    // closed, only キャンセル goes through. 条件合意 would show friend IDs for a trade the game
+    // refuses. Steps already taken stay as they are, friend IDs already shown included (the two
+    // may have traded in the game before the change, and they still need to talk). 取引完了 is
+    // refused too: the site cannot see whether the game trade came first, and a completed-trade
+    // count is a trust signal; the owner's 成立 on the offer page (it counts nothing) remains for
+    // that case. Nothing is written, so the steps come back by themselves when the card reopens.
+    if (ruleClosed.length > 0) throw new ChatError("not_tradeable", { name: ruleClosed.map((card) => card.name).join("・") });
     const messages: ChatMessage[] = [];
     const post = async (body: string) => {
       messages.push(await appendMessage(tx, room.id, { senderId: input.userId, kind: "system", clientId: null, body }));

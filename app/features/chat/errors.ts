@@ -15,6 +15,8 @@ export const CHAT_ERRORS = {
   report_rate_limited: [429, "errorReportRateLimited"],
   step_not_allowed: [409, "errorStepNotAllowed"],
   offer_unavailable: [409, "errorOfferUnavailable"],
+  // The trade board's own code for a card the rules close; 409 here: the rules changed under the room.
+  not_tradeable: [409, "errorNotTradeable"],
   suspended: [403, "errorSuspended"],
   unauthorized: [401, "errorLoginRequired"],
   invalid: [400, "errorUnknown"],

@@ -28,6 +28,12 @@ export type TradeProgress = {
   cancelled: boolean;
 };
 
+/**
+ * A card of the room's offer that the trade rules close now (the board marks such an offer):
+ * `until` is when a change already on the books opens it again (ISO), or null.
+ */
+export type RuleClosedCard = { cardId: string; name: string; until: string | null };
+
 /** Pushed to `room:<id>` whenever steps, the offer status or blocks change. */
 export type RoomState = {
   roomId: string;
@@ -37,6 +43,8 @@ export type RoomState = {
   blockerIds: string[];
   /** Friend IDs, present only once both sides agreed (keyed by user id). */
   friendIds: Record<string, string | null> | null;
+  /** The offer's cards the trade rules close now; while any is listed, no step but キャンセル is taken. */
+  ruleClosedCards: RuleClosedCard[];
 };
 
 /** A refused call: the refusal writer's socket ack (app/lib/api.server.ts socketRefusal). */

@@ -3,6 +3,8 @@ import { CARD_COLUMNS } from "../cards/card-index.server";
 import type { Db } from "../../db/client.server";
 import { cardPacks, cards, packs, tradeOfferCards } from "../../db/schema/index";
 import type { CardFace } from "../../lib/card-face";
+import { cardTradeability } from "../trades/trade-rules.server";
+import type { RuleClosedCard } from "./protocol";
 
 /** The offer a room is about, as the room page and the room list show it: each card's picture, side and count. */
 export type OfferCard = Omit<CardFace, "id"> & { cardId: string; side: "give" | "want"; count: number; packName: string };
@@ -31,4 +33,23 @@ export async function offerCards(db: Db, offerIds: string[]): Promise<Map<string
     result.set(r.offerId, list);
   }
   return result;
+}
+
+/**
+ * The offer's cards the trade rules close at `at`: the board's question (offersClosedByRules asks
+ * cardTradeability too), card by card, so the room can say which card and until when.
+ */
+export async function ruleClosedOfferCards(db: Db, offerId: string, at: Date = new Date()): Promise<RuleClosedCard[]> {
+  const rows = await db
+    .select({ cardId: tradeOfferCards.cardId, name: cards.name })
+    .from(tradeOfferCards)
+    .innerJoin(cards, eq(cards.id, tradeOfferCards.cardId))
+    .where(eq(tradeOfferCards.offerId, offerId))
+    .orderBy(asc(tradeOfferCards.side), asc(cards.id));
+  if (rows.length === 0) return [];
+  const states = await cardTradeability(db, rows.map((row) => row.cardId), at);
+  return rows.flatMap(({ cardId, name }) => {
+    const state = states.get(cardId);
+    return state && !state.tradeable ? [{ cardId, name, until: state.until }] : [];
+  });
 }

@@ -6,7 +6,7 @@ import { blockersBetween } from "../blocks/blocks.server";
 import { requireRoomMember } from "./chat.server";
 import type { RoomState, TradeProgress } from "./protocol";
 import { otherParticipant, progressOf } from "./room-trade.server";
-import { offerCards, type OfferCard, type RoomOffer } from "./room-offer.server";
+import { offerCards, ruleClosedOfferCards, type OfferCard, type RoomOffer } from "./room-offer.server";
 
 /**
  * What the chat pages show around the messages: a room's view (offer, partner, progress, read
@@ -152,15 +152,19 @@ export async function listRoomsForUser(db: Db, userId: string, limit = 50): Prom
 
 /**
  * What both participants' screens need after a step or a block: broadcast to the room as is,
- * so it holds only what both may see (friend IDs once both agreed).
+ * so it holds only what both may see (friend IDs once both agreed), and whether the trade
+ * rules close one of the offer's cards now (the steps wait until it reopens).
  */
 export async function getRoomState(db: Db, roomId: string, userId: string): Promise<RoomState> {
   const room = await requireRoomMember(db, roomId, userId);
   const progress = progressOf(room);
-  const [[offer], blockerIds, who] = await Promise.all([
+  const [[offer], blockerIds, who, ruleClosedCards] = await Promise.all([
     db.select({ status: tradeOffers.status }).from(tradeOffers).where(eq(tradeOffers.id, room.offerId)),
     blockersBetween(db, room.ownerId, room.partnerId),
+    // Friend IDs shown once both agreed stay shown after a rule closes a card: the two may have
+    // traded in the game already, and hiding them again would only stop them finishing or talking.
     progress.agreed ? people(db, [room.ownerId, room.partnerId]) : Promise.resolve(null),
+    ruleClosedOfferCards(db, room.offerId),
   ]);
   return {
     roomId: room.id,
@@ -170,5 +174,6 @@ export async function getRoomState(db: Db, roomId: string, userId: string): Prom
     friendIds: who
       ? { [room.ownerId]: who.get(room.ownerId)?.friendId ?? null, [room.partnerId]: who.get(room.partnerId)?.friendId ?? null }
       : null,
+    ruleClosedCards,
   };
 }

@@ -1,11 +1,13 @@
 import { Fragment, useEffect, useRef, useState, type FormEvent, type KeyboardEvent, type ReactNode } from "react";
 import { Link } from "react-router";
 import { useLocale, useT } from "../../../lib/i18n";
+import { cardName } from "../../../lib/card-name";
+import { tokyoShortDateTime } from "../../../lib/tokyo-time";
 import { useShownName } from "../../users/components/shown-name";
 import { MESSAGE_MAX_LENGTH, normaliseBody } from "../chat.schema";
 import { chatErrorKey } from "../errors";
 import { chatMessages, OFFER_STATUS_KEYS, type ChatMessageKey } from "../messages";
-import type { ChatMessage, RoomState } from "../protocol";
+import type { ChatMessage, RoomState, RuleClosedCard } from "../protocol";
 import { useChatRoom } from "../use-chat-room";
 import { MessageList } from "./message-list";
 import { RoomOfferCards, roomOfferLine, type RoomOfferCard } from "./room-offer-cards";
@@ -53,7 +55,9 @@ export function ChatRoom(props: ChatRoomProps) {
   const p = state.progress;
   const iAgreed = props.role === "owner" ? p.ownerAgreed : p.partnerAgreed;
   const iCompleted = props.role === "owner" ? p.ownerCompleted : p.partnerCompleted;
-  const stepsClosed = p.completed || p.cancelled || blockedByMe || blockedMe;
+  // A trade-rule change closed a card of the offer: no step is offered until it reopens.
+  const ruleClosed = !p.completed && !p.cancelled && state.ruleClosedCards.length > 0;
+  const stepsClosed = p.completed || p.cancelled || blockedByMe || blockedMe || ruleClosed;
   const partnerFriendId = state.friendIds?.[props.partner.id] ?? null;
   const { onCompleted } = props;
   const completedAtLoad = useRef(props.initialState.progress.completed);
@@ -71,7 +75,9 @@ export function ChatRoom(props: ChatRoomProps) {
     ? "panelDone"
     : p.cancelled
       ? "panelCancelled"
-      : !p.agreed
+      : ruleClosed
+        ? "panelRuleClosed"
+        : !p.agreed
         ? iAgreed
           ? "stepWaitingPartner"
           : "stepAgree"
@@ -179,6 +185,8 @@ export function ChatRoom(props: ChatRoomProps) {
                 <p className="text-sm text-slate-700">{t("restartOwner", { name: partnerName })}</p>
               )}
             </div>
+          ) : ruleClosed ? (
+            <RuleClosedNotice cards={state.ruleClosedCards} offerCards={props.offer.cards} />
           ) : (
             <p className="mt-1 text-sm text-slate-600">{p.agreed ? t("stepCompleteHint") : t("stepAgreeHint")}</p>
           )}
@@ -267,6 +275,28 @@ export function ChatRoom(props: ChatRoomProps) {
   );
 }
 
+
+/**
+ * Why the steps stopped: the cards a rule change closed, in the reader's language, and when
+ * they open again if every one of them has a date on the books (the steps need them all).
+ */
+function RuleClosedNotice({ cards, offerCards }: { cards: RuleClosedCard[]; offerCards: RoomOfferCard[] }) {
+  const t = useT(chatMessages);
+  const locale = useLocale();
+  const names = cards.map((card) => cardName(offerCards.find((c) => c.cardId === card.cardId) ?? card, locale)).join(locale === "ja" ? "・" : ", ");
+  const reopens = cards.every((card) => card.until !== null) ? cards.map((card) => card.until as string).sort().at(-1) : undefined;
+  return (
+    <div className="mt-2 space-y-1 rounded border border-amber-300 bg-amber-50 px-2 py-1.5 text-sm text-amber-900" role="status" data-testid="room-rule-closed">
+      <p>{t("ruleClosed", { names })}</p>
+      {reopens ? <p>{t("ruleClosedUntil", { date: tokyoShortDateTime(reopens, locale) })}</p> : null}
+      <p>
+        <Link to="/trade-rules" className="underline">
+          {t("ruleClosedLink")}
+        </Link>
+      </p>
+    </div>
+  );
+}
 
 const QUICK_REPLIES: ChatMessageKey[] = ["quickFriendSent", "quickTradeSent", "quickWait", "quickThanks", "quickDecline"];
 

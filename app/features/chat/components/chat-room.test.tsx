@@ -1,0 +1,94 @@
+import { renderToStaticMarkup } from "react-dom/server";
+import { MemoryRouter } from "react-router";
+import { describe, expect, it } from "vitest";
+import { LocaleContext, type Locale } from "../../../lib/i18n";
+import type { RoomState } from "../protocol";
+import { ChatRoom, type ChatRoomProps } from "./chat-room";
+
+const progress = (agreed: boolean): RoomState["progress"] => ({
+  ownerAgreed: agreed,
+  partnerAgreed: agreed,
+  agreed,
+  friendRequested: false,
+  gameTradeRequested: false,
+  ownerCompleted: false,
+  partnerCompleted: false,
+  completed: false,
+  cancelled: false,
+});
+
+const card = (cardId: string, name: string, nameEn: string, side: "give" | "want") => ({
+  cardId,
+  name,
+  nameEn,
+  rarity: "◆◆",
+  side,
+  count: 1,
+  imageUrl: "",
+  imageFile: null,
+  storedImage: null,
+  speciesArt: null,
+  element: null,
+  cardType: null,
+  stage: null,
+  hp: null,
+  setCode: "A1",
+  number: 1,
+});
+
+function render(state: Partial<RoomState>, locale: Locale = "ja") {
+  const props: ChatRoomProps = {
+    roomId: "room-1",
+    role: "partner",
+    me: { id: "me", displayName: "サトシ", hasFriendId: true },
+    partner: { id: "owner", displayName: "カスミ", completedTrades: 2 },
+    offer: { id: "offer-1", status: "open", comment: "", cards: [card("A1-094", "ピカチュウ", "Pikachu", "give"), card("A1-095", "ライチュウ", "Raichu", "want")] },
+    initialMessages: [],
+    initialState: { roomId: "room-1", progress: progress(false), offerStatus: "open", blockerIds: [], friendIds: null, ruleClosedCards: [], ...state },
+    lastSeq: 0,
+  };
+  return renderToStaticMarkup(
+    <LocaleContext.Provider value={locale}>
+      <MemoryRouter>
+        <ChatRoom {...props} />
+      </MemoryRouter>
+    </LocaleContext.Provider>,
+  );
+}
+
+/** The four step buttons (条件合意 … 取引完了) and whether each can be pressed. */
+const stepButtons = (html: string) =>
+  [...html.matchAll(/<li><button type="button"( disabled="")?[^>]*>([^<]*)<\/button><\/li>/g)].map((m) => ({ label: m[2], enabled: !m[1] }));
+
+describe("the chat room when a trade-rule change closed a card of its offer", () => {
+  it("says so in Japanese, names the card and its reopening date, links to the rules and offers no step", () => {
+    const open = render({});
+    expect(stepButtons(open).find((b) => b.label === "条件合意")).toEqual({ label: "条件合意", enabled: true });
+    expect(open).not.toContain('data-testid="room-rule-closed"');
+
+    const html = render({ ruleClosedCards: [{ cardId: "A1-094", name: "ピカチュウ", until: "2099-04-01T01:00:00.000Z" }] });
+    expect(html).toContain("ルールの変更により、ピカチュウは今はトレードできません。トレードの手続きは止まっていますが、チャットは続けられます。");
+    expect(html).toContain("2099/04/01 10:00からまたトレードできる予定です。");
+    expect(html).toMatch(/<a [^>]*href="\/trade-rules"[^>]*>トレードできるカードのルール<\/a>/);
+    expect(html).toContain("次：手続き停止中");
+    expect(stepButtons(html)).toHaveLength(4);
+    expect(stepButtons(html).filter((b) => b.enabled)).toEqual([]);
+    // Chatting goes on: the input and 送信 are still there.
+    expect(html).toContain('id="chat-input"');
+    expect(html).toContain(">送信</button>");
+  });
+
+  it("in English too, with the English card name; no date when none is on the books", () => {
+    const html = render({ ruleClosedCards: [{ cardId: "A1-094", name: "ピカチュウ", until: null }] }, "en");
+    expect(html).toContain("After a rule change, Pikachu cannot be traded for now. The trade steps are paused, but you can keep chatting.");
+    expect(html).not.toContain("due to open again");
+    expect(html).toMatch(/<a [^>]*href="\/trade-rules"[^>]*>Which cards can be traded<\/a>/);
+  });
+
+  it("keeps friend IDs already shown when both had agreed before the change", () => {
+    const html = render({ progress: progress(true), friendIds: { me: "1111222233334444", owner: "5555666677778888" }, ruleClosedCards: [{ cardId: "A1-095", name: "ライチュウ", until: null }] });
+    expect(html).toContain("5555-6666-7777-8888");
+    expect(html).toContain("ライチュウは今はトレードできません");
+    expect(stepButtons(html).filter((b) => b.enabled)).toEqual([]);
+  });
+});
