@@ -186,7 +186,7 @@ const privacyEn: LegalDocument = {
     {
       heading: "6. Retention and security",
       paragraphs: [
-        "Account information and posts are kept until the account is deleted. A session expires 30 days after it was last used, and expired ones are deleted. Counts of log-in and other attempts are deleted within a day. A password reset link is valid for one hour (and ends at once when the password is changed in the meantime), an address verification link for 24 hours, and the "This wasn't me" link of a change-of-address notice for 7 days.",
+        "Account information and posts are kept until the account is deleted. A session expires 30 days after it was last used, and expired ones are deleted. Counts of log-in and other attempts are deleted within a day. A password reset link is valid for one hour (and ends at once when the password is changed in the meantime), an address verification link for 24 hours, and the \"This wasn't me\" link of a change-of-address notice for 7 days.",
         "Records of mail sent are deleted 7 days after sending, or 30 days after a mail could not be delivered. Access logs are kept only as long as needed to fix faults and prevent abuse.",
         "We protect the information against leaks and tampering with encrypted connections (when served over HTTPS), hashed passwords and restricted access.",
       ],
