@@ -1,9 +1,29 @@
+import { createHash, randomBytes } from "node:crypto";
+import { hostname } from "node:os";
 import type { Db } from "./db/client.server";
 import type { Env } from "./lib/env.server";
 import type { Logger } from "./lib/logger.server";
 import { startOutboxWorker, type OutboxWorker } from "./features/outbox/outbox.server";
 import { registerNotificationChannels } from "./features/push/deliveries.server";
 import { registerMailDelivery } from "./features/mail/mail.server";
+
+/**
+ * This instance's name in the outbox's leases (locked_by). It is the same when the process starts
+ * again on the same machine, so a killed instance takes back the rows it left in flight at once
+ * instead of waiting out their 2-minute lease; and it differs from every other live instance, so
+ * it never takes theirs. Derived from host name, port and data folder rather than stored in the
+ * data folder: instances may share one folder (the VAPID keys, the auth secret), and a stored id
+ * would be shared with it. Two live processes cannot listen on one port of one host, and machines,
+ * containers and pods each have their own host name (a container keeps it across restarts; a pod
+ * recreated under a new name waits for the lease, as before); replicas given one fixed host name
+ * must listen on different ports. PORT=0 (a port picked at random, as in the tests) has nothing to
+ * come back to: a random name then.
+ */
+export function outboxInstanceId(env: Pick<Env, "port" | "dataDir">, host: string = hostname()): string {
+  const folder = createHash("sha256").update(env.dataDir).digest("base64url").slice(0, 8);
+  const port = env.port === 0 ? `0-${randomBytes(6).toString("hex")}` : String(env.port);
+  return `${host.slice(0, 100)}:${port}:${folder}`;
+}
 
 /**
  * Start-up's one call for everything delivered later (outside the features, like
@@ -13,7 +33,7 @@ import { registerMailDelivery } from "./features/mail/mail.server";
 export function startDeliveries(options: { env: Env; db: Db; log: Logger }): OutboxWorker {
   const transport = registerMailDelivery(options.env, options.log);
   registerNotificationChannels(options);
-  const worker = startOutboxWorker({ db: options.db, log: options.log, concurrency: 16 });
+  const worker = startOutboxWorker({ db: options.db, log: options.log, concurrency: 16, workerId: outboxInstanceId(options.env) });
   options.log.info("mail delivery", {
     transport: transport.kind,
     ...(transport.kind === "file" ? { folder: `${options.env.dataDir}/mail` } : {}),

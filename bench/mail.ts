@@ -43,7 +43,7 @@ async function queue(db: Database["db"], from: number, count: number) {
 
 async function run(label: string, database: Database) {
   const smtp = await startTestSmtpServer({ parse: false });
-  const transport = registerMailDelivery({ smtpUrl: smtp.url, mailFrom: "トレポケ <no-reply@torepoke.test>", dataDir: tmpdir() });
+  const transport = registerMailDelivery({ smtpUrl: smtp.url, mailFrom: "トレポケ <no-reply@torepoke.test>", dataDir: tmpdir(), siteUrl: "http://localhost:3000" });
   try {
     const db = database.db;
     let t = performance.now();

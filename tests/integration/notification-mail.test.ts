@@ -27,7 +27,7 @@ const channelEnv = { vapid: { publicKey: "", privateKey: "", subject: "mailto:x@
 beforeAll(async () => {
   database = await createTestDatabase();
   smtp = await startTestSmtpServer();
-  transport = registerMailDelivery({ smtpUrl: smtp.url, mailFrom: "トレポケ <no-reply@torepoke.test>", dataDir: tmpdir() });
+  transport = registerMailDelivery({ smtpUrl: smtp.url, mailFrom: "トレポケ <no-reply@torepoke.test>", dataDir: tmpdir(), siteUrl: "http://localhost:3000" });
   registerNotificationChannels({ env: channelEnv as Pick<Env, keyof typeof channelEnv>, db: database.db });
 });
 afterEach(async () => {

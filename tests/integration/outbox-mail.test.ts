@@ -7,6 +7,7 @@ import { migrateDatabase, openDatabase, type Database } from "../../app/db/clien
 import { rowsOf } from "../../app/db/sql.server";
 import { enqueueMail, registerMailDelivery, type MailMessage, type MailTransport } from "../../app/features/mail/mail.server";
 import { renderMail } from "../../app/features/mail/templates.server";
+import { outboxInstanceId } from "../../app/deliveries.server";
 import { claimDeliveries, enqueueDelivery, PermanentDeliveryError, registerDeliveryHandler, startOutboxWorker, type OutboxWorker } from "../../app/features/outbox/outbox.server";
 import { startTestSmtpServer, type TestSmtpServer } from "../support/smtp-server";
 import { createTestDatabase, type TestDatabase } from "../support/test-db";
@@ -22,7 +23,7 @@ const extraDatabases: Database[] = [];
 beforeAll(async () => {
   database = await createTestDatabase();
   smtp = await startTestSmtpServer();
-  transport = registerMailDelivery({ smtpUrl: smtp.url, mailFrom: "トレポケ <no-reply@torepoke.test>", dataDir: tmpdir() });
+  transport = registerMailDelivery({ smtpUrl: smtp.url, mailFrom: "トレポケ <no-reply@torepoke.test>", dataDir: tmpdir(), siteUrl: "http://localhost:3000" });
 });
 afterEach(async () => {
   await Promise.all(workers.splice(0).map((w) => w.stop()));
@@ -126,7 +127,7 @@ describe("mail through the outbox", () => {
   it("a lost connection is temporary: mail queued while the SMTP server is unreachable goes out once it answers", async () => {
     const later = address("later");
     // Port 1 on loopback refuses connections: a transport there fails with ECONNREFUSED.
-    const unreachable = registerMailDelivery({ smtpUrl: "smtp://127.0.0.1:1", mailFrom: "no-reply@torepoke.test", dataDir: tmpdir() });
+    const unreachable = registerMailDelivery({ smtpUrl: "smtp://127.0.0.1:1", mailFrom: "no-reply@torepoke.test", dataDir: tmpdir(), siteUrl: "http://localhost:3000" });
     await enqueueMail(database.db, plain(later));
     const w = worker(database.db, { retryBaseMs: 60_000 });
     await until(async () => (await rowFor(later))?.last_error != null, "the first failed attempt");
@@ -134,7 +135,7 @@ describe("mail through the outbox", () => {
     unreachable.close();
     expect(await rowFor(later)).toMatchObject({ status: "pending", attempts: 1 });
     // The real transport again, and the retry made due now.
-    registerMailDelivery({ smtpUrl: smtp.url, mailFrom: "トレポケ <no-reply@torepoke.test>", dataDir: tmpdir() });
+    registerMailDelivery({ smtpUrl: smtp.url, mailFrom: "トレポケ <no-reply@torepoke.test>", dataDir: tmpdir(), siteUrl: "http://localhost:3000" });
     await database.db.execute(sql`update delivery_outbox set run_at = now() where payload->>'to' = ${later}`);
     worker();
     await until(() => smtp.to(later).length === 1, "the mail after the server came back");
@@ -188,6 +189,62 @@ describe("mail through the outbox", () => {
       expect(smtp.to(to)).toHaveLength(1);
       expect(await rowFor(to)).toMatchObject({ locked_by: "survivor", attempts: 2 });
     }
+  });
+
+  it("an instance killed mid-round takes its leased rows back as soon as it starts again under the same identity; a row another instance leases waits for that lease", async () => {
+    const env = { port: 3000, dataDir: path.join(tmpdir(), "torepoke-data") };
+    // The identity survives the restart (same host, port and data folder) and is no other instance's.
+    const me = outboxInstanceId(env, "app-1");
+    expect(outboxInstanceId(env, "app-1")).toBe(me);
+    for (const other of [outboxInstanceId(env, "app-2"), outboxInstanceId({ ...env, port: 3001 }, "app-1"), outboxInstanceId({ ...env, dataDir: `${env.dataDir}-2` }, "app-1")]) {
+      expect(other).not.toBe(me);
+    }
+    // PORT=0 is a new port each start: no identity to come back to.
+    expect(outboxInstanceId({ ...env, port: 0 }, "app-1")).not.toBe(outboxInstanceId({ ...env, port: 0 }, "app-1"));
+    const another = outboxInstanceId(env, "app-2");
+
+    const mine = address("mine");
+    const theirs = address("theirs");
+    // This instance's last life claimed `mine` with the usual 2-minute lease and was killed.
+    await enqueueMail(database.db, plain(mine));
+    expect((await claimDeliveries(database.db, { workerId: me, kinds: ["mail"], leaseMs: 120_000, limit: 1000 })).length).toBeGreaterThanOrEqual(1);
+    // Another instance, alive, holds `theirs` for a few seconds.
+    await enqueueMail(database.db, plain(theirs));
+    expect((await claimDeliveries(database.db, { workerId: another, kinds: ["mail"], leaseMs: 3000, limit: 1000 })).length).toBeGreaterThanOrEqual(1);
+    const leaseOf = async (to: string) =>
+      (await rowsOf<{ locked_until: Date | string }>(database.db, sql`select locked_until from delivery_outbox where payload->>'to' = ${to}`))[0].locked_until;
+    const mineLeasedUntil = new Date(await leaseOf(mine));
+    const theirsLeasedUntil = new Date(await leaseOf(theirs));
+
+    worker(database.db, { workerId: me });
+    await until(() => smtp.to(mine).length === 1, "the mail left in flight, at start", 20_000);
+    await until(async () => (await rowFor(theirs))?.status === "sent", "the other instance's mail, after its lease");
+    const finished = async (to: string) =>
+      new Date((await rowsOf<{ finished_at: Date | string }>(database.db, sql`select finished_at from delivery_outbox where payload->>'to' = ${to}`))[0].finished_at);
+    // Sent long before its own 2-minute lease ran out; the other's not before its lease ended.
+    expect((await finished(mine)).getTime()).toBeLessThan(mineLeasedUntil.getTime() - 60_000);
+    expect((await finished(theirs)).getTime()).toBeGreaterThanOrEqual(theirsLeasedUntil.getTime());
+    expect(await rowFor(mine)).toMatchObject({ status: "sent", attempts: 2, locked_by: me });
+    expect(smtp.to(mine)).toHaveLength(1);
+    expect(smtp.to(theirs)).toHaveLength(1);
+  });
+
+  it("every try of one outbox row carries the same Message-ID (a mail sent again after a crash is folded by the client); another row has its own", async () => {
+    const to = address("message-id");
+    const other = address("message-id-other");
+    await enqueueMail(database.db, plain(to));
+    await enqueueMail(database.db, plain(other));
+    worker();
+    await until(async () => (await rowFor(to))?.status === "sent" && (await rowFor(other))?.status === "sent", "both mails sent");
+    // The worker died after the SMTP server took the mail and before the row was marked: the row
+    // is due again and goes out a second time.
+    await database.db.execute(sql`update delivery_outbox set status = 'pending', finished_at = null, locked_until = null where payload->>'to' = ${to}`);
+    await until(() => smtp.to(to).length === 2, "the second try");
+    const [first, second] = smtp.to(to);
+    expect(second.messageId).toBe(first.messageId);
+    // Named for the site's host (SITE_URL), not the SMTP relay's.
+    expect(first.messageId).toMatch(/^<[^<>@\s]+@localhost>$/);
+    expect(smtp.to(other)[0].messageId).not.toBe(first.messageId);
   });
 
   it.runIf(onPostgres)("two instances over 1,000 queued mails send each exactly once; a third killed holding a lease has its mails taken over", async () => {

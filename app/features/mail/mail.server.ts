@@ -5,7 +5,7 @@ import nodemailer from "nodemailer";
 import type { Queryable } from "../../db/sql.server";
 import type { Env } from "../../lib/env.server";
 import type { Logger } from "../../lib/logger.server";
-import { enqueueDelivery, registerDeliveryHandler, TemporaryDeliveryError } from "../outbox/outbox.server";
+import { enqueueDelivery, registerDeliveryHandler, TemporaryDeliveryError, type DeliveryJob } from "../outbox/outbox.server";
 
 /** What a request queues: one message to one address, already rendered (templates.ts). */
 export type MailMessage = {
@@ -27,10 +27,13 @@ export async function enqueueMail(tx: Queryable, message: MailMessage, options: 
   await enqueueDelivery(tx, { kind: MAIL_KIND, payload: message, dedupeKey: options.dedupeKey, runAt: options.runAt });
 }
 
+/** How one send is told apart: `messageId` (with its angle brackets) is the mail's Message-ID header. */
+export type SendOptions = { messageId?: string };
+
 export type MailTransport = {
   /** "smtp" with SMTP_URL, else "file" (.eml files in DATA_DIR/mail). */
   kind: "smtp" | "file";
-  send(message: MailMessage): Promise<void>;
+  send(message: MailMessage, options?: SendOptions): Promise<void>;
   close(): void;
 };
 
@@ -39,9 +42,20 @@ export function firstLink(text: string): string | undefined {
   return /https?:\/\/[^\s<>"]+/.exec(text)?.[0];
 }
 
-function mailOptions(from: string, message: MailMessage) {
+/**
+ * The Message-ID of the mail of one outbox row, the same on every try: a row sent again after a
+ * crash (sent, not yet marked) is folded with the first by the mail client. The row's creation
+ * time joins its id because ids start again at 1 in a new database (a reset data folder), and a
+ * new mail must never look like a repeat of an old one.
+ */
+export function outboxMessageId(job: Pick<DeliveryJob, "id" | "createdAt">, siteUrl: string): string {
+  return `<${job.id}.${job.createdAt.getTime().toString(36)}.outbox@${new URL(siteUrl).hostname}>`;
+}
+
+function mailOptions(from: string, message: MailMessage, options: SendOptions = {}) {
   return {
     from,
+    ...(options.messageId ? { messageId: options.messageId } : {}),
     to: message.to,
     subject: message.subject,
     text: message.text,
@@ -80,9 +94,9 @@ export function createMailTransport(env: Pick<Env, "smtpUrl" | "mailFrom" | "dat
     });
     return {
       kind: "smtp",
-      async send(message) {
+      async send(message, options) {
         try {
-          await transporter.sendMail(mailOptions(env.mailFrom, message));
+          await transporter.sendMail(mailOptions(env.mailFrom, message, options));
         } catch (err) {
           throw classifySmtpError(err);
         }
@@ -94,8 +108,8 @@ export function createMailTransport(env: Pick<Env, "smtpUrl" | "mailFrom" | "dat
   const composer = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: "unix" });
   return {
     kind: "file",
-    async send(message) {
-      const info = await composer.sendMail(mailOptions(env.mailFrom, message));
+    async send(message, options) {
+      const info = await composer.sendMail(mailOptions(env.mailFrom, message, options));
       mkdirSync(folder, { recursive: true });
       const stamp = new Date().toISOString().replace(/[-:]/g, "").replace(/\..+$/, "");
       const file = path.join(folder, `${stamp}-${randomBytes(4).toString("hex")}.eml`);
@@ -110,12 +124,12 @@ export function createMailTransport(env: Pick<Env, "smtpUrl" | "mailFrom" | "dat
  * Makes this process deliver queued mail (the outbox worker calls it for rows of kind "mail").
  * Returns the transport so start-up can close it at shutdown.
  */
-export function registerMailDelivery(env: Pick<Env, "smtpUrl" | "mailFrom" | "dataDir">, log?: Logger): MailTransport {
+export function registerMailDelivery(env: Pick<Env, "smtpUrl" | "mailFrom" | "dataDir" | "siteUrl">, log?: Logger): MailTransport {
   const transport = createMailTransport(env, log);
-  registerDeliveryHandler(MAIL_KIND, async (payload) => {
+  registerDeliveryHandler(MAIL_KIND, async (payload, job) => {
     const message = payload as MailMessage;
     if (!message || typeof message.to !== "string" || typeof message.subject !== "string") throw new Error("malformed mail payload");
-    await transport.send(message);
+    await transport.send(message, { messageId: outboxMessageId(job, env.siteUrl) });
   });
   return transport;
 }

@@ -9,7 +9,9 @@ import type { Logger } from "../../lib/logger.server";
  * The one outbox for work delivered after the request (mail now; push and digests too): the
  * request writes a row in its own transaction, a worker delivers it. Rows are claimed with
  * FOR UPDATE SKIP LOCKED and a lease (locked_until), so several instances deliver each row once,
- * and the rows of a worker that died are taken over when its lease runs out. Decision record:
+ * and the rows of a worker that died are taken over when its lease runs out, or at once when it
+ * starts again under the same id. A row sent just before a crash is sent again, so each delivery
+ * is built to be folded with its repeat (a mail's Message-ID, a push's Topic). Decision record:
  * docs/decisions/015-mail-through-a-database-outbox.md.
  */
 
@@ -23,7 +25,8 @@ export class PermanentDeliveryError extends Error {
   override name = "PermanentDeliveryError";
 }
 
-export type DeliveryJob = { id: string | number; attempt: number };
+/** The outbox row a handler delivers: the same `id` and `createdAt` on every try of the row. */
+export type DeliveryJob = { id: number; attempt: number; createdAt: Date };
 export type DeliveryHandler = (payload: unknown, job: DeliveryJob) => Promise<void>;
 export type DeliveryHandlerOptions = {
   /**
@@ -126,7 +129,7 @@ export function outboxFiguresQuery(): SQL {
         where status = 'pending' or (status = 'failed' and finished_at > now() - interval '1 day')`;
 }
 
-export type ClaimedDelivery = { id: number; kind: string; payload: unknown; attempts: number };
+export type ClaimedDelivery = { id: number; kind: string; payload: unknown; attempts: number; createdAt: Date };
 
 /**
  * Claims up to `limit` due rows of `kinds` for `workerId` until now + leaseMs. A row whose lease
@@ -141,7 +144,7 @@ export async function claimDeliveries(
     options.kinds.map((k) => sql`${k}`),
     sql`, `,
   );
-  const rows = await rowsOf<{ id: string | number; kind: string; payload: unknown; attempts: number }>(
+  const rows = await rowsOf<{ id: string | number; kind: string; payload: unknown; attempts: number; created_ms: string | number }>(
     db,
     sql`with due as (
           select id from delivery_outbox
@@ -156,15 +159,34 @@ export async function claimDeliveries(
             locked_by = ${options.workerId},
             attempts = o.attempts + 1
         from due where o.id = due.id
-        returning o.id, o.kind, o.payload, o.attempts`,
+        returning o.id, o.kind, o.payload, o.attempts, floor(extract(epoch from o.created_at) * 1000)::float8 as created_ms`,
   );
-  return rows.map((r) => ({ id: Number(r.id), kind: r.kind, payload: r.payload, attempts: Number(r.attempts) }));
+  return rows.map((r) => ({ id: Number(r.id), kind: r.kind, payload: r.payload, attempts: Number(r.attempts), createdAt: new Date(Number(r.created_ms)) }));
+}
+
+/**
+ * Releases the rows still leased to `workerId`: called when a worker starts under an id it had
+ * before (a restarted instance), whose rows were left in flight by its previous, dead life. Only
+ * that id's rows: another worker's lease holds until it runs out. Answers how many were released.
+ */
+export async function releaseOwnLeases(db: Queryable, workerId: string): Promise<number> {
+  const rows = await rowsOf<{ id: number }>(
+    db,
+    sql`update delivery_outbox set locked_until = null
+        where status = 'pending' and locked_by = ${workerId} and locked_until >= now()
+        returning id`,
+  );
+  return rows.length;
 }
 
 export type OutboxWorkerOptions = {
   db: Db;
   log?: Logger;
-  /** Identifies this worker in locked_by (default: random). */
+  /**
+   * Identifies this worker in locked_by (default: random). It must be unique among live workers;
+   * a worker started under an id that still holds leases (its process was killed) takes those rows
+   * back at once instead of waiting for the lease (deliveries.server.ts derives a stable one).
+   */
   workerId?: string;
   /** How long a claim holds before another worker may take the row over (default 2 minutes). */
   leaseMs?: number;
@@ -202,6 +224,8 @@ export function startOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
   const db = options.db;
   const log = options.log;
   const workerId = options.workerId ?? `w-${randomBytes(6).toString("hex")}`;
+  // A random id cannot have rows left over from an earlier life.
+  let ownLeasesReleased = options.workerId === undefined;
   const leaseMs = options.leaseMs ?? 120_000;
   const pollMs = options.pollMs ?? 1000;
   const batchSize = options.batchSize ?? 50;
@@ -228,7 +252,7 @@ export function startOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
     const handler = handlers.get(row.kind);
     try {
       if (!handler) throw new TemporaryDeliveryError(`no handler for ${row.kind}`);
-      await handler.run(row.payload, { id: row.id, attempt: row.attempts });
+      await handler.run(row.payload, { id: row.id, attempt: row.attempts, createdAt: row.createdAt });
       return true;
     } catch (err) {
       const reason = (err instanceof Error ? err.message : String(err)).slice(0, 1000);
@@ -339,6 +363,11 @@ export function startOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
     running = (async () => {
       let full = false;
       try {
+        if (!ownLeasesReleased) {
+          const released = await releaseOwnLeases(db, workerId);
+          ownLeasesReleased = true;
+          if (released) log?.info("outbox: rows left in flight by this instance's last run taken back", { workerId, rows: released });
+        }
         // A full batch means more are waiting: go on without sleeping.
         full = (await round()) >= batchSize;
         await cleanup();
