@@ -13,7 +13,8 @@ const SUBSCRIBES_PER_MINUTE = 10;
 
 /**
  * POST /api/push/subscription {endpoint, keys:{p256dh, auth}} → 201 {ok, devices}: this device
- * receives pushes (devices: the player's count afterwards; the same endpoint again is no new one).
+ * receives pushes (devices: the player's count afterwards; the same endpoint again is no new one),
+ * until this session ends; 409 subscription_taken while another account's session holds it.
  * DELETE /api/push/subscription {endpoint} → 204: it no longer does.
  */
 export const action = withJsonErrors(async function action({ request, context }: Route.ActionArgs) {
@@ -23,6 +24,7 @@ export const action = withJsonErrors(async function action({ request, context }:
     if ((await countInWindow(context.db, viewer.id, "push-subscribe", "minute")) > SUBSCRIBES_PER_MINUTE) throw new PushError("too_many_subscribes");
     const subscription = await readInput(request, PushSubscriptionSchema, refusal);
     await saveSubscription(context.db, viewer.id, subscription, {
+      sessionId: viewer.sessionId,
       userAgent: request.headers.get("user-agent"),
       locale: localeFromRequest(request),
       pushServiceOrigins: context.env.pushServiceOrigins,

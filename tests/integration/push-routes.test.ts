@@ -1,18 +1,26 @@
 import { createECDH, randomBytes } from "node:crypto";
 import type { AppLoadContext } from "react-router";
 import webpush from "web-push";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sql } from "drizzle-orm";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { rowsOf } from "../../app/db/sql.server";
+import { startOutboxWorker, type OutboxWorker } from "../../app/features/outbox/outbox.server";
+import { registerNotificationChannels } from "../../app/features/push/deliveries.server";
 import { CLIENT_IP_HEADER, getAuth } from "../../app/features/users/auth.server";
 import { loadEnv, type Env } from "../../app/lib/env.server";
 import { loader as settingsLoader } from "../../app/routes/api.notifications.settings";
 import { action as subscriptionAction } from "../../app/routes/api.push.subscription";
 import { action as testAction } from "../../app/routes/api.push.send-test";
+import { startTestPushService, type TestPushService } from "../support/push-service";
 import { createTestDatabase, type TestDatabase } from "../support/test-db";
+import { until } from "../support/wait";
 
 const SITE = "http://torepoke.test";
 let database: TestDatabase;
 let env: Env;
 let context: AppLoadContext;
+let push: TestPushService;
+const workers: OutboxWorker[] = [];
 
 async function signUp(): Promise<string> {
   const email = `p-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`;
@@ -27,13 +35,34 @@ async function signUp(): Promise<string> {
   return res.headers.getSetCookie().find((c) => c.startsWith("torepoke.session_token="))!.split(";")[0];
 }
 
+/** Signs the session of `cookie` out, as the log-out button does. */
+async function signOut(cookie: string): Promise<void> {
+  const res = await getAuth(database.db, env).handler(
+    new Request(`${SITE}/api/auth/sign-out`, { method: "POST", headers: { cookie, origin: SITE, [CLIENT_IP_HEADER]: "10.6.0.1" } }),
+  );
+  expect(res.status).toBe(200);
+}
+
 beforeAll(async () => {
   database = await createTestDatabase();
+  push = await startTestPushService();
   const vapid = webpush.generateVAPIDKeys();
-  env = loadEnv({ SITE_URL: SITE, BETTER_AUTH_SECRET: "s".repeat(40), AUTH_RATE_LIMIT_MAX: "1000", VAPID_PUBLIC_KEY: vapid.publicKey, VAPID_PRIVATE_KEY: vapid.privateKey });
+  env = loadEnv({
+    SITE_URL: SITE,
+    BETTER_AUTH_SECRET: "s".repeat(40),
+    AUTH_RATE_LIMIT_MAX: "1000",
+    VAPID_PUBLIC_KEY: vapid.publicKey,
+    VAPID_PRIVATE_KEY: vapid.privateKey,
+    PUSH_SERVICE_ORIGINS: push.url,
+  });
   context = { db: database.db, env, cspNonce: "n" };
+  registerNotificationChannels({ env, db: database.db });
+});
+afterEach(async () => {
+  await Promise.all(workers.splice(0).map((w) => w.stop()));
 });
 afterAll(async () => {
+  await push?.close();
   await database?.close();
 });
 
@@ -114,6 +143,60 @@ describe("push routes", () => {
     // Alice logs out: the page deletes the endpoint first.
     expect((await call(subscriptionAction, "/api/push/subscription", "DELETE", alice, { endpoint: phone.endpoint })).status).toBe(204);
     expect(await settings(alice, phone.endpoint)).toMatchObject({ devices: 0, thisDevice: false });
+  });
+
+  it("an endpoint another account's live session subscribed is not moved to whoever posts it (409, the owner keeps receiving); after the owner signs out, the next player on that browser can take it", async () => {
+    const alice = await signUp();
+    const bob = await signUp();
+    const browser = await push.subscribe(env.vapid.publicKey);
+    const phone = { endpoint: browser.endpoint, keys: browser.keys };
+    const pushes = () => push.received.filter((r) => r.clientHash === browser.clientHash);
+    const stored = async () =>
+      (await rowsOf<{ user_id: string; p256dh: string }>(database.db, sql`select user_id, p256dh from push_subscriptions where endpoint = ${phone.endpoint}`))[0];
+    expect((await subscribe(alice, phone)).status).toBe(201);
+    const aliceId = (await stored()).user_id;
+
+    // Bob knows the endpoint URL and posts it with keys of his own.
+    const refused = await subscribe(bob, { endpoint: phone.endpoint, keys: subscription().keys });
+    expect(refused.status).toBe(409);
+    expect(await refused.json()).toEqual({
+      error: "この端末のプッシュ通知は、別のアカウントで受け取る設定になっています。そのアカウントでログアウトしてから、もう一度お試しください。",
+      code: "subscription_taken",
+    });
+    expect(await stored()).toEqual({ user_id: aliceId, p256dh: phone.keys.p256dh });
+    expect(await settings(bob, phone.endpoint)).toMatchObject({ devices: 0, thisDevice: false });
+    // Alice's pushes still reach her device, encrypted for its own keys.
+    workers.push(startOutboxWorker({ db: database.db, pollMs: 20 }));
+    expect((await call(testAction, "/api/push/test", "POST", alice)).status).toBe(202);
+    await until(() => pushes().length === 1, "Alice's test push");
+    expect(JSON.parse(pushes()[0].payload)).toMatchObject({ title: "トレポケ（テスト通知）" });
+
+    // Alice signs out (her page's own removal of the endpoint did not get through): the binding ends with her session.
+    await signOut(alice);
+    expect(await stored()).toBeUndefined();
+    const taken = await subscribe(bob, phone);
+    expect(taken.status).toBe(201);
+    expect(await taken.json()).toEqual({ ok: true, devices: 1 });
+    expect((await call(testAction, "/api/push/test", "POST", bob)).status).toBe(202);
+    await until(() => pushes().length === 2, "Bob's test push on the same browser");
+  });
+
+  it("a subscription without a recorded session stays with its owner while they have a live session; a binding whose session expired can be taken", async () => {
+    const alice = await signUp();
+    const bob = await signUp();
+    const carol = await signUp();
+    const older = subscription();
+    expect((await subscribe(alice, older)).status).toBe(201);
+    await database.db.execute(sql`update push_subscriptions set session_id = null where endpoint = ${older.endpoint}`);
+    expect((await subscribe(bob, older)).status).toBe(409);
+    await signOut(alice);
+    expect((await subscribe(bob, older)).status).toBe(201);
+    // Bob's session runs out without a sign-out: the endpoint is no longer held for him.
+    await database.db.execute(
+      sql`update sessions set expires_at = now() - interval '1 minute' where id = (select session_id from push_subscriptions where endpoint = ${older.endpoint})`,
+    );
+    expect((await subscribe(carol, older)).status).toBe(201);
+    expect(await settings(carol, older.endpoint)).toMatchObject({ devices: 1, thisDevice: true });
   });
 
   it("subscribing is rate-limited per player (429 too_many_subscribes)", async () => {

@@ -63,7 +63,7 @@ function worker(db = database.db) {
 /** A device of `userId` subscribed at the local push service. */
 async function device(userId: string) {
   const sub = await push.subscribe(vapid.publicKey);
-  const id = await saveSubscription(database.db, userId, sub, { userAgent: "test", locale: "ja", pushServiceOrigins: [push.url] });
+  const id = await saveSubscription(database.db, userId, sub, { sessionId: null, userAgent: "test", locale: "ja", pushServiceOrigins: [push.url] });
   return { ...sub, id, pushes: () => push.received.filter((r) => r.clientHash === sub.clientHash) };
 }
 
@@ -135,7 +135,7 @@ describe("web push through the outbox", () => {
     const { roomId, owner, partner } = await createChatRoom(database.db);
     const sub = await push.subscribe(vapid.publicKey);
     const endpoint = sub.endpoint.replace(push.url, redirectorUrl);
-    const id = await saveSubscription(database.db, owner.id, { endpoint, keys: sub.keys }, { userAgent: "test", locale: "ja", pushServiceOrigins: [redirectorUrl] });
+    const id = await saveSubscription(database.db, owner.id, { endpoint, keys: sub.keys }, { sessionId: null, userAgent: "test", locale: "ja", pushServiceOrigins: [redirectorUrl] });
     const hitsBefore = redirectorHits;
     worker();
     await send(roomId, partner.id, "こんにちは");
@@ -147,7 +147,7 @@ describe("web push through the outbox", () => {
   it("only known push services are accepted, and a stored endpoint elsewhere is dropped before anything is sent", async () => {
     const { roomId, owner, partner } = await createChatRoom(database.db);
     const keys = (await push.subscribe(vapid.publicKey)).keys;
-    const save = (endpoint: string, origins: string[] = []) => saveSubscription(database.db, owner.id, { endpoint, keys }, { userAgent: "test", locale: "ja", pushServiceOrigins: origins });
+    const save = (endpoint: string, origins: string[] = []) => saveSubscription(database.db, owner.id, { endpoint, keys }, { sessionId: null, userAgent: "test", locale: "ja", pushServiceOrigins: origins });
     for (const endpoint of [
       "https://10.0.0.1/push/abc",
       "https://169.254.169.254/latest/meta-data",
@@ -194,7 +194,7 @@ describe("web push through the outbox", () => {
     expect(await countSubscriptions(database.db, owner.id)).toBe(10);
     expect(await rowsOf(database.db, sql`select 1 from push_subscriptions where id = ${phones[0].id}::uuid`)).toHaveLength(0);
     expect(await rowsOf(database.db, sql`select 1 from push_subscriptions where id = ${phones[1].id}::uuid`)).toHaveLength(1);
-    await saveSubscription(database.db, owner.id, { endpoint: phones[5].endpoint, keys: phones[5].keys }, { userAgent: "test", locale: "ja", pushServiceOrigins: [push.url] });
+    await saveSubscription(database.db, owner.id, { endpoint: phones[5].endpoint, keys: phones[5].keys }, { sessionId: null, userAgent: "test", locale: "ja", pushServiceOrigins: [push.url] });
     expect(await countSubscriptions(database.db, owner.id)).toBe(10);
     expect(await rowsOf(database.db, sql`select 1 from push_subscriptions where id = ${phones[1].id}::uuid`)).toHaveLength(1);
   });

@@ -1,11 +1,12 @@
 import { sql } from "drizzle-orm";
 import { check, index, jsonb, pgTable, smallint, text, timestamp, uuid } from "drizzle-orm/pg-core";
-import { users } from "./users";
+import { sessions, users } from "./users";
 
 /**
  * A browser's Web Push subscription (features/push): where the push service takes messages for
  * one device of one player. A push answered 404/410 deletes it; so does the browser's own
- * unsubscribe and the account's deletion.
+ * unsubscribe, the end of the session that subscribed (sign-out, a revoked device) and the
+ * account's deletion.
  */
 export const pushSubscriptions = pgTable(
   "push_subscriptions",
@@ -14,6 +15,9 @@ export const pushSubscriptions = pgTable(
     userId: text("user_id")
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
+    // The session that subscribed: while it lives, no other account may take the endpoint over
+    // (features/push/subscriptions.server.ts). Null for rows made before sessions were recorded.
+    sessionId: text("session_id").references(() => sessions.id, { onDelete: "cascade" }),
     endpoint: text("endpoint").notNull().unique(),
     p256dh: text("p256dh").notNull(),
     auth: text("auth").notNull(),
@@ -23,7 +27,8 @@ export const pushSubscriptions = pgTable(
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     lastSuccessAt: timestamp("last_success_at", { withTimezone: true }),
   },
-  (t) => [index("push_subscriptions_user_idx").on(t.userId)],
+  // The session index serves the cascade when a session ends.
+  (t) => [index("push_subscriptions_user_idx").on(t.userId), index("push_subscriptions_session_idx").on(t.sessionId)],
 );
 
 /**

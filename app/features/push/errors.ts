@@ -7,6 +7,7 @@ export const PUSH_ERRORS = {
   invalid_settings: [400, "errorInvalidSettings"],
   too_many_tests: [429, "errorTooManyTests"],
   too_many_subscribes: [429, "errorTooManySubscribes"],
+  subscription_taken: [409, "errorSubscriptionTaken"],
 } as const satisfies ErrorTable<PushMessageKey>;
 
 export type PushErrorCode = keyof typeof PUSH_ERRORS;

@@ -38,26 +38,39 @@ export type PushSubscriptionInput = z.infer<typeof PushSubscriptionSchema>;
 export type StoredSubscription = { id: string; userId: string; endpoint: string; p256dh: string; auth: string; locale: Locale };
 
 /**
- * Keeps a subscription for the user. The same endpoint subscribed again (a re-subscribe, or
- * another account on the same browser) moves to this user with the new keys. An endpoint that is
- * not at a known push service is refused (invalid_subscription); past MAX_SUBSCRIPTIONS_PER_USER
- * the player's oldest device is dropped.
+ * Keeps a subscription for the user, bound to the session that subscribed (`sessionId`; null only
+ * for scripts and tests without one): the row goes when that session ends (sign-out, a revoked
+ * device), so a shared browser stops getting the first player's pushes. The same endpoint again
+ * from the same user (a re-subscribe, a new key, another of their sessions) takes the new keys.
+ * Another account may take an endpoint over only once its binding has ended: the endpoint URL is
+ * no secret a browser alone holds, and whoever knows it must not move someone's device to their
+ * own account (subscription_taken, 409). A binding is live while its session is (signed in and
+ * not expired); a row older than that rule, without a session, while its owner has any live
+ * session. An endpoint that is not at a known push service is refused (invalid_subscription);
+ * past MAX_SUBSCRIPTIONS_PER_USER the player's oldest device is dropped.
  */
 export async function saveSubscription(
   db: Queryable,
   userId: string,
   input: PushSubscriptionInput,
-  meta: { userAgent: string | null; locale: Locale; pushServiceOrigins: readonly string[] },
+  meta: { sessionId: string | null; userAgent: string | null; locale: Locale; pushServiceOrigins: readonly string[] },
 ): Promise<string> {
   if (!isPushServiceEndpoint(input.endpoint, meta.pushServiceOrigins)) throw new PushError("invalid_subscription");
+  // The conflict's update runs with the row locked, so the check and the move are one step.
   const [row] = await rowsOf<{ id: string }>(
     db,
-    sql`insert into push_subscriptions (user_id, endpoint, p256dh, auth, user_agent, locale)
-        values (${userId}, ${input.endpoint}, ${input.keys.p256dh}, ${input.keys.auth}, ${meta.userAgent?.slice(0, 300) ?? null}, ${meta.locale})
-        on conflict (endpoint) do update set user_id = excluded.user_id, p256dh = excluded.p256dh, auth = excluded.auth,
+    sql`insert into push_subscriptions (user_id, session_id, endpoint, p256dh, auth, user_agent, locale)
+        values (${userId}, ${meta.sessionId}, ${input.endpoint}, ${input.keys.p256dh}, ${input.keys.auth}, ${meta.userAgent?.slice(0, 300) ?? null}, ${meta.locale})
+        on conflict (endpoint) do update set user_id = excluded.user_id, session_id = excluded.session_id, p256dh = excluded.p256dh, auth = excluded.auth,
           user_agent = excluded.user_agent, locale = excluded.locale
+        where push_subscriptions.user_id = excluded.user_id
+          or not exists (
+            select 1 from sessions s
+            where s.expires_at > now()
+              and (s.id = push_subscriptions.session_id or (push_subscriptions.session_id is null and s.user_id = push_subscriptions.user_id)))
         returning id`,
   );
+  if (!row) throw new PushError("subscription_taken");
   await db.execute(
     sql`delete from push_subscriptions where id in (
           select id from push_subscriptions where user_id = ${userId} and id <> ${row.id}::uuid

@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useState } from "react";
+import type { PageRefusal } from "../../lib/errors";
 import { send } from "../../lib/send";
 
 /**
@@ -77,13 +78,27 @@ async function subscriptionForKey(registration: ServiceWorkerRegistration, vapid
   return registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: key });
 }
 
+/** The server refused this browser's subscription (e.g. another account's session holds it): its message is shown. */
+class SubscriptionRefusedError extends Error {
+  override name = "SubscriptionRefusedError";
+  constructor(
+    status: number,
+    readonly refusal: PageRefusal | undefined,
+  ) {
+    super(`subscription refused: ${status}`);
+  }
+}
+
 async function register(subscription: PushSubscription): Promise<number | null> {
   // Loaded with the tap that turns push on: the profile page's first load does not carry zod.
   const { DevicesAnswer } = await import("./devices-answer");
   const sent = await send("/api/push/subscription", { json: subscription.toJSON() }, DevicesAnswer);
-  if (!sent.ok) throw new Error(`subscription refused: ${sent.status}`);
+  if (!sent.ok) throw new SubscriptionRefusedError(sent.status, sent.refusal);
   return sent.data.devices;
 }
+
+/** What a tap on "turn on" came to; a refusal the server explained carries its message. */
+export type PushEnableResult = { outcome: "ok" | "denied" | "failed"; refusal?: PageRefusal };
 
 /**
  * Turning push on happens only in `enable`, called from a tap: never on page load. `registered`:
@@ -123,22 +138,22 @@ export function usePushDevice(vapidPublicKey: string, registered: boolean, onDev
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
-  const enable = useCallback(async (): Promise<"ok" | "denied" | "failed"> => {
+  const enable = useCallback(async (): Promise<PushEnableResult> => {
     setState("working");
     try {
       const permission = await Notification.requestPermission();
       if (permission !== "granted") {
         setState(permission === "denied" ? "denied" : "off");
-        return "denied";
+        return { outcome: "denied" };
       }
       const registration = await navigator.serviceWorker.register(SERVICE_WORKER_URL, { scope: "/" });
       await navigator.serviceWorker.ready;
       onDevices?.(await register(await subscriptionForKey(registration, vapidPublicKey)));
       setState("on");
-      return "ok";
-    } catch {
+      return { outcome: "ok" };
+    } catch (error) {
       setState("off");
-      return "failed";
+      return { outcome: "failed", ...(error instanceof SubscriptionRefusedError && error.refusal ? { refusal: error.refusal } : {}) };
     }
   }, [vapidPublicKey, onDevices]);
 

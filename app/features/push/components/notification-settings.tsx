@@ -239,7 +239,7 @@ function PushDevice({ vapidPublicKey, devices, registered }: { vapidPublicKey: s
   const enable = async () => {
     setMessage(null);
     const result = await device.enable();
-    if (result === "failed") setMessage({ ok: false, text: t("pushFailed") });
+    if (result.outcome === "failed") setMessage({ ok: false, text: result.refusal?.message ?? t("pushFailed") });
   };
   const disable = async () => {
     setMessage(null);
