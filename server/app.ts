@@ -35,7 +35,7 @@ export async function start(): Promise<void> {
 
   let database: Database;
   try {
-    database = await openConfiguredDatabase(env);
+    database = await openConfiguredDatabase(env, log);
   } catch (err) {
     const what = env.databaseUrl ? "DATABASE_URL" : "DATA_DIR";
     process.stderr.write(`Cannot open the database (${what}): ${err instanceof Error ? err.message : String(err)}\n`);

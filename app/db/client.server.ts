@@ -8,6 +8,7 @@ import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
 import { migrate as migratePg } from "drizzle-orm/node-postgres/migrator";
 import pg from "pg";
+import type { Logger } from "../lib/logger.server";
 import * as schema from "./schema/index";
 
 export type Schema = typeof schema;
@@ -28,7 +29,7 @@ export type Database = {
 };
 
 export type DatabaseOptions =
-  | { kind: "postgres"; url: string; poolSize?: number }
+  | { kind: "postgres"; url: string; poolSize?: number; /** Where a lost connection is reported; silent without one. */ log?: Logger }
   | { kind: "pglite"; dataDir?: string /* undefined = in memory */ };
 
 /**
@@ -46,9 +47,8 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     const pool = new pg.Pool({ connectionString: options.url, max: options.poolSize ?? 10 });
     // Opens its connections only when used (a process without deliveries never does).
     const backgroundPool = new pg.Pool({ connectionString: options.url, max: BACKGROUND_POOL_SIZE });
-    // An idle client's error (server restart) must not crash the process.
-    pool.on("error", () => {});
-    backgroundPool.on("error", () => {});
+    surviveLostConnections(pool, "requests", options.log);
+    surviveLostConnections(backgroundPool, "background", options.log);
     const db = drizzlePg(pool, { schema }) as unknown as Db;
     return {
       db,
@@ -85,6 +85,36 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       await client.query("select 1");
     },
   };
+}
+
+/**
+ * PostgreSQL ending a connection (a restart, a failover, a proxy restart, pg_terminate_backend,
+ * idle_in_transaction_session_timeout) makes its client emit 'error'. The pool listens only while
+ * a client is idle: one checked out by a request had no listener, and the event crashed the
+ * process. Every client now has its own listener for its whole life; the work on it fails, and the
+ * next request gets a new connection.
+ */
+function surviveLostConnections(pool: pg.Pool, name: string, log: Logger | undefined): void {
+  const checkedOut = new WeakSet<pg.PoolClient>();
+  pool.on("acquire", (client) => checkedOut.add(client));
+  pool.on("release", (_err, client) => checkedOut.delete(client));
+  pool.on("connect", (client) => {
+    let lost = false;
+    client.on("error", (err: Error & { code?: string }) => {
+      // The server's message and then the socket's end: one lost connection, one line.
+      if (lost) return;
+      lost = true;
+      log?.warn("database connection lost", { pool: name, ...(err.code ? { code: err.code } : {}), error: err.message });
+      if (!checkedOut.has(client)) return;
+      // Drizzle's transaction() sends BEGIN outside its try/finally: when that BEGIN fails on the
+      // dead client nobody releases it, and the pool would lose the slot for good. The pool takes
+      // it back now (and drops it); the holder's own release later does nothing.
+      client.release(err);
+      client.release = () => {};
+    });
+  });
+  // An idle client's loss, which the pool re-emits: the client's listener has logged it.
+  pool.on("error", () => {});
 }
 
 /**
@@ -127,9 +157,9 @@ function isAlive(pid: number): boolean {
  * The database the configuration names — PostgreSQL for DATABASE_URL, else PGlite in
  * DATA_DIR/db — with the committed migrations applied. The server and every CLI open it so.
  */
-export async function openConfiguredDatabase(config: { databaseUrl?: string; dataDir: string }): Promise<Database> {
+export async function openConfiguredDatabase(config: { databaseUrl?: string; dataDir: string }, log?: Logger): Promise<Database> {
   const database = config.databaseUrl
-    ? await openDatabase({ kind: "postgres", url: config.databaseUrl })
+    ? await openDatabase({ kind: "postgres", url: config.databaseUrl, log })
     : await openDatabase({ kind: "pglite", dataDir: path.join(config.dataDir, "db") });
   try {
     await migrateDatabase(database);
