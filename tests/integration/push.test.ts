@@ -16,7 +16,7 @@ import { PushError } from "../../app/features/push/errors";
 import { countSubscriptions, MAX_SUBSCRIPTIONS_PER_USER, PushSubscriptionSchema, saveSubscription } from "../../app/features/push/subscriptions.server";
 import { roomTopic } from "../../app/features/push/web-push.server";
 import type { Env } from "../../app/lib/env.server";
-import { createChatRoom, newClientId } from "../support/chat-factories";
+import { createChatOffer, createChatRoom, newClientId } from "../support/chat-factories";
 import { startTestPushService, type TestPushService } from "../support/push-service";
 import { createTestDatabase, type TestDatabase } from "../support/test-db";
 import { until } from "../support/wait";
@@ -350,6 +350,36 @@ describe("web push through the outbox", () => {
     expect(await queueTestPush(database.db, owner.id)).toBe(1);
     await until(() => phone.pushes().length === 1, "the test push");
     expect(JSON.parse(phone.pushes()[0].payload)).toMatchObject({ title: "トレポケ（テスト通知）", url: "/profile#notification-settings" });
+  });
+
+  it("a push sent again after a crash carries the same Topic as the first (the push service keeps one): a notification outside a room, and the test push", async () => {
+    const { owner } = await createChatRoom(database.db);
+    const phone = await device(owner.id);
+    const offer = await createChatOffer(database.db, owner.id);
+    const [notification] = await rowsOf<{ id: string }>(
+      database.db,
+      sql`insert into notifications (user_id, kind, offer_id) values (${owner.id}, 'expiring', ${offer.id}::uuid) returning id`,
+    );
+    await enqueueDelivery(database.db, { kind: "push", payload: { sub: phone.id, id: notification.id, n: 1 } });
+    await queueTestPush(database.db, owner.id);
+    worker();
+    await until(() => phone.pushes().length === 2, "the expiry push and the test push");
+    await settled();
+    // The worker died after the push service took them and before the rows were marked sent.
+    await database.db.execute(sql`update delivery_outbox set status = 'pending', finished_at = null, locked_until = null where kind = 'push' and payload->>'sub' = ${phone.id}`);
+    await until(() => phone.pushes().length === 4, "both pushes a second time");
+    const byTag = new Map<string, (string | undefined)[]>();
+    for (const p of phone.pushes()) {
+      const tag = (JSON.parse(p.payload) as { tag: string }).tag;
+      byTag.set(tag, [...(byTag.get(tag) ?? []), p.topic]);
+    }
+    expect([...byTag.keys()].sort()).toEqual([`n-${notification.id}`, "test"]);
+    for (const [tag, topics] of byTag) {
+      expect(topics, tag).toHaveLength(2);
+      expect(topics[0], tag).toMatch(/^[A-Za-z0-9_-]{1,32}$/);
+      expect(topics[1], tag).toBe(topics[0]);
+    }
+    expect(byTag.get("test")![0]).not.toBe(byTag.get(`n-${notification.id}`)![0]);
   });
 
   it("two instances deliver each push exactly once", async () => {

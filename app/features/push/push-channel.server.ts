@@ -12,7 +12,7 @@ import { inQuietHours, quietHoursEnd } from "./preferences";
 import { getNotificationWithPreferences } from "./preferences.server";
 import { presence } from "./presence.server";
 import { dropSubscription, getSubscription } from "./subscriptions.server";
-import { PushGoneError, roomTopic, sendPush, type PushMessage, type PushOptions } from "./web-push.server";
+import { notificationTopic, PushGoneError, roomTopic, sendPush, TEST_PUSH_TOPIC, type PushMessage, type PushOptions } from "./web-push.server";
 import { rowsOf } from "../../db/sql.server";
 import { sql } from "drizzle-orm";
 
@@ -21,11 +21,15 @@ export const PUSH_DELIVERY_KIND = "push";
 
 type PushJob = { sub: string; id?: string; n?: number; silent?: boolean; test?: boolean };
 
-/** How long a push service keeps trying an offline device, and how eagerly it wakes it. */
-export function pushOptionsFor(kind: NotificationKind, roomId: string | null, silent: boolean): PushOptions {
+/**
+ * How long a push service keeps trying an offline device, how eagerly it wakes it, and which
+ * earlier push it replaces (web-push.server.ts: a room's, else the notification's own).
+ */
+export function pushOptionsFor(notification: { id: string; kind: NotificationKind; roomId: string | null }, silent: boolean): PushOptions {
+  const { kind, roomId } = notification;
   const ttlSeconds = kind === "expiring" ? 12 * 3600 : kind === "match" || kind === "want" ? 3 * 86400 : 86400;
   const urgency = silent ? "low" : kind === "message" || kind === "response" || kind === "step" ? "high" : "normal";
-  return { ttlSeconds, urgency, ...(roomId ? { topic: roomTopic(roomId) } : {}) };
+  return { ttlSeconds, urgency, topic: roomId ? roomTopic(roomId) : notificationTopic(notification.id) };
 }
 
 /**
@@ -72,7 +76,7 @@ export function registerPushDelivery(db: Db, vapid: VapidKeys, pushServiceOrigin
     let options: PushOptions;
     if (job.test) {
       message = testMessage(sub.locale);
-      options = { ttlSeconds: 300, urgency: "high" };
+      options = { ttlSeconds: 300, urgency: "high", topic: TEST_PUSH_TOPIC };
     } else {
       if (typeof job.id !== "string" || typeof job.n !== "number") throw new PermanentDeliveryError("malformed push payload");
       const found = await getNotificationWithPreferences(db, job.id);
@@ -92,7 +96,7 @@ export function registerPushDelivery(db: Db, vapid: VapidKeys, pushServiceOrigin
         lang: sub.locale,
         ...(silent ? { silent } : {}),
       };
-      options = pushOptionsFor(n.kind, n.roomId, silent);
+      options = pushOptionsFor(n, silent);
     }
     try {
       await sendPush(vapid, sub, message, options, pushServiceOrigins);

@@ -70,7 +70,22 @@ export async function sendPush(vapid: VapidKeys, target: PushTarget, message: Pu
   throw new Error(reason);
 }
 
-/** A push `Topic` (at most 32 URL-safe characters) that collapses the pushes of one chat room. */
+/*
+ * A push service keeps only the latest undelivered push of one `Topic` (RFC 8030 §5.4: at most 32
+ * characters of the URL-safe base64 alphabet) for a device. Each push has one, like its `tag` on
+ * the device: a push sent again after a crash (sent, not yet marked) replaces the first while the
+ * device is away, and the device's tag folds it when it is not.
+ */
+
+/** The topic of a chat room's pushes: each new message replaces the last. */
 export function roomTopic(roomId: string): string {
   return `r${roomId.replace(/-/g, "").slice(0, 31)}`;
 }
+
+/** The topic of a notification outside a chat room (its uuid, 22 base64url characters): a bump replaces it. */
+export function notificationTopic(notificationId: string): string {
+  return `n${Buffer.from(notificationId.replace(/-/g, ""), "hex").toString("base64url")}`;
+}
+
+/** The test button's pushes (tag "test"): the latest replaces an earlier one. */
+export const TEST_PUSH_TOPIC = "test";
