@@ -1,6 +1,11 @@
-// `npm run bench:analytics`: the collection endpoint under load and the dashboard over many events,
-// on PostgreSQL (needs a build and a reachable PostgreSQL; see docs/decisions/020).
+// `npm run bench:analytics`: the server's memory under a flood of maximum-size hits, then the
+// collection endpoint under load and the dashboard over many events on PostgreSQL (needs a build,
+// and for parts 1 and 2 a reachable PostgreSQL; see docs/decisions/020). BENCH_PART=memory runs
+// part 0 alone, BENCH_PART=collection parts 1 and 2.
 //
+// 0. Memory (bench/analytics-memory.ts): peak and settled RSS of the server against its idle RSS
+//    after start in the same run, on PGlite, and on PostgreSQL with analytics_events locked (the
+//    buffer's worst case: nothing is written until it is full).
 // 1. `/` alone for BENCH_SECONDS (the baseline), then `/` again while `POST /api/event` runs at a
 //    fixed BENCH_EVENT_RATE per second for the same time: the endpoint's p99, the page's p99 against
 //    its own baseline of this run, and rows lost (accepted hits − rows written − rows counted as dropped).
@@ -19,6 +24,7 @@ import { computeDay } from "../app/features/analytics/rollup.server";
 import { addDays, tokyoDay } from "../app/features/analytics/salt.server";
 import { ensurePartitions } from "../app/features/analytics/partitions.server";
 import { rowsOf } from "../app/db/sql.server";
+import { analyticsMemory } from "./analytics-memory";
 import { measure, postgresTarget, startBareServer } from "./support";
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 30);
@@ -27,6 +33,10 @@ const events = Number(process.env.BENCH_EVENTS ?? 10_000_000);
 const queryRuns = Number(process.env.BENCH_QUERY_RUNS ?? 5);
 const pageConnections = 10;
 
+const part = process.env.BENCH_PART ?? "all";
+if (part !== "collection") await analyticsMemory();
+if (part === "memory") process.exit(0);
+
 const target = await postgresTarget();
 if (!target) {
   console.log("bench:analytics needs PostgreSQL (BENCH_DATABASE_URL or TEST_DATABASE_URL or postgres://postgres@127.0.0.1:5432/postgres).");
@@ -34,7 +44,7 @@ if (!target) {
 }
 const UA = "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36";
 const metricsPort = 20_000 + Math.floor(Math.random() * 20_000);
-const server = await startServer({ ...target.env, LOG_LEVEL: "warn", ANALYTICS_RATE_LIMIT: "1000000", ANALYTICS_BUFFER_MAX: "200000", METRICS_PORT: String(metricsPort) });
+const server = await startServer({ ...target.env, LOG_LEVEL: "warn", ANALYTICS_RATE_LIMIT: "1000000", ANALYTICS_BUFFER_MAX: "100000", METRICS_PORT: String(metricsPort) });
 const database = await target.open();
 const db = database.db;
 try {

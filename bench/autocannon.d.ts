@@ -9,6 +9,8 @@ declare module "autocannon" {
     connections?: number;
     duration?: number;
     amount?: number;
+    /** Stops after this many requests in all, or at `duration`, whichever comes first. */
+    maxOverallRequests?: number;
     headers?: Record<string, string>;
     method?: string;
     body?: string;

@@ -4,7 +4,7 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom
 import type { ServerBuild } from "react-router";
 import type { Server as SocketServer } from "socket.io";
 import { healthFigures } from "../app/features/analytics/health.server";
-import { registerOperationsFigures } from "../app/features/analytics/pipeline.server";
+import { currentPipeline, registerOperationsFigures } from "../app/features/analytics/pipeline.server";
 import type { Queryable } from "../app/db/sql.server";
 import { deliveryOutcomes, outboxFigures, type OutboxFigures } from "../app/features/outbox/outbox.server";
 import type { Env } from "../app/lib/env.server";
@@ -47,6 +47,7 @@ export function createMetrics(options: { env: Env; build: ServerBuild; log: Logg
   let slow = 0;
   new Gauge({ name: "socketio_connected_sockets", help: "Socket.IO clients connected to this instance", registers: [registry], collect() { this.set(io?.engine.clientsCount ?? 0); } });
   new Gauge({ name: "analytics_buffered_rows", help: "Analytics rows waiting in memory", registers: [registry], collect() { this.set(healthFigures().buffered); } });
+  new Gauge({ name: "analytics_buffered_bytes", help: "Heap the analytics rows waiting in memory hold (bounded by the buffer's byte cap)", registers: [registry], collect() { this.set(currentPipeline()?.buffer.stats().bufferedBytes ?? 0); } });
   new Gauge({ name: "analytics_dropped_rows_total", help: "Analytics rows dropped (buffer full or batch refused) since start", registers: [registry], collect() { this.set(healthFigures().dropped); } });
   new Gauge({ name: "analytics_written_rows_total", help: "Analytics rows written since start", registers: [registry], collect() { this.set(healthFigures().written); } });
   if (db) {

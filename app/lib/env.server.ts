@@ -130,8 +130,9 @@ const EnvSchema = z.object({
   // First-party analytics (docs/decisions/020-first-party-analytics.md).
   ANALYTICS_RETENTION_DAYS: wholeNumber("90", 1, 3650),
   ANALYTICS_RATE_LIMIT: wholeNumber("120", 1, 1_000_000),
-  // A buffered row costs about 0.5 KB of heap (up to ~4.5 KB with the longest path, referrer and UTM
-  // values): the cap keeps a full buffer well inside the 512 MB heap `npm start` gives the server.
+  // A buffered row costs ~0.35 KB of heap (up to ~2.8 KB with the longest path, referrer and UTM
+  // values); the buffer also stops at MAX_BUFFER_BYTES (48 MB, features/analytics/buffer.server.ts),
+  // so a full one stays well inside the 512 MB heap `npm start` gives the server.
   ANALYTICS_BUFFER_MAX: wholeNumber("50000", 100, 100_000),
   METRICS_PORT: z
     .string()
