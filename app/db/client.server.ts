@@ -26,6 +26,12 @@ export type Database = {
   kind: "pglite" | "postgres";
   close(): Promise<void>;
   ping(): Promise<void>;
+  /**
+   * PGlite in a data folder only: a consistent copy of that folder as a tar (features/backups).
+   * Queries wait while it is taken; what it holds is what a crash at that moment would leave,
+   * which PostgreSQL recovers to the last commit when the copy is opened.
+   */
+  snapshot?(): Promise<Blob>;
 };
 
 export type DatabaseOptions =
@@ -42,11 +48,15 @@ const PGLITE_MEMORY = ["-c", "shared_buffers=32MB", "-c", "maintenance_work_mem=
 /** Connections of the background pool (see Database.background). */
 const BACKGROUND_POOL_SIZE = 4;
 
+/** How the site's connections name themselves to PostgreSQL. */
+export const APPLICATION_NAME = "torepoke";
+
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   if (options.kind === "postgres") {
-    const pool = new pg.Pool({ connectionString: options.url, max: options.poolSize ?? 10 });
+    // application_name: `npm run db:restore` counts the site's sessions by it (pg_stat_activity).
+    const pool = new pg.Pool({ connectionString: options.url, max: options.poolSize ?? 10, application_name: APPLICATION_NAME });
     // Opens its connections only when used (a process without deliveries never does).
-    const backgroundPool = new pg.Pool({ connectionString: options.url, max: BACKGROUND_POOL_SIZE });
+    const backgroundPool = new pg.Pool({ connectionString: options.url, max: BACKGROUND_POOL_SIZE, application_name: APPLICATION_NAME });
     surviveLostConnections(pool, "requests", options.log);
     surviveLostConnections(backgroundPool, "background", options.log);
     const db = drizzlePg(pool, { schema }) as unknown as Db;
@@ -84,6 +94,15 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     ping: async () => {
       await client.query("select 1");
     },
+    ...(dataDir
+      ? {
+          snapshot: async () => {
+            // A checkpoint first writes the dirty pages out, so the copy opens without replaying WAL.
+            await client.query("checkpoint");
+            return client.dumpDataDir("none");
+          },
+        }
+      : {}),
   };
 }
 
@@ -122,7 +141,7 @@ function surviveLostConnections(pool: pg.Pool, name: string, log: Logger | undef
  * server runs) would corrupt it. A lock file holding the owner's pid refuses that clearly; a
  * lock left by a process that no longer exists is taken over.
  */
-function lockDataDir(dataDir: string): () => void {
+export function lockDataDir(dataDir: string): () => void {
   const lockFile = `${dataDir}.lock`;
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
@@ -132,8 +151,8 @@ function lockDataDir(dataDir: string): () => void {
       return () => rmSync(lockFile, { force: true });
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
-      const owner = Number(readFileSync(lockFile, "utf8").trim());
-      if (owner && owner !== process.pid && isAlive(owner)) {
+      const owner = dataDirOwner(dataDir);
+      if (owner && owner !== process.pid) {
         throw new Error(
           `the database in ${path.dirname(dataDir)} is in use by another process (pid ${owner}); stop it first, or use DATABASE_URL with PostgreSQL to share a database`,
         );
@@ -142,6 +161,17 @@ function lockDataDir(dataDir: string): () => void {
     }
   }
   throw new Error(`cannot lock ${lockFile}`);
+}
+
+/** The live process holding `dataDir`'s lock, or null (none, or one that no longer exists). */
+export function dataDirOwner(dataDir: string): number | null {
+  let owner: number;
+  try {
+    owner = Number(readFileSync(`${dataDir}.lock`, "utf8").trim());
+  } catch {
+    return null;
+  }
+  return owner && isAlive(owner) ? owner : null;
 }
 
 function isAlive(pid: number): boolean {
