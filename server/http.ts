@@ -46,7 +46,9 @@ export async function createHttpApp(options: {
   const { env, database, build, clientDir, log } = options;
   const app = express();
   app.disable("x-powered-by");
-  app.set("trust proxy", "loopback");
+  // req.ip is the one client address: every per-IP limit (sign-in, sign-up, the sign-in back-off,
+  // analytics), the request log and the analytics visitor hash read it (TRUST_PROXY).
+  app.set("trust proxy", env.trustProxy);
   const secure = env.siteUrl.startsWith("https:");
   const siteOrigin = new URL(env.siteUrl);
   const wsOrigin = `${secure ? "wss" : "ws"}://${siteOrigin.host}`;

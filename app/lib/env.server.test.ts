@@ -1,6 +1,7 @@
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import express from "express";
 import { describe, expect, it } from "vitest";
 import { ConfigError, loadEnv } from "./env.server";
 
@@ -104,6 +105,27 @@ describe("loadEnv", () => {
       expect(readFileSync(path.join(dir, "vapid.json"), "utf8")).toBe(content);
     }
   });
+
+  it("TRUST_PROXY is loopback unless set, else a hop count or proxy addresses and ranges that Express accepts", () => {
+    expect(loadEnv({ DATA_DIR: dataDir() }).trustProxy).toEqual(["loopback"]);
+    expect(loadEnv({ DATA_DIR: dataDir(), TRUST_PROXY: " " }).trustProxy).toEqual(["loopback"]);
+    expect(loadEnv({ DATA_DIR: dataDir(), TRUST_PROXY: "1" }).trustProxy).toBe(1);
+    expect(loadEnv({ DATA_DIR: dataDir(), TRUST_PROXY: "0" }).trustProxy).toBe(0);
+    const listed = loadEnv({ DATA_DIR: dataDir(), TRUST_PROXY: "10.0.0.5, 192.168.0.0/16,loopback, uniquelocal,fd00::/8,::1" }).trustProxy;
+    expect(listed).toEqual(["10.0.0.5", "192.168.0.0/16", "loopback", "uniquelocal", "fd00::/8", "::1"]);
+    // Whatever start-up accepts, Express's own setting takes without throwing.
+    expect(() => express().set("trust proxy", listed)).not.toThrow();
+  });
+
+  it.each(["true", "false", "yes", "all", "-1", "100", "1.5", "127.1", "10.0.0.0/0", "10.0.0.0/33", "::/129", "10.0.0.0/255.0.0.0", "10.0.0.1/8/8", "proxy.example", "10.0.0.1,,nope", ","])(
+    "refuses TRUST_PROXY=%s with the one-line message",
+    (value) => {
+      expect(() => loadEnv({ DATA_DIR: dataDir(), TRUST_PROXY: value })).toThrowError(ConfigError);
+      expect(() => loadEnv({ DATA_DIR: dataDir(), TRUST_PROXY: value })).toThrowError(
+        `Invalid configuration: TRUST_PROXY must be a hop count (0 to 99) or comma-separated proxy addresses or CIDR ranges, which may include loopback, linklocal, uniquelocal (got ${JSON.stringify(value)})`,
+      );
+    },
+  );
 
   it("PUSH_SERVICE_ORIGINS takes comma-separated http(s) origins and refuses anything else", () => {
     expect(loadEnv({ DATA_DIR: dataDir() }).pushServiceOrigins).toEqual([]);

@@ -1,8 +1,13 @@
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { isIP } from "node:net";
 import path from "node:path";
 import webpush from "web-push";
 import { z } from "./zod";
+
+/** The secrets generated into DATA_DIR when BETTER_AUTH_SECRET / VAPID_* are unset (backups carry them). */
+export const AUTH_SECRET_FILE = "auth-secret";
+export const VAPID_FILE = "vapid.json";
 
 /** Thrown when configuration is invalid; start-up prints its one-line message and exits. */
 export class ConfigError extends Error {
@@ -54,6 +59,30 @@ function isVapidPrivateKey(v: string): boolean {
   return /^[A-Za-z0-9_-]+$/.test(v) && Buffer.from(v, "base64url").length === 32;
 }
 
+const TRUST_PROXY_NAMES = ["loopback", "linklocal", "uniquelocal"];
+const TRUST_PROXY_RULE = `must be a hop count (0 to 99) or comma-separated proxy addresses or CIDR ranges, which may include ${TRUST_PROXY_NAMES.join(", ")}`;
+
+/**
+ * TRUST_PROXY in the forms Express's "trust proxy" setting takes: a hop count, or a list of
+ * addresses, CIDR ranges and Express's range names. Stricter than Express (no netmask notation,
+ * no shorthand like 127.1) so that nothing accepted here makes Express throw at start-up.
+ */
+function parseTrustProxy(v: string | undefined): number | string[] | null {
+  if (v === undefined) return ["loopback"];
+  if (/^\d+$/.test(v)) return Number(v) <= 99 ? Number(v) : null;
+  const entries = list(v);
+  if (entries.length === 0) return null;
+  const valid = entries.every((entry) => {
+    if (TRUST_PROXY_NAMES.includes(entry)) return true;
+    const [address, prefix, ...rest] = entry.split("/");
+    const family = isIP(address);
+    if (!family || rest.length > 0) return false;
+    if (prefix === undefined) return true;
+    return /^\d+$/.test(prefix) && Number(prefix) >= 1 && Number(prefix) <= (family === 4 ? 32 : 128);
+  });
+  return valid ? entries : null;
+}
+
 function isOrigin(v: string): boolean {
   try {
     const url = new URL(v);
@@ -74,6 +103,14 @@ const EnvSchema = z.object({
     })
     .transform(Number),
   HOST: z.string().trim().default("0.0.0.0"),
+  // Whose X-Forwarded-For names the client (server/http.ts): every per-IP limit and log reads it.
+  TRUST_PROXY: z
+    .string()
+    .trim()
+    .optional()
+    .transform((v) => v || undefined)
+    .refine((v) => parseTrustProxy(v) !== null, { message: TRUST_PROXY_RULE })
+    .transform((v) => parseTrustProxy(v)!),
   DATA_DIR: z.string().trim().min(1).default("./data"),
   DATABASE_URL: optionalUrl(["postgres:", "postgresql:"]),
   REDIS_URL: optionalUrl(["redis:", "rediss:"]),
@@ -171,12 +208,27 @@ const EnvSchema = z.object({
     .refine((v) => v === undefined || /^mailto:[^\s@]+@[^\s@]+$/.test(v) || /^https:\/\/[^/\s]+/.test(v), {
       message: "must be a mailto: address or an https:// URL",
     }),
+  // Backups (docs/decisions/030-backups.md): where they go, the Japan-time hour of the embedded
+  // database's nightly one (or off), and how many are kept.
+  BACKUP_DIR: z.string().trim().optional().transform((v) => v || undefined),
+  BACKUP_HOUR: z
+    .string()
+    .trim()
+    .default("4")
+    .refine((v) => v === "off" || (/^\d+$/.test(v) && Number(v) <= 23), { message: "must be an hour from 0 to 23 (Japan time) or off" })
+    .transform((v) => (v === "off" ? null : Number(v))),
+  BACKUP_KEEP: wholeNumber("7", 1, 1000),
 });
 
 export type Env = {
   nodeEnv: "development" | "production" | "test";
   port: number;
   host: string;
+  /**
+   * Express's "trust proxy": which peers' X-Forwarded-For is believed, so `req.ip` is the client's
+   * address behind them. A hop count, or addresses/CIDR ranges/range names (default loopback).
+   */
+  trustProxy: number | string[];
   dataDir: string;
   databaseUrl: string | undefined;
   redisUrl: string | undefined;
@@ -217,7 +269,20 @@ export type Env = {
   vapid: VapidKeys;
   /** Extra push-service origins subscriptions may use (PUSH_SERVICE_ORIGINS). */
   pushServiceOrigins: string[];
+  backups: BackupSettings;
 };
+
+export type BackupSettings = {
+  /** BACKUP_DIR, default DATA_DIR/backups. */
+  dir: string;
+  /** The Japan-time hour of the embedded database's nightly backup; null = off. */
+  hourJst: number | null;
+  /** Backups kept in `dir`; older ones are removed after each new one. */
+  keep: number;
+};
+
+/** What the backup commands read (loadBackupEnv). */
+export type BackupEnv = Pick<Env, "dataDir" | "databaseUrl" | "backups"> & { uploadsLocal: boolean };
 
 export type VapidKeys = { publicKey: string; privateKey: string; subject: string };
 
@@ -237,19 +302,14 @@ export type S3Config = {
  * `npm install && npm start` works with no set-up and sessions survive restarts.
  */
 export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
-  const parsed = EnvSchema.safeParse(source);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const name = issue.path.join(".");
-    throw new ConfigError(`Invalid configuration: ${name} ${issue.message} (got ${JSON.stringify(source[name] ?? "")})`);
-  }
-  const e = parsed.data;
+  const e = parseEnv(EnvSchema, source);
   const dataDir = path.resolve(e.DATA_DIR);
   const port = e.PORT;
   return {
     nodeEnv: e.NODE_ENV,
     port,
     host: e.HOST,
+    trustProxy: e.TRUST_PROXY,
     dataDir,
     databaseUrl: e.DATABASE_URL,
     redisUrl: e.REDIS_URL,
@@ -272,7 +332,32 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
     notificationMailDelaySeconds: e.NOTIFICATION_MAIL_DELAY_SECONDS,
     vapid: vapidKeys(e, dataDir, e.SITE_URL ?? `http://localhost:${port}`),
     pushServiceOrigins: list(e.PUSH_SERVICE_ORIGINS).map((o) => new URL(o).origin),
+    backups: backupSettings(e, dataDir),
   };
+}
+
+function parseEnv<S extends z.ZodType>(schema: S, source: NodeJS.ProcessEnv): z.infer<S> {
+  const parsed = schema.safeParse(source);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const name = issue.path.join(".");
+    throw new ConfigError(`Invalid configuration: ${name} ${issue.message} (got ${JSON.stringify(source[name] ?? "")})`);
+  }
+  return parsed.data;
+}
+
+/**
+ * The configuration `npm run db:backup` and `db:restore` need. Unlike loadEnv it writes nothing
+ * into DATA_DIR (no generated secret): a restore may be about to fill an empty folder.
+ */
+export function loadBackupEnv(source: NodeJS.ProcessEnv = process.env): BackupEnv {
+  const e = parseEnv(EnvSchema.pick({ DATA_DIR: true, DATABASE_URL: true, S3_BUCKET: true, BACKUP_DIR: true, BACKUP_HOUR: true, BACKUP_KEEP: true }), source);
+  const dataDir = path.resolve(e.DATA_DIR);
+  return { dataDir, databaseUrl: e.DATABASE_URL, uploadsLocal: !e.S3_BUCKET, backups: backupSettings(e, dataDir) };
+}
+
+function backupSettings(e: Pick<z.infer<typeof EnvSchema>, "BACKUP_DIR" | "BACKUP_HOUR" | "BACKUP_KEEP">, dataDir: string): BackupSettings {
+  return { dir: e.BACKUP_DIR ? path.resolve(e.BACKUP_DIR) : path.join(dataDir, "backups"), hourJst: e.BACKUP_HOUR, keep: e.BACKUP_KEEP };
 }
 
 /**
@@ -286,7 +371,7 @@ function vapidKeys(e: z.infer<typeof EnvSchema>, dataDir: string, siteUrl: strin
     throw new ConfigError(`Invalid configuration: ${missing} must be set together with ${missing === "VAPID_PUBLIC_KEY" ? "VAPID_PRIVATE_KEY" : "VAPID_PUBLIC_KEY"}`);
   }
   if (e.VAPID_PUBLIC_KEY && e.VAPID_PRIVATE_KEY) return { publicKey: e.VAPID_PUBLIC_KEY, privateKey: e.VAPID_PRIVATE_KEY, subject };
-  const file = path.join(dataDir, "vapid.json");
+  const file = path.join(dataDir, VAPID_FILE);
   if (existsSync(file)) return { ...readVapidFile(file), subject };
   const keys = generateVapidKeys();
   mkdirSync(dataDir, { recursive: true });
@@ -340,7 +425,7 @@ function mailHost(siteUrl: string): string {
 }
 
 function readOrCreateSecret(dataDir: string): string {
-  const file = path.join(dataDir, "auth-secret");
+  const file = path.join(dataDir, AUTH_SECRET_FILE);
   if (existsSync(file)) {
     const secret = readFileSync(file, "utf8").trim();
     if (secret.length >= 32) return secret;

@@ -17,7 +17,15 @@ type RouteModule = Record<string, unknown>;
  * every edge rule a browser's request meets. Pages render as a stub document: what is tested is
  * the edge and the route's action or loader, not the markup.
  */
-export async function startHttpApp(options: { env: Env; database: Database; routes: Record<string, RouteModule>; /** Silent unless given. */ log?: Logger }): Promise<{ base: string; app: HttpApp; close(): Promise<void> }> {
+export async function startHttpApp(options: {
+  env: Env;
+  database: Database;
+  routes: Record<string, RouteModule>;
+  /** Silent unless given. */
+  log?: Logger;
+  /** The IPv4 address to listen on (127.0.0.1 unless given): another one makes the test's requests come from a peer that is not loopback. */
+  host?: string;
+}): Promise<{ base: string; app: HttpApp; close(): Promise<void> }> {
   const routes: ServerBuild["routes"] = {
     root: { id: "root", path: "", module: { default: () => null } as never },
   };
@@ -42,8 +50,9 @@ export async function startHttpApp(options: { env: Env; database: Database; rout
   } as unknown as ServerBuild;
   const clientDir = mkdtempSync(path.join(tmpdir(), "torepoke-client-"));
   const app = await createHttpApp({ env: options.env, database: options.database, build, clientDir, log: options.log ?? createLogger("silent") });
-  await new Promise<void>((resolve) => app.server.listen(0, "127.0.0.1", resolve));
-  const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+  const host = options.host ?? "127.0.0.1";
+  await new Promise<void>((resolve) => app.server.listen(0, host, resolve));
+  const base = `http://${host}:${(app.server.address() as AddressInfo).port}`;
   return {
     base,
     app,

@@ -19,7 +19,7 @@ import { accountAfterHook, accountAuthOptions, accountBeforeHook, isStaleAddress
 
 /**
  * Better Auth sees the client address only through this header, which server/http.ts sets from
- * Express's `req.ip` (trust proxy: loopback) and overwrites on every request, so a client cannot
+ * Express's `req.ip` (TRUST_PROXY: loopback unless set) and overwrites on every request, so a client cannot
  * pick its own rate-limit bucket by sending X-Forwarded-For.
  */
 export const CLIENT_IP_HEADER = "x-torepoke-client-ip";
