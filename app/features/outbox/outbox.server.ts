@@ -165,6 +165,27 @@ export async function claimDeliveries(
 }
 
 /**
+ * Hands back rows leased to `workerId` (a worker that stops), so any worker may claim them at
+ * once: `untried`, rows it claimed and never began (their claim then counts as no attempt), or,
+ * without it, every row it still holds. Answers how many were handed back.
+ */
+export async function handBackDeliveries(db: Queryable, workerId: string, untried?: number[]): Promise<number> {
+  if (untried?.length === 0) return 0;
+  const rows = await rowsOf<{ id: number }>(
+    db,
+    untried
+      ? sql`update delivery_outbox set locked_until = null, attempts = greatest(attempts - 1, 0)
+            where id in (${sql.join(untried.map((id) => sql`${id}`), sql`, `)})
+              and status = 'pending' and locked_by = ${workerId} and locked_until >= now()
+            returning id`
+      : sql`update delivery_outbox set locked_until = null
+            where status = 'pending' and locked_by = ${workerId} and locked_until >= now()
+            returning id`,
+  );
+  return rows.length;
+}
+
+/**
  * Releases the rows still leased to `workerId`: called when a worker starts under an id it had
  * before (a restarted instance), whose rows were left in flight by its previous, dead life. Only
  * that id's rows: another worker's lease holds until it runs out. Answers how many were released.
@@ -201,6 +222,11 @@ export type OutboxWorkerOptions = {
   retryBaseMs?: number;
 };
 
+/**
+ * stop(): claims nothing more, lets the rows being delivered finish (at most `concurrency`), and
+ * hands back every other row it holds (handBackDeliveries) so another instance sends them now
+ * rather than when their lease runs out.
+ */
 export type OutboxWorker = { stop(): Promise<void> };
 
 const MAX_RETRY_DELAY_MS = 30 * 60 * 1000;
@@ -234,6 +260,10 @@ export function startOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
   const retryBaseMs = options.retryBaseMs ?? 30_000;
 
   let stopped = false;
+  // Set while a round delivers: what stop() calls to hand back the rows not yet started.
+  let onStop: (() => void) | null = null;
+  let handBackCount = 0;
+  let stopping: Promise<void> | null = null;
   let running: Promise<void> | null = null;
   let timer: NodeJS.Timeout | null = null;
   const soon: NodeJS.Timeout[] = [];
@@ -332,13 +362,24 @@ export function startOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
     let next = 0;
     const sent = sentMarker();
     const lanes = Array.from({ length: Math.min(concurrency, claimed.length) }, async () => {
-      while (next < claimed.length) {
+      while (!stopped && next < claimed.length) {
         const row = claimed[next++];
         if (await deliver(row)) sent.add(row.id);
       }
     });
+    // On stop, the rows no lane has started go back at once, while the started ones finish.
+    let handedBack = null as Promise<number> | null;
+    const handBackUnstarted = () => {
+      const unstarted = claimed.slice(next).map((row) => row.id);
+      next = claimed.length;
+      handedBack = unstarted.length ? handBackDeliveries(db, workerId, unstarted) : null;
+    };
+    if (stopped) handBackUnstarted();
+    else onStop = handBackUnstarted;
     await Promise.allSettled(lanes);
+    onStop = null;
     await sent.done();
+    if (handedBack) handBackCount += await handedBack;
     return claimed.length;
   }
 
@@ -394,13 +435,24 @@ export function startOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
   wakeListeners.add(wake);
   schedule(0);
 
+  async function stopWorker(): Promise<void> {
+    stopped = true;
+    wakeListeners.delete(wake);
+    if (timer) clearTimeout(timer);
+    for (const t of soon.splice(0)) clearTimeout(t);
+    onStop?.();
+    await running;
+    try {
+      // Rows still leased here after the round (a delivered row whose mark failed, a failure not
+      // recorded): handed back too, so none waits out its lease.
+      handBackCount += await handBackDeliveries(db, workerId);
+    } catch (err) {
+      log?.warn("outbox: rows not handed back; they wait for their lease", { workerId, error: err instanceof Error ? err.message : String(err) });
+    }
+    if (handBackCount) log?.info("outbox: rows handed back", { workerId, rows: handBackCount });
+  }
+
   return {
-    async stop() {
-      stopped = true;
-      wakeListeners.delete(wake);
-      if (timer) clearTimeout(timer);
-      for (const t of soon.splice(0)) clearTimeout(t);
-      await running;
-    },
+    stop: () => (stopping ??= stopWorker()),
   };
 }
