@@ -32,6 +32,11 @@ export type Database = {
    * which PostgreSQL recovers to the last commit when the copy is opened.
    */
   snapshot?(): Promise<Blob>;
+  /**
+   * PostgreSQL only: one connection of its own for work that needs a session (the migrations'
+   * advisory lock is held by the connection that took it). Give it back with `release()`.
+   */
+  dedicatedConnection?(): Promise<pg.PoolClient>;
 };
 
 export type DatabaseOptions =
@@ -70,6 +75,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       ping: async () => {
         await pool.query("select 1");
       },
+      dedicatedConnection: () => pool.connect(),
     };
   }
   const dataDir = options.dataDir ? path.resolve(options.dataDir) : undefined;
@@ -192,7 +198,7 @@ export async function openConfiguredDatabase(config: { databaseUrl?: string; dat
     ? await openDatabase({ kind: "postgres", url: config.databaseUrl, log })
     : await openDatabase({ kind: "pglite", dataDir: path.join(config.dataDir, "db") });
   try {
-    await migrateDatabase(database);
+    await migrateDatabase(database, { log });
   } catch (err) {
     await database.close();
     throw err;
@@ -204,13 +210,40 @@ export function migrationsFolder(): string {
   return path.resolve(process.env.MIGRATIONS_DIR ?? "drizzle");
 }
 
-/** Applies the committed migrations; the same files run on PGlite and PostgreSQL. */
-export async function migrateDatabase(database: Database, folder = migrationsFolder()): Promise<void> {
+/**
+ * The session-level advisory lock every instance holds while it migrates a PostgreSQL database
+ * (any fixed number; this one spells "torepoke" in ASCII).
+ */
+export const MIGRATION_LOCK_KEY = "8390050410818136933";
+
+/**
+ * Applies the committed migrations; the same files run on PGlite and PostgreSQL. On PostgreSQL,
+ * instances starting together (a rolling deploy, a scaled-out start) take turns under an advisory
+ * lock: without it each reads the same last migration and applies the next, and all but the
+ * first fail on its tables. The embedded database has one process at a time (its folder lock).
+ */
+export async function migrateDatabase(database: Database, options: { folder?: string; log?: Logger } = {}): Promise<void> {
+  const folder = options.folder ?? migrationsFolder();
   if (database.kind === "pglite") {
     // eslint-disable-next-line @typescript-eslint/no-explicit-any
     await migratePglite(database.db as any, { migrationsFolder: folder });
-  } else {
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any
-    await migratePg(database.db as any, { migrationsFolder: folder });
+    return;
   }
+  if (!database.dedicatedConnection) throw new Error("a PostgreSQL database needs a connection of its own to migrate under the lock");
+  const connection = await database.dedicatedConnection();
+  try {
+    const [{ locked }] = (await connection.query<{ locked: boolean }>("select pg_try_advisory_lock($1) as locked", [MIGRATION_LOCK_KEY])).rows;
+    if (!locked) {
+      options.log?.info("waiting for another instance to finish migrating the database");
+      await connection.query("select pg_advisory_lock($1)", [MIGRATION_LOCK_KEY]);
+    }
+    // The migrator's statements and its transaction run on the connection that holds the lock.
+    await migratePg(drizzlePg(connection, { schema }), { migrationsFolder: folder });
+    await connection.query("select pg_advisory_unlock($1)", [MIGRATION_LOCK_KEY]);
+  } catch (err) {
+    // Closed rather than returned to the pool: the lock (if taken) goes with its session.
+    connection.release(err instanceof Error ? err : true);
+    throw err;
+  }
+  connection.release();
 }
