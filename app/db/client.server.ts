@@ -8,6 +8,7 @@ import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
 import { migrate as migratePg } from "drizzle-orm/node-postgres/migrator";
 import pg from "pg";
+import { INSTALL_DIR } from "../lib/install-dir.server";
 import type { Logger } from "../lib/logger.server";
 import * as schema from "./schema/index";
 
@@ -206,8 +207,9 @@ export async function openConfiguredDatabase(config: { databaseUrl?: string; dat
   return database;
 }
 
+/** The committed migrations: drizzle/ in the install folder, whatever the working directory. */
 export function migrationsFolder(): string {
-  return path.resolve(process.env.MIGRATIONS_DIR ?? "drizzle");
+  return process.env.MIGRATIONS_DIR ? path.resolve(process.env.MIGRATIONS_DIR) : path.join(INSTALL_DIR, "drizzle");
 }
 
 /**

@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { isIP } from "node:net";
 import path from "node:path";
 import webpush from "web-push";
+import { INSTALL_DIR } from "./install-dir.server";
 import { z } from "./zod";
 
 /** The secrets generated into DATA_DIR when BETTER_AUTH_SECRET / VAPID_* are unset (backups carry them). */
@@ -111,7 +112,8 @@ const EnvSchema = z.object({
     .transform((v) => v || undefined)
     .refine((v) => parseTrustProxy(v) !== null, { message: TRUST_PROXY_RULE })
     .transform((v) => parseTrustProxy(v)!),
-  DATA_DIR: z.string().trim().min(1).default("./data"),
+  // Unset: data/ in the install folder (lib/install-dir.server.ts), wherever the process was started from.
+  DATA_DIR: z.string().trim().min(1).optional(),
   DATABASE_URL: optionalUrl(["postgres:", "postgresql:"]),
   REDIS_URL: optionalUrl(["redis:", "rediss:"]),
   SITE_URL: optionalUrl(["http:", "https:"]),
@@ -179,6 +181,8 @@ const EnvSchema = z.object({
     .refine((v) => v === undefined || (/^\d+$/.test(v) && Number(v) >= 1 && Number(v) <= 65535), { message: "must be a port number between 1 and 65535" })
     .transform((v) => (v === undefined ? undefined : Number(v))),
   METRICS_HOST: z.string().trim().default("127.0.0.1"),
+  // How long a stopping instance may take to finish its requests and sends (server/app.ts shutdown).
+  SHUTDOWN_GRACE_SECONDS: wholeNumber("10", 1, 3600),
   // How long a notification stays unread (and its player away) before it is mailed (features/push).
   NOTIFICATION_MAIL_DELAY_SECONDS: wholeNumber("600", 0, 7 * 86400),
   // Web Push (features/push): the VAPID key pair, generated into DATA_DIR/vapid.json when unset.
@@ -263,6 +267,8 @@ export type Env = {
   };
   /** Prometheus metrics on their own port (METRICS_PORT), off when unset; METRICS_HOST defaults to loopback. */
   metrics: { port: number; host: string } | undefined;
+  /** Seconds a stopping instance gives its requests and sends before it cuts them (default 10). */
+  shutdownGraceSeconds: number;
   /** Seconds a notification waits, unread and its player away, before it is mailed (default 600). */
   notificationMailDelaySeconds: number;
   /** Web Push signing keys (URL-safe base64) and the contact the push services see. */
@@ -303,7 +309,7 @@ export type S3Config = {
  */
 export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
   const e = parseEnv(EnvSchema, source);
-  const dataDir = path.resolve(e.DATA_DIR);
+  const dataDir = resolveDataDir(e.DATA_DIR);
   const port = e.PORT;
   return {
     nodeEnv: e.NODE_ENV,
@@ -329,11 +335,17 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
     requireEmailVerification: e.REQUIRE_EMAIL_VERIFICATION === "true",
     analytics: { retentionDays: e.ANALYTICS_RETENTION_DAYS, rateLimitPerMinute: e.ANALYTICS_RATE_LIMIT, bufferMax: e.ANALYTICS_BUFFER_MAX },
     metrics: e.METRICS_PORT === undefined ? undefined : { port: e.METRICS_PORT, host: e.METRICS_HOST },
+    shutdownGraceSeconds: e.SHUTDOWN_GRACE_SECONDS,
     notificationMailDelaySeconds: e.NOTIFICATION_MAIL_DELAY_SECONDS,
     vapid: vapidKeys(e, dataDir, e.SITE_URL ?? `http://localhost:${port}`),
     pushServiceOrigins: list(e.PUSH_SERVICE_ORIGINS).map((o) => new URL(o).origin),
     backups: backupSettings(e, dataDir),
   };
+}
+
+/** DATA_DIR as given (a relative one from the working directory), else data/ in the install folder. */
+function resolveDataDir(value: string | undefined): string {
+  return value ? path.resolve(value) : path.join(INSTALL_DIR, "data");
 }
 
 function parseEnv<S extends z.ZodType>(schema: S, source: NodeJS.ProcessEnv): z.infer<S> {
@@ -352,7 +364,7 @@ function parseEnv<S extends z.ZodType>(schema: S, source: NodeJS.ProcessEnv): z.
  */
 export function loadBackupEnv(source: NodeJS.ProcessEnv = process.env): BackupEnv {
   const e = parseEnv(EnvSchema.pick({ DATA_DIR: true, DATABASE_URL: true, S3_BUCKET: true, BACKUP_DIR: true, BACKUP_HOUR: true, BACKUP_KEEP: true }), source);
-  const dataDir = path.resolve(e.DATA_DIR);
+  const dataDir = resolveDataDir(e.DATA_DIR);
   return { dataDir, databaseUrl: e.DATABASE_URL, uploadsLocal: !e.S3_BUCKET, backups: backupSettings(e, dataDir) };
 }
 
