@@ -13,6 +13,7 @@ import { startDeliveries } from "../app/deliveries.server";
 import { registerFeatureLinks } from "../app/registrations.server";
 import { collectStartupGarbage } from "./startup-memory";
 import { startNotificationDigests } from "../app/features/push/deliveries.server";
+import { startBackups } from "../app/features/backups/schedule.server";
 
 /**
  * The process: configuration → database (migrated, catalogue loaded on first start) → HTTP +
@@ -83,6 +84,8 @@ export async function start(): Promise<void> {
   log.info("listening", { url: env.siteUrl, address: `${env.host}:${port}`, mode: process.env.NODE_ENV, db: database.kind, ms: Date.now() - started });
   const expiryReminders = startExpiryReminders(database.db, log);
   const digests = startNotificationDigests({ env, db: database.db, log });
+  // The embedded database's nightly backup and those `npm run db:backup` asks for (features/backups).
+  const backups = await startBackups({ env, database, log });
   if (process.env.NODE_ENV !== "production") log.warn("not in production mode: React and React Router run their slower development builds", { mode: process.env.NODE_ENV ?? "unset" });
 
   let stopping = false;
@@ -104,6 +107,7 @@ export async function start(): Promise<void> {
     // Buffered analytics rows are written before the database closes.
     await analytics.close();
     await metrics.close();
+    await backups.stop();
     await database.close();
     log.info("stopped", { signal });
     process.exit(0);

@@ -1,9 +1,9 @@
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import express from "express";
 import { describe, expect, it } from "vitest";
-import { ConfigError, loadEnv } from "./env.server";
+import { ConfigError, loadBackupEnv, loadEnv } from "./env.server";
 
 const dataDir = () => mkdtempSync(path.join(tmpdir(), "torepoke-env-"));
 
@@ -136,5 +136,29 @@ describe("loadEnv", () => {
     for (const bad of ["push.example.org", "https://push.example.org/path", "ftp://push.example.org", "https://a.example,nope"]) {
       expect(() => loadEnv({ DATA_DIR: dataDir(), PUSH_SERVICE_ORIGINS: bad }), bad).toThrowError(/PUSH_SERVICE_ORIGINS must be comma-separated http\(s\) origins/);
     }
+  });
+});
+
+describe("backup settings", () => {
+  it("nightly at 4 o'clock Japan time into DATA_DIR/backups, the last 7 kept; BACKUP_HOUR=off turns the nightly one off", () => {
+    const dir = dataDir();
+    expect(loadEnv({ DATA_DIR: dir }).backups).toEqual({ dir: path.join(dir, "backups"), hourJst: 4, keep: 7 });
+    expect(loadEnv({ DATA_DIR: dir, BACKUP_HOUR: "off", BACKUP_KEEP: "30", BACKUP_DIR: "/srv/backups" }).backups).toEqual({ dir: "/srv/backups", hourJst: null, keep: 30 });
+    expect(loadEnv({ DATA_DIR: dir, BACKUP_HOUR: "0" }).backups.hourJst).toBe(0);
+  });
+
+  it.each([
+    ["BACKUP_HOUR", "24", "must be an hour from 0 to 23 (Japan time) or off"],
+    ["BACKUP_HOUR", "nightly", "must be an hour from 0 to 23 (Japan time) or off"],
+    ["BACKUP_KEEP", "0", "must be a whole number from 1 to 1000"],
+  ])("refuses %s=%s with the one-line message", (name, value, rule) => {
+    expect(() => loadEnv({ DATA_DIR: dataDir(), [name]: value })).toThrowError(`Invalid configuration: ${name} ${rule} (got ${JSON.stringify(value)})`);
+    expect(() => loadBackupEnv({ DATA_DIR: dataDir(), [name]: value })).toThrowError(ConfigError);
+  });
+
+  it("the backup commands' configuration writes nothing into DATA_DIR (a restore may be about to fill it)", () => {
+    const dir = path.join(dataDir(), "data");
+    expect(loadBackupEnv({ DATA_DIR: dir, S3_BUCKET: "site" })).toEqual({ dataDir: dir, databaseUrl: undefined, uploadsLocal: false, backups: { dir: path.join(dir, "backups"), hourJst: 4, keep: 7 } });
+    expect(existsSync(dir)).toBe(false);
   });
 });
