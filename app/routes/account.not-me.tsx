@@ -31,14 +31,20 @@ export async function action({ request, context }: Route.ActionArgs) {
   const form = await readFormData(request);
   const result = await undoAddressChange(context.db, context.env, String(form.get("token") ?? ""));
   if (!result.done) return { done: false as const, state: result.state };
-  // The account is safe already; a reset mail that cannot be queued now is asked for on /forgot-password.
+  // The reset link goes to the old address only: never to one the requester chose.
+  const restored = result.email.toLowerCase() === result.oldEmail.toLowerCase();
   let resetSent = false;
-  try {
-    resetSent = (await callAuthEndpoint(context.db, context.env, request, "/request-password-reset", { email: result.email })).ok;
-  } catch (error) {
-    requestLog(context).error("not-me reset mail not queued", { error: error instanceof Error ? error.message : String(error) });
+  if (restored) {
+    // The account is safe already; a reset mail that cannot be queued now is asked for on /forgot-password.
+    try {
+      resetSent = (await callAuthEndpoint(context.db, context.env, request, "/request-password-reset", { email: result.email })).ok;
+    } catch (error) {
+      requestLog(context).error("not-me reset mail not queued", { error: error instanceof Error ? error.message : String(error) });
+    }
+  } else {
+    requestLog(context).warn("not-me could not restore the old address", { reason: "taken" });
   }
-  return { done: true as const, email: result.email, reverted: result.reverted, resetSent };
+  return { done: true as const, email: result.oldEmail, reverted: result.reverted, restored, resetSent };
 }
 
 export default function NotMe({ loaderData, actionData }: Route.ComponentProps) {
@@ -52,7 +58,7 @@ export default function NotMe({ loaderData, actionData }: Route.ComponentProps) 
       </h1>
       {actionData?.done ? (
         <div role="status" className="space-y-3 rounded-lg border border-green-200 bg-green-50 p-4 text-green-900" data-testid="not-me-done">
-          <p className="font-bold">{actionData.reverted ? t("notMeDoneReverted", { email: actionData.email }) : t("notMeDone")}</p>
+          <p className="font-bold">{!actionData.restored ? t("notMeDoneLocked") : actionData.reverted ? t("notMeDoneReverted", { email: actionData.email }) : t("notMeDone")}</p>
           {actionData.resetSent ? <p>{t("notMeResetSent", { email: actionData.email })}</p> : null}
         </div>
       ) : state === "valid" ? (

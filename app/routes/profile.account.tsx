@@ -10,6 +10,7 @@ import { AccountError } from "../features/users/account-errors";
 import { queuePasswordChangedMail } from "../features/users/account-mail.server";
 import { callAuthEndpoint, cookiesOf, SESSION_COOKIE } from "../features/users/auth.server";
 import { requireViewer, sessionTokenFromCookie } from "../features/users/session.server";
+import { bindSubscriptions, holdSessionSubscriptions } from "../features/push/subscriptions.server";
 import { fieldErrors } from "../features/users/users.schema";
 import { MESSAGE_PARAMS } from "../features/users/users-form";
 import { usersMessages, type UsersMessageKey } from "../features/users/messages";
@@ -87,7 +88,11 @@ export async function action({ request, context }: Route.ActionArgs) {
           if (errors.currentPassword) return fail(translate(accountMessages, locale, "errorCurrentPassword"), "currentPassword");
           return fail(tUsers(locale, errors.newPassword), "newPassword");
         }
+        // This device keeps its push notifications through the new session the change gives it.
+        const held = await holdSessionSubscriptions(context.db, viewer.sessionId);
         const response = await callAuthEndpoint(context.db, context.env, request, "/change-password", { ...parsed.data, revokeOtherSessions: true });
+        const newToken = response.ok ? sessionTokenFromCookie(response.headers.getSetCookie().map((c) => c.split(";")[0]).join("; "), context.env) : null;
+        await bindSubscriptions(context.db, held, { sessionToken: newToken, otherwiseSessionId: viewer.sessionId });
         if (!response.ok) {
           const refusal = await authRefusal(response, locale);
           if (refusal.code === "invalid_credentials") return fail(translate(accountMessages, locale, "errorCurrentPassword"), "currentPassword", "password_wrong");

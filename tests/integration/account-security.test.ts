@@ -5,6 +5,7 @@ import path from "node:path";
 import { eq, sql } from "drizzle-orm";
 import type { AppLoadContext } from "react-router";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { pushSubscriptions } from "../../app/db/schema/push";
 import { sessions, users } from "../../app/db/schema/users";
 import { rowsOf } from "../../app/db/sql.server";
 import type { MailMessage } from "../../app/features/mail/mail.server";
@@ -75,6 +76,9 @@ async function askAddressChange(cookie: string, newEmail: string) {
 const linkIn = (mail: MailMessage, pattern: RegExp) => pattern.exec(mail.text)?.[0];
 const notMeLinkOf = async (oldEmail: string) => linkIn((await mailsTo(oldEmail)).find((m) => m.subject.includes("変更手続き"))!, /http:\/\/\S+\/account\/not-me\?token=\S+/)!;
 const changeLinkOf = async (newEmail: string) => linkIn((await mailsTo(newEmail))[0], /http:\/\/\S+\/api\/auth\/verify-email\?\S+/)!;
+
+const emailOf = async (id: string) => (await database.db.select({ email: users.email }).from(users).where(eq(users.id, id)))[0].email;
+const confirm = (link: string, cookie?: string) => getAuth(database.db, env).handler(new Request(link, cookie ? { headers: { cookie } } : {}));
 
 async function pressNotMe(link: string) {
   const token = new URL(link).searchParams.get("token")!;
@@ -178,6 +182,53 @@ describe("これは私ではありません", () => {
     expect(await database.db.select().from(sessions).where(eq(sessions.userId, owner.id))).toHaveLength(0);
   });
 
+  it("still works after whoever made the change changed the password, or moved the address again", async () => {
+    const owner = await signUp();
+    const b = uniqueEmail("b");
+    const c = uniqueEmail("c");
+    expect(await askAddressChange(owner.cookie, b)).toMatchObject({ ok: true });
+    expect((await confirm(await changeLinkOf(b), owner.cookie)).status).toBe(302);
+    const link = await notMeLinkOf(owner.email);
+    expect(await askAddressChange(owner.cookie, c)).toMatchObject({ ok: true });
+    expect((await confirm(await changeLinkOf(c), owner.cookie)).status).toBe(302);
+    const changed = await inside("/change-password", { currentPassword: PASSWORD, newPassword: "nottori-Pass-2026", revokeOtherSessions: true }, owner.cookie);
+    expect(changed.status).toBe(200);
+    expect(await emailOf(owner.id)).toBe(c);
+    expect(await notMeState(link)).toBe("valid");
+    expect(await pressNotMe(link)).toMatchObject({ done: true, email: owner.email, reverted: true, resetSent: true });
+    expect(await emailOf(owner.id)).toBe(owner.email);
+    expect((await inside("/sign-in/email", { email: owner.email, password: "nottori-Pass-2026" })).status).toBe(401);
+  });
+
+  it("keeps the old address for its owner: nobody can sign up with it or move another account to it, and the reset link never goes to the new address", async () => {
+    const owner = await signUp();
+    const b = uniqueEmail("b");
+    expect(await askAddressChange(owner.cookie, b)).toMatchObject({ ok: true });
+    expect((await confirm(await changeLinkOf(b))).status).toBe(302);
+    const squat = await inside("/sign-up/email", { email: owner.email, password: "squatter-Pass-99", name: "横取り" });
+    expect(squat.status).toBe(422);
+    expect(await squat.json()).toMatchObject({ code: "email_taken" });
+    const other = await signUp("別の人");
+    expect(await askAddressChange(other.cookie, owner.email)).toMatchObject({ ok: true });
+    expect((await mailsTo(owner.email)).filter((m) => m.subject === "【トレポケ】新しいメールアドレスの確認")).toHaveLength(0);
+    expect(await pressNotMe(await notMeLinkOf(owner.email))).toMatchObject({ done: true, email: owner.email, reverted: true, resetSent: true });
+    expect((await mailsTo(b)).filter((m) => m.subject === "【トレポケ】パスワードの再設定")).toHaveLength(0);
+    expect((await mailsTo(owner.email)).filter((m) => m.subject === "【トレポケ】パスワードの再設定")).toHaveLength(1);
+  });
+
+  it("pressed twice at once, undoes once and leaves a reset link that works", async () => {
+    const owner = await signUp();
+    await askAddressChange(owner.cookie, uniqueEmail("twice"));
+    const link = await notMeLinkOf(owner.email);
+    const presses = await Promise.all([pressNotMe(link), pressNotMe(link)]);
+    expect(presses.map((p) => p.done).sort()).toEqual([false, true]);
+    expect(presses.find((p) => !p.done)).toMatchObject({ state: "used" });
+    const resets = (await mailsTo(owner.email)).filter((m) => m.subject === "【トレポケ】パスワードの再設定");
+    expect(resets).toHaveLength(1);
+    const token = new URL(linkIn(resets[0], /http:\/\/\S+\/reset-password\?token=\S+/)!).searchParams.get("token")!;
+    expect(await isResetTokenCurrent(database.db, token)).toBe(true);
+  });
+
   it("refuses a link that is forged, or signed for another purpose", async () => {
     const owner = await signUp();
     const newEmail = uniqueEmail("forged");
@@ -192,6 +243,22 @@ describe("これは私ではありません", () => {
     const crossed = `${env.siteUrl}/account/not-me?token=${signToken(env.authSecret, "mail-unsubscribe", Buffer.from(payload, "base64url").toString("utf8"))}`;
     expect(await notMeState(crossed)).toBe("invalid");
     expect(await database.db.select().from(sessions).where(eq(sessions.userId, owner.id))).toHaveLength(1);
+  });
+});
+
+describe("a password change on this device", () => {
+  it("keeps this device's push subscription, bound to the new session", async () => {
+    const owner = await signUp();
+    const [session] = await database.db.select({ id: sessions.id }).from(sessions).where(eq(sessions.userId, owner.id));
+    await database.db.insert(pushSubscriptions).values({ userId: owner.id, sessionId: session.id, endpoint: `https://fcm.googleapis.com/fcm/send/${randomBytes(8).toString("hex")}`, p256dh: "p", auth: "a" });
+    const body = new URLSearchParams({ intent: "changePassword", currentPassword: PASSWORD, newPassword: "atarashii-Pass-77" });
+    const request = new Request(`${env.siteUrl}/profile/account`, { method: "POST", headers: { cookie: owner.cookie, origin: env.siteUrl, "content-type": "application/x-www-form-urlencoded" }, body });
+    const result = (await accountAction(args(request))) as { data: { ok?: boolean } };
+    expect(result.data).toMatchObject({ ok: true });
+    const [now] = await database.db.select({ id: sessions.id }).from(sessions).where(eq(sessions.userId, owner.id));
+    expect(now.id).not.toBe(session.id);
+    const subs = await database.db.select({ sessionId: pushSubscriptions.sessionId }).from(pushSubscriptions).where(eq(pushSubscriptions.userId, owner.id));
+    expect(subs).toEqual([{ sessionId: now.id }]);
   });
 });
 

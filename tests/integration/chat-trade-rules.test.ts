@@ -136,9 +136,9 @@ describe("a rule change closes the card of a room's offer before both agreed", (
     expect(refused.status).toBe(409);
     const answer = errorResponse(refused, "ja");
     expect(answer.status).toBe(409);
-    const names = `${pikachu[0].name}・${pikachu[1].name}`;
-    expect(await answer.json()).toEqual({ code: "not_tradeable", error: `ルールの変更により${names}は今はトレードできないため、取引を進められません` });
-    expect(refused.text("en")).toBe(`A rule change means ${names} cannot be traded for now, so this trade cannot go on`);
+    expect(await answer.json()).toEqual({ code: "not_tradeable", error: "ルールの変更により、この募集のカードは今はトレードできないため、取引を進められません（チャットとキャンセルはできます）" });
+    // Written in the reader's language without a card name in either (the room's notice names them).
+    expect(refused.text("en")).toBe("A rule change means a card of this offer cannot be traded for now, so this trade cannot go on (chat and cancel still work)");
 
     // Nothing was written: no agreement, no system message, no friend IDs, the offer still 募集中.
     expect(await listMessages(db, room.roomId, room.owner.id)).toEqual(before);
@@ -169,7 +169,7 @@ describe("a rule change closes the card of a room's offer before both agreed", (
     expect(await call(socket, "chat:step", { roomId: room.roomId, step: "agree" })).toEqual({
       ok: false,
       code: "not_tradeable",
-      message: `ルールの変更により${names}は今はトレードできないため、取引を進められません`,
+      message: "ルールの変更により、この募集のカードは今はトレードできないため、取引を進められません（チャットとキャンセルはできます）",
     });
     // Talking still works, over the socket and the service.
     expect(await call(socket, "chat:send", { roomId: room.roomId, clientId: newClientId(), body: "ルールが変わったみたいです" })).toMatchObject({ ok: true });

@@ -192,11 +192,11 @@ describe("mail through the outbox", () => {
   });
 
   it("an instance killed mid-round takes its leased rows back as soon as it starts again under the same identity; a row another instance leases waits for that lease", async () => {
-    const env = { port: 3000, dataDir: path.join(tmpdir(), "torepoke-data") };
+    const env = { port: 3000, host: "0.0.0.0", dataDir: path.join(tmpdir(), "torepoke-data") };
     // The identity survives the restart (same host, port and data folder) and is no other instance's.
     const me = outboxInstanceId(env, "app-1");
     expect(outboxInstanceId(env, "app-1")).toBe(me);
-    for (const other of [outboxInstanceId(env, "app-2"), outboxInstanceId({ ...env, port: 3001 }, "app-1"), outboxInstanceId({ ...env, dataDir: `${env.dataDir}-2` }, "app-1")]) {
+    for (const other of [outboxInstanceId(env, "app-2"), outboxInstanceId({ ...env, port: 3001 }, "app-1"), outboxInstanceId({ ...env, dataDir: `${env.dataDir}-2` }, "app-1"), outboxInstanceId({ ...env, host: "10.0.0.2" }, "app-1")]) {
       expect(other).not.toBe(me);
     }
     // PORT=0 is a new port each start: no identity to come back to.

@@ -250,7 +250,9 @@ async function applyTradeStepInTransaction(db: Db, input: { roomId: string; user
     // refused too: the site cannot see whether the game trade came first, and a completed-trade
     // count is a trust signal; the owner's 成立 on the offer page (it counts nothing) remains for
     // that case. Nothing is written, so the steps come back by themselves when the card reopens.
-    if (ruleClosed.length > 0) throw new ChatError("not_tradeable", { name: ruleClosed.map((card) => card.name).join("・") });
+    // The refusal names no card (its text is written in the reader's language when answered; the
+    // room's notice names the cards in it).
+    if (ruleClosed.length > 0) throw new ChatError("not_tradeable");
     const messages: ChatMessage[] = [];
     const post = async (body: string) => {
       messages.push(await appendMessage(tx, room.id, { senderId: input.userId, kind: "system", clientId: null, body }));

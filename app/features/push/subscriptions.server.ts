@@ -79,6 +79,27 @@ export async function saveSubscription(
   return row.id;
 }
 
+/**
+ * A password change replaces the session of the device that made it (the library ends every
+ * session and gives this device a new one): that device's subscriptions must not end with the old
+ * session. `holdSessionSubscriptions` unbinds them before the change and answers their ids;
+ * `bindSubscriptions` binds them to the new session after it, or back to the old one when the
+ * change was refused. Unbound meanwhile, they follow the rule for rows without a session.
+ */
+export async function holdSessionSubscriptions(db: Queryable, sessionId: string): Promise<string[]> {
+  const rows = await rowsOf<{ id: string }>(db, sql`update push_subscriptions set session_id = null where session_id = ${sessionId} returning id`);
+  return rows.map((r) => r.id);
+}
+
+export async function bindSubscriptions(db: Queryable, ids: readonly string[], to: { sessionToken: string | null; otherwiseSessionId: string }): Promise<void> {
+  if (!ids.length) return;
+  await db.execute(
+    sql`update push_subscriptions
+        set session_id = coalesce((select id from sessions where token = ${to.sessionToken ?? ""}), (select id from sessions where id = ${to.otherwiseSessionId}))
+        where id in (${sql.join(ids.map((id) => sql`${id}::uuid`), sql`, `)})`,
+  );
+}
+
 /** Whether this endpoint (this browser's subscription) is registered to the user. */
 export async function hasSubscription(db: Queryable, userId: string, endpoint: string): Promise<boolean> {
   const rows = await rowsOf<{ id: string }>(db, sql`select id from push_subscriptions where user_id = ${userId} and endpoint = ${endpoint}`);

@@ -3,7 +3,7 @@ import { and, eq } from "drizzle-orm";
 import type { Db } from "../../db/client.server";
 import { accounts, users, verifications } from "../../db/schema/users";
 import { countInWindow } from "../../lib/hourly-limit.server";
-import { notMeUrl } from "./address-change.server";
+import { isAddressReserved, prepareNotMeLink } from "./address-change.server";
 import type { AppError, ErrorAnswer } from "../../lib/errors";
 import type { Env } from "../../lib/env.server";
 import { localeFromRequest, translate, type Locale } from "../../lib/i18n";
@@ -29,9 +29,12 @@ export const VERIFY_TOKEN_SECONDS = 24 * 60 * 60;
 
 const localeOf = (request: Request | undefined): Locale => (request ? localeFromRequest(request) : "ja");
 
-function refuse(headers: Headers | undefined, error: AppError) {
+const API_STATUS = { 401: "UNAUTHORIZED", 403: "FORBIDDEN", 404: "NOT_FOUND", 409: "CONFLICT", 422: "UNPROCESSABLE_ENTITY", 429: "TOO_MANY_REQUESTS" } as const;
+
+/** A refusal of ours inside Better Auth: its APIError with our status, code and message in the caller's language. */
+export function refuse(headers: Headers | undefined, error: AppError) {
   const locale = headers ? localeFromRequest({ headers } as Request) : "ja";
-  const status = error.status === 401 ? "UNAUTHORIZED" : error.status === 403 ? "FORBIDDEN" : error.status === 429 ? "TOO_MANY_REQUESTS" : "BAD_REQUEST";
+  const status = API_STATUS[error.status as keyof typeof API_STATUS] ?? "BAD_REQUEST";
   return new APIError(status, { message: error.text(locale), code: error.code });
 }
 
@@ -64,8 +67,8 @@ export function accountAuthOptions(db: Db, env: Env) {
         const [stored] = await db.select({ email: users.email }).from(users).where(eq(users.id, user.id)).limit(1);
         // Better Auth sends the change-of-address link through this same callback, to the new address.
         if (stored && stored.email.toLowerCase() !== user.email.toLowerCase()) {
-          const undo = notMeUrl(env, { userId: user.id, oldEmail: stored.email, newEmail: user.email });
           await db.transaction(async (tx) => {
+            const undo = await prepareNotMeLink(tx, env, { userId: user.id, oldEmail: stored.email, newEmail: user.email });
             await queueEmailChangeMails(tx, ctx, { id: user.id, oldEmail: stored.email, newEmail: user.email, name: user.name }, url, undo);
           });
           return;
@@ -92,10 +95,18 @@ function checkNewPassword(headers: Headers | undefined, password: unknown) {
  */
 export const ADDRESS_CHANGES_PER_DAY = 3;
 
-/** Our rules in front of Better Auth's account endpoints (the common-password rule, address shape, per-account back-off). */
-export async function accountBeforeHook(db: Db, ctx: Parameters<typeof getSessionFromCtx>[0] & { path: string; body?: unknown; headers?: Headers }, clientIp: string | null): Promise<void> {
+/**
+ * Our rules in front of Better Auth's account endpoints (the common-password rule, address shape,
+ * per-account back-off, addresses held for an account after a change). "answered-ok": the caller
+ * answers `{status: true}` without running the endpoint, as Better Auth does for a taken address.
+ */
+export async function accountBeforeHook(db: Db, ctx: Parameters<typeof getSessionFromCtx>[0] & { path: string; body?: unknown; headers?: Headers }, clientIp: string | null): Promise<"answered-ok" | void> {
   const body = (ctx.body ?? {}) as Record<string, unknown>;
   switch (ctx.path) {
+    case "/sign-up/email":
+      // Held for the account that changed away from it, so its owner's これは私ではありません can bring it back.
+      if (typeof body.email === "string" && !hasControlCharacters(body.email) && (await isAddressReserved(db, body.email))) throw refuse(ctx.headers, new UserError("email_taken"));
+      return;
     case "/sign-in/email": {
       // An address PostgreSQL cannot hold (NUL) is refused by the sign-in check after this one.
       if (typeof body.email !== "string" || hasControlCharacters(body.email)) return;
@@ -121,9 +132,12 @@ export async function accountBeforeHook(db: Db, ctx: Parameters<typeof getSessio
       }
       // Counted before Better Auth looks at the address, so a taken address counts like a free one.
       const session = await getSessionFromCtx(ctx);
-      if (session && (await countInWindow(db, session.user.id, "change-email", "day")) > ADDRESS_CHANGES_PER_DAY) {
+      if (!session) return;
+      if ((await countInWindow(db, session.user.id, "change-email", "day")) > ADDRESS_CHANGES_PER_DAY) {
         throw refuse(ctx.headers, new AccountError("address_change_limited", { max: ADDRESS_CHANGES_PER_DAY }));
       }
+      // An address held for another account answers like a taken one: nothing is sent, nothing tells.
+      if (await isAddressReserved(db, body.newEmail, session.user.id)) return "answered-ok";
       return;
     }
   }

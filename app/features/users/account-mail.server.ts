@@ -21,7 +21,8 @@ export async function queuePasswordResetMail(tx: Queryable, ctx: Context, user: 
     { subject: t(l, "mailResetSubject"), name: user.name, paragraphs: [t(l, "mailResetBody")], action: { label: t(l, "mailResetAction"), url }, notes: [t(l, "mailResetNote")] },
     { ...ctx, to: user.email },
   );
-  await enqueueMail(tx, message, { dedupeKey: `password-reset:${user.id}:${windowKey()}` });
+  // Keyed by address too: a reset asked for another address of the account (before a change was undone) never swallows this one.
+  await enqueueMail(tx, message, { dedupeKey: `password-reset:${user.id}:${user.email.toLowerCase()}:${windowKey()}` });
 }
 
 export async function queuePasswordChangedMail(tx: Queryable, ctx: Context, user: { email: string; name: string }) {

@@ -32,6 +32,7 @@ export const accountMessages = defineMessages({
     notMeDone: "変更を取り消し、すべての端末からログアウトしました。",
     notMeDoneReverted: "メールアドレスを「{email}」に戻し、すべての端末からログアウトしました。",
     notMeResetSent: "「{email}」にパスワード再設定のメールを送りました。メールのリンクから新しいパスワードを設定してください。",
+    notMeDoneLocked: "すべての端末からログアウトし、パスワードを使えなくしました。元のメールアドレスには戻せなかったため、運営にお問い合わせください。",
     notMeUsed: "このリンクはすでに使われています。パスワードを再設定してからログインしてください。",
     notMeInvalid: "このリンクは無効か、有効期限（7日間）が切れています。",
     // Mail sent notice
@@ -86,6 +87,7 @@ export const accountMessages = defineMessages({
     notMeDone: "The change was cancelled and every device was logged out.",
     notMeDoneReverted: "The email address is \"{email}\" again, and every device was logged out.",
     notMeResetSent: "A password reset email was sent to \"{email}\". Set a new password from its link.",
+    notMeDoneLocked: "Every device was logged out and the password no longer works. The account could not be moved back to your old address: please contact the operators.",
     notMeUsed: "This link has already been used. Reset your password, then log in.",
     notMeInvalid: "This link is invalid or has expired (7 days).",
     mailFrom: "Sender: {from}",

@@ -1,6 +1,6 @@
 import { betterAuth } from "better-auth";
 import { drizzleAdapter } from "better-auth/adapters/drizzle";
-import { APIError, createAuthMiddleware, isAPIError } from "better-auth/api";
+import { createAuthMiddleware, isAPIError } from "better-auth/api";
 import { eq } from "drizzle-orm";
 import type { Db } from "../../db/client.server";
 import * as schema from "../../db/schema/index";
@@ -15,7 +15,7 @@ import type { Env } from "../../lib/env.server";
 import { localeFromRequest, type Locale } from "../../lib/i18n";
 import { createLogger } from "../../lib/logger.server";
 import { noteSessionsEnded } from "../../lib/session-end.server";
-import { accountAfterHook, accountAuthOptions, accountBeforeHook, isStaleAddressChange } from "./account-auth.server";
+import { accountAfterHook, accountAuthOptions, accountBeforeHook, isStaleAddressChange, refuse } from "./account-auth.server";
 
 /**
  * Better Auth sees the client address only through this header, which server/http.ts sets from
@@ -90,11 +90,6 @@ function safeCallbacks<T>(fields: T): T {
 
 const localeOf = (headers: Headers | undefined): Locale => (headers ? localeFromRequest({ headers } as Request) : "ja");
 
-/** A refusal of ours inside Better Auth: its APIError carrying our code and message. */
-function refusal(headers: Headers | undefined, error: UserError) {
-  const status = error.status === 401 ? "UNAUTHORIZED" : error.status === 403 ? "FORBIDDEN" : "BAD_REQUEST";
-  return new APIError(status, { message: error.text(localeOf(headers)), code: error.code });
-}
 
 export type AuthOptions = { rateLimitMax?: number };
 
@@ -172,7 +167,7 @@ function createAuth(db: Db, env: Env, options: AuthOptions = {}) {
         // The hook runs before Better Auth's own origin check and before it reads a callback.
         const query = safeCallbacks(ctx.query);
         const safeBody = safeCallbacks(ctx.body);
-        await accountBeforeHook(db, ctx, ctx.headers?.get(CLIENT_IP_HEADER) ?? null);
+        if ((await accountBeforeHook(db, ctx, ctx.headers?.get(CLIENT_IP_HEADER) ?? null)) === "answered-ok") return ctx.json({ status: true });
         if (ctx.path === "/verify-email" && (await isStaleAddressChange(db, query?.token))) {
           const callback = typeof query?.callbackURL === "string" ? query.callbackURL : "/";
           throw ctx.redirect(`${callback}${callback.includes("?") ? "&" : "?"}error=TOKEN_EXPIRED`);
@@ -183,19 +178,19 @@ function createAuth(db: Db, env: Env, options: AuthOptions = {}) {
         const headers = ctx.headers;
         const email = body.email;
         if (typeof email !== "string" || email.length > EMAIL_MAX) {
-          throw refusal(headers, new UserError(typeof email === "string" ? "email_too_long" : "email_invalid"));
+          throw refuse(headers, new UserError(typeof email === "string" ? "email_too_long" : "email_invalid"));
         }
-        if (hasControlCharacters(email)) throw refusal(headers, new UserError("email_invalid"));
+        if (hasControlCharacters(email)) throw refuse(headers, new UserError("email_invalid"));
         const password = body.password;
         if (typeof password !== "string" || password.length < PASSWORD_MIN || password.length > PASSWORD_MAX) {
           if (ctx.path === "/sign-in/email") {
             // Never hint at which half was wrong.
-            throw refusal(headers, new UserError("invalid_credentials"));
+            throw refuse(headers, new UserError("invalid_credentials"));
           }
-          throw refusal(headers, new UserError("password_length", { min: PASSWORD_MIN, max: PASSWORD_MAX }));
+          throw refuse(headers, new UserError("password_length", { min: PASSWORD_MIN, max: PASSWORD_MAX }));
         }
         if (ctx.path === "/sign-up/email") {
-          if (isCommonPassword(password)) throw refusal(headers, new UserError("password_common"));
+          if (isCommonPassword(password)) throw refuse(headers, new UserError("password_common"));
           const checked = checkDisplayName(typeof body.name === "string" ? body.name : "");
           if (!checked.ok) {
             const code = {
@@ -205,11 +200,11 @@ function createAuth(db: Db, env: Env, options: AuthOptions = {}) {
               markup: "display_name_markup",
               reserved: "display_name_reserved",
             } as const;
-            throw refusal(headers, new UserError(code[checked.problem], { max: DISPLAY_NAME_MAX }));
+            throw refuse(headers, new UserError(code[checked.problem], { max: DISPLAY_NAME_MAX }));
           }
           for (const field of Object.keys(body)) {
             if (!["email", "password", "name", "rememberMe", "callbackURL"].includes(field)) {
-              throw refusal(headers, new UserError("invalid_request"));
+              throw refuse(headers, new UserError("invalid_request"));
             }
           }
           return { context: { ...ctx, query, body: { ...body, name: checked.value, email: email.trim() } } };
@@ -240,7 +235,7 @@ function createAuth(db: Db, env: Env, options: AuthOptions = {}) {
               .where(eq(profiles.userId, session.userId))
               .limit(1);
             if (profile?.suspendedAt) {
-              throw refusal(ctx?.headers, new UserError("suspended"));
+              throw refuse(ctx?.headers, new UserError("suspended"));
             }
           },
         },
