@@ -19,3 +19,8 @@ export const action = withJsonErrors(async function action({ request, context }:
   const changes = await addTradeRuleChange(context.db, input, viewer.id);
   return Response.json({ changes }, { status: 201, headers: { "Cache-Control": "private, no-store" } });
 });
+
+/** A GET answers 405 in the one refusal shape, naming the method the route takes. */
+export const loader = withJsonErrors(async () => {
+  throw methodNotAllowed("POST");
+});

@@ -308,6 +308,15 @@ describe("reset links after a password change", () => {
     expect((await inside("/sign-in/email", { email: owner.email, password: "atarashii-Pass-77" })).status).toBe(200);
   });
 
+  it("a token with a NUL or other control character is refused as an invalid link, not a failure", async () => {
+    for (const token of ["a\u0000b", "\u0000", "abc\n"]) {
+      expect(await isResetTokenCurrent(database.db, token)).toBe(false);
+      const res = await inside("/reset-password", { token, newPassword: "atarashii-Pass-77" });
+      expect(res.status).toBe(400);
+      expect(await res.json()).toMatchObject({ code: "invalid_token" });
+    }
+  });
+
   it("a completed reset ends the other reset links of the account", async () => {
     const owner = await signUp();
     const first = await requestReset(owner.email);

@@ -150,7 +150,8 @@ export async function accountBeforeHook(db: Db, ctx: Parameters<typeof getSessio
  * mailbox someone else saw cannot undo the change.
  */
 export async function isResetTokenCurrent(db: Db, token: string): Promise<boolean> {
-  if (token.length === 0 || token.length > 200) return false;
+  // A NUL or other control character cannot be in a token we made, and PostgreSQL cannot compare it.
+  if (token.length === 0 || token.length > 200 || hasControlCharacters(token)) return false;
   const [row] = await db
     .select({ issuedAt: verifications.createdAt, expiresAt: verifications.expiresAt, changedAt: accounts.updatedAt })
     .from(verifications)
