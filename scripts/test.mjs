@@ -1,6 +1,7 @@
 // `npm test`: everything a newcomer needs to trust the build, in order, stopping at the first
-// failure: browser prerequisites, typecheck, lint, unit + integration (PGlite, and PostgreSQL
-// when TEST_DATABASE_URL is set), build, then browser end-to-end tests against the built app.
+// failure: browser prerequisites (and pg_dump/pg_restore when TEST_DATABASE_URL is set), typecheck,
+// lint, unit + integration (PGlite, and PostgreSQL when TEST_DATABASE_URL is set), build, then
+// browser end-to-end tests against the built app.
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -26,15 +27,18 @@ function fontsInstalled() {
   return r.status === 0 && /Noto Sans CJK JP/i.test(r.stdout) && /Noto Color Emoji/i.test(r.stdout);
 }
 
+const canApt = typeof process.getuid === "function" && process.getuid() === 0 && existsSync("/usr/bin/apt-get");
+let aptUpdated = false;
+function aptInstall(title, packages) {
+  if (!aptUpdated) run("apt-get update", "apt-get", ["update", "-qq"]);
+  aptUpdated = true;
+  run(title, "apt-get", ["install", "-y", "-qq", ...packages], { DEBIAN_FRONTEND: "noninteractive" });
+}
+
 function ensureBrowser() {
   if (existsSync(CHROMIUM) && fontsInstalled()) return;
-  const isRoot = typeof process.getuid === "function" && process.getuid() === 0;
-  const hasApt = existsSync("/usr/bin/apt-get");
-  if (isRoot && hasApt) {
-    run("apt-get update", "apt-get", ["update", "-qq"]);
-    run("install chromium and Japanese fonts", "apt-get", ["install", "-y", "-qq", "chromium", "fonts-noto-cjk", "fonts-noto-color-emoji"], {
-      DEBIAN_FRONTEND: "noninteractive",
-    });
+  if (canApt) {
+    aptInstall("install chromium and Japanese fonts", ["chromium", "fonts-noto-cjk", "fonts-noto-color-emoji"]);
     return;
   }
   process.stderr.write(
@@ -57,7 +61,22 @@ function vitest(title, args, name) {
   totals.skipped += report.numPendingTests + report.numTodoTests;
 }
 
+// The PostgreSQL backup tests (tests/*/backups.test.ts) run pg_dump and pg_restore; without
+// them those tests are skipped, which is said here rather than hidden.
+function ensurePostgresClient() {
+  const installed = ["pg_dump", "pg_restore"].every((tool) => spawnSync(tool, ["--version"]).status === 0);
+  if (!process.env.TEST_DATABASE_URL || installed) return;
+  if (canApt) {
+    aptInstall("install postgresql-client", ["postgresql-client"]);
+    return;
+  }
+  process.stderr.write(
+    "pg_dump and pg_restore were not found: the PostgreSQL backup tests are skipped. Install postgresql-client\n(Debian/Ubuntu: sudo apt-get install -y postgresql-client) to run them.\n",
+  );
+}
+
 ensureBrowser();
+ensurePostgresClient();
 run("typecheck", "npm", ["run", "--silent", "typecheck"]);
 run("lint", "npm", ["run", "--silent", "lint"]);
 vitest("unit and integration tests", [], "unit-integration");
