@@ -62,12 +62,16 @@ async function archiveEntries(file: string): Promise<string[]> {
   return entries;
 }
 
-/** A .tar.gz holding `manifest` (and nothing else), for the refusals a manifest decides. */
-async function archiveWith(manifest: unknown): Promise<string> {
+/** A .tar.gz holding `manifest` (and `files`, by path), for the refusals what is inside decides. */
+async function archiveWith(manifest: unknown, files: Record<string, string> = {}): Promise<string> {
   const dir = tempDir("torepoke-manifest-");
   writeFileSync(path.join(dir, "manifest.json"), JSON.stringify(manifest));
+  for (const [name, text] of Object.entries(files)) {
+    mkdirSync(path.dirname(path.join(dir, name)), { recursive: true });
+    writeFileSync(path.join(dir, name), text);
+  }
   const file = path.join(dir, "backup.tar.gz");
-  await tar.create({ file, gzip: true, cwd: dir }, ["manifest.json"]);
+  await tar.create({ file, gzip: true, cwd: dir }, ["manifest.json", ...new Set(Object.keys(files).map((name) => name.split("/")[0]))]);
   return file;
 }
 
@@ -206,6 +210,13 @@ describe.runIf(embedded)("backups of the embedded database", () => {
     await expect(restoreBackup(env, await archiveWith({ ...manifest, kind: "postgres" }))).rejects.toThrow("this backup holds a PostgreSQL database: set DATABASE_URL to the database to restore it into");
     // None of them wrote anything.
     expect(readdirSync(dataDir)).toEqual(["notes.tar.gz"]);
+
+    // A damaged database: refused, and nothing of the attempt is left.
+    const emptyDir = path.join(tempDir("torepoke-damaged-"), "data");
+    await expect(restoreBackup(backupEnv(emptyDir), await archiveWith(manifest, { "database/pglite.tar": "not a tar" }))).rejects.toThrow(/: this version's embedded database cannot open the database in it \(/);
+    await expect(restoreBackup(backupEnv(emptyDir), await archiveWith(manifest))).rejects.toThrow(/is damaged: it has no database\/pglite\.tar$/);
+    expect(readdirSync(path.dirname(emptyDir))).toEqual(["data"]);
+    expect(readdirSync(emptyDir)).toEqual([]);
   });
 
   it("npm run db:backup asks the server through DATA_DIR/backup-requests, and says plainly when nobody answers", async () => {

@@ -395,7 +395,10 @@ async function restoreEmbedded(env: BackupEnv, file: string, manifest: BackupMan
       const dump = path.join(folder.temp, PGLITE_DUMP);
       if (!(await isFile(dump))) throw new BackupRefusal(`${file} is damaged: it has no ${PGLITE_DUMP}`);
       // PGlite opens its own copy (recovering it as after a crash) and writes the data folder.
-      const client = await PGlite.create({ dataDir: path.join(folder.temp, "db"), extensions: { pg_trgm }, loadDataDir: await openAsBlob(dump) });
+      const client = await PGlite.create({ dataDir: path.join(folder.temp, "db"), extensions: { pg_trgm }, loadDataDir: await openAsBlob(dump) }).catch((err: unknown) => {
+        // A copy made by a PGlite of another PostgreSQL major version does not open (decision 030).
+        throw new BackupRefusal(`${file}: this version's embedded database cannot open the database in it (${err instanceof Error ? err.message : String(err)})`);
+      });
       let migrations: number;
       try {
         const present = await client.query<{ present: boolean }>("select to_regclass('drizzle.__drizzle_migrations') is not null as present");
