@@ -21,7 +21,7 @@ const OTHER_FEATURE_INTERNALS = (up) => ({
 const NO_RAW_ZOD = { name: "zod", message: "Import { z } from app/lib/zod.ts (jitless under our CSP)." };
 
 export default tseslint.config(
-  { ignores: ["build/", "build-*/", ".react-router/", "node_modules/", "data/", "drizzle/"] },
+  { ignores: ["build/", "build-*/", "release/", ".react-router/", "node_modules/", "data/", "drizzle/"] },
   ...tseslint.configs.recommended,
   {
     rules: {
