@@ -13,7 +13,9 @@ import { BackupRefusal } from "../../app/features/backups/errors";
 import { createBackup, knownMigrations, listBackups, readManifest, restoreBackup, type BackupManifest } from "../../app/features/backups/backups.server";
 import { MISSING_TOOL } from "../../app/features/backups/postgres-tools.server";
 import { answerBackupRequests, askServerForBackup, BACKUP_REQUESTS_FOLDER } from "../../app/features/backups/requests.server";
-import type { BackupEnv } from "../../app/lib/env.server";
+import { startBackups } from "../../app/features/backups/schedule.server";
+import { loadEnv, type BackupEnv } from "../../app/lib/env.server";
+import { createLogger } from "../../app/lib/logger.server";
 import { createUser } from "../support/factories";
 import { createSharedDatabase } from "../support/shared-database";
 import { until } from "../support/wait";
@@ -243,6 +245,30 @@ describe.runIf(embedded)("backups of the embedded database", () => {
       `process ${process.pid} holds the database (${path.join(dataDir, "db")}.lock) but did not take the backup request within 0 s`,
     );
     expect(readdirSync(path.join(dataDir, BACKUP_REQUESTS_FOLDER))).toEqual([]);
+  });
+});
+
+describe.runIf(embedded)("the server's backups", () => {
+  it("a night missed (the last backup three days old) is made soon after start, and a request from db:backup is answered with a backup of its own", async () => {
+    const dataDir = tempDir("torepoke-scheduled-");
+    const database = await openEmbedded(dataDir);
+    cleanups.push(() => database.close());
+    const env = loadEnv({ DATA_DIR: dataDir, BACKUP_HOUR: "4" });
+    mkdirSync(env.backups.dir);
+    const old = `torepoke-${new Date(Date.now() - 3 * 86_400_000).toISOString().replace(/[:.]/g, "-")}-pglite.tar.gz`;
+    writeFileSync(path.join(env.backups.dir, old), "an old backup");
+    const lines: string[] = [];
+    const backups = await startBackups({ env, database, log: createLogger("info", (line) => void lines.push(line)) });
+    cleanups.push(() => backups.stop());
+
+    await until(() => lines.length > 0, "the nightly backup", 20_000);
+    const [nightly] = await listBackups(env.backups.dir);
+    expect((await readManifest(nightly.file)).secrets).toEqual(["auth-secret", "vapid.json"]);
+    expect(lines.map((l) => JSON.parse(l) as Record<string, unknown>)).toEqual([expect.objectContaining({ msg: "backup written", job: "backups", reason: "nightly", file: nightly.file })]);
+
+    const asked = await askServerForBackup<{ file: string }>(dataDir, process.pid);
+    expect((await listBackups(env.backups.dir)).map((b) => b.file)).toEqual([asked.file, nightly.file, path.join(env.backups.dir, old)]);
+    expect(JSON.parse(lines[1])).toMatchObject({ msg: "backup written", reason: "requested", file: asked.file });
   });
 });
 
