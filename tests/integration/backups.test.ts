@@ -203,6 +203,7 @@ describe.runIf(embedded)("backups of the embedded database", () => {
 
     await expect(restoreBackup(env, path.join(dataDir, "missing.tar.gz"))).rejects.toThrow(/missing\.tar\.gz: no such file$/);
     await expect(restoreBackup(env, notTar)).rejects.toThrow(/notes\.tar\.gz is not a backup of this site \(not a readable \.tar\.gz/);
+    await expect(restoreBackup(env, await archiveWith(null))).rejects.toThrow(/is not a backup of this site \(its manifest\.json is not a JSON object\)/);
     await expect(restoreBackup(env, await archiveWith({ hello: "world" }))).rejects.toThrow(/is not a backup of this site \(its manifest\.json does not describe one\)/);
     await expect(restoreBackup(env, await archiveWith({ ...manifest, format: 2 }))).rejects.toThrow(/is in backup format 2, newer than this version reads \(1\): restore it with the version that made it \(9\.9\.9\) or a later one/);
     await expect(restoreBackup(env, await archiveWith({ ...manifest, migrations: known + 1 }))).rejects.toThrow(

@@ -242,8 +242,9 @@ export async function readManifest(file: string): Promise<BackupManifest> {
   let raw: { format?: unknown; appVersion?: unknown };
   try {
     raw = JSON.parse(Buffer.concat(chunks).toString("utf8")) as typeof raw;
+    if (!raw || typeof raw !== "object") throw new Error("not an object");
   } catch {
-    throw new BackupRefusal(`${file} is not a backup of this site (its ${MANIFEST} is not JSON)`);
+    throw new BackupRefusal(`${file} is not a backup of this site (its ${MANIFEST} is not a JSON object)`);
   }
   if (typeof raw.format === "number" && raw.format > BACKUP_FORMAT) {
     throw new BackupRefusal(`${file} is in backup format ${raw.format}, newer than this version reads (${BACKUP_FORMAT}): restore it with the version that made it (${String(raw.appVersion)}) or a later one`);
