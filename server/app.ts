@@ -19,6 +19,10 @@ import { startBackups } from "../app/features/backups/schedule.server";
  * The process: configuration → database (migrated, catalogue loaded on first start) → HTTP +
  * Socket.IO → graceful shutdown. server.js at the repository root calls this.
  */
+// The operator's commands (backup, restore, admin) travel in this bundle too: server.js runs them
+// with `node server.js <command>`, so a release folder needs neither npm nor the sources.
+export { runCommand } from "./commands";
+
 export async function start(): Promise<void> {
   let env;
   try {

@@ -1,5 +1,5 @@
-import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readlinkSync, realpathSync, renameSync, rmSync } from "node:fs";
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, realpathSync, renameSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -108,6 +108,15 @@ describe("npm run release", () => {
     expect(existsSync(path.join(release, "data"))).toBe(false);
     const listening = server.logs.join("").split("\n").find((line) => line.includes('"msg":"listening"'));
     expect(JSON.parse(listening!)).toMatchObject({ mode: "production", db: "pglite" });
+
+    // The operator's commands come with the folder: a backup while it runs, made by the server.
+    const backup = spawnSync(path.join(release, "start"), ["backup"], { cwd: "/", env: { PATH: mkdtempSync(path.join(scratch, "path-")), DATA_DIR: dataDir }, encoding: "utf8", timeout: 60_000 });
+    expect(backup.status, backup.stderr).toBe(0);
+    expect(backup.stdout).toMatch(/^Backup written: .+torepoke-.+-pglite\.tar\.gz \(.+made by the running server/m);
+    expect(readdirSync(path.join(dataDir, "backups")).filter((f) => f.endsWith(".tar.gz"))).toHaveLength(1);
+    const usage = spawnSync(path.join(release, "start"), ["restore"], { cwd: "/", env: { PATH: mkdtempSync(path.join(scratch, "path-")), DATA_DIR: dataDir }, encoding: "utf8" });
+    expect(usage.status).toBe(2);
+    expect(usage.stderr).toContain("Usage: ./start restore <backup file> [--force]");
 
     process.kill(server.child.pid!, "SIGTERM");
     expect(await server.exited).toBe(0);
