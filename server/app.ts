@@ -1,4 +1,5 @@
 import path from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
 import * as build from "virtual:react-router/server-build";
 import type { ServerBuild } from "react-router";
 import { openConfiguredDatabase, type Database } from "../app/db/client.server";
@@ -12,8 +13,12 @@ import { startExpiryReminders } from "../app/features/notifications/expiry-remin
 import { startDeliveries } from "../app/deliveries.server";
 import { registerFeatureLinks } from "../app/registrations.server";
 import { collectStartupGarbage } from "./startup-memory";
+import { attachDrain } from "./drain";
 import { startNotificationDigests } from "../app/features/push/deliveries.server";
 import { startBackups } from "../app/features/backups/schedule.server";
+
+/** A draining instance closes its listener after this long without a new request (server/drain.ts). */
+const DRAIN_QUIET_MS = 1000;
 
 /**
  * The process: configuration → database (migrated, catalogue loaded on first start) → HTTP +
@@ -78,6 +83,9 @@ export async function start(): Promise<void> {
     log,
   });
 
+  // A stopped instance drops no one (server/drain.ts): deploys replace instances one at a time.
+  const drain = attachDrain(server, io);
+
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(env.port, env.host, () => resolve());
@@ -86,36 +94,62 @@ export async function start(): Promise<void> {
   const port = typeof address === "object" && address ? address.port : env.port;
   // The address people use (SITE_URL) and the one the socket is bound to.
   log.info("listening", { url: env.siteUrl, address: `${env.host}:${port}`, mode: process.env.NODE_ENV, db: database.kind, ms: Date.now() - started });
-  const expiryReminders = startExpiryReminders(database.db, log);
-  const digests = startNotificationDigests({ env, db: database.db, log });
-  // The embedded database's nightly backup and those `npm run db:backup` asks for (features/backups).
-  const backups = await startBackups({ env, database, log });
+  // The jobs start while signals are already handled: a deploy may stop an instance that has just
+  // begun to listen, and a signal with no handler would kill it without draining.
+  const jobs = (async () => {
+    const expiryReminders = startExpiryReminders(database.db, log);
+    const digests = startNotificationDigests({ env, db: database.db, log });
+    // The embedded database's nightly backup and those `npm run db:backup` asks for (features/backups).
+    const backups = await startBackups({ env, database, log });
+    return {
+      stop: async () => {
+        expiryReminders.stop();
+        digests.stop();
+        await backups.stop();
+      },
+    };
+  })();
   if (process.env.NODE_ENV !== "production") log.warn("not in production mode: React and React Router run their slower development builds", { mode: process.env.NODE_ENV ?? "unset" });
 
   let stopping = false;
   const shutdown = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    log.info("shutting down", { signal });
+    const graceMs = env.shutdownGraceSeconds * 1000;
+    const deadline = Date.now() + graceMs;
+    log.info("shutting down", { signal, graceSeconds: env.shutdownGraceSeconds });
+    // New work goes elsewhere at once: /healthz answers draining, requests a proxy may retry are
+    // refused for it to retry on another instance, chat sockets reconnect to another instance.
+    drain.begin();
+    // Meanwhile the outbox claims nothing more, finishes its sends and hands back the other rows.
+    const deliveriesStopped = deliveries.stop();
+    // Reminders, digests and backups stop too (a backup under way finishes).
+    const jobsStopped = jobs.then((started) => started.stop()).catch(() => {});
+    // The listener closes once requests have stopped arriving (the proxy has moved on), so none
+    // is reset on its way in; at most half the grace period.
+    await drain.settled(DRAIN_QUIET_MS, graceMs / 2);
     // Past the grace period, cut whatever is still open so the database can close.
-    const force = setTimeout(() => server.closeAllConnections(), 10_000);
+    const force = setTimeout(() => server.closeAllConnections(), Math.max(0, deadline - Date.now()));
     force.unref();
-    // io.close() disconnects sockets and closes the HTTP server: no new connections, and the
-    // callback runs once in-flight requests have finished.
+    // io.close() closes the HTTP server: no new connections, and the callback runs once in-flight
+    // requests have finished.
     await new Promise<void>((resolve) => io.close(() => resolve()));
     clearTimeout(force);
-    expiryReminders.stop();
-    digests.stop();
+    // Socket handlers still running finish (the sender retries or syncs on the instance it is on now), then Redis closes.
     await realtime.close();
-    await deliveries.stop();
+    // A send still running when the grace period ends is not waited for: its row keeps its lease.
+    const outboxStopped = await Promise.race([deliveriesStopped.then(() => true), sleep(Math.max(0, deadline - Date.now()), false, { ref: false })]);
+    if (!outboxStopped) log.warn("outbox: a delivery outlasted the grace period; its row is sent again when its lease runs out");
     // Buffered analytics rows are written before the database closes.
     await analytics.close();
     await metrics.close();
-    await backups.stop();
+    await jobsStopped;
     await database.close();
     log.info("stopped", { signal });
     process.exit(0);
   };
   process.on("SIGTERM", () => void shutdown("SIGTERM"));
   process.on("SIGINT", () => void shutdown("SIGINT"));
+  // A job that cannot start fails start-up, as before.
+  await jobs;
 }

@@ -1,3 +1,4 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
 import { escapeMarkup } from "../app/lib/markup";
 import type { Request, Response } from "express";
 import { refusalBody } from "../app/lib/api.server";
@@ -18,6 +19,7 @@ const edgeMessages = defineMessages({
     unsupportedMedia: "送信された内容の形式（文字コードなど）には対応していません。",
     unreadableBody: "送信された内容を読み取れませんでした。もう一度お試しください。",
     tooLargeBody: "送信された内容が大きすぎます。内容を減らしてもう一度お試しください。",
+    restarting: "サーバーを再起動しています。少し待ってからもう一度お試しください。",
     title: "リクエストを処理できませんでした",
     back: "トップページへ",
   },
@@ -29,6 +31,7 @@ const edgeMessages = defineMessages({
     unsupportedMedia: "The format of what you sent (its character set or encoding) is not supported.",
     unreadableBody: "What you sent could not be read. Please try again.",
     tooLargeBody: "What you sent is too large. Please send less and try again.",
+    restarting: "The server is restarting. Please wait a moment and try again.",
     title: "The request could not be handled",
     back: "Go to the home page",
   },
@@ -40,7 +43,7 @@ export function edgeText(locale: Locale, key: EdgeMessageKey, params?: Params): 
   return translate(edgeMessages, locale, key, params);
 }
 
-function wantsJson(req: Request): boolean {
+function wantsJson(req: Pick<Request, "path" | "headers">): boolean {
   return req.path.startsWith("/api/") || req.path.endsWith(".data") || /json/i.test(req.headers.accept ?? "") || /json/i.test(req.headers["content-type"] ?? "");
 }
 
@@ -62,15 +65,35 @@ export function answerAtEdge(req: Request, res: Response, status: number, code: 
     res.status(status).json(refusalBody({ status, code, message: text }));
     return;
   }
+  res.status(status).type("html").send(edgePage(locale, text));
+}
+
+function edgePage(locale: Locale, text: string): string {
   const title = edgeText(locale, "title");
-  res
-    .status(status)
-    .type("html")
-    .send(
-      `<!doctype html><html lang="${locale}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">` +
-        `<title>${escapeHtml(title)}</title></head><body><main><h1>${escapeHtml(title)}</h1><p>${escapeHtml(text)}</p>` +
-        `<p><a href="/">${escapeHtml(edgeText(locale, "back"))}</a></p></main></body></html>`,
-    );
+  return (
+    `<!doctype html><html lang="${locale}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">` +
+    `<title>${escapeHtml(title)}</title></head><body><main><h1>${escapeHtml(title)}</h1><p>${escapeHtml(text)}</p>` +
+    `<p><a href="/">${escapeHtml(edgeText(locale, "back"))}</a></p></main></body></html>`
+  );
+}
+
+/**
+ * 503 from an instance that is shutting down (server/drain.ts), written before Express: the same
+ * refusal shapes, and a Retry-After. A proxy retries it on another instance.
+ */
+export function answerRestarting(req: IncomingMessage, res: ServerResponse): void {
+  const locale = localeFromCookie(req.headers.cookie);
+  const text = edgeText(locale, "restarting");
+  const json = wantsJson({ path: (req.url ?? "/").split("?")[0], headers: req.headers });
+  const body = json ? JSON.stringify(refusalBody({ status: 503, code: "restarting", message: text })) : edgePage(locale, text);
+  res.writeHead(503, {
+    "Content-Type": json ? "application/json; charset=utf-8" : "text/html; charset=utf-8",
+    "Content-Length": Buffer.byteLength(body),
+    "Cache-Control": "no-store",
+    "Retry-After": "1",
+    Connection: "close",
+  });
+  res.end(body);
 }
 
 /**
