@@ -73,7 +73,14 @@ export async function attachRealtime(options: {
     await Promise.all([pub.connect(), sub.connect()]);
     io.adapter(createAdapter(pub, sub));
     limiter = createRedisRateLimiter(pub);
-    closers.push(() => pub.quit(), () => sub.quit());
+    closers.push(async () => {
+      // Other instances' requests (presence asks fetchSockets of every instance) that arrived
+      // before the unsubscribe are answered on pub: a publish after its quit is an unhandled
+      // rejection that ends the process mid-shutdown, so pub closes after them.
+      await Promise.allSettled([sub.unsubscribe(), sub.pUnsubscribe()]);
+      await new Promise((resolve) => setImmediate(resolve));
+      await Promise.allSettled([pub.quit(), sub.quit()]);
+    });
     log.info("realtime fan-out through redis");
   }
   if (env.redisUrl) {
