@@ -1,7 +1,7 @@
 // `npm test`: everything a newcomer needs to trust the build, in order, stopping at the first
-// failure: browser prerequisites (and pg_dump/pg_restore when TEST_DATABASE_URL is set), typecheck,
-// lint, unit + integration (PGlite, and PostgreSQL when TEST_DATABASE_URL is set), build, then
-// browser end-to-end tests against the built app.
+// failure: browser prerequisites (and pg_dump/pg_restore when TEST_DATABASE_URL is set, nginx when
+// TEST_REDIS_URL is too), typecheck, lint, unit + integration (PGlite, and PostgreSQL when
+// TEST_DATABASE_URL is set), build, then browser end-to-end tests against the built app.
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -75,8 +75,22 @@ function ensurePostgresClient() {
   );
 }
 
+// The rolling-deploy test (tests/e2e/rolling-deploy.test.ts) runs its own nginx, on a port of its
+// own, in front of two instances; it needs PostgreSQL and Redis, and is skipped without nginx.
+// Only the package: a system nginx it may start is neither used nor stopped by the test.
+function ensureProxy() {
+  if (!process.env.TEST_DATABASE_URL || !process.env.TEST_REDIS_URL) return;
+  if (["/usr/sbin/nginx", "/usr/local/sbin/nginx"].some((file) => existsSync(file))) return;
+  if (canApt) {
+    aptInstall("install nginx", ["nginx"]);
+    return;
+  }
+  process.stderr.write("nginx was not found: the rolling-deploy test is skipped. Install it (Debian/Ubuntu: sudo apt-get install -y nginx) to run it.\n");
+}
+
 ensureBrowser();
 ensurePostgresClient();
+ensureProxy();
 run("typecheck", "npm", ["run", "--silent", "typecheck"]);
 run("lint", "npm", ["run", "--silent", "lint"]);
 vitest("unit and integration tests", [], "unit-integration");

@@ -9,7 +9,7 @@ import type { RunningServer } from "./server";
  */
 export type ChatClient = Socket<ServerToClientEvents, ClientToServerEvents>;
 
-export async function http(server: RunningServer, path: string, init: { method?: string; cookie?: string; json?: unknown; form?: Record<string, string> } = {}) {
+export async function http(server: Pick<RunningServer, "url">, path: string, init: { method?: string; cookie?: string; json?: unknown; form?: Record<string, string> } = {}) {
   const headers: Record<string, string> = { origin: server.url };
   if (init.cookie) headers.cookie = init.cookie;
   let body: string | undefined;
@@ -23,8 +23,8 @@ export async function http(server: RunningServer, path: string, init: { method?:
   return fetch(server.url + path, { method: init.method ?? (body ? "POST" : "GET"), headers, body, redirect: "manual" });
 }
 
-/** Signs up on `server` and sets a display name and friend ID; the session cookie comes back. */
-export async function signUp(server: RunningServer, name: string): Promise<{ id: string; email: string; cookie: string }> {
+/** Signs up on `server` (an instance, or the proxy in front of several) and sets a display name and friend ID; the session cookie comes back. */
+export async function signUp(server: Pick<RunningServer, "url">, name: string): Promise<{ id: string; email: string; cookie: string }> {
   const email = `multi-${randomBytes(5).toString("hex")}@example.com`;
   const res = await http(server, "/api/auth/sign-up/email", { json: { email, password: "chat-password-1", name } });
   if (res.status !== 200) throw new Error(`sign-up failed: ${res.status} ${await res.text()}`);
