@@ -21,7 +21,7 @@ import { answerRestarting } from "./edge-answer";
  *   and reconnect (through the proxy, to another instance); a server-side disconnect would not.
  * The listener itself stays open until requests stop arriving (settled()): a connection refused
  * once it closes is retried elsewhere by nginx, but one that arrived just before the close would be
- * reset with its request already sent.
+ * reset with its request already sent. Decision record: docs/decisions/031-draining-an-instance-on-sigterm.md.
  */
 export type Drain = {
   begin(): void;
