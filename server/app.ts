@@ -1,3 +1,4 @@
+import type { Socket } from "node:net";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import * as build from "virtual:react-router/server-build";
@@ -86,6 +87,13 @@ export async function start(): Promise<void> {
   // A stopped instance drops no one (server/drain.ts): deploys replace instances one at a time.
   const drain = attachDrain(server, io);
 
+  // Every connection the listener accepted, upgraded ones included, so the grace period can end them.
+  const openSockets = new Set<Socket>();
+  server.on("connection", (socket) => {
+    openSockets.add(socket);
+    socket.once("close", () => openSockets.delete(socket));
+  });
+
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(env.port, env.host, () => resolve());
@@ -118,6 +126,14 @@ export async function start(): Promise<void> {
     const graceMs = env.shutdownGraceSeconds * 1000;
     const deadline = Date.now() + graceMs;
     log.info("shutting down", { signal, graceSeconds: env.shutdownGraceSeconds });
+    // The last resort: a step that never ends (a chat socket whose phone went silent holds ws's own
+    // 30 s close, an unreachable Redis holds its quit) must not outlast the grace a process manager
+    // gives before SIGKILL. Five seconds past the grace period the process exits anyway.
+    const lastResort = setTimeout(() => {
+      log.error("shutdown did not finish within the grace period; exiting", { signal, graceSeconds: env.shutdownGraceSeconds });
+      process.exit(1);
+    }, graceMs + 5_000);
+    lastResort.unref();
     // New work goes elsewhere at once: /healthz answers draining, requests a proxy may retry are
     // refused for it to retry on another instance, chat sockets reconnect to another instance.
     drain.begin();
@@ -128,15 +144,20 @@ export async function start(): Promise<void> {
     // The listener closes once requests have stopped arriving (the proxy has moved on), so none
     // is reset on its way in; at most half the grace period.
     await drain.settled(DRAIN_QUIET_MS, graceMs / 2);
-    // Past the grace period, cut whatever is still open so the database can close.
-    const force = setTimeout(() => server.closeAllConnections(), Math.max(0, deadline - Date.now()));
+    // Past the grace period, cut whatever is still open so the database can close: HTTP connections,
+    // and upgraded ones (chat sockets), which closeAllConnections does not reach.
+    const force = setTimeout(() => {
+      server.closeAllConnections();
+      for (const socket of openSockets) socket.destroy();
+    }, Math.max(0, deadline - Date.now()));
     force.unref();
     // io.close() closes the HTTP server: no new connections, and the callback runs once in-flight
     // requests have finished.
     await new Promise<void>((resolve) => io.close(() => resolve()));
     clearTimeout(force);
-    // Socket handlers still running finish (the sender retries or syncs on the instance it is on now), then Redis closes.
-    await realtime.close();
+    // Socket handlers still running finish (the sender retries or syncs on the instance it is on now), then Redis closes
+    // (not waited for past the grace period: an unreachable Redis would hold its quit for ever).
+    await Promise.race([realtime.close(), sleep(Math.max(0, deadline - Date.now()), undefined, { ref: false })]);
     // A send still running when the grace period ends is not waited for: its row keeps its lease.
     const outboxStopped = await Promise.race([deliveriesStopped.then(() => true), sleep(Math.max(0, deadline - Date.now()), false, { ref: false })]);
     if (!outboxStopped) log.warn("outbox: a delivery outlasted the grace period; its row is sent again when its lease runs out");
