@@ -354,27 +354,49 @@ async function placeSecrets(temp: string, manifest: BackupManifest): Promise<voi
 async function swapIn(env: BackupEnv, folder: { temp: string; inside: boolean }, existing: string[], stamp: string): Promise<string | null> {
   const { dataDir } = env;
   if (folder.inside) {
+    // Entry by entry; a failure half-way moves back what was moved, so DATA_DIR is never half restored.
     const keptAs = existing.length ? path.join(dataDir, `before-restore-${stamp}`) : null;
-    if (keptAs) {
-      await mkdir(keptAs, { mode: 0o700 });
-      for (const name of existing) await rename(path.join(dataDir, name), path.join(keptAs, name));
+    const moved: [from: string, to: string][] = [];
+    try {
+      if (keptAs) {
+        await mkdir(keptAs, { mode: 0o700 });
+        for (const name of existing) {
+          await rename(path.join(dataDir, name), path.join(keptAs, name));
+          moved.push([path.join(dataDir, name), path.join(keptAs, name)]);
+        }
+      }
+      for (const name of await readdir(folder.temp)) {
+        await rename(path.join(folder.temp, name), path.join(dataDir, name));
+        moved.push([path.join(folder.temp, name), path.join(dataDir, name)]);
+      }
+    } catch (err) {
+      for (const [from, to] of moved.reverse()) await rename(to, from).catch(() => {});
+      if (keptAs) await rm(keptAs, { recursive: false, force: true }).catch(() => {});
+      throw err;
     }
-    for (const name of await readdir(folder.temp)) await rename(path.join(folder.temp, name), path.join(dataDir, name));
     await rm(folder.temp, { recursive: true, force: true });
     return keptAs;
   }
+  // DATA_DIR moves aside whole first (kept, or removed at the end when it held nothing but the
+  // carried-over folders); only once the restored folder is in its place do the backups move into
+  // it. A rename that fails puts DATA_DIR back, and the backups never sit in a folder that a
+  // failure would delete.
+  const aside = existing.length ? `${dataDir}.before-restore-${stamp}` : `${dataDir}.restore-aside-${stamp}`;
+  await rename(dataDir, aside).catch((err: NodeJS.ErrnoException) => {
+    throw new BackupRefusal(`${dataDir} (DATA_DIR) could not be moved aside (${err.code ?? err.message}; a mount point?): nothing was changed`);
+  });
+  try {
+    await rename(folder.temp, dataDir);
+  } catch (err) {
+    await rename(aside, dataDir);
+    throw err;
+  }
+  await rm(path.join(aside, "db.lock"), { force: true });
   for (const name of carriedOver(env)) {
-    if (await stat(path.join(dataDir, name)).catch(() => null)) await rename(path.join(dataDir, name), path.join(folder.temp, name));
+    if (await stat(path.join(aside, name)).catch(() => null)) await rename(path.join(aside, name), path.join(dataDir, name));
   }
-  const keptAs = existing.length ? `${dataDir}.before-restore-${stamp}` : null;
-  if (keptAs) {
-    await rename(dataDir, keptAs);
-    await rm(path.join(keptAs, "db.lock"), { force: true });
-  } else {
-    await rm(dataDir, { recursive: true, force: true });
-  }
-  await rename(folder.temp, dataDir);
-  return keptAs;
+  if (!existing.length) await rm(aside, { recursive: true, force: true });
+  return existing.length ? aside : null;
 }
 
 async function restoreEmbedded(env: BackupEnv, file: string, manifest: BackupManifest, force: boolean, stamp: string): Promise<RestoreResult> {
