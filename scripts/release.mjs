@@ -12,6 +12,8 @@ const started = Date.now();
 const out = path.resolve(process.env.INIT_CWD ?? process.cwd(), process.argv[2] ?? path.join(root, "release"));
 const staging = path.join(path.dirname(out), `.${path.basename(out)}.partial`);
 const MARKER = "release.json";
+/** Where the release being replaced waits until the new one is in place. */
+const old = `${staging}.old`;
 
 function fail(message) {
   process.stderr.write(`release: ${message}\n`);
@@ -66,7 +68,16 @@ run(process.execPath, [path.join(root, "scripts/build-if-stale.mjs")], { cwd: ro
 const buildDir = path.join(root, process.env.BUILD_DIR ?? "build");
 
 step(`copy the build, server.js, the migrations and Node ${pkg.devDependencies.node}`);
+// The folders an interrupted run may leave behind (the old release moved aside) may hold a data/:
+// it is put back into the release, never deleted.
+for (const left of [staging, old]) {
+  if (!existsSync(path.join(left, "data"))) continue;
+  if (existsSync(path.join(out, "data"))) fail(`${left}/data is a data folder an interrupted release left behind, and ${out}/data exists too: move one of them away by hand`);
+  mkdirSync(out, { recursive: true });
+  renameSync(path.join(left, "data"), path.join(out, "data"));
+}
 rmSync(staging, { recursive: true, force: true });
+rmSync(old, { recursive: true, force: true });
 mkdirSync(staging, { recursive: true });
 // build.log is the build's own output (scripts/build-if-stale.mjs), not something the server reads.
 cpSync(buildDir, path.join(staging, "build"), { recursive: true, filter: (file) => file !== path.join(buildDir, "build.log") });
@@ -129,13 +140,30 @@ const commit = git("rev-parse", "HEAD");
 const release = { name: pkg.name, version: pkg.version, commit, modified: commit ? git("status", "--porcelain", "--untracked-files=no") !== "" : undefined, node: pkg.devDependencies.node, platform: `${process.platform}-${process.arch}`, createdAt: new Date().toISOString() };
 writeFileSync(path.join(staging, MARKER), JSON.stringify(release, null, 2) + "\n");
 
-// Swap the finished folder in; a data/ folder of the release it replaces is kept.
+// Swap the finished folder in; a data/ folder of the release it replaces is kept. Not under a
+// server running from it: its database is open in data/.
 if (existsSync(out)) {
+  const lock = path.join(out, "data", "db.lock");
+  const owner = existsSync(lock) ? Number(readFileSync(lock, "utf8").trim()) : 0;
+  if (owner && isAlive(owner)) fail(`a server (process ${owner}) runs from ${out} with its data/ there: stop it first, or give it a DATA_DIR outside the release folder`);
   step(`replace the release in ${out}${existsSync(path.join(out, "data")) ? " (keeping its data/)" : ""}`);
-  if (existsSync(path.join(out, "data"))) renameSync(path.join(out, "data"), path.join(staging, "data"));
-  rmSync(out, { recursive: true, force: true });
+  // The old release moves aside first and is deleted only once the new one and the data are in place.
+  renameSync(out, old);
+  renameSync(staging, out);
+  if (existsSync(path.join(old, "data"))) renameSync(path.join(old, "data"), path.join(out, "data"));
+  rmSync(old, { recursive: true, force: true });
+} else {
+  renameSync(staging, out);
 }
-renameSync(staging, out);
+
+function isAlive(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return err.code === "EPERM";
+  }
+}
 
 function size(target) {
   const result = spawnSync("du", ["-sh", target], { encoding: "utf8" });

@@ -486,6 +486,14 @@ async function restorePostgres(env: BackupEnv, file: string, manifest: BackupMan
     await unpack(file, folder.temp);
     const dump = path.join(folder.temp, POSTGRES_DUMP);
     if (!(await isFile(dump))) throw new BackupRefusal(`${file} is damaged: it has no ${POSTGRES_DUMP}`);
+    // The restore leaves extensions out (pgRestore): an emptied database gets pg_trgm back first.
+    const ext = new pg.Client({ connectionString: url, application_name: `${APPLICATION_NAME}-restore` });
+    await ext.connect();
+    try {
+      await ext.query("create extension if not exists pg_trgm");
+    } finally {
+      await ext.end();
+    }
     await pgRestore(url, dump);
     if (!carriesFiles) {
       await rm(folder.temp, { recursive: true, force: true });

@@ -1,4 +1,5 @@
 import { spawn } from "node:child_process";
+import { rm, writeFile } from "node:fs/promises";
 import { BackupRefusal } from "./errors";
 
 /**
@@ -64,5 +65,19 @@ export async function pgDump(url: string, file: string): Promise<void> {
  */
 export async function pgRestore(url: string, file: string): Promise<void> {
   const { dbname, env } = connection(url);
-  await runTool("pg_restore", ["--clean", "--if-exists", "--no-owner", "--no-privileges", "--single-transaction", "--exit-on-error", `--dbname=${dbname}`, file], env);
+  // Extensions (pg_trgm) are left out: where the site's role does not own the database a superuser
+  // created them (docs/operations.md), and that role may neither drop nor comment on them. The
+  // migrations create what is missing; the restored tables only need the extension to exist.
+  const list = await runTool("pg_restore", ["--list", file], {});
+  const kept = list
+    .split("\n")
+    .filter((line) => !/^\d+; \d+ \d+ (EXTENSION - |COMMENT - EXTENSION )/.test(line))
+    .join("\n");
+  const listFile = `${file}.list`;
+  await writeFile(listFile, kept);
+  try {
+    await runTool("pg_restore", ["--clean", "--if-exists", "--no-owner", "--no-privileges", "--single-transaction", "--exit-on-error", `--use-list=${listFile}`, `--dbname=${dbname}`, file], env);
+  } finally {
+    await rm(listFile, { force: true });
+  }
 }
