@@ -29,10 +29,24 @@ function fontsInstalled() {
 
 const canApt = typeof process.getuid === "function" && process.getuid() === 0 && existsSync("/usr/bin/apt-get");
 let aptUpdated = false;
-function aptInstall(title, packages) {
-  if (!aptUpdated) run("apt-get update", "apt-get", ["update", "-qq"]);
-  aptUpdated = true;
-  run(title, "apt-get", ["install", "-y", "-qq", ...packages], { DEBIAN_FRONTEND: "noninteractive" });
+/**
+ * Installs Debian packages. `optional`: a failure (no network, a broken mirror) only says which
+ * tests are skipped, instead of ending the run; the browser tests' Chromium is not optional.
+ */
+function aptInstall(title, packages, options = {}) {
+  if (!options.optional) {
+    if (!aptUpdated) run("apt-get update", "apt-get", ["update", "-qq"]);
+    aptUpdated = true;
+    run(title, "apt-get", ["install", "-y", "-qq", ...packages], { DEBIAN_FRONTEND: "noninteractive" });
+    return true;
+  }
+  process.stdout.write(`\n▶ ${title}\n`);
+  const env = { ...process.env, DEBIAN_FRONTEND: "noninteractive" };
+  const updated = aptUpdated || spawnSync("apt-get", ["update", "-qq"], { stdio: "inherit", env }).status === 0;
+  aptUpdated ||= updated;
+  const installed = updated && spawnSync("apt-get", ["install", "-y", "-qq", ...packages], { stdio: "inherit", env }).status === 0;
+  process.stdout.write(installed ? `✓ ${title}\n` : `✗ ${title} failed: ${options.optional}\n`);
+  return installed;
 }
 
 function ensureBrowser() {
@@ -67,7 +81,7 @@ function ensurePostgresClient() {
   const installed = ["pg_dump", "pg_restore"].every((tool) => spawnSync(tool, ["--version"]).status === 0);
   if (!process.env.TEST_DATABASE_URL || installed) return;
   if (canApt) {
-    aptInstall("install postgresql-client", ["postgresql-client"]);
+    aptInstall("install postgresql-client", ["postgresql-client"], { optional: "the PostgreSQL backup tests are skipped" });
     return;
   }
   process.stderr.write(
@@ -82,7 +96,7 @@ function ensureProxy() {
   if (!process.env.TEST_DATABASE_URL || !process.env.TEST_REDIS_URL) return;
   if (["/usr/sbin/nginx", "/usr/local/sbin/nginx"].some((file) => existsSync(file))) return;
   if (canApt) {
-    aptInstall("install nginx", ["nginx"]);
+    aptInstall("install nginx", ["nginx"], { optional: "the rolling-deploy test is skipped" });
     return;
   }
   process.stderr.write("nginx was not found: the rolling-deploy test is skipped. Install it (Debian/Ubuntu: sudo apt-get install -y nginx) to run it.\n");
