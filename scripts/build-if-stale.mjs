@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 
 const root = path.resolve(import.meta.dirname, "..");
-const SOURCES = ["app", "server", "vite.config.ts", "react-router.config.ts", "package.json", "package-lock.json", "tsconfig.json"].map((entry) => path.join(root, entry));
+const SOURCES = ["app", "server", "public", "vite.config.ts", "react-router.config.ts", "package.json", "package-lock.json", "tsconfig.json"].map((entry) => path.join(root, entry));
 const buildDir = path.join(root, process.env.BUILD_DIR ?? "build");
 const OUTPUT = path.join(buildDir, "server/index.js");
 const LOG = path.join(buildDir, "build.log");
