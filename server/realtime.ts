@@ -18,6 +18,7 @@ import {
   unblockRoomPartner,
 } from "../app/features/chat/chat.server";
 import { getRoomState } from "../app/features/chat/room-views.server";
+import { chatRefusalOf } from "../app/features/chat/refusal.server";
 import { reportMessage } from "../app/features/moderation/moderation.server";
 import { ReportSchema, RoomIdSchema, SendMessageSchema, SeqSchema, SyncSchema, TradeStepSchema } from "../app/features/chat/chat.schema";
 import {
@@ -131,7 +132,7 @@ function attachChat(nsp: ChatNamespace, deps: { env: Env; database: Database; lo
 
   const failure = (socket: ChatSocket, err: unknown): AckError => {
     if (!(err instanceof AppError) && !(err instanceof z.ZodError)) log.error("chat handler failed", { error: err instanceof Error ? err.message : String(err) });
-    const known = err instanceof AppError ? err : new ChatError("invalid");
+    const known = chatRefusalOf(err);
     if (known.code === "suspended") disconnectUser(socket.data.userId);
     return socketRefusal(known, socket.data.locale);
   };

@@ -20,6 +20,9 @@ export const CHAT_ERRORS = {
   suspended: [403, "errorSuspended"],
   unauthorized: [401, "errorLoginRequired"],
   invalid: [400, "errorUnknown"],
+  // Our failure, not the sender's (the database or Redis unreachable): nothing was stored, and the
+  // client keeps the message and sends it again.
+  unavailable: [503, "errorUnavailable"],
 } as const satisfies ErrorTable<ChatMessageKey>;
 
 export type ChatErrorCode = keyof typeof CHAT_ERRORS;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { addToOutbox, clearChatOutboxes, countAttempt, outboxKey, readOutbox, removeFromOutbox, type PendingMessage } from "./outbox";
+import { addToOutbox, clearChatOutboxes, countAttempt, outboxKey, readOutbox, refusalOutcome, removeFromOutbox, type PendingMessage } from "./outbox";
 
 function memoryStorage(): Storage {
   const items = new Map<string, string>();
@@ -55,5 +55,13 @@ describe("chat outbox", () => {
     expect(readOutbox(storage, outboxKey("u", "r"))).toEqual([]);
     storage.setItem(outboxKey("u", "r"), JSON.stringify([{ clientId: 1 }, { clientId: "ok", body: "b" }]));
     expect(readOutbox(storage, outboxKey("u", "r"))).toEqual([{ clientId: "ok", body: "b", attempts: 0, queuedAt: 0 }]);
+  });
+});
+
+describe("a refused message", () => {
+  it("is sent again later after a limit or a failure of ours, and dropped when sending again changes nothing", () => {
+    expect(refusalOutcome("rate_limited")).toBe("retry-later");
+    expect(refusalOutcome("unavailable")).toBe("retry-later");
+    for (const code of ["blocked", "not_found", "too_long", "empty", "invalid", "suspended", "whatever"]) expect(refusalOutcome(code)).toBe("drop");
   });
 });

@@ -101,3 +101,11 @@ export function dropUnownedOutbox(storage: Storage, roomId: string): void {
     // ignore
   }
 }
+
+/**
+ * What the chat client does with a message the server refused: send it again later (a limit, or a
+ * failure of ours) or drop it and say why (blocked, not found, too long: sending again changes nothing).
+ */
+export function refusalOutcome(code: string): "retry-later" | "drop" {
+  return code === "rate_limited" || code === "unavailable" ? "retry-later" : "drop";
+}

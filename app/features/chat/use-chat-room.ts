@@ -10,6 +10,7 @@ import {
   outboxKey,
   readOutbox,
   removeFromOutbox,
+  refusalOutcome,
   type PendingMessage,
 } from "./outbox";
 import {
@@ -167,8 +168,10 @@ export function useChatRoom(options: {
         return;
       }
       if (!reply.ok) {
-        if (reply.code === "rate_limited") {
+        if (refusalOutcome(reply.code) === "retry-later") {
+          // A limit, or a failure of ours (nothing was stored): kept, and sent again in a while.
           setNotice({ code: reply.code, message: reply.message });
+          if (reply.code !== "rate_limited") changeOutbox({ attempt: head.clientId });
           again(RATE_LIMIT_RETRY_MS);
           return;
         }
@@ -179,7 +182,7 @@ export function useChatRoom(options: {
         pump();
         return;
       }
-      setNotice((n) => (n?.code === "rate_limited" ? null : n));
+      setNotice((n) => (n && refusalOutcome(n.code) === "retry-later" ? null : n));
       if (accept([reply.message])) void sync();
       changeOutbox({ remove: head.clientId });
       sendingRef.current = false;
