@@ -2,7 +2,8 @@
 // build/server/commands.js): `node server.js backup | restore <file> [--force] | admin …`, which a
 // release folder runs as `<release>/start backup` and so on, without npm or the sources. In a
 // checkout, `npm run db:backup`, `npm run db:restore` and `npm run admin` call the same functions.
-import { backupCommand, restoreBackup } from "../app/features/backups/backups.server";
+import { backupCommand } from "../app/features/backups/backups.server";
+import { restoreBackup } from "../app/features/backups/restore.server";
 import { BackupRefusal } from "../app/features/backups/errors";
 import { openConfiguredDatabase, type Database } from "../app/db/client.server";
 import { listRoleAdmins, setAdminRole } from "../app/features/users/users.server";

@@ -10,7 +10,9 @@ import { migrateDatabase, openDatabase, type Database } from "../../app/db/clien
 import { rowsOf } from "../../app/db/sql.server";
 import { users } from "../../app/db/schema/index";
 import { BackupRefusal } from "../../app/features/backups/errors";
-import { createBackup, knownMigrations, listBackups, readManifest, restoreBackup, type BackupManifest } from "../../app/features/backups/backups.server";
+import { knownMigrations, listBackups, readManifest, type BackupManifest } from "../../app/features/backups/archive.server";
+import { createBackup } from "../../app/features/backups/backups.server";
+import { restoreBackup } from "../../app/features/backups/restore.server";
 import { MISSING_TOOL } from "../../app/features/backups/postgres-tools.server";
 import { answerBackupRequests, askServerForBackup, BACKUP_REQUESTS_FOLDER } from "../../app/features/backups/requests.server";
 import { startBackups } from "../../app/features/backups/schedule.server";

@@ -2,7 +2,8 @@ import type { Database } from "../../db/client.server";
 import type { Env } from "../../lib/env.server";
 import type { Logger } from "../../lib/logger.server";
 import { startSweep } from "../../lib/sweep.server";
-import { createBackup, listBackups, removeBackupLeftovers, type BackupResult } from "./backups.server";
+import { listBackups, type BackupResult } from "./archive.server";
+import { createBackup, removeBackupLeftovers } from "./backups.server";
 import { answerBackupRequests, clearStaleRequests, watchBackupRequests } from "./requests.server";
 
 /** How often the server looks for backup requests it was not told of and whether the nightly one is due. */
