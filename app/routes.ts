@@ -51,6 +51,7 @@ export default [
   route("trades/:id", "routes/trade.tsx"),
   route("api/trades", "routes/api.trades.ts"),
   route("api/trades/matches", "routes/api.trades.matches.ts"),
+  route("api/trades/picker", "routes/api.trades.picker.ts"),
   route("api/trades/:id", "routes/api.trades.$id.ts"),
   route("trade-rules", "routes/trade-rules.tsx"),
   route("api/admin/trade-rules", "routes/api.admin.trade-rules.ts"),

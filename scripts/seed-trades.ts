@@ -9,7 +9,8 @@ import { pathToFileURL } from "node:url";
 import { sql } from "drizzle-orm";
 import { openConfiguredDatabase, type Db } from "../app/db/client.server";
 import { hasCatalogue, seedCatalogue } from "../app/features/cards/catalogue.server";
-import { OFFER_TTL_HOURS, TRADE_EXCLUDED_PACKS } from "../app/features/trades/rules";
+import { OFFER_TTL_HOURS } from "../app/features/trades/rules";
+import { cardTradeability } from "../app/features/trades/trade-rules.server";
 import { loadEnv } from "../app/lib/env.server";
 
 /** mulberry32: a small deterministic PRNG, so two runs seed the same board. */
@@ -56,13 +57,10 @@ export async function seedTradeOffers(db: Db, options: { offers?: number; seed?:
   const random = prng(options.seed ?? 20251121);
   const pick = <T>(list: T[], skew = 2) => list[Math.floor(list.length * random() ** skew)];
 
-  const excluded = sql.join(TRADE_EXCLUDED_PACKS.map((p) => sql`${p}`), sql`, `);
-  const tradeable = await rowsOf<{ id: string; rarity: string }>(
-    db,
-    sql`select c.id, c.rarity from cards c join rarities r on r.code = c.rarity and r.tradeable
-        where exists (select 1 from card_packs cp where cp.card_id = c.id and cp.pack_id not in (${excluded}))
-        order by c.id`,
-  );
+  const catalogue = await rowsOf<{ id: string; rarity: string }>(db, sql`select c.id, c.rarity from cards c order by c.id`);
+  // The cards the trade rules allow now: what the board itself would accept.
+  const states = await cardTradeability(db, catalogue.map((c) => c.id));
+  const tradeable = catalogue.filter((c) => states.get(c.id)?.tradeable);
   const byRarity = new Map<string, string[]>();
   for (const card of tradeable) {
     const list = byRarity.get(card.rarity) ?? [];

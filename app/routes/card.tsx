@@ -12,6 +12,9 @@ import { DeckSummaryCard } from "../features/decks/components/deck-summary-card"
 import { listDecksWithCard } from "../features/decks/decks.server";
 import { CardTradeCounts } from "../features/trades/components/card-trade-counts";
 import { offerCountsForCard } from "../features/trades/board.server";
+import { cardTradeability } from "../features/trades/trade-rules.server";
+import type { Tradeability } from "../features/trades/trade-rules";
+import { tokyoShortDateTime } from "../lib/tokyo-time";
 import { RouteError } from "../components/ui/route-error";
 import { WantButton } from "../features/notifications/components/want-button";
 import { isWantedCard } from "../features/notifications/want-list.server";
@@ -28,14 +31,17 @@ export const loader = withPageErrors(async function loader({ params, request, co
   if (!card) throw new CardError("not_found");
   const family = await cardFamily(context.db, card);
   const packNames = card.packs.map((p) => (locale === "en" ? p.nameEn : p.nameJa)).join("、");
+  // What the trade rules say now (docs/decisions/018), the same answer as the offer form and the gate.
+  const tradeability: Tradeability = (await cardTradeability(context.db, [card.id])).get(card.id) ?? { tradeable: false, scope: "rarity", target: card.rarity, until: null };
   return {
     card,
+    tradeability,
     // og:image and the JSON-LD image: the largest art by the one art rule (none → the share image).
     image: cardArt(card, context.env.cardImageBaseUrl)?.full ?? null,
     tradeCounts: await offerCountsForCard(context.db, card.id),
     decks: await listDecksWithCard(context.db, card.id),
     // ほしいカード: null signed out (the signed-out page stays the same for everyone and cacheable).
-    wanted: await getViewer(request, context).then((viewer) => (viewer && card.tradeable ? isWantedCard(context.db, viewer.id, card.id) : null)),
+    wanted: await getViewer(request, context).then((viewer) => (viewer && (tradeability.tradeable || tradeability.until) ? isWantedCard(context.db, viewer.id, card.id) : null)),
     family,
     shareImage: shareImagePath("card", card.id, cardShareModel(card, family.setNameJa)),
     title: card.name,
@@ -158,7 +164,7 @@ export default function CardPage({ loaderData }: Route.ComponentProps) {
             <h2 id="card-trades" className="font-bold">
               {t("tradeLabel")}
             </h2>
-            <p className="mt-1 text-sm text-slate-700">{card.tradeable ? t("tradeableYes") : t("tradeableNo")}</p>
+            <CardTradeability card={card} state={loaderData.tradeability} />
             <CardTradeCounts cardId={card.id} give={loaderData.tradeCounts.give} want={loaderData.tradeCounts.want} />
             {loaderData.wanted !== null ? <WantButton cardId={card.id} wanted={loaderData.wanted} returnTo={`/cards/${card.id}`} /> : null}
           </section>
@@ -210,6 +216,36 @@ export function ErrorBoundary() {
  * Type, HP, stage, weakness and retreat cost: only what the catalogue knows. A missing type is
  * not 無色 and the package's placeholder HP is not a value, so neither is printed.
  */
+/** Whether the card can be traded now under the trade rules, what closes it and until when, with the rules' page. */
+function CardTradeability({ card, state }: { card: Route.ComponentProps["loaderData"]["card"]; state: Tradeability }) {
+  const t = useT(cardsMessages);
+  const locale = useLocale();
+  let text: string;
+  if (state.tradeable) text = t("tradeableYes");
+  else {
+    const date = state.until ? tokyoShortDateTime(state.until, locale) : null;
+    if (state.scope === "rarity") text = date ? t("tradeableRarityFrom", { date }) : t("tradeableNo");
+    else {
+      const pack = card.packs.find((p) => p.id === state.target);
+      const name = pack ? (locale === "en" ? pack.nameEn : pack.nameJa) : state.target;
+      text = date ? t("tradeablePackFrom", { pack: name, date }) : t("tradeablePackNo", { pack: name });
+    }
+  }
+  return (
+    <p className="mt-1 text-sm text-slate-700" data-testid="card-tradeability" data-tradeable={state.tradeable}>
+      {text}
+      {state.tradeable ? null : (
+        <>
+          {" "}
+          <Link to="/trade-rules" className="text-brand-700 underline">
+            {t("tradeRulesLink")}
+          </Link>
+        </>
+      )}
+    </p>
+  );
+}
+
 function CardFacts({ card }: { card: Route.ComponentProps["loaderData"]["card"] }) {
   const t = useT(cardsMessages);
   if (isTrainerCard(card)) {

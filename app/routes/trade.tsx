@@ -50,7 +50,7 @@ export const loader = withPageErrors(async function loader({ request, params, co
   // Not taking offers: no 交渉する (it would be refused), only the reader's own room if any.
   const ruleClosed = (await offersClosedByRules(context.db, [offer])).has(offer.id);
   const editing = isOwner && offer.status === "open" && url.searchParams.get("edit") === "1";
-  const myRoomId = viewer && !isOwner && offer.status !== "open" ? await viewerRoomForOffer(context.db, offer.id, viewer.id) : null;
+  const myRoomId = viewer && !isOwner && (offer.status !== "open" || ruleClosed) ? await viewerRoomForOffer(context.db, offer.id, viewer.id) : null;
   const names = (cards: { name: string }[]) => cards.map((c) => c.name).join("・");
   // The ほしい buttons on the cards this offer gives (not on the reader's own offer; null: signed out).
   const wantedCardIds = isOwner ? [] : viewer ? await wantedAmong(context.db, viewer.id, offer.give.map((c) => c.cardId)) : null;
@@ -290,8 +290,15 @@ export default function TradePage({ loaderData, actionData }: Route.ComponentPro
         </section>
       ) : (
         <section aria-label={t("respond")} className="space-y-4">
-          {offer.status === "open" ? (
+          {offer.status === "open" && !loaderData.ruleClosed ? (
             <RespondButton offerId={offer.id} signedIn={signedIn} />
+          ) : offer.status === "open" ? (
+            // A rule closed a card of it: the mark above says why; only an existing room goes on.
+            myRoomId ? (
+              <Link to={`/chat/${myRoomId}`} className="rounded-full border border-brand-700 px-4 py-1.5 text-sm font-bold text-brand-800 hover:bg-brand-50">
+                {t("openMyRoom")}
+              </Link>
+            ) : null
           ) : (
             <div className="flex flex-wrap items-center gap-3" data-testid="offer-not-open">
               <p className="text-sm text-slate-700">{t(offer.status === "completed" ? "offerNotOpenCompleted" : "offerNotOpenOther")}</p>

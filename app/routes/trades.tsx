@@ -9,14 +9,13 @@ import { RespondButton } from "../features/trades/components/respond-button";
 import { OfferCard } from "../features/trades/components/offer-card";
 import { BoardEmpty } from "../features/trades/components/board-empty";
 import { tradesMessages } from "../features/trades/messages";
-import { TRADE_EXCLUDED_PACKS } from "../features/trades/rules";
 import { boardFiltersFromParams, type BoardFilters } from "../features/trades/trades.schema";
-import { cardsByIds, listBoard, listTradeRarities } from "../features/trades/board.server";
-import { listMatchListPage, parseMatchPage } from "../features/trades/matches.server";
+import { cardsByIds, listBoard, listTradePacks, listTradeRarities } from "../features/trades/board.server";
+import { listMatchListPage, parseMatchPage, type MatchEmptyReason } from "../features/trades/matches.server";
 import { toListItem } from "../features/trades/offer-views.server";
 import { offersClosedByRules } from "../features/trades/trade-rules.server";
 import { TradeError } from "../features/trades/errors";
-import type { MatchListItem, OfferChipView } from "../features/trades/types";
+import type { OfferChipView } from "../features/trades/types";
 import { getViewer } from "../features/users/session.server";
 import { WantChipButton } from "../features/notifications/components/want-button";
 import { wantedAmong } from "../features/notifications/want-list.server";
@@ -43,7 +42,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
           cardsByIds(context.db, [filters.give, filters.want].filter((id): id is string => Boolean(id))),
         ]);
   let board: Awaited<ReturnType<typeof listBoard>> = { offers: [], nextCursor: null };
-  let matches: { items: MatchListItem[]; page: number; pageCount: number } | null = null;
+  let matches: Awaited<ReturnType<typeof listMatchListPage>> | null = null;
   if (view === "matches") {
     // Like a damaged cursor, a bad page number in a shared link shows the first page.
     let page = 1;
@@ -80,9 +79,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     viewerId: viewer?.id ?? null,
     wantedCardIds,
     returnTo: url.pathname + url.search,
-    packs: packs
-      .filter((p) => !TRADE_EXCLUDED_PACKS.includes(p.id))
-      .map((p) => ({ id: p.id, name: locale === "en" ? p.nameEn : p.nameJa })),
+    packs: (await listTradePacks(context.db, packs)).map((p) => ({ id: p.id, name: locale === "en" ? p.nameEn : p.nameJa })),
     rarities: rarityOptions.map((r) => r.code),
     filterCards,
     title: translate(tradesMessages, locale, "boardTitle"),
@@ -179,8 +176,8 @@ function Filters({
       ) : null}
       <div id="board-filter-panel" className={open ? "block" : "hidden md:block"}>
       <div className="mt-3 grid gap-3 sm:grid-cols-2">
-        <CardSearch label={t("filterGive")} onSelect={pick("give")} tradeableOnly excludePacks={[...TRADE_EXCLUDED_PACKS]} />
-        <CardSearch label={t("filterWant")} onSelect={pick("want")} tradeableOnly excludePacks={[...TRADE_EXCLUDED_PACKS]} />
+        <CardSearch label={t("filterGive")} onSelect={pick("give")} searchUrl="/api/trades/picker" />
+        <CardSearch label={t("filterWant")} onSelect={pick("want")} searchUrl="/api/trades/picker" />
       </div>
       <Form method="get" action="/trades" className="mt-3 flex flex-wrap items-end gap-3">
         {filters.give ? <input type="hidden" name="give" value={filters.give} /> : null}
@@ -234,6 +231,32 @@ function MatchPager({ page, pageCount }: { page: number; pageCount: number }) {
         </Link>
       ) : null}
     </nav>
+  );
+}
+
+/** An empty マッチ says what is true: no open offer, every open offer closed by a rule, or no fitting offer now. */
+function MatchesEmpty({ reason }: { reason: MatchEmptyReason }) {
+  const t = useT(tradesMessages);
+  return (
+    <p className="rounded-lg bg-white p-4 text-slate-700" data-testid="matches-empty" data-reason={reason}>
+      {reason === "no_open_offer" ? (
+        <>
+          {t("matchesNoOpenOffer")}{" "}
+          <Link to="/trades/new" className="text-brand-700 underline">
+            {t("matchesNeedOffer")}
+          </Link>
+        </>
+      ) : reason === "closed_by_rules" ? (
+        <>
+          {t("matchesClosedByRules")}{" "}
+          <Link to="/trade-rules" className="text-brand-700 underline">
+            {t("matchesSeeRules")}
+          </Link>
+        </>
+      ) : (
+        t("matchesEmpty")
+      )}
+    </p>
   );
 }
 
@@ -303,12 +326,7 @@ export default function TradeBoard({ loaderData }: Route.ComponentProps) {
               ) : matches && matches.pageCount ? (
                 <p className="rounded-lg bg-white p-4 text-slate-700">{t("empty")}</p>
               ) : (
-                <p className="rounded-lg bg-white p-4 text-slate-700">
-                  {t("matchesEmpty")}{" "}
-                  <Link to="/trades/new" className="text-brand-700 underline">
-                    {t("matchesNeedOffer")}
-                  </Link>
-                </p>
+                <MatchesEmpty reason={matches?.emptyReason ?? "no_match"} />
               )}
               {matches && matches.pageCount > 1 ? <MatchPager page={matches.page} pageCount={matches.pageCount} /> : null}
             </>
@@ -332,7 +350,8 @@ export default function TradeBoard({ loaderData }: Route.ComponentProps) {
                       highlightWant={filters.want ? new Set([filters.want]) : undefined}
                       giveAction={offer.ownerId === viewerId ? undefined : wantAction}
                     >
-                      {offer.ownerId === viewerId ? <span>{t("yourOffer")}</span> : <RespondButton offerId={offer.id} signedIn={Boolean(viewerId)} />}
+                      {/* An offer a rule closed invites no 交渉する: its mark says why. */}
+                      {offer.ownerId === viewerId ? <span>{t("yourOffer")}</span> : offer.ruleClosed ? null : <RespondButton offerId={offer.id} signedIn={Boolean(viewerId)} />}
                     </OfferCard>
                   </li>
                 ))}

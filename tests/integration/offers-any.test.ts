@@ -108,6 +108,23 @@ describe("何でも可 offers", () => {
     expect(heardGiver.map((r) => r.user_id)).toContain(giver.id);
   });
 
+  it("マッチ from both sides: 譲 X / 求 何でも可 and 譲 何でも可 / 求 X see each other (the 何でも可 giver names the card in the room)", async () => {
+    const cards = (await catalogueCards(db, "◆◆", 12, { onlyPack: "mewtwo" })).slice(10);
+    const a = await createUser(db); // gives X, takes any ◆◆
+    const b = await createUser(db); // gives any ◆◆, wants X
+    const aOffer = await createOffer(db, a.id, input({ give: [cards[0]], wantAny: true }));
+    const bOffer = await createOffer(db, b.id, input({ giveAny: true, want: [cards[0]] }));
+    const aMatches = await listMatches(db, a.id);
+    expect(aMatches.map((m) => m.id)).toContain(bOffer.id);
+    expect(aMatches.find((m) => m.id === bOffer.id)).toMatchObject({ fitting: 1, giveAny: true });
+    const bMatches = await listMatches(db, b.id);
+    expect(bMatches.map((m) => m.id)).toContain(aOffer.id);
+    expect(bMatches.find((m) => m.id === aOffer.id)).toMatchObject({ fitting: 1, wantAny: true });
+    // Each heard of the other's offer when it was posted (the same rule as マッチ).
+    const heard = await rowsOf<{ user_id: string }>(db, sql`select user_id from notifications where kind = 'match' and offer_id = ${bOffer.id}::uuid`);
+    expect(heard.map((r) => r.user_id)).toContain(a.id);
+  });
+
   it("the board's card filters find 何でも可 offers by rarity, and the share image says 何でも可 with the rarity", async () => {
     const user = await createUser(db);
     const { id } = await createOffer(db, user.id, input({ give: [d3[3]], wantAny: true }));

@@ -119,6 +119,8 @@ describe("trade rules as data: an admin closes a set until a date and opens a ra
     // The rules page lists both changes and the announced one.
     const page = await rulesPageLoader(args<typeof rulesPageLoader>(new Request("http://127.0.0.1:3000/trade-rules")));
     expect(page.rules.changes.map((c) => `${c.scope}:${c.target}:${c.tradeable}`)).toEqual([
+      // The Shining High pack's exclusion, in the data since migration 0025.
+      "pack:shining-high:false",
       "pack:pikachu:false",
       "rarity:☆☆☆:true",
       "rarity:👑:true",

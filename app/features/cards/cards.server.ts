@@ -218,6 +218,8 @@ export type CardSearchOptions = {
   tradeableOnly?: boolean;
   /** Pack ids to leave out; a card found only in these packs is not returned. */
   excludePacks?: string[];
+  /** Keeps only the cards it accepts (the trade picker: what the trade rules allow now or will open). */
+  accept?: (card: { id: string; rarity: string; packIds: readonly string[] }) => boolean;
 };
 
 
@@ -236,6 +238,7 @@ export async function searchCards(db: Db, query: string, options: CardSearchOpti
   for (const card of index.cards) {
     if (options.tradeableOnly && !card.tradeable) continue;
     if (!matchesAllTerms(card.searchText, terms)) continue;
+    if (options.accept && !options.accept(card)) continue;
     const packId = card.packIds.find((id) => !excluded.has(id));
     const pack = packId ? index.packs.get(packId) : undefined;
     if (!pack) continue;

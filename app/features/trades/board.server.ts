@@ -1,4 +1,4 @@
-import { desc, eq, inArray, sql, type SQL } from "drizzle-orm";
+import { desc, inArray, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../../db/client.server";
 import { cards, profiles, rarities, tradeOfferCards, tradeOffers } from "../../db/schema/index";
 import { rowsOf } from "../../db/sql.server";
@@ -11,6 +11,8 @@ import { offerOpenNow } from "../../db/open-offers";
 import { OFFER_COLUMNS, UUID, withCards, type OfferRow } from "./offer-views.server";
 import { BOARD_PAGE_SIZE } from "./rules";
 import type { BoardFilters } from "./trades.schema";
+import { closedPacksAt, tradeableRaritiesAt } from "./trade-rules";
+import { loadTradeRules } from "./trade-rules.server";
 import type { BoardPage, OfferView } from "./types";
 
 /**
@@ -199,13 +201,20 @@ export async function cardsByIds(db: Db, ids: string[]): Promise<{ id: string; n
     .where(inArray(cards.id, ids));
 }
 
-/** Rarities a trade may use (the admin-editable flag), highest first, for the board's filter. */
-export function listTradeRarities(db: Db): Promise<{ code: string; labelJa: string; labelEn: string }[]> {
-  return rememberCatalogueList(db, "trade-rarities", () =>
-    db
-      .select({ code: rarities.code, labelJa: rarities.labelJa, labelEn: rarities.labelEn })
-      .from(rarities)
-      .where(eq(rarities.tradeable, true))
-      .orderBy(desc(rarities.rank)),
-  );
+/** Rarities the trade rules allow now (docs/decisions/018), highest first, for the board's filter. */
+export async function listTradeRarities(db: Db, at: Date = new Date()): Promise<{ code: string; labelJa: string; labelEn: string }[]> {
+  const [all, rules] = await Promise.all([
+    rememberCatalogueList(db, "rarities-by-rank", () =>
+      db.select({ code: rarities.code, labelJa: rarities.labelJa, labelEn: rarities.labelEn }).from(rarities).orderBy(desc(rarities.rank)),
+    ),
+    loadTradeRules(db),
+  ]);
+  const open = new Set(tradeableRaritiesAt(rules, at));
+  return all.filter((r) => open.has(r.code));
+}
+
+/** The packs whose cards the trade rules allow now, for the board's pack filter. */
+export async function listTradePacks<P extends { id: string }>(db: Db, packs: readonly P[], at: Date = new Date()): Promise<P[]> {
+  const closed = new Set(closedPacksAt(await loadTradeRules(db), at).map((p) => p.packId));
+  return packs.filter((p) => !closed.has(p.id));
 }

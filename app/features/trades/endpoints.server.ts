@@ -3,6 +3,10 @@ import { getViewer, requireApiViewer } from "../users/session.server";
 import { listBoard } from "./board.server";
 import { matchPageJson, parseMatchPage } from "./matches.server";
 import { boardFiltersFromParams } from "./trades.schema";
+import { searchCards } from "../cards/cards.server";
+import { cardTradeabilityAt } from "./trade-rules";
+import { loadTradeRules } from "./trade-rules.server";
+import type { TradePickerCard } from "./types";
 
 /** GET /api/trades?give=&giveAny=&want=&pack=&rarity=&cursor= — the board as JSON. */
 export const boardEndpoint: JsonEndpoint = async (request, context) => {
@@ -22,4 +26,27 @@ export const matchesEndpoint: JsonEndpoint = async (request, context) => {
   const viewer = await requireApiViewer(request, context);
   const body = await matchPageJson(context.db, viewer.id, parseMatchPage(new URL(request.url).searchParams.get("page")));
   return new Response(body, { headers: { "content-type": "application/json" } });
+};
+
+/**
+ * GET /api/trades/picker?q= — the trade card picker's search (docs/decisions/033): the cards the
+ * trade rules allow now, and those a dated change already on the books will open, marked with
+ * `opensAt`; a card closed with no reopening date is left out. Not cached by the browser: a rule
+ * change shows at the next keystroke.
+ */
+export const tradePickerEndpoint: JsonEndpoint = async (request, context) => {
+  const now = new Date();
+  const rules = await loadTradeRules(context.db);
+  const opensAt = new Map<string, string | null>();
+  const found = await searchCards(context.db, new URL(request.url).searchParams.get("q") ?? "", {
+    accept: (card) => {
+      const state = cardTradeabilityAt(rules, card, now);
+      const until = state.tradeable ? null : state.until;
+      if (!state.tradeable && until === null) return false;
+      opensAt.set(card.id, until);
+      return true;
+    },
+  });
+  const cards: TradePickerCard[] = found.map((card) => ({ ...card, opensAt: opensAt.get(card.id) ?? null }));
+  return Response.json({ cards }, { headers: { "Cache-Control": "no-store" } });
 };

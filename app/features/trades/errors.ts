@@ -15,6 +15,7 @@ const TRADE_ERRORS = {
   same_card_both_sides: [400, "sameCardBothSides"],
   duplicate_card: [400, "duplicateCard"],
   not_open: [409, "notOpen"],
+  rule_closed: [409, "ruleClosed"],
   not_editable: [409, "notEditable"],
   bump_too_soon: [409, "bumpTooSoon"],
   rate_limited_post: [429, "rateLimitedPost"],

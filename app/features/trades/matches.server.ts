@@ -33,13 +33,19 @@ const MATCH_CACHE_MAX_KEYS = 1_000;
 
 /** A page, and its list items per reading language (their card names are in it). */
 type PageEntry = { page: MatchPage; items: Partial<Record<Locale, MatchListItem[]>>; json?: Uint8Array<ArrayBuffer> };
-type MatchEntry = { version: number; freshUntil: number; value: Promise<MatchView[]>; refreshing: boolean; pages: Map<number, PageEntry> };
+/**
+ * Why a user has no マッチ, so the empty list says what is true: no open offer, every open offer
+ * closed by a trade rule, or simply no offer fitting right now.
+ */
+export type MatchEmptyReason = "no_open_offer" | "closed_by_rules" | "no_match";
+type MatchResult = { matches: MatchView[]; emptyReason: MatchEmptyReason | null };
+type MatchEntry = { version: number; freshUntil: number; value: Promise<MatchResult>; refreshing: boolean; pages: Map<number, PageEntry> };
 type RankedMatch = { id: string; fitting: number };
 
 const matchCache = createCache<MatchEntry>({ name: "matches", max: MATCH_CACHE_MAX_KEYS, ttlMs: MATCH_CACHE_TTL_MS + MATCH_STALE_GRACE_MS });
 const encoder = new TextEncoder();
 
-function remember(key: string, version: number, value: Promise<MatchView[]>): MatchEntry {
+function remember(key: string, version: number, value: Promise<MatchResult>): MatchEntry {
   const entry: MatchEntry = { version, freshUntil: Date.now() + MATCH_CACHE_TTL_MS, value, refreshing: false, pages: new Map() };
   matchCache.set(key, entry);
   value.catch(() => matchCache.get(key) === entry && matchCache.delete(key));
@@ -68,13 +74,13 @@ function matchEntry(db: Db, userId: string, limit: number): MatchEntry {
 }
 
 /** The user's ranked マッチ (MATCH_LIMIT at most). */
-export function listMatches(db: Db, userId: string, limit = MATCH_LIMIT): Promise<MatchView[]> {
-  return matchEntry(db, userId, Math.min(Math.max(limit, 1), 100)).value;
+export async function listMatches(db: Db, userId: string, limit = MATCH_LIMIT): Promise<MatchView[]> {
+  return (await matchEntry(db, userId, Math.min(Math.max(limit, 1), 100)).value).matches;
 }
 
 async function pageEntry(db: Db, userId: string, page: number): Promise<PageEntry> {
   const entry = matchEntry(db, userId, MATCH_LIMIT);
-  const all = await entry.value;
+  const { matches: all } = await entry.value;
   let found = entry.pages.get(page);
   if (!found) {
     const start = (page - 1) * MATCH_PAGE_SIZE;
@@ -93,15 +99,21 @@ export async function listMatchPage(db: Db, userId: string, page = 1): Promise<M
 }
 
 /** A page of マッチ as its list shows it (the offer card and the pairing cards), made once per page. */
-export async function listMatchListPage(db: Db, userId: string, page: number, locale: Locale): Promise<{ items: MatchListItem[]; page: number; pageCount: number }> {
+export async function listMatchListPage(
+  db: Db,
+  userId: string,
+  page: number,
+  locale: Locale,
+): Promise<{ items: MatchListItem[]; page: number; pageCount: number; emptyReason: MatchEmptyReason | null }> {
   const found = await pageEntry(db, userId, page);
+  const { emptyReason } = await matchEntry(db, userId, MATCH_LIMIT).value;
   const items = (found.items[locale] ??= found.page.matches.map((match) => ({
     ...toListItem(match, locale),
     fitting: match.fitting,
     pairGive: match.pairs.flatMap((p) => p.give),
     pairWant: match.pairs.flatMap((p) => p.want),
   })));
-  return { items, page: found.page.page, pageCount: found.page.pageCount };
+  return { items, page: found.page.page, pageCount: found.page.pageCount, emptyReason };
 }
 
 /** A page of マッチ as the JSON API sends it, encoded once per page. */
@@ -128,10 +140,10 @@ type Mine = {
   giveAnyRarities: Set<string>;
 };
 
-async function computeMatches(db: Db, userId: string, limit: number): Promise<MatchView[]> {
-  const listed = await rowsOf<{ card_id: string; side: string; rarity: string; give_any: boolean; want_any: boolean }>(
+async function computeMatches(db: Db, userId: string, limit: number): Promise<MatchResult> {
+  const listed = await rowsOf<{ offer_id: string; card_id: string; side: string; rarity: string; give_any: boolean; want_any: boolean }>(
     db,
-    sql`select distinct c.card_id, c.side, k.rarity, o.give_any, o.want_any from ${tradeOfferCards} c
+    sql`select distinct o.id as offer_id, c.card_id, c.side, k.rarity, o.give_any, o.want_any from ${tradeOfferCards} c
         join ${tradeOffers} o on o.id = c.offer_id join ${cards} k on k.id = c.card_id
         where o.owner_id = ${userId} and ${offerOpenNow()}`,
   );
@@ -139,6 +151,11 @@ async function computeMatches(db: Db, userId: string, limit: number): Promise<Ma
   // closed stays on the board, marked, but is nobody's マッチ.
   const allowed = await cardTradeability(db, [...new Set(listed.map((m) => m.card_id))]);
   const tradeable = listed.filter((m) => allowed.get(m.card_id)?.tradeable);
+  const closedOffers = new Set(listed.filter((m) => !allowed.get(m.card_id)?.tradeable).map((m) => m.offer_id));
+  const none = (): MatchResult => ({
+    matches: [],
+    emptyReason: listed.length === 0 ? "no_open_offer" : listed.every((m) => closedOffers.has(m.offer_id)) ? "closed_by_rules" : "no_match",
+  });
   const wantAnyRarities = new Set(tradeable.filter((m) => m.side === "give" && m.want_any).map((m) => m.rarity));
   const giveAnyRarities = new Set(tradeable.filter((m) => m.side === "want" && m.give_any).map((m) => m.rarity));
   const named = (side: string) => [...new Map(tradeable.filter((m) => m.side === side).map((m) => [m.card_id, { card_id: m.card_id, rarity: m.rarity }])).values()];
@@ -152,9 +169,9 @@ async function computeMatches(db: Db, userId: string, limit: number): Promise<Ma
     wantAnyRarities: new Set([...wantAnyRarities].filter(both)),
     giveAnyRarities: new Set([...giveAnyRarities].filter(both)),
   };
-  if (![...receivable].some(both)) return [];
+  if (![...receivable].some(both)) return none();
   const ranked = (await rankMatches(db, userId, mine)).slice(0, limit);
-  if (!ranked.length) return [];
+  if (!ranked.length) return none();
   const rows = await rowsOf<OfferRow>(
     db,
     sql`select ${OFFER_COLUMNS} from ${tradeOffers} o join ${profiles} p on p.user_id = o.owner_id
@@ -166,7 +183,7 @@ async function computeMatches(db: Db, userId: string, limit: number): Promise<Ma
   const myWant = new Set(mine.want.map((m) => m.card_id));
   const myGive = new Set(mine.give.map((m) => m.card_id));
   const asPairing = (list: { card_id: string; rarity: string }[]) => list.map((m) => ({ cardId: m.card_id, rarity: m.rarity }));
-  return offers.map((offer, i) => {
+  const matches = offers.map((offer, i) => {
     // 何でも可 on their side: the card comes from my own list, of the rarities they name.
     const theirWantRarities = new Set(offer.want.map((c) => c.rarity));
     const theirGiveRarities = new Set(offer.give.map((c) => c.rarity));
@@ -178,6 +195,7 @@ async function computeMatches(db: Db, userId: string, limit: number): Promise<Ma
       : offer.want.filter((c) => myGive.has(c.cardId) || mine.giveAnyRarities.has(c.rarity));
     return { ...offer, fitting: page[i].fitting, pairs: pairsByRarity(receive, send) };
   });
+  return matches.length ? { matches, emptyReason: null } : none();
 }
 
 /**
@@ -203,8 +221,9 @@ type FittingOffer = RankedMatch & { owner: string; active: number; bumped: numbe
 /** The open offers of others that fit `mine` (at least one same-rarity 1:1 trade), unranked. */
 async function fittingOffers(q: Queryable, userId: string, mine: Mine): Promise<FittingOffer[]> {
   const keys = (list: string[]) => sql`array[${sql.join(list.map((k) => sql`${k}`), sql`, `)}]::text[]`;
-  const wantRarities = [...new Set(mine.want.map((c) => c.rarity))];
-  const giveRarities = [...new Set(mine.give.map((c) => c.rarity))];
+  // A rarity I take 何でも可 meets their 譲 何でも可 as well: they name the card in the room.
+  const wantRarities = [...new Set([...mine.want.map((c) => c.rarity), ...mine.wantAnyRarities])];
+  const giveRarities = [...new Set([...mine.give.map((c) => c.rarity), ...mine.giveAnyRarities])];
   const receiveKeys = [...mine.want.map((c) => `g:${c.card_id}`), ...[...mine.wantAnyRarities].map((r) => `gr:${r}`)];
   const sendKeys = [...mine.give.map((c) => `w:${c.card_id}`), ...[...mine.giveAnyRarities].map((r) => `wr:${r}`)];
   const none = sql`false`;
@@ -250,10 +269,11 @@ async function fittingOffers(q: Queryable, userId: string, mine: Mine): Promise<
         const rarity = rarityOf(value);
         if (rarity && (giveIds.has(value) || mine.giveAnyRarities.has(rarity))) add(send, rarity);
       } else if (kind === "wr" && offer.give_any) {
-        // They give 何でも可 of the rarity they want: any card of it on my want list.
-        add(receive, value, wantCount.get(value) ?? 0);
+        // They give 何でも可 of the rarity they want: any card of it on my want list, or, when I
+        // take 何でも可 of it too, the one card they will name.
+        add(receive, value, Math.max(wantCount.get(value) ?? 0, mine.wantAnyRarities.has(value) ? 1 : 0));
       } else if (kind === "gr" && offer.want_any) {
-        add(send, value, giveCount.get(value) ?? 0);
+        add(send, value, Math.max(giveCount.get(value) ?? 0, mine.giveAnyRarities.has(value) ? 1 : 0));
       }
     }
     let fitting = 0;

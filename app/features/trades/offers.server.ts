@@ -19,14 +19,13 @@ import {
   OFFER_TTL_HOURS,
   POSTS_PER_HOUR,
   RESPONSES_PER_HOUR,
-  TRADE_EXCLUDED_PACKS,
   pairsByRarity,
   type OfferStatus,
 } from "./rules";
 import { isBlockedEitherWay, notBlockedFor } from "../blocks/blocks.server";
 import { offerExpiredNow, offerOpenNow } from "../../db/open-offers";
 import { matchingOwners } from "./matches.server";
-import { assertCardsTradeable, loadTradeRules } from "./trade-rules.server";
+import { assertCardsTradeable, loadTradeRules, offersClosedByRules } from "./trade-rules.server";
 import { isCardTradeableAt } from "./trade-rules";
 import { isOfferId, OFFER_COLUMNS, withCards, type OfferRow } from "./offer-views.server";
 import { TradeError, type TradeErrorCode } from "./errors";
@@ -75,20 +74,14 @@ export async function checkOfferCards(
   for (const card of input.want) if (seen.has(card.cardId)) throw new TradeError("same_card_both_sides");
 
   const ids = [...new Set([...input.give, ...input.want].map((c) => c.cardId))];
-  const excluded = TRADE_EXCLUDED_PACKS.length ? TRADE_EXCLUDED_PACKS : ["-"];
-  const found = await rowsOf<{ id: string; name: string; rarity: string; listed: boolean }>(
+  const found = await rowsOf<{ id: string; name: string; rarity: string }>(
     db,
-    sql`select c.id, c.name, c.rarity,
-          exists (select 1 from card_packs cp where cp.card_id = c.id
-                  and cp.pack_id not in (${sql.join(excluded.map((p) => sql`${p}`), sql`, `)})) as listed
-        from ${cards} c
-        where c.id in (${sql.join(ids.map((id) => sql`${id}`), sql`, `)})`,
+    sql`select c.id, c.name, c.rarity from ${cards} c where c.id in (${sql.join(ids.map((id) => sql`${id}`), sql`, `)})`,
   );
   const byId = new Map(found.map((row) => [row.id, row]));
   const check = (card: { cardId: string; count: number }): CheckedCard => {
     const row = byId.get(card.cardId);
     if (!row) throw new TradeError("unknown_card");
-    if (!row.listed) throw new TradeError("not_tradeable", { name: row.name });
     return { cardId: row.id, count: card.count, rarity: row.rarity, name: row.name };
   };
   const give = input.give.map(check);
@@ -327,7 +320,7 @@ export async function offerPrefill(
   const prefill = [];
   for (const { cardId, count } of wanted) {
     const card = index.byId.get(cardId);
-    if (!card || !isCardTradeableAt(rules, card, now) || !card.packIds.some((id) => !TRADE_EXCLUDED_PACKS.includes(id))) continue;
+    if (!card || !isCardTradeableAt(rules, card, now)) continue;
     prefill.push({ cardId, name: card.name, nameEn: card.nameEn, rarity: card.rarity, count, setCode: card.setCode, number: card.number });
     if (prefill.length >= MAX_CARDS_PER_SIDE) break;
   }
@@ -375,6 +368,11 @@ export async function openChatRoomForOffer(
   { offerId, userId }: { offerId: string; userId: string },
 ): Promise<{ roomId: string; created: boolean }> {
   if (!isOfferId(offerId)) throw new TradeError("not_found");
+  // A rule that closed one of its cards lets no new room open (docs/decisions/018); read before
+  // the transaction, since the rules come through the cache and the card index.
+  const offerCards = await db.select({ cardId: tradeOfferCards.cardId, side: tradeOfferCards.side }).from(tradeOfferCards).where(eq(tradeOfferCards.offerId, offerId));
+  const ruleClosed =
+    (await offersClosedByRules(db, [{ id: offerId, give: offerCards.filter((c) => c.side === "give"), want: offerCards.filter((c) => c.side === "want") }])).size > 0;
   return db.transaction(async (tx) => {
     await lockActiveProfile(tx, userId, true);
     const [offer] = await rowsOf<{ owner_id: string; status: string; expired: boolean; suspended: boolean }>(
@@ -387,13 +385,13 @@ export async function openChatRoomForOffer(
     if (offer.owner_id === userId) throw new TradeError("own_offer");
     if (await isBlockedEitherWay(tx, userId, offer.owner_id)) throw new TradeError("blocked");
     const isOpen = offer.status === "open" && !offer.expired;
-    if (!isOpen) {
-      // A closed or expired offer still lets an existing conversation continue.
+    if (!isOpen || ruleClosed) {
+      // A closed or expired offer, or one a rule closed, still lets an existing conversation continue.
       const [existing] = await tx
         .select({ id: chatRooms.id })
         .from(chatRooms)
         .where(and(eq(chatRooms.offerId, offerId), eq(chatRooms.partnerId, userId)));
-      if (!existing) throw new TradeError("not_open");
+      if (!existing) throw new TradeError(isOpen ? "rule_closed" : "not_open");
       return { roomId: existing.id, created: false };
     }
     const [room] = await rowsOf<{ id: string; created: boolean }>(

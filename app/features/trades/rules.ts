@@ -22,8 +22,6 @@ export const BOARD_PAGE_SIZE = 20;
 /** マッチ keeps the best this many offers, shown MATCH_PAGE_SIZE to a page. */
 export const MATCH_LIMIT = 50;
 export const MATCH_PAGE_SIZE = 10;
-/** docs/product-rules.md §9: the trade card picker hides the Shining High pack (Triumphant Light is offered). */
-export const TRADE_EXCLUDED_PACKS: readonly string[] = ["shining-high"];
 
 export const OFFER_STATUSES = ["open", "negotiating", "completed", "closed", "expired"] as const;
 export type OfferStatus = (typeof OFFER_STATUSES)[number];

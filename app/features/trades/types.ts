@@ -1,5 +1,6 @@
 import type { CardFace } from "../../lib/card-face";
 import type { OfferStatus, RarityPairs } from "./rules";
+import type { CardSearchResult } from "../cards/types";
 
 // Shapes the trade service returns; client components import them from here, not from the server file.
 
@@ -69,3 +70,6 @@ export type BoardPage = { offers: OfferView[]; nextCursor: string | null };
 export type MatchPage = { matches: MatchView[]; page: number; pageCount: number; total: number };
 
 
+
+/** A card in the trade picker: tradeable now (`opensAt` null), or marked with the time a dated rule opens it. */
+export type TradePickerCard = CardSearchResult & { opensAt: string | null };

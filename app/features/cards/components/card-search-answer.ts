@@ -7,7 +7,8 @@ import type { CardSearchResult } from "../types";
  * What /api/cards/search answers. Loaded with the first search, not with the page: zod is not
  * part of a card list's or the trade board's first load.
  */
-export const SearchAnswer = z.object({ cards: z.array(record<CardSearchResult>()) });
+/** `opensAt`: only the trade picker sends it (a card a dated trade rule opens later). */
+export const SearchAnswer = z.object({ cards: z.array(record<CardSearchResult & { opensAt?: string | null }>()) });
 
 export function searchCards(url: string, signal: AbortSignal): Promise<z.output<typeof SearchAnswer>> {
   return load(url, SearchAnswer, { signal });

@@ -5,6 +5,7 @@ import { cardName } from "../../../lib/card-name";
 import { cardsMessages } from "../messages";
 import { displayRarity } from "../../../lib/rarity";
 import type { CardSearchResult } from "../types";
+import { tokyoShortDateTime } from "../../../lib/tokyo-time";
 
 /**
  * Card search picker for the trade board, deck editor and article editor: an ARIA 1.2
@@ -15,7 +16,9 @@ import type { CardSearchResult } from "../types";
  * - `onSelect(card)` (required): called with the chosen `CardSearchResult`
  *   (`id, name, nameEn, rarity, imageUrl, number, packId, packName, packNameEn`).
  * - `tradeableOnly?`: only rarities whose `rarities.tradeable` is true.
- * - `excludePacks?`: pack ids to leave out (e.g. `["shining-high"]` in the trade picker, docs/product-rules.md §9).
+ * - `excludePacks?`: pack ids to leave out.
+ * - `searchUrl?`: another search answering the same shape (the trade picker's `/api/trades/picker`,
+ *   whose cards may carry `opensAt`: shown, marked with the date, and not choosable).
  * - `placeholder?`: input placeholder (default カード名（ひらがな・カタカナ・英語）).
  * - `clearOnSelect?`: empty the input after a choice (default true; false shows the chosen name).
  * - `id?`: id of the input, for an outside `<label htmlFor>`.
@@ -31,11 +34,21 @@ export type CardSearchProps = {
   onSelect: (card: CardSearchResult) => void;
   tradeableOnly?: boolean;
   excludePacks?: string[];
+  searchUrl?: string;
   placeholder?: string;
   hideLabel?: boolean;
   clearOnSelect?: boolean;
   id?: string;
 };
+
+/** The next option in `step` direction that can be chosen (marked ones are skipped), or -1. */
+function nextChoosable(results: readonly { opensAt?: string | null }[], from: number, step: 1 | -1): number {
+  for (let n = 1; n <= results.length; n++) {
+    const i = (((from + step * n) % results.length) + results.length) % results.length;
+    if (!results[i].opensAt) return i;
+  }
+  return -1;
+}
 
 // docs/product-rules.md §9: search debounce 300 ms.
 export const SEARCH_DEBOUNCE_MS = 300;
@@ -47,6 +60,7 @@ export function CardSearch({
   onSelect,
   tradeableOnly = false,
   excludePacks,
+  searchUrl = "/api/cards/search",
   placeholder,
   hideLabel = false,
   clearOnSelect = true,
@@ -58,7 +72,7 @@ export function CardSearch({
   const inputId = id ?? `${autoId}-input`;
   const listId = `${autoId}-list`;
   const [query, setQuery] = useState("");
-  const [results, setResults] = useState<CardSearchResult[]>([]);
+  const [results, setResults] = useState<(CardSearchResult & { opensAt?: string | null })[]>([]);
   const [status, setStatus] = useState<Status>("idle");
   const [open, setOpen] = useState(false);
   const [active, setActive] = useState(-1);
@@ -82,11 +96,11 @@ export function CardSearch({
       if (excludeKey) params.set("excludePacks", excludeKey);
       setStatus("loading");
       import("./card-search-answer")
-        .then(({ searchCards }) => searchCards(`/api/cards/search?${params}`, current.signal))
+        .then(({ searchCards }) => searchCards(`${searchUrl}?${params}`, current.signal))
         .then((body) => {
           if (current.signal.aborted) return;
           setResults(body.cards);
-          setActive(body.cards.length ? 0 : -1);
+          setActive(body.cards.findIndex((card) => !card.opensAt));
           setStatus("done");
           setOpen(true);
         })
@@ -98,12 +112,14 @@ export function CardSearch({
         });
     }, SEARCH_DEBOUNCE_MS);
     return () => clearTimeout(timer);
-  }, [query, tradeableOnly, excludeKey]);
+  }, [query, tradeableOnly, excludeKey, searchUrl]);
 
   useEffect(() => () => controller.current?.abort(), []);
 
   const choose = useCallback(
-    (card: CardSearchResult) => {
+    (card: CardSearchResult & { opensAt?: string | null }) => {
+      // A card a dated rule opens later is shown, marked, but cannot be chosen yet.
+      if (card.opensAt) return;
       onSelect(card);
       setOpen(false);
       setActive(-1);
@@ -123,11 +139,11 @@ export function CardSearch({
     if (event.key === "ArrowDown") {
       event.preventDefault();
       if (!open) setOpen(true);
-      if (results.length) setActive((i) => (i + 1) % results.length);
+      if (results.length) setActive((i) => nextChoosable(results, i, 1));
     } else if (event.key === "ArrowUp") {
       event.preventDefault();
       if (!open) setOpen(true);
-      if (results.length) setActive((i) => (i <= 0 ? results.length - 1 : i - 1));
+      if (results.length) setActive((i) => nextChoosable(results, i, -1));
     } else if (event.key === "Enter") {
       if (open && active >= 0 && results[active]) {
         event.preventDefault();
@@ -187,13 +203,14 @@ export function CardSearch({
             id={optionId(i)}
             role="option"
             aria-selected={i === active}
+            aria-disabled={card.opensAt ? true : undefined}
             // mousedown keeps the focus in the input, so blur does not close the list first
             onMouseDown={(event) => {
               event.preventDefault();
               choose(card);
             }}
-            onMouseEnter={() => setActive(i)}
-            className={`flex cursor-pointer items-center gap-3 px-3 py-1.5 text-sm ${i === active ? "bg-brand-50 text-brand-900" : "text-slate-800"}`}
+            onMouseEnter={() => !card.opensAt && setActive(i)}
+            className={`flex items-center gap-3 px-3 py-1.5 text-sm ${card.opensAt ? "cursor-not-allowed bg-slate-50 text-slate-700" : "cursor-pointer"} ${i === active ? "bg-brand-50 text-brand-900" : card.opensAt ? "" : "text-slate-800"}`}
           >
             <span className="w-10 shrink-0">
               <CardImage face={card} sizes="40px" decorative />
@@ -201,6 +218,11 @@ export function CardSearch({
             <span className="min-w-0 flex-1">
               <span className="block truncate font-medium">{cardName(card, locale)}</span>
               <span className="block truncate text-xs text-slate-600">{locale === "en" && card.packNameEn ? card.packNameEn : card.packName}</span>
+              {card.opensAt ? (
+                <span className="block text-xs font-bold text-amber-900" data-testid="opens-at">
+                  {t("tradeableFrom", { date: tokyoShortDateTime(card.opensAt, locale) })}
+                </span>
+              ) : null}
             </span>
             {/* What tells same-name cards apart: set and number, then rarity. */}
             <span className="shrink-0 text-right text-xs leading-tight">

@@ -10,10 +10,10 @@ import { cardPrint } from "../../../lib/card-print";
 import type { CardSearchResult } from "../../cards/types";
 import { tradeErrorMessages } from "../error-messages";
 import { tradesMessages } from "../messages";
-import { cardTradeabilityAt, tradeableRaritiesAt, type TradeRules } from "../trade-rules";
+import { cardTradeabilityAt, type TradeRules } from "../trade-rules";
 import { tradeRulesMessages } from "../trade-rules-messages";
 import { tokyoShortDateTime } from "../../../lib/tokyo-time";
-import { COMMENT_MAX_LENGTH, MAX_CARDS_PER_SIDE, MAX_COPIES, MIN_COPIES, TRADE_EXCLUDED_PACKS, pairsByRarity } from "../rules";
+import { COMMENT_MAX_LENGTH, MAX_CARDS_PER_SIDE, MAX_COPIES, MIN_COPIES, pairsByRarity } from "../rules";
 
 /** A card chosen for one side; its set and number tell apart the prints that share a name and rarity. */
 export type ChosenCard = { cardId: string; name: string; nameEn?: string; rarity: string; count: number; setCode?: string | null; number?: number | null };
@@ -86,9 +86,13 @@ function ChosenList({
 }
 
 /**
- * The offer form: 譲 and 求 from the trade card picker (tradeable rarities only, Shining High
- * hidden — docs/product-rules.md §9), 1–2 copies each, a comment, and the possible same-rarity pairs live.
+ * The offer form: 譲 and 求 from the trade card picker (what the trade rules allow now, and
+ * marked, what a dated rule will open: docs/decisions/033), 1–2 copies each, a comment, and the
+ * possible same-rarity pairs live.
  */
+/** The trade picker's search: the cards under the trade rules (features/trades/endpoints.server.ts). */
+const TRADE_PICKER_URL = "/api/trades/picker";
+
 export function OfferForm({
   initialGive = [],
   initialWant = [],
@@ -127,9 +131,6 @@ export function OfferForm({
   const [giveAny, setGiveAny] = useState(initialGiveAny);
   const [wantAny, setWantAny] = useState(initialWantAny);
   const [ruleError, setRuleError] = useState<{ side: Side; text: string } | null>(null);
-  // The picker's own filter knows only the catalogue's default rarities: when a rule opened
-  // another rarity, show every card and let the rules below decide.
-  const pickerTradeableOnly = tradeableRaritiesAt(rules, now).every((code) => rules.rarityDefaults[code]);
 
   const add = useCallback((side: Side, card: CardSearchResult) => {
     const state = cardTradeabilityAt(rules, { rarity: card.rarity, packIds: [card.packId] }, now);
@@ -201,7 +202,7 @@ export function OfferForm({
           <legend className="px-1 font-bold text-brand-800">{t("giveLong")}</legend>
           {anyToggle("give")}
           {giveAny ? null : (
-            <CardSearch label={t("pickGive")} onSelect={onGive} tradeableOnly={pickerTradeableOnly} excludePacks={[...TRADE_EXCLUDED_PACKS]} />
+            <CardSearch label={t("pickGive")} onSelect={onGive} searchUrl={TRADE_PICKER_URL} />
           )}
           {ruleError?.side === "give" ? (
             <p role="alert" className="text-sm font-medium text-red-700" data-testid="rule-error">
@@ -219,7 +220,7 @@ export function OfferForm({
           <legend className="px-1 font-bold text-sky-800">{t("wantLong")}</legend>
           {anyToggle("want")}
           {wantAny ? null : (
-            <CardSearch label={t("pickWant")} onSelect={onWant} tradeableOnly={pickerTradeableOnly} excludePacks={[...TRADE_EXCLUDED_PACKS]} />
+            <CardSearch label={t("pickWant")} onSelect={onWant} searchUrl={TRADE_PICKER_URL} />
           )}
           {ruleError?.side === "want" ? (
             <p role="alert" className="text-sm font-medium text-red-700" data-testid="rule-error">
