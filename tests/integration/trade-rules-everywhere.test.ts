@@ -69,6 +69,13 @@ describe("one trade rule everywhere (docs/decisions/033)", () => {
   it("the Shining High exclusion is a pack rule in the data: on the rules page, refused by the gate and left out of the picker until an admin lifts it", async () => {
     const admin = await createUser(db, { role: "admin" });
     const user = await createUser(db);
+    // The rule closes a card when any of its packs is closed (018); the old constant left a card
+    // out only when all its packs were excluded. No card of the catalogue is in both.
+    const [both] = await rowsOf<{ n: number }>(
+      db,
+      sql`select count(*)::int as n from card_packs s join card_packs o on o.card_id = s.card_id and o.pack_id <> 'shining-high' where s.pack_id = 'shining-high'`,
+    );
+    expect(both.n).toBe(0);
     const page = await tradeRulesPageData(db);
     expect(page.rules.changes.filter((c) => c.target === "shining-high").map((c) => `${c.scope}:${c.tradeable}:${c.note}`)).toEqual([
       "pack:false:シャイニングハイのパックのカードはトレード対象外です（サイト開設時からの取り扱い）。",
