@@ -318,6 +318,13 @@ describe("export", () => {
     expect(agreed.chatRooms[0].partner).toEqual({ displayName: u.partner.name, friendId: "9999888877776666" });
   });
 
+  it("keeps an offer's 何でも可 side: the export says which side takes any card of the named side's rarity", async () => {
+    const u = await busyUser("何でも可", "3333444455556666");
+    await database.db.execute(sql`update trade_offers set want_any = true where id = ${u.myOffer.id}::uuid`);
+    const file = await exportAccountData(database.db, env, u.id);
+    expect(file.tradeOffers[0]).toMatchObject({ id: u.myOffer.id, giveAny: false, wantAny: true });
+  });
+
   it("also holds the account's role, read positions, sign-in failures, hourly counts, activity records and what it wrote as an administrator", async () => {
     const u = await busyUser("全部入り", "2222333344445555");
     // A wrong password against the address, from some client; an administrator's trade-rule change and upload.

@@ -149,7 +149,8 @@ export async function exportAccountData(db: Db, env: Env, userId: string) {
     .where(eq(sessions.userId, userId));
 
   const offers = await db
-    .select({ id: tradeOffers.id, status: tradeOffers.status, comment: tradeOffers.comment, createdAt: tradeOffers.createdAt, updatedAt: tradeOffers.updatedAt, expiresAt: tradeOffers.expiresAt, completedAt: tradeOffers.completedAt })
+    // giveAny / wantAny: a 何でも可 side names no card, so without them the offer would read as one-sided.
+    .select({ id: tradeOffers.id, status: tradeOffers.status, giveAny: tradeOffers.giveAny, wantAny: tradeOffers.wantAny, comment: tradeOffers.comment, createdAt: tradeOffers.createdAt, updatedAt: tradeOffers.updatedAt, expiresAt: tradeOffers.expiresAt, completedAt: tradeOffers.completedAt })
     .from(tradeOffers)
     .where(eq(tradeOffers.ownerId, userId))
     .orderBy(asc(tradeOffers.createdAt));
