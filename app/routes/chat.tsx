@@ -40,6 +40,8 @@ export const loader = withPageErrors(async function loader({ request, params, co
           id: view.offer.id,
           status: view.offer.status,
           comment: view.offer.comment,
+          giveAny: view.offer.giveAny,
+          wantAny: view.offer.wantAny,
           cards: view.offer.cards.map(({ packName: _packName, ...card }) => card),
         },
         initialMessages: messages,

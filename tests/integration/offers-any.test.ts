@@ -5,7 +5,8 @@ import { seedCatalogue } from "../../app/features/cards/catalogue.server";
 import { listBoard } from "../../app/features/trades/board.server";
 import { offerFieldsFromForm, parseOfferInput } from "../../app/features/trades/http.server";
 import { listMatches } from "../../app/features/trades/matches.server";
-import { createOffer, getOffer, TradeError } from "../../app/features/trades/offers.server";
+import { createOffer, getOffer, openChatRoomForOffer, TradeError } from "../../app/features/trades/offers.server";
+import { getRoomView, roomListQuery, roomSummaries, type RoomListRow } from "../../app/features/chat/room-views.server";
 import { TradeRuleChangeSchema } from "../../app/features/trades/trade-rules.schema";
 import { addTradeRuleChange, offersClosedByRules } from "../../app/features/trades/trade-rules.server";
 import { offerShareModel } from "../../app/features/share/share.server";
@@ -120,6 +121,11 @@ describe("何でも可 offers", () => {
     const bMatches = await listMatches(db, b.id);
     expect(bMatches.map((m) => m.id)).toContain(aOffer.id);
     expect(bMatches.find((m) => m.id === aOffer.id)).toMatchObject({ fitting: 1, wantAny: true });
+    // B answers A's offer: the room and B's room list know which side is 何でも可 (it names no card).
+    const { roomId } = await openChatRoomForOffer(db, { offerId: aOffer.id, userId: b.id });
+    expect((await getRoomView(db, roomId, b.id)).offer).toMatchObject({ giveAny: false, wantAny: true });
+    const [listed] = await roomSummaries(db, b.id, await rowsOf<RoomListRow>(db, roomListQuery(b.id)));
+    expect(listed).toMatchObject({ id: roomId, role: "partner", giveAny: false, wantAny: true });
     // Each heard of the other's offer when it was posted (the same rule as マッチ).
     const heard = await rowsOf<{ user_id: string }>(db, sql`select user_id from notifications where kind = 'match' and offer_id = ${bOffer.id}::uuid`);
     expect(heard.map((r) => r.user_id)).toContain(a.id);

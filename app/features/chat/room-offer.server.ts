@@ -8,7 +8,8 @@ import type { RuleClosedCard } from "./protocol";
 
 /** The offer a room is about, as the room page and the room list show it: each card's picture, side and count. */
 export type OfferCard = Omit<CardFace, "id"> & { cardId: string; side: "give" | "want"; count: number; packName: string };
-export type RoomOffer = { id: string; ownerId: string; status: string; comment: string; cards: OfferCard[] };
+/** `giveAny` / `wantAny`: that side is 何でも可 and names no card (any card of the other side's rarities). */
+export type RoomOffer = { id: string; ownerId: string; status: string; comment: string; giveAny: boolean; wantAny: boolean; cards: OfferCard[] };
 
 export async function offerCards(db: Db, offerIds: string[]): Promise<Map<string, OfferCard[]>> {
   const result = new Map<string, OfferCard[]>();

@@ -46,7 +46,7 @@ export async function getRoomView(db: Db, roomId: string, userId: string): Promi
   const room = await requireRoomMember(db, roomId, userId);
   const partnerId = otherParticipant(room, userId);
   const [offer] = await db
-    .select({ id: tradeOffers.id, ownerId: tradeOffers.ownerId, status: tradeOffers.status, comment: tradeOffers.comment })
+    .select({ id: tradeOffers.id, ownerId: tradeOffers.ownerId, status: tradeOffers.status, comment: tradeOffers.comment, giveAny: tradeOffers.giveAny, wantAny: tradeOffers.wantAny })
     .from(tradeOffers)
     .where(eq(tradeOffers.id, room.offerId));
   const [cardsByOffer, who, cursor, blockers] = await Promise.all([
@@ -90,6 +90,9 @@ export type ChatRoomSummary = {
   /** Whose offer it is, so the list can label the cards from the reader's side. */
   role: "owner" | "partner";
   offerCards: OfferCard[];
+  /** The offer's 何でも可 sides (they name no card). */
+  giveAny: boolean;
+  wantAny: boolean;
   lastMessage: { kind: "text" | "system"; body: string; senderId: string | null; createdAt: string } | null;
   unread: number;
 };
@@ -101,6 +104,8 @@ export type RoomListRow = {
   partner_id: string;
   offer_id: string;
   offer_status: string;
+  give_any: boolean;
+  want_any: boolean;
   last_kind: string | null;
   last_body: string | null;
   last_sender: string | null;
@@ -110,7 +115,7 @@ export type RoomListRow = {
 
 /** The user's rooms, most recent activity first, with the offer's status, the last message and the unread count. */
 export function roomListQuery(userId: string, limit = 50): SQL {
-  return sql`select r.id, r.owner_id, r.partner_id, r.offer_id, o.status as offer_status,
+  return sql`select r.id, r.owner_id, r.partner_id, r.offer_id, o.status as offer_status, o.give_any, o.want_any,
         m.kind as last_kind, m.body as last_body, m.sender_id as last_sender, m.created_at as last_at,
         (select count(*)::int from ${chatMessages} u
           where u.room_id = r.id
@@ -137,6 +142,8 @@ export async function roomSummaries(db: Db, userId: string, rows: readonly RoomL
     offerStatus: r.offer_status,
     role: r.owner_id === userId ? ("owner" as const) : ("partner" as const),
     offerCards: cardsByOffer.get(r.offer_id) ?? [],
+    giveAny: Boolean(r.give_any),
+    wantAny: Boolean(r.want_any),
     lastMessage:
       r.last_body !== null && r.last_at !== null
         ? { kind: r.last_kind === "system" ? "system" : "text", body: r.last_body, senderId: r.last_sender, createdAt: new Date(r.last_at).toISOString() }

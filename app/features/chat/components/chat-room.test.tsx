@@ -36,13 +36,13 @@ const card = (cardId: string, name: string, nameEn: string, side: "give" | "want
   number: 1,
 });
 
-function render(state: Partial<RoomState>, locale: Locale = "ja") {
+function render(state: Partial<RoomState>, locale: Locale = "ja", offer: Partial<ChatRoomProps["offer"]> = {}) {
   const props: ChatRoomProps = {
     roomId: "room-1",
     role: "partner",
     me: { id: "me", displayName: "サトシ", hasFriendId: true },
     partner: { id: "owner", displayName: "カスミ", completedTrades: 2 },
-    offer: { id: "offer-1", status: "open", comment: "", cards: [card("A1-094", "ピカチュウ", "Pikachu", "give"), card("A1-095", "ライチュウ", "Raichu", "want")] },
+    offer: { id: "offer-1", status: "open", comment: "", giveAny: false, wantAny: false, cards: [card("A1-094", "ピカチュウ", "Pikachu", "give"), card("A1-095", "ライチュウ", "Raichu", "want")], ...offer },
     initialMessages: [],
     initialState: { roomId: "room-1", progress: progress(false), offerStatus: "open", blockerIds: [], friendIds: null, ruleClosedCards: [], ...state },
     lastSeq: 0,
@@ -90,5 +90,15 @@ describe("the chat room when a trade-rule change closed a card of its offer", ()
     expect(html).toContain("5555-6666-7777-8888");
     expect(html).toContain("ライチュウは今はトレードできません");
     expect(stepButtons(html).filter((b) => b.enabled)).toEqual([]);
+  });
+});
+
+describe("a 何でも可 room", () => {
+  it("names the 何でも可 side in the summary and the cards instead of leaving it empty: the partner of 譲 ピカチュウ / 求 何でも可 gives 何でも可", () => {
+    const html = render({}, "ja", { wantAny: true, cards: [card("A1-094", "ピカチュウ", "Pikachu", "give")] });
+    const summary = /data-testid="trade-panel-summary">(.*?)<\/span><\/span>/.exec(html)?.[1] ?? "";
+    expect(summary.replace(/<[^>]+>/g, "")).toBe("渡す: 何でも可（同じレアリティ） ⇄ もらう: ピカチュウ◆◆");
+    expect(html).toContain('data-testid="room-any-side"');
+    expect(render({}, "en", { wantAny: true, cards: [card("A1-094", "ピカチュウ", "Pikachu", "give")] })).toContain("Any card (same rarity)");
   });
 });

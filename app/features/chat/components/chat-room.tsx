@@ -22,6 +22,8 @@ export type ChatRoomProps = {
     id: string;
     status: string;
     comment: string;
+    giveAny: boolean;
+    wantAny: boolean;
     cards: RoomOfferCard[];
   };
   initialMessages: ChatMessage[];
@@ -126,7 +128,7 @@ export function ChatRoom(props: ChatRoomProps) {
         <span className="shrink-0 rounded-full bg-brand-100 px-2 py-0.5 text-xs font-bold text-brand-800">{t(OFFER_STATUS_KEYS[state.offerStatus] ?? "statusClosed")}</span>
         {/* Two lines, so a phone shows both sides; the text still reads "渡す: A ⇄ もらう: B". */}
         <span className="min-w-0 flex-1" data-testid="trade-panel-summary">
-          {roomOfferLine(props.offer.cards, props.role, (key) => t(key)).map((part, i) => (
+          {roomOfferLine(props.offer.cards, props.role, props.offer, (key) => t(key)).map((part, i) => (
             <Fragment key={i}>
               {i > 0 ? " " : null}
               <span className="block truncate">{i > 0 ? `⇄ ${part}` : part}</span>
@@ -151,7 +153,7 @@ export function ChatRoom(props: ChatRoomProps) {
               {t(OFFER_STATUS_KEYS[state.offerStatus] ?? "statusClosed")}
             </span>
           </div>
-          <RoomOfferCards cards={props.offer.cards} role={props.role} />
+          <RoomOfferCards cards={props.offer.cards} role={props.role} any={props.offer} />
           {props.offer.comment ? <p className="mt-2 whitespace-pre-wrap text-sm text-slate-700">{props.offer.comment}</p> : null}
         </section>
 

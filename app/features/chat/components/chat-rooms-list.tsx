@@ -1,12 +1,12 @@
 import { useEffect, useRef } from "react";
 import { Link, useRevalidator } from "react-router";
-import { displayRarity } from "../../../lib/rarity";
 import { useLocale, useT } from "../../../lib/i18n";
 import { useShownName } from "../../users/components/shown-name";
 import { acquireChatSocket } from "../chat-socket";
 import { tokyoDateTime } from "../../../lib/tokyo-time";
 import { chatMessages, OFFER_STATUS_KEYS, type ChatMessageKey } from "../messages";
 import { readerSide, sidesForReader } from "../reader-side";
+import { roomSideText } from "./room-offer-cards";
 
 export type ChatRoomListItem = {
   id: string;
@@ -14,6 +14,9 @@ export type ChatRoomListItem = {
   offerStatus: string;
   role: "owner" | "partner";
   offerCards: { cardId: string; side: "give" | "want"; name: string; rarity: string }[];
+  /** The offer's 何でも可 sides (they name no card). */
+  giveAny: boolean;
+  wantAny: boolean;
   lastMessage: { kind: "text" | "system"; body: string; createdAt: string } | null;
   unread: number;
 };
@@ -83,10 +86,7 @@ export function ChatRoomsList({ rooms }: { rooms: ChatRoomListItem[] }) {
                     {sidesForReader(room.role)
                       .map(
                         (side) =>
-                          `${t(readerSide(side, room.role))}: ${room.offerCards
-                            .filter((c) => c.side === side)
-                            .map((c) => `${c.name} ${displayRarity(c.rarity)}`)
-                            .join("・")}`,
+                          `${t(readerSide(side, room.role))}: ${roomSideText(room.offerCards, side, room, t("anySide"), " ")}`,
                       )
                       .join(" ⇄ ")}
                   </p>
