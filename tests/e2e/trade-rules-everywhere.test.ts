@@ -205,6 +205,13 @@ describe("one trade rule everywhere", () => {
         await me.page.getByRole("heading", { name: `${other.name}さんのトレード募集` }).waitFor();
       });
     }
+    // E answers D's offer from マッチ: the room names E's side 何でも可 instead of leaving it empty.
+    await eve.page.goto(`${server.url}/trades?view=matches`);
+    await eve.page.locator("article", { has: eve.page.getByRole("heading", { name: `${dora.name}さんのトレード募集` }) }).getByRole("button", { name: "交渉する" }).click();
+    await eve.page.waitForURL(/\/chat\//);
+    await atBothWidths(eve.page, "room-any-side", async () => {
+      expect((await eve.page.getByTestId("trade-panel-summary").textContent())?.replace(/\s+/g, " ")).toBe(`渡す: 何でも可（同じレアリティ） ⇄ もらう: ${anyPair.name}◆◆`);
+    });
     for (const p of [dora, eve]) {
       expect(p.problems).toEqual([]);
       await p.context.close();
