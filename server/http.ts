@@ -132,7 +132,7 @@ export async function createHttpApp(options: {
 
   // Better Auth at /api/auth/*, before any body parser (it reads the raw body itself): only the
   // endpoints a browser uses itself; the rest are reached through our page actions.
-  const authHandler = toNodeHandler(publicAuthRequestHandler(getAuth(database.db, env)));
+  const authHandler = toNodeHandler(publicAuthRequestHandler(getAuth(database.db, env), env));
   app.all(`${AUTH_BASE_PATH}/*splat`, (req, res) => void authHandler(req, res));
 
   app.get("/healthz", async (_req, res) => {

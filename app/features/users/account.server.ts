@@ -1,3 +1,4 @@
+import { isPlaceholderAddress } from "./line-login.server";
 import { createEmailVerificationToken } from "better-auth/api";
 import { and, asc, desc, eq, gt, inArray, ne, or, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.server";
@@ -292,12 +293,18 @@ export async function exportAccountData(db: Db, env: Env, userId: string) {
     .where(eq(tradeRuleChanges.createdBy, userId))
     .orderBy(asc(tradeRuleChanges.createdAt));
   const settingsSaved = await db.select({ updatedAt: siteSettings.updatedAt }).from(siteSettings).where(eq(siteSettings.updatedBy, userId));
+  // The ways in: a password (never its hash) and each linked provider with the ID it knows the
+  // player by (LINE's user ID); no provider tokens.
+  const ways = await db.select({ providerId: accounts.providerId, accountId: accounts.accountId, password: accounts.password, createdAt: accounts.createdAt }).from(accounts).where(eq(accounts.userId, userId));
 
   return {
     format: "torepoke-account-export/1",
     exportedAt: new Date().toISOString(),
     site: env.siteUrl,
-    account: { ...account, loginMethod: "email-password" },
+    account: { ...account, emailIsPlaceholder: isPlaceholderAddress(account.email) },
+    loginMethods: ways
+      .filter((w) => w.providerId !== "credential" || !!w.password)
+      .map((w) => (w.providerId === "credential" ? { provider: "email-password", since: w.createdAt } : { provider: w.providerId, accountId: w.accountId, since: w.createdAt })),
     profile: profile ?? null,
     sessions: sessionRows,
     tradeOffers: offers.map((o) => ({ ...o, cards: offerCards.filter((c) => c.offerId === o.id).map(({ cardId, side, count }) => ({ cardId, side, count })) })),
