@@ -11,6 +11,9 @@ import { CLIENT_IP_HEADER, getAuth } from "../../app/features/users/auth.server"
 import { isPlaceholderAddress } from "../../app/features/users/line-login.server";
 import { loginMethods, startLineLink, startLineSignIn, unlinkLine } from "../../app/features/users/login-methods.server";
 import { loadEnv, type Env } from "../../app/lib/env.server";
+import * as loginLineRoute from "../../app/routes/login.line";
+import { action as accountAction } from "../../app/routes/profile.account";
+import type { AppLoadContext } from "react-router";
 import { startHttpApp } from "../support/http-app";
 import { CookieJar, LINE_TEST_CLIENT_ID, LINE_TEST_CLIENT_SECRET, startLineStandIn, throughLine, type LineUser } from "../support/line-stand-in";
 import { createTestDatabase, type TestDatabase } from "../support/test-db";
@@ -38,7 +41,7 @@ beforeAll(async () => {
     LINE_CLIENT_SECRET: LINE_TEST_CLIENT_SECRET,
     LINE_TEST_ORIGIN: line.origin,
   });
-  http = await startHttpApp({ env, database, routes: {} });
+  http = await startHttpApp({ env, database, routes: { "login/line": loginLineRoute } });
 });
 afterAll(async () => {
   await http?.close();
@@ -229,5 +232,95 @@ describe("ログイン方法", () => {
     await expect(unlinkLine(database.db, env, request, user!.id)).rejects.toMatchObject({ code: "last_login_method", status: 409 });
     expect(await loginMethods(database.db, env, user!.id)).toMatchObject({ line: { linkedAt: expect.any(Date) } });
     expect(await database.db.select({ id: sessions.id }).from(sessions).where(eq(sessions.userId, user!.id))).toHaveLength(1);
+  });
+});
+
+const context = () => ({ db: database.db, env, cspNonce: "test" }) as unknown as AppLoadContext;
+/** The account page's form, as the browser submits it. */
+async function accountForm(jar: CookieJar, fields: Record<string, string>) {
+  const request = new Request(`${SITE}/profile/account`, { method: "POST", headers: { cookie: jar.header(), origin: SITE, "content-type": "application/x-www-form-urlencoded", [CLIENT_IP_HEADER]: `10.42.4.${++ip % 250}` }, body: new URLSearchParams(fields) });
+  try {
+    return (await accountAction({ request, params: {}, context: context() } as never)) as { ok?: boolean; sentTo?: string; data?: { code?: string; message?: string; fields?: Record<string, string> }; init?: { status?: number } };
+  } catch (thrown) {
+    if (thrown instanceof Response) return { redirect: thrown.headers.get("location") } as never;
+    throw thrown;
+  }
+}
+const mailsTo = (to: string) => rowsOf<{ subject: string }>(database.db, sql`select payload->>'subject' as subject from delivery_outbox where kind = 'mail' and lower(payload->>'to') = ${to.toLowerCase()}`);
+const ageSessions = (userId: string, minutes: number) => database.db.update(sessions).set({ createdAt: new Date(Date.now() - minutes * 60_000) }).where(eq(sessions.userId, userId));
+
+describe("a LINE account without an e-mail address", () => {
+  it("adds an address (optional) shortly after a LINE sign-in; the link goes to the new address only", async () => {
+    const { jar } = await signInWithLine(lineUser("メールなし"));
+    const user = (await sessionUser(jar))!;
+    const newEmail = uniqueEmail("added");
+    await ageSessions(user.id, 30);
+    const stale = await accountForm(jar, { intent: "addEmail", newEmail });
+    expect(stale.data).toMatchObject({ code: "recent_sign_in_required", message: expect.stringContaining("もう一度LINEでログイン") });
+    expect(await mailsTo(newEmail)).toEqual([]);
+    const fresh = await signInWithLine({ sub: (await database.db.select({ accountId: accounts.accountId }).from(accounts).where(eq(accounts.userId, user.id)))[0].accountId, name: "メールなし" });
+    const added = await accountForm(fresh.jar, { intent: "addEmail", newEmail });
+    expect(added).toMatchObject({ ok: true, sentTo: newEmail });
+    expect(await mailsTo(newEmail)).toHaveLength(1);
+    // Nothing to the placeholder, nothing verified yet.
+    expect(await mailsTo(user.email)).toEqual([]);
+    expect((await database.db.select({ emailVerified: users.emailVerified }).from(users).where(eq(users.id, user.id)))[0].emailVerified).toBe(false);
+  });
+
+  it("an account with a password cannot use the passwordless address form", async () => {
+    const owner = await emailAccount();
+    const answer = await accountForm(owner.jar, { intent: "addEmail", newEmail: uniqueEmail("sneaky") });
+    expect(answer.data).toMatchObject({ code: "bad_request" });
+  });
+
+  it("deletion without a password needs a recent LINE sign-in, and removes the linked identity", async () => {
+    const sub = lineUser("消える人");
+    const { jar } = await signInWithLine(sub);
+    const user = (await sessionUser(jar))!;
+    await ageSessions(user.id, 30);
+    expect((await accountForm(jar, { intent: "deleteAccount", confirm: "on" })).data).toMatchObject({ code: "recent_sign_in_required" });
+    await ageSessions(user.id, 0);
+    expect(await accountForm(jar, { intent: "deleteAccount", confirm: "on" })).toEqual({ redirect: "/login?deleted=1" });
+    expect(await database.db.select({ id: accounts.id }).from(accounts).where(eq(accounts.userId, user.id))).toEqual([]);
+    expect(await database.db.select({ id: sessions.id }).from(sessions).where(eq(sessions.userId, user.id))).toEqual([]);
+    // The same LINE user signing in again starts a new account.
+    const back = await signInWithLine(sub);
+    expect(back.end.location).toBe("/profile");
+    expect((await sessionUser(back.jar))?.id).not.toBe(user.id);
+  });
+});
+
+describe("the endpoints LINE opens (docs/decisions/028, 037)", () => {
+  it("only the callback is open to browsers; sign-in, link and unlink are ours; a cross-site POST to /login/line is refused", async () => {
+    const owner = await emailAccount();
+    const send = (method: string, p: string, body?: unknown) =>
+      fetch(`${http.base}/api/auth${p}`, { method, redirect: "manual", headers: { cookie: owner.jar.header(), origin: SITE, "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });
+    for (const [method, p, body] of [
+      ["POST", "/sign-in/social", { provider: "line", callbackURL: "/" }],
+      ["POST", "/link-social", { provider: "line", callbackURL: "/" }],
+      ["POST", "/unlink-account", { accountId: "x" }],
+      ["GET", "/list-accounts"],
+      ["POST", "/callback/line", { code: "x", state: "y" }],
+      ["GET", "/callback/google?code=x&state=y"],
+    ] as const) {
+      expect({ p, status: (await send(method, p, body)).status }).toEqual({ p, status: 404 });
+    }
+    const callbackWithoutState = await send("GET", "/callback/line?code=x");
+    expect(callbackWithoutState.status).toBe(302);
+    expect(callbackWithoutState.headers.get("location")).toMatch(/\/login\?error=state_not_found/);
+
+    const crossSite = await fetch(`${http.base}/login/line`, { method: "POST", redirect: "manual", headers: { origin: "https://evil.example", "content-type": "application/x-www-form-urlencoded" }, body: "redirectTo=%2F" });
+    expect(crossSite.status).toBe(403);
+    const sameSite = await fetch(`${http.base}/login/line`, { method: "POST", redirect: "manual", headers: { origin: SITE, "content-type": "application/x-www-form-urlencoded" }, body: "redirectTo=https%3A%2F%2Fevil.example%2F" });
+    expect(sameSite.status).toBe(302);
+    const authorize = new URL(sameSite.headers.get("location")!);
+    expect(authorize.origin + authorize.pathname).toBe(`${line.origin}/oauth2/v2.1/authorize`);
+    expect(sameSite.headers.getSetCookie().join(";")).toMatch(/state/);
+    // The off-site redirectTo became "/": after LINE the player lands on this site.
+    line.signInAs(lineUser("寄り道", uniqueEmail("detour")));
+    const jar = new CookieJar();
+    jar.take(sameSite);
+    const end = await callback(await throughLine(authorize.toString(), line.origin), jar);
+    expect(end.location).toBe("/profile");
   });
 });

@@ -1,4 +1,5 @@
 import { isPlaceholderAddress } from "./line-login.server";
+import { hasPassword, isRecentSignIn, RECENT_SIGN_IN_MINUTES } from "./ways-in.server";
 import { createEmailVerificationToken } from "better-auth/api";
 import { and, asc, desc, eq, gt, inArray, ne, or, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.server";
@@ -353,8 +354,14 @@ const deletedEmail = (userId: string) => `deleted-${userId}@deleted.invalid`;
  * The user row stays as 退会したユーザー, so a partner's chat keeps its messages and reports
  * keep their row for moderation without anyone's identity. A mail confirms it to the old address.
  */
-export async function deleteAccount(db: Db, env: Env, userId: string, input: { password: string; locale: Locale }): Promise<void> {
-  if (!(await verifyAccountPassword(db, env, userId, input.password))) throw new AccountError("password_wrong");
+export async function deleteAccount(db: Db, env: Env, userId: string, input: { password: string; locale: Locale } | { recentSignInSession: string; locale: Locale }): Promise<void> {
+  if ("password" in input) {
+    if (!(await verifyAccountPassword(db, env, userId, input.password))) throw new AccountError("password_wrong");
+  } else {
+    // An account without a password proves itself by a LINE sign-in of the last minutes instead.
+    if (await hasPassword(db, userId)) throw new AccountError("password_wrong");
+    if (!(await isRecentSignIn(db, input.recentSignInSession))) throw new AccountError("recent_sign_in_required", { minutes: RECENT_SIGN_IN_MINUTES });
+  }
   const endedSessions = await db.transaction(async (tx) => {
     const [user] = await tx
       .select({ email: users.email, name: users.name })

@@ -1,6 +1,6 @@
 import { and, eq, ne } from "drizzle-orm";
 import type { Db } from "../../db/client.server";
-import { accounts, sessions } from "../../db/schema/users";
+import { accounts } from "../../db/schema/users";
 import type { Env } from "../../lib/env.server";
 import { AccountError } from "./account-errors";
 import { verifyAccountPassword } from "./account.server";
@@ -14,9 +14,6 @@ import { safeRedirect } from "./safe-redirect";
  * endpoints, after the checks here.
  */
 export type LoginMethods = { password: boolean; line: { linkedAt: Date } | null; lineAvailable: boolean };
-
-/** How long after a LINE sign-in a passwordless account may change what protects it (its address, deletion). */
-export const RECENT_SIGN_IN_MINUTES = 10;
 
 export async function loginMethods(db: Db, env: Pick<Env, "line">, userId: string): Promise<LoginMethods> {
   const rows = await db.select({ providerId: accounts.providerId, password: accounts.password, createdAt: accounts.createdAt }).from(accounts).where(eq(accounts.userId, userId));
@@ -87,10 +84,4 @@ export async function unlinkLine(db: Db, env: Env, request: Request, userId: str
   const body = (await response.json().catch(() => null)) as { code?: unknown } | null;
   if (body?.code === "SESSION_NOT_FRESH") throw new AccountError("fresh_sign_in_required");
   throw new AccountError("last_login_method");
-}
-
-/** Whether this session began with a sign-in in the last RECENT_SIGN_IN_MINUTES (a passwordless account's proof). */
-export async function isRecentSignIn(db: Db, sessionId: string): Promise<boolean> {
-  const [row] = await db.select({ createdAt: sessions.createdAt }).from(sessions).where(eq(sessions.id, sessionId)).limit(1);
-  return !!row && Date.now() - row.createdAt.getTime() < RECENT_SIGN_IN_MINUTES * 60_000;
 }

@@ -7,15 +7,15 @@ import { usersMessages } from "../messages";
  * (the browser then leaves for LINE), which works before hydration too. LINE's green with dark
  * text: white on #06C755 fails the contrast check.
  */
-export function LineLoginButton({ redirectTo }: { redirectTo: string }) {
+export function LineLoginButton({ redirectTo, label }: { redirectTo: string; label?: string }) {
   const t = useT(usersMessages);
   return (
     <Form method="post" action="/login/line" reloadDocument className="mt-6">
       <input type="hidden" name="redirectTo" value={redirectTo} />
       <button type="submit" className="block w-full rounded-md bg-[#06C755] px-5 py-3 text-base font-bold text-slate-950 hover:bg-[#05b34c] focus-visible:outline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-slate-900">
-        {t("lineLogin")}
+        {label ?? t("lineLogin")}
       </button>
-      <p className="mt-4 text-center text-sm text-slate-600">{t("lineOrEmail")}</p>
+      {label ? null : <p className="mt-4 text-center text-sm text-slate-600">{t("lineOrEmail")}</p>}
     </Form>
   );
 }
