@@ -105,6 +105,9 @@ describe("LINEでログイン", () => {
     expect(profile).toEqual({ displayName: "ライン太郎", friendId: null });
     const rows = await database.db.select({ providerId: accounts.providerId, accountId: accounts.accountId, password: accounts.password }).from(accounts).where(eq(accounts.userId, user!.id));
     expect(rows).toEqual([{ providerId: "line", accountId: taro.sub, password: null }]);
+    // No LINE token is kept (we call no LINE API).
+    const [kept] = await database.db.select({ accessToken: accounts.accessToken, refreshToken: accounts.refreshToken, idToken: accounts.idToken }).from(accounts).where(eq(accounts.userId, user!.id));
+    expect(kept).toEqual({ accessToken: null, refreshToken: null, idToken: null });
     expect(await loginMethods(database.db, env, user!.id)).toMatchObject({ password: false, line: { linkedAt: expect.any(Date) } });
 
     const again = await signInWithLine(taro);

@@ -117,6 +117,11 @@ export type AuthOptions = { rateLimitMax?: number };
 export const SESSION_EXPIRES_IN_S = 60 * 60 * 24 * 30;
 export const SESSION_UPDATE_AGE_S = 60 * 60 * 24;
 
+function withoutProviderTokens<T extends { providerId?: string | null }>(account: T): T {
+  if (account.providerId === undefined || account.providerId === "credential") return account;
+  return { ...account, accessToken: null, refreshToken: null, idToken: null, accessTokenExpiresAt: null, refreshTokenExpiresAt: null };
+}
+
 /** Extra arguments of a Better Auth log line as JSON fields (errors by message and stack). */
 function detailsOf(args: unknown[]): Record<string, unknown> | undefined {
   if (!args.length) return undefined;
@@ -246,6 +251,12 @@ function createAuth(db: Db, env: Env, options: AuthOptions = {}) {
       }),
     },
     databaseHooks: {
+      // LINE's tokens are of no use to us after sign-in (we call no LINE API): none is kept, so the
+      // account row holds LINE's user ID and nothing a leak could use against the player's LINE.
+      account: {
+        create: { before: async (account) => ({ data: withoutProviderTokens(account) }) },
+        update: { before: async (account) => ({ data: withoutProviderTokens(account) }) },
+      },
       user: {
         create: {
           // Every account gets its Torepoke profile at once (display name from sign-up).
