@@ -99,7 +99,8 @@ export async function createHttpApp(options: {
           connectSrc: ["'self'", wsOrigin],
           objectSrc: ["'none'"],
           baseUri: ["'self'"],
-          formAction: ["'self'"],
+          // LINEでログイン's form is answered with a redirect to LINE, which form-action also governs.
+          formAction: ["'self'", ...(env.line ? [new URL(env.line.authorizationUrl).origin] : [])],
           frameAncestors: ["'none'"],
           ...(secure ? { upgradeInsecureRequests: [] } : {}),
         },
