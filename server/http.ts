@@ -99,7 +99,8 @@ export async function createHttpApp(options: {
           connectSrc: ["'self'", wsOrigin],
           objectSrc: ["'none'"],
           baseUri: ["'self'"],
-          formAction: ["'self'"],
+          // LINEでログイン's form is answered with a redirect to LINE, which form-action also governs.
+          formAction: ["'self'", ...(env.line ? [new URL(env.line.authorizationUrl).origin] : [])],
           frameAncestors: ["'none'"],
           ...(secure ? { upgradeInsecureRequests: [] } : {}),
         },
@@ -132,7 +133,7 @@ export async function createHttpApp(options: {
 
   // Better Auth at /api/auth/*, before any body parser (it reads the raw body itself): only the
   // endpoints a browser uses itself; the rest are reached through our page actions.
-  const authHandler = toNodeHandler(publicAuthRequestHandler(getAuth(database.db, env)));
+  const authHandler = toNodeHandler(publicAuthRequestHandler(getAuth(database.db, env), env));
   app.all(`${AUTH_BASE_PATH}/*splat`, (req, res) => void authHandler(req, res));
 
   app.get("/healthz", async (_req, res) => {

@@ -78,6 +78,28 @@ describe("loadEnv", () => {
     expect(() => loadEnv({ DATA_DIR: dataDir(), VAPID_PUBLIC_KEY: env.vapid.publicKey })).toThrowError(/VAPID_PRIVATE_KEY must be set together with VAPID_PUBLIC_KEY/);
   });
 
+  it("LINE Login: unset means none; both the channel ID and secret, or a one-line error; the test stand-in is refused in production", () => {
+    const id = "1650000001";
+    const secret = "0123456789abcdef0123456789abcdef";
+    expect(loadEnv({ DATA_DIR: dataDir() }).line).toBeUndefined();
+    expect(loadEnv({ DATA_DIR: dataDir(), LINE_CLIENT_ID: id, LINE_CLIENT_SECRET: secret }).line).toEqual({
+      clientId: id,
+      clientSecret: secret,
+      issuer: "https://access.line.me",
+      authorizationUrl: "https://access.line.me/oauth2/v2.1/authorize",
+      tokenUrl: "https://api.line.me/oauth2/v2.1/token",
+    });
+    expect(() => loadEnv({ DATA_DIR: dataDir(), LINE_CLIENT_ID: id })).toThrowError(/^Invalid configuration: LINE_CLIENT_SECRET must be set together with LINE_CLIENT_ID/);
+    expect(() => loadEnv({ DATA_DIR: dataDir(), LINE_CLIENT_SECRET: secret })).toThrowError(/^Invalid configuration: LINE_CLIENT_ID must be set together with LINE_CLIENT_SECRET/);
+    expect(() => loadEnv({ DATA_DIR: dataDir(), LINE_CLIENT_ID: "line-channel", LINE_CLIENT_SECRET: secret })).toThrowError(/^Invalid configuration: LINE_CLIENT_ID must be the LINE Login channel ID/);
+    expect(() => loadEnv({ DATA_DIR: dataDir(), LINE_CLIENT_ID: id, LINE_CLIENT_SECRET: "short" })).toThrowError(/^Invalid configuration: LINE_CLIENT_SECRET must be the LINE Login channel secret/);
+    const standIn = { DATA_DIR: dataDir(), LINE_CLIENT_ID: id, LINE_CLIENT_SECRET: secret, LINE_TEST_ORIGIN: "http://127.0.0.1:4010" };
+    // NODE_ENV defaults to production: the stand-in needs an explicit test or development.
+    expect(() => loadEnv(standIn)).toThrowError(/^Invalid configuration: LINE_TEST_ORIGIN is for tests only/);
+    expect(() => loadEnv({ ...standIn, NODE_ENV: "production" })).toThrowError(ConfigError);
+    expect(loadEnv({ ...standIn, NODE_ENV: "test" }).line).toMatchObject({ issuer: "http://127.0.0.1:4010", tokenUrl: "http://127.0.0.1:4010/oauth2/v2.1/token" });
+  });
+
   it("every generated private key is 32 bytes (a leading zero byte is kept), and the file is read back", () => {
     // About 1 in 256 P-256 private keys starts with a zero byte; 2000 pairs meet one almost surely.
     const dir = dataDir();

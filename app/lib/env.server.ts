@@ -222,6 +222,22 @@ const EnvSchema = z.object({
     .refine((v) => v === "off" || (/^\d+$/.test(v) && Number(v) <= 23), { message: "must be an hour from 0 to 23 (Japan time) or off" })
     .transform((v) => (v === "off" ? null : Number(v))),
   BACKUP_KEEP: wholeNumber("7", 1, 1000),
+  // LINE Login (docs/decisions/037-line-login.md): the channel's ID and secret, both or neither.
+  LINE_CLIENT_ID: z
+    .string()
+    .trim()
+    .optional()
+    .transform((v) => v || undefined)
+    .refine((v) => v === undefined || /^\d{6,20}$/.test(v), { message: "must be the LINE Login channel ID (digits)" }),
+  LINE_CLIENT_SECRET: z
+    .string()
+    .trim()
+    .optional()
+    .transform((v) => v || undefined)
+    .refine((v) => v === undefined || /^[0-9a-f]{32}$/.test(v), { message: "must be the LINE Login channel secret (32 hexadecimal characters)" }),
+  // Tests only: an OpenID Connect server standing in for LINE at this origin. Refused in production,
+  // so a site cannot be pointed at a look-alike provider by accident.
+  LINE_TEST_ORIGIN: optionalUrl(["http:", "https:"]),
 });
 
 export type Env = {
@@ -276,7 +292,21 @@ export type Env = {
   /** Extra push-service origins subscriptions may use (PUSH_SERVICE_ORIGINS). */
   pushServiceOrigins: string[];
   backups: BackupSettings;
+  /** LINE Login, when LINE_CLIENT_ID and LINE_CLIENT_SECRET are set; undefined: no LINE button anywhere. */
+  line: LineSettings | undefined;
 };
+
+export type LineSettings = {
+  clientId: string;
+  clientSecret: string;
+  /** The ID token's `iss`. */
+  issuer: string;
+  authorizationUrl: string;
+  tokenUrl: string;
+};
+
+/** LINE Login v2.1's endpoints (developers.line.biz, "Integrating LINE Login with your web app"). */
+const LINE_ENDPOINTS = { issuer: "https://access.line.me", authorize: "https://access.line.me", api: "https://api.line.me" };
 
 export type BackupSettings = {
   /** BACKUP_DIR, default DATA_DIR/backups. */
@@ -340,6 +370,25 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
     vapid: vapidKeys(e, dataDir, e.SITE_URL ?? `http://localhost:${port}`),
     pushServiceOrigins: list(e.PUSH_SERVICE_ORIGINS).map((o) => new URL(o).origin),
     backups: backupSettings(e, dataDir),
+    line: lineSettings(e, source),
+  };
+}
+
+function lineSettings(e: z.infer<typeof EnvSchema>, source: NodeJS.ProcessEnv): LineSettings | undefined {
+  const invalid = (name: string, rule: string) => new ConfigError(`Invalid configuration: ${name} ${rule} (got ${JSON.stringify(source[name] ?? "")})`);
+  if (e.LINE_TEST_ORIGIN && e.NODE_ENV === "production") throw invalid("LINE_TEST_ORIGIN", "is for tests only and refused when NODE_ENV is production");
+  if (!e.LINE_CLIENT_ID !== !e.LINE_CLIENT_SECRET) {
+    throw e.LINE_CLIENT_ID ? invalid("LINE_CLIENT_SECRET", "must be set together with LINE_CLIENT_ID") : invalid("LINE_CLIENT_ID", "must be set together with LINE_CLIENT_SECRET");
+  }
+  if (!e.LINE_CLIENT_ID || !e.LINE_CLIENT_SECRET) return undefined;
+  const origin = e.LINE_TEST_ORIGIN ? new URL(e.LINE_TEST_ORIGIN).origin : undefined;
+  const endpoints = origin ? { issuer: origin, authorize: origin, api: origin } : LINE_ENDPOINTS;
+  return {
+    clientId: e.LINE_CLIENT_ID,
+    clientSecret: e.LINE_CLIENT_SECRET,
+    issuer: endpoints.issuer,
+    authorizationUrl: `${endpoints.authorize}/oauth2/v2.1/authorize`,
+    tokenUrl: `${endpoints.api}/oauth2/v2.1/token`,
   };
 }
 

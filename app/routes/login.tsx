@@ -15,6 +15,7 @@ import type { Route } from "./+types/login";
 import { readFormData } from "../lib/forms.server";
 import { accountLoginRefusal, authRefusal } from "../features/users/account-auth.server";
 import { ForgotPasswordLink, LoginNotices } from "../features/users/components/login-notices";
+import { LineLoginButton, lineErrorText } from "../features/users/components/line-login-button";
 
 export const meta: Route.MetaFunction = (args) => {
   const locale = localeOfMatches(args.matches);
@@ -25,7 +26,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const url = new URL(request.url);
   // Already signed in: go where the guard wanted to send them.
   if (await getViewer(request, context)) throw redirect(safeRedirect(url.searchParams.get("redirectTo")));
-  return null;
+  return { line: !!context.env.line };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -52,17 +53,24 @@ function credentialsRefused(locale: Locale) {
   return formRefusal({ status: 400, code: "invalid_credentials", message: translate(usersMessages, locale, "errorCredentials") });
 }
 
-export default function Login({ actionData }: Route.ComponentProps) {
+export default function Login({ actionData, loaderData }: Route.ComponentProps) {
   const t = useT(usersMessages);
   const [params] = useSearchParams();
   const navigation = useNavigation();
   const submitting = navigation.state === "submitting" && navigation.formAction?.startsWith("/login");
   const { onSubmit, prepare, formText, fieldText } = useClientValidation(() => import("../features/users/users.schema").then((m) => m.LoginSchema), actionData);
   const redirectTo = safeRedirect(params.get("redirectTo"));
+  const lineError = loaderData?.line ? lineErrorText(params.get("error")) : null;
   return (
     <section className="mx-auto max-w-md">
       <h1 className="text-2xl font-bold">{t("loginHeading")}</h1>
       <LoginNotices />
+      {lineError ? (
+        <p role="alert" className="mt-4 rounded-md bg-red-50 px-3 py-2 text-sm font-medium text-red-800">
+          {t(lineError)}
+        </p>
+      ) : null}
+      {loaderData?.line ? <LineLoginButton redirectTo={redirectTo} /> : null}
       <Form method="post" onSubmit={onSubmit} onFocus={prepare} className="mt-6 space-y-4 rounded-lg border border-slate-200 bg-white p-6" noValidate>
         <input type="hidden" name="redirectTo" value={redirectTo} />
         {formText ? (

@@ -3,7 +3,10 @@ import { data, redirect } from "react-router";
 import { localeOfMatches } from "../components/layout/meta-locale";
 import { AccountSettings } from "../features/users/components/account-settings";
 import { accountMessages } from "../features/users/account-messages";
-import { ChangeEmailSchema, ChangePasswordSchema, DeleteAccountSchema } from "../features/users/account.schema";
+import { AddEmailSchema, ChangeEmailSchema, ChangePasswordSchema, DeleteAccountSchema, DeletePasswordlessSchema, LinkLineSchema } from "../features/users/account.schema";
+import { isPlaceholderAddress } from "../features/users/line-login.server";
+import { loginMethods, startLineLink, unlinkLine } from "../features/users/login-methods.server";
+import { hasPassword, isRecentSignIn, RECENT_SIGN_IN_MINUTES } from "../features/users/ways-in.server";
 import { senderAddress } from "../features/users/mail-address";
 import { deleteAccount, getAccountSummary, listSessions, resendVerification, revokeOtherSessions, revokeSession, verifyAccountPassword } from "../features/users/account.server";
 import { AccountError } from "../features/users/account-errors";
@@ -34,12 +37,25 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const summary = await getAccountSummary(context.db, viewer.id);
   if (!summary) throw pageError(new HttpError("not_found"), localeFromRequest(request));
   const url = new URL(request.url);
+  const error = url.searchParams.get("error");
   return {
-    account: summary,
+    account: { ...summary, placeholder: isPlaceholderAddress(summary.email) },
     sessions: await listSessions(context.db, viewer.id, sessionTokenFromCookie(request.headers.get("cookie"), context.env)),
+    loginMethods: await loginMethods(context.db, context.env, viewer.id),
+    recentSignInMinutes: RECENT_SIGN_IN_MINUTES,
     sender: senderAddress(context.env.mailFrom),
-    notice: url.searchParams.get("verified") === "1" ? (url.searchParams.get("error") ? "verifyFailed" : "verifyDone") : url.searchParams.get("emailChanged") === "1" ? (url.searchParams.get("error") ? "verifyFailed" : "changeEmailDone") : null,
+    notice: accountNotice(url.searchParams, error),
   } as const;
+}
+
+/** What the page says on arrival: after a verification link, a change of address, or a LINE link (the library's `?error=`). */
+function accountNotice(params: URLSearchParams, error: string | null) {
+  if (params.get("verified") === "1") return error ? "verifyFailed" : "verifyDone";
+  if (params.get("emailChanged") === "1") return error ? "verifyFailed" : "changeEmailDone";
+  if (params.get("lineLinked") === "1") return "lineLinked";
+  if (error === "account_already_linked_to_different_user") return "lineLinkTaken";
+  if (error) return "lineLinkFailed";
+  return null;
 }
 
 /** The account page's answers: `{ intent, ok, sentTo? }`, or a page refusal `{ intent, code, message, fields? }`. */
@@ -63,6 +79,26 @@ export async function action({ request, context }: Route.ActionArgs) {
       case "resendVerification": {
         await resendVerification(context.db, context.env, viewer.id, locale);
         return { intent, ok: true, sentTo: viewer.email } satisfies AccountActionData;
+      }
+      case "addEmail": {
+        // An account without a password (LINE only) adds an address after a LINE sign-in of the last minutes.
+        if (await hasPassword(context.db, viewer.id)) return fail(tUsers(locale, "errorInvalidRequest"), undefined, "bad_request");
+        const parsed = AddEmailSchema.safeParse({ newEmail: form.get("newEmail") ?? "" });
+        if (!parsed.success) return fail(tUsers(locale, fieldErrors<"newEmail">(parsed.error).newEmail), "newEmail");
+        if (!(await isRecentSignIn(context.db, viewer.sessionId))) throw new AccountError("recent_sign_in_required", { minutes: RECENT_SIGN_IN_MINUTES });
+        const response = await callAuthEndpoint(context.db, context.env, request, "/change-email", { newEmail: parsed.data.newEmail, callbackURL: "/profile/account?emailChanged=1" });
+        if (!response.ok) return authFailure(await authRefusal(response, locale), intent, "newEmail");
+        return { intent, ok: true, sentTo: parsed.data.newEmail } satisfies AccountActionData;
+      }
+      case "linkLine": {
+        const parsed = LinkLineSchema.safeParse({ currentPassword: form.get("currentPassword") ?? "" });
+        if (!parsed.success) return fail(translate(accountMessages, locale, "errorCurrentPassword"), "currentPassword");
+        const line = await startLineLink(context.db, context.env, request, viewer.id, parsed.data.currentPassword);
+        throw redirect(line.url, { headers: line.headers });
+      }
+      case "unlinkLine": {
+        await unlinkLine(context.db, context.env, request, viewer.id);
+        return { intent, ok: true } satisfies AccountActionData;
       }
       case "changeEmail": {
         const parsed = ChangeEmailSchema.safeParse({ newEmail: form.get("newEmail") ?? "", currentPassword: form.get("currentPassword") ?? "" });
@@ -118,6 +154,12 @@ export async function action({ request, context }: Route.ActionArgs) {
         return { intent, ok: true } satisfies AccountActionData;
       }
       case "deleteAccount": {
+        if (!(await hasPassword(context.db, viewer.id))) {
+          const confirmed = DeletePasswordlessSchema.safeParse({ confirm: form.get("confirm") ?? "" });
+          if (!confirmed.success) return fail(translate(accountMessages, locale, "errorConfirmDelete"), "confirm");
+          await deleteAccount(context.db, context.env, viewer.id, { recentSignInSession: viewer.sessionId, locale });
+          throw redirect("/login?deleted=1", { headers: clearedSessionCookie(context.env.siteUrl) });
+        }
         const parsed = DeleteAccountSchema.safeParse({ password: form.get("password") ?? "", confirm: form.get("confirm") ?? "" });
         if (!parsed.success) {
           const errors = fieldErrors<"password" | "confirm">(parsed.error);
@@ -125,18 +167,23 @@ export async function action({ request, context }: Route.ActionArgs) {
           return fail(translate(accountMessages, locale, "errorConfirmDelete"), "confirm");
         }
         await deleteAccount(context.db, context.env, viewer.id, { password: parsed.data.password, locale });
-        const secure = context.env.siteUrl.startsWith("https:");
-        const headers = new Headers();
-        headers.append("set-cookie", `${secure ? "__Secure-" : ""}${SESSION_COOKIE}=; Max-Age=0; Path=/; HttpOnly; SameSite=Lax${secure ? "; Secure" : ""}`);
-        throw redirect("/login?deleted=1", { headers });
+        throw redirect("/login?deleted=1", { headers: clearedSessionCookie(context.env.siteUrl) });
       }
       default:
         return fail(tUsers(locale, "errorInvalidRequest"), undefined, "bad_request");
     }
   } catch (error) {
     if (error instanceof AccountError && error.code === "password_wrong") return fail(error.text(locale), "deletePassword", error.code);
+    if (error instanceof AccountError && error.code === "current_password_wrong") return fail(error.text(locale), "currentPassword", error.code);
     return formError(error, locale, { intent });
   }
+}
+
+function clearedSessionCookie(siteUrl: string): Headers {
+  const secure = siteUrl.startsWith("https:");
+  const headers = new Headers();
+  headers.append("set-cookie", `${secure ? "__Secure-" : ""}${SESSION_COOKIE}=; Max-Age=0; Path=/; HttpOnly; SameSite=Lax${secure ? "; Secure" : ""}`);
+  return headers;
 }
 
 function tUsers(locale: Locale, key: UsersMessageKey | undefined) {

@@ -14,6 +14,7 @@ import { localeFromRequest, translate, useT } from "../lib/i18n";
 import { formError, formRefusal } from "../lib/api.server";
 import { authRefusal } from "../features/users/account-auth.server";
 import { seoMeta } from "../lib/seo";
+import { LineLoginButton } from "../features/users/components/line-login-button";
 import type { Route } from "./+types/signup";
 import { readFormData } from "../lib/forms.server";
 import { senderAddress } from "../features/users/mail-address";
@@ -28,7 +29,7 @@ export const meta: Route.MetaFunction = (args) => {
 export async function loader({ request, context }: Route.LoaderArgs) {
   const url = new URL(request.url);
   if (await getViewer(request, context)) throw redirect(safeRedirect(url.searchParams.get("redirectTo"), "/profile"));
-  return null;
+  return { line: !!context.env.line };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -55,7 +56,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   return formRefusal({ ...refusal, status: refusal.status === 422 ? 400 : refusal.status, ...(field ? { fields: { [field]: refusal.message } } : {}) }, { values });
 }
 
-export default function Signup({ actionData }: Route.ComponentProps) {
+export default function Signup({ actionData, loaderData }: Route.ComponentProps) {
   const t = useT(usersMessages);
   const [params] = useSearchParams();
   const navigation = useNavigation();
@@ -68,6 +69,7 @@ export default function Signup({ actionData }: Route.ComponentProps) {
   return (
     <section className="mx-auto max-w-md">
       <h1 className="text-2xl font-bold">{t("signupHeading")}</h1>
+      {loaderData?.line ? <LineLoginButton redirectTo={redirectTo} /> : null}
       <Form method="post" onSubmit={onSubmit} onFocus={prepare} className="mt-6 space-y-4 rounded-lg border border-slate-200 bg-white p-6" noValidate>
         <input type="hidden" name="redirectTo" value={redirectTo} />
         {formText ? (

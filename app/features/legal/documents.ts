@@ -14,7 +14,7 @@ export type LegalDocument = {
   sections: Array<{ heading: string; paragraphs: string[]; items?: string[] }>;
 };
 
-const UPDATED = "2026-12-01";
+const UPDATED = "2026-12-06";
 
 const privacyJa: LegalDocument = {
   title: "プライバシーポリシー",
@@ -29,6 +29,7 @@ const privacyJa: LegalDocument = {
       paragraphs: ["本サービスは、次の情報を取得・保存します。"],
       items: [
         "アカウント情報：メールアドレス、パスワード（復元できない形式でハッシュ化して保存し、平文では保存しません）、表示名、登録日時",
+        "LINEでログインした場合にLINEから受け取る情報：LINEのユーザー識別子（本サービス用の内部ID。連携の記録として保存します）、LINEの表示名（登録時の表示名として使い、あとから変更できます）、メールアドレス（LINEが提供し、あなたが同意した場合のみ。アカウントのメールアドレスとして保存します）。プロフィール画像、友だち情報、LINEのアクセストークンなどは保存せず、ログインのあとLINEの機能を使うこともありません。",
         "プロフィール情報：ポケポケのフレンドID（任意）、成立したトレードの件数、最終利用日時",
         "投稿内容：トレード募集の内容（譲るカード・求めるカード・コメント）、チャットのメッセージ、通報とブロックの記録",
         "ログイン状態の管理に必要な情報：セッションの識別子、ログイン時のIPアドレスとブラウザの種類（User-Agent）",
@@ -56,10 +57,11 @@ const privacyJa: LegalDocument = {
     },
     {
       heading: "4. Cookieについて",
-      paragraphs: ["本サービスが使用するCookieは、次の2つだけです。広告や行動追跡のためのCookie、外部の解析ツールは使用していません。"],
+      paragraphs: ["本サービスが使用するCookieは、次のものだけです。広告や行動追跡のためのCookie、外部の解析ツールは使用していません。"],
       items: [
         "ログイン状態を保つためのCookie（torepoke.session_token）：JavaScriptから読み取れない設定（HttpOnly）で、他サイトからのリクエストには送られない設定（SameSite=Lax）です。ログアウトすると削除されます。有効期限は最長30日です。",
         "表示言語を記憶するCookie（lang）：日本語・英語の切り替えを記憶します。有効期限は1年です。",
+        "LINEでログインするときだけ使うCookie（torepoke.state）：LINEから戻ってきたのが同じブラウザであることを確かめるためのもので、有効期限は5分です。",
       ],
     },
     {
@@ -103,7 +105,7 @@ const privacyJa: LegalDocument = {
         "心当たりのないメールアドレスの変更手続きがあったときは、変更前のアドレスに届くお知らせの「これは私ではありません」を押してください。ログインしていなくても、変更の取り消し（変更済みなら元のアドレスへの復帰）、すべての端末からのログアウト、パスワードの無効化を一度に行い、パスワード再設定のメールをお送りします。",
         "プッシュ通知の登録は、登録したときのログインに結びついています。その端末でログアウトするか、「アカウント設定」でそのログインを終了すると、ブラウザからの解除が届かなくても登録は削除されます。そのログインが有効な間、ほかのアカウントがその端末の通知を自分のものにすることはできません。",
         "本サービスが保存しているあなたの情報（アカウント、プロフィール、ログイン中の端末、トレード募集、チャットとそのメッセージと既読の位置、あなたが行った通報、ブロック、ほしいカード、お知らせ（メールで送った日時を含む）、通知の設定（種類ごとの受け取り方、おやすみ時間、言語、まとめメールの送信日時）、プッシュ通知を登録した端末（送信先URL、ブラウザ、言語、登録日時と最後に届いた日時）、あなた宛てのメールの記録、ログイン失敗と操作回数の記録、あなたのアカウントに結びついた利用状況の記録、運営者として作成した記事・デッキ・画像・トレードルールの変更）は、「アカウント設定」の「データのダウンロード」からいつでもJSON形式で取得できます。他の利用者の情報は、表示名と、チャットで条件合意した相手のフレンドIDだけが含まれます。",
-        "「アカウント設定」から、パスワードを入力していつでも退会（アカウントの削除）ができます。退会すると、すべてのセッション、パスワード、メールアドレス、表示名、フレンドID、ブロック、既読の記録、試行回数の記録、あなた宛てのメールの記録が直ちに削除され、募集中・交渉中のトレード募集は終了します。",
+        "「アカウント設定」から、パスワードを入力して（パスワードのないアカウントはLINEでログインしてから10分以内に）いつでも退会（アカウントの削除）ができます。退会すると、すべてのセッション、パスワード、LINEとの連携、メールアドレス、表示名、フレンドID、ブロック、既読の記録、試行回数の記録、あなた宛てのメールの記録が直ちに削除され、募集中・交渉中のトレード募集は終了します。",
         "退会後も、次のものは残ります：チャットの相手がやり取りを確認できるよう、あなたが送ったチャットのメッセージと終了したトレード募集（送信者は「退会したユーザー」と表示され、あなたを特定する情報は残りません）、運営が対応するための通報の記録（通報者は特定できない形になります）、退会完了のお知らせメール（送信後7日で削除）。",
         "法令により保存が必要な情報は、必要な期間に限り保存することがあります。",
       ],
@@ -145,6 +147,7 @@ const privacyEn: LegalDocument = {
       paragraphs: ["The service collects and stores the following information."],
       items: [
         "Account: e-mail address, password (stored only as a one-way hash, never in plain text), display name, date of registration",
+        "What we receive from LINE when you log in with LINE: your LINE user identifier (an ID for this service only, kept as the record of the link), your LINE display name (used as your display name when you sign up; you can change it) and your e-mail address (only when LINE provides it and you agree; kept as the account's address). Your profile picture, friends, LINE access tokens and the like are not stored, and the service uses nothing of LINE after the log-in.",
         "Profile: your Pokémon TCG Pocket friend ID (optional), the number of completed trades, when you were last active",
         "What you post: trade offers (cards offered and wanted, comments), chat messages, reports and blocks",
         "What keeps you logged in: a session identifier, and the IP address and browser type (User-Agent) of the log-in",
@@ -172,10 +175,11 @@ const privacyEn: LegalDocument = {
     },
     {
       heading: "4. Cookies",
-      paragraphs: ["The service sets only these two cookies. There are no advertising or tracking cookies and no third-party analytics."],
+      paragraphs: ["The service sets only these cookies. There are no advertising or tracking cookies and no third-party analytics."],
       items: [
         "The log-in cookie (torepoke.session_token): not readable by JavaScript (HttpOnly) and not sent with requests from other sites (SameSite=Lax). Logging out deletes it. It lasts at most 30 days.",
         "The language cookie (lang): remembers whether you chose Japanese or English. It lasts one year.",
+        "A cookie used only while logging in with LINE (torepoke.state): it checks that the browser coming back from LINE is the one that left. It lasts 5 minutes.",
       ],
     },
     {
@@ -217,7 +221,7 @@ const privacyEn: LegalDocument = {
         "If your address was changed without your knowledge, press \"This wasn't me\" in the notice sent to your old address. Without logging in, it cancels the change (or moves the account back to the old address), logs out every device and disables the password in one go, and mails you a password reset link.",
         "A device's push notifications belong to the sign-in that turned them on. Logging out on that device, or ending that sign-in from Account settings, removes the registration even if the browser's own removal never arrives; while that sign-in is valid, no other account can take the device's notifications over.",
         "Download your data (Account settings) gives you, at any time, a JSON file of everything the service keeps about you: account, profile, signed-in devices, trade offers, chats with their messages and how far you have read, reports you filed, blocks, your want list, your notifications (with when they were mailed), your notification settings (choices per kind, quiet hours, language, when the last digest was sent), the devices registered for push notifications (push endpoint, browser, language, when registered and last reached), the records of mail sent to you, failed log-ins and per-hour action counts, the usage records linked to your account, and what you created as an administrator (articles, decks, images, trade-rule changes). Of other users it holds only display names, and a partner's friend ID where you both agreed on the terms in chat.",
-        "You can delete your account at any time under Account settings, entering your password. Deleting it removes at once every session, your password, e-mail address, display name, friend ID, blocks, read markers, attempt counts and records of mail to you, and closes your open and negotiating trade offers.",
+        "You can delete your account at any time under Account settings, entering your password (an account without a password: within 10 minutes of logging in with LINE). Deleting it removes at once every session, your password, the link with LINE, your e-mail address, display name, friend ID, blocks, read markers, attempt counts and records of mail to you, and closes your open and negotiating trade offers.",
         "What remains afterwards: the chat messages you sent and your closed trade offers, so your partners can still read the conversation (shown as from \"Deleted user\" (退会したユーザー), with nothing that identifies you); reports you filed, for moderation, without the reporter's identity; and the notice that your account was deleted, until 7 days after it was sent.",
         "Information the law requires us to keep may be kept for the required period only.",
       ],

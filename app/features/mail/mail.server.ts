@@ -24,6 +24,8 @@ export const MAIL_KIND = "mail";
  * (never inside the request). `dedupeKey` keeps a retried action from queuing it twice.
  */
 export async function enqueueMail(tx: Queryable, message: MailMessage, options: { dedupeKey?: string; runAt?: Date } = {}): Promise<void> {
+  // .invalid is reserved (RFC 2606): the placeholder of an account without an address, or a deleted one's.
+  if (isUndeliverable(message.to)) return;
   await enqueueDelivery(tx, { kind: MAIL_KIND, payload: message, dedupeKey: options.dedupeKey, runAt: options.runAt });
 }
 
@@ -36,6 +38,9 @@ export type MailTransport = {
   send(message: MailMessage, options?: SendOptions): Promise<void>;
   close(): void;
 };
+
+/** An address in the reserved .invalid domain, which no mail can reach. */
+export const isUndeliverable = (address: string): boolean => /\.invalid$/i.test(address.trim());
 
 /** The first http(s) link of a text, for the log line of a mail written to a file. */
 export function firstLink(text: string): string | undefined {

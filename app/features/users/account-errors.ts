@@ -14,6 +14,10 @@ const ACCOUNT_ERRORS = {
   invalid_token: [400, "errorInvalidToken"],
   email_same: [400, "changeEmailSame"],
   email_not_verified: [403, "verifyRequired"],
+  line_unavailable: [503, "errorLineUnavailable"],
+  last_login_method: [409, "errorLastLoginMethod"],
+  recent_sign_in_required: [403, "errorRecentSignIn"],
+  fresh_sign_in_required: [403, "errorFreshSignIn"],
 } as const satisfies ErrorTable<AccountMessageKey>;
 
 export type AccountErrorCode = keyof typeof ACCOUNT_ERRORS;

@@ -61,6 +61,10 @@ export const accountMessages = defineMessages({
     errorAccountLocked: "このアカウントへのログイン失敗が続いたため、一時的にログインを制限しています。{minutes}分ほど待ってから再度お試しください。",
     errorSessionNotFound: "その端末のログインは見つかりませんでした",
     errorInvalidToken: "リンクが無効か、有効期限が切れています",
+    errorLineUnavailable: "LINEでのログインは現在ご利用いただけません。",
+    errorLastLoginMethod: "ほかにログインする方法がないため、LINEの連携は解除できません。先にメールアドレスを登録して、パスワードを設定してください。",
+    errorRecentSignIn: "確認のため、もう一度LINEでログインしてから{minutes}分以内にお試しください。",
+    errorFreshSignIn: "最後のログインから1日以上たっています。確認のため、ログアウトしてもう一度ログインしてからお試しください。",
   },
   en: {
     forgotLink: "Forgot your password?",
@@ -112,6 +116,10 @@ export const accountMessages = defineMessages({
     errorAccountLocked: "Too many failed log-ins for this account, so log-in is paused for now. Please try again in about {minutes} minutes.",
     errorSessionNotFound: "That device's session was not found",
     errorInvalidToken: "The link is invalid or has expired",
+    errorLineUnavailable: "Logging in with LINE is not available at the moment.",
+    errorLastLoginMethod: "LINE cannot be unlinked: there would be no other way to log in. Add an email address and set a password first.",
+    errorRecentSignIn: "To confirm it is you, log in with LINE again and try within {minutes} minutes.",
+    errorFreshSignIn: "Your last log-in was more than a day ago. To confirm it is you, log out, log in again and try once more.",
   },
 });
 export type AccountMessageKey = keyof (typeof accountMessages)["ja"];

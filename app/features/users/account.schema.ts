@@ -12,3 +12,7 @@ export const ResetPasswordSchema = z.object({ token: z.string().min(1).max(200),
 export const ChangeEmailSchema = z.object({ newEmail: emailField, currentPassword });
 export const ChangePasswordSchema = z.object({ currentPassword, newPassword });
 export const DeleteAccountSchema = z.object({ password: currentPassword, confirm: z.literal("on", key("errorInvalidRequest")) });
+/** An account without a password (LINE only): adding an address, deletion. */
+export const AddEmailSchema = z.object({ newEmail: emailField });
+export const DeletePasswordlessSchema = z.object({ confirm: z.literal("on", key("errorInvalidRequest")) });
+export const LinkLineSchema = z.object({ currentPassword });

@@ -1,3 +1,5 @@
+import { isPlaceholderAddress } from "./line-login.server";
+import { hasPassword, isRecentSignIn, RECENT_SIGN_IN_MINUTES } from "./ways-in.server";
 import { createEmailVerificationToken } from "better-auth/api";
 import { and, asc, desc, eq, gt, inArray, ne, or, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.server";
@@ -293,12 +295,18 @@ export async function exportAccountData(db: Db, env: Env, userId: string) {
     .where(eq(tradeRuleChanges.createdBy, userId))
     .orderBy(asc(tradeRuleChanges.createdAt));
   const settingsSaved = await db.select({ updatedAt: siteSettings.updatedAt }).from(siteSettings).where(eq(siteSettings.updatedBy, userId));
+  // The ways in: a password (never its hash) and each linked provider with the ID it knows the
+  // player by (LINE's user ID); no provider tokens.
+  const ways = await db.select({ providerId: accounts.providerId, accountId: accounts.accountId, password: accounts.password, createdAt: accounts.createdAt }).from(accounts).where(eq(accounts.userId, userId));
 
   return {
     format: "torepoke-account-export/1",
     exportedAt: new Date().toISOString(),
     site: env.siteUrl,
-    account: { ...account, loginMethod: "email-password" },
+    account: { ...account, emailIsPlaceholder: isPlaceholderAddress(account.email) },
+    loginMethods: ways
+      .filter((w) => w.providerId !== "credential" || !!w.password)
+      .map((w) => (w.providerId === "credential" ? { provider: "email-password", since: w.createdAt } : { provider: w.providerId, accountId: w.accountId, since: w.createdAt })),
     profile: profile ?? null,
     sessions: sessionRows,
     tradeOffers: offers.map((o) => ({ ...o, cards: offerCards.filter((c) => c.offerId === o.id).map(({ cardId, side, count }) => ({ cardId, side, count })) })),
@@ -347,8 +355,14 @@ const deletedEmail = (userId: string) => `deleted-${userId}@deleted.invalid`;
  * The user row stays as 退会したユーザー, so a partner's chat keeps its messages and reports
  * keep their row for moderation without anyone's identity. A mail confirms it to the old address.
  */
-export async function deleteAccount(db: Db, env: Env, userId: string, input: { password: string; locale: Locale }): Promise<void> {
-  if (!(await verifyAccountPassword(db, env, userId, input.password))) throw new AccountError("password_wrong");
+export async function deleteAccount(db: Db, env: Env, userId: string, input: { password: string; locale: Locale } | { recentSignInSession: string; locale: Locale }): Promise<void> {
+  if ("password" in input) {
+    if (!(await verifyAccountPassword(db, env, userId, input.password))) throw new AccountError("password_wrong");
+  } else {
+    // An account without a password proves itself by a LINE sign-in of the last minutes instead.
+    if (await hasPassword(db, userId)) throw new AccountError("password_wrong");
+    if (!(await isRecentSignIn(db, input.recentSignInSession))) throw new AccountError("recent_sign_in_required", { minutes: RECENT_SIGN_IN_MINUTES });
+  }
   const endedSessions = await db.transaction(async (tx) => {
     const [user] = await tx
       .select({ email: users.email, name: users.name })

@@ -15,6 +15,7 @@ import type { Env } from "../../lib/env.server";
 import { localeFromRequest, type Locale } from "../../lib/i18n";
 import { createLogger } from "../../lib/logger.server";
 import { noteSessionsEnded } from "../../lib/session-end.server";
+import { LINE_PROVIDER_ID, lineLoginPlugin } from "./line-login.server";
 import { accountAfterHook, accountAuthOptions, accountBeforeHook, isStaleAddressChange, refuse } from "./account-auth.server";
 
 /**
@@ -45,18 +46,16 @@ export const PUBLIC_AUTH_ENDPOINTS: ReadonlySet<string> = new Set([
   "GET /error",
 ]);
 
-// Endpoints Torepoke does not use at all (no social log-in; profile edits, re-sending the
-// verification mail, sessions and deleting the account go through our own validated actions):
-// disabled inside the library too, so not even a page action could reach them by mistake. Reset,
-// verification and change of address are Better Auth's own (features/users/account-auth.server.ts).
+// Endpoints Torepoke does not use at all (profile edits, re-sending the verification mail,
+// sessions and deleting the account go through our own validated actions; the account page lists
+// the linked ways in itself): disabled inside the library too, so not even a page action could
+// reach them by mistake. Reset, verification and change of address are Better Auth's own
+// (features/users/account-auth.server.ts).
 export const DISABLED_AUTH_PATHS: readonly string[] = [
   "/update-user",
   "/delete-user",
   "/delete-user/callback",
   "/send-verification-email",
-  "/sign-in/social",
-  "/link-social",
-  "/unlink-account",
   "/list-accounts",
   "/refresh-token",
   "/get-access-token",
@@ -68,6 +67,23 @@ export const DISABLED_AUTH_PATHS: readonly string[] = [
   "/update-session",
   "/verify-password",
 ];
+
+/** LINE Login's endpoints (docs/decisions/037-line-login.md): disabled too when LINE is not configured. */
+export const LINE_PAGE_AUTH_PATHS = ["/sign-in/social", "/link-social", "/unlink-account"] as const;
+
+/** The library's paths disabled under this configuration. */
+export function disabledAuthPaths(env: Pick<Env, "line">): string[] {
+  return env.line ? [...DISABLED_AUTH_PATHS] : [...DISABLED_AUTH_PATHS, ...LINE_PAGE_AUTH_PATHS];
+}
+
+/**
+ * What a browser may call under this configuration: PUBLIC_AUTH_ENDPOINTS, and with LINE Login
+ * the callback LINE sends the player back to (the library checks its state, our before hook its
+ * callbacks). No other provider's callback is open.
+ */
+export function publicAuthEndpoints(env: Pick<Env, "line">): ReadonlySet<string> {
+  return env.line ? new Set([...PUBLIC_AUTH_ENDPOINTS, `GET /callback/${LINE_PROVIDER_ID}`]) : PUBLIC_AUTH_ENDPOINTS;
+}
 
 /** The fields of the library's endpoints that name where to send the browser next. */
 const CALLBACK_FIELDS = ["callbackURL", "newUserCallbackURL", "errorCallbackURL", "redirectTo"] as const;
@@ -100,6 +116,11 @@ export type AuthOptions = { rateLimitMax?: number };
  */
 export const SESSION_EXPIRES_IN_S = 60 * 60 * 24 * 30;
 export const SESSION_UPDATE_AGE_S = 60 * 60 * 24;
+
+function withoutProviderTokens<T extends { providerId?: string | null }>(account: T): T {
+  if (account.providerId === undefined || account.providerId === "credential") return account;
+  return { ...account, accessToken: null, refreshToken: null, idToken: null, accessTokenExpiresAt: null, refreshTokenExpiresAt: null };
+}
 
 /** Extra arguments of a Better Auth log line as JSON fields (errors by message and stack). */
 function detailsOf(args: unknown[]): Record<string, unknown> | undefined {
@@ -138,7 +159,20 @@ function createAuth(db: Db, env: Env, options: AuthOptions = {}) {
       expiresIn: SESSION_EXPIRES_IN_S,
       updateAge: SESSION_UPDATE_AGE_S,
     },
-    disabledPaths: [...DISABLED_AUTH_PATHS],
+    disabledPaths: [...disabledAuthPaths(env)],
+    plugins: env.line ? [lineLoginPlugin(env.line, env.authSecret)] : [],
+    account: {
+      accountLinking: {
+        enabled: true,
+        // Linking is only ever asked for (the account page, after the password): a LINE sign-in whose
+        // address matches an account answers account_not_linked instead of merging the two.
+        disableImplicitLinking: true,
+        // What LINE shares is never a verified address, so the library's link needs LINE trusted,
+        // and the LINE address may differ from the account's.
+        trustedProviders: [LINE_PROVIDER_ID],
+        allowDifferentEmails: true,
+      },
+    },
     // On in every mode, stored in the database so the limit holds across instances.
     rateLimit: {
       enabled: true,
@@ -217,6 +251,12 @@ function createAuth(db: Db, env: Env, options: AuthOptions = {}) {
       }),
     },
     databaseHooks: {
+      // LINE's tokens are of no use to us after sign-in (we call no LINE API): none is kept, so the
+      // account row holds LINE's user ID and nothing a leak could use against the player's LINE.
+      account: {
+        create: { before: async (account) => ({ data: withoutProviderTokens(account) }) },
+        update: { before: async (account) => ({ data: withoutProviderTokens(account) }) },
+      },
       user: {
         create: {
           // Every account gets its Torepoke profile at once (display name from sign-up).
@@ -257,6 +297,9 @@ function createAuth(db: Db, env: Env, options: AuthOptions = {}) {
     // code; only a failure of ours (5xx, anything unexpected) is an error. Without this hook
     // Better Auth prints every refusal through its default, coloured console logger.
     onAPIError: {
+      // Where a provider's callback lands when it cannot even tell whose sign-in it is (a forged or
+      // used-up state): the log-in page, which says it did not work. The library's own page is English.
+      errorURL: `${env.siteUrl}/login`,
       onError: (error) => {
         if (isAPIError(error) && error.statusCode < 500) {
           log.info("auth: request refused", { status: error.statusCode, code: (error.body as { code?: unknown } | undefined)?.code });
@@ -291,11 +334,12 @@ export function getAuth(db: Db, env: Env): Auth {
  * The Web handler mounted at /api/auth (server/http.ts wraps it with toNodeHandler): only the
  * PUBLIC_AUTH_ENDPOINTS; any other path answers our 404 before the library sees it.
  */
-export function publicAuthRequestHandler(auth: Auth): (request: Request) => Promise<Response> {
+export function publicAuthRequestHandler(auth: Auth, env: Pick<Env, "line">): (request: Request) => Promise<Response> {
   const handler = authRequestHandler(auth);
+  const open = publicAuthEndpoints(env);
   return async (request) => {
     const path = new URL(request.url).pathname.slice(AUTH_BASE_PATH.length);
-    if (PUBLIC_AUTH_ENDPOINTS.has(`${request.method} ${path}`)) return handler(request);
+    if (open.has(`${request.method} ${path}`)) return handler(request);
     return errorResponse(new HttpError("not_found"), localeOf(request.headers));
   };
 }
@@ -348,7 +392,7 @@ export async function ensureProfile(db: Db, userId: string, displayName: string)
 }
 
 /** The endpoints page actions call through callAuthEndpoint (POST), after their own checks. */
-export const PAGE_AUTH_PATHS = ["/sign-in/email", "/sign-up/email", "/sign-out", "/request-password-reset", "/reset-password", "/change-email", "/change-password"] as const;
+export const PAGE_AUTH_PATHS = ["/sign-in/email", "/sign-up/email", "/sign-out", "/request-password-reset", "/reset-password", "/change-email", "/change-password", ...LINE_PAGE_AUTH_PATHS] as const;
 export type PageAuthPath = (typeof PAGE_AUTH_PATHS)[number];
 
 /**

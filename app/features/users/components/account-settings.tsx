@@ -7,6 +7,8 @@ import { tokyoMediumDateTime } from "../../../lib/tokyo-time";
 import { accountMessages } from "../account-messages";
 import { accountSettingsMessages, type AccountSettingsMessageKey } from "../account-settings-messages";
 import type { AccountSession, AccountSummary } from "../account.server";
+import type { LoginMethods } from "../login-methods.server";
+import { LineLoginButton } from "./line-login-button";
 import { PASSWORD_MAX, PASSWORD_MIN } from "../display-name";
 import { usersMessages } from "../messages";
 import { MailSentNotice } from "./mail-sent-notice";
@@ -39,16 +41,22 @@ function Done({ text }: { text: string }) {
   );
 }
 
+const ALERT_NOTICES = new Set<AccountSettingsMessageKey>(["verifyFailed", "lineLinkTaken", "lineLinkFailed"]);
+
 /** /profile/account: verification, e-mail and password, devices, export and deletion. */
 export function AccountSettings({
   account,
   sessions,
+  loginMethods,
+  recentSignInMinutes,
   sender,
   notice,
   actionData,
 }: {
-  account: AccountSummary;
+  account: AccountSummary & { placeholder: boolean };
   sessions: AccountSession[];
+  loginMethods: Omit<LoginMethods, "line"> & { line: { linkedAt: Date | string } | null };
+  recentSignInMinutes: number;
   sender: string;
   notice: AccountSettingsMessageKey | null;
   actionData?: ActionData;
@@ -70,22 +78,33 @@ export function AccountSettings({
         </p>
         <h1 className="text-2xl font-bold">{t("settingsHeading")}</h1>
       </div>
-      {notice ? notice === "verifyFailed" ? <p role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm font-medium text-red-800">{ts(notice)}</p> : <Done text={ts(notice)} /> : null}
+      {notice ? ALERT_NOTICES.has(notice) ? <p role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm font-medium text-red-800">{ts(notice)}</p> : <Done text={ts(notice)} /> : null}
 
       <section aria-labelledby="account-email-heading" className={SECTION}>
         <h2 id="account-email-heading" className={H2}>
           {t("verifyTitle")}
         </h2>
-        <p className="flex flex-wrap items-center gap-3">
-          <span>{account.email}</span>
-          <span
-            data-testid="email-verified-state"
-            className={`rounded-full px-2 py-0.5 text-sm font-bold ${account.emailVerified ? "bg-green-100 text-green-800" : "bg-amber-100 text-amber-900"}`}
-          >
-            {account.emailVerified ? t("verifyVerified") : t("verifyUnverified")}
-          </span>
-        </p>
-        {!account.emailVerified ? (
+        {account.placeholder ? (
+          <>
+            <p>
+              <span data-testid="email-missing" className="rounded-full bg-slate-100 px-2 py-0.5 text-sm font-bold text-slate-800">
+                {ts("noAddress")}
+              </span>
+            </p>
+            <p className="text-sm text-slate-700">{ts("noAddressExplain")}</p>
+          </>
+        ) : (
+          <p className="flex flex-wrap items-center gap-3">
+            <span>{account.email}</span>
+            <span
+              data-testid="email-verified-state"
+              className={`rounded-full px-2 py-0.5 text-sm font-bold ${account.emailVerified ? "bg-green-100 text-green-800" : "bg-amber-100 text-amber-900"}`}
+            >
+              {account.emailVerified ? t("verifyVerified") : t("verifyUnverified")}
+            </span>
+          </p>
+        )}
+        {!account.emailVerified && !account.placeholder ? (
           <>
             <p className="text-sm text-slate-700">{ts("verifyExplain")}</p>
             {ok("resendVerification") ? (
@@ -103,40 +122,97 @@ export function AccountSettings({
 
       <section aria-labelledby="account-change-email-heading" className={SECTION}>
         <h2 id="account-change-email-heading" className={H2}>
-          {ts("changeEmailHeading")}
+          {account.placeholder ? ts("addEmailHeading") : ts("changeEmailHeading")}
         </h2>
-        {ok("changeEmail") ? <MailSentNotice title={ts("changeEmailSent")} sender={sender} email={actionData?.sentTo} /> : null}
-        <Form method="post" className="space-y-4" noValidate>
-          <input type="hidden" name="intent" value="changeEmail" />
-          <ErrorText actionData={actionData} intent="changeEmail" />
-          <FormField id="account-new-email" name="newEmail" type="email" autoComplete="email" required maxLength={254} label={ts("changeEmailNew")} error={fieldError(actionData, "changeEmail", "newEmail")} />
-          <FormField id="account-change-email-password" name="currentPassword" type="password" autoComplete="current-password" required maxLength={PASSWORD_MAX} label={ts("currentPassword")} error={fieldError(actionData, "changeEmail", "currentPassword")} />
-          <SubmitButton pending={pending("changeEmail")}>{ts("changeEmailSubmit")}</SubmitButton>
-        </Form>
+        {loginMethods.password ? (
+          <>
+            {ok("changeEmail") ? <MailSentNotice title={ts("changeEmailSent")} sender={sender} email={actionData?.sentTo} /> : null}
+            <Form method="post" className="space-y-4" noValidate>
+              <input type="hidden" name="intent" value="changeEmail" />
+              <ErrorText actionData={actionData} intent="changeEmail" />
+              <FormField id="account-new-email" name="newEmail" type="email" autoComplete="email" required maxLength={254} label={ts("changeEmailNew")} error={fieldError(actionData, "changeEmail", "newEmail")} />
+              <FormField id="account-change-email-password" name="currentPassword" type="password" autoComplete="current-password" required maxLength={PASSWORD_MAX} label={ts("currentPassword")} error={fieldError(actionData, "changeEmail", "currentPassword")} />
+              <SubmitButton pending={pending("changeEmail")}>{ts("changeEmailSubmit")}</SubmitButton>
+            </Form>
+          </>
+        ) : (
+          <>
+            {ok("addEmail") ? <MailSentNotice title={ts("changeEmailSent")} sender={sender} email={actionData?.sentTo} /> : null}
+            <Form method="post" className="space-y-4" noValidate>
+              <input type="hidden" name="intent" value="addEmail" />
+              <ErrorText actionData={actionData} intent="addEmail" />
+              <FormField id="account-new-email" name="newEmail" type="email" autoComplete="email" required maxLength={254} label={ts("changeEmailNew")} error={fieldError(actionData, "addEmail", "newEmail")} />
+              <SubmitButton pending={pending("addEmail")}>{ts("addEmailSubmit")}</SubmitButton>
+            </Form>
+            {refusalFor(actionData, "addEmail")?.code === "recent_sign_in_required" && loginMethods.lineAvailable ? <LineLoginButton redirectTo="/profile/account" label={ts("lineAgain")} /> : null}
+          </>
+        )}
       </section>
 
       <section aria-labelledby="account-password-heading" className={SECTION}>
         <h2 id="account-password-heading" className={H2}>
           {ts("changePasswordHeading")}
         </h2>
-        {ok("changePassword") ? <Done text={ts("changePasswordDone")} /> : null}
-        <Form method="post" className="space-y-4" noValidate>
-          <input type="hidden" name="intent" value="changePassword" />
-          <ErrorText actionData={actionData} intent="changePassword" />
-          <FormField id="account-current-password" name="currentPassword" type="password" autoComplete="current-password" required maxLength={PASSWORD_MAX} label={ts("currentPassword")} error={fieldError(actionData, "changePassword", "currentPassword")} />
-          <FormField
-            id="account-new-password"
-            name="newPassword"
-            type="password"
-            autoComplete="new-password"
-            required
-            maxLength={PASSWORD_MAX}
-            label={ts("newPassword")}
-            hint={tu("passwordHint", { min: PASSWORD_MIN, max: PASSWORD_MAX })}
-            error={fieldError(actionData, "changePassword", "newPassword")}
-          />
-          <SubmitButton pending={pending("changePassword")}>{ts("changePasswordSubmit")}</SubmitButton>
-        </Form>
+        {loginMethods.password ? (
+          <>
+            {ok("changePassword") ? <Done text={ts("changePasswordDone")} /> : null}
+            <Form method="post" className="space-y-4" noValidate>
+              <input type="hidden" name="intent" value="changePassword" />
+              <ErrorText actionData={actionData} intent="changePassword" />
+              <FormField id="account-current-password" name="currentPassword" type="password" autoComplete="current-password" required maxLength={PASSWORD_MAX} label={ts("currentPassword")} error={fieldError(actionData, "changePassword", "currentPassword")} />
+              <FormField
+                id="account-new-password"
+                name="newPassword"
+                type="password"
+                autoComplete="new-password"
+                required
+                maxLength={PASSWORD_MAX}
+                label={ts("newPassword")}
+                hint={tu("passwordHint", { min: PASSWORD_MIN, max: PASSWORD_MAX })}
+                error={fieldError(actionData, "changePassword", "newPassword")}
+              />
+              <SubmitButton pending={pending("changePassword")}>{ts("changePasswordSubmit")}</SubmitButton>
+            </Form>
+          </>
+        ) : (
+          <p className="text-sm text-slate-700">{ts("noPassword")}</p>
+        )}
+      </section>
+
+      <section aria-labelledby="account-login-methods-heading" className={SECTION}>
+        <h2 id="account-login-methods-heading" className={H2}>
+          {ts("loginMethodsHeading")}
+        </h2>
+        {ok("unlinkLine") ? <Done text={ts("lineUnlinked")} /> : null}
+        <ErrorText actionData={actionData} intent="unlinkLine" />
+        <dl className="divide-y divide-slate-200" data-testid="login-methods">
+          <div className="flex flex-wrap items-center justify-between gap-3 py-3">
+            <dt className="font-medium">{ts("loginMethodsPassword")}</dt>
+            <dd className="text-sm text-slate-700">{loginMethods.password ? ts("loginMethodsOn") : ts("loginMethodsOff")}</dd>
+          </div>
+          {loginMethods.lineAvailable || loginMethods.line ? (
+            <div className="flex flex-wrap items-center justify-between gap-3 py-3">
+              <dt className="font-medium">{ts("loginMethodsLine")}</dt>
+              <dd className="text-sm text-slate-700">
+                {loginMethods.line ? ts("loginMethodsLinkedOn", { date: tokyoMediumDateTime(new Date(loginMethods.line.linkedAt).toISOString(), locale) }) : ts("loginMethodsOff")}
+              </dd>
+            </div>
+          ) : null}
+        </dl>
+        {loginMethods.line ? (
+          <Form method="post">
+            <input type="hidden" name="intent" value="unlinkLine" />
+            <SubmitButton pending={pending("unlinkLine")}>{ts("lineUnlinkSubmit")}</SubmitButton>
+          </Form>
+        ) : loginMethods.lineAvailable && loginMethods.password ? (
+          <Form method="post" reloadDocument className="space-y-4" noValidate>
+            <input type="hidden" name="intent" value="linkLine" />
+            <p className="text-sm text-slate-700">{ts("lineLinkExplain")}</p>
+            <ErrorText actionData={actionData} intent="linkLine" />
+            <FormField id="account-link-line-password" name="currentPassword" type="password" autoComplete="current-password" required maxLength={PASSWORD_MAX} label={ts("currentPassword")} error={fieldError(actionData, "linkLine", "currentPassword")} />
+            <SubmitButton pending={pending("linkLine")}>{ts("lineLinkSubmit")}</SubmitButton>
+          </Form>
+        ) : null}
       </section>
 
       <section aria-labelledby="account-sessions-heading" className={SECTION}>
@@ -203,7 +279,11 @@ export function AccountSettings({
         <Form method="post" className="space-y-4" noValidate>
           <input type="hidden" name="intent" value="deleteAccount" />
           <ErrorText actionData={actionData} intent="deleteAccount" />
-          <FormField id="account-delete-password" name="password" type="password" autoComplete="current-password" required maxLength={PASSWORD_MAX} label={ts("deletePassword")} error={fieldError(actionData, "deleteAccount", "deletePassword")} />
+          {loginMethods.password ? (
+            <FormField id="account-delete-password" name="password" type="password" autoComplete="current-password" required maxLength={PASSWORD_MAX} label={ts("deletePassword")} error={fieldError(actionData, "deleteAccount", "deletePassword")} />
+          ) : (
+            <p className="text-sm text-slate-700">{ts("deletePasswordless", { minutes: recentSignInMinutes })}</p>
+          )}
           <div className="space-y-1">
             <label className="flex items-center gap-2">
               <input type="checkbox" name="confirm" id="account-delete-confirm" aria-describedby={fieldError(actionData, "deleteAccount", "confirm") ? "account-delete-confirm-error" : undefined} />

@@ -1,0 +1,127 @@
+import { randomBytes } from "node:crypto";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { launchBrowser, newContext, PHONE, seriousA11yViolations, watchConsole } from "../support/browser";
+import { LINE_TEST_CLIENT_ID, LINE_TEST_CLIENT_SECRET, startLineStandIn, type LineUser } from "../support/line-stand-in";
+import { freePort, startServer, type RunningServer } from "../support/server";
+
+// Issue 42: LINEでログイン on a phone, against an OpenID Connect server standing in for LINE.
+let browser: Browser;
+let server: RunningServer;
+let line: Awaited<ReturnType<typeof startLineStandIn>>;
+const DESKTOP = { viewport: { width: 1280, height: 900 } };
+const shot = (name: string) => path.join(tmpdir(), `line-login-${name}.png`);
+
+beforeAll(async () => {
+  const port = await freePort();
+  line = await startLineStandIn(`http://127.0.0.1:${port}`);
+  server = await startServer({ PORT: String(port), NODE_ENV: "test", LINE_CLIENT_ID: LINE_TEST_CLIENT_ID, LINE_CLIENT_SECRET: LINE_TEST_CLIENT_SECRET, LINE_TEST_ORIGIN: line.origin });
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+  await line?.close();
+});
+
+const lineUser = (name: string, email?: string): LineUser => ({ sub: `U${randomBytes(16).toString("hex")}`, name, email });
+
+async function pressLine(page: Page) {
+  await page.getByRole("button", { name: "LINEでログイン" }).click();
+}
+
+async function logOut(page: Page) {
+  await page.getByRole("button", { name: "メニューを開く" }).click();
+  await page.getByRole("button", { name: "ログアウト" }).click();
+  await page.waitForURL(`${server.url}/`);
+}
+
+describe("LINEでログイン on a phone", () => {
+  it("a new player signs up with LINE, sets a friend ID, logs out and logs in with LINE again; unlinking the only way in is refused", async () => {
+    const context = await newContext(browser, PHONE);
+    const page = await context.newPage();
+    const problems = watchConsole(page);
+    const player = lineUser("ライン太郎", `taro-${randomBytes(3).toString("hex")}@example.com`);
+    line.signInAs(player);
+
+    await page.goto(`${server.url}/signup`);
+    // First on the phone's screen: above the e-mail form.
+    const button = page.getByRole("button", { name: "LINEでログイン" });
+    const email = page.getByLabel("メールアドレス");
+    expect((await button.boundingBox())!.y).toBeLessThan((await email.boundingBox())!.y);
+    expect((await button.boundingBox())!.y + 48).toBeLessThan(844);
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await page.screenshot({ path: shot("signup-phone"), fullPage: true });
+    await pressLine(page);
+    await page.waitForURL((url) => url.pathname === "/profile");
+    await expect.poll(() => page.locator("#profile-friend-id-input").isVisible()).toBe(true);
+    await page.locator("#profile-friend-id-input").fill("1234-5678-9012-3456");
+    await page.getByRole("button", { name: "保存する" }).click();
+    await page.getByText("プロフィールを保存しました").waitFor();
+    await page.getByText("ライン太郎").first().waitFor();
+    await logOut(page);
+
+    await page.goto(`${server.url}/login`);
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await page.screenshot({ path: shot("login-phone"), fullPage: true });
+    await pressLine(page);
+    await page.waitForURL(`${server.url}/`);
+    await page.goto(`${server.url}/profile`);
+    await page.getByText("1234567890123456").or(page.getByText("1234-5678-9012-3456")).first().waitFor();
+
+    await page.goto(`${server.url}/profile/account`);
+    const methods = page.getByTestId("login-methods");
+    await methods.getByText("LINE", { exact: true }).waitFor();
+    await expect.poll(() => methods.textContent()).toMatch(/に連携/);
+    await page.getByRole("button", { name: "LINEの連携を解除する" }).click();
+    await page.getByRole("alert").filter({ hasText: "ほかにログインする方法がないため、LINEの連携は解除できません" }).waitFor();
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await page.screenshot({ path: shot("account-phone"), fullPage: true });
+    // The refused unlink is the only failed request: the page's 409, shown as the alert above.
+    expect(problems).toEqual(["error: Failed to load resource: the server responded with a status of 409 (Conflict)"]);
+    await context.close();
+  });
+
+  it("a LINE login whose e-mail belongs to another account asks to link instead of merging", async () => {
+    const ownerEmail = `owner-${randomBytes(3).toString("hex")}@example.com`;
+    const owner = await newContext(browser);
+    const res = await owner.request.post(`${server.url}/api/auth/sign-up/email`, { data: { email: ownerEmail, password: "kouKan-2026-pass", name: "持ち主" }, headers: { origin: server.url } });
+    expect(res.ok()).toBe(true);
+    await owner.close();
+
+    const context = await newContext(browser, PHONE);
+    const page = await context.newPage();
+    line.signInAs(lineUser("そっくりさん", ownerEmail));
+    await page.goto(`${server.url}/login`);
+    await pressLine(page);
+    await page.waitForURL((url) => url.pathname === "/login" && url.searchParams.get("error") === "account_not_linked");
+    await page.getByRole("alert").filter({ hasText: "このメールアドレスのアカウントがすでにあります。いつもの方法でログインしてから" }).waitFor();
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await page.screenshot({ path: shot("not-linked-phone"), fullPage: true });
+    await context.close();
+  });
+
+  it("at 1280×900 the log-in page and the account page of an e-mail account (ログイン方法 with LINE to link)", async () => {
+    const context = await newContext(browser, DESKTOP);
+    const page = await context.newPage();
+    await page.goto(`${server.url}/login`);
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await page.screenshot({ path: shot("login-desktop"), fullPage: true });
+    const res = await context.request.post(`${server.url}/api/auth/sign-up/email`, { data: { email: `desk-${randomBytes(3).toString("hex")}@example.com`, password: "kouKan-2026-pass", name: "デスク" }, headers: { origin: server.url } });
+    expect(res.ok()).toBe(true);
+    await page.goto(`${server.url}/profile/account`);
+    await page.getByRole("button", { name: "LINEを連携する" }).waitFor();
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await page.screenshot({ path: shot("account-desktop"), fullPage: true });
+    // Linking: the password, then LINE, then back with LINE listed.
+    line.signInAs(lineUser("デスクのLINE"));
+    await page.locator("#account-link-line-password").fill("kouKan-2026-pass");
+    await page.getByRole("button", { name: "LINEを連携する" }).click();
+    await page.waitForURL((url) => url.pathname === "/profile/account" && url.searchParams.get("lineLinked") === "1");
+    await page.getByText("LINEを連携しました。次からLINEでもログインできます。").waitFor();
+    await page.getByRole("button", { name: "LINEの連携を解除する" }).waitFor();
+    await context.close();
+  });
+});
