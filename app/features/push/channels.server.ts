@@ -6,6 +6,7 @@ import type { NotificationView } from "../notifications/types";
 import { PermanentDeliveryError, registerDeliveryHandler } from "../outbox/outbox.server";
 import type { KindChoices, QuietHours } from "./preferences";
 import { getNotificationWithPreferences } from "./preferences.server";
+import { openTabs } from "../notifications/open-tabs.server";
 
 /** A notification as the channels see it: the inbox row, its owner and the owner's choices for its kind. */
 export type NotificationEvent = NotificationView & {
@@ -44,6 +45,8 @@ export function registerNotificationDispatch(db: Db, log?: Logger): void {
     const found = await getNotificationWithPreferences(db, id);
     if (!found || found.notification.read || found.notification.count > n) return;
     const { notification, prefs } = found;
+    // The site's own channel: open tabs count it now (a kind hidden from the inbox changes no count).
+    if (prefs.channels[notification.kind].site === "on") await openTabs().noticeChanged(notification.userId);
     const event: NotificationEvent = { ...notification, n, choices: prefs.channels[notification.kind], quiet: prefs.quiet, locale: prefs.locale };
     const now = new Date();
     for (const channel of channels.values()) {
