@@ -21,10 +21,11 @@ export const MAIL_KIND = "mail";
 
 /**
  * Queues a message in the caller's transaction; the outbox worker sends it after the commit
- * (never inside the request). `dedupeKey` keeps a retried action from queuing it twice.
+ * (never inside the request). `dedupeKey` keeps a retried action from queuing it twice: answers
+ * whether it was queued.
  */
-export async function enqueueMail(tx: Queryable, message: MailMessage, options: { dedupeKey?: string; runAt?: Date } = {}): Promise<void> {
-  await enqueueDelivery(tx, { kind: MAIL_KIND, payload: message, dedupeKey: options.dedupeKey, runAt: options.runAt });
+export async function enqueueMail(tx: Queryable, message: MailMessage, options: { dedupeKey?: string; runAt?: Date } = {}): Promise<boolean> {
+  return enqueueDelivery(tx, { kind: MAIL_KIND, payload: message, dedupeKey: options.dedupeKey, runAt: options.runAt });
 }
 
 /** How one send is told apart: `messageId` (with its angle brackets) is the mail's Message-ID header. */

@@ -53,13 +53,13 @@ function isTemporary(err: unknown, retryUnexpected: boolean): boolean {
 
 /**
  * Queues a delivery in the caller's transaction (or on the database): nothing is sent unless that
- * transaction commits. A repeated `dedupeKey` is a no-op.
+ * transaction commits. A repeated `dedupeKey` is a no-op: answers whether a row was queued.
  */
 export async function enqueueDelivery(
   tx: Queryable,
   delivery: { kind: string; payload: unknown; runAt?: Date; dedupeKey?: string },
-): Promise<void> {
-  await tx
+): Promise<boolean> {
+  const queued = await tx
     .insert(deliveryOutbox)
     .values({
       kind: delivery.kind,
@@ -67,10 +67,13 @@ export async function enqueueDelivery(
       dedupeKey: delivery.dedupeKey ?? null,
       ...(delivery.runAt ? { runAt: delivery.runAt } : {}),
     })
-    .onConflictDoNothing();
+    .onConflictDoNothing()
+    .returning({ id: deliveryOutbox.id });
+  if (!queued.length) return false;
   // A row due later (a notification's mail check, 10 minutes on) is found by the poll then: waking
   // the workers now would only cost them a claim that finds nothing.
   if (!delivery.runAt || delivery.runAt.getTime() <= Date.now()) wakeDeliveryWorkers();
+  return true;
 }
 
 /**
