@@ -78,7 +78,7 @@ async function settled() {
 }
 
 describe("web push through the outbox", () => {
-  it("a chat message reaches the player's device encrypted and signed, with TTL, urgency and the room's topic", async () => {
+  it("a chat message reaches the player's device encrypted and signed, with TTL, urgency and the room's topic, naming the offer's cards and quoting the message", async () => {
     const { roomId, owner, partner } = await createChatRoom(database.db);
     const phone = await device(owner.id);
     worker();
@@ -87,7 +87,7 @@ describe("web push through the outbox", () => {
     const [received] = phone.pushes();
     expect(JSON.parse(received.payload)).toEqual({
       title: "トレポケ",
-      body: `${partner.name}さんから新しいメッセージが1件あります`,
+      body: `${partner.name}さんから新しいメッセージが1件あります（譲 ピカチュウex ⇄ 求 リザードンex）\n「こんにちは」`,
       url: `/chat/${roomId}`,
       tag: `room-${roomId}`,
       badge: 1,
@@ -102,7 +102,7 @@ describe("web push through the outbox", () => {
     await send(roomId, partner.id, "まだいますか？");
     await until(() => phone.pushes().length === 2, "the second push");
     expect(phone.pushes()[1].topic).toBe(received.topic);
-    expect(JSON.parse(phone.pushes()[1].payload).body).toBe(`${partner.name}さんから新しいメッセージが2件あります`);
+    expect(JSON.parse(phone.pushes()[1].payload).body).toBe(`${partner.name}さんから新しいメッセージが2件あります（譲 ピカチュウex ⇄ 求 リザードンex）\n「まだいますか？」`);
     const [sub] = await rowsOf<{ last_success_at: Date | null }>(database.db, sql`select last_success_at from push_subscriptions where id = ${phone.id}::uuid`);
     expect(sub.last_success_at).not.toBeNull();
   });
@@ -250,14 +250,14 @@ describe("web push through the outbox", () => {
 
   it("a push held for quiet hours is not sent when the player turned push off for that kind meanwhile", async () => {
     const now = jstMinutes(new Date());
-    const quiet = { start: (now + 1440 - 60) % 1440, end: (now + 60) % 1440, mode: "hold" as const };
+    const quiet = { start: (now + 1440 - 60) % 1440, end: (now + 60) % 1440, mode: "hold" as const, exempt: [] };
     const { roomId, owner, partner } = await createChatRoom(database.db);
     const phone = await device(owner.id);
-    await saveNotificationPreferences(database.db, owner.id, { channels: DEFAULT_CHOICES, quiet, locale: "ja" });
+    await saveNotificationPreferences(database.db, owner.id, { channels: DEFAULT_CHOICES, quiet, previews: true, locale: "ja" });
     worker();
     await send(roomId, partner.id, "夜中です");
     await until(async () => (await rowsOf(database.db, sql`select 1 from delivery_outbox where kind = 'push' and payload->>'sub' = ${phone.id}`)).length === 1, "the held push");
-    await saveNotificationPreferences(database.db, owner.id, { channels: { ...DEFAULT_CHOICES, message: { ...DEFAULT_CHOICES.message, push: "off" } }, quiet, locale: "ja" });
+    await saveNotificationPreferences(database.db, owner.id, { channels: { ...DEFAULT_CHOICES, message: { ...DEFAULT_CHOICES.message, push: "off" } }, quiet, previews: true, locale: "ja" });
     // Quiet hours end.
     await rowsOf(database.db, sql`update delivery_outbox set run_at = now() where kind = 'push' and payload->>'sub' = ${phone.id} returning id`);
     await settled();
@@ -312,15 +312,15 @@ describe("web push through the outbox", () => {
     };
     const off = await createChatRoom(database.db);
     const offPhone = await device(off.owner.id);
-    await saveNotificationPreferences(database.db, off.owner.id, { channels: { ...DEFAULT_CHOICES, message: { ...DEFAULT_CHOICES.message, push: "off" } }, quiet: null, locale: "ja" });
+    await saveNotificationPreferences(database.db, off.owner.id, { channels: { ...DEFAULT_CHOICES, message: { ...DEFAULT_CHOICES.message, push: "off" } }, quiet: null, previews: true, locale: "ja" });
 
     const held = await createChatRoom(database.db);
     const heldPhone = await device(held.owner.id);
-    await saveNotificationPreferences(database.db, held.owner.id, { channels: DEFAULT_CHOICES, quiet: { ...quietAround(), mode: "hold" }, locale: "ja" });
+    await saveNotificationPreferences(database.db, held.owner.id, { channels: DEFAULT_CHOICES, quiet: { ...quietAround(), mode: "hold", exempt: [] }, previews: true, locale: "ja" });
 
     const silent = await createChatRoom(database.db);
     const silentPhone = await device(silent.owner.id);
-    await saveNotificationPreferences(database.db, silent.owner.id, { channels: DEFAULT_CHOICES, quiet: { ...quietAround(), mode: "silent" }, locale: "ja" });
+    await saveNotificationPreferences(database.db, silent.owner.id, { channels: DEFAULT_CHOICES, quiet: { ...quietAround(), mode: "silent", exempt: [] }, previews: true, locale: "ja" });
 
     worker();
     await send(off.roomId, off.partner.id, "オフ");

@@ -3,12 +3,12 @@ import type { VapidKeys } from "../../lib/env.server";
 import { translate, type Locale } from "../../lib/i18n";
 import type { Logger } from "../../lib/logger.server";
 import { countUnreadNotifications } from "../notifications/notifications.server";
-import { notificationText } from "../notifications/components/notification-text";
+import { notificationPreview, notificationText } from "../notifications/components/notification-text";
 import type { NotificationKind } from "../notifications/types";
 import { enqueueDelivery, PermanentDeliveryError, registerDeliveryHandler, TemporaryDeliveryError } from "../outbox/outbox.server";
 import type { NotificationChannel } from "./channels.server";
 import { pushMessages } from "./messages";
-import { inQuietHours, quietHoursEnd } from "./preferences";
+import { quietHolds, quietHoursEnd } from "./preferences";
 import { getNotificationWithPreferences } from "./preferences.server";
 import { presence } from "./presence.server";
 import { dropSubscription, getSubscription } from "./subscriptions.server";
@@ -42,7 +42,7 @@ export const pushChannel: NotificationChannel = {
   name: "push",
   async plan(db, event, now) {
     if (event.choices.push === "off") return;
-    const quiet = event.quiet && inQuietHours(event.quiet, now) ? event.quiet : null;
+    const quiet = quietHolds(event.quiet, "push", now) ? event.quiet : null;
     const runAt = quiet?.mode === "hold" ? quietHoursEnd(quiet, now) : undefined;
     const silent = quiet?.mode === "silent";
     const subs = await rowsOf<{ id: string }>(db, sql`select id from push_subscriptions where user_id = ${event.userId}`);
@@ -89,7 +89,7 @@ export function registerPushDelivery(db: Db, vapid: VapidKeys, pushServiceOrigin
       const silent = job.silent === true;
       message = {
         title: translate(pushMessages, sub.locale, "title"),
-        body: notificationText(n, sub.locale),
+        body: [notificationText(n, sub.locale), notificationPreview(n, sub.locale)].filter(Boolean).join("\n"),
         url: n.href,
         tag: n.roomId ? `room-${n.roomId}` : `n-${n.id}`,
         badge: await countUnreadNotifications(db, n.userId),

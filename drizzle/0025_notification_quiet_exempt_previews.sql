@@ -1,0 +1,3 @@
+ALTER TABLE "notification_preferences" ADD COLUMN "quiet_exempt" text[] DEFAULT '{}'::text[] NOT NULL;--> statement-breakpoint
+ALTER TABLE "notification_preferences" ADD COLUMN "message_previews" boolean DEFAULT true NOT NULL;--> statement-breakpoint
+ALTER TABLE "notification_preferences" ADD CONSTRAINT "notification_preferences_quiet_exempt_check" CHECK ("notification_preferences"."quiet_exempt" <@ array['push', 'mail']::text[]);
