@@ -11,7 +11,7 @@ import { registerNotificationChannels } from "../../app/features/push/deliveries
 import { DEFAULT_CHOICES, jstMinutes } from "../../app/features/push/preferences";
 import { saveNotificationPreferences } from "../../app/features/push/preferences.server";
 import { setPresence } from "../../app/features/push/presence.server";
-import { queueTestPush } from "../../app/features/push/push-channel.server";
+import { PUSH_DELIVERY, queueTestPush } from "../../app/features/push/push-channel.server";
 import { PushError } from "../../app/features/push/errors";
 import { countSubscriptions, MAX_SUBSCRIPTIONS_PER_USER, PushSubscriptionSchema, saveSubscription } from "../../app/features/push/subscriptions.server";
 import { roomTopic } from "../../app/features/push/web-push.server";
@@ -280,7 +280,8 @@ describe("web push through the outbox", () => {
     const [row] = await rowsOf<{ status: string; attempts: number }>(database.db, sql`select status, attempts from delivery_outbox where kind = 'push' and payload->>'sub' = ${phone.id}`);
     expect(row).toMatchObject({ status: "sent", attempts: 1 });
 
-    await enqueueDelivery(database.db, { kind: "push", payload: { sub: phone.id, id: "not-a-count" }, dedupeKey: `malformed:${phone.id}` });
+    // A row that breaks the push payload's schema (written by hand, as an older version might have).
+    await database.db.execute(sql`insert into delivery_outbox (kind, payload, dedupe_key) values ('push', ${JSON.stringify({ sub: phone.id, id: "not-a-count" })}::jsonb, ${`malformed:${phone.id}`})`);
     await settled();
     const [malformed] = await rowsOf<{ status: string; attempts: number; last_error: string }>(
       database.db,
@@ -360,7 +361,7 @@ describe("web push through the outbox", () => {
       database.db,
       sql`insert into notifications (user_id, kind, offer_id) values (${owner.id}, 'expiring', ${offer.id}::uuid) returning id`,
     );
-    await enqueueDelivery(database.db, { kind: "push", payload: { sub: phone.id, id: notification.id, n: 1 } });
+    await enqueueDelivery(database.db, PUSH_DELIVERY, { payload: { sub: phone.id, id: notification.id, n: 1 } });
     await queueTestPush(database.db, owner.id);
     worker();
     await until(() => phone.pushes().length === 2, "the expiry push and the test push");

@@ -2,7 +2,8 @@ import { sql, type SQL } from "drizzle-orm";
 import { offerOpenNow } from "../../db/open-offers";
 import type { Db } from "../../db/client.server";
 import { rowsOf, type Queryable } from "../../db/sql.server";
-import { wakeDeliveryWorkers } from "../outbox/outbox.server";
+import { defineDeliveryKind, wakeDeliveryWorkers } from "../outbox/outbox.server";
+import { z } from "../../lib/zod";
 import type { NotificationKind, NotificationView, OfferCardsView } from "./types";
 
 /** A message preview is its first line, cut at this many characters. */
@@ -22,7 +23,7 @@ export const PREVIEW_MAX = 80;
  */
 
 /** The outbox kind of "a notification was written or bumped": payload {id, n} (n = its count then). */
-export const NOTIFY_DELIVERY_KIND = "notify";
+export const NOTICE_DELIVERY = defineDeliveryKind("notify", z.object({ id: z.string(), n: z.number().int() }));
 
 /**
  * Runs an insert into notifications (which must return id and count) and queues one `notify`
@@ -37,7 +38,7 @@ async function insertAndAnnounce(db: Queryable, insert: SQL): Promise<number> {
 /** The insert that queues one `notify` delivery per row of `written` (id, count). */
 const announce = (written: string): SQL =>
   sql`insert into delivery_outbox (kind, payload, dedupe_key)
-      select ${NOTIFY_DELIVERY_KIND}, jsonb_build_object('id', w.id, 'n', w.count), 'notify:' || w.id || ':' || w.count from ${sql.raw(written)} w
+      select ${NOTICE_DELIVERY.name}, jsonb_build_object('id', w.id, 'n', w.count), 'notify:' || w.id || ':' || w.count from ${sql.raw(written)} w
       on conflict do nothing
       returning id`;
 

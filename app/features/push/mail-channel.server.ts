@@ -8,7 +8,8 @@ import { renderMail } from "../mail/templates.server";
 import { getNotificationForDelivery, stillAllowed } from "../notifications/notifications.server";
 import { notificationPreview, notificationText } from "../notifications/components/notification-text";
 import { NOTIFICATION_KINDS, type NotificationView } from "../notifications/types";
-import { enqueueDelivery, PermanentDeliveryError, registerDeliveryHandler } from "../outbox/outbox.server";
+import { defineDeliveryKind, enqueueDelivery, registerDeliveryHandler } from "../outbox/outbox.server";
+import { z } from "../../lib/zod";
 import type { NotificationChannel } from "./channels.server";
 import { pushMessages } from "./messages";
 import { DEFAULT_CHOICES, DIGEST_HOUR_JST, MAIL_DELAY_MINUTES, quietHolds, quietHoursEnd } from "./preferences";
@@ -18,7 +19,7 @@ import { startSweep } from "../../lib/sweep.server";
 import { signToken, verifySignedToken } from "../../lib/signed-token.server";
 
 /** The outbox kind of "mail this notification if it is still unread": payload {id}. */
-export const NOTIFY_MAIL_DELIVERY_KIND = "notify-mail";
+export const NOTICE_MAIL_CHECK = defineDeliveryKind("notify-mail", z.object({ id: z.string() }));
 
 export type MailChannelOptions = { siteUrl: string; authSecret: string; delayMs?: number };
 
@@ -79,8 +80,7 @@ export function createMailChannel(options: MailChannelOptions): NotificationChan
     name: "mail",
     async plan(db, event, now) {
       if (event.choices.mail !== "instant") return;
-      await enqueueDelivery(db, {
-        kind: NOTIFY_MAIL_DELIVERY_KIND,
+      await enqueueDelivery(db, NOTICE_MAIL_CHECK, {
         payload: { id: event.id },
         runAt: new Date(now.getTime() + delayMs),
         // Each bump of a room's notification looks again N minutes after it: the first look that
@@ -92,9 +92,7 @@ export function createMailChannel(options: MailChannelOptions): NotificationChan
 }
 
 export function registerNotificationMailDelivery(db: Db, options: MailChannelOptions, log?: Logger): void {
-  registerDeliveryHandler(NOTIFY_MAIL_DELIVERY_KIND, async (payload) => {
-    const { id } = (payload ?? {}) as { id?: unknown };
-    if (typeof id !== "string") throw new PermanentDeliveryError("malformed notify-mail payload");
+  registerDeliveryHandler(NOTICE_MAIL_CHECK, async ({ id }) => {
     const found = await getNotificationWithPreferences(db, id);
     if (!found) return;
     const { notification: n, prefs } = found;
@@ -103,7 +101,7 @@ export function registerNotificationMailDelivery(db: Db, options: MailChannelOpt
     if (quietHolds(prefs.quiet, "mail", now)) {
       // Quiet hours hold the mail: the same check runs again when they end.
       const end = quietHoursEnd(prefs.quiet, now);
-      await enqueueDelivery(db, { kind: NOTIFY_MAIL_DELIVERY_KIND, payload: { id }, runAt: end, dedupeKey: `notify-mail:${id}:quiet:${end.toISOString()}` });
+      await enqueueDelivery(db, NOTICE_MAIL_CHECK, { payload: { id }, runAt: end, dedupeKey: `notify-mail:${id}:quiet:${end.toISOString()}` });
       return;
     }
     if (await presence().isOnline(n.userId)) return;
