@@ -6,7 +6,7 @@ import { markRead, sendMessage } from "../../app/features/chat/chat.server";
 import { registerMailDelivery, type MailTransport } from "../../app/features/mail/mail.server";
 import { notifyNewOffer, notifyOfferResponse } from "../../app/features/notifications/notifications.server";
 import { startOutboxWorker, type OutboxWorker } from "../../app/features/outbox/outbox.server";
-import { registerNotificationChannels } from "../../app/features/push/deliveries.server";
+import { registerNotificationChannels } from "../../app/features/push/notification-pipeline.server";
 import { digestBoundary, queueDigests, unsubscribeToken, verifyUnsubscribeToken } from "../../app/features/push/mail-channel.server";
 import { DEFAULT_CHOICES, jstMinutes } from "../../app/features/push/preferences";
 import { getNotificationPreferences, saveNotificationPreferences, turnOffAllMail } from "../../app/features/push/preferences.server";

@@ -7,7 +7,7 @@ import { migrateDatabase, openDatabase, type Database } from "../../app/db/clien
 import { rowsOf } from "../../app/db/sql.server";
 import { enqueueMail, MAIL_DELIVERY, registerMailDelivery, type MailMessage, type MailTransport } from "../../app/features/mail/mail.server";
 import { renderMail } from "../../app/features/mail/templates.server";
-import { outboxInstanceId } from "../../app/deliveries.server";
+import { outboxInstanceId } from "../../app/start-deliveries.server";
 import { z } from "../../app/lib/zod";
 import { claimDeliveries, defineDeliveryKind, enqueueDelivery, forgetDeliveryHandler, PermanentDeliveryError, registerDeliveryHandler, startOutboxWorker, type OutboxWorker } from "../../app/features/outbox/outbox.server";
 import { startTestSmtpServer, type TestSmtpServer } from "../support/smtp-server";

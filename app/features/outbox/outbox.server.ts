@@ -48,7 +48,7 @@ export function defineDeliveryKind<S extends z.ZodType>(name: string, payload: S
 }
 
 /**
- * Start-up's check (app/delivery-pipeline.server.ts): every kind some module may queue has its
+ * Start-up's check (app/start-deliveries.server.ts): every kind some module may queue has its
  * handler in this process. Throws naming the kinds nobody handles.
  */
 export function assertEveryDeliveryKindHandled(): void {
@@ -254,7 +254,7 @@ export type OutboxWorkerOptions = {
   /**
    * Identifies this worker in locked_by (default: random). It must be unique among live workers;
    * a worker started under an id that still holds leases (its process was killed) takes those rows
-   * back at once instead of waiting for the lease (deliveries.server.ts derives a stable one).
+   * back at once instead of waiting for the lease (app/start-deliveries.server.ts derives a stable one).
    */
   workerId?: string;
   /** How long a claim holds before another worker may take the row over (default 2 minutes). */
