@@ -116,7 +116,9 @@ export function registerNotificationMailDelivery(db: Db, options: MailChannelOpt
             from (select n.id from notifications n left join notification_preferences np on np.user_id = n.user_id
                   where n.user_id = ${n.userId} and n.read_at is null and n.mailed_at is null and ${stillAllowed}
                     and (n.id = ${id}::uuid or (n.room_id = ${n.roomId}::uuid and ${mailChoice} = 'instant'))) d
-            where n.id = d.id returning n.id`,
+            -- Checked again on the row itself: two checks of one room at once mail it once (the
+            -- second waits for the first's lock, then finds the rows mailed).
+            where n.id = d.id and n.mailed_at is null and n.read_at is null returning n.id`,
       );
       if (!marked.length) return;
       const items: NotificationView[] = [];
