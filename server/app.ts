@@ -11,11 +11,11 @@ import { cleanLocalUploads } from "../app/features/uploads/cleanup.server";
 import { localUploadsDir } from "../app/features/uploads/storage.server";
 import { createLogger } from "../app/lib/logger.server";
 import { startExpiryReminders } from "../app/features/notifications/expiry-reminders.server";
-import { startDeliveries } from "../app/deliveries.server";
+import { startDeliveries } from "../app/start-deliveries.server";
 import { registerFeatureLinks } from "../app/registrations.server";
 import { collectStartupGarbage } from "./startup-memory";
 import { attachDrain } from "./drain";
-import { startNotificationDigests } from "../app/features/push/deliveries.server";
+import { startNotificationDigests } from "../app/features/push/notification-pipeline.server";
 import { startBackups } from "../app/features/backups/schedule.server";
 
 /** A draining instance closes its listener after this long without a new request (server/drain.ts). */

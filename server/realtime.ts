@@ -36,6 +36,8 @@ import { socketRefusal } from "../app/lib/api.server";
 import type { Logger } from "../app/lib/logger.server";
 import { relayChanges } from "./change-relay";
 import { setPresence } from "../app/features/push/presence.server";
+import { setOpenTabs } from "../app/features/notifications/open-tabs.server";
+import { countUnreadNotifications } from "../app/features/notifications/notifications.server";
 
 export type Realtime = { close(): Promise<void> };
 
@@ -154,6 +156,15 @@ function attachChat(nsp: ChatNamespace, deps: { env: Env; database: Database; lo
   setPresence({
     isOnline: async (userId) => !closing && (await nsp.in(`user:${userId}`).fetchSockets()).length > 0,
     isViewingRoom: async (userId, roomId) => !closing && (await nsp.in(`room:${roomId}`).fetchSockets()).some((s) => s.data.userId === userId),
+  }, log);
+  // Every notification reaches the player's open tabs (the bell, the title) over this socket,
+  // through the adapter on whichever instance holds them.
+  setOpenTabs({
+    noticeChanged: async (userId) => {
+      if (closing) return;
+      const unread = await countUnreadNotifications(db, userId);
+      to(`user:${userId}`)?.emit("notice:unread", { unread });
+    },
   }, log);
   // The handshake is the only session check a socket gets: when a session ends (sign-out, the
   // device list, a password change or reset, deletion), its sockets close on every instance.
@@ -291,6 +302,7 @@ function attachChat(nsp: ChatNamespace, deps: { env: Env; database: Database; lo
     drain: async () => {
       closing = true;
       setPresence(null);
+      setOpenTabs(null);
       stopSessionWatch();
       await Promise.allSettled([...inFlight]);
     },

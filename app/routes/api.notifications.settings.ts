@@ -11,9 +11,10 @@ import { pushMessages } from "../features/push/messages";
 import type { Route } from "./+types/api.notifications.settings";
 
 /**
- * GET /api/notifications/settings[?endpoint=…] → {kinds, channels, quiet, vapidPublicKey, devices,
- * thisDevice}: the settings panel of the profile; thisDevice says whether the browser's push
- * endpoint (the query) is registered to the viewer (false without one). PUT with {channels, quiet} saves them (quiet hours in JST, HH:MM).
+ * GET /api/notifications/settings[?endpoint=…] → {kinds, channels, quiet, previews, mailDelaySeconds,
+ * vapidPublicKey, devices, thisDevice}: the settings panel of the profile; mailDelaySeconds is how
+ * long a notification waits unread before it is mailed (NOTIFICATION_MAIL_DELAY_SECONDS); thisDevice says whether the browser's push
+ * endpoint (the query) is registered to the viewer (false without one). PUT with {channels, quiet, previews?} saves them (quiet hours in JST, HH:MM).
  */
 export const loader = withJsonErrors(async function loader({ request, context }: Route.LoaderArgs) {
   const viewer = await requireApiViewer(request, context);
@@ -23,7 +24,9 @@ export const loader = withJsonErrors(async function loader({ request, context }:
     {
       kinds: NOTIFICATION_KINDS,
       channels: prefs.channels,
-      quiet: prefs.quiet ? { start: formatClock(prefs.quiet.start), end: formatClock(prefs.quiet.end), mode: prefs.quiet.mode } : null,
+      quiet: prefs.quiet ? { start: formatClock(prefs.quiet.start), end: formatClock(prefs.quiet.end), mode: prefs.quiet.mode, exempt: prefs.quiet.exempt } : null,
+      previews: prefs.previews,
+      mailDelaySeconds: context.env.notificationMailDelaySeconds,
       vapidPublicKey: context.env.vapid.publicKey,
       devices: await countSubscriptions(context.db, viewer.id),
       thisDevice: endpoint ? await hasSubscription(context.db, viewer.id, endpoint.slice(0, 2048)) : false,
@@ -35,10 +38,11 @@ export const loader = withJsonErrors(async function loader({ request, context }:
 export const action = withJsonErrors(async function action({ request, context }: Route.ActionArgs) {
   if (request.method !== "PUT") throw methodNotAllowed("GET, PUT");
   const viewer = await requireApiViewer(request, context);
-  const { channels, quiet } = await readInput(request, NotificationSettingsSchema, { accept: ["json"], messages: pushMessages, fallback: "errorInvalidSettings", code: "invalid_settings" });
+  const { channels, quiet, previews } = await readInput(request, NotificationSettingsSchema, { accept: ["json"], messages: pushMessages, fallback: "errorInvalidSettings", code: "invalid_settings" });
   await saveNotificationPreferences(context.db, viewer.id, {
     channels,
-    quiet: quiet ? { start: parseClock(quiet.start)!, end: parseClock(quiet.end)!, mode: quiet.mode } : null,
+    quiet: quiet ? { start: parseClock(quiet.start)!, end: parseClock(quiet.end)!, mode: quiet.mode, exempt: quiet.exempt } : null,
+    previews: previews ?? (await getNotificationPreferences(context.db, viewer.id)).previews,
     locale: localeFromRequest(request),
   });
   return Response.json({ ok: true });

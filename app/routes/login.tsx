@@ -13,7 +13,7 @@ import { formError, formRefusal } from "../lib/api.server";
 import { seoMeta } from "../lib/seo";
 import type { Route } from "./+types/login";
 import { readFormData } from "../lib/forms.server";
-import { accountLoginRefusal, authRefusal } from "../features/users/account-auth.server";
+import { accountLoginRefusal, authRefusal, watchVerificationMail } from "../features/users/account-auth.server";
 import { ForgotPasswordLink, LoginNotices } from "../features/users/components/login-notices";
 import { LineLoginButton, lineErrorText } from "../features/users/components/line-login-button";
 
@@ -39,14 +39,16 @@ export async function action({ request, context }: Route.ActionArgs) {
     if (fieldErrors(parsed.error).password) return credentialsRefused(locale);
     return formError(usersFormError(parsed.error), locale);
   }
-  const response = await callAuthEndpoint(context.db, context.env, request, "/sign-in/email", {
-    email: parsed.data.email,
-    password: parsed.data.password,
-  });
+  const { result: response, verificationMailQueued } = await watchVerificationMail(() =>
+    callAuthEndpoint(context.db, context.env, request, "/sign-in/email", {
+      email: parsed.data.email,
+      password: parsed.data.password,
+    }),
+  );
   if (response.ok) throw redirect(redirectTo, { headers: cookiesOf(response) });
   if (response.status === 401) return credentialsRefused(locale);
   const refusal = await authRefusal(response, locale);
-  return formRefusal({ ...refusal, message: accountLoginRefusal(refusal.code, locale) ?? refusal.message });
+  return formRefusal({ ...refusal, message: accountLoginRefusal(refusal.code, locale, verificationMailQueued) ?? refusal.message });
 }
 
 function credentialsRefused(locale: Locale) {

@@ -16,6 +16,15 @@ afterAll(async () => {
 
 const bellCount = (page: Page) => page.getByTestId("notification-count").locator('[aria-hidden="true"]');
 
+/** Waits until the page's title says at least `n` unread notifications, without reloading it. */
+async function titleCountAtLeast(page: Page, n: number): Promise<number> {
+  const handle = await page.waitForFunction((min) => {
+    const m = /^\((\d+)\) /.exec(document.title);
+    return m && Number(m[1]) >= min ? Number(m[1]) : null;
+  }, n);
+  return (await handle.jsonValue()) as number;
+}
+
 describe("notifications in the browser", () => {
   it("B answers A's offer and writes while A is elsewhere: A's bell and title count rise live; reading the room clears them", async () => {
     const aContext: BrowserContext = await newContext(browser, PHONE);
@@ -86,6 +95,55 @@ describe("notifications in the browser", () => {
     expect(bProblems).toEqual([]);
     await aContext.close();
     await bContext.close();
+  }, 180_000);
+
+  it("a ほしいカード hit, a マッチ and a 交渉 reach open tabs live at 390 and 1280 px: bell and title rise with no navigation", async () => {
+    const cContext = await newContext(browser, PHONE);
+    const dContext = await newContext(browser, { viewport: { width: 1280, height: 900 } });
+    await signUp(cContext.request, baseUrl, "チサト", digits());
+    await signUp(dContext.request, baseUrl, "ダン", digits());
+    const [give, want] = await twoTradeableCards(dContext.request, baseUrl);
+    const wanted = await cContext.request.post(`${baseUrl}/wanted-cards`, { form: { cardId: give, intent: "add" }, headers: { origin: baseUrl }, maxRedirects: 0 });
+    expect(wanted.status()).toBeLessThan(400);
+
+    // Both players sit on a page and never navigate from here on.
+    const c = await cContext.newPage();
+    const d = await dContext.newPage();
+    const cProblems = watchConsole(c);
+    const dProblems = watchConsole(d);
+    await c.goto(`${baseUrl}/trades`);
+    await d.goto(`${baseUrl}/trades`);
+    const loads = { c: 0, d: 0 };
+    c.on("load", () => loads.c++);
+    d.on("load", () => loads.d++);
+    await expect(bellCount(c).count()).resolves.toBe(0);
+    await expect(bellCount(d).count()).resolves.toBe(0);
+
+    // D offers the card on C's list: C's phone shows it at once.
+    const dOffer = await postOffer(dContext.request, baseUrl, give, want);
+    const cAfterWant = await titleCountAtLeast(c, 1);
+    await expect.poll(() => bellCount(c).textContent()).toBe(String(cAfterWant));
+    await expect.poll(() => c.getByTestId("menu-notification-count").textContent()).toBe(String(cAfterWant));
+
+    // C posts the mirror offer: D (matched, on the desktop) hears of it live.
+    const cOffer = await postOffer(cContext.request, baseUrl, want, give);
+    const dAfterMatch = await titleCountAtLeast(d, 1);
+    await expect.poll(() => bellCount(d).textContent()).toBe(String(dAfterMatch));
+
+    // D presses 交渉する on C's offer: C's count rises again.
+    await respond(dContext.request, baseUrl, cOffer);
+    await titleCountAtLeast(c, cAfterWant + 1);
+
+    expect(loads).toEqual({ c: 0, d: 0 });
+    await c.screenshot({ path: "/tmp/notify-live-390.png" });
+    await d.screenshot({ path: "/tmp/notify-live-1280.png" });
+    expect(await seriousA11yViolations(c)).toEqual([]);
+    expect(await seriousA11yViolations(d)).toEqual([]);
+    expect(dOffer).not.toBe(cOffer);
+    expect(cProblems).toEqual([]);
+    expect(dProblems).toEqual([]);
+    await cContext.close();
+    await dContext.close();
   }, 180_000);
 
   it("the bell is accessible on a wide screen; signed out there is no bell and /notifications asks to log in", async () => {

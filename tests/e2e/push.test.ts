@@ -140,14 +140,19 @@ describe("notifications outside the site: push and mail", () => {
     await b.locator("#chat-input").fill("まだいらっしゃいますか？");
     await b.locator("#chat-input").press("Enter");
     await b.locator('[data-pending="true"]').first().waitFor({ state: "detached" });
-    await until(() => pushesOfA().some((p) => p.message.body === "ボタンさんから新しいメッセージが2件あります"), "the second push", 30_000);
-    const second = pushesOfA().find((p) => p.message.body === "ボタンさんから新しいメッセージが2件あります")!;
+    // The push names the offer's cards and quotes the message's first line.
+    const secondBody = /^ボタンさんから新しいメッセージが2件あります（譲 .+ ⇄ 求 .+）\n「まだいらっしゃいますか？」$/;
+    await until(() => pushesOfA().some((p) => secondBody.test(p.message.body)), "the second push", 30_000);
+    const second = pushesOfA().find((p) => secondBody.test(p.message.body))!;
     expect(second.topic).toBeTruthy();
     expect(second.urgency).toBe("high");
     expect(second.ttl).toBe("86400");
-    const isNotice = (m: { subject?: string }) => m.subject === "【トレポケ】ボタンさんから新しいメッセージが2件あります";
+    // The 交渉 and the messages of the room, all unread while A was here, come in one mail.
+    const isNotice = (m: { subject?: string }) => /^【トレポケ】ボタンさんがあなたの募集に交渉を申し込みました（譲 .+ ⇄ 求 .+）$/.test(m.subject ?? "");
     await until(() => smtp.to(aUser.email).some(isNotice), "the mail to A", 20_000);
     const mail = smtp.to(aUser.email).find(isNotice)!;
+    expect(mail.text).toContain("ボタンさんから新しいメッセージが2件あります（譲 ");
+    expect(mail.text).toContain("「まだいらっしゃいますか？」");
     expect(mail.text).toContain(`${baseUrl}/chat/${roomId}`);
     const unsubscribe = mail.headerLines.find((h) => h.key === "list-unsubscribe")!.line.match(/<([^>]+)>/)![1];
     expect(mail.headerLines.find((h) => h.key === "list-unsubscribe-post")?.line).toMatch(/List-Unsubscribe=One-Click/);
@@ -157,7 +162,7 @@ describe("notifications outside the site: push and mail", () => {
     const a2Problems = watchConsole(a2);
     await a2.goto(`${baseUrl}/notifications`);
     const shown = await deliverPushToServiceWorker(aContext, a2, second.payload);
-    expect(shown).toEqual([{ title: "トレポケ", body: "ボタンさんから新しいメッセージが2件あります", tag: `room-${roomId}`, data: { url: `/chat/${roomId}` } }]);
+    expect(shown).toEqual([{ title: "トレポケ", body: second.message.body, tag: `room-${roomId}`, data: { url: `/chat/${roomId}` } }]);
     const [worker] = aContext.serviceWorkers();
     await worker.evaluate(async () => {
       // The service worker's own scope: its NotificationEvent, as a click on the notification makes it.

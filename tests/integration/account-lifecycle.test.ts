@@ -39,6 +39,7 @@ import { CLIENT_IP_HEADER, getAuth } from "../../app/features/users/auth.server"
 import { ADDRESS_FAILURE_CAP } from "../../app/features/users/sign-in-guard.server";
 import { loadEnv, type Env } from "../../app/lib/env.server";
 import { action as accountAction } from "../../app/routes/profile.account";
+import { action as loginAction } from "../../app/routes/login";
 import { createChatOffer, createChatUser, newClientId } from "../support/chat-factories";
 import { createTestDatabase, type TestDatabase } from "../support/test-db";
 
@@ -117,6 +118,38 @@ describe("address verification", () => {
     await auth.handler(new Request(link));
     const allowed = await auth.handler(authRequest("/sign-in/email", { email, password: "kouKan-2026-pass" }));
     expect(allowed.status).toBe(200);
+  });
+
+  it("the verification mail's plain-text part speaks of the link, its HTML part of the button", async () => {
+    const email = uniqueEmail("plain");
+    await signUp(email);
+    const [mail] = await mailsTo(email);
+    expect(mail.text).not.toContain("ボタン");
+    expect(mail.text).toContain("下のリンクを開いて、メールアドレスの確認を完了してください。");
+    expect(mail.html).toContain("下のボタンを押して、メールアドレスの確認を完了してください。");
+  });
+
+  it("a log-in before verification says 確認メールを再送しました only when that attempt queued a mail", async () => {
+    const strict = loadEnv({ SITE_URL: SITE, BETTER_AUTH_SECRET: "l".repeat(40), AUTH_RATE_LIMIT_MAX: "1000", REQUIRE_EMAIL_VERIFICATION: "true" });
+    const email = uniqueEmail("resend");
+    expect((await getAuth(database.db, strict).handler(authRequest("/sign-up/email", { email, password: "kouKan-2026-pass", name: "再送" }))).status).toBe(200);
+    const context = { db: database.db, env: strict, cspNonce: "test" } as unknown as AppLoadContext;
+    const logIn = async () => {
+      const body = new URLSearchParams({ email, password: "kouKan-2026-pass" });
+      const request = new Request(`${SITE}/login`, { method: "POST", headers: { origin: SITE, "content-type": "application/x-www-form-urlencoded", [CLIENT_IP_HEADER]: `10.3.0.${++ip % 250}` }, body });
+      return (await loginAction({ request, context, params: {} } as unknown as Parameters<typeof loginAction>[0])) as { data: { code?: string; message?: string }; init?: { status?: number } };
+    };
+    // The sign-up's mail is minutes old: this attempt queues none (one per address per window).
+    const soon = await logIn();
+    expect(soon.data.code).toBe("email_not_verified");
+    expect(await mailsTo(email)).toHaveLength(1);
+    expect(soon.data.message).not.toContain("再送しました");
+    expect(soon.data.message).toBe("メールアドレスの確認が済んでいません。少し前にお送りした確認メールのリンクを開いてください。届いていない場合は、数分たってからもう一度ログインすると再送します。");
+    // Once the window has passed (its row gone here), the attempt queues a new mail and says so.
+    await database.db.execute(sql`delete from delivery_outbox where kind = 'mail' and payload->>'to' = ${email}`);
+    const later = await logIn();
+    expect(await mailsTo(email)).toHaveLength(1);
+    expect(later.data.message).toBe("メールアドレスの確認が済んでいません。登録時に届いた確認メールのリンクを開いてください（確認メールを再送しました）。");
   });
 });
 

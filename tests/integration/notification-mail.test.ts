@@ -4,11 +4,11 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { rowsOf } from "../../app/db/sql.server";
 import { markRead, sendMessage } from "../../app/features/chat/chat.server";
 import { registerMailDelivery, type MailTransport } from "../../app/features/mail/mail.server";
-import { notifyNewOffer } from "../../app/features/notifications/notifications.server";
+import { notifyNewOffer, notifyOfferResponse } from "../../app/features/notifications/notifications.server";
 import { startOutboxWorker, type OutboxWorker } from "../../app/features/outbox/outbox.server";
-import { registerNotificationChannels } from "../../app/features/push/deliveries.server";
+import { registerNotificationChannels } from "../../app/features/push/notification-pipeline.server";
 import { digestBoundary, queueDigests, unsubscribeToken, verifyUnsubscribeToken } from "../../app/features/push/mail-channel.server";
-import { DEFAULT_CHOICES } from "../../app/features/push/preferences";
+import { DEFAULT_CHOICES, jstMinutes } from "../../app/features/push/preferences";
 import { getNotificationPreferences, saveNotificationPreferences, turnOffAllMail } from "../../app/features/push/preferences.server";
 import { setPresence } from "../../app/features/push/presence.server";
 import type { Env } from "../../app/lib/env.server";
@@ -76,7 +76,7 @@ describe("notification mail for a player who is away", () => {
     expect(smtp.to(email)).toHaveLength(1);
     const mail = smtp.to(email)[0];
     // One mail for the room, saying how many messages wait when it goes out.
-    expect(mail.subject).toBe(`【トレポケ】${partner.name}さんから新しいメッセージが2件あります`);
+    expect(mail.subject).toBe(`【トレポケ】${partner.name}さんから新しいメッセージが2件あります（譲 ピカチュウex ⇄ 求 リザードンex）`);
     expect(mail.text).toContain(`http://localhost:3000/chat/${roomId}`);
     expect(mail.text).toContain("http://localhost:3000/profile#notification-settings");
     const token = unsubscribeToken(secret, owner.id);
@@ -94,6 +94,69 @@ describe("notification mail for a player who is away", () => {
     await send(second.roomId, second.partner.id, "別の部屋");
     await settled();
     expect(smtp.to(email)).toHaveLength(1);
+  });
+
+  it("a 交渉 and its first message that fall due together are one mail naming the offer's cards and quoting the message's first line", async () => {
+    const { roomId, owner, partner, offer } = await createChatRoom(database.db);
+    const email = await verified(owner.id);
+    await notifyOfferResponse(database.db, { roomId, offerId: offer.id, ownerId: owner.id, responderId: partner.id });
+    await send(roomId, partner.id, "はじめまして！\nピカチュウexとリザードンexで交換お願いします");
+    worker();
+    await until(() => smtp.to(email).length === 1, "the mail");
+    await settled();
+    expect(smtp.to(email)).toHaveLength(1);
+    const mail = smtp.to(email)[0];
+    expect(mail.subject).toBe(`【トレポケ】${partner.name}さんがあなたの募集に交渉を申し込みました（譲 ピカチュウex ⇄ 求 リザードンex）`);
+    expect(mail.text).toContain(`${partner.name}さんから新しいメッセージが1件あります（譲 ピカチュウex ⇄ 求 リザードンex）\n\n「はじめまして！」`);
+    expect(mail.text).not.toContain("交換お願いします");
+    expect(mail.text).toContain(`http://localhost:3000/chat/${roomId}`);
+    const mailed = await rowsOf<{ n: string }>(database.db, sql`select count(*) as n from notifications where user_id = ${owner.id} and mailed_at is not null`);
+    expect(Number(mailed[0].n)).toBe(2);
+
+    // With previews off the mail names the cards but quotes nothing.
+    const quiet = await createChatRoom(database.db);
+    const quietEmail = await verified(quiet.owner.id);
+    await saveNotificationPreferences(database.db, quiet.owner.id, { channels: DEFAULT_CHOICES, quiet: null, previews: false, locale: "ja" });
+    await send(quiet.roomId, quiet.partner.id, "ひみつの内容");
+    await until(() => smtp.to(quietEmail).length === 1, "the mail without preview");
+    expect(smtp.to(quietEmail)[0].text).toContain("（譲 ピカチュウex ⇄ 求 リザードンex）");
+    expect(smtp.to(quietEmail)[0].text).not.toContain("ひみつの内容");
+  });
+
+  it("quiet hours hold the mail (at once and the digest) unless the player exempted mail; it goes out when they end", async () => {
+    const now = jstMinutes(new Date());
+    const around = { start: (now + 1440 - 60) % 1440, end: (now + 60) % 1440, mode: "hold" as const };
+    const held = await createChatRoom(database.db);
+    const heldEmail = await verified(held.owner.id);
+    await saveNotificationPreferences(database.db, held.owner.id, { channels: DEFAULT_CHOICES, quiet: { ...around, exempt: [] }, previews: true, locale: "ja" });
+    const exempt = await createChatRoom(database.db);
+    const exemptEmail = await verified(exempt.owner.id);
+    await saveNotificationPreferences(database.db, exempt.owner.id, { channels: DEFAULT_CHOICES, quiet: { ...around, exempt: ["mail"] }, previews: true, locale: "ja" });
+    worker();
+    await send(held.roomId, held.partner.id, "夜中です");
+    await send(exempt.roomId, exempt.partner.id, "メールは届く");
+    await until(() => smtp.to(exemptEmail).length === 1, "the exempted mail");
+    await settled();
+    expect(smtp.to(heldEmail)).toHaveLength(0);
+    const [waiting] = await rowsOf<{ run_at: Date | string }>(database.db, sql`select run_at from delivery_outbox where kind = 'notify-mail' and status = 'pending' and dedupe_key like ${"%:quiet:%"} and payload->>'id' = (select id::text from notifications where user_id = ${held.owner.id})`);
+    expect(jstMinutes(new Date(waiting.run_at))).toBe(around.end);
+    // The quiet hours end.
+    await saveNotificationPreferences(database.db, held.owner.id, { channels: DEFAULT_CHOICES, quiet: { start: (now + 120) % 1440, end: (now + 180) % 1440, mode: "hold", exempt: [] }, previews: true, locale: "ja" });
+    await rowsOf(database.db, sql`update delivery_outbox set run_at = now() where kind = 'notify-mail' and status = 'pending' and dedupe_key like ${"%:quiet:%"} returning id`);
+    await until(() => smtp.to(heldEmail).length === 1, "the held mail");
+
+    // The digest at 8:00 JST waits for quiet hours 7:00–9:00 to end.
+    const digest = await createChatRoom(database.db);
+    const digestEmail = await verified(digest.owner.id);
+    await saveNotificationPreferences(database.db, digest.owner.id, { channels: { ...DEFAULT_CHOICES, message: { ...DEFAULT_CHOICES.message, mail: "digest" } }, quiet: { start: 7 * 60, end: 9 * 60, mode: "hold", exempt: [] }, previews: true, locale: "ja" });
+    await send(digest.roomId, digest.partner.id, "まとめて");
+    const boundary = digestBoundary(new Date());
+    await rowsOf(database.db, sql`update notifications set created_at = ${new Date(boundary.getTime() - 3600_000).toISOString()}::timestamptz where user_id = ${digest.owner.id} returning id`);
+    await queueDigests(database.db, channelEnv, new Date(boundary.getTime() + 60_000));
+    await settled();
+    expect(smtp.to(digestEmail)).toHaveLength(0);
+    await queueDigests(database.db, channelEnv, new Date(boundary.getTime() + 61 * 60_000));
+    await until(() => smtp.to(digestEmail).length === 1, "the digest after quiet hours");
   });
 
   it("no mail when the notification was read in time, when the player is online, or when the address is not verified", async () => {
@@ -140,14 +203,14 @@ describe("notification mail for a player who is away", () => {
       sql`insert into chat_rooms (offer_id, owner_id, partner_id) values (${digest.offer.id}::uuid, ${digest.owner.id}, ${otherPartner.id}) returning id`,
     );
     const other = { roomId: otherRoom.id, partner: otherPartner };
-    await saveNotificationPreferences(database.db, digest.owner.id, { channels: { ...DEFAULT_CHOICES, message: { ...DEFAULT_CHOICES.message, mail: "digest" } }, quiet: null, locale: "ja" });
+    await saveNotificationPreferences(database.db, digest.owner.id, { channels: { ...DEFAULT_CHOICES, message: { ...DEFAULT_CHOICES.message, mail: "digest" } }, quiet: null, previews: true, locale: "ja" });
     await send(digest.roomId, digest.partner.id, "まとめて");
     await send(other.roomId, other.partner.id, "ブロックされる");
     await rowsOf(database.db, sql`insert into blocks (blocker_id, blocked_id) values (${digest.owner.id}, ${other.partner.id}) returning blocker_id`);
     // A player whose only digest item is from someone they blocked since gets no digest at all.
     const onlyBlocked = await createChatRoom(database.db);
     const onlyBlockedEmail = await verified(onlyBlocked.owner.id);
-    await saveNotificationPreferences(database.db, onlyBlocked.owner.id, { channels: { ...DEFAULT_CHOICES, message: { ...DEFAULT_CHOICES.message, mail: "digest" } }, quiet: null, locale: "ja" });
+    await saveNotificationPreferences(database.db, onlyBlocked.owner.id, { channels: { ...DEFAULT_CHOICES, message: { ...DEFAULT_CHOICES.message, mail: "digest" } }, quiet: null, previews: true, locale: "ja" });
     await send(onlyBlocked.roomId, onlyBlocked.partner.id, "ブロックされる");
     await rowsOf(database.db, sql`insert into blocks (blocker_id, blocked_id) values (${onlyBlocked.owner.id}, ${onlyBlocked.partner.id}) returning blocker_id`);
     const at = new Date(digestBoundary(new Date()).getTime() + 60_000);
@@ -194,7 +257,7 @@ describe("notification mail for a player who is away", () => {
   it("the daily digest gathers the unread notifications of kinds set to まとめて, once per day across instances", async () => {
     const { roomId, owner, partner, offer } = await createChatRoom(database.db);
     const email = await verified(owner.id);
-    await saveNotificationPreferences(database.db, owner.id, { channels: { ...DEFAULT_CHOICES, message: { ...DEFAULT_CHOICES.message, mail: "digest" } }, quiet: null, locale: "ja" });
+    await saveNotificationPreferences(database.db, owner.id, { channels: { ...DEFAULT_CHOICES, message: { ...DEFAULT_CHOICES.message, mail: "digest" } }, quiet: null, previews: true, locale: "ja" });
     await send(roomId, partner.id, "まとめて");
     // A want-list hit (digest by default) as well.
     await rowsOf(database.db, sql`insert into wanted_cards (user_id, card_id) values (${owner.id}, ${offer.giveCardId}) returning user_id`);

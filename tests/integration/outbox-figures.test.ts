@@ -1,7 +1,8 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rowsOf } from "../../app/db/sql.server";
-import { deliveryOutcomes, outboxFigures, outboxFiguresQuery, PermanentDeliveryError, registerDeliveryHandler, startOutboxWorker } from "../../app/features/outbox/outbox.server";
+import { z } from "../../app/lib/zod";
+import { defineDeliveryKind, deliveryOutcomes, outboxFigures, outboxFiguresQuery, PermanentDeliveryError, registerDeliveryHandler, startOutboxWorker } from "../../app/features/outbox/outbox.server";
 import { createLogger } from "../../app/lib/logger.server";
 import { createMetrics } from "../../server/metrics";
 import { createTestDatabase, type TestDatabase } from "../support/test-db";
@@ -61,8 +62,8 @@ describe("outbox figures (health panel and metrics)", () => {
   });
 
   it("the metrics port serves the outbox lag, waiting, retried and failed rows, and this process's deliveries by outcome", async () => {
-    registerDeliveryHandler("figures-ok", async () => {});
-    registerDeliveryHandler("figures-bad", async () => {
+    registerDeliveryHandler(defineDeliveryKind("figures-ok", z.unknown()), async () => {});
+    registerDeliveryHandler(defineDeliveryKind("figures-bad", z.unknown()), async () => {
       throw new PermanentDeliveryError("refused");
     });
     const before = deliveryOutcomes();

@@ -1,7 +1,8 @@
 import { sql } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { rowsOf } from "../../app/db/sql.server";
-import { enqueueDelivery, registerDeliveryHandler, startOutboxWorker, type OutboxWorker } from "../../app/features/outbox/outbox.server";
+import { z } from "../../app/lib/zod";
+import { defineDeliveryKind, enqueueDelivery, registerDeliveryHandler, startOutboxWorker, type OutboxWorker } from "../../app/features/outbox/outbox.server";
 import { createTestDatabase, type TestDatabase } from "../support/test-db";
 import { until } from "../support/wait";
 
@@ -12,11 +13,12 @@ const workers: OutboxWorker[] = [];
 const runs = new Map<string, number>();
 const held = new Map<string, () => void>();
 
+const HANDBACK = defineDeliveryKind("test-handback", z.object({ key: z.string(), stamp: z.string() }));
+
 beforeAll(async () => {
   database = await createTestDatabase();
   // A row whose key starts with "hold" is delivered only when the test lets it go.
-  registerDeliveryHandler("test-handback", async (payload) => {
-    const { key } = payload as { key: string };
+  registerDeliveryHandler(HANDBACK, async ({ key }) => {
     runs.set(key, (runs.get(key) ?? 0) + 1);
     if (key.startsWith("hold")) await new Promise<void>((resolve) => held.set(key, resolve));
   });
@@ -49,7 +51,7 @@ describe("outbox hand-back when a worker stops", () => {
   it("a stopping worker finishes the row it is sending and hands back the others, which another instance sends at once; it claims nothing more", async () => {
     const stamp = `s${Date.now()}`;
     const others = ["b", "c", "d", "e", "f"];
-    for (const key of ["hold-a", ...others]) await enqueueDelivery(database.db, { kind: "test-handback", payload: { key, stamp } });
+    for (const key of ["hold-a", ...others]) await enqueueDelivery(database.db, HANDBACK, { payload: { key, stamp } });
 
     // One lane: A delivers hold-a and holds the five others on its lease (2 minutes by default).
     const a = worker("instance-a");
@@ -73,7 +75,7 @@ describe("outbox hand-back when a worker stops", () => {
     for (const key of ["hold-a", ...others]) expect(runs.get(key)).toBe(1);
 
     // Stopped means stopped: a row queued now is B's.
-    await enqueueDelivery(database.db, { kind: "test-handback", payload: { key: "late", stamp } });
+    await enqueueDelivery(database.db, HANDBACK, { payload: { key: "late", stamp } });
     await until(async () => (await rows(stamp)).get("late")?.status === "sent", "the late row");
     expect((await rows(stamp)).get("late")).toMatchObject({ locked_by: "instance-b", attempts: 1 });
     expect(runs.get("late")).toBe(1);
@@ -81,13 +83,13 @@ describe("outbox hand-back when a worker stops", () => {
 
   it("a worker stopped while a row it holds is still being sent leaves that row on its lease (no one sends it twice)", async () => {
     const stamp = `s${Date.now()}-lease`;
-    await enqueueDelivery(database.db, { kind: "test-handback", payload: { key: "hold-only", stamp } });
+    await enqueueDelivery(database.db, HANDBACK, { payload: { key: "hold-only", stamp } });
     const a = worker("instance-c");
     await until(() => held.has("hold-only"), "instance C delivering the row");
     const stopping = a.stop();
     worker("instance-d");
     // D has claimed since C began to stop (it sent a row queued after), yet the row C is sending stays C's.
-    await enqueueDelivery(database.db, { kind: "test-handback", payload: { key: "probe", stamp } });
+    await enqueueDelivery(database.db, HANDBACK, { payload: { key: "probe", stamp } });
     await until(async () => (await rows(stamp)).get("probe")?.status === "sent", "D sending a row queued after the stop");
     expect((await rows(stamp)).get("hold-only")).toMatchObject({ status: "pending", locked_by: "instance-c", leased: true });
     held.get("hold-only")!();

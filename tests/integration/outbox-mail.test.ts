@@ -5,10 +5,11 @@ import { sql } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { migrateDatabase, openDatabase, type Database } from "../../app/db/client.server";
 import { rowsOf } from "../../app/db/sql.server";
-import { enqueueMail, registerMailDelivery, type MailMessage, type MailTransport } from "../../app/features/mail/mail.server";
+import { enqueueMail, MAIL_DELIVERY, registerMailDelivery, type MailMessage, type MailTransport } from "../../app/features/mail/mail.server";
 import { renderMail } from "../../app/features/mail/templates.server";
-import { outboxInstanceId } from "../../app/deliveries.server";
-import { claimDeliveries, enqueueDelivery, PermanentDeliveryError, registerDeliveryHandler, startOutboxWorker, type OutboxWorker } from "../../app/features/outbox/outbox.server";
+import { outboxInstanceId } from "../../app/start-deliveries.server";
+import { z } from "../../app/lib/zod";
+import { claimDeliveries, defineDeliveryKind, enqueueDelivery, forgetDeliveryHandler, PermanentDeliveryError, registerDeliveryHandler, startOutboxWorker, type OutboxWorker } from "../../app/features/outbox/outbox.server";
 import { startTestSmtpServer, type TestSmtpServer } from "../support/smtp-server";
 import { createTestDatabase, type TestDatabase } from "../support/test-db";
 import { until } from "../support/wait";
@@ -127,6 +128,7 @@ describe("mail through the outbox", () => {
   it("a lost connection is temporary: mail queued while the SMTP server is unreachable goes out once it answers", async () => {
     const later = address("later");
     // Port 1 on loopback refuses connections: a transport there fails with ECONNREFUSED.
+    forgetDeliveryHandler(MAIL_DELIVERY);
     const unreachable = registerMailDelivery({ smtpUrl: "smtp://127.0.0.1:1", mailFrom: "no-reply@torepoke.test", dataDir: tmpdir(), siteUrl: "http://localhost:3000" });
     await enqueueMail(database.db, plain(later));
     const w = worker(database.db, { retryBaseMs: 60_000 });
@@ -135,6 +137,7 @@ describe("mail through the outbox", () => {
     unreachable.close();
     expect(await rowFor(later)).toMatchObject({ status: "pending", attempts: 1 });
     // The real transport again, and the retry made due now.
+    forgetDeliveryHandler(MAIL_DELIVERY);
     registerMailDelivery({ smtpUrl: smtp.url, mailFrom: "トレポケ <no-reply@torepoke.test>", dataDir: tmpdir(), siteUrl: "http://localhost:3000" });
     await database.db.execute(sql`update delivery_outbox set run_at = now() where payload->>'to' = ${later}`);
     worker();
@@ -285,21 +288,22 @@ describe("mail through the outbox", () => {
 
   it("a handler that retries unexpected errors is tried again (bounded) after a plain error; a PermanentDeliveryError fails at once", async () => {
     const runs = new Map<string, number>();
+    const flaky = defineDeliveryKind("test-flaky", z.object({ key: z.string() }));
+    const plainKind = defineDeliveryKind("test-plain", z.object({ key: z.string() }));
     registerDeliveryHandler(
-      "test-flaky",
-      async (payload) => {
-        const key = (payload as { key: string }).key;
+      flaky,
+      async ({ key }) => {
         runs.set(key, (runs.get(key) ?? 0) + 1);
         if (key === "malformed") throw new PermanentDeliveryError("malformed test payload");
         if (key === "never" || runs.get(key)! < 3) throw new Error("connection terminated unexpectedly");
       },
       { retryUnexpected: true },
     );
-    registerDeliveryHandler("test-plain", async () => {
+    registerDeliveryHandler(plainKind, async () => {
       throw new Error("connection terminated unexpectedly");
     });
-    for (const key of ["blip", "malformed", "never"]) await enqueueDelivery(database.db, { kind: "test-flaky", payload: { key } });
-    await enqueueDelivery(database.db, { kind: "test-plain", payload: { key: "plain" } });
+    for (const key of ["blip", "malformed", "never"]) await enqueueDelivery(database.db, flaky, { payload: { key } });
+    await enqueueDelivery(database.db, plainKind, { payload: { key: "plain" } });
     worker(database.db, { maxAttempts: 4 });
     const row = async (key: string) => {
       const [r] = await rowsOf<Row>(database.db, sql`select status, attempts, last_error, locked_by from delivery_outbox where payload->>'key' = ${key}`);
@@ -314,7 +318,7 @@ describe("mail through the outbox", () => {
   });
 
   it("a worker delivers only the kinds it has handlers for; others wait for theirs", async () => {
-    await enqueueDelivery(database.db, { kind: "not-registered-here", payload: { x: 1 }, dedupeKey: `unhandled-${Date.now()}` });
+    await enqueueDelivery(database.db, defineDeliveryKind("not-registered-here", z.object({ x: z.number() })), { payload: { x: 1 }, dedupeKey: `unhandled-${Date.now()}` });
     const to = address("after-unhandled");
     await enqueueMail(database.db, plain(to));
     worker();
@@ -325,16 +329,16 @@ describe("mail through the outbox", () => {
 
   it("a row delivered early in a round is marked sent at once, not when the round's slowest row ends: another worker never sends it again after its lease", async () => {
     const runs = new Map<string, number>();
-    registerDeliveryHandler("test-lanes", async (payload) => {
-      const { key, ms } = payload as { key: string; ms: number };
+    const lanes = defineDeliveryKind("test-lanes", z.object({ key: z.string(), ms: z.number() }));
+    registerDeliveryHandler(lanes, async ({ key, ms }) => {
       runs.set(key, (runs.get(key) ?? 0) + 1);
       await new Promise((resolve) => setTimeout(resolve, ms));
     });
     const stamp = Date.now();
     const fast = `fast-${stamp}`;
     const slow = `slow-${stamp}`;
-    await enqueueDelivery(database.db, { kind: "test-lanes", payload: { key: fast, ms: 10 } });
-    await enqueueDelivery(database.db, { kind: "test-lanes", payload: { key: slow, ms: 1500 } });
+    await enqueueDelivery(database.db, lanes, { payload: { key: fast, ms: 10 } });
+    await enqueueDelivery(database.db, lanes, { payload: { key: slow, ms: 1500 } });
     // A holds both for 400 ms; the slow one outlives that lease, the fast one must not.
     worker(database.db, { workerId: "short-lease", leaseMs: 400, concurrency: 2 });
     await until(() => runs.get(slow) === 1, "the round with both rows");

@@ -5,10 +5,11 @@ import { sql } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { rowsOf } from "../../app/db/sql.server";
 import { startOutboxWorker, type OutboxWorker } from "../../app/features/outbox/outbox.server";
-import { registerNotificationChannels } from "../../app/features/push/deliveries.server";
+import { registerNotificationChannels } from "../../app/features/push/notification-pipeline.server";
 import { CLIENT_IP_HEADER, getAuth } from "../../app/features/users/auth.server";
 import { loadEnv, type Env } from "../../app/lib/env.server";
-import { loader as settingsLoader } from "../../app/routes/api.notifications.settings";
+import { NOTIFICATION_KINDS } from "../../app/features/notifications/types";
+import { action as settingsAction, loader as settingsLoader } from "../../app/routes/api.notifications.settings";
 import { action as subscriptionAction } from "../../app/routes/api.push.subscription";
 import { action as testAction } from "../../app/routes/api.push.send-test";
 import { startTestPushService, type TestPushService } from "../support/push-service";
@@ -99,7 +100,7 @@ const settings = async (cookie: string, endpoint?: string) => {
     settingsLoader({ request: new Request(`${SITE}/api/notifications/settings${endpoint ? `?endpoint=${encodeURIComponent(endpoint)}` : ""}`, { headers: { cookie } }), context, params: {} } as never),
   );
   expect(res.status).toBe(200);
-  return (await res.json()) as { devices: number; thisDevice: boolean };
+  return (await res.json()) as { devices: number; thisDevice: boolean; mailDelaySeconds: number; previews: boolean; quiet: unknown };
 };
 
 describe("push routes", () => {
@@ -125,6 +126,21 @@ describe("push routes", () => {
       expect(((await res.json()) as { code: string }).code).toBe("invalid_subscription");
     }
     expect((await settings(cookie)).devices).toBe(0);
+  });
+
+  it("the settings state the configured mail delay and keep the quiet hours' exempted channels and the preview choice", async () => {
+    const cookie = await signUp();
+    expect(await settings(cookie)).toMatchObject({ mailDelaySeconds: env.notificationMailDelaySeconds, previews: true, quiet: null });
+    const channels = Object.fromEntries(NOTIFICATION_KINDS.map((k) => [k, { site: "on", push: "instant", mail: "instant" }]));
+    const saved = await call(settingsAction, "/api/notifications/settings", "PUT", cookie, { channels, quiet: { start: "23:00", end: "07:00", mode: "hold", exempt: ["mail"] }, previews: false });
+    expect(saved.status).toBe(200);
+    expect(await settings(cookie)).toMatchObject({ previews: false, quiet: { start: "23:00", end: "07:00", mode: "hold", exempt: ["mail"] } });
+    // A save that leaves previews out keeps them; an unknown channel is refused with the settings' message.
+    expect((await call(settingsAction, "/api/notifications/settings", "PUT", cookie, { channels, quiet: null })).status).toBe(200);
+    expect(await settings(cookie)).toMatchObject({ previews: false, quiet: null });
+    const refused = await call(settingsAction, "/api/notifications/settings", "PUT", cookie, { channels, quiet: { start: "23:00", end: "07:00", mode: "hold", exempt: ["site"] } });
+    expect(refused.status).toBe(400);
+    expect(await refused.json()).toMatchObject({ code: "invalid_settings", error: "通知設定の内容を確認してください。" });
   });
 
   it("the settings say whether THIS browser's endpoint is the viewer's; the same endpoint again is no new device; a shared browser moves on log-out", async () => {

@@ -7,11 +7,11 @@ import { openDatabase, type Database } from "../../app/db/client.server";
 import { rowsOf } from "../../app/db/sql.server";
 import { markRead, sendMessage } from "../../app/features/chat/chat.server";
 import { enqueueDelivery, startOutboxWorker, type OutboxWorker } from "../../app/features/outbox/outbox.server";
-import { registerNotificationChannels } from "../../app/features/push/deliveries.server";
+import { registerNotificationChannels } from "../../app/features/push/notification-pipeline.server";
 import { DEFAULT_CHOICES, jstMinutes } from "../../app/features/push/preferences";
 import { saveNotificationPreferences } from "../../app/features/push/preferences.server";
 import { setPresence } from "../../app/features/push/presence.server";
-import { queueTestPush } from "../../app/features/push/push-channel.server";
+import { PUSH_DELIVERY, queueTestPush } from "../../app/features/push/push-channel.server";
 import { PushError } from "../../app/features/push/errors";
 import { countSubscriptions, MAX_SUBSCRIPTIONS_PER_USER, PushSubscriptionSchema, saveSubscription } from "../../app/features/push/subscriptions.server";
 import { roomTopic } from "../../app/features/push/web-push.server";
@@ -78,7 +78,7 @@ async function settled() {
 }
 
 describe("web push through the outbox", () => {
-  it("a chat message reaches the player's device encrypted and signed, with TTL, urgency and the room's topic", async () => {
+  it("a chat message reaches the player's device encrypted and signed, with TTL, urgency and the room's topic, naming the offer's cards and quoting the message", async () => {
     const { roomId, owner, partner } = await createChatRoom(database.db);
     const phone = await device(owner.id);
     worker();
@@ -87,7 +87,7 @@ describe("web push through the outbox", () => {
     const [received] = phone.pushes();
     expect(JSON.parse(received.payload)).toEqual({
       title: "トレポケ",
-      body: `${partner.name}さんから新しいメッセージが1件あります`,
+      body: `${partner.name}さんから新しいメッセージが1件あります（譲 ピカチュウex ⇄ 求 リザードンex）\n「こんにちは」`,
       url: `/chat/${roomId}`,
       tag: `room-${roomId}`,
       badge: 1,
@@ -102,7 +102,7 @@ describe("web push through the outbox", () => {
     await send(roomId, partner.id, "まだいますか？");
     await until(() => phone.pushes().length === 2, "the second push");
     expect(phone.pushes()[1].topic).toBe(received.topic);
-    expect(JSON.parse(phone.pushes()[1].payload).body).toBe(`${partner.name}さんから新しいメッセージが2件あります`);
+    expect(JSON.parse(phone.pushes()[1].payload).body).toBe(`${partner.name}さんから新しいメッセージが2件あります（譲 ピカチュウex ⇄ 求 リザードンex）\n「まだいますか？」`);
     const [sub] = await rowsOf<{ last_success_at: Date | null }>(database.db, sql`select last_success_at from push_subscriptions where id = ${phone.id}::uuid`);
     expect(sub.last_success_at).not.toBeNull();
   });
@@ -250,14 +250,14 @@ describe("web push through the outbox", () => {
 
   it("a push held for quiet hours is not sent when the player turned push off for that kind meanwhile", async () => {
     const now = jstMinutes(new Date());
-    const quiet = { start: (now + 1440 - 60) % 1440, end: (now + 60) % 1440, mode: "hold" as const };
+    const quiet = { start: (now + 1440 - 60) % 1440, end: (now + 60) % 1440, mode: "hold" as const, exempt: [] };
     const { roomId, owner, partner } = await createChatRoom(database.db);
     const phone = await device(owner.id);
-    await saveNotificationPreferences(database.db, owner.id, { channels: DEFAULT_CHOICES, quiet, locale: "ja" });
+    await saveNotificationPreferences(database.db, owner.id, { channels: DEFAULT_CHOICES, quiet, previews: true, locale: "ja" });
     worker();
     await send(roomId, partner.id, "夜中です");
     await until(async () => (await rowsOf(database.db, sql`select 1 from delivery_outbox where kind = 'push' and payload->>'sub' = ${phone.id}`)).length === 1, "the held push");
-    await saveNotificationPreferences(database.db, owner.id, { channels: { ...DEFAULT_CHOICES, message: { ...DEFAULT_CHOICES.message, push: "off" } }, quiet, locale: "ja" });
+    await saveNotificationPreferences(database.db, owner.id, { channels: { ...DEFAULT_CHOICES, message: { ...DEFAULT_CHOICES.message, push: "off" } }, quiet, previews: true, locale: "ja" });
     // Quiet hours end.
     await rowsOf(database.db, sql`update delivery_outbox set run_at = now() where kind = 'push' and payload->>'sub' = ${phone.id} returning id`);
     await settled();
@@ -280,7 +280,8 @@ describe("web push through the outbox", () => {
     const [row] = await rowsOf<{ status: string; attempts: number }>(database.db, sql`select status, attempts from delivery_outbox where kind = 'push' and payload->>'sub' = ${phone.id}`);
     expect(row).toMatchObject({ status: "sent", attempts: 1 });
 
-    await enqueueDelivery(database.db, { kind: "push", payload: { sub: phone.id, id: "not-a-count" }, dedupeKey: `malformed:${phone.id}` });
+    // A row that breaks the push payload's schema (written by hand, as an older version might have).
+    await database.db.execute(sql`insert into delivery_outbox (kind, payload, dedupe_key) values ('push', ${JSON.stringify({ sub: phone.id, id: "not-a-count" })}::jsonb, ${`malformed:${phone.id}`})`);
     await settled();
     const [malformed] = await rowsOf<{ status: string; attempts: number; last_error: string }>(
       database.db,
@@ -312,15 +313,15 @@ describe("web push through the outbox", () => {
     };
     const off = await createChatRoom(database.db);
     const offPhone = await device(off.owner.id);
-    await saveNotificationPreferences(database.db, off.owner.id, { channels: { ...DEFAULT_CHOICES, message: { ...DEFAULT_CHOICES.message, push: "off" } }, quiet: null, locale: "ja" });
+    await saveNotificationPreferences(database.db, off.owner.id, { channels: { ...DEFAULT_CHOICES, message: { ...DEFAULT_CHOICES.message, push: "off" } }, quiet: null, previews: true, locale: "ja" });
 
     const held = await createChatRoom(database.db);
     const heldPhone = await device(held.owner.id);
-    await saveNotificationPreferences(database.db, held.owner.id, { channels: DEFAULT_CHOICES, quiet: { ...quietAround(), mode: "hold" }, locale: "ja" });
+    await saveNotificationPreferences(database.db, held.owner.id, { channels: DEFAULT_CHOICES, quiet: { ...quietAround(), mode: "hold", exempt: [] }, previews: true, locale: "ja" });
 
     const silent = await createChatRoom(database.db);
     const silentPhone = await device(silent.owner.id);
-    await saveNotificationPreferences(database.db, silent.owner.id, { channels: DEFAULT_CHOICES, quiet: { ...quietAround(), mode: "silent" }, locale: "ja" });
+    await saveNotificationPreferences(database.db, silent.owner.id, { channels: DEFAULT_CHOICES, quiet: { ...quietAround(), mode: "silent", exempt: [] }, previews: true, locale: "ja" });
 
     worker();
     await send(off.roomId, off.partner.id, "オフ");
@@ -360,7 +361,7 @@ describe("web push through the outbox", () => {
       database.db,
       sql`insert into notifications (user_id, kind, offer_id) values (${owner.id}, 'expiring', ${offer.id}::uuid) returning id`,
     );
-    await enqueueDelivery(database.db, { kind: "push", payload: { sub: phone.id, id: notification.id, n: 1 } });
+    await enqueueDelivery(database.db, PUSH_DELIVERY, { payload: { sub: phone.id, id: notification.id, n: 1 } });
     await queueTestPush(database.db, owner.id);
     worker();
     await until(() => phone.pushes().length === 2, "the expiry push and the test push");

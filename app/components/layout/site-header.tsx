@@ -106,7 +106,7 @@ export function SiteHeader({ viewer, videoChannelUrl }: { viewer: HeaderViewer; 
                         // never need them); the page stays while log-out runs.
                         event.preventDefault();
                         const form = event.currentTarget;
-                        void import("../../features/chat/outbox").then((m) => m.clearChatOutboxes());
+                        void import("../../features/chat/send-queue").then((m) => m.clearChatOutboxes());
                         close();
                         void import("../../features/push/use-push-device")
                           .then((m) => m.forgetPushDevice())

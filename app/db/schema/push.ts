@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { check, index, jsonb, pgTable, smallint, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import { boolean, check, index, jsonb, pgTable, smallint, text, timestamp, uuid } from "drizzle-orm/pg-core";
 import { sessions, users } from "./users";
 
 /**
@@ -35,7 +35,7 @@ export const pushSubscriptions = pgTable(
  * How a player wants to hear about each kind of notification (features/push/preferences.server.ts):
  * `channels` maps a kind to {site, push, mail}; a kind or channel not in it has its default.
  * Quiet hours are minutes after midnight in JST; during them a push is held until they end
- * ("hold") or sent without sound ("silent").
+ * ("hold") or sent without sound ("silent"), and a mail is held, unless the player exempted the channel.
  */
 export const notificationPreferences = pgTable(
   "notification_preferences",
@@ -47,6 +47,10 @@ export const notificationPreferences = pgTable(
     quietStart: smallint("quiet_start"),
     quietEnd: smallint("quiet_end"),
     quietMode: text("quiet_mode").notNull().default("hold"),
+    // The channels ('push', 'mail') the player lets through their quiet hours; every other is held.
+    quietExempt: text("quiet_exempt").array().notNull().default(sql`'{}'::text[]`),
+    // Notifications and their push and mail quote a chat message's first line unless turned off.
+    messagePreviews: boolean("message_previews").notNull().default(true),
     // The language of the player's notification mail (the one they last saved the settings in).
     locale: text("locale").notNull().default("ja"),
     // The end of the last daily digest's window: the next digest covers what came after it.
@@ -55,6 +59,7 @@ export const notificationPreferences = pgTable(
   },
   (t) => [
     check("notification_preferences_quiet_mode_check", sql`${t.quietMode} in ('hold', 'silent')`),
+    check("notification_preferences_quiet_exempt_check", sql`${t.quietExempt} <@ array['push', 'mail']::text[]`),
     check(
       "notification_preferences_quiet_range_check",
       sql`(${t.quietStart} is null and ${t.quietEnd} is null) or (${t.quietStart} between 0 and 1439 and ${t.quietEnd} between 0 and 1439)`,

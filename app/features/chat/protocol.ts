@@ -72,4 +72,6 @@ export type ServerToClientEvents = {
   "chat:message": (message: ChatMessage) => void;
   "chat:room": (state: RoomState) => void;
   "chat:unread": (update: { total: number; roomId?: string }) => void;
+  /** A notification of any kind was written or bumped for this user: the bell's new unread count. */
+  "notice:unread": (update: { unread: number }) => void;
 };

@@ -12,7 +12,7 @@ import {
   removeFromOutbox,
   refusalOutcome,
   type PendingMessage,
-} from "./outbox";
+} from "./send-queue";
 import {
   type Ack,
   type ChatMessage,

@@ -5,28 +5,32 @@ import nodemailer from "nodemailer";
 import type { Queryable } from "../../db/sql.server";
 import type { Env } from "../../lib/env.server";
 import type { Logger } from "../../lib/logger.server";
-import { enqueueDelivery, registerDeliveryHandler, TemporaryDeliveryError, type DeliveryJob } from "../outbox/outbox.server";
+import { defineDeliveryKind, enqueueDelivery, registerDeliveryHandler, TemporaryDeliveryError, type DeliveryJob } from "../outbox/outbox.server";
+import { z } from "../../lib/zod";
 
 /** What a request queues: one message to one address, already rendered (templates.ts). */
-export type MailMessage = {
-  to: string;
-  locale: "ja" | "en";
-  subject: string;
-  text: string;
-  html: string;
-  headers?: Record<string, string>;
-};
+const MailMessageSchema = z.object({
+  to: z.string(),
+  locale: z.enum(["ja", "en"]),
+  subject: z.string(),
+  text: z.string(),
+  html: z.string(),
+  headers: z.record(z.string(), z.string()).optional(),
+});
+export type MailMessage = z.infer<typeof MailMessageSchema>;
 
-export const MAIL_KIND = "mail";
+/** The outbox kind of one rendered mail. */
+export const MAIL_DELIVERY = defineDeliveryKind("mail", MailMessageSchema);
 
 /**
  * Queues a message in the caller's transaction; the outbox worker sends it after the commit
- * (never inside the request). `dedupeKey` keeps a retried action from queuing it twice.
+ * (never inside the request). `dedupeKey` keeps a retried action from queuing it twice: answers
+ * whether it was queued.
  */
-export async function enqueueMail(tx: Queryable, message: MailMessage, options: { dedupeKey?: string; runAt?: Date } = {}): Promise<void> {
+export async function enqueueMail(tx: Queryable, message: MailMessage, options: { dedupeKey?: string; runAt?: Date } = {}): Promise<boolean> {
   // .invalid is reserved (RFC 2606): the placeholder of an account without an address, or a deleted one's.
-  if (isUndeliverable(message.to)) return;
-  await enqueueDelivery(tx, { kind: MAIL_KIND, payload: message, dedupeKey: options.dedupeKey, runAt: options.runAt });
+  if (isUndeliverable(message.to)) return false;
+  return enqueueDelivery(tx, MAIL_DELIVERY, { payload: message, dedupeKey: options.dedupeKey, runAt: options.runAt });
 }
 
 /** How one send is told apart: `messageId` (with its angle brackets) is the mail's Message-ID header. */
@@ -131,9 +135,7 @@ export function createMailTransport(env: Pick<Env, "smtpUrl" | "mailFrom" | "dat
  */
 export function registerMailDelivery(env: Pick<Env, "smtpUrl" | "mailFrom" | "dataDir" | "siteUrl">, log?: Logger): MailTransport {
   const transport = createMailTransport(env, log);
-  registerDeliveryHandler(MAIL_KIND, async (payload, job) => {
-    const message = payload as MailMessage;
-    if (!message || typeof message.to !== "string" || typeof message.subject !== "string") throw new Error("malformed mail payload");
+  registerDeliveryHandler(MAIL_DELIVERY, async (message, job) => {
     await transport.send(message, { messageId: outboxMessageId(job, env.siteUrl) });
   });
   return transport;

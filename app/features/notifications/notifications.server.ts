@@ -2,8 +2,12 @@ import { sql, type SQL } from "drizzle-orm";
 import { offerOpenNow } from "../../db/open-offers";
 import type { Db } from "../../db/client.server";
 import { rowsOf, type Queryable } from "../../db/sql.server";
-import { wakeDeliveryWorkers } from "../outbox/outbox.server";
-import type { NotificationKind, NotificationView } from "./types";
+import { defineDeliveryKind, wakeDeliveryWorkers } from "../outbox/outbox.server";
+import { z } from "../../lib/zod";
+import type { NotificationKind, NotificationView, OfferCardsView } from "./types";
+
+/** A message preview is its first line, cut at this many characters. */
+export const PREVIEW_MAX = 80;
 
 /**
  * The inbox (docs/architecture.md "Notifications (inbox)"). Every `notify*` runs inside the transaction of the change that caused
@@ -19,7 +23,7 @@ import type { NotificationKind, NotificationView } from "./types";
  */
 
 /** The outbox kind of "a notification was written or bumped": payload {id, n} (n = its count then). */
-export const NOTIFY_DELIVERY_KIND = "notify";
+export const NOTICE_DELIVERY = defineDeliveryKind("notify", z.object({ id: z.string(), n: z.number().int() }));
 
 /**
  * Runs an insert into notifications (which must return id and count) and queues one `notify`
@@ -34,7 +38,7 @@ async function insertAndAnnounce(db: Queryable, insert: SQL): Promise<number> {
 /** The insert that queues one `notify` delivery per row of `written` (id, count). */
 const announce = (written: string): SQL =>
   sql`insert into delivery_outbox (kind, payload, dedupe_key)
-      select ${NOTIFY_DELIVERY_KIND}, jsonb_build_object('id', w.id, 'n', w.count), 'notify:' || w.id || ':' || w.count from ${sql.raw(written)} w
+      select ${NOTICE_DELIVERY.name}, jsonb_build_object('id', w.id, 'n', w.count), 'notify:' || w.id || ':' || w.count from ${sql.raw(written)} w
       on conflict do nothing
       returning id`;
 
@@ -209,6 +213,23 @@ export async function countUnreadNotifications(db: Queryable, userId: string): P
 
 export const NOTIFICATION_PAGE_SIZE = 50;
 
+/**
+ * The columns of a notification as the inbox and the channels read it (`n`, its actor `u`/`p`, its
+ * card `c`): the offer it is about (its own or its room's) with its cards, and the actor's latest
+ * message's first line for a room's message notification unless the reader turned previews off.
+ */
+const NOTIFICATION_COLUMNS = sql`n.id, n.kind, n.room_id, n.offer_id, n.card_id, c.name as card_name, c.name_en as card_name_en,
+  n.detail, n.count, coalesce(p.display_name, u.name) as actor_name, n.updated_at, n.read_at,
+  (select json_build_object('giveAny', o.give_any, 'wantAny', o.want_any, 'cards', coalesce((
+      select json_agg(json_build_object('side', toc.side, 'name', oc.name, 'nameEn', oc.name_en, 'count', toc.count) order by toc.side, oc.id)
+      from trade_offer_cards toc join cards oc on oc.id = toc.card_id where toc.offer_id = o.id), '[]'::json))
+    from trade_offers o
+    where o.id = coalesce(n.offer_id, (select r.offer_id from chat_rooms r where r.id = n.room_id))) as offer,
+  case when n.kind = 'message' and coalesce((select np.message_previews from notification_preferences np where np.user_id = n.user_id), true)
+    then (select left(split_part(m.body, chr(10), 1), ${PREVIEW_MAX}) from chat_messages m
+          where m.room_id = n.room_id and m.sender_id = n.actor_id and m.kind = 'text' order by m.seq desc limit 1)
+  end as preview`;
+
 export type NotificationRow = {
   id: string;
   kind: NotificationKind;
@@ -222,6 +243,8 @@ export type NotificationRow = {
   actor_name: string | null;
   updated_at: Date | string;
   read_at: Date | string | null;
+  offer: OfferCardsView | null;
+  preview: string | null;
 };
 
 /** Where a notification takes its reader. */
@@ -247,8 +270,7 @@ export async function listNotifications(
 /** listNotifications' query (NotificationRow; readTogether can run it with others): one row more than the page, to tell whether another follows. */
 export function notificationsQuery(userId: string, options: NotificationListOptions = {}): SQL {
   const before = options.before ? sql`and (n.updated_at, n.id) < (${options.before.at}::timestamptz, ${options.before.id}::uuid)` : sql``;
-  return sql`select n.id, n.kind, n.room_id, n.offer_id, n.card_id, c.name as card_name, c.name_en as card_name_en,
-          n.detail, n.count, coalesce(p.display_name, u.name) as actor_name, n.updated_at, n.read_at
+  return sql`select ${NOTIFICATION_COLUMNS}
         from notifications n
         left join users u on u.id = n.actor_id
         left join profiles p on p.user_id = n.actor_id
@@ -277,6 +299,8 @@ function toView(r: NotificationRow): NotificationView {
     detail: r.detail,
     count: Number(r.count),
     actorName: r.actor_name,
+    offer: r.offer,
+    preview: r.preview,
     at: new Date(r.updated_at).toISOString(),
     read: r.read_at !== null,
     href: "",
@@ -305,8 +329,7 @@ export type DeliveryRow = NotificationRow & { user_id: string };
  * (the dispatch of a `notify` row joins the owner's preferences to it).
  */
 export function notificationForDeliveryQuery(id: string): SQL {
-  return sql`select n.id, n.user_id, n.kind, n.room_id, n.offer_id, n.card_id, c.name as card_name, c.name_en as card_name_en,
-          n.detail, n.count, coalesce(p.display_name, u.name) as actor_name, n.updated_at, n.read_at
+  return sql`select n.user_id, ${NOTIFICATION_COLUMNS}
         from notifications n
         left join users u on u.id = n.actor_id
         left join profiles p on p.user_id = n.actor_id

@@ -4,6 +4,7 @@ import type { Db } from "../../db/client.server";
 import { deliveryOutbox } from "../../db/schema/delivery";
 import { rowsOf, type Queryable } from "../../db/sql.server";
 import type { Logger } from "../../lib/logger.server";
+import type { z } from "../../lib/zod";
 
 /**
  * The one outbox for work delivered after the request (mail now; push and digests too): the
@@ -27,7 +28,33 @@ export class PermanentDeliveryError extends Error {
 
 /** The outbox row a handler delivers: the same `id` and `createdAt` on every try of the row. */
 export type DeliveryJob = { id: number; attempt: number; createdAt: Date };
-export type DeliveryHandler = (payload: unknown, job: DeliveryJob) => Promise<void>;
+export type DeliveryHandler<P> = (payload: P, job: DeliveryJob) => Promise<void>;
+
+/**
+ * One kind of delivery: its name in the outbox's `kind` column and the schema of its payload.
+ * Queuing takes the kind, so a payload of the wrong shape does not compile; a handler gets the
+ * payload parsed by the schema (a row that breaks it fails for good), so no handler casts.
+ */
+export type DeliveryKind<P> = { readonly name: string; readonly payload: z.ZodType<P> };
+
+const definedKinds = new Map<string, DeliveryKind<unknown>>();
+
+/** Defines a kind once (at module load); a second definition of one name is a programming error. */
+export function defineDeliveryKind<S extends z.ZodType>(name: string, payload: S): DeliveryKind<z.output<S>> {
+  if (definedKinds.has(name)) throw new Error(`delivery kind "${name}" is defined twice`);
+  const kind: DeliveryKind<z.output<S>> = { name, payload: payload as z.ZodType<z.output<S>> };
+  definedKinds.set(name, kind as DeliveryKind<unknown>);
+  return kind;
+}
+
+/**
+ * Start-up's check (app/start-deliveries.server.ts): every kind some module may queue has its
+ * handler in this process. Throws naming the kinds nobody handles.
+ */
+export function assertEveryDeliveryKindHandled(): void {
+  const unhandled = [...definedKinds.keys()].filter((name) => !handlers.has(name));
+  if (unhandled.length) throw new Error(`delivery kinds without a handler: ${unhandled.join(", ")}`);
+}
 export type DeliveryHandlerOptions = {
   /**
    * Any error other than a PermanentDeliveryError is retried with backoff (a database blip, a
@@ -37,12 +64,29 @@ export type DeliveryHandlerOptions = {
   retryUnexpected?: boolean;
 };
 
-const handlers = new Map<string, { run: DeliveryHandler; retryUnexpected: boolean }>();
+const handlers = new Map<string, { run: DeliveryHandler<unknown>; retryUnexpected: boolean }>();
 const wakeListeners = new Set<() => void>();
 
-/** Who delivers rows of `kind` in this process; a worker claims only kinds it has a handler for. */
-export function registerDeliveryHandler(kind: string, handler: DeliveryHandler, options: DeliveryHandlerOptions = {}): void {
-  handlers.set(kind, { run: handler, retryUnexpected: options.retryUnexpected === true });
+/**
+ * Who delivers rows of `kind` in this process; a worker claims only kinds it has a handler for.
+ * One handler per kind: registering a second is refused (it would silently replace the first).
+ */
+export function registerDeliveryHandler<P>(kind: DeliveryKind<P>, handler: DeliveryHandler<P>, options: DeliveryHandlerOptions = {}): void {
+  if (handlers.has(kind.name)) throw new Error(`delivery kind "${kind.name}" already has a handler`);
+  const run: DeliveryHandler<unknown> = async (raw, job) => {
+    const parsed = kind.payload.safeParse(raw);
+    if (!parsed.success) throw new PermanentDeliveryError(`malformed ${kind.name} payload`);
+    await handler(parsed.data, job);
+  };
+  handlers.set(kind.name, { run, retryUnexpected: options.retryUnexpected === true });
+}
+
+/**
+ * Forgets this process's handler of `kind`, as a process that stops and starts again does; for
+ * tests that swap a handler's resources (an SMTP server that goes away and comes back).
+ */
+export function forgetDeliveryHandler(kind: DeliveryKind<unknown>): void {
+  handlers.delete(kind.name);
 }
 
 /** Whether a handler's failure is retried (within maxAttempts). */
@@ -53,24 +97,28 @@ function isTemporary(err: unknown, retryUnexpected: boolean): boolean {
 
 /**
  * Queues a delivery in the caller's transaction (or on the database): nothing is sent unless that
- * transaction commits. A repeated `dedupeKey` is a no-op.
+ * transaction commits. A repeated `dedupeKey` is a no-op: answers whether a row was queued.
  */
-export async function enqueueDelivery(
+export async function enqueueDelivery<P>(
   tx: Queryable,
-  delivery: { kind: string; payload: unknown; runAt?: Date; dedupeKey?: string },
-): Promise<void> {
-  await tx
+  kind: DeliveryKind<P>,
+  delivery: { payload: P; runAt?: Date; dedupeKey?: string },
+): Promise<boolean> {
+  const queued = await tx
     .insert(deliveryOutbox)
     .values({
-      kind: delivery.kind,
+      kind: kind.name,
       payload: delivery.payload ?? null,
       dedupeKey: delivery.dedupeKey ?? null,
       ...(delivery.runAt ? { runAt: delivery.runAt } : {}),
     })
-    .onConflictDoNothing();
+    .onConflictDoNothing()
+    .returning({ id: deliveryOutbox.id });
+  if (!queued.length) return false;
   // A row due later (a notification's mail check, 10 minutes on) is found by the poll then: waking
   // the workers now would only cost them a claim that finds nothing.
   if (!delivery.runAt || delivery.runAt.getTime() <= Date.now()) wakeDeliveryWorkers();
+  return true;
 }
 
 /**
@@ -206,7 +254,7 @@ export type OutboxWorkerOptions = {
   /**
    * Identifies this worker in locked_by (default: random). It must be unique among live workers;
    * a worker started under an id that still holds leases (its process was killed) takes those rows
-   * back at once instead of waiting for the lease (deliveries.server.ts derives a stable one).
+   * back at once instead of waiting for the lease (app/start-deliveries.server.ts derives a stable one).
    */
   workerId?: string;
   /** How long a claim holds before another worker may take the row over (default 2 minutes). */

@@ -1,11 +1,12 @@
 import type { Db } from "../../db/client.server";
 import type { Locale } from "../../lib/i18n";
 import type { Logger } from "../../lib/logger.server";
-import { NOTIFY_DELIVERY_KIND } from "../notifications/notifications.server";
+import { NOTICE_DELIVERY } from "../notifications/notifications.server";
 import type { NotificationView } from "../notifications/types";
-import { PermanentDeliveryError, registerDeliveryHandler } from "../outbox/outbox.server";
+import { registerDeliveryHandler } from "../outbox/outbox.server";
 import type { KindChoices, QuietHours } from "./preferences";
 import { getNotificationWithPreferences } from "./preferences.server";
+import { openTabs } from "../notifications/open-tabs.server";
 
 /** A notification as the channels see it: the inbox row, its owner and the owner's choices for its kind. */
 export type NotificationEvent = NotificationView & {
@@ -38,12 +39,12 @@ export function registerNotificationChannel(channel: NotificationChannel): void 
  * already read, or bumped again since (a later row covers it), goes nowhere.
  */
 export function registerNotificationDispatch(db: Db, log?: Logger): void {
-  registerDeliveryHandler(NOTIFY_DELIVERY_KIND, async (payload) => {
-    const { id, n } = (payload ?? {}) as { id?: unknown; n?: unknown };
-    if (typeof id !== "string" || typeof n !== "number") throw new PermanentDeliveryError("malformed notify payload");
+  registerDeliveryHandler(NOTICE_DELIVERY, async ({ id, n }) => {
     const found = await getNotificationWithPreferences(db, id);
     if (!found || found.notification.read || found.notification.count > n) return;
     const { notification, prefs } = found;
+    // The site's own channel: open tabs count it now (a kind hidden from the inbox changes no count).
+    if (prefs.channels[notification.kind].site === "on") await openTabs().noticeChanged(notification.userId);
     const event: NotificationEvent = { ...notification, n, choices: prefs.channels[notification.kind], quiet: prefs.quiet, locale: prefs.locale };
     const now = new Date();
     for (const channel of channels.values()) {

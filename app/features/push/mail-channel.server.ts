@@ -6,19 +6,20 @@ import type { Logger } from "../../lib/logger.server";
 import { enqueueMail, type MailMessage } from "../mail/mail.server";
 import { renderMail } from "../mail/templates.server";
 import { getNotificationForDelivery, stillAllowed } from "../notifications/notifications.server";
-import { notificationText } from "../notifications/components/notification-text";
+import { notificationPreview, notificationText } from "../notifications/components/notification-text";
 import { NOTIFICATION_KINDS, type NotificationView } from "../notifications/types";
-import { enqueueDelivery, PermanentDeliveryError, registerDeliveryHandler } from "../outbox/outbox.server";
+import { defineDeliveryKind, enqueueDelivery, registerDeliveryHandler } from "../outbox/outbox.server";
+import { z } from "../../lib/zod";
 import type { NotificationChannel } from "./channels.server";
 import { pushMessages } from "./messages";
-import { DEFAULT_CHOICES, DIGEST_HOUR_JST, MAIL_DELAY_MINUTES } from "./preferences";
+import { DEFAULT_CHOICES, DIGEST_HOUR_JST, MAIL_DELAY_MINUTES, quietHolds, quietHoursEnd } from "./preferences";
 import { getNotificationPreferences, getNotificationWithPreferences } from "./preferences.server";
 import { presence } from "./presence.server";
 import { startSweep } from "../../lib/sweep.server";
 import { signToken, verifySignedToken } from "../../lib/signed-token.server";
 
 /** The outbox kind of "mail this notification if it is still unread": payload {id}. */
-export const NOTIFY_MAIL_DELIVERY_KIND = "notify-mail";
+export const NOTICE_MAIL_CHECK = defineDeliveryKind("notify-mail", z.object({ id: z.string() }));
 
 export type MailChannelOptions = { siteUrl: string; authSecret: string; delayMs?: number };
 
@@ -79,8 +80,7 @@ export function createMailChannel(options: MailChannelOptions): NotificationChan
     name: "mail",
     async plan(db, event, now) {
       if (event.choices.mail !== "instant") return;
-      await enqueueDelivery(db, {
-        kind: NOTIFY_MAIL_DELIVERY_KIND,
+      await enqueueDelivery(db, NOTICE_MAIL_CHECK, {
         payload: { id: event.id },
         runAt: new Date(now.getTime() + delayMs),
         // Each bump of a room's notification looks again N minutes after it: the first look that
@@ -92,21 +92,44 @@ export function createMailChannel(options: MailChannelOptions): NotificationChan
 }
 
 export function registerNotificationMailDelivery(db: Db, options: MailChannelOptions, log?: Logger): void {
-  registerDeliveryHandler(NOTIFY_MAIL_DELIVERY_KIND, async (payload) => {
-    const { id } = (payload ?? {}) as { id?: unknown };
-    if (typeof id !== "string") throw new PermanentDeliveryError("malformed notify-mail payload");
+  registerDeliveryHandler(NOTICE_MAIL_CHECK, async ({ id }) => {
     const found = await getNotificationWithPreferences(db, id);
     if (!found) return;
     const { notification: n, prefs } = found;
     if (n.read || prefs.channels[n.kind].mail !== "instant") return;
+    const now = new Date();
+    if (quietHolds(prefs.quiet, "mail", now)) {
+      // Quiet hours hold the mail: the same check runs again when they end.
+      const end = quietHoursEnd(prefs.quiet, now);
+      await enqueueDelivery(db, NOTICE_MAIL_CHECK, { payload: { id }, runAt: end, dedupeKey: `notify-mail:${id}:quiet:${end.toISOString()}` });
+      return;
+    }
     if (await presence().isOnline(n.userId)) return;
     const email = await recipient(db, n.userId);
     if (!email) return;
-    const text = notificationText(n, prefs.locale);
-    const message = notificationMail(options, { userId: n.userId, email, locale: prefs.locale }, text, [text], n.href);
     await db.transaction(async (tx) => {
-      const marked = await rowsOf(tx, sql`update notifications set mailed_at = now() where id = ${id}::uuid and mailed_at is null and read_at is null returning id`);
-      if (marked.length) await enqueueMail(tx, message, { dedupeKey: `notification-mail:${id}` });
+      // The notification and every other of its room still unread and not yet mailed (a 交渉 and
+      // its first message fall due a second apart): one mail.
+      const marked = await rowsOf<{ id: string }>(
+        tx,
+        sql`update notifications n set mailed_at = now()
+            from (select n.id from notifications n left join notification_preferences np on np.user_id = n.user_id
+                  where n.user_id = ${n.userId} and n.read_at is null and n.mailed_at is null and ${stillAllowed}
+                    and (n.id = ${id}::uuid or (n.room_id = ${n.roomId}::uuid and ${mailChoice} = 'instant'))) d
+            -- Checked again on the row itself: two checks of one room at once mail it once (the
+            -- second waits for the first's lock, then finds the rows mailed).
+            where n.id = d.id and n.mailed_at is null and n.read_at is null returning n.id`,
+      );
+      if (!marked.length) return;
+      const items: NotificationView[] = [];
+      for (const row of marked) {
+        const item = row.id === n.id ? n : await getNotificationForDelivery(tx, row.id);
+        if (item) items.push(item);
+      }
+      items.sort((a, b) => a.at.localeCompare(b.at));
+      const lines = items.flatMap((item) => [notificationText(item, prefs.locale), notificationPreview(item, prefs.locale)]).filter((line): line is string => line !== null);
+      const message = notificationMail(options, { userId: n.userId, email, locale: prefs.locale }, notificationText(items[0], prefs.locale), lines, n.href);
+      await enqueueMail(tx, message, { dedupeKey: `notification-mail:${id}` });
     });
     log?.debug("notification mailed", { id });
   }, { retryUnexpected: true });
@@ -144,6 +167,8 @@ export async function queueDigests(db: Db, options: MailChannelOptions, now = ne
   );
   let sent = 0;
   for (const { user_id: userId } of candidates) {
+    // Quiet hours hold the digest too: a later sweep (same boundary, not yet claimed) sends it once they end.
+    if (quietHolds((await getNotificationPreferences(db, userId)).quiet, "mail", now)) continue;
     const email = await recipient(db, userId);
     if (!email) continue;
     const queued = await db.transaction(async (tx) => {
@@ -173,7 +198,7 @@ export async function queueDigests(db: Db, options: MailChannelOptions, now = ne
       }
       items.sort((a, b) => b.at.localeCompare(a.at));
       const subject = translate(pushMessages, prefs.locale, "mailDigestSubject", { count: items.length });
-      const lines = items.map((n) => `・${notificationText(n, prefs.locale)}\n  ${options.siteUrl}${n.href}`);
+      const lines = items.map((n) => [`・${notificationText(n, prefs.locale)}`, notificationPreview(n, prefs.locale), `${options.siteUrl}${n.href}`].filter(Boolean).join("\n  "));
       const message = notificationMail(options, { userId, email, locale: prefs.locale }, subject, [translate(pushMessages, prefs.locale, "mailDigestIntro"), ...lines], "/notifications");
       await enqueueMail(tx, message, { dedupeKey: `digest:${userId}:${boundary.toISOString()}` });
       return true;

@@ -4,20 +4,30 @@ import type { Locale } from "../../lib/i18n";
 import { notificationForDelivery, notificationForDeliveryQuery, present, type DeliveryRow } from "../notifications/notifications.server";
 import type { NotificationView } from "../notifications/types";
 import type { NotificationKind } from "../notifications/types";
-import { resolveChoices, type KindChoices, type NotificationPreferences } from "./preferences";
+import { QUIET_CHANNELS, resolveChoices, type KindChoices, type NotificationPreferences } from "./preferences";
 
-type Row = { channels: unknown; quiet_start: number | null; quiet_end: number | null; quiet_mode: "hold" | "silent"; locale: string };
+type Row = {
+  channels: unknown;
+  quiet_start: number | null;
+  quiet_end: number | null;
+  quiet_mode: "hold" | "silent";
+  quiet_exempt: string[] | null;
+  message_previews: boolean | null;
+  locale: string;
+};
 
 function fromRow(row: Row | undefined): NotificationPreferences & { locale: Locale } {
+  const exempt = QUIET_CHANNELS.filter((c) => row?.quiet_exempt?.includes(c));
   return {
     channels: resolveChoices(row?.channels),
-    quiet: row && row.quiet_start !== null && row.quiet_end !== null ? { start: Number(row.quiet_start), end: Number(row.quiet_end), mode: row.quiet_mode } : null,
+    quiet: row && row.quiet_start !== null && row.quiet_end !== null ? { start: Number(row.quiet_start), end: Number(row.quiet_end), mode: row.quiet_mode, exempt } : null,
+    previews: row?.message_previews ?? true,
     locale: row?.locale === "en" ? "en" : "ja",
   };
 }
 
 /** The columns `fromRow` reads. */
-const PREFERENCE_COLUMNS = sql.raw("channels, quiet_start, quiet_end, quiet_mode, locale");
+const PREFERENCE_COLUMNS = sql.raw("channels, quiet_start, quiet_end, quiet_mode, quiet_exempt, message_previews, locale");
 
 /**
  * A notification as getNotificationForDelivery reads it and its owner's preferences, in one
@@ -46,16 +56,19 @@ export async function getNotificationPreferences(db: Queryable, userId: string):
 export async function saveNotificationPreferences(
   db: Queryable,
   userId: string,
-  prefs: { channels: Record<NotificationKind, KindChoices>; quiet: NotificationPreferences["quiet"]; locale: Locale },
+  prefs: NotificationPreferences & { locale: Locale },
 ): Promise<boolean> {
   const channels = JSON.stringify(prefs.channels);
+  const exempt = (prefs.quiet?.exempt ?? []).join(",");
   const saved = await rowsOf(
     db,
-    sql`insert into notification_preferences (user_id, channels, quiet_start, quiet_end, quiet_mode, locale, updated_at)
-        select ${userId}, ${channels}::jsonb, ${prefs.quiet?.start ?? null}::int, ${prefs.quiet?.end ?? null}::int, ${prefs.quiet?.mode ?? "hold"}, ${prefs.locale}, now()
+    sql`insert into notification_preferences (user_id, channels, quiet_start, quiet_end, quiet_mode, quiet_exempt, message_previews, locale, updated_at)
+        select ${userId}, ${channels}::jsonb, ${prefs.quiet?.start ?? null}::int, ${prefs.quiet?.end ?? null}::int, ${prefs.quiet?.mode ?? "hold"},
+          string_to_array(${exempt}, ','), ${prefs.previews}, ${prefs.locale}, now()
         where ${present(userId)}
         on conflict (user_id) do update set channels = excluded.channels, quiet_start = excluded.quiet_start,
-          quiet_end = excluded.quiet_end, quiet_mode = excluded.quiet_mode, locale = excluded.locale, updated_at = now()
+          quiet_end = excluded.quiet_end, quiet_mode = excluded.quiet_mode, quiet_exempt = excluded.quiet_exempt,
+          message_previews = excluded.message_previews, locale = excluded.locale, updated_at = now()
         returning user_id`,
   );
   return saved.length > 0;
@@ -65,5 +78,5 @@ export async function saveNotificationPreferences(
 export async function turnOffAllMail(db: Queryable, userId: string): Promise<void> {
   const prefs = await getNotificationPreferences(db, userId);
   const channels = Object.fromEntries(Object.entries(prefs.channels).map(([k, c]) => [k, { ...c, mail: "off" }])) as Record<NotificationKind, KindChoices>;
-  await saveNotificationPreferences(db, userId, { channels, quiet: prefs.quiet, locale: prefs.locale });
+  await saveNotificationPreferences(db, userId, { ...prefs, channels });
 }

@@ -9,11 +9,20 @@ export type SiteChoice = "on" | "off";
 export type PushChoice = "instant" | "off";
 export type MailChoice = "instant" | "digest" | "off";
 export type KindChoices = { site: SiteChoice; push: PushChoice; mail: MailChoice };
-export type QuietHours = { start: number; end: number; mode: "hold" | "silent" } | null;
+/** The channels that reach a player away from the site; quiet hours hold each one not exempted. */
+export const QUIET_CHANNELS = ["push", "mail"] as const;
+export type QuietChannel = (typeof QUIET_CHANNELS)[number];
+/**
+ * During quiet hours a push is held until they end ("hold") or sent without sound ("silent"), and
+ * a mail (at once or the digest) is held until they end; a channel in `exempt` goes out as usual.
+ */
+export type QuietHours = { start: number; end: number; mode: "hold" | "silent"; exempt: QuietChannel[] } | null;
 
 export type NotificationPreferences = {
   channels: Record<NotificationKind, KindChoices>;
   quiet: QuietHours;
+  /** Notifications, pushes and mails quote a chat message's first line. */
+  previews: boolean;
 };
 
 /** What a player hears before choosing: everything in the inbox and by push; mail for what needs an answer, offers in the digest. */
@@ -59,6 +68,11 @@ export function inQuietHours(quiet: QuietHours, at: Date): boolean {
   if (!quiet || quiet.start === quiet.end) return false;
   const m = jstMinutes(at);
   return quiet.start < quiet.end ? m >= quiet.start && m < quiet.end : m >= quiet.start || m < quiet.end;
+}
+
+/** Whether the quiet hours hold `channel` at `at` (they are on, `at` is in them, and the channel is not exempted). */
+export function quietHolds(quiet: QuietHours, channel: QuietChannel, at: Date): quiet is NonNullable<QuietHours> {
+  return quiet !== null && !quiet.exempt.includes(channel) && inQuietHours(quiet, at);
 }
 
 /** The moment the quiet hours that hold `at` end (the next `end` in Japan time). */

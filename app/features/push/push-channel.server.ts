@@ -3,12 +3,13 @@ import type { VapidKeys } from "../../lib/env.server";
 import { translate, type Locale } from "../../lib/i18n";
 import type { Logger } from "../../lib/logger.server";
 import { countUnreadNotifications } from "../notifications/notifications.server";
-import { notificationText } from "../notifications/components/notification-text";
+import { notificationPreview, notificationText } from "../notifications/components/notification-text";
 import type { NotificationKind } from "../notifications/types";
-import { enqueueDelivery, PermanentDeliveryError, registerDeliveryHandler, TemporaryDeliveryError } from "../outbox/outbox.server";
+import { defineDeliveryKind, enqueueDelivery, PermanentDeliveryError, registerDeliveryHandler, TemporaryDeliveryError } from "../outbox/outbox.server";
+import { z } from "../../lib/zod";
 import type { NotificationChannel } from "./channels.server";
 import { pushMessages } from "./messages";
-import { inQuietHours, quietHoursEnd } from "./preferences";
+import { quietHolds, quietHoursEnd } from "./preferences";
 import { getNotificationWithPreferences } from "./preferences.server";
 import { presence } from "./presence.server";
 import { dropSubscription, getSubscription } from "./subscriptions.server";
@@ -16,10 +17,15 @@ import { notificationTopic, PushGoneError, roomTopic, sendPush, TEST_PUSH_TOPIC,
 import { rowsOf } from "../../db/sql.server";
 import { sql } from "drizzle-orm";
 
-/** The outbox kind of one push to one device: payload PushJob. */
-export const PUSH_DELIVERY_KIND = "push";
-
-type PushJob = { sub: string; id?: string; n?: number; silent?: boolean; test?: boolean };
+/** The outbox kind of one push to one device: a notification's (at its count `n`), or the test push. */
+export const PUSH_DELIVERY = defineDeliveryKind(
+  "push",
+  z.union([
+    z.object({ sub: z.string(), test: z.literal(true) }),
+    z.object({ sub: z.string(), id: z.string(), n: z.number().int(), silent: z.boolean().optional() }),
+  ]),
+);
+type PushJob = z.output<typeof PUSH_DELIVERY.payload>;
 
 /**
  * How long a push service keeps trying an offline device, how eagerly it wakes it, and which
@@ -42,13 +48,13 @@ export const pushChannel: NotificationChannel = {
   name: "push",
   async plan(db, event, now) {
     if (event.choices.push === "off") return;
-    const quiet = event.quiet && inQuietHours(event.quiet, now) ? event.quiet : null;
+    const quiet = quietHolds(event.quiet, "push", now) ? event.quiet : null;
     const runAt = quiet?.mode === "hold" ? quietHoursEnd(quiet, now) : undefined;
     const silent = quiet?.mode === "silent";
     const subs = await rowsOf<{ id: string }>(db, sql`select id from push_subscriptions where user_id = ${event.userId}`);
     for (const sub of subs) {
       const job: PushJob = { sub: sub.id, id: event.id, n: event.n, ...(silent ? { silent } : {}) };
-      await enqueueDelivery(db, { kind: PUSH_DELIVERY_KIND, payload: job, runAt, dedupeKey: `push:${sub.id}:${event.id}:${event.n}` });
+      await enqueueDelivery(db, PUSH_DELIVERY, { payload: job, runAt, dedupeKey: `push:${sub.id}:${event.id}:${event.n}` });
     }
   },
 };
@@ -56,7 +62,7 @@ export const pushChannel: NotificationChannel = {
 /** The test button on the profile: one push to each of the player's devices, now. */
 export async function queueTestPush(db: Db, userId: string): Promise<number> {
   const subs = await rowsOf<{ id: string }>(db, sql`select id from push_subscriptions where user_id = ${userId}`);
-  for (const sub of subs) await enqueueDelivery(db, { kind: PUSH_DELIVERY_KIND, payload: { sub: sub.id, test: true } satisfies PushJob });
+  for (const sub of subs) await enqueueDelivery(db, PUSH_DELIVERY, { payload: { sub: sub.id, test: true } });
   return subs.length;
 }
 
@@ -67,18 +73,15 @@ function testMessage(locale: Locale): PushMessage {
 
 /** Sends due `push` rows: one device, one message. */
 export function registerPushDelivery(db: Db, vapid: VapidKeys, pushServiceOrigins: readonly string[], log?: Logger): void {
-  registerDeliveryHandler(PUSH_DELIVERY_KIND, async (payload) => {
-    const job = (payload ?? {}) as PushJob;
-    if (typeof job.sub !== "string") throw new PermanentDeliveryError("malformed push payload");
+  registerDeliveryHandler(PUSH_DELIVERY, async (job) => {
     const sub = await getSubscription(db, job.sub);
     if (!sub) return;
     let message: PushMessage;
     let options: PushOptions;
-    if (job.test) {
+    if ("test" in job) {
       message = testMessage(sub.locale);
       options = { ttlSeconds: 300, urgency: "high", topic: TEST_PUSH_TOPIC };
     } else {
-      if (typeof job.id !== "string" || typeof job.n !== "number") throw new PermanentDeliveryError("malformed push payload");
       const found = await getNotificationWithPreferences(db, job.id);
       if (!found) return;
       const { notification: n, prefs } = found;
@@ -89,7 +92,7 @@ export function registerPushDelivery(db: Db, vapid: VapidKeys, pushServiceOrigin
       const silent = job.silent === true;
       message = {
         title: translate(pushMessages, sub.locale, "title"),
-        body: notificationText(n, sub.locale),
+        body: [notificationText(n, sub.locale), notificationPreview(n, sub.locale)].filter(Boolean).join("\n"),
         url: n.href,
         tag: n.roomId ? `room-${n.roomId}` : `n-${n.id}`,
         badge: await countUnreadNotifications(db, n.userId),

@@ -1,5 +1,6 @@
 import { z } from "../../lib/zod";
 import { NOTIFICATION_KINDS } from "../notifications/types";
+import { QUIET_CHANNELS } from "./preferences";
 
 const Kind = z.object({ site: z.enum(["on", "off"]), push: z.enum(["instant", "off"]), mail: z.enum(["instant", "digest", "off"]) });
 const Clock = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/);
@@ -7,7 +8,9 @@ const Clock = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/);
 /** The settings form on the profile, as the page sends it (PUT /api/notifications/settings). */
 export const NotificationSettingsSchema = z.object({
   channels: z.object(Object.fromEntries(NOTIFICATION_KINDS.map((k) => [k, Kind])) as Record<(typeof NOTIFICATION_KINDS)[number], typeof Kind>),
-  quiet: z.union([z.null(), z.object({ start: Clock, end: Clock, mode: z.enum(["hold", "silent"]) })]),
+  quiet: z.union([z.null(), z.object({ start: Clock, end: Clock, mode: z.enum(["hold", "silent"]), exempt: z.array(z.enum(QUIET_CHANNELS)).max(QUIET_CHANNELS.length).default([]) })]),
+  /** Left out: kept as saved. */
+  previews: z.boolean().optional(),
 });
 
 export type NotificationSettingsInput = z.infer<typeof NotificationSettingsSchema>;

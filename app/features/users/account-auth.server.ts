@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from "node:async_hooks";
 import { APIError, getSessionFromCtx, isAPIError } from "better-auth/api";
 import { and, eq } from "drizzle-orm";
 import type { Db } from "../../db/client.server";
@@ -41,6 +42,17 @@ export function refuse(headers: Headers | undefined, error: AppError) {
 /** The reset page of this site for a Better Auth reset token (the mail links here, not to the API). */
 export const resetPageUrl = (env: Pick<Env, "siteUrl">, token: string) => `${env.siteUrl}/reset-password?token=${encodeURIComponent(token)}`;
 
+// A log-in refused for an unverified address tells whether this very attempt queued a new
+// verification mail (one per address per window: a second attempt queues none).
+const verificationMailWatch = new AsyncLocalStorage<{ queued: boolean }>();
+
+/** Runs an auth call and answers, beside its result, whether it queued a verification mail. */
+export async function watchVerificationMail<T>(run: () => Promise<T>): Promise<{ result: T; verificationMailQueued: boolean }> {
+  const watch = { queued: false };
+  const result = await verificationMailWatch.run(watch, run);
+  return { result, verificationMailQueued: watch.queued };
+}
+
 export function accountAuthOptions(db: Db, env: Env) {
   return {
     emailAndPassword: {
@@ -73,7 +85,9 @@ export function accountAuthOptions(db: Db, env: Env) {
           });
           return;
         }
-        await queueVerificationMail(db, ctx, user, url);
+        const queued = await queueVerificationMail(db, ctx, user, url);
+        const watch = verificationMailWatch.getStore();
+        if (watch && queued) watch.queued = true;
       },
     },
     changeEmail: { enabled: true },
@@ -223,8 +237,11 @@ export async function authRefusal(response: Response, locale: Locale): Promise<E
   return { status: response.status, code: (body.code ?? "auth_failed").toLowerCase(), message: body.message ?? translate(usersMessages, locale, "errorUnknown") };
 }
 
-/** The log-in page's text for Better Auth's refusal of an unverified address (REQUIRE_EMAIL_VERIFICATION). */
-export function accountLoginRefusal(code: string, locale: Locale): string | undefined {
-  if (code === "email_not_verified") return translate(accountMessages, locale, "verifyRequired");
+/**
+ * The log-in page's text for Better Auth's refusal of an unverified address
+ * (REQUIRE_EMAIL_VERIFICATION): it says the mail was sent again only when this attempt queued one.
+ */
+export function accountLoginRefusal(code: string, locale: Locale, verificationMailQueued: boolean): string | undefined {
+  if (code === "email_not_verified") return translate(accountMessages, locale, verificationMailQueued ? "verifyRequired" : "verifyRequiredRecentlySent");
   return undefined;
 }

@@ -18,7 +18,7 @@ const windowKey = () => Math.floor(Date.now() / MAIL_WINDOW_MS);
 export async function queuePasswordResetMail(tx: Queryable, ctx: Context, user: { id: string; email: string; name: string }, url: string) {
   const l = ctx.locale;
   const message = renderMail(
-    { subject: t(l, "mailResetSubject"), name: user.name, paragraphs: [t(l, "mailResetBody")], action: { label: t(l, "mailResetAction"), url }, notes: [t(l, "mailResetNote")] },
+    { subject: t(l, "mailResetSubject"), name: user.name, paragraphs: [{ html: t(l, "mailResetBody"), text: t(l, "mailResetBodyText") }], action: { label: t(l, "mailResetAction"), url }, notes: [t(l, "mailResetNote")] },
     { ...ctx, to: user.email },
   );
   // Keyed by address too: a reset asked for another address of the account (before a change was undone) never swallows this one.
@@ -34,13 +34,14 @@ export async function queuePasswordChangedMail(tx: Queryable, ctx: Context, user
   await enqueueMail(tx, message);
 }
 
-export async function queueVerificationMail(tx: Queryable, ctx: Context, user: { id: string; email: string; name: string }, url: string, options: { dedupe?: boolean } = {}) {
+/** Answers whether a mail was queued (not when one went to this address within the window). */
+export async function queueVerificationMail(tx: Queryable, ctx: Context, user: { id: string; email: string; name: string }, url: string, options: { dedupe?: boolean } = {}): Promise<boolean> {
   const l = ctx.locale;
   const message = renderMail(
-    { subject: t(l, "mailVerifySubject"), name: user.name, paragraphs: [t(l, "mailVerifyBody")], action: { label: t(l, "mailVerifyAction"), url }, notes: [t(l, "mailVerifyNote")] },
+    { subject: t(l, "mailVerifySubject"), name: user.name, paragraphs: [{ html: t(l, "mailVerifyBody"), text: t(l, "mailVerifyBodyText") }], action: { label: t(l, "mailVerifyAction"), url }, notes: [t(l, "mailVerifyNote")] },
     { ...ctx, to: user.email },
   );
-  await enqueueMail(tx, message, options.dedupe === false ? {} : { dedupeKey: `verify:${user.id}:${user.email}:${windowKey()}` });
+  return enqueueMail(tx, message, options.dedupe === false ? {} : { dedupeKey: `verify:${user.id}:${user.email}:${windowKey()}` });
 }
 
 /**
@@ -53,7 +54,7 @@ export async function queueEmailChangeMails(tx: Queryable, ctx: Context, user: {
   await enqueueMail(
     tx,
     renderMail(
-      { subject: t(l, "mailChangeSubject"), paragraphs: [t(l, "mailChangeBody")], action: { label: t(l, "mailChangeAction"), url }, notes: [t(l, "mailVerifyNote"), t(l, "mailChangeStrangerNote")] },
+      { subject: t(l, "mailChangeSubject"), paragraphs: [{ html: t(l, "mailChangeBody"), text: t(l, "mailChangeBodyText") }], action: { label: t(l, "mailChangeAction"), url }, notes: [t(l, "mailVerifyNote"), t(l, "mailChangeStrangerNote")] },
       { ...ctx, to: user.newEmail },
     ),
     { dedupeKey: `change-email:${user.id}:${user.newEmail}:${windowKey()}` },
@@ -64,7 +65,7 @@ export async function queueEmailChangeMails(tx: Queryable, ctx: Context, user: {
       {
         subject: t(l, "mailChangeOldSubject"),
         name: user.name,
-        paragraphs: [t(l, "mailChangeOldBody", { newEmail: user.newEmail }), t(l, "mailChangeOldNotMe")],
+        paragraphs: [t(l, "mailChangeOldBody", { newEmail: user.newEmail }), { html: t(l, "mailChangeOldNotMe"), text: t(l, "mailChangeOldNotMeText") }],
         action: { label: t(l, "mailChangeOldNotMeAction"), url: notMeUrl },
         notes: [t(l, "mailChangeOldNote")],
       },

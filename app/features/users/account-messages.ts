@@ -45,6 +45,7 @@ export const accountMessages = defineMessages({
     verifyVerified: "確認済み",
     verifyUnverified: "未確認",
     verifyRequired: "メールアドレスの確認が済んでいません。登録時に届いた確認メールのリンクを開いてください（確認メールを再送しました）。",
+    verifyRequiredRecentlySent: "メールアドレスの確認が済んでいません。少し前にお送りした確認メールのリンクを開いてください。届いていない場合は、数分たってからもう一度ログインすると再送します。",
     signupCheckMail: "確認メールを送信しました。メールのリンクを開いて登録を完了してください。",
     // Settings
     settingsHeading: "アカウント設定",
@@ -102,6 +103,7 @@ export const accountMessages = defineMessages({
     verifyVerified: "Verified",
     verifyUnverified: "Not verified",
     verifyRequired: "Your email address is not verified yet. Open the link in the verification email (we have sent it again).",
+    verifyRequiredRecentlySent: "Your email address is not verified yet. Open the link in the verification email we sent a little while ago. If it has not arrived, log in again in a few minutes and we will send it again.",
     signupCheckMail: "We have sent a verification email. Open its link to finish signing up.",
     settingsHeading: "Account settings",
     settingsSummary: "Change your email address or password, signed-in devices, download your data, delete your account",

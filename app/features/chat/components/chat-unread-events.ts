@@ -1,17 +1,21 @@
 import { acquireChatSocket } from "../chat-socket";
 
 /**
- * Calls `onChange` whenever the signed-in user's chat unread state may have moved (a partner's
- * message or step, a read in any tab) and after every (re)connect, over the page's one shared
- * chat socket. For other features that follow the same events (the notification bell).
+ * Calls `onChange` whenever the signed-in user's unread state may have moved, over the page's one
+ * shared chat socket: a partner's message or step, a room read in any tab, a notification of any
+ * kind (`notice:unread`, with the new count: a match, a want-list hit, a reminder…), and after
+ * every (re)connect. For the features that follow these events (the notification bell).
  */
-export function subscribeChatUnread(onChange: () => void): () => void {
+export function subscribeUnreadChanges(onChange: (update?: { unread: number }) => void): () => void {
   const { socket, release } = acquireChatSocket();
-  socket.on("chat:unread", onChange);
-  socket.on("connect", onChange);
+  const onChat = () => onChange();
+  socket.on("chat:unread", onChat);
+  socket.on("notice:unread", onChange);
+  socket.on("connect", onChat);
   return () => {
-    socket.off("chat:unread", onChange);
-    socket.off("connect", onChange);
+    socket.off("chat:unread", onChat);
+    socket.off("notice:unread", onChange);
+    socket.off("connect", onChat);
     release();
   };
 }

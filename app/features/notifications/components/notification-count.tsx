@@ -1,20 +1,27 @@
 import { useEffect, useState } from "react";
 import { useLocation } from "react-router";
-import { subscribeChatUnread } from "../../chat/components/chat-unread-events";
+import { subscribeUnreadChanges } from "../../chat/components/chat-unread-events";
 import { useT } from "../../../lib/i18n";
 import { bellMessages } from "./bell-messages";
 
 /**
  * The signed-in user's unread notification count, kept live in the browser: read from
  * /api/notifications/count on load, on every navigation and whenever the chat socket says the
- * user's chat moved (a message or step from a partner, a room read in any tab). One request at a
- * time; a change during a request asks once more afterwards.
+ * user's chat moved (a message or step from a partner, a room read in any tab); set from the
+ * socket's `notice:unread` when a notification of any kind is written. One request at a time; a
+ * change during a request asks once more afterwards.
  */
 let count = 0;
 const listeners = new Set<(n: number) => void>();
 let unsubscribe: (() => void) | null = null;
 let inFlight = false;
 let again = false;
+
+function show(unread: number): void {
+  if (unread === count) return;
+  count = unread;
+  for (const listener of listeners) listener(count);
+}
 
 async function refresh(): Promise<void> {
   if (inFlight) {
@@ -26,10 +33,7 @@ async function refresh(): Promise<void> {
     const res = await fetch("/api/notifications/count", { headers: { accept: "application/json" }, credentials: "same-origin" });
     if (res.ok) {
       const body = (await res.json()) as { unread?: unknown };
-      if (typeof body.unread === "number" && body.unread !== count) {
-        count = body.unread;
-        for (const listener of listeners) listener(count);
-      }
+      if (typeof body.unread === "number") show(body.unread);
     }
   } catch {
     // Offline for a moment: the next event or navigation asks again.
@@ -47,7 +51,11 @@ function useUnreadNotifications(): number {
   const location = useLocation();
   useEffect(() => {
     listeners.add(setN);
-    if (!unsubscribe) unsubscribe = subscribeChatUnread(() => void refresh());
+    if (!unsubscribe) unsubscribe = subscribeUnreadChanges((update) => {
+      // A request under way may answer the count from before this notice: ask again after it.
+      if (update && !inFlight) show(update.unread);
+      else void refresh();
+    });
     setN(count);
     return () => {
       listeners.delete(setN);

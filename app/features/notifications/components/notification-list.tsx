@@ -2,7 +2,7 @@ import { Form, Link } from "react-router";
 import { useLocale, useT } from "../../../lib/i18n";
 import { tokyoDate, tokyoDateTime, tokyoLongDate } from "../../../lib/tokyo-time";
 import { notificationsMessages } from "../messages";
-import { notificationText } from "./notification-text";
+import { notificationPreview, notificationText } from "./notification-text";
 import type { NotificationView } from "../types";
 
 /** The sentence of one notification in the reader's language. */
@@ -43,6 +43,7 @@ export function NotificationList({ items, now }: { items: NotificationView[]; no
                   <Link to={n.href} className={`block text-slate-900 underline-offset-2 hover:underline ${n.read ? "" : "font-bold"}`}>
                     {text(n)}
                   </Link>
+                  {n.preview ? <p className="mt-0.5 break-words text-sm text-slate-700">{notificationPreview(n, locale)}</p> : null}
                   <p className="mt-0.5 text-xs text-slate-600">
                     <time dateTime={n.at}>{tokyoDateTime(n.at, locale)}</time>
                     <span className="ml-2">{n.read ? t("read") : t("unread")}</span>

@@ -1,7 +1,7 @@
 import { translate, type Locale, type Params } from "../../../lib/i18n";
 import { shownName } from "../../users/components/shown-name";
 import { notificationsMessages, type NotificationsMessageKey } from "../messages";
-import type { NotificationView } from "../types";
+import type { NotificationView, OfferCardsView } from "../types";
 
 const STEP_KEYS: Record<string, NotificationsMessageKey> = {
   agree: "stepAgree",
@@ -11,10 +11,38 @@ const STEP_KEYS: Record<string, NotificationsMessageKey> = {
   cancel: "stepCancel",
 };
 
-type TextSource = Pick<NotificationView, "kind" | "actorName" | "count" | "cardName" | "cardNameEn" | "detail">;
+type TextSource = Pick<NotificationView, "kind" | "actorName" | "count" | "cardName" | "cardNameEn" | "detail" | "offer">;
 
-/** The sentence of one notification in `locale`: the inbox, a push and a mail say the same. */
+/**
+ * The sentence of one notification in `locale`, naming the cards of the offer it is about: the
+ * inbox, a push and a mail say the same.
+ */
 export function notificationText(n: TextSource, locale: Locale): string {
+  const sentence = notificationSentence(n, locale);
+  return n.offer ? `${sentence}${offerCardsText(n.offer, locale)}` : sentence;
+}
+
+/** "（譲 ピカチュウ ⇄ 求 ヒトカゲ×2）": an offer's two sides, 何でも可 for a side that names no card. */
+export function offerCardsText(offer: OfferCardsView, locale: Locale): string {
+  const t = (key: NotificationsMessageKey, params?: Params) => translate(notificationsMessages, locale, key, params);
+  const side = (which: "give" | "want", any: boolean) => {
+    const names = offer.cards
+      .filter((c) => c.side === which)
+      .map((c) => {
+        const name = (locale === "en" && c.nameEn) || c.name;
+        return c.count > 1 ? t("offerCardCount", { name, count: c.count }) : name;
+      });
+    return any || names.length === 0 ? t("offerAnyCard") : names.join(t("cardSeparator"));
+  };
+  return t("offerCards", { give: side("give", offer.giveAny), want: side("want", offer.wantAny) });
+}
+
+/** The quoted first line of the chat message a notification is about, or null (none, or previews off). */
+export function notificationPreview(n: Pick<NotificationView, "preview">, locale: Locale): string | null {
+  return n.preview ? translate(notificationsMessages, locale, "messagePreview", { text: n.preview }) : null;
+}
+
+function notificationSentence(n: TextSource, locale: Locale): string {
   const t = (key: NotificationsMessageKey, params?: Params) => translate(notificationsMessages, locale, key, params);
   const params: Params = { name: n.actorName === null ? t("someone") : shownName(n.actorName, locale), count: n.count, card: (locale === "en" && n.cardNameEn) || n.cardName || "" };
   switch (n.kind) {

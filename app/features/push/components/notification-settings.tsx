@@ -3,13 +3,16 @@ import { send } from "../../../lib/send";
 import { useT } from "../../../lib/i18n";
 import type { NotificationKind } from "../../notifications/types";
 import { pushMessages, type PushMessageKey } from "../messages";
-import { DIGEST_HOUR_JST, MAIL_DELAY_MINUTES, type KindChoices } from "../preferences";
+import { DIGEST_HOUR_JST, QUIET_CHANNELS, type KindChoices, type QuietChannel } from "../preferences";
 import { currentPushEndpoint, usePushDevice } from "../use-push-device";
 
 type Settings = {
   kinds: NotificationKind[];
   channels: Record<NotificationKind, KindChoices>;
-  quiet: { start: string; end: string; mode: "hold" | "silent" } | null;
+  quiet: { start: string; end: string; mode: "hold" | "silent"; exempt: QuietChannel[] } | null;
+  previews: boolean;
+  /** How long a notification waits unread before it is mailed (the server's configuration). */
+  mailDelaySeconds: number;
   vapidPublicKey: string;
   devices: number;
   /** This browser's endpoint is registered to the viewer. */
@@ -63,7 +66,7 @@ export function NotificationSettings() {
     setSaving(true);
     setStatus(null);
     try {
-      const sent = await send("/api/notifications/settings", { method: "PUT", json: { channels: settings.channels, quiet: settings.quiet } });
+      const sent = await send("/api/notifications/settings", { method: "PUT", json: { channels: settings.channels, quiet: settings.quiet, previews: settings.previews } });
       setStatus(sent.ok ? { ok: true, text: t("saved") } : { ok: false, text: sent.refusal?.message ?? t("saveFailed") });
     } catch {
       setStatus({ ok: false, text: t("saveFailed") });
@@ -157,7 +160,11 @@ export function NotificationSettings() {
                 </tbody>
               </table>
             </div>
-            <p className="text-sm text-slate-600">{t("mailNote", { minutes: MAIL_DELAY_MINUTES, hour: DIGEST_HOUR_JST })}</p>
+            <MailNote delaySeconds={settings.mailDelaySeconds} />
+            <label className="flex items-start gap-2">
+              <input type="checkbox" className="mt-1" checked={settings.previews} onChange={(e) => setSettings({ ...settings, previews: e.target.checked })} data-testid="previews-use" />
+              {t("previewsUse")}
+            </label>
 
             <fieldset className="space-y-3">
               <legend className="font-bold">{t("quietHeading")}</legend>
@@ -165,7 +172,7 @@ export function NotificationSettings() {
                 <input
                   type="checkbox"
                   checked={settings.quiet !== null}
-                  onChange={(e) => setSettings({ ...settings, quiet: e.target.checked ? { start: "23:00", end: "07:00", mode: "hold" } : null })}
+                  onChange={(e) => setSettings({ ...settings, quiet: e.target.checked ? { start: "23:00", end: "07:00", mode: "hold", exempt: [] } : null })}
                   data-testid="quiet-use"
                 />
                 {t("quietUse")}
@@ -206,6 +213,24 @@ export function NotificationSettings() {
                       {t(mode === "hold" ? "quietHold" : "quietSilent")}
                     </label>
                   ))}
+                  <p className="text-sm text-slate-600">{t("quietNote")}</p>
+                  <fieldset className="flex flex-wrap items-center gap-4">
+                    <legend className="mb-1 text-sm font-bold">{t("quietExemptHeading")}</legend>
+                    {QUIET_CHANNELS.map((channel) => (
+                      <label key={channel} className="flex items-center gap-2">
+                        <input
+                          type="checkbox"
+                          checked={settings.quiet!.exempt.includes(channel)}
+                          onChange={(e) => {
+                            const others = settings.quiet!.exempt.filter((c) => c !== channel);
+                            setSettings({ ...settings, quiet: { ...settings.quiet!, exempt: e.target.checked ? [...others, channel] : others } });
+                          }}
+                          data-testid={`quiet-exempt-${channel}`}
+                        />
+                        {t(channel === "push" ? "quietExemptPush" : "quietExemptMail")}
+                      </label>
+                    ))}
+                  </fieldset>
                 </div>
               )}
             </fieldset>
@@ -225,6 +250,13 @@ export function NotificationSettings() {
       )}
     </section>
   );
+}
+
+/** When a notification is mailed, as this server is configured (NOTIFICATION_MAIL_DELAY_SECONDS). */
+export function MailNote({ delaySeconds }: { delaySeconds: number }) {
+  const t = useT(pushMessages);
+  const delay = delaySeconds % 60 === 0 ? t("delayMinutes", { count: delaySeconds / 60 }) : t("delaySeconds", { count: delaySeconds });
+  return <p className="text-sm text-slate-600">{t("mailNote", { delay, hour: DIGEST_HOUR_JST })}</p>;
 }
 
 /** This device's push: the tap that turns it on, the iPhone guide, or the test and off buttons. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { addToOutbox, clearChatOutboxes, countAttempt, outboxKey, readOutbox, refusalOutcome, removeFromOutbox, type PendingMessage } from "./outbox";
+import { addToOutbox, clearChatOutboxes, countAttempt, outboxKey, readOutbox, refusalOutcome, removeFromOutbox, type PendingMessage } from "./send-queue";
 
 function memoryStorage(): Storage {
   const items = new Map<string, string>();

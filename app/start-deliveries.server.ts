@@ -3,8 +3,8 @@ import { hostname } from "node:os";
 import type { Db } from "./db/client.server";
 import type { Env } from "./lib/env.server";
 import type { Logger } from "./lib/logger.server";
-import { startOutboxWorker, type OutboxWorker } from "./features/outbox/outbox.server";
-import { registerNotificationChannels } from "./features/push/deliveries.server";
+import { assertEveryDeliveryKindHandled, startOutboxWorker, type OutboxWorker } from "./features/outbox/outbox.server";
+import { registerNotificationChannels } from "./features/push/notification-pipeline.server";
 import { registerMailDelivery } from "./features/mail/mail.server";
 
 /**
@@ -35,6 +35,8 @@ export function outboxInstanceId(env: Pick<Env, "port" | "dataDir" | "host">, ho
 export function startDeliveries(options: { env: Env; db: Db; log: Logger }): OutboxWorker {
   const transport = registerMailDelivery(options.env, options.log);
   registerNotificationChannels(options);
+  // A kind some module may queue that nothing here delivers would wait in the outbox for ever.
+  assertEveryDeliveryKindHandled();
   const worker = startOutboxWorker({ db: options.db, log: options.log, concurrency: 16, workerId: outboxInstanceId(options.env) });
   options.log.info("mail delivery", {
     transport: transport.kind,
