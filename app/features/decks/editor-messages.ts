@@ -34,6 +34,8 @@ export const deckEditorMessages = defineMessages({
     isPublic: "公開する",
     description: "本文",
     save: "保存",
+    // SPEC.md §5: 保存 is disabled until name, tier and category are set; this line says which are missing.
+    saveMissing: "保存するには入力してください：{fields}",
     saving: "保存中...",
     saved: "デッキを保存しました",
     updated: "デッキを更新しました",
@@ -122,6 +124,7 @@ export const deckEditorMessages = defineMessages({
     isPublic: "Public",
     description: "Text",
     save: "Save",
+    saveMissing: "To save, fill in: {fields}",
     saving: "Saving...",
     saved: "Deck saved",
     updated: "Deck updated",
