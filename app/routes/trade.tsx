@@ -22,9 +22,10 @@ import { formError, withPageErrors } from "../lib/api.server";
 import { readFormData } from "../lib/forms.server";
 import { localeFromRequest, translate, useLocale, useT } from "../lib/i18n";
 import { localeOfMatches } from "../components/layout/meta-locale";
-import { SITE_NAME, seoMeta } from "../lib/seo";
+import { seoMeta } from "../lib/seo";
 import { offerShareModel, shareImagePath } from "../features/share/share.server";
 import { ShareButtons } from "../features/share/components/share-buttons";
+import { offerShareText } from "../features/share/share-text";
 import { WantChipButton } from "../features/notifications/components/want-button";
 import { wantedAmong } from "../features/notifications/want-list.server";
 import { cardName } from "../lib/card-name";
@@ -234,7 +235,7 @@ export default function TradePage({ loaderData, actionData }: Route.ComponentPro
         {offer.status === "open" ? <span>{t("expiresAt", { time: tokyoDateTime(offer.expiresAt, locale) })}</span> : null}
       </OfferCard>
       <ResponseRecordLine record={loaderData.ownerRecord} />
-      {offer.status === "open" ? <ShareButtons path={`/trades/${offer.id}`} text={`${loaderData.title}｜${SITE_NAME}`} /> : null}
+      {offer.status === "open" ? <ShareButtons path={`/trades/${offer.id}`} text={offerShareText(locale, offer)} /> : null}
 
       {isOwner ? (
         <section aria-labelledby="owner-actions" className="space-y-3 rounded-xl border border-slate-200 bg-white p-4">
