@@ -30,6 +30,7 @@ import {
   deleteAccount,
   exportAccountData,
   listSessions,
+  maskAddress,
   resendVerification,
   revokeOtherSessions,
   revokeSession,
@@ -243,6 +244,27 @@ describe("sessions", () => {
     expect(await listSessions(database.db, id, tokenOf(cookie))).toHaveLength(2);
     expect(await revokeOtherSessions(database.db, id, tokenOf(cookie))).toBe(1);
     expect(await listSessions(database.db, id, tokenOf(cookie))).toEqual([expect.objectContaining({ current: true })]);
+  });
+
+  it("tells two browsers of one kind apart by the address each signed in from, masked (the full address never leaves the server)", async () => {
+    const auth = getAuth(database.db, env);
+    const email = uniqueEmail("twins");
+    const linuxChrome = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36";
+    const { id, cookie } = await signUp(email, "双子", "kouKan-2026-pass", linuxChrome);
+    await auth.handler(authRequest("/sign-in/email", { email, password: "kouKan-2026-pass" }, { ua: linuxChrome, ip: "203.0.113.77" }));
+    await auth.handler(authRequest("/sign-in/email", { email, password: "kouKan-2026-pass" }, { ua: linuxChrome, ip: "2001:db8:85a3:8d3:1319:8a2e:370:7348" }));
+    const list = await listSessions(database.db, id, tokenOf(cookie));
+    expect(list.map((s) => `${s.browser}（${s.os}）`)).toEqual(["Chrome（Linux）", "Chrome（Linux）", "Chrome（Linux）"]);
+    const addresses = list.slice(1).map((s) => s.address).sort();
+    expect(addresses).toEqual(["2001:0db8:85a3:08d3:****", "203.0.113.***"]);
+    expect(list[0].address).toMatch(/^10\.2\.0\.\*\*\*$/);
+    // The full address never leaves the server.
+    expect(JSON.stringify(list)).not.toContain("203.0.113.77");
+    expect(JSON.stringify(list)).not.toContain("7348");
+    expect(maskAddress("::ffff:198.51.100.4")).toBe("198.51.100.***");
+    expect(maskAddress("2001:db8::1")).toBe("2001:db8:****");
+    expect(maskAddress("not an address")).toBeNull();
+    expect(maskAddress(null)).toBeNull();
   });
 });
 

@@ -3,7 +3,7 @@ import { FormField } from "../../../components/ui/form-field";
 import { fieldMessage, formMessage, refusalOf } from "../../../lib/form-refusal";
 import { SubmitButton } from "../../../components/ui/submit-button";
 import { useLocale, useT } from "../../../lib/i18n";
-import { tokyoMediumDateTime } from "../../../lib/tokyo-time";
+import { tokyoDateTimeSeconds } from "../../../lib/tokyo-time";
 import { accountMessages } from "../account-messages";
 import { accountSettingsMessages, type AccountSettingsMessageKey } from "../account-settings-messages";
 import type { AccountSession, AccountSummary } from "../account.server";
@@ -154,9 +154,11 @@ export function AccountSettings({
                   {s.browser && s.os ? ts("sessionsDevice", { browser: s.browser, os: s.os }) : (s.browser ?? s.os ?? ts("sessionsUnknownDevice"))}
                   {s.current ? <span className="ml-2 rounded-full bg-brand-100 px-2 py-0.5 text-xs font-bold text-brand-800">{ts("sessionsCurrent")}</span> : null}
                 </p>
+                {/* Two browsers of one kind differ in these: the second they signed in, their last use and where from. */}
                 <p className="text-sm text-slate-600">
-                  {ts("sessionsLastActive", { time: tokyoMediumDateTime(s.lastActiveAt, locale) })} ・ {ts("sessionsSignedIn", { time: tokyoMediumDateTime(s.createdAt, locale) })}
+                  {ts("sessionsLastActive", { time: tokyoDateTimeSeconds(s.lastActiveAt, locale) })} ・ {ts("sessionsSignedIn", { time: tokyoDateTimeSeconds(s.createdAt, locale) })}
                 </p>
+                {s.address ? <p className="text-sm text-slate-600">{ts("sessionsAddress", { address: s.address })}</p> : null}
               </div>
               {s.current ? null : (
                 <Form method="post">
