@@ -31,7 +31,7 @@ async function adminContext(): Promise<BrowserContext> {
 }
 
 describe("share buttons and the response record, at phone and desktop widths", () => {
-  it("offer, deck recipe and article pages share their own address with a text naming what they are about; the offer and the profile show the owner's replies; axe clean", async () => {
+  it("offer, deck recipe and article pages share their own address with a text naming what they are about; the offer and the profile show the owner's replies; axe clean", { timeout: 150_000 }, async () => {
     const admin = await adminContext();
     const article = await admin.request.post(`${baseUrl}/api/admin/articles`, {
       data: { title: "シェアされる記事", category: "news", content: "シェアボタンの確認用の記事です。", isPublic: true },
