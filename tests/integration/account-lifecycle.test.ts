@@ -40,6 +40,7 @@ import { CLIENT_IP_HEADER, getAuth } from "../../app/features/users/auth.server"
 import { ADDRESS_FAILURE_CAP } from "../../app/features/users/sign-in-guard.server";
 import { loadEnv, type Env } from "../../app/lib/env.server";
 import { action as accountAction } from "../../app/routes/profile.account";
+import { accountSummaryCsv } from "../../app/features/users/account-summary.server";
 import { createChatOffer, createChatUser, newClientId } from "../support/chat-factories";
 import { createTestDatabase, type TestDatabase } from "../support/test-db";
 
@@ -308,6 +309,26 @@ async function busyUser(name: string, friendId: string) {
 }
 
 describe("export", () => {
+  it("adds a readable CSV: the offers, chats and want list with card names and Japan time, in the reader's language", async () => {
+    const u = await busyUser("一覧", "3333444455556666");
+    const csv = await accountSummaryCsv(database.db, env, u.id, "ja");
+    expect(csv.startsWith("\uFEFF区分,日時（日本時間）,内容\r\n")).toBe(true);
+    const lines = csv.slice(1).trim().split("\r\n");
+    expect(lines).toContainEqual(expect.stringMatching(/^トレード募集,\d{4}\/\d{2}\/\d{2} \d{1,2}:\d{2}:\d{2},譲: ピカチュウex ◆◆◆◆ 求: リザードンex ◆◆◆◆（募集中）$/));
+    expect(lines).toContainEqual(expect.stringMatching(new RegExp(`^チャット,[^,]+,${u.partner.name}とのチャット（メッセージ 2件）$`)));
+    expect(lines).toContainEqual(expect.stringMatching(/^ほしいカード,[^,]+,(ピカチュウex|リザードンex) ◆◆◆◆$/));
+    expect(lines).toContainEqual(expect.stringMatching(/^プロフィール,[^,]+,表示名: 一覧 フレンドID: 3333444455556666 成立: 0件$/));
+    // Japan time, not UTC: the account's creation in JST.
+    const [account] = await database.db.select({ createdAt: users.createdAt }).from(users).where(eq(users.id, u.id));
+    const jst = new Date(account.createdAt.getTime() + 9 * 3600_000).toISOString();
+    expect(lines[1]).toContain(`${jst.slice(0, 4)}/${jst.slice(5, 7)}/${jst.slice(8, 10)} ${Number(jst.slice(11, 13))}:${jst.slice(14, 16)}:${jst.slice(17, 19)}`);
+    // Cards by name, never by id.
+    expect(csv).not.toContain(u.wantedCardId);
+    const en = await accountSummaryCsv(database.db, env, u.id, "en");
+    expect(en).toContain("Kind,Time (Japan),Content");
+    expect(en).toContain("Give: ピカチュウex ◆◆◆◆ Want: リザードンex ◆◆◆◆ (Open)");
+  });
+
   it("holds the user's profile, offers, chats with messages, reports and blocks, without other users' private data", async () => {
     const u = await busyUser("書き出し", "1111222233334444");
     const file = await exportAccountData(database.db, env, u.id);

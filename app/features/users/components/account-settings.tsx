@@ -185,9 +185,14 @@ export function AccountSettings({
           {ts("exportHeading")}
         </h2>
         <p className="text-sm text-slate-700">{ts("exportExplain")}</p>
-        <a href="/profile/account/export" download className="inline-block rounded-md bg-brand-700 px-5 py-2 font-bold text-white hover:bg-brand-800">
-          {ts("exportSubmit")}
-        </a>
+        <div className="flex flex-wrap gap-3">
+          <a href="/profile/account/export" download className="inline-block rounded-md bg-brand-700 px-5 py-2 font-bold text-white hover:bg-brand-800">
+            {ts("exportSubmit")}
+          </a>
+          <a href="/profile/account/export.csv" download className="inline-block rounded-md border border-brand-700 px-5 py-2 font-bold text-brand-800 hover:bg-brand-50">
+            {ts("exportSummarySubmit")}
+          </a>
+        </div>
       </section>
 
       <section aria-labelledby="account-delete-heading" className="space-y-4 rounded-lg border border-red-200 bg-white p-6">
