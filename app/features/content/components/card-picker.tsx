@@ -115,19 +115,18 @@ export function CardPicker({
             <ul className="grid grid-cols-3 gap-2 sm:grid-cols-5" aria-label={packName}>
               {cards.map((card) => {
                 const selected = chosen?.id === card.id;
-                const print = cardPrint(card);
                 return (
                   <li key={card.id}>
                     <button
                       type="button"
                       aria-pressed={selected}
-                      aria-label={printName(card)}
                       onClick={() => setChosen(card)}
                       onDoubleClick={() => onInsert({ ...card, packId })}
                       className={`block w-full rounded-lg p-1 ${selected ? "bg-brand-100 ring-2 ring-brand-600" : "hover:bg-slate-100"}`}
                     >
-                      <CardImage face={card} packName={packName} sizes="(min-width: 640px) 20vw, 33vw" />
-                      {print ? <span className="mt-0.5 block text-center text-xs text-slate-700">{print}</span> : null}
+                      {/* The picture is decorative: the line under it names the card, and is the button's name. */}
+                      <CardImage face={card} packName={packName} decorative sizes="(min-width: 640px) 20vw, 33vw" />
+                      <span className="mt-0.5 block text-center text-xs leading-tight text-slate-700">{printName(card)}</span>
                     </button>
                   </li>
                 );
