@@ -15,6 +15,7 @@ export default [
   route("profile/blocks/:userId", "routes/profile.blocks.$userId.ts"),
   route("profile/account", "routes/profile.account.tsx"),
   route("profile/account/export", "routes/profile.account.export.ts"),
+  route("profile/account/export.csv", "routes/profile.account.export-csv.ts"),
   route("chat/:roomId", "routes/chat.tsx"),
   route("notifications", "routes/notifications.tsx"),
   route("notifications/unsubscribe", "routes/notifications.unsubscribe.tsx"),

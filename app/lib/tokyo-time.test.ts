@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isIsoInstant, relativeTime, tokyoDateTime, tokyoLocalToIso, tokyoLongDate } from "./tokyo-time";
+import { isIsoInstant, relativeTime, tokyoDateTime, tokyoDateTimeSeconds, tokyoLocalToIso, tokyoLongDate } from "./tokyo-time";
 
 describe("offer times", () => {
   const now = "2026-01-10T12:00:00.000Z";
@@ -10,6 +10,13 @@ describe("offer times", () => {
   });
   it("prints Japan time", () => {
     expect(tokyoDateTime("2026-01-10T15:30:00.000Z", "ja")).toBe("1/11 00:30");
+  });
+});
+
+describe("tokyoDateTimeSeconds", () => {
+  it("prints Japan time to the second (two sign-ins may share a minute)", () => {
+    expect(tokyoDateTimeSeconds("2026-01-10T15:30:05.000Z", "ja")).toBe("2026/01/11 0:30:05");
+    expect(tokyoDateTimeSeconds("2026-01-10T15:30:05.000Z", "en")).toBe("11 Jan 2026, 00:30:05");
   });
 });
 

@@ -26,6 +26,8 @@ const STYLES = {
   shortDateTime: { dateStyle: "short", timeStyle: "short" },
   /** "2026/01/11 0:30" (English "11 Jan 2026, 00:30"): admin lists. */
   mediumDateTime: { dateStyle: "medium", timeStyle: "short" },
+  /** "2026/01/11 0:30:05": the account's devices, where two sign-ins may share a minute. */
+  mediumDateTimeSeconds: { dateStyle: "medium", timeStyle: "medium" },
 } as const satisfies Record<string, Intl.DateTimeFormatOptions>;
 
 function formatter(locale: Locale, style: keyof typeof STYLES): Intl.DateTimeFormat {
@@ -63,6 +65,11 @@ export function tokyoShortDateTime(iso: string, locale: Locale): string {
 /** A date and time for admin lists, e.g. "2026/01/11 0:30". */
 export function tokyoMediumDateTime(iso: string, locale: Locale): string {
   return formatter(locale, "mediumDateTime").format(new Date(iso));
+}
+
+/** A date and time to the second, e.g. "2026/01/11 0:30:05". */
+export function tokyoDateTimeSeconds(iso: string, locale: Locale): string {
+  return formatter(locale, "mediumDateTimeSeconds").format(new Date(iso));
 }
 
 /**

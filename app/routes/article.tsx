@@ -10,6 +10,7 @@ import { articlesMessages } from "../features/articles/messages";
 import { getArticlePreview, getPublicArticle } from "../features/articles/public.server";
 import { getViewer } from "../features/users/session.server";
 import { ShareButtons } from "../features/share/components/share-buttons";
+import { articleShareText } from "../features/share/share-text";
 import { translate, useLocale, useT } from "../lib/i18n";
 import { SITE_NAME, seoMeta } from "../lib/seo";
 import { StoredHtmlBlock } from "../lib/stored-html";
@@ -117,7 +118,7 @@ export default function ArticlePage({ loaderData }: Route.ComponentProps) {
       </header>
       <ArticleThumbnail url={article.thumbnailUrl} category={article.category} label={category} eager />
       <StoredHtmlBlock className="content-body" value={article.body} />
-      {preview ? null : <ShareButtons path={`/articles/${article.slug}`} text={`${article.title}｜${SITE_NAME}`} />}
+      {preview ? null : <ShareButtons path={`/articles/${article.slug}`} text={articleShareText(locale, { title: article.title, categoryLabel: category })} />}
       {article.previous || article.next ? (
         <nav aria-label={t("paging")} className="grid gap-3 sm:grid-cols-2">
           {article.previous ? (

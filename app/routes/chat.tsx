@@ -29,13 +29,13 @@ export const loader = withPageErrors(async function loader({ request, params, co
   const mirrorOffers = state.progress.completed ? await mirrorOffersAfterTrade(context.db, view.id, viewer.id) : [];
   return data(
     {
-      title: translate(chatMessages, locale, "heading", { name: shownName(view.partner.displayName, locale) }),
+      title: translate(chatMessages, locale, view.partner.left ? "headingPartnerLeft" : "heading", { name: shownName(view.partner.displayName, locale) }),
       description: translate(chatMessages, locale, "description"),
       room: {
         roomId: view.id,
         role: view.role,
         me: { id: viewer.id, displayName: viewer.displayName, hasFriendId: Boolean(viewer.friendId) },
-        partner: { id: view.partner.id, displayName: view.partner.displayName, completedTrades: view.partner.completedTrades },
+        partner: { id: view.partner.id, displayName: view.partner.displayName, completedTrades: view.partner.completedTrades, left: view.partner.left },
         offer: {
           id: view.offer.id,
           status: view.offer.status,

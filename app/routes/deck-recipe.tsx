@@ -14,13 +14,14 @@ import { LegalityPanel } from "../features/decks/components/legality-panel";
 import { getDeck } from "../features/decks/decks.server";
 import { ShareImageDownload } from "../features/share/components/share-image-download";
 import { ShareButtons } from "../features/share/components/share-buttons";
+import { deckShareText } from "../features/share/share-text";
 import { deckShareModel, shareImagePath } from "../features/share/share.server";
 import { energyLabel } from "../features/decks/energy";
 import { decksMessages } from "../features/decks/messages";
 import { isDeckId } from "../features/decks/rules";
 import { getViewer } from "../features/users/session.server";
 import { localeFromRequest, translate, useLocale, useT } from "../lib/i18n";
-import { SITE_NAME, seoMeta } from "../lib/seo";
+import { seoMeta } from "../lib/seo";
 import { StoredHtmlBlock } from "../lib/stored-html";
 import { storedHtml } from "../lib/stored-html.server";
 import type { Route } from "./+types/deck-recipe";
@@ -159,7 +160,7 @@ export default function DeckRecipe({ loaderData }: Route.ComponentProps) {
       ) : null}
 
       <DeckExport text={deck.exportText} textEn={deck.exportTextEn} />
-      {loaderData.preview ? null : <ShareButtons path={`/deck-recipes/${encodeURIComponent(deck.slug)}`} text={`${deck.name}｜${SITE_NAME}`} />}
+      {loaderData.preview ? null : <ShareButtons path={`/deck-recipes/${encodeURIComponent(deck.slug)}`} text={deckShareText(locale, deck)} />}
       {loaderData.shareImage ? <ShareImageDownload src={loaderData.shareImage} fileName={`${deck.slug}.webp`} alt={deck.name} /> : null}
 
       <details className="rounded-lg border border-slate-200 bg-white p-4 text-sm">

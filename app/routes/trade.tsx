@@ -12,7 +12,7 @@ import { viewerRoomForOffer } from "../features/trades/offer-room.server";
 import { loadTradeRules, offersClosedByRules } from "../features/trades/trade-rules.server";
 import { useOnceBanner } from "../features/trades/components/use-once-banner";
 import { getViewer, requireViewer } from "../features/users/session.server";
-import { shownName, useShownName } from "../features/users/components/shown-name";
+import { isDeletedUser, shownName, useShownName } from "../features/users/components/shown-name";
 import { responseRecord } from "../features/users/response-record.server";
 import { ResponseRecordLine } from "../features/users/components/response-record";
 import { SubmitButton } from "../components/ui/submit-button";
@@ -22,9 +22,10 @@ import { formError, withPageErrors } from "../lib/api.server";
 import { readFormData } from "../lib/forms.server";
 import { localeFromRequest, translate, useLocale, useT } from "../lib/i18n";
 import { localeOfMatches } from "../components/layout/meta-locale";
-import { SITE_NAME, seoMeta } from "../lib/seo";
+import { seoMeta } from "../lib/seo";
 import { offerShareModel, shareImagePath } from "../features/share/share.server";
 import { ShareButtons } from "../features/share/components/share-buttons";
+import { offerShareText } from "../features/share/share-text";
 import { WantChipButton } from "../features/notifications/components/want-button";
 import { wantedAmong } from "../features/notifications/want-list.server";
 import { cardName } from "../lib/card-name";
@@ -69,7 +70,7 @@ export const loader = withPageErrors(async function loader({ request, params, co
     returnTo: url.pathname,
     ownerRecord: await responseRecord(context.db, offer.ownerId),
     shareImage: shareImagePath("offer", offer.id, offerShareModel(offer)),
-    title: translate(tradesMessages, locale, "offerTitle", { name: shownName(offer.ownerName, locale) }),
+    title: translate(tradesMessages, locale, isDeletedUser(offer.ownerName) ? "offerTitleDeleted" : "offerTitle", { name: shownName(offer.ownerName, locale) }),
     description: translate(tradesMessages, locale, "offerDescription", {
       give: offer.giveAny ? translate(tradesMessages, locale, "anyCard") : names(offer.give),
       want: offer.wantAny ? translate(tradesMessages, locale, "anyCard") : names(offer.want),
@@ -203,7 +204,7 @@ export default function TradePage({ loaderData, actionData }: Route.ComponentPro
           {t("boardTitle")}
         </Link>
       </p>
-      <h1 className="text-2xl font-bold">{t("offerTitle", { name: ownerName(offer.ownerName) })}</h1>
+      <h1 className="text-2xl font-bold">{t(isDeletedUser(offer.ownerName) ? "offerTitleDeleted" : "offerTitle", { name: ownerName(offer.ownerName) })}</h1>
       {done ? (
         <p role="status" className="rounded-md border border-emerald-300 bg-emerald-50 px-3 py-2 font-medium text-emerald-900">
           {t(done)}
@@ -234,7 +235,7 @@ export default function TradePage({ loaderData, actionData }: Route.ComponentPro
         {offer.status === "open" ? <span>{t("expiresAt", { time: tokyoDateTime(offer.expiresAt, locale) })}</span> : null}
       </OfferCard>
       <ResponseRecordLine record={loaderData.ownerRecord} />
-      {offer.status === "open" ? <ShareButtons path={`/trades/${offer.id}`} text={`${loaderData.title}｜${SITE_NAME}`} /> : null}
+      {offer.status === "open" ? <ShareButtons path={`/trades/${offer.id}`} text={offerShareText(locale, offer)} /> : null}
 
       {isOwner ? (
         <section aria-labelledby="owner-actions" className="space-y-3 rounded-xl border border-slate-200 bg-white p-4">
@@ -309,7 +310,8 @@ export default function TradePage({ loaderData, actionData }: Route.ComponentPro
               ) : null}
             </div>
           )}
-          {signedIn ? (
+          {/* A deleted poster can be neither reported nor blocked: the account is gone. */}
+          {signedIn && !isDeletedUser(offer.ownerName) ? (
             <div className="grid gap-3 sm:grid-cols-2">
               <details className="rounded-md border border-slate-200 bg-white p-3">
                 <summary className="cursor-pointer font-bold">{t("report")}</summary>

@@ -125,7 +125,9 @@ describe("analytics: from an article to a completed trade, read in the admin", (
     expect((await adminPage.getByTestId("analytics-channels").textContent()) ?? "").toContain("SNS");
     expect((await adminPage.getByTestId("analytics-utm-source").textContent()) ?? "").toContain("x");
     const contentRow = adminPage.getByTestId("analytics-content-table").locator("tr", { hasText: articlePath });
-    expect(await contentRow.locator("td").allTextContents()).toEqual(["記事", articlePath, "1", "1", "1"]);
+    // The article by its title, its path under it.
+    expect(await contentRow.locator("td").allTextContents()).toEqual(["記事", `交換で揃えるデッキ${articlePath}`, "1", "1", "1"]);
+    expect(await contentRow.getByTestId("analytics-content-title").textContent()).toBe("交換で揃えるデッキ");
     for (const step of ["posted", "matched", "room_opened", "agreed", "completed"]) {
       expect(await adminPage.getByTestId(`funnel-${step}-count`).textContent(), step).toBe("1");
     }

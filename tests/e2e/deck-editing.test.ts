@@ -3,7 +3,7 @@ import sharp from "sharp";
 import type { Browser, BrowserContext } from "playwright-core";
 import { request } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { launchBrowser, newContext, watchConsole } from "../support/browser";
+import { launchBrowser, newContext, seriousA11yViolations, watchConsole } from "../support/browser";
 
 const baseUrl = inject("baseUrl");
 // Both addresses are administrators on the e2e server (global-setup.ts ADMIN_EMAILS).
@@ -26,30 +26,46 @@ async function signIn(context: BrowserContext, account: { email: string; passwor
 }
 
 describe("the deck editor, as administrators meet it", () => {
-  it("names each missing required field at the field: on leaving it, and on 保存", async () => {
-    const context = await newContext(browser);
-    await signIn(context, FIRST);
-    const page = await context.newPage();
-    const problems = watchConsole(page);
-    await page.goto(`${baseUrl}/admin/deck-recipes/new`);
-    await page.getByRole("heading", { name: "デッキ作成", level: 1 }).waitFor();
+  it("keeps 保存 disabled until name, tier and category are set, names the missing ones beside it, and each at its field on leaving it", async () => {
+    for (const viewport of [{ width: 390, height: 844 }, { width: 1280, height: 900 }]) {
+      const context = await newContext(browser, { viewport });
+      await signIn(context, FIRST);
+      const page = await context.newPage();
+      const problems = watchConsole(page);
+      await page.goto(`${baseUrl}/admin/deck-recipes/new`);
+      await page.getByRole("heading", { name: "デッキ作成", level: 1 }).waitFor();
+      const save = page.getByRole("button", { name: "保存", exact: true });
+      const missing = page.getByTestId("deck-save-missing");
+      // SPEC.md §5: the save button is disabled unless name, tier and category are set.
+      expect(await save.isDisabled()).toBe(true);
+      expect(await missing.textContent()).toBe("保存するには入力してください：デッキ名・Tier・カテゴリー");
+      expect(await save.getAttribute("aria-describedby")).toBe(await missing.getAttribute("id"));
+      expect(await seriousA11yViolations(page)).toEqual([]);
 
-    const name = page.getByLabel("デッキ名", { exact: true });
-    await name.focus();
-    await name.press("Tab");
-    await page.getByText("デッキ名を入力してください。").waitFor();
-
-    await page.getByRole("button", { name: "保存", exact: true }).click();
-    for (const message of ["デッキ名を入力してください。", "Tierを選択してください。", "カテゴリーを選択してください。"]) {
-      await page.getByText(message, { exact: true }).waitFor();
+      const name = page.getByLabel("デッキ名", { exact: true });
+      await name.focus();
+      await name.press("Tab");
+      await page.getByText("デッキ名を入力してください。").waitFor();
+      // The messages belong to their fields (screen readers read them with the field).
+      expect(await name.getAttribute("aria-invalid")).toBe("true");
+      await name.fill("あとで直すデッキ");
+      expect(await page.getByText("デッキ名を入力してください。").count()).toBe(0);
+      expect(await missing.textContent()).toBe("保存するには入力してください：Tier・カテゴリー");
+      await page.getByLabel("Tier", { exact: true }).selectOption("1");
+      expect(await save.isDisabled()).toBe(true);
+      expect(await missing.textContent()).toBe("保存するには入力してください：カテゴリー");
+      // A name of spaces only is no name.
+      await page.getByLabel("カテゴリー", { exact: true }).selectOption({ index: 1 });
+      await name.fill("   ");
+      expect(await save.isDisabled()).toBe(true);
+      expect(await missing.textContent()).toBe("保存するには入力してください：デッキ名");
+      await name.fill("あとで直すデッキ");
+      expect(await save.isDisabled()).toBe(false);
+      expect(await missing.count()).toBe(0);
+      expect(page.url()).toBe(`${baseUrl}/admin/deck-recipes/new`);
+      expect(problems).toEqual([]);
+      await context.close();
     }
-    // The messages belong to their fields (screen readers read them with the field).
-    expect(await name.getAttribute("aria-invalid")).toBe("true");
-    await name.fill("あとで直すデッキ");
-    expect(await page.getByText("デッキ名を入力してください。").count()).toBe(0);
-    expect(page.url()).toBe(`${baseUrl}/admin/deck-recipes/new`);
-    expect(problems).toEqual([]);
-    await context.close();
   });
 
   it("two administrators edit the same deck: the second save is refused, says so, and keeps the text", async () => {

@@ -27,13 +27,11 @@ async function signIn(context: BrowserContext, account: { email: string; passwor
 async function addCard(page: Page, pack: string, name: string, rarity: string, copies: 1 | 2) {
   await page.getByTestId("deck-picker-pack").selectOption(pack);
   await page.getByLabel("カード名で検索").fill(name);
-  const row = page
-    .locator("li")
-    .filter({ has: page.getByRole("button", { name: `${name}を追加`, exact: true }) })
-    .filter({ has: page.locator("span.text-amber-700").getByText(rarity, { exact: true }) })
-    .first();
+  // The add button names the print too: "ピカチュウex ◆◆◆◆ A1 096を追加".
+  const addName = new RegExp(`^${name} ${rarity}( [A-Z][0-9A-Za-z-]* \\d{3})?を追加$`);
+  const row = page.locator("li").filter({ has: page.getByRole("button", { name: addName }) }).first();
   await row.getByRole("combobox").selectOption(String(copies));
-  await row.getByRole("button", { name: `${name}を追加`, exact: true }).click();
+  await row.getByRole("button", { name: addName }).click();
   await page.getByRole("combobox", { name: `${name}の枚数` }).first().waitFor();
 }
 

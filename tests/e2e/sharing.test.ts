@@ -31,7 +31,7 @@ async function adminContext(): Promise<BrowserContext> {
 }
 
 describe("share buttons and the response record, at phone and desktop widths", () => {
-  it("offer, deck recipe and article pages share their own address; the offer and the profile show the owner's replies; axe clean", async () => {
+  it("offer, deck recipe and article pages share their own address with a text naming what they are about; the offer and the profile show the owner's replies; axe clean", { timeout: 150_000 }, async () => {
     const admin = await adminContext();
     const article = await admin.request.post(`${baseUrl}/api/admin/articles`, {
       data: { title: "シェアされる記事", category: "news", content: "シェアボタンの確認用の記事です。", isPublic: true },
@@ -48,14 +48,16 @@ describe("share buttons and the response record, at phone and desktop widths", (
     await signUp(ownerSetup.request, baseUrl, "シェア主", String(Math.floor(Math.random() * 1e16)).padStart(16, "2"));
     const [give, want] = await twoTradeableCards(ownerSetup.request, baseUrl);
     const offerId = await postOffer(ownerSetup.request, baseUrl, give, want);
+    const offerCards = (await (await ownerSetup.request.get(`${baseUrl}/api/trades/${offerId}`)).json()) as { offer: { give: { name: string }[]; want: { name: string }[] } };
     const ownerState = await ownerSetup.storageState();
     await ownerSetup.close();
 
     const pages = [
-      { name: "offer", path: `/trades/${offerId}`, share: true, record: true },
-      { name: "deck", path: `/deck-recipes/${encodeURIComponent(deckSlug)}`, share: true, record: false },
-      { name: "article", path: `/articles/${articleSlug}`, share: true, record: false },
-      { name: "profile", path: "/profile", share: false, record: true },
+      // The text of a post names what the page is about, as a player would write it.
+      { name: "offer", path: `/trades/${offerId}`, share: true, record: true, text: `【トレード募集】譲:${offerCards.offer.give[0].name} 求:${offerCards.offer.want[0].name}｜トレポケ` },
+      { name: "deck", path: `/deck-recipes/${encodeURIComponent(deckSlug)}`, share: true, record: false, text: "【デッキレシピ】シェアされるデッキ（Tier 2）｜トレポケ" },
+      { name: "article", path: `/articles/${articleSlug}`, share: true, record: false, text: "【ニュース】シェアされる記事｜トレポケ" },
+      { name: "profile", path: "/profile", share: false, record: true, text: null },
     ];
     if (SHOTS) mkdirSync(SHOTS, { recursive: true });
     for (const [width, options] of [["390", PHONE], ["1280", DESKTOP]] as const) {
@@ -69,6 +71,7 @@ describe("share buttons and the response record, at phone and desktop widths", (
         if (spec.share) {
           const x = new URL((await share.getByRole("link", { name: /X でポスト/ }).getAttribute("href"))!);
           expect(x.searchParams.get("url"), spec.name).toBe(`${baseUrl}${spec.path}`);
+          expect(x.searchParams.get("text"), spec.name).toBe(spec.text);
           const line = new URL((await share.getByRole("link", { name: /LINE で送る/ }).getAttribute("href"))!);
           expect(line.searchParams.get("url"), spec.name).toBe(`${baseUrl}${spec.path}`);
           expect(await share.getByRole("button", { name: "このページのリンクをコピー" }).isVisible()).toBe(true);

@@ -30,6 +30,7 @@ import {
   deleteAccount,
   exportAccountData,
   listSessions,
+  maskAddress,
   resendVerification,
   revokeOtherSessions,
   revokeSession,
@@ -40,6 +41,7 @@ import { ADDRESS_FAILURE_CAP } from "../../app/features/users/sign-in-guard.serv
 import { loadEnv, type Env } from "../../app/lib/env.server";
 import { action as accountAction } from "../../app/routes/profile.account";
 import { action as loginAction } from "../../app/routes/login";
+import { accountSummaryCsv } from "../../app/features/users/account-summary.server";
 import { createChatOffer, createChatUser, newClientId } from "../support/chat-factories";
 import { createTestDatabase, type TestDatabase } from "../support/test-db";
 
@@ -277,6 +279,27 @@ describe("sessions", () => {
     expect(await revokeOtherSessions(database.db, id, tokenOf(cookie))).toBe(1);
     expect(await listSessions(database.db, id, tokenOf(cookie))).toEqual([expect.objectContaining({ current: true })]);
   });
+
+  it("tells two browsers of one kind apart by the address each signed in from, masked (the full address never leaves the server)", async () => {
+    const auth = getAuth(database.db, env);
+    const email = uniqueEmail("twins");
+    const linuxChrome = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36";
+    const { id, cookie } = await signUp(email, "双子", "kouKan-2026-pass", linuxChrome);
+    await auth.handler(authRequest("/sign-in/email", { email, password: "kouKan-2026-pass" }, { ua: linuxChrome, ip: "203.0.113.77" }));
+    await auth.handler(authRequest("/sign-in/email", { email, password: "kouKan-2026-pass" }, { ua: linuxChrome, ip: "2001:db8:85a3:8d3:1319:8a2e:370:7348" }));
+    const list = await listSessions(database.db, id, tokenOf(cookie));
+    expect(list.map((s) => `${s.browser}（${s.os}）`)).toEqual(["Chrome（Linux）", "Chrome（Linux）", "Chrome（Linux）"]);
+    const addresses = list.slice(1).map((s) => s.address).sort();
+    expect(addresses).toEqual(["2001:0db8:85a3:08d3:****", "203.0.113.***"]);
+    expect(list[0].address).toMatch(/^10\.2\.0\.\*\*\*$/);
+    // The full address never leaves the server.
+    expect(JSON.stringify(list)).not.toContain("203.0.113.77");
+    expect(JSON.stringify(list)).not.toContain("7348");
+    expect(maskAddress("::ffff:198.51.100.4")).toBe("198.51.100.***");
+    expect(maskAddress("2001:db8::1")).toBe("2001:db8:****");
+    expect(maskAddress("not an address")).toBeNull();
+    expect(maskAddress(null)).toBeNull();
+  });
 });
 
 /** A signed-up user with an offer, a chat room with messages, a report and a block. */
@@ -319,6 +342,26 @@ async function busyUser(name: string, friendId: string) {
 }
 
 describe("export", () => {
+  it("adds a readable CSV: the offers, chats and want list with card names and Japan time, in the reader's language", async () => {
+    const u = await busyUser("一覧", "3333444455556666");
+    const csv = await accountSummaryCsv(database.db, env, u.id, "ja");
+    expect(csv.startsWith("\uFEFF区分,日時（日本時間）,内容\r\n")).toBe(true);
+    const lines = csv.slice(1).trim().split("\r\n");
+    expect(lines).toContainEqual(expect.stringMatching(/^トレード募集,\d{4}\/\d{2}\/\d{2} \d{1,2}:\d{2}:\d{2},譲: ピカチュウex ◆◆◆◆ 求: リザードンex ◆◆◆◆（募集中）$/));
+    expect(lines).toContainEqual(expect.stringMatching(new RegExp(`^チャット,[^,]+,${u.partner.name}とのチャット（メッセージ 2件）$`)));
+    expect(lines).toContainEqual(expect.stringMatching(/^ほしいカード,[^,]+,(ピカチュウex|リザードンex) ◆◆◆◆$/));
+    expect(lines).toContainEqual(expect.stringMatching(/^プロフィール,[^,]+,表示名: 一覧 フレンドID: 3333444455556666 成立: 0件$/));
+    // Japan time, not UTC: the account's creation in JST.
+    const [account] = await database.db.select({ createdAt: users.createdAt }).from(users).where(eq(users.id, u.id));
+    const jst = new Date(account.createdAt.getTime() + 9 * 3600_000).toISOString();
+    expect(lines[1]).toContain(`${jst.slice(0, 4)}/${jst.slice(5, 7)}/${jst.slice(8, 10)} ${Number(jst.slice(11, 13))}:${jst.slice(14, 16)}:${jst.slice(17, 19)}`);
+    // Cards by name, never by id.
+    expect(csv).not.toContain(u.wantedCardId);
+    const en = await accountSummaryCsv(database.db, env, u.id, "en");
+    expect(en).toContain("Kind,Time (Japan),Content");
+    expect(en).toContain("Give: ピカチュウex ◆◆◆◆ Want: リザードンex ◆◆◆◆ (Open)");
+  });
+
   it("holds the user's profile, offers, chats with messages, reports and blocks, without other users' private data", async () => {
     const u = await busyUser("書き出し", "1111222233334444");
     const file = await exportAccountData(database.db, env, u.id);

@@ -8,7 +8,7 @@ import { createOffer, openChatRoomForOffer } from "../../app/features/trades/off
 import { OfferInputSchema } from "../../app/features/trades/trades.schema";
 import { computeDay } from "../../app/features/analytics/rollup.server";
 import { tokyoDay } from "../../app/features/analytics/salt.server";
-import { tradeFunnel } from "../../app/features/analytics/dashboard.server";
+import { contentThatBringsTraders, tradeFunnel } from "../../app/features/analytics/dashboard.server";
 import { catalogueCards, createUser } from "../support/factories";
 import { createTestDatabase, type TestDatabase } from "../support/test-db";
 
@@ -68,6 +68,59 @@ describe("product events", () => {
       ["room_opened", 1],
       ["agreed", 1],
       ["completed", 1],
+    ]);
+  });
+
+  it("counts マッチ where it happens: an offer that fits an open one matches both when it is posted, before anyone presses 交渉する", async () => {
+    const cards = await catalogueCards(db, "◆◆◆", 2);
+    const first = await createUser(db);
+    const second = await createUser(db);
+    const offer = (give: string, want: string) => OfferInputSchema.parse({ give: [{ cardId: give, count: 1 }], want: [{ cardId: want, count: 1 }], comment: "" });
+    const { id: alone } = await createOffer(db, first.id, offer(cards[0].id, cards[1].id));
+    // Nothing fits the first offer yet: no match.
+    expect((await eventsOf(alone)).map((e) => e.kind)).toEqual(["offer_posted"]);
+    const { id: fitting } = await createOffer(db, second.id, offer(cards[1].id, cards[0].id));
+    // The second offer's own events share its transaction's time: compared as sets.
+    expect((await eventsOf(alone)).map((e) => e.kind).sort()).toEqual(["matched", "offer_posted"]);
+    expect((await eventsOf(fitting)).map((e) => e.kind).sort()).toEqual(["matched", "offer_posted"]);
+
+    await computeDay(db, tokyoDay());
+    const rows = await rowsOf<{ offer_id: string; matched: boolean; room_opened: boolean }>(
+      db,
+      sql`select offer_id, matched_at is not null as matched, room_opened_at is not null as room_opened from analytics_offer_funnel where offer_id in (${alone}, ${fitting})`,
+    );
+    expect(rows.map((r) => [r.matched, r.room_opened])).toEqual([
+      [true, false],
+      [true, false],
+    ]);
+    // So マッチ is a step of its own: more offers matched than opened a chat.
+    const today = tokyoDay();
+    const funnel = await tradeFunnel(db, { from: today, to: today });
+    const count = (step: string) => funnel.steps.find((s) => s.step === step)!.count;
+    expect(count("matched")).toBeGreaterThan(count("room_opened"));
+  });
+
+  it("トレードにつながったコンテンツ names the articles and deck recipes by their titles", async () => {
+    const today = tokyoDay();
+    const [article] = await rowsOf<{ id: string }>(
+      db,
+      sql`insert into articles (slug, title, category, source, html, is_public) values ('article-0f953efd', '交換で揃えるデッキ', 'guide', '', '', true) returning id`,
+    );
+    await rowsOf(db, sql`insert into decks (slug, name, tier, category, is_public) values ('Pika_Deck', 'ピカチュウexデッキ', 1, 'deck-recipe', true) returning id`);
+    for (const [path, posted] of [
+      ["/articles/article-0f953efd", 3],
+      [`/articles/${article.id}`, 2],
+      ["/deck-recipes/pika_deck", 1],
+      ["/articles/gone-article", 1],
+    ] as const) {
+      await rowsOf(db, sql`insert into analytics_daily (day, dim, value, visitors, posted_visitors) values (${today}, 'content', ${path}, 5, ${posted}) returning day`);
+    }
+    const content = await contentThatBringsTraders(db, { from: today, to: today });
+    expect(content.map((c) => [c.path, c.title])).toEqual([
+      ["/articles/article-0f953efd", "交換で揃えるデッキ"],
+      [`/articles/${article.id}`, "交換で揃えるデッキ"],
+      ["/articles/gone-article", null],
+      ["/deck-recipes/pika_deck", "ピカチュウexデッキ"],
     ]);
   });
 

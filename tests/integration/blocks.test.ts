@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { chatMessages, tradeOffers } from "../../app/db/schema/index";
+import { chatMessages, profiles, tradeOffers } from "../../app/db/schema/index";
 import { blockUser, isBlockedEitherWay, listBlockedUsers, unblockUser } from "../../app/features/blocks/blocks.server";
 import { seedCatalogue } from "../../app/features/cards/catalogue.server";
 import { applyTradeStep, blockRoomPartner } from "../../app/features/chat/chat.server";
@@ -66,6 +66,14 @@ describe("blocks: one rule, whichever screen", () => {
     expect(await trade.status()).toBe("negotiating");
     expect(await getOffer(db, trade.offerId, bystander.id)).toBeNull();
     await expect(blockUser(db, bystander.id, bystander.id)).rejects.toMatchObject({ code: "cannot_block_self", status: 400 });
+  });
+
+  it("a deleted account cannot be blocked, from the offer page or anywhere: not_found, nothing written", async () => {
+    const reader = await createUser(db);
+    const gone = await createUser(db);
+    await db.update(profiles).set({ displayName: "退会したユーザー", deletedAt: new Date() }).where(eq(profiles.userId, gone.id));
+    await expect(blockUser(db, reader.id, gone.id)).rejects.toMatchObject({ code: "not_found", status: 404 });
+    expect(await isBlockedEitherWay(db, reader.id, gone.id)).toBe(false);
   });
 
   it("lists whom a user blocked, newest first, and 解除 lifts a block", async () => {

@@ -9,6 +9,7 @@ import { io as connect, type Socket } from "socket.io-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { chatMessages, profiles, sessions, tradeOffers, users } from "../../app/db/schema/index";
 import { sendMessage } from "../../app/features/chat/chat.server";
+import { getRoomView } from "../../app/features/chat/room-views.server";
 import { presence } from "../../app/features/push/presence.server";
 import { deleteAccount, revokeOtherSessions, revokeSession } from "../../app/features/users/account.server";
 import { getAuth } from "../../app/features/users/auth.server";
@@ -372,6 +373,26 @@ describe("the chat socket", () => {
     await database.db.update(profiles).set({ deletedAt: new Date() }).where(eq(profiles.userId, owner.id));
     await expect(sendMessage(database.db, { roomId, userId: owner.id, clientId: newClientId(), body: "退会後" })).rejects.toMatchObject({ code: "not_found" });
     expect(await database.db.select().from(chatMessages).where(eq(chatMessages.roomId, roomId))).toHaveLength(0);
+  });
+
+  it("a room whose partner deleted the account takes nothing: send, steps and block are refused with partner_left", async () => {
+    const { roomId, owner, partner } = await createChatRoom(database.db);
+    const b = await signedIn(server, partner.id);
+    await call(b, "chat:join", { roomId });
+    expect(await call(b, "chat:send", { roomId, clientId: newClientId(), body: "よろしくお願いします" })).toMatchObject({ ok: true });
+    await database.db.update(profiles).set({ displayName: "退会したユーザー", deletedAt: new Date() }).where(eq(profiles.userId, owner.id));
+
+    const refused = { ok: false, code: "partner_left", message: "相手が退会したため、送信や取引の手続きはできません" };
+    expect(await call(b, "chat:send", { roomId, clientId: newClientId(), body: "まだいますか？" })).toEqual(refused);
+    expect(await call(b, "chat:step", { roomId, step: "agree" })).toEqual(refused);
+    expect(await call(b, "chat:step", { roomId, step: "cancel" })).toEqual(refused);
+    expect(await call(b, "chat:block", { roomId, blocked: true })).toEqual(refused);
+    // Reading stays: the history and the room's state still come.
+    expect(await call(b, "chat:sync", { roomId, afterSeq: 0 })).toMatchObject({ ok: true, messages: [{ body: "よろしくお願いします" }] });
+    const rows = await database.db.select({ body: chatMessages.body }).from(chatMessages).where(eq(chatMessages.roomId, roomId));
+    expect(rows.map((r) => r.body)).toEqual(["よろしくお願いします"]);
+    expect((await getRoomView(database.db, roomId, partner.id)).partner).toMatchObject({ displayName: "退会したユーザー", left: true });
+    expect((await getRoomView(database.db, roomId, owner.id)).partner.left).toBe(false);
   });
 
   it("files a report for a message from the room", async () => {

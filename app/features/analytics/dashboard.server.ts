@@ -136,7 +136,8 @@ export async function topPages(db: Db, period: Period, limit = 30): Promise<(Top
   return (await top(db, period, "page", limit)).map((r) => ({ ...r, kind: pageKindOf(r.value) ?? "other" }));
 }
 
-export type ContentRow = { path: string; kind: string; readers: number; posted: number; traded: number };
+/** `title`: the article's title or the deck's name (null once it is gone or renamed away from the path). */
+export type ContentRow = { path: string; kind: string; title: string | null; readers: number; posted: number; traded: number };
 
 /** Articles and deck recipes ranked by readers who later the same day posted an offer or completed a trade. */
 export async function contentThatBringsTraders(db: Db, period: Period, limit = 20): Promise<ContentRow[]> {
@@ -146,7 +147,29 @@ export async function contentThatBringsTraders(db: Db, period: Period, limit = 2
         from analytics_daily where dim = 'content' and day between ${period.from} and ${period.to}
         group by value order by sum(posted_visitors) + sum(traded_visitors) desc, sum(visitors) desc, value limit ${limit}`,
   );
-  return rows.map((r) => ({ path: r.value, kind: pageKindOf(r.value) ?? "other", readers: Number(r.readers), posted: Number(r.posted), traded: Number(r.traded) }));
+  const titles = await contentTitles(db, rows.map((r) => r.value));
+  return rows.map((r) => ({
+    path: r.value,
+    kind: pageKindOf(r.value) ?? "other",
+    title: titles.get(r.value) ?? null,
+    readers: Number(r.readers),
+    posted: Number(r.posted),
+    traded: Number(r.traded),
+  }));
+}
+
+/** The titles of article and deck recipe paths (/articles/{slug or id}, /deck-recipes/{slug or id}), in one query. */
+async function contentTitles(db: Db, paths: readonly string[]): Promise<Map<string, string>> {
+  if (paths.length === 0) return new Map();
+  const rows = await rowsOf<{ path: string; title: string | null }>(
+    db,
+    sql`select p.path, coalesce(
+          (select a.title from articles a where p.path in ('/articles/' || a.slug, '/articles/' || a.id::text) limit 1),
+          (select d.name from decks d where lower(p.path) = '/deck-recipes/' || lower(d.slug) or p.path = '/deck-recipes/' || d.id::text limit 1)
+        ) as title
+        from jsonb_array_elements_text(${JSON.stringify(paths)}::jsonb) as p(path)`,
+  );
+  return new Map(rows.filter((r) => r.title !== null).map((r) => [r.path, r.title as string]));
 }
 
 export const FUNNEL_STEPS = ["posted", "matched", "room_opened", "agreed", "completed"] as const;

@@ -28,6 +28,12 @@ export async function recordProductEvent(
   await tx.insert(analyticsEvents).values({ kind, offerId: event.offerId, userId: event.userId, roomId: event.roomId ?? null });
 }
 
+/** One event of a kind for each of several offers, by one acting user, in one statement. */
+export async function recordProductEvents(tx: Queryable, kind: ProductEvent, offerIds: readonly string[], userId: string): Promise<void> {
+  if (offerIds.length === 0) return;
+  await tx.insert(analyticsEvents).values(offerIds.map((offerId) => ({ kind, offerId, userId, roomId: null })));
+}
+
 /**
  * A room's first message: the conversation is open. Called right after the message's own
  * one-statement transaction (chat.server.ts sendMessage), with the offer read from the room.

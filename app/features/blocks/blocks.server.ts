@@ -64,8 +64,9 @@ export const registerTradeEnding = endTradesBetween.fill;
 /** Blocks `blockedId` for `blockerId` and ends any 取引中 trade between them, in one transaction. */
 export async function blockUser(db: Db, blockerId: string, blockedId: string): Promise<BlockResult> {
   if (blockerId === blockedId) throw new BlockError("cannot_block_self");
-  const [target] = await db.select({ id: users.id }).from(users).where(eq(users.id, blockedId));
-  if (!target) throw new BlockError("not_found");
+  const [target] = await db.select({ id: users.id, deletedAt: profiles.deletedAt }).from(users).leftJoin(profiles, eq(profiles.userId, users.id)).where(eq(users.id, blockedId));
+  // A deleted account (its row stays as 退会したユーザー) can do nothing more: there is no one to block.
+  if (!target || target.deletedAt) throw new BlockError("not_found");
   const cancelled = await db.transaction(async (tx) => {
     await tx.insert(blocks).values({ blockerId, blockedId }).onConflictDoNothing();
     // A 取引中 trade between the two ends with the block (the chat's rule, registered at start-up).

@@ -42,6 +42,12 @@ async function findRoomForMember(db: Queryable, roomId: string, userId: string):
   return found ? { room: found.room, suspended: found.suspendedAt !== null } : null;
 }
 
+/** Whether the user deleted their account (the row stays, as 退会したユーザー). */
+async function hasLeft(db: Queryable, userId: string): Promise<boolean> {
+  const [row] = await db.select({ deletedAt: profiles.deletedAt }).from(profiles).where(eq(profiles.userId, userId));
+  return Boolean(row?.deletedAt);
+}
+
 /**
  * The room for one of its participants who is not suspended. Suspension is checked here, not
  * only at the socket handshake, because a socket opened before the suspension stays connected.
@@ -79,11 +85,14 @@ export async function sendMessage(db: Db, input: SendInput, allowSend?: () => Pr
   if (!RoomIdSchema.safeParse(input.roomId).success) throw new ChatError("not_found");
   // Membership, a stored copy of this send, and whether the other side blocked the sender: one
   // round trip, since this runs for every message.
-  const [found] = await rowsOf<MessageRow & { owner_id: string; partner_id: string; last_seq: number; suspended: boolean; deleted: boolean; blocked_me: boolean; message_id: string | null }>(
+  const [found] = await rowsOf<MessageRow & { owner_id: string; partner_id: string; last_seq: number; suspended: boolean; deleted: boolean; partner_deleted: boolean; blocked_me: boolean; message_id: string | null }>(
     db,
     sql`select r.owner_id, r.partner_id, r.last_seq,
           exists (select 1 from profiles p where p.user_id = ${input.userId} and p.suspended_at is not null) as suspended,
           exists (select 1 from profiles p where p.user_id = ${input.userId} and p.deleted_at is not null) as deleted,
+          exists (select 1 from profiles p
+                  where p.user_id = case when r.owner_id = ${input.userId} then r.partner_id else r.owner_id end
+                    and p.deleted_at is not null) as partner_deleted,
           exists (select 1 from blocks b
                   where b.blocker_id = case when r.owner_id = ${input.userId} then r.partner_id else r.owner_id end
                     and b.blocked_id = ${input.userId}) as blocked_me,
@@ -104,6 +113,8 @@ export async function sendMessage(db: Db, input: SendInput, allowSend?: () => Pr
   if ([...body].length > MESSAGE_MAX_LENGTH) throw new ChatError("too_long", { max: MESSAGE_MAX_LENGTH });
   // A blocked user can read the room but no longer write to the one who blocked them.
   if (found.blocked_me) throw new ChatError("blocked");
+  // Nobody reads a deleted account's rooms: the room stays to be read, and takes nothing more.
+  if (found.partner_deleted) throw new ChatError("partner_left");
   if (allowSend && !(await allowSend())) throw new ChatError("rate_limited");
 
   try {
@@ -219,6 +230,8 @@ export async function applyTradeStep(db: Db, input: { roomId: string; userId: st
 async function applyTradeStepInTransaction(db: Db, input: { roomId: string; userId: string; step: TradeStep }): Promise<StepResult> {
   const checked = await requireRoomMember(db, input.roomId, input.userId);
   const partnerId = otherParticipant(checked, input.userId);
+  // Deletion already cancelled the trade; no step (キャンセル included) is left to take with nobody.
+  if (await hasLeft(db, partnerId)) throw new ChatError("partner_left");
   // A block stops the trade going forward, but either side can still end it: キャンセル puts
   // the offer back on the board instead of leaving it 取引中 with someone who cannot answer.
   if (input.step !== "cancel" && (await isBlockedEitherWay(db, input.userId, partnerId))) {
@@ -333,12 +346,14 @@ async function applyTradeStepInTransaction(db: Db, input: { roomId: string; user
  */
 export async function blockRoomPartner(db: Db, roomId: string, userId: string): Promise<{ blockedId: string; messages: ChatMessage[] }> {
   const room = await requireRoomMember(db, roomId, userId);
+  if (await hasLeft(db, otherParticipant(room, userId))) throw new ChatError("partner_left");
   const { blockedId, cancelled } = await blockUser(db, userId, otherParticipant(room, userId));
   return { blockedId, messages: cancelled.filter((c) => c.roomId === room.id).map((c) => c.message) };
 }
 
 export async function unblockRoomPartner(db: Db, roomId: string, userId: string): Promise<{ blockedId: string }> {
   const room = await requireRoomMember(db, roomId, userId);
+  if (await hasLeft(db, otherParticipant(room, userId))) throw new ChatError("partner_left");
   const blockedId = otherParticipant(room, userId);
   await unblockUser(db, userId, blockedId);
   return { blockedId };

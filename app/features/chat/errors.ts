@@ -11,6 +11,8 @@ export const CHAT_ERRORS = {
   empty: [400, "errorEmpty"],
   too_long: [400, "errorTooLong"],
   blocked: [403, "errorBlocked"],
+  // The other participant deleted their account: the room is read-only for good.
+  partner_left: [410, "errorPartnerLeft"],
   rate_limited: [429, "errorRateLimited"],
   report_rate_limited: [429, "errorReportRateLimited"],
   step_not_allowed: [409, "errorStepNotAllowed"],

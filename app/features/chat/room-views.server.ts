@@ -18,18 +18,25 @@ const displayNameOf = sql<string>`coalesce(${profiles.displayName}, ${users.name
 
 async function people(db: Queryable, ids: string[]) {
   const rows = await db
-    .select({ id: users.id, displayName: displayNameOf, friendId: profiles.friendId, completedTrades: sql<number>`coalesce(${profiles.completedTrades}, 0)` })
+    .select({
+      id: users.id,
+      displayName: displayNameOf,
+      friendId: profiles.friendId,
+      completedTrades: sql<number>`coalesce(${profiles.completedTrades}, 0)`,
+      left: sql<boolean>`${profiles.deletedAt} is not null`,
+    })
     .from(users)
     .leftJoin(profiles, eq(profiles.userId, users.id))
     .where(inArray(users.id, ids));
-  return new Map(rows.map((r) => [r.id, { ...r, completedTrades: Number(r.completedTrades) }]));
+  return new Map(rows.map((r) => [r.id, { ...r, completedTrades: Number(r.completedTrades), left: Boolean(r.left) }]));
 }
 
 export type ChatRoomView = {
   id: string;
   role: "owner" | "partner";
   me: { id: string; displayName: string; friendId: string | null };
-  partner: { id: string; displayName: string; completedTrades: number; friendId: string | null };
+  /** `left`: the partner deleted their account; the room is read-only for good. */
+  partner: { id: string; displayName: string; completedTrades: number; friendId: string | null; left: boolean };
   offer: RoomOffer;
   progress: TradeProgress;
   lastSeq: number;
@@ -71,6 +78,7 @@ export async function getRoomView(db: Db, roomId: string, userId: string): Promi
       id: partnerId,
       displayName: partner?.displayName ?? "",
       completedTrades: partner?.completedTrades ?? 0,
+      left: partner?.left ?? false,
       friendId: progress.agreed ? (partner?.friendId ?? null) : null,
     },
     offer: { ...offer, cards: cardsByOffer.get(room.offerId) ?? [] },

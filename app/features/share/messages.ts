@@ -27,6 +27,13 @@ export const shareMessages = defineMessages({
     copyLinkLabel: "このページのリンクをコピー",
     copied: "コピーしました",
     copyFailed: "コピーできませんでした。アドレスバーの URL をコピーしてください",
+    // The texts a share link carries (share-text.ts).
+    shareTextOffer: "【トレード募集】譲:{give} 求:{want}｜{site}",
+    shareTextAny: "何でも可",
+    shareTextJoin: "・",
+    shareTextMore: " ほか{count}種",
+    shareTextDeck: "【デッキレシピ】{name}（Tier {tier}）｜{site}",
+    shareTextArticle: "【{category}】{title}｜{site}",
   },
   en: {
     siteName: "Torepoke",
@@ -53,5 +60,11 @@ export const shareMessages = defineMessages({
     copyLinkLabel: "Copy link to this page",
     copied: "Copied",
     copyFailed: "Could not copy. Copy the URL from the address bar",
+    shareTextOffer: "[Trade offer] Give: {give} / Want: {want} | {site}",
+    shareTextAny: "anything",
+    shareTextJoin: ", ",
+    shareTextMore: " and {count} more",
+    shareTextDeck: "[Deck recipe] {name} (Tier {tier}) | {site}",
+    shareTextArticle: "[{category}] {title} | {site}",
   },
 });

@@ -286,15 +286,16 @@ async function fittingOffers(q: Queryable, userId: string, mine: Mine): Promise<
 }
 
 /**
- * The owners of open offers a new offer fits under マッチ's rules (card for card or 何でも可, the
- * one rule the board's マッチ ranks by): the players its new-offer notification goes to.
+ * The open offers a new offer fits under マッチ's rules (card for card or 何でも可, the
+ * one rule the board's マッチ ranks by), with their owners: the players its new-offer notification
+ * goes to, and the offers the funnel counts as matched.
  * `give`/`want`: the new offer's named cards with their rarities.
  */
-export async function matchingOwners(
+export async function matchingOffers(
   q: Queryable,
   userId: string,
   offer: { give: { cardId: string; rarity: string }[]; want: { cardId: string; rarity: string }[]; giveAny: boolean; wantAny: boolean },
-): Promise<string[]> {
+): Promise<{ offerId: string; ownerId: string }[]> {
   const side = (list: { cardId: string; rarity: string }[]) => list.map((c) => ({ card_id: c.cardId, rarity: c.rarity }));
   const mine: Mine = {
     want: side(offer.want),
@@ -303,5 +304,5 @@ export async function matchingOwners(
     giveAnyRarities: new Set(offer.giveAny ? offer.want.map((c) => c.rarity) : []),
   };
   const found = await fittingOffers(q, userId, mine);
-  return [...new Set(found.map((f) => f.owner))];
+  return found.map((f) => ({ offerId: f.id, ownerId: f.owner }));
 }

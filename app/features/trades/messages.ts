@@ -63,6 +63,8 @@ export const tradesMessages = defineMessages({
     statusClosed: "終了",
     statusExpired: "期限切れ",
     offerTitle: "{name}さんのトレード募集",
+    // A deleted account's name (退会したユーザー) takes no さん.
+    offerTitleDeleted: "{name}のトレード募集",
     offerDescription: "譲: {give} / 求: {want}",
     noComment: "コメントはありません",
     comment: "コメント",
@@ -189,6 +191,7 @@ export const tradesMessages = defineMessages({
     statusClosed: "Closed",
     statusExpired: "Expired",
     offerTitle: "Trade offer by {name}",
+    offerTitleDeleted: "Trade offer by {name}",
     offerDescription: "Gives: {give} / Wants: {want}",
     noComment: "No comment",
     comment: "Comment",

@@ -24,14 +24,14 @@ import {
 } from "./rules";
 import { isBlockedEitherWay, notBlockedFor } from "../blocks/blocks.server";
 import { offerExpiredNow, offerOpenNow } from "../../db/open-offers";
-import { matchingOwners } from "./matches.server";
+import { matchingOffers } from "./matches.server";
 import { assertCardsTradeable, loadTradeRules, offersClosedByRules } from "./trade-rules.server";
 import { isCardTradeableAt } from "./trade-rules";
 import { isOfferId, OFFER_COLUMNS, withCards, type OfferRow } from "./offer-views.server";
 import { TradeError, type TradeErrorCode } from "./errors";
 import type { OfferInput } from "./trades.schema";
 import type { OfferView } from "./types";
-import { recordProductEvent } from "../analytics/events.server";
+import { recordProductEvent, recordProductEvents } from "../analytics/events.server";
 
 /**
  * Trade offers (docs/decisions/005): the owner's side — create, edit, close,
@@ -171,7 +171,11 @@ export async function createOffer(db: Db, userId: string, input: OfferDraft): Pr
     ]);
     await touchActive(tx, userId);
     await recordProductEvent(tx, "offer_posted", { offerId: offer.id, userId });
-    const matchedOwners = await matchingOwners(tx, userId, { give: checked.give, want: checked.want, giveAny: input.giveAny ?? false, wantAny: input.wantAny ?? false });
+    const matched = await matchingOffers(tx, userId, { give: checked.give, want: checked.want, giveAny: input.giveAny ?? false, wantAny: input.wantAny ?? false });
+    // The funnel's マッチ happens here: the new offer and every open offer it fits under マッチ's
+    // rules have matched now (a 交渉する on an offer that fitted nothing is its match too).
+    if (matched.length > 0) await recordProductEvents(tx, "matched", [offer.id, ...matched.map((m) => m.offerId)], userId);
+    const matchedOwners = [...new Set(matched.map((m) => m.ownerId))];
     await notices().newOffer(tx, { offerId: offer.id, ownerId: userId, matchedOwners });
     return { id: offer.id };
   });

@@ -64,14 +64,30 @@ export type AccountSession = {
   current: boolean;
   browser: string | null;
   os: string | null;
+  /** The address the session signed in from, masked (203.0.113.***): enough to tell two browsers apart, not to locate anyone. */
+  address: string | null;
   createdAt: string;
   lastActiveAt: string;
 };
 
+/**
+ * An IP address with its last part hidden, as account pages of large services show it: IPv4 keeps
+ * three octets, IPv6 its first four groups (the network, not the device).
+ */
+export function maskAddress(ip: string | null | undefined): string | null {
+  if (!ip) return null;
+  const v4 = /^(?:::ffff:)?(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.\d{1,3}$/i.exec(ip.trim());
+  if (v4) return `${v4[1]}.${v4[2]}.${v4[3]}.***`;
+  if (!ip.includes(":")) return null;
+  const [head] = ip.trim().split("::");
+  const groups = head.split(":").filter(Boolean);
+  return `${groups.slice(0, 4).join(":") || "0"}:****`;
+}
+
 /** The account's live sessions, the current one first, then by last activity. */
 export async function listSessions(db: Db, userId: string, currentToken: string | null): Promise<AccountSession[]> {
   const rows = await db
-    .select({ id: sessions.id, token: sessions.token, userAgent: sessions.userAgent, createdAt: sessions.createdAt, updatedAt: sessions.updatedAt })
+    .select({ id: sessions.id, token: sessions.token, userAgent: sessions.userAgent, ipAddress: sessions.ipAddress, createdAt: sessions.createdAt, updatedAt: sessions.updatedAt })
     .from(sessions)
     .where(and(eq(sessions.userId, userId), gt(sessions.expiresAt, sql`now()`)))
     .orderBy(desc(sessions.updatedAt));
@@ -80,6 +96,7 @@ export async function listSessions(db: Db, userId: string, currentToken: string 
       id: r.id,
       current: r.token === currentToken,
       ...describeUserAgent(r.userAgent),
+      address: maskAddress(r.ipAddress),
       createdAt: r.createdAt.toISOString(),
       lastActiveAt: r.updatedAt.toISOString(),
     }))

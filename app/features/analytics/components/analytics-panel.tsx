@@ -160,8 +160,8 @@ export function AnalyticsPanel({ data }: { data: unknown }) {
             <LineChart
               points={d.series.map((p) => p.label)}
               series={[
-                { name: "visitors", values: d.series.map((p) => p.visitors), className: "stroke-brand-600" },
-                { name: "pageviews", values: d.series.map((p) => p.pageviews), className: "stroke-slate-400" },
+                { name: "visitors", label: t("visitors"), values: d.series.map((p) => p.visitors), className: "stroke-brand-600", swatchClassName: "border-brand-600" },
+                { name: "pageviews", label: t("pageviews"), values: d.series.map((p) => p.pageviews), className: "stroke-slate-500", swatchClassName: "border-slate-500", dashed: true },
               ]}
             />
           }
@@ -345,10 +345,11 @@ export function AnalyticsPanel({ data }: { data: unknown }) {
                 {d.content.map((c) => (
                   <tr key={c.path}>
                     <td className={TD}>{kindLabel(c.kind)}</td>
-                    <td className={`${TD} break-all`}>
-                      <a href={c.path} className="text-brand-800 underline">
-                        {c.path}
+                    <td className={TD}>
+                      <a href={c.path} className="text-brand-800 underline" data-testid="analytics-content-title">
+                        {c.title ?? c.path}
                       </a>
+                      {c.title ? <span className="block break-all text-xs text-slate-600">{c.path}</span> : null}
                     </td>
                     <td className={NUM}>{number.format(c.readers)}</td>
                     <td className={NUM}>{number.format(c.posted)}</td>

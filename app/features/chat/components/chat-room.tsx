@@ -16,7 +16,8 @@ import { FriendId, StepButton } from "./room-parts";
 export type ChatRoomProps = {
   roomId: string;
   me: { id: string; displayName: string; hasFriendId: boolean };
-  partner: { id: string; displayName: string; completedTrades: number };
+  /** `left`: the partner deleted their account; the room is read-only for good. */
+  partner: { id: string; displayName: string; completedTrades: number; left?: boolean };
   role: "owner" | "partner";
   offer: {
     id: string;
@@ -54,12 +55,13 @@ export function ChatRoom(props: ChatRoomProps) {
   const nameOf = (id: string | null) => (id === props.me.id ? t("you") : partnerName);
   const blockedByMe = state.blockerIds.includes(props.me.id);
   const blockedMe = state.blockerIds.includes(props.partner.id);
+  const partnerLeft = props.partner.left === true;
   const p = state.progress;
   const iAgreed = props.role === "owner" ? p.ownerAgreed : p.partnerAgreed;
   const iCompleted = props.role === "owner" ? p.ownerCompleted : p.partnerCompleted;
   // A trade-rule change closed a card of the offer: no step is offered until it reopens.
   const ruleClosed = !p.completed && !p.cancelled && state.ruleClosedCards.length > 0;
-  const stepsClosed = p.completed || p.cancelled || blockedByMe || blockedMe || ruleClosed;
+  const stepsClosed = p.completed || p.cancelled || blockedByMe || blockedMe || ruleClosed || partnerLeft;
   const partnerFriendId = state.friendIds?.[props.partner.id] ?? null;
   const { onCompleted } = props;
   const completedAtLoad = useRef(props.initialState.progress.completed);
@@ -70,8 +72,8 @@ export function ChatRoom(props: ChatRoomProps) {
     }
   }, [p.completed, onCompleted]);
 
-  // On a phone the trade panel folds into a two-line summary, so the newest messages and the input are on
-  // the first screen; it opens on tap. From md up there is room for both: always open.
+  // The newest messages and the input are on the first screen at every width. On a phone the trade
+  // panel folds into a two-line summary that opens on tap; from md up it is a column beside the chat.
   const [panelOpen, setPanelOpen] = useState(false);
   const nextStep: ChatMessageKey = p.completed
     ? "panelDone"
@@ -98,22 +100,24 @@ export function ChatRoom(props: ChatRoomProps) {
   })();
 
   return (
-    <div className="flex flex-col gap-3 md:gap-4">
-      <header className="flex flex-wrap items-center justify-between gap-2">
+    <div className="flex flex-col gap-3 md:grid md:grid-cols-[minmax(0,1fr)_17rem] md:items-start md:gap-x-5 lg:grid-cols-[minmax(0,1fr)_20rem]">
+      <header className="flex flex-wrap items-center justify-between gap-2 md:col-span-2">
         <div>
-          <h1 className="text-lg font-bold md:text-xl">{t("heading", { name: partnerName })}</h1>
-          <p className="text-sm text-slate-600">{t("completedTrades", { count: props.partner.completedTrades })}</p>
+          <h1 className="text-lg font-bold md:text-xl">{t(partnerLeft ? "headingPartnerLeft" : "heading", { name: partnerName })}</h1>
+          {partnerLeft ? null : <p className="text-sm text-slate-600">{t("completedTrades", { count: props.partner.completedTrades })}</p>}
         </div>
-        <button
-          type="button"
-          className="rounded border border-slate-300 bg-white px-3 py-1 text-sm hover:bg-slate-100"
-          onClick={() => {
-            if (blockedByMe) void room.setBlocked(false);
-            else if (window.confirm(t("blockConfirm", { name: partnerName }))) void room.setBlocked(true);
-          }}
-        >
-          {blockedByMe ? t("unblock") : t("block")}
-        </button>
+        {partnerLeft ? null : (
+          <button
+            type="button"
+            className="rounded border border-slate-300 bg-white px-3 py-1 text-sm hover:bg-slate-100"
+            onClick={() => {
+              if (blockedByMe) void room.setBlocked(false);
+              else if (window.confirm(t("blockConfirm", { name: partnerName }))) void room.setBlocked(true);
+            }}
+          >
+            {blockedByMe ? t("unblock") : t("block")}
+          </button>
+        )}
       </header>
 
       <button
@@ -135,13 +139,13 @@ export function ChatRoom(props: ChatRoomProps) {
             </Fragment>
           ))}
         </span>
-        <span className="shrink-0 text-xs font-bold text-brand-800">{t("panelNext", { step: t(nextStep) })}</span>
+        <span className="shrink-0 text-xs font-bold text-brand-800">{partnerLeft ? t("panelPartnerLeft") : t("panelNext", { step: t(nextStep) })}</span>
         <span aria-hidden="true" className="shrink-0 text-slate-600">
           {panelOpen ? "▲" : "▼"}
         </span>
       </button>
 
-      <div id="chat-trade-panel" className={panelOpen ? "flex flex-col gap-3" : "hidden md:flex md:flex-col md:gap-4"}>
+      <div id="chat-trade-panel" className={`${panelOpen ? "flex flex-col gap-3" : "hidden md:flex md:flex-col"} md:col-start-2 md:row-start-2 md:gap-3`}>
         <section aria-labelledby="chat-offer" className="rounded-lg border border-slate-200 bg-white p-3">
           <div className="flex items-center justify-between gap-2">
             <h2 id="chat-offer" className="font-bold">
@@ -164,6 +168,10 @@ export function ChatRoom(props: ChatRoomProps) {
           {p.completed ? (
             <p className="mt-2 font-bold text-green-700" role="status">
               {t("tradeCompleted")}
+            </p>
+          ) : partnerLeft ? (
+            <p className="mt-2 text-sm text-slate-700" role="status">
+              {t("readOnlyPartnerLeft")}
             </p>
           ) : p.cancelled ? (
             <div className="mt-2 space-y-1" role="status">
@@ -199,7 +207,7 @@ export function ChatRoom(props: ChatRoomProps) {
             <StepButton label={t("stepGameTradeRequested")} done={p.gameTradeRequested} disabled={stepsClosed || !p.friendRequested || p.gameTradeRequested} doneLabel={t("stepDone")} onClick={() => room.step("game_trade_requested")} />
             <StepButton label={t("stepComplete")} done={p.completed} mine={iCompleted} waiting={iCompleted && !p.completed ? t("stepWaitingPartner") : null} disabled={stepsClosed || !p.gameTradeRequested || iCompleted} doneLabel={t("stepDone")} onClick={() => room.step("complete")} />
           </ol>
-          {!p.completed && !p.cancelled ? (
+          {!p.completed && !p.cancelled && !partnerLeft ? (
             <button
               type="button"
               className="mt-2 text-sm text-red-700 underline"
@@ -237,42 +245,48 @@ export function ChatRoom(props: ChatRoomProps) {
         </section>
       </div>
 
-      <MessageList
-        messages={room.messages}
-        meId={props.me.id}
-        nameOf={nameOf}
-        locale={locale}
-        hasOlder={room.hasOlder}
-        loadingOlder={room.loadingOlder}
-        loadOlder={room.loadOlder}
-        outbox={room.outbox}
-        report={room.report}
-        connection={room.connection}
-      />
-
-      {noticeText ? (
-        <p role="alert" className="rounded border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-900">
-          {noticeText}
-        </p>
-      ) : null}
-      {room.connection === "offline" ? (
-        <p role="status" className="text-sm text-slate-600">
-          {t("offline")}
-        </p>
-      ) : null}
-
-      {blockedMe ? (
-        <p className="rounded bg-slate-100 px-3 py-2 text-sm text-slate-700">{t("readOnlyBlockedMe")}</p>
-      ) : blockedByMe ? (
-        <p className="rounded bg-slate-100 px-3 py-2 text-sm text-slate-700">{t("readOnlyBlockedByMe")}</p>
-      ) : (
-        <Composer
-          onSend={(body) => {
-            room.setNotice(null);
-            room.send(body);
-          }}
+      <div className="flex flex-col gap-3 md:col-start-1 md:row-start-2">
+        <MessageList
+          messages={room.messages}
+          meId={props.me.id}
+          nameOf={nameOf}
+          locale={locale}
+          hasOlder={room.hasOlder}
+          loadingOlder={room.loadingOlder}
+          loadOlder={room.loadOlder}
+          outbox={room.outbox}
+          report={room.report}
+          connection={room.connection}
         />
-      )}
+
+        {noticeText ? (
+          <p role="alert" className="rounded border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-900">
+            {noticeText}
+          </p>
+        ) : null}
+        {room.connection === "offline" ? (
+          <p role="status" className="text-sm text-slate-600">
+            {t("offline")}
+          </p>
+        ) : null}
+
+        {partnerLeft ? (
+          <p className="rounded bg-slate-100 px-3 py-2 text-sm text-slate-700" data-testid="room-partner-left">
+            {t("readOnlyPartnerLeft")}
+          </p>
+        ) : blockedMe ? (
+          <p className="rounded bg-slate-100 px-3 py-2 text-sm text-slate-700">{t("readOnlyBlockedMe")}</p>
+        ) : blockedByMe ? (
+          <p className="rounded bg-slate-100 px-3 py-2 text-sm text-slate-700">{t("readOnlyBlockedByMe")}</p>
+        ) : (
+          <Composer
+            onSend={(body) => {
+              room.setNotice(null);
+              room.send(body);
+            }}
+          />
+        )}
+      </div>
     </div>
   );
 }

@@ -1,7 +1,7 @@
 import { useEffect, useRef } from "react";
 import { Link, useRevalidator } from "react-router";
 import { useLocale, useT } from "../../../lib/i18n";
-import { useShownName } from "../../users/components/shown-name";
+import { isDeletedUser, useShownName } from "../../users/components/shown-name";
 import { acquireChatSocket } from "../chat-socket";
 import { tokyoDateTime } from "../../../lib/tokyo-time";
 import { chatMessages, OFFER_STATUS_KEYS, type ChatMessageKey } from "../messages";
@@ -79,7 +79,7 @@ export function ChatRoomsList({ rooms }: { rooms: ChatRoomListItem[] }) {
               <Link to={`/chat/${room.id}`} className="flex items-start justify-between gap-3 px-3 py-2 hover:bg-slate-50">
                 <div className="min-w-0">
                   <p className="font-bold">
-                    {t("roomsWith", { name: shownName(room.partnerName) })}{" "}
+                    {t(isDeletedUser(room.partnerName) ? "roomsWithPartnerLeft" : "roomsWith", { name: shownName(room.partnerName) })}{" "}
                     <span className="ml-1 rounded-full bg-brand-100 px-2 py-0.5 text-xs text-brand-800">{t(OFFER_STATUS_KEYS[room.offerStatus] ?? "statusClosed")}</span>
                   </p>
                   <p className="truncate text-xs text-slate-600">

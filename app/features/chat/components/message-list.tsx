@@ -67,7 +67,7 @@ export function MessageList(props: {
         aria-live="polite"
         aria-label={t("messagesLabel")}
         tabIndex={0}
-        className="h-[max(12rem,calc(100dvh_-_24rem))] overflow-y-auto rounded-lg md:h-[55vh] border border-slate-200 bg-white p-3"
+        className="h-[max(12rem,calc(100dvh_-_24rem))] overflow-y-auto rounded-lg border md:h-[max(14rem,calc(100dvh_-_19rem))] border-slate-200 bg-white p-3"
         onScroll={(e) => {
           const el = e.currentTarget;
           stickToBottom.current = el.scrollHeight - el.scrollTop - el.clientHeight < 40;

@@ -1,24 +1,19 @@
-import { useEffect, useId, useState } from "react";
-import { load } from "../../../lib/send";
-import { record } from "../../../lib/answers";
-import { z } from "../../../lib/zod";
+import { useId, useState } from "react";
 import { BUTTON_PRIMARY, BUTTON_SECONDARY, Modal } from "../../../components/ui/modal";
-import { useT } from "../../../lib/i18n";
+import { useLocale, useT } from "../../../lib/i18n";
+import { cardName } from "../../../lib/card-name";
+import { cardPrint } from "../../../lib/card-print";
+import { displayRarity } from "../../../lib/rarity";
+import { usePackCards } from "../../cards/components/use-pack-cards";
 import { CardImage } from "../../cards/components/card-image";
 import type { CardListItem } from "../../cards/types";
 import { contentMessages } from "../messages";
 
 /** A pack the picker offers (id as in the card APIs, name as shown). */
-/** The cards API's answer: a pack's cards as the picker lists them. */
-const CardList = z.object({ cards: z.array(record<CardListItem>()) });
-
 export type PackOption = { id: string; name: string };
 
-// docs/product-rules.md §9: search debounce 300 ms.
-const DEBOUNCE_MS = 300;
+// One page of the grid; さらに表示 brings the next, through the whole pack.
 const PAGE = 60;
-
-type State = { status: "loading" } | { status: "error" } | { status: "done"; cards: CardListItem[] };
 
 /**
  * docs/product-rules.md §2 card picker: a pack select plus a name search over that pack's cards
@@ -38,34 +33,14 @@ export function CardPicker({
   onClose: () => void;
 }) {
   const t = useT(contentMessages);
+  const locale = useLocale();
   const id = useId();
   const [packId, setPackId] = useState(() => (packs.some((p) => p.id === defaultPackId) ? defaultPackId! : (packs[0]?.id ?? "")));
   const [query, setQuery] = useState("");
-  const [state, setState] = useState<State>({ status: "loading" });
   const [chosen, setChosen] = useState<CardListItem | null>(null);
-
-  useEffect(() => {
-    if (!packId) return;
-    const controller = new AbortController();
-    const timer = setTimeout(() => {
-      setState({ status: "loading" });
-      const params = new URLSearchParams({ pack: packId, limit: String(PAGE) });
-      if (query.trim()) params.set("q", query.trim());
-      load(`/api/cards?${params}`, CardList, { signal: controller.signal })
-        .then((body) => {
-          setState({ status: "done", cards: body.cards });
-        })
-        .catch((error: unknown) => {
-          if (controller.signal.aborted) return;
-          console.error(t("cardsFailed"), error);
-          setState({ status: "error" });
-        });
-    }, query ? DEBOUNCE_MS : 0);
-    return () => {
-      clearTimeout(timer);
-      controller.abort();
-    };
-  }, [packId, query, t]);
+  const { cards, failed, hasMore, loadingMore, loadMore } = usePackCards(packId, query, PAGE, (_kind, error) => console.error(t("cardsFailed"), error));
+  // Four リザードンex prints share a name: the set and number tell them apart, spoken and shown.
+  const printName = (card: CardListItem) => [cardName(card, locale), displayRarity(card.rarity), cardPrint(card)].filter(Boolean).join(" ");
 
   const packName = packs.find((p) => p.id === packId)?.name ?? "";
   return (
@@ -77,7 +52,7 @@ export function CardPicker({
       footer={
         <>
           <p className="mr-auto self-center text-sm text-slate-700" aria-live="polite">
-            {chosen ? t("cardChosen", { name: chosen.name }) : t("cardNoneChosen")}
+            {chosen ? t("cardChosen", { name: printName(chosen) }) : t("cardNoneChosen")}
           </p>
           <button type="button" className={BUTTON_SECONDARY} onClick={onClose}>
             {t("cancel")}
@@ -126,35 +101,48 @@ export function CardPicker({
           />
         </div>
       </div>
-      <div className="mt-4" aria-busy={state.status === "loading"}>
-        {state.status === "error" ? (
+      <div className="mt-4" aria-busy={cards === null}>
+        {failed === "load" || failed === "search" ? (
           <p role="alert" className="font-medium text-red-700">
             {t("cardsFailed")}
           </p>
-        ) : state.status === "loading" ? (
+        ) : cards === null ? (
           <p className="text-slate-600">{t("cardsLoading")}</p>
-        ) : state.cards.length === 0 ? (
+        ) : cards.length === 0 ? (
           <p className="text-slate-600">{t("cardsEmpty")}</p>
         ) : (
-          <ul className="grid grid-cols-3 gap-2 sm:grid-cols-5" aria-label={packName}>
-            {state.cards.map((card) => {
-              const selected = chosen?.id === card.id;
-              return (
-                <li key={card.id}>
-                  <button
-                    type="button"
-                    aria-pressed={selected}
-                    aria-label={card.name}
-                    onClick={() => setChosen(card)}
-                    onDoubleClick={() => onInsert({ ...card, packId })}
-                    className={`block w-full rounded-lg p-1 ${selected ? "bg-brand-100 ring-2 ring-brand-600" : "hover:bg-slate-100"}`}
-                  >
-                    <CardImage face={card} packName={packName} sizes="(min-width: 640px) 20vw, 33vw" />
-                  </button>
-                </li>
-              );
-            })}
-          </ul>
+          <>
+            <ul className="grid grid-cols-3 gap-2 sm:grid-cols-5" aria-label={packName}>
+              {cards.map((card) => {
+                const selected = chosen?.id === card.id;
+                return (
+                  <li key={card.id}>
+                    <button
+                      type="button"
+                      aria-pressed={selected}
+                      onClick={() => setChosen(card)}
+                      onDoubleClick={() => onInsert({ ...card, packId })}
+                      className={`block w-full rounded-lg p-1 ${selected ? "bg-brand-100 ring-2 ring-brand-600" : "hover:bg-slate-100"}`}
+                    >
+                      {/* The picture is decorative: the line under it names the card, and is the button's name. */}
+                      <CardImage face={card} packName={packName} decorative sizes="(min-width: 640px) 20vw, 33vw" />
+                      <span className="mt-0.5 block text-center text-xs leading-tight text-slate-700">{printName(card)}</span>
+                    </button>
+                  </li>
+                );
+              })}
+            </ul>
+            {failed === "more" ? (
+              <p role="alert" className="mt-2 font-medium text-red-700">
+                {t("cardsFailed")}
+              </p>
+            ) : null}
+            {hasMore ? (
+              <button type="button" className={`${BUTTON_SECONDARY} mt-3`} disabled={loadingMore} onClick={loadMore} data-testid="card-picker-more">
+                {loadingMore ? t("cardsLoading") : t("cardMore")}
+              </button>
+            ) : null}
+          </>
         )}
       </div>
     </Modal>

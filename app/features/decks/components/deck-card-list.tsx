@@ -1,10 +1,12 @@
-import { useEffect, useId, useState } from "react";
+import { useId, useState } from "react";
 import { load, send } from "../../../lib/send";
 import { record } from "../../../lib/answers";
 import { z } from "../../../lib/zod";
 import { useLocale, useT } from "../../../lib/i18n";
 import { cardName } from "../../../lib/card-name";
+import { cardPrint } from "../../../lib/card-print";
 import { displayRarity } from "../../../lib/rarity";
+import { usePackCards } from "../../cards/components/use-pack-cards";
 import type { CardListItem } from "../../cards/types";
 import { deckEditorMessages } from "../editor-messages";
 import { LIST_MAX_COPIES, PICKER_MAX_COPIES } from "../rules";
@@ -12,13 +14,11 @@ import type { DeckCardView, DeckImportResult } from "../types";
 
 export type PackChoice = { id: string; name: string };
 
-// docs/product-rules.md §9: search debounce 300 ms.
-const DEBOUNCE_MS = 300;
+// One page of the add-card list; さらに表示 brings the next, through the whole pack.
+const PICKER_PAGE = 60;
 const CONTROL = "rounded-md border border-slate-400 bg-white px-2 py-1.5";
 const SMALL_BUTTON = "rounded-md border border-slate-400 bg-white px-2 py-1 text-sm hover:border-brand-600 disabled:cursor-not-allowed disabled:opacity-40";
 
-/** The cards API's answer: a pack's cards as the picker lists them. */
-const CardList = z.object({ cards: z.array(record<CardListItem>()) });
 
 /** Cards as the editor shows them (with the catalogue's type and stage), from the admin cards API. */
 export async function fetchDeckCards(ids: string[], packId: string | null): Promise<DeckCardView[]> {
@@ -46,33 +46,10 @@ function CardPickerPanel({ packs, defaultPackId, onAdd }: { packs: PackChoice[];
   const id = useId();
   const [packId, setPackId] = useState(packs.some((p) => p.id === defaultPackId) ? defaultPackId : (packs[0]?.id ?? ""));
   const [query, setQuery] = useState("");
-  const [cards, setCards] = useState<CardListItem[] | null>(null);
-  const [failed, setFailed] = useState<"load" | "search" | null>(null);
   const [copies, setCopies] = useState<Record<string, number>>({});
-
-  useEffect(() => {
-    if (!packId) return;
-    const controller = new AbortController();
-    const timer = setTimeout(() => {
-      const params = new URLSearchParams({ pack: packId, limit: "60" });
-      if (query.trim()) params.set("q", query.trim());
-      load(`/api/cards?${params}`, CardList, { signal: controller.signal })
-        .then((body) => {
-          setCards(body.cards);
-          setFailed(null);
-        })
-        .catch((error: unknown) => {
-          if (controller.signal.aborted) return;
-          console.error(t(query.trim() ? "searchFailed" : "cardsFailed"), error);
-          setCards([]);
-          setFailed(query.trim() ? "search" : "load");
-        });
-    }, query ? DEBOUNCE_MS : 0);
-    return () => {
-      controller.abort();
-      clearTimeout(timer);
-    };
-  }, [packId, query, t]);
+  const { cards, failed, hasMore, loadingMore, loadMore } = usePackCards(packId, query, PICKER_PAGE, (kind, error) =>
+    console.error(t(kind === "search" ? "searchFailed" : "cardsFailed"), error),
+  );
 
   return (
     <section aria-labelledby={`${id}-h`} className="space-y-3 rounded-lg border border-slate-200 bg-slate-50 p-3">
@@ -96,16 +73,19 @@ function CardPickerPanel({ packs, defaultPackId, onAdd }: { packs: PackChoice[];
         </label>
       </div>
       {failed === "search" ? <p className="text-sm font-medium text-red-700">{t("searchFailed")}</p> : null}
-      {failed === "load" ? <p role="alert" className="text-sm font-medium text-red-700">{t("cardsFailed")}</p> : null}
+      {failed === "load" || failed === "more" ? <p role="alert" className="text-sm font-medium text-red-700">{t("cardsFailed")}</p> : null}
       {cards && !cards.length && !failed ? <p className="text-sm text-slate-600">{t("pickerEmpty")}</p> : null}
       <ul className="grid max-h-80 gap-2 overflow-y-auto sm:grid-cols-2" aria-busy={cards === null}>
         {(cards ?? []).map((card) => {
-          const name = cardName(card, locale);
+          // Two prints of one name (two パチリスex ☆☆ of A2) differ only in set and number: both are named.
+          const print = cardPrint(card);
+          const name = print ? `${cardName(card, locale)} ${displayRarity(card.rarity)} ${print}` : `${cardName(card, locale)} ${displayRarity(card.rarity)}`;
           const count = copies[card.id] ?? 1;
           return (
-            <li key={card.id} className="flex items-center gap-2 rounded-md border border-slate-200 bg-white px-2 py-1.5 text-sm">
+            <li key={card.id} className="flex items-center gap-2 rounded-md border border-slate-200 bg-white px-2 py-1.5 text-sm" data-testid="deck-picker-card">
               <span className="min-w-0 flex-1 truncate">
-                {name} <span className="text-amber-700">{displayRarity(card.rarity)}</span>
+                {cardName(card, locale)} <span className="text-amber-700">{displayRarity(card.rarity)}</span>
+                {print ? <span className="ml-1 text-xs text-slate-600">{print}</span> : null}
               </span>
               <select aria-label={t("pickerCopies", { name })} value={count} onChange={(e) => setCopies((c) => ({ ...c, [card.id]: Number(e.target.value) }))} className="rounded border border-slate-400 bg-white px-1 py-0.5">
                 {Array.from({ length: PICKER_MAX_COPIES + 1 }, (_, n) => (
@@ -121,6 +101,11 @@ function CardPickerPanel({ packs, defaultPackId, onAdd }: { packs: PackChoice[];
           );
         })}
       </ul>
+      {hasMore && cards ? (
+        <button type="button" className={SMALL_BUTTON} disabled={loadingMore} onClick={loadMore} data-testid="deck-picker-more">
+          {loadingMore ? t("pickerLoadingMore") : t("pickerMore")}
+        </button>
+      ) : null}
     </section>
   );
 }

@@ -3,7 +3,7 @@ import { send } from "../../../lib/send";
 import { z } from "../../../lib/zod";
 import { TabList } from "../../../components/ui/tabs";
 import { BUTTON_PRIMARY, BUTTON_SECONDARY, Modal } from "../../../components/ui/modal";
-import { useT } from "../../../lib/i18n";
+import { useLocale, useT } from "../../../lib/i18n";
 import { ContentEditor } from "../../content/components/content-editor";
 import { DraftNotice } from "../../content/components/draft-notice";
 import { SeoFields } from "../../content/components/seo-fields";
@@ -89,6 +89,7 @@ export type DeckSaved = { id: string; slug: string; updated: boolean };
  */
 export function DeckEditor({ deck, packs, deckOptions, onSaved }: { deck: DeckEditData | null; packs: PackChoice[]; deckOptions: DeckOption[]; onSaved: (saved: DeckSaved) => void }) {
   const t = useT(deckEditorMessages);
+  const locale = useLocale();
   const td = useT(decksMessages);
   const te = useT(deckErrorMessages);
   const id = useId();
@@ -113,6 +114,8 @@ export function DeckEditor({ deck, packs, deckOptions, onSaved }: { deck: DeckEd
     setErrors((current) => ({ ...current, [key]: "" }));
   };
   const legality = checkDeck(draft.cards, draft.energyTypes);
+  // SPEC.md §5: 保存 is disabled unless name, tier and category are set, and the missing ones are named beside it.
+  const missing = (["name", "tier", "category"] as const).filter((field) => draft[field].trim() === "");
   // docs/product-rules.md §5: a required field left empty says so at the field as soon as the admin leaves it.
   const checkField = (field: "name" | "tier" | "category") => {
     const checked = DeckInputSchema.safeParse(payloadOf(draft));
@@ -250,9 +253,20 @@ export function DeckEditor({ deck, packs, deckOptions, onSaved }: { deck: DeckEd
         )}
       </div>
       <div className="flex flex-wrap items-center gap-4">
-        <button type="button" onClick={() => void save()} disabled={busy} className="rounded-md bg-brand-700 px-6 py-2 font-bold text-white hover:bg-brand-800 disabled:cursor-not-allowed disabled:bg-slate-400">
+        <button
+          type="button"
+          onClick={() => void save()}
+          disabled={busy || missing.length > 0}
+          aria-describedby={missing.length > 0 ? `${id}-save-missing` : undefined}
+          className="rounded-md bg-brand-700 px-6 py-2 font-bold text-white hover:bg-brand-800 disabled:cursor-not-allowed disabled:bg-slate-500"
+        >
           {busy ? t("saving") : t("save")}
         </button>
+        {missing.length > 0 ? (
+          <p id={`${id}-save-missing`} className="text-sm text-slate-700" data-testid="deck-save-missing">
+            {t("saveMissing", { fields: missing.map((field) => t(field)).join(locale === "ja" ? "・" : ", ") })}
+          </p>
+        ) : null}
         {failure ? (
           <p role="alert" className="font-medium text-red-700">
             {failure}

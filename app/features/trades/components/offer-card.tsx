@@ -5,7 +5,7 @@ import { CardThumb } from "../../cards/components/card-image";
 import { cardName } from "../../../lib/card-name";
 import { cardPrint } from "../../../lib/card-print";
 import { displayRarity } from "../../../lib/rarity";
-import { useShownName } from "../../users/components/shown-name";
+import { isDeletedUser, useShownName } from "../../users/components/shown-name";
 import { tradesMessages } from "../messages";
 import type { OfferStatus } from "../rules";
 import { relativeTime } from "../../../lib/tokyo-time";
@@ -97,12 +97,15 @@ export function OfferCard({
     <article className="offer-card" aria-labelledby={`offer-${offer.id}`}>
       <header>
         <Heading id={`offer-${offer.id}`}>
-          <ListLink to={`/trades/${offer.id}`}>{t("offerTitle", { name: shownName(offer.ownerName) })}</ListLink>
+          <ListLink to={`/trades/${offer.id}`}>{t(isDeletedUser(offer.ownerName) ? "offerTitleDeleted" : "offerTitle", { name: shownName(offer.ownerName) })}</ListLink>
         </Heading>
         <StatusBadge status={offer.status} />
       </header>
       <p className="mt-1 text-xs text-slate-600">
-        {`${t("completedTrades", { count: offer.ownerCompletedTrades })}・${t("lastActive", { time: ago(offer.ownerLastActiveAt) })}`}
+        {/* A deleted account is active no more: no 最終アクティブ for it. */}
+        {isDeletedUser(offer.ownerName)
+          ? t("completedTrades", { count: offer.ownerCompletedTrades })
+          : `${t("completedTrades", { count: offer.ownerCompletedTrades })}・${t("lastActive", { time: ago(offer.ownerLastActiveAt) })}`}
       </p>
       <dl>
         <dt>{t("give")}</dt>

@@ -3,7 +3,7 @@ import { FormField } from "../../../components/ui/form-field";
 import { fieldMessage, formMessage, refusalOf } from "../../../lib/form-refusal";
 import { SubmitButton } from "../../../components/ui/submit-button";
 import { useLocale, useT } from "../../../lib/i18n";
-import { tokyoMediumDateTime } from "../../../lib/tokyo-time";
+import { tokyoDateTimeSeconds } from "../../../lib/tokyo-time";
 import { accountMessages } from "../account-messages";
 import { accountSettingsMessages, type AccountSettingsMessageKey } from "../account-settings-messages";
 import type { AccountSession, AccountSummary } from "../account.server";
@@ -230,9 +230,11 @@ export function AccountSettings({
                   {s.browser && s.os ? ts("sessionsDevice", { browser: s.browser, os: s.os }) : (s.browser ?? s.os ?? ts("sessionsUnknownDevice"))}
                   {s.current ? <span className="ml-2 rounded-full bg-brand-100 px-2 py-0.5 text-xs font-bold text-brand-800">{ts("sessionsCurrent")}</span> : null}
                 </p>
+                {/* Two browsers of one kind differ in these: the second they signed in, their last use and where from. */}
                 <p className="text-sm text-slate-600">
-                  {ts("sessionsLastActive", { time: tokyoMediumDateTime(s.lastActiveAt, locale) })} ・ {ts("sessionsSignedIn", { time: tokyoMediumDateTime(s.createdAt, locale) })}
+                  {ts("sessionsLastActive", { time: tokyoDateTimeSeconds(s.lastActiveAt, locale) })} ・ {ts("sessionsSignedIn", { time: tokyoDateTimeSeconds(s.createdAt, locale) })}
                 </p>
+                {s.address ? <p className="text-sm text-slate-600">{ts("sessionsAddress", { address: s.address })}</p> : null}
               </div>
               {s.current ? null : (
                 <Form method="post">
@@ -259,9 +261,14 @@ export function AccountSettings({
           {ts("exportHeading")}
         </h2>
         <p className="text-sm text-slate-700">{ts("exportExplain")}</p>
-        <a href="/profile/account/export" download className="inline-block rounded-md bg-brand-700 px-5 py-2 font-bold text-white hover:bg-brand-800">
-          {ts("exportSubmit")}
-        </a>
+        <div className="flex flex-wrap gap-3">
+          <a href="/profile/account/export" download className="inline-block rounded-md bg-brand-700 px-5 py-2 font-bold text-white hover:bg-brand-800">
+            {ts("exportSubmit")}
+          </a>
+          <a href="/profile/account/export.csv" download className="inline-block rounded-md border border-brand-700 px-5 py-2 font-bold text-brand-800 hover:bg-brand-50">
+            {ts("exportSummarySubmit")}
+          </a>
+        </div>
       </section>
 
       <section aria-labelledby="account-delete-heading" className="space-y-4 rounded-lg border border-red-200 bg-white p-6">

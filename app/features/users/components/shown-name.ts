@@ -10,6 +10,11 @@ export function shownName(name: string, locale: Locale): string {
   return name === DELETED_USER_NAME ? translate(shownNameMessages, locale, "deletedUser") : name;
 }
 
+/** Whether a name read with an offer or a room is a deleted account's (the name is reserved for it). */
+export function isDeletedUser(name: string): boolean {
+  return name === DELETED_USER_NAME;
+}
+
 /** shownName for components, in the page's language. */
 export function useShownName(): (name: string) => string {
   const t = useT(shownNameMessages);

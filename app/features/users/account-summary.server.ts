@@ -1,0 +1,52 @@
+import { inArray } from "drizzle-orm";
+import type { Db } from "../../db/client.server";
+import { cards } from "../../db/schema/index";
+import { cardPrint } from "../../lib/card-print";
+import type { Env } from "../../lib/env.server";
+import { translate, type Locale } from "../../lib/i18n";
+import { tokyoDateTimeSeconds } from "../../lib/tokyo-time";
+import { exportAccountData } from "./account.server";
+import { accountSettingsMessages, type AccountSettingsMessageKey } from "./account-settings-messages";
+import { DELETED_USER_NAME } from "./display-name";
+
+/**
+ * The account export for a person (ダウンロード's second file): the same data as the JSON, the
+ * parts a player reads — account, profile, offers, chats, want list — as a CSV in the reader's
+ * language, with card names and Japan time. UTF-8 with a byte-order mark: Excel, which most
+ * Japanese players open a CSV with, reads it as Shift_JIS without one.
+ */
+export async function accountSummaryCsv(db: Db, env: Env, userId: string, locale: Locale): Promise<string> {
+  const data = await exportAccountData(db, env, userId);
+  const t = (key: AccountSettingsMessageKey, params?: Record<string, string | number>) => translate(accountSettingsMessages, locale, key, params);
+  const when = (at: Date | string | null | undefined) => (at ? tokyoDateTimeSeconds(new Date(at).toISOString(), locale) : "");
+  const ids = [...new Set([...data.tradeOffers.flatMap((o) => o.cards.map((c) => c.cardId)), ...data.wantedCards.map((w) => w.cardId)])];
+  const found = ids.length ? await db.select({ id: cards.id, name: cards.name, nameEn: cards.nameEn, rarity: cards.rarity, setCode: cards.setCode, number: cards.number }).from(cards).where(inArray(cards.id, ids)) : [];
+  const byId = new Map(found.map((c) => [c.id, c]));
+  const cardText = (id: string) => {
+    const card = byId.get(id);
+    if (!card) return id;
+    const name = locale === "en" && card.nameEn ? card.nameEn : card.name;
+    return [name, card.rarity, cardPrint(card)].filter(Boolean).join(" ");
+  };
+  const status = (s: string) => t(`summaryStatus_${s}` as AccountSettingsMessageKey);
+
+  const rows: string[][] = [[t("summaryColKind"), t("summaryColTime"), t("summaryColContent")]];
+  rows.push([t("summaryAccount"), when(data.account.createdAt), t("summaryAccountLine", { email: data.account.email })]);
+  if (data.profile) rows.push([t("summaryProfile"), when(data.profile.updatedAt), t("summaryProfileLine", { name: data.profile.displayName, friendId: data.profile.friendId ?? "—", trades: data.profile.completedTrades })]);
+  for (const offer of data.tradeOffers) {
+    const side = (s: string) => offer.cards.filter((c) => c.side === s).map((c) => (c.count > 1 ? `${cardText(c.cardId)} ×${c.count}` : cardText(c.cardId))).join("・") || "—";
+    rows.push([t("summaryOffer"), when(offer.createdAt), t("summaryOfferLine", { give: side("give"), want: side("want"), status: status(offer.status) })]);
+  }
+  for (const room of data.chatRooms) {
+    const partner = room.partner.displayName === DELETED_USER_NAME ? t("summaryDeletedUser") : (room.partner.displayName ?? "—");
+    rows.push([t("summaryChat"), when(room.createdAt), t("summaryChatLine", { partner, count: room.messages.length })]);
+  }
+  for (const wanted of data.wantedCards) rows.push([t("summaryWanted"), when(wanted.createdAt), cardText(wanted.cardId)]);
+  return `\uFEFF${rows.map((row) => row.map(csvField).join(",")).join("\r\n")}\r\n`;
+}
+
+/** A CSV field, quoted when it holds a comma, a quote or a line break; a leading = + - @ is defused (spreadsheet formulas). */
+function csvField(value: string): string {
+  const safe = /^[=+\-@]/.test(value) ? `'${value}` : value;
+  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
+}
