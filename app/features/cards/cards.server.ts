@@ -259,6 +259,10 @@ export type CardDetail = CardListItem & {
   nameReading: string;
   weakness: string | null;
   retreatCost: number | null;
+  /** Each attack's energy cost and damage; null when no source describes the card. */
+  attacks: { cost: string[]; damage: number; suffix?: "+" | "x" }[] | null;
+  /** Shinedust each side pays to trade a card of this rarity (vendored rarities data); null when unknown. */
+  tradeCost: number | null;
   rarityLabelJa: string | null;
   rarityLabelEn: string | null;
   tradeable: boolean;
@@ -273,6 +277,8 @@ export async function getCard(db: Db, cardId: string): Promise<CardDetail | null
       nameReading: cards.nameReading,
       weakness: cards.weakness,
       retreatCost: cards.retreatCost,
+      attacks: cards.attacks,
+      tradeCost: rarities.tradeCost,
       rarityLabelJa: rarities.labelJa,
       rarityLabelEn: rarities.labelEn,
       tradeable: sql<boolean>`coalesce(${rarities.tradeable}, false)`,
