@@ -310,3 +310,15 @@ export async function getCardInPack(db: Db, packId: string, cardId: string): Pro
   const card = await getCard(db, cardId);
   return card && card.packs.some((p) => p.id === packId) ? card : null;
 }
+
+/**
+ * Shinedust (シャインダスト) each side pays to trade a card, per rarity (display code → cost),
+ * from the vendored rarities data; a rarity the data prices at nothing is 0, one it names no
+ * price for is absent. Kept with the catalogue lists (it changes with the catalogue only).
+ */
+export function rarityTradeCosts(db: Db): Promise<Record<string, number>> {
+  return rememberCatalogueList(db, "trade-costs", async () => {
+    const rows = await db.select({ code: rarities.code, tradeCost: rarities.tradeCost }).from(rarities);
+    return Object.fromEntries(rows.filter((r) => r.tradeCost !== null).map((r) => [r.code, r.tradeCost as number]));
+  });
+}
