@@ -5,9 +5,9 @@ import { count, eq, inArray } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cardPacks, cards, deckCards, decks, packs, rarities, tradeOfferCards, tradeOffers, wantedCards } from "../../app/db/schema/index";
 import { listPacks } from "../../app/features/cards/cards.server";
-import { hasCatalogue, readCatalogue, seedCatalogue } from "../../app/features/cards/catalogue.server";
+import { correctCardName, hasCatalogue, readCatalogue, seedCatalogue, type Catalogue } from "../../app/features/cards/catalogue.server";
 import { readCatalogueSource } from "../../app/features/cards/catalogue-source.server";
-import { applyCatalogueUpdate, planCatalogueUpdate } from "../../app/features/cards/catalogue-update.server";
+import { applyCatalogueUpdate, formatCataloguePlan, planCatalogueUpdate } from "../../app/features/cards/catalogue-update.server";
 import { renderStoredContent } from "../../app/features/content/refs.server";
 import { uploadStore } from "../../app/features/uploads/storage.server";
 import { loadEnv } from "../../app/lib/env.server";
@@ -96,6 +96,8 @@ describe("upgrading a database seeded from 2.6.1 to the vendored catalogue", () 
     const db = database.db;
     const cardsBefore = (await db.select({ n: count() }).from(cards))[0].n;
     const linksBefore = (await db.select({ n: count() }).from(cardPacks))[0].n;
+    // The upgrade at start-up only added; cards:update also renames the 2.6.1-era rows once.
+    await applyCatalogueUpdate(db, readCatalogue());
     const again = await applyCatalogueUpdate(db, readCatalogue());
     expect(again.changes).toBe(false);
     expect(again.newCards + again.renamed.length + again.rarityChanged.length + again.otherChanged).toBe(0);
@@ -109,5 +111,42 @@ describe("upgrading a database seeded from 2.6.1 to the vendored catalogue", () 
     expect((await db.select({ n: count() }).from(packs).where(eq(packs.setCode, "B4")))[0].n).toBe(1);
     // Put the vendored catalogue back for whoever reads this database next.
     await applyCatalogueUpdate(db, readCatalogue());
+  });
+
+  it("start-up adds what is new and never puts back a name an admin corrected; cards:update renames, except the admin's", async () => {
+    const db = database.db;
+    await applyCatalogueUpdate(db, readCatalogue());
+    expect(await correctCardName(db, "A1-053", { name: "ゼニガメ（管理者）", note: "https://example.jp/zenigame" })).toBe(true);
+    await db.update(cards).set({ hp: null, attacks: null }).where(eq(cards.id, "A1-001"));
+    await db.update(cards).set({ hp: 999 }).where(eq(cards.id, "A1-002"));
+
+    // A newer copy of the data renames two cards, one of them the corrected one.
+    const vendored = readCatalogue();
+    const newer: Catalogue = {
+      ...vendored,
+      cards: vendored.cards.map((c) => (c.id === "A1-053" ? { ...c, name: "ゼニガメ改" } : c.id === "A1-096" ? { ...c, name: "新しい名前" } : c)),
+    };
+    const started = await seedCatalogue(db, newer);
+    expect(started.plan.renamed).toEqual([]);
+    const names = async () => Object.fromEntries((await db.select({ id: cards.id, name: cards.name, hp: cards.hp, attacks: cards.attacks }).from(cards).where(inArray(cards.id, ["A1-001", "A1-002", "A1-053", "A1-096"]))).map((c) => [c.id, c]));
+    let after = await names();
+    expect(after["A1-053"].name).toBe("ゼニガメ（管理者）");
+    expect(after["A1-096"].name).toBe(vendored.cards.find((c) => c.id === "A1-096")!.name);
+    // Facts reach a card that had none; a fact a card has is not overwritten at start-up.
+    expect(after["A1-001"].hp).toBe(70);
+    expect(after["A1-001"].attacks).not.toBeNull();
+    expect(after["A1-002"].hp).toBe(999);
+    expect(await hasCatalogue(db)).toBe(true);
+
+    const preview = await planCatalogueUpdate(db, newer);
+    expect(preview.renamed.map((r) => r.id)).toEqual(["A1-096"]);
+    expect(preview.correctionsKept).toEqual([{ id: "A1-053", name: "ゼニガメ（管理者）", catalogueName: "ゼニガメ改", note: "https://example.jp/zenigame" }]);
+    expect(formatCataloguePlan(preview)).toContain("kept admin correction A1-053: ゼニガメ（管理者） (catalogue: ゼニガメ改; source: https://example.jp/zenigame)");
+    await applyCatalogueUpdate(db, newer);
+    after = await names();
+    expect(after["A1-096"].name).toBe("新しい名前");
+    expect(after["A1-053"].name).toBe("ゼニガメ（管理者）");
+    expect(after["A1-002"].hp).not.toBe(999);
+    expect((await applyCatalogueUpdate(db, newer)).changes).toBe(false);
   });
 });

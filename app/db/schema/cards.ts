@@ -81,6 +81,9 @@ export const cards = pgTable(
     // English species name the Pokémon evolves from, as the facts give it (evolution lines).
     evolvesFrom: text("evolves_from"),
     searchText: text("search_text").notNull().default(""),
+    // Where an admin's correction of the Japanese name comes from (a URL or a few words); set
+    // means the name is the admin's: no catalogue update or start-up puts the catalogue's back.
+    nameNote: text("name_note"),
     // Natural key of a card registered by the admin CSV import: the pack it was imported into
     // plus the row's `id` column (or name + rarity when the file has none). Null for catalogue
     // cards; the unique index makes a re-import update instead of duplicating.

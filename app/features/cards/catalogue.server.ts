@@ -1,6 +1,8 @@
 import { createRequire } from "node:module";
 import type { Db } from "../../db/client.server";
-import type { cards, packs } from "../../db/schema/index";
+import { eq } from "drizzle-orm";
+import { cards, type packs } from "../../db/schema/index";
+import { invalidateCardIndex } from "./card-index.server";
 import { foldForSearch } from "../../lib/search-text";
 import { applyCatalogueUpdate, planCatalogueUpdate, type CataloguePlan } from "./catalogue-update.server";
 import { resolveJapaneseName } from "./japanese-names";
@@ -313,16 +315,34 @@ function stageOf(stage: string | number | null | undefined): string | null {
 export type { CardAttack };
 
 /**
- * Brings the database up to the vendored catalogue (first start, `npm run db:seed`): new sets
- * and cards are added, changed ones updated in place, none deleted; running it twice changes
- * nothing the second time.
+ * Brings what is new in the vendored catalogue into the database (first start, `npm run db:seed`):
+ * new sets, packs and cards, and facts a card lacks. It never renames or overwrites a card, so an
+ * admin's corrections stand; renames from a newer copy go through `cards:update --apply`.
+ * Running it twice changes nothing the second time.
  */
 export async function seedCatalogue(db: Db, catalogue: Catalogue = readCatalogue()): Promise<{ packs: number; cards: number; plan: CataloguePlan }> {
-  const plan = await applyCatalogueUpdate(db, catalogue);
+  const plan = await applyCatalogueUpdate(db, catalogue, "add");
   return { packs: catalogue.packs.length, cards: catalogue.cards.length, plan };
 }
 
-/** True when the database holds the vendored catalogue as it is (start-up skips the import then). */
+/** True when the database holds everything the vendored catalogue would add (start-up skips the import then). */
 export async function hasCatalogue(db: Db): Promise<boolean> {
-  return !(await planCatalogueUpdate(db, readCatalogue())).changes;
+  return !(await planCatalogueUpdate(db, readCatalogue(), "add")).changes;
+}
+
+/**
+ * An admin's correction of a card's Japanese name, with where it comes from (false: no such card).
+ * The note marks the name as the admin's: start-up and catalogue updates keep it (the update's
+ * preview says so).
+ */
+export async function correctCardName(db: Db, cardId: string, correction: { name: string; reading?: string; note: string }): Promise<boolean> {
+  const [card] = await db.select({ nameEn: cards.nameEn }).from(cards).where(eq(cards.id, cardId));
+  if (!card) return false;
+  const reading = correction.reading ?? "";
+  await db
+    .update(cards)
+    .set({ name: correction.name, nameReading: reading, nameNote: correction.note, searchText: cardSearchText(correction.name, card.nameEn, reading) })
+    .where(eq(cards.id, cardId));
+  invalidateCardIndex(db);
+  return true;
 }
