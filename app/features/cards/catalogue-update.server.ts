@@ -142,22 +142,17 @@ const emptyPlan = (): CataloguePlan => ({
   changes: false,
 });
 
-const FACTS_OF_STORED = {
-  id: cards.id,
-  element: cards.element,
-  cardType: cards.cardType,
-  stage: cards.stage,
-  hp: cards.hp,
-  weakness: cards.weakness,
-  retreatCost: cards.retreatCost,
-  evolvesFrom: cards.evolvesFrom,
-  hasAttacks: sql<boolean>`${cards.attacks} is not null`,
-};
+// Start-up only asks which fact columns of a card are empty: one small integer per card, bit i
+// for FACT_COLUMNS[i] and the last bit for attacks, rather than the columns themselves.
+const EMPTY_FACTS = sql.raw(
+  [...["element", "card_type", "stage", "hp", "weakness", "retreat_cost", "evolves_from"], "attacks"].map((column, i) => `((${column} is null)::int << ${i})`).join(" | "),
+);
+const ATTACKS_BIT = 1 << FACT_COLUMNS.length;
 
 /** What start-up adds: only rows that are missing and fact columns that are empty; names stay. */
 async function addDiff(db: Reader, catalogue: Catalogue, storedPacks: Map<string, typeof packs.$inferSelect>, storedSets: Set<string | null>): Promise<Diff> {
   const plan = emptyPlan();
-  const storedCards = new Map((await db.select(FACTS_OF_STORED).from(cards).where(isNotNull(cards.setCode))).map((c) => [c.id, c]));
+  const storedCards = new Map((await db.select({ id: cards.id, empty: sql<number>`${EMPTY_FACTS}` }).from(cards).where(isNotNull(cards.setCode))).map((c) => [c.id, c.empty]));
   const storedLinks = new Set((await db.select({ cardId: cardPacks.cardId, packId: cardPacks.packId }).from(cardPacks)).map((l) => `${l.cardId}\t${l.packId}`));
   const storedCosts = new Map((await db.select({ code: rarities.code, tradeCost: rarities.tradeCost }).from(rarities)).map((r) => [r.code, r.tradeCost]));
   // Packs are few and never edited by hand: their names and order follow the catalogue.
@@ -175,11 +170,11 @@ async function addDiff(db: Reader, catalogue: Catalogue, storedPacks: Map<string
   for (const card of catalogue.cards) {
     const id = String(card.id);
     for (const packId of card.packIds) if (!storedLinks.has(`${id}\t${packId}`)) links.push({ cardId: id, packId });
-    const stored = storedCards.get(id);
-    if (!stored) {
+    const empty = storedCards.get(id);
+    if (empty === undefined) {
       plan.newCards++;
       cardsToWrite.push(card);
-    } else if (catalogue.hasFacts && (FACT_COLUMNS.some((k) => stored[k] == null && card[k] != null) || (!stored.hasAttacks && card.attacks != null))) {
+    } else if (catalogue.hasFacts && (FACT_COLUMNS.some((k, i) => empty & (1 << i) && card[k] != null) || (empty & ATTACKS_BIT && card.attacks != null))) {
       plan.otherChanged++;
       cardsToWrite.push(card);
     }
