@@ -67,7 +67,7 @@ step("build (if stale)");
 run(process.execPath, [path.join(root, "scripts/build-if-stale.mjs")], { cwd: root });
 const buildDir = path.join(root, process.env.BUILD_DIR ?? "build");
 
-step(`copy the build, server.js, the migrations and Node ${pkg.devDependencies.node}`);
+step(`copy the build, server.js, the migrations, the card catalogue and Node ${pkg.devDependencies.node}`);
 // The folders an interrupted run may leave behind (the old release moved aside) may hold a data/:
 // it is put back into the release, never deleted.
 for (const left of [staging, old]) {
@@ -83,6 +83,8 @@ mkdirSync(staging, { recursive: true });
 cpSync(buildDir, path.join(staging, "build"), { recursive: true, filter: (file) => file !== path.join(buildDir, "build.log") });
 cpSync(path.join(root, "server.js"), path.join(staging, "server.js"));
 cpSync(path.join(root, "drizzle"), path.join(staging, "drizzle"), { recursive: true });
+// The vendored card data the server loads on its first start (app/features/cards/catalogue-source.server.ts).
+cpSync(path.join(root, "catalogue"), path.join(staging, "catalogue"), { recursive: true });
 mkdirSync(path.join(staging, "bin"));
 cpSync(node, path.join(staging, "bin/node"));
 chmodSync(path.join(staging, "bin/node"), 0o755);

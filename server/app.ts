@@ -4,7 +4,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import * as build from "virtual:react-router/server-build";
 import type { ServerBuild } from "react-router";
 import { openConfiguredDatabase, type Database } from "../app/db/client.server";
-import { hasCatalogue, seedCatalogue } from "../app/features/cards/catalogue.server";
+import { seedCatalogue } from "../app/features/cards/catalogue.server";
 import { ConfigError, loadEnv } from "../app/lib/env.server";
 import { createHttpApp } from "./http";
 import { cleanLocalUploads } from "../app/features/uploads/cleanup.server";
@@ -53,10 +53,11 @@ export async function start(): Promise<void> {
     process.exit(1);
   }
 
-  if (env.seedCatalogue && !(await hasCatalogue(database.db))) {
+  // Adds only what is new (sets, cards, missing facts); renames go through `cards:update`.
+  if (env.seedCatalogue) {
     const t = Date.now();
     const result = await seedCatalogue(database.db);
-    log.info("card catalogue loaded", { ...result, ms: Date.now() - t });
+    if (result.plan.changes) log.info("card catalogue loaded", { ...result, ms: Date.now() - t });
   }
 
   // Files left by a crash in the middle of an upload (features/uploads/cleanup.server.ts).

@@ -6,6 +6,7 @@ import { cardShareModel, shareImagePath } from "../features/share/share.server";
 import { CardError } from "../features/cards/errors";
 import { cardArt, elementOf, isTrainerCard, STAGE_MESSAGE, trainerMessage, TYPE_MESSAGE } from "../lib/card-face";
 import { CardImage } from "../features/cards/components/card-image";
+import { CardGameFactRows } from "../features/cards/components/card-game-facts";
 import { cardsMessages } from "../features/cards/messages";
 import { displayRarity } from "../lib/rarity";
 import { DeckSummaryCard } from "../features/decks/components/deck-summary-card";
@@ -213,8 +214,9 @@ export function ErrorBoundary() {
 }
 
 /**
- * Type, HP, stage, weakness and retreat cost: only what the catalogue knows. A missing type is
- * not 無色 and the package's placeholder HP is not a value, so neither is printed.
+ * Type, HP, stage, weakness, the ex rule, retreat cost and attacks: only what the catalogue
+ * knows. A missing type is not 無色 and the package's placeholder HP is not a value, so neither
+ * is printed.
  */
 /** Whether the card can be traded now under the trade rules, what closes it and until when, with the rules' page. */
 function CardTradeability({ card, state }: { card: Route.ComponentProps["loaderData"]["card"]; state: Tradeability }) {
@@ -264,7 +266,6 @@ function CardFacts({ card }: { card: Route.ComponentProps["loaderData"]["card"] 
   if (card.hp !== null) facts.push([t("hpLabel"), String(card.hp)]);
   if (stage) facts.push([t("stageLabel"), t(stage)]);
   if (weakness !== "unknown") facts.push([t("weaknessLabel"), t(TYPE_MESSAGE[weakness])]);
-  if (card.retreatCost !== null) facts.push([t("retreatLabel"), String(card.retreatCost)]);
   return (
     <>
       {facts.map(([label, value]) => (
@@ -273,6 +274,7 @@ function CardFacts({ card }: { card: Route.ComponentProps["loaderData"]["card"] 
           <dd>{value}</dd>
         </Fragment>
       ))}
+      <CardGameFactRows face={card} />
     </>
   );
 }

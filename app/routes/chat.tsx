@@ -1,3 +1,4 @@
+import { rarityTradeCosts } from "../features/cards/cards.server";
 import { useCallback } from "react";
 import { data, useRevalidator } from "react-router";
 import { listMessages } from "../features/chat/chat.server";
@@ -20,10 +21,11 @@ import { mirrorOffersAfterTrade } from "../features/trades/mirror-offers.server"
 export const loader = withPageErrors(async function loader({ request, params, context }: Route.LoaderArgs) {
   const viewer = await requireViewer(request, context);
   const locale = localeFromRequest(request);
-  const [view, messages, state] = await Promise.all([
+  const [view, messages, state, tradeCosts] = await Promise.all([
     getRoomView(context.db, params.roomId, viewer.id),
     listMessages(context.db, params.roomId, viewer.id),
     getRoomState(context.db, params.roomId, viewer.id),
+    rarityTradeCosts(context.db),
   ]);
   // A completed trade may have made the user's own other offers pointless: offer to close them.
   const mirrorOffers = state.progress.completed ? await mirrorOffersAfterTrade(context.db, view.id, viewer.id) : [];
@@ -44,6 +46,7 @@ export const loader = withPageErrors(async function loader({ request, params, co
           wantAny: view.offer.wantAny,
           cards: view.offer.cards.map(({ packName: _packName, ...card }) => card),
         },
+        tradeCosts,
         initialMessages: messages,
         initialState: state,
         lastSeq: view.lastSeq,

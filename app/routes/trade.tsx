@@ -1,3 +1,4 @@
+import { rarityTradeCosts } from "../features/cards/cards.server";
 import { Suspense, use, type ComponentProps } from "react";
 import { Form, Link, redirect } from "react-router";
 import { OfferCard } from "../features/trades/components/offer-card";
@@ -63,6 +64,7 @@ export const loader = withPageErrors(async function loader({ request, params, co
     editing,
     // Only the edit form needs the rules themselves.
     rules: editing ? await loadTradeRules(context.db) : null,
+    tradeCosts: editing ? await rarityTradeCosts(context.db) : {},
     done,
     myRoomId,
     ruleClosed,
@@ -186,6 +188,7 @@ export default function TradePage({ loaderData, actionData }: Route.ComponentPro
             intent="save"
             rules={loaderData.rules}
             now={now}
+            tradeCosts={loaderData.tradeCosts}
           />
         </Suspense>
         <p>

@@ -5,6 +5,7 @@ import { tradesMessages } from "../features/trades/messages";
 import { offerPrefillFromParams } from "../features/trades/trades.schema";
 import { createOffer, offerPrefill } from "../features/trades/offers.server";
 import { loadTradeRules } from "../features/trades/trade-rules.server";
+import { rarityTradeCosts } from "../features/cards/cards.server";
 import { requireViewer } from "../features/users/session.server";
 import { formError } from "../lib/api.server";
 import { readFormData } from "../lib/forms.server";
@@ -26,10 +27,15 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   if (!viewer.friendId) throw redirect(needFriendId(request));
   const locale = localeFromRequest(request);
   // ?want=A1-096*2,… starts the 求 side (a deck recipe's 「足りないカードを募集する」).
-  const [want, rules] = await Promise.all([offerPrefill(context.db, offerPrefillFromParams(new URL(request.url).searchParams)), loadTradeRules(context.db)]);
+  const [want, rules, tradeCosts] = await Promise.all([
+    offerPrefill(context.db, offerPrefillFromParams(new URL(request.url).searchParams)),
+    loadTradeRules(context.db),
+    rarityTradeCosts(context.db),
+  ]);
   return {
     want,
     rules,
+    tradeCosts,
     now: new Date().toISOString(),
     title: translate(tradesMessages, locale, "newOfferTitle"),
     description: translate(tradesMessages, locale, "newOfferDescription"),
@@ -57,7 +63,7 @@ export default function NewOffer({ loaderData, actionData }: Route.ComponentProp
   return (
     <div className="space-y-6">
       <h1 className="text-2xl font-bold">{t("newOfferTitle")}</h1>
-      <OfferForm mode="new" error={refusalOf(actionData)?.message} initialWant={loaderData.want} rules={loaderData.rules} now={loaderData.now} />
+      <OfferForm mode="new" error={refusalOf(actionData)?.message} initialWant={loaderData.want} rules={loaderData.rules} now={loaderData.now} tradeCosts={loaderData.tradeCosts} />
     </div>
   );
 }

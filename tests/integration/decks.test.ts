@@ -108,8 +108,8 @@ describe("deck legality on real catalogue decks", () => {
   });
 
   it("a card without type data is said to be unknown instead of guessed", async () => {
-    // B2 cards are in the catalogue but the package has no type or stage for them yet.
-    const rows: Row[] = [["A1-106", 2], ["B2-001", 2], ...LEGAL.slice(4), ["A1-217", 2], ["A1-216", 2]];
+    // B4 cards are in the catalogue but no source has their type or stage yet.
+    const rows: Row[] = [["A1-106", 2], ["B4-001", 2], ...LEGAL.slice(4), ["A1-217", 2], ["A1-216", 2]];
     const result = await legality(rows);
     expect(result.status).toBe("unknown");
     expect(result.basicUnknown).toBe(true);

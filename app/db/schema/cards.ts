@@ -3,6 +3,7 @@ import {
   boolean,
   index,
   integer,
+  jsonb,
   uniqueIndex,
   pgTable,
   primaryKey,
@@ -34,6 +35,9 @@ export const rarities = pgTable("rarities", {
   labelEn: text("label_en").notNull(),
   rank: integer("rank").notNull(),
   tradeable: boolean("tradeable").notNull(),
+  // Shinedust (シャインダスト) each side pays to trade a card of this rarity, from the vendored
+  // rarities data (catalogue/pokemon-tcg-pocket-database); null where the data names none.
+  tradeCost: integer("trade_cost"),
 });
 
 /**
@@ -71,7 +75,15 @@ export const cards = pgTable(
     hp: integer("hp"),
     weakness: text("weakness"),
     retreatCost: integer("retreat_cost"),
+    // Each attack's energy cost and printed damage (catalogue-facts.server.ts); null when no
+    // source describes the card. Attack names and effects are not stored: English only upstream.
+    attacks: jsonb("attacks").$type<{ cost: string[]; damage: number; suffix?: "+" | "x" }[]>(),
+    // English species name the Pokémon evolves from, as the facts give it (evolution lines).
+    evolvesFrom: text("evolves_from"),
     searchText: text("search_text").notNull().default(""),
+    // Where an admin's correction of the Japanese name comes from (a URL or a few words); set
+    // means the name is the admin's: no catalogue update or start-up puts the catalogue's back.
+    nameNote: text("name_note"),
     // Natural key of a card registered by the admin CSV import: the pack it was imported into
     // plus the row's `id` column (or name + rarity when the file has none). Null for catalogue
     // cards; the unique index makes a re-import update instead of duplicating.

@@ -22,12 +22,23 @@ export type CardFamily = {
 
 const MAX_PRINTS = 24;
 
-/** The card that stands for a species in a link: its most common print (lowest rarity), oldest set first. */
-function speciesCard(cards: IndexedCard[], species: string): IndexedCard | null {
+/**
+ * The card that stands for a species in a link: a print of the same set first (ゼニガメ A1 053
+ * links カメックス A1, not a promo), then any set but a promo one, then the most common print
+ * (lowest rarity), oldest id first.
+ */
+function speciesCard(cards: IndexedCard[], species: string, setCode: string | null): IndexedCard | null {
+  const order = (c: IndexedCard) => [c.setCode === setCode ? 0 : 1, c.setCode?.startsWith("PROMO") ? 1 : 0, c.rank] as const;
   let best: IndexedCard | null = null;
   for (const card of cards) {
     if (card.nameEn !== species || isTrainerCard(card)) continue;
-    if (!best || card.rank < best.rank || (card.rank === best.rank && card.id < best.id)) best = card;
+    if (!best) {
+      best = card;
+      continue;
+    }
+    const [a, b] = [order(card), order(best)];
+    const cmp = a[0] - b[0] || a[1] - b[1] || a[2] - b[2] || card.id.localeCompare(best.id);
+    if (cmp < 0) best = card;
   }
   return best;
 }
@@ -57,7 +68,7 @@ async function loadCardFamily(db: Db, card: Pick<CardListItem, "id" | "name" | "
   return { evolution: isTrainerCard(card) ? [] : evolutionOf(index.cards, card), prints, setNameJa: set?.ja ?? null, setNameEn: set?.en ?? null };
 }
 
-function evolutionOf(cards: IndexedCard[], card: Pick<CardListItem, "id" | "name" | "nameEn">): EvolutionStep[][] {
+function evolutionOf(cards: IndexedCard[], card: Pick<CardListItem, "id" | "name" | "nameEn" | "setCode">): EvolutionStep[][] {
   const species = speciesOf(card.nameEn);
   const back: string[] = [];
   for (let from = speciesEvolvesFrom(species); from && back.length < 2; from = speciesEvolvesFrom(from)) back.unshift(from);
@@ -69,7 +80,7 @@ function evolutionOf(cards: IndexedCard[], card: Pick<CardListItem, "id" | "name
   }
   if (!back.length && !forward.length) return [];
   const stepOf = (name: string, current: boolean): EvolutionStep | null => {
-    const found = current ? null : speciesCard(cards, name);
+    const found = current ? null : speciesCard(cards, name, card.setCode);
     if (current) return { name: card.name.replace(/ ?ex$/, ""), nameEn: name, cardId: card.id, current: true };
     return found ? { name: found.name, nameEn: name, cardId: found.id, current: false } : null;
   };

@@ -262,6 +262,10 @@ export type CardDetail = CardListItem & {
   nameReading: string;
   weakness: string | null;
   retreatCost: number | null;
+  /** Each attack's energy cost and damage; null when no source describes the card. */
+  attacks: { cost: string[]; damage: number; suffix?: "+" | "x" }[] | null;
+  /** Shinedust each side pays to trade a card of this rarity (vendored rarities data); null when unknown. */
+  tradeCost: number | null;
   rarityLabelJa: string | null;
   rarityLabelEn: string | null;
   tradeable: boolean;
@@ -276,6 +280,8 @@ export async function getCard(db: Db, cardId: string): Promise<CardDetail | null
       nameReading: cards.nameReading,
       weakness: cards.weakness,
       retreatCost: cards.retreatCost,
+      attacks: cards.attacks,
+      tradeCost: rarities.tradeCost,
       rarityLabelJa: rarities.labelJa,
       rarityLabelEn: rarities.labelEn,
       tradeable: sql<boolean>`coalesce(${rarities.tradeable}, false)`,
@@ -306,4 +312,16 @@ export function rememberCard(db: Db, cardId: string): Promise<CardDetail | null>
 export async function getCardInPack(db: Db, packId: string, cardId: string): Promise<CardDetail | null> {
   const card = await getCard(db, cardId);
   return card && card.packs.some((p) => p.id === packId) ? card : null;
+}
+
+/**
+ * Shinedust (シャインダスト) each side pays to trade a card, per rarity (display code → cost),
+ * from the vendored rarities data; a rarity the data prices at nothing is 0, one it names no
+ * price for is absent. Kept with the catalogue lists (it changes with the catalogue only).
+ */
+export function rarityTradeCosts(db: Db): Promise<Record<string, number>> {
+  return rememberCatalogueList(db, "trade-costs", async () => {
+    const rows = await db.select({ code: rarities.code, tradeCost: rarities.tradeCost }).from(rarities);
+    return Object.fromEntries(rows.filter((r) => r.tradeCost !== null).map((r) => [r.code, r.tradeCost as number]));
+  });
 }

@@ -1,39 +1,22 @@
 import { createRequire } from "node:module";
-import { and, count, isNotNull, isNull, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.server";
-import { cardPacks, cards, packs, rarities } from "../../db/schema/index";
-import { foldForSearch } from "../../lib/search-text";
+import { eq } from "drizzle-orm";
+import { cards, type packs } from "../../db/schema/index";
 import { invalidateCardIndex } from "./card-index.server";
+import { foldForSearch } from "../../lib/search-text";
+import { applyCatalogueUpdate, planCatalogueUpdate, type CataloguePlan } from "./catalogue-update.server";
 import { resolveJapaneseName } from "./japanese-names";
-import { RARITIES, rarityFromCode } from "../../lib/rarity";
+import { rarityFromCode } from "../../lib/rarity";
 import { romanisedToken } from "./romanisation";
+import { vendoredCatalogueSource, type CatalogueSource, type SourceCard } from "./catalogue-source.server";
+import type { AbstractCardFacts, CardAttack } from "./catalogue-facts.server";
 
 const require = createRequire(import.meta.url);
 
-type CatalogueSet = {
-  code: string;
-  releaseDate: string;
-  name: Record<string, string | undefined>;
-  packs: string[];
-};
-type CatalogueCard = {
-  set: string;
-  number: number;
-  rarity: string;
-  name: string;
-  image?: string;
-  packs?: string[];
-  element?: string | null;
-  type?: string | null;
-  stage?: string | number | null;
-  health?: number | null;
-  retreatCost?: number | null;
-  weakness?: string | null;
-};
-
 // Japanese set names of the game where we know them for certain, with where each was checked
-// (SET_NAME_SOURCES); the catalogue package only has some. A set missing here is shown as its
-// code with the English name in parentheses (B3（Pulsing Aura）) until a verified name exists.
+// (SET_NAME_SOURCES); the catalogue data only has some. A set missing here is shown to a Japanese
+// reader by its code alone (B3): never an English name on a Japanese page, never a guessed one.
+// `cards:names-report` lists those sets until a verified name is added.
 const SET_NAMES_JA: Record<string, string> = {
   A1: "最強の遺伝子",
   A1a: "幻のいる島",
@@ -51,6 +34,11 @@ const SET_NAMES_JA: Record<string, string> = {
   "PROMO-A": "プロモA",
   "PROMO-B": "プロモB",
 };
+
+/** True when the set's Japanese name is a verified one (not its bare code). */
+export function hasVerifiedSetName(setCode: string): boolean {
+  return setCode in SET_NAMES_JA;
+}
 
 /** Public Japanese pages the newer set names were checked against (release reports of each set). */
 export const SET_NAME_SOURCES: Record<string, string[]> = {
@@ -143,9 +131,11 @@ export function japaneseCardName(english: string, names: Map<string, string>): s
     }
   }
   for (const [en, ja] of REGIONAL_FORMS) {
-    if (rest.startsWith(en)) {
+    // Some newer cards of the data lose the space (AlolanVulpix): the form word still leads.
+    const word = en.trim();
+    if (rest.startsWith(en) || (rest.startsWith(word) && /^[A-Z]/.test(rest.slice(word.length)))) {
       prefix += ja;
-      rest = rest.slice(en.length);
+      rest = rest.slice(word.length).trimStart();
     }
   }
   const base = FORMS[normaliseEnglish(rest)] ?? names.get(normaliseEnglish(rest));
@@ -153,25 +143,41 @@ export function japaneseCardName(english: string, names: Map<string, string>): s
   return `${prefix}${base}${suffix}`;
 }
 
-/** Reads the packs and cards of the npm catalogue into rows for our tables. */
-export function readCatalogue(): { packs: CataloguePack[]; cards: CatalogueCardRow[] } {
-  const setsBySeries: Record<string, CatalogueSet[]> = require("pokemon-tcg-pocket-database/dist/sets.json");
-  // cards.json lists every card; cards.extra.json adds type and element for most of them.
-  const extra = new Map<string, CatalogueCard>(
-    (require("pokemon-tcg-pocket-database/dist/cards.extra.json") as CatalogueCard[]).map((c) => [`${c.set}-${c.number}`, c]),
-  );
-  const catalogueCards = (require("pokemon-tcg-pocket-database/dist/cards.json") as CatalogueCard[]).map((c) => {
+/** A catalogue read into rows for our tables (what the seed and `cards:update` apply). */
+export type Catalogue = {
+  packs: CataloguePack[];
+  cards: CatalogueCardRow[];
+  /** Shinedust each side pays to trade a card of the rarity (display code → cost), from rarities.json. */
+  tradeCosts: Map<string, number>;
+  /** False when the source carries no facts at all (a bare sets.json + cards.json): cards keep theirs. */
+  hasFacts: boolean;
+};
+
+let vendoredCatalogue: Catalogue | null = null;
+
+/** Reads a catalogue source (by default the vendored one, read once per process) into rows for our tables. */
+export function readCatalogue(source?: CatalogueSource): Catalogue {
+  if (source) return catalogueOf(source);
+  vendoredCatalogue ??= catalogueOf(vendoredCatalogueSource());
+  return vendoredCatalogue;
+}
+
+function catalogueOf(source: CatalogueSource): Catalogue {
+  // cards.json lists every card; cards.extra.json adds type, stage and weakness for the older
+  // sets, and ptcgp-data's facts (HP, weakness, retreat, attacks) win wherever they exist.
+  const extra = new Map<string, SourceCard>(source.extra.map((c) => [`${c.set}-${c.number}`, c]));
+  const factsOf = factsLookup(source.facts);
+  const catalogueCards = source.cards.map((c) => {
     const more = extra.get(`${c.set}-${c.number}`);
-    return { ...c, element: more?.element, type: more?.type, stage: more?.stage, health: more?.health, retreatCost: more?.retreatCost, weakness: more?.weakness };
+    return { ...c, element: more?.element, type: more?.type, stage: more?.stage, health: more?.health, retreatCost: more?.retreatCost, weakness: more?.weakness, evolvesFrom: more?.evolvesFrom };
   });
   // The package fills HP and retreat cost with one value for every card (50 and 1): a
   // placeholder, not data. They are kept only once they vary from card to card.
   const realHp = new Set(catalogueCards.map((c) => c.health).filter((v) => v != null)).size > 1;
   const realRetreat = new Set(catalogueCards.map((c) => c.retreatCost).filter((v) => v != null)).size > 1;
   const names = loadPokemonNames();
-  const sets = Object.values(setsBySeries).flat();
   // Newest set first; packs inside a set keep the catalogue's order.
-  const ordered = [...sets].sort((a, b) => b.releaseDate.localeCompare(a.releaseDate) || b.code.localeCompare(a.code));
+  const ordered = [...source.sets].sort((a, b) => b.releaseDate.localeCompare(a.releaseDate) || b.code.localeCompare(a.code));
 
   const packRows: CataloguePack[] = [];
   const packIdsBySet = new Map<string, string[]>();
@@ -179,17 +185,19 @@ export function readCatalogue(): { packs: CataloguePack[]; cards: CatalogueCardR
   for (const set of ordered) {
     const isPromo = set.code.startsWith("PROMO");
     const setNameEn = set.name.en ?? set.code;
-    const setNameJa = SET_NAMES_JA[set.code] ?? (setNameEn === set.code ? set.code : `${set.code}（${setNameEn}）`);
+    const setNameJa = SET_NAMES_JA[set.code] ?? set.code;
     const mascots = isPromo ? [set.code] : set.packs;
     const ids: string[] = [];
     for (const mascot of mascots) {
       const key = isPromo ? set.code : `${set.code}/${mascot}`;
       const id = PACK_IDS[key] ?? (mascots.length > 1 ? `${slug(set.code)}-${slug(mascot)}` : slug(`${set.code}-${setNameEn}`));
       const mascotJa = japaneseCardName(mascot, names);
+      // A pack named by its mascot gets the mascot's Japanese name; one whose English name is
+      // not a Pokémon is told apart by its set alone.
       const multi = mascots.length > 1;
       packRows.push({
         id,
-        nameJa: multi ? `${setNameJa}（${mascotJa}）` : setNameJa,
+        nameJa: multi ? `${setNameJa}（${mascotJa === mascot ? mascots.indexOf(mascot) + 1 : mascotJa}）` : setNameJa,
         nameEn: multi ? `${setNameEn} (${mascot})` : setNameEn,
         setCode: set.code,
         setNameJa,
@@ -224,8 +232,11 @@ export function readCatalogue(): { packs: CataloguePack[]; cards: CatalogueCardR
       speciesName: (english) => japaneseCardName(english, names),
     });
     const name = resolved.name;
+    const id = `${card.set}-${String(card.number).padStart(3, "0")}`;
+    const facts = factsOf(id, card.set, card.name);
+    const pokemonFacts = facts?.kind === "pokemon" && !trainer ? facts : undefined;
     cardRows.push({
-      id: `${card.set}-${String(card.number).padStart(3, "0")}`,
+      id,
       setCode: card.set,
       number: card.number,
       name,
@@ -234,17 +245,53 @@ export function readCatalogue(): { packs: CataloguePack[]; cards: CatalogueCardR
       rarity,
       imageUrl: "",
       imageFile: card.image ?? null,
-      element: card.element ? card.element.toLowerCase() : null,
-      cardType: cardTypeOf(card.type, trainer),
-      stage: trainer ? null : stageOf(card.stage),
-      hp: realHp ? (card.health ?? null) : null,
-      weakness: card.weakness ? card.weakness.toLowerCase() : null,
-      retreatCost: realRetreat ? (card.retreatCost ?? null) : null,
+      element: pokemonFacts?.element ?? (card.element ? card.element.toLowerCase() : null),
+      // Fossils are items to ptcgp-data; the deck rules need them told apart (game-facts.server.ts).
+      cardType: card.type?.toLowerCase() === "fossil" ? "fossil" : trainer && facts && facts.kind !== "pokemon" ? facts.kind : cardTypeOf(card.type, trainer),
+      stage: trainer ? null : (pokemonFacts?.stage ?? stageOf(card.stage)),
+      hp: pokemonFacts?.hp ?? (realHp ? (card.health ?? null) : null),
+      weakness: pokemonFacts ? (pokemonFacts.weakness ?? null) : card.weakness ? card.weakness.toLowerCase() : null,
+      retreatCost: pokemonFacts?.retreat ?? (realRetreat ? (card.retreatCost ?? null) : null),
+      attacks: pokemonFacts?.attacks ?? null,
+      evolvesFrom: pokemonFacts ? (pokemonFacts.evolvesFrom ?? null) : (card.evolvesFrom ?? null),
       searchText: cardSearchText(name, card.name, resolved.reading),
       packIds,
     });
   }
-  return { packs: packRows, cards: cardRows };
+  const tradeCosts = new Map<string, number>();
+  for (const [code, rarity] of Object.entries(source.rarities)) {
+    const display = rarityFromCode(code);
+    if (display && rarity.tradePrice != null) tradeCosts.set(display, rarity.tradePrice);
+  }
+  return { packs: packRows, cards: cardRows, tradeCosts, hasFacts: source.facts.length > 0 || source.extra.length > 0 };
+}
+
+const factsName = (name: string) => normaliseEnglish(name).replace(/[\s'.-]/g, "");
+
+/**
+ * The facts of one card of cards.json. ptcgp-data numbers some prints differently (its B3a was
+ * written on release day in another order: its B3a-001 is きずぐすり, the set's is アメタマ), so a
+ * print's facts count only when their name is the card's (or ends with it: "Origin Forme Palkia"
+ * for "Palkia"); otherwise the one card of that name with a print in the same set, if there is
+ * exactly one. Anything else gets no facts rather than another card's.
+ */
+function factsLookup(all: AbstractCardFacts[]): (id: string, set: string, english: string) => AbstractCardFacts | undefined {
+  const byPrint = new Map<string, AbstractCardFacts>();
+  const bySetName = new Map<string, Set<AbstractCardFacts>>();
+  for (const card of all) {
+    for (const print of card.prints) {
+      byPrint.set(print, card);
+      const key = `${print.slice(0, print.lastIndexOf("-"))}\t${factsName(card.name)}`;
+      bySetName.set(key, (bySetName.get(key) ?? new Set()).add(card));
+    }
+  }
+  return (id, set, english) => {
+    const name = factsName(english);
+    const printed = byPrint.get(id);
+    if (printed && factsName(printed.name).endsWith(name)) return printed;
+    const named = bySetName.get(`${set}\t${name}`);
+    return named?.size === 1 ? [...named][0] : undefined;
+  };
 }
 
 /** What search matches a card by: its name, kana reading and English name, folded. */
@@ -265,71 +312,37 @@ function stageOf(stage: string | number | null | undefined): string | null {
   return null;
 }
 
-/** Upserts rarities, packs and cards; running it twice changes nothing the second time. */
-export async function seedCatalogue(db: Db): Promise<{ packs: number; cards: number }> {
-  const catalogue = readCatalogue();
-  await db.transaction(async (tx) => {
-    // Admin-edited trade flags survive a re-seed: rarities are only inserted, never overwritten.
-    await tx.insert(rarities).values([...RARITIES]).onConflictDoNothing();
-    await tx
-      .insert(packs)
-      .values(catalogue.packs)
-      .onConflictDoUpdate({
-        target: packs.id,
-        set: {
-          nameJa: sql`excluded.name_ja`,
-          nameEn: sql`excluded.name_en`,
-          setCode: sql`excluded.set_code`,
-          setNameJa: sql`excluded.set_name_ja`,
-          setNameEn: sql`excluded.set_name_en`,
-          releaseDate: sql`excluded.release_date`,
-          sortOrder: sql`excluded.sort_order`,
-        },
-      });
-    for (let i = 0; i < catalogue.cards.length; i += 500) {
-      const batch = catalogue.cards.slice(i, i + 500);
-      await tx
-        .insert(cards)
-        .values(batch.map(({ packIds: _packIds, ...row }) => row))
-        .onConflictDoUpdate({
-          target: cards.id,
-          set: {
-            name: sql`excluded.name`,
-            nameReading: sql`excluded.name_reading`,
-            nameEn: sql`excluded.name_en`,
-            rarity: sql`excluded.rarity`,
-            imageFile: sql`excluded.image_file`,
-            element: sql`excluded.element`,
-            cardType: sql`excluded.card_type`,
-            stage: sql`excluded.stage`,
-            hp: sql`excluded.hp`,
-            weakness: sql`excluded.weakness`,
-            retreatCost: sql`excluded.retreat_cost`,
-            searchText: sql`excluded.search_text`,
-          },
-        });
-      const links = batch.flatMap((c) => c.packIds.map((packId) => ({ cardId: c.id as string, packId })));
-      if (links.length) await tx.insert(cardPacks).values(links).onConflictDoNothing();
-    }
-  });
-  invalidateCardIndex(db);
-  return { packs: catalogue.packs.length, cards: catalogue.cards.length };
+export type { CardAttack };
+
+/**
+ * Brings what is new in the vendored catalogue into the database (first start, `npm run db:seed`):
+ * new sets, packs and cards, and facts a card lacks. It never renames or overwrites a card, so an
+ * admin's corrections stand; renames from a newer copy go through `cards:update --apply`.
+ * Running it twice changes nothing the second time.
+ */
+export async function seedCatalogue(db: Db, catalogue: Catalogue = readCatalogue()): Promise<{ packs: number; cards: number; plan: CataloguePlan }> {
+  const plan = await applyCatalogueUpdate(db, catalogue, "add");
+  return { packs: catalogue.packs.length, cards: catalogue.cards.length, plan };
+}
+
+/** True when the database holds everything the vendored catalogue would add (start-up skips the import then). */
+export async function hasCatalogue(db: Db): Promise<boolean> {
+  return !(await planCatalogueUpdate(db, readCatalogue(), "add")).changes;
 }
 
 /**
- * True when the catalogue has been loaded before in its current shape (start-up skips the
- * import then). Catalogue cards loaded before the image file names were kept get re-seeded
- * once, which also gives them their readings; so do packs still named in English only.
+ * An admin's correction of a card's Japanese name, with where it comes from (false: no such card).
+ * The note marks the name as the admin's: start-up and catalogue updates keep it (the update's
+ * preview says so).
  */
-export async function hasCatalogue(db: Db): Promise<boolean> {
-  const [row] = await db.select({ n: count() }).from(packs);
-  if ((row?.n ?? 0) === 0) return false;
-  const [stale] = await db
-    .select({ n: count() })
-    .from(cards)
-    .where(and(isNotNull(cards.setCode), isNull(cards.imageFile)));
-  if ((stale?.n ?? 0) > 0) return false;
-  // Packs loaded before their set's Japanese name was verified carry the bare English name.
-  const [untranslated] = await db.select({ n: count() }).from(packs).where(sql`${packs.nameJa} = ${packs.nameEn} and ${packs.setCode} not like 'PROMO%'`);
-  return (untranslated?.n ?? 0) === 0;
+export async function correctCardName(db: Db, cardId: string, correction: { name: string; reading?: string; note: string }): Promise<boolean> {
+  const [card] = await db.select({ nameEn: cards.nameEn }).from(cards).where(eq(cards.id, cardId));
+  if (!card) return false;
+  const reading = correction.reading ?? "";
+  await db
+    .update(cards)
+    .set({ name: correction.name, nameReading: reading, nameNote: correction.note, searchText: cardSearchText(correction.name, card.nameEn, reading) })
+    .where(eq(cards.id, cardId));
+  invalidateCardIndex(db);
+  return true;
 }

@@ -1,6 +1,4 @@
-import { createRequire } from "node:module";
-
-const require = createRequire(import.meta.url);
+import { readCatalogue } from "./catalogue.server";
 
 /**
  * What the deck rules need to know about a card: whether it is a Pokémon or a trainer card and,
@@ -13,25 +11,19 @@ const require = createRequire(import.meta.url);
  */
 export type CardGameFacts = { kind: "pokemon" | "trainer"; basic: boolean; fossil: boolean };
 
-type ExtraCard = { set: string; number: number; type?: string; stage?: string | number | null };
-
 let facts: Map<string, CardGameFacts> | null = null;
 
+// Read from the vendored catalogue as the seed reads it, so the deck rules and the card pages
+// agree on what a card is.
 function load(): Map<string, CardGameFacts> {
-  const rows = require("pokemon-tcg-pocket-database/dist/cards.extra.json") as ExtraCard[];
   const map = new Map<string, CardGameFacts>();
-  for (const row of rows) {
-    const type = row.type?.toLowerCase();
-    if (!type) continue;
-    const id = `${row.set}-${String(row.number).padStart(3, "0")}`;
-    if (type === "pokemon") {
-      // The package writes the Basic stage as "basic" (and 0 in newer sets); 1 and 2 evolve.
-      const stage = row.stage;
-      if (stage === undefined || stage === null) continue;
-      map.set(id, { kind: "pokemon", basic: stage === "basic" || stage === 0, fossil: false });
-    } else if (type === "fossil") {
+  for (const card of readCatalogue().cards) {
+    const id = String(card.id);
+    if (card.cardType === "pokemon") {
+      if (card.stage) map.set(id, { kind: "pokemon", basic: card.stage === "basic", fossil: false });
+    } else if (card.cardType === "fossil") {
       map.set(id, { kind: "trainer", basic: false, fossil: true });
-    } else if (type === "supporter" || type === "item" || type === "tool") {
+    } else if (card.cardType === "supporter" || card.cardType === "item" || card.cardType === "tool" || card.cardType === "stadium") {
       map.set(id, { kind: "trainer", basic: false, fossil: false });
     }
   }
@@ -44,7 +36,6 @@ export function cardGameFacts(cardId: string): CardGameFacts | null {
   return facts.get(cardId) ?? null;
 }
 
-type EvolutionRow = { name: string; evolvesFrom?: string };
 let evolvesFrom: Map<string, string> | null = null;
 
 /** "Charizard ex" → "Charizard"; "Mega Gyarados ex" keeps its Mega (it is its own card). */
@@ -53,15 +44,17 @@ export function speciesOf(nameEn: string): string {
 }
 
 /**
- * What a Pokémon evolves from, by English species name, from every card the package describes.
- * Newer sets the package has not described yet share it through the species: a B3 Charmeleon
+ * What a Pokémon evolves from, by English species name, from every card the catalogue describes.
+ * Newer sets the facts do not describe yet share it through the species: a B3 Charmeleon
  * evolves from Charmander as the A1 one does. Null when unknown or a Basic Pokémon.
  */
 export function speciesEvolvesFrom(nameEn: string): string | null {
   if (!evolvesFrom) {
-    const rows = require("pokemon-tcg-pocket-database/dist/cards.extra.json") as EvolutionRow[];
     evolvesFrom = new Map();
-    for (const row of rows) if (row.evolvesFrom && !evolvesFrom.has(speciesOf(row.name))) evolvesFrom.set(speciesOf(row.name), row.evolvesFrom);
+    for (const card of readCatalogue().cards) {
+      const species = speciesOf(card.nameEn ?? "");
+      if (card.evolvesFrom && !evolvesFrom.has(species)) evolvesFrom.set(species, card.evolvesFrom);
+    }
   }
   return evolvesFrom.get(speciesOf(nameEn)) ?? null;
 }

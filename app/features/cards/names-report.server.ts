@@ -1,4 +1,4 @@
-import { readCatalogue, type CatalogueCardRow, type CataloguePack } from "./catalogue.server";
+import { hasVerifiedSetName, readCatalogue, type CatalogueCardRow, type CataloguePack } from "./catalogue.server";
 import { checkReading, type NameCheck } from "./japanese-names";
 import { romanisedToken } from "./romanisation";
 import { isTrainerCard } from "../../lib/card-face";
@@ -28,6 +28,11 @@ export type NamesReport = {
 /** A pack name is Japanese once no English word is left in it (プロモA keeps its letter). */
 export function isJapanesePackName(pack: Pick<CataloguePack, "nameJa">): boolean {
   return !/[A-Za-z]{2,}/.test(pack.nameJa);
+}
+
+/** A pack counts as named in Japanese when its set's name is verified and no English is left in it. */
+function isNamedPack(pack: Pick<CataloguePack, "nameJa" | "setCode">): boolean {
+  return hasVerifiedSetName(pack.setCode) && isJapanesePackName(pack);
 }
 
 export function isTrainer(card: Pick<CatalogueCardRow, "cardType">): boolean {
@@ -71,9 +76,9 @@ export function namesReport(catalogue = readCatalogue()): NamesReport {
     if (!card.stage) row.stage++;
     missing.set(setCode, row);
   }
-  const englishPacks = catalogue.packs.filter((p) => !isJapanesePackName(p)).map((p) => p.nameEn);
+  const englishPacks = catalogue.packs.filter((p) => !isNamedPack(p)).map((p) => `${p.nameEn} (shown as ${p.nameJa})`);
   const sets = new Map(catalogue.packs.map((p) => [p.setCode, p]));
-  const englishSets = [...sets.values()].filter((p) => !isJapanesePackName({ nameJa: p.setNameJa ?? "" })).map((p) => `${p.setCode} ${p.setNameEn}`);
+  const englishSets = [...sets.values()].filter((p) => !isNamedPack({ nameJa: p.setNameJa, setCode: p.setCode })).map((p) => `${p.setCode} ${p.setNameEn}`);
   return {
     cards: { japanese, total: catalogue.cards.length },
     pokemon: { japanese: japanese - trainersJapanese, total: catalogue.cards.length - trainers },
@@ -108,9 +113,9 @@ export function formatNamesReport(report: NamesReport): string {
   }
   lines.push(`Still English, cards (${report.englishCards.length} names):`);
   for (const e of report.englishCards) lines.push(`  ${e.name}${e.trainer ? " [trainer]" : ""} ×${e.cards}`);
-  lines.push(`Still English, packs (${report.englishPacks.length}):`);
+  lines.push(`Packs without a verified Japanese name (${report.englishPacks.length}):`);
   for (const p of report.englishPacks) lines.push(`  ${p}`);
-  lines.push(`Still English, sets (${report.englishSets.length}; shown as the code with the English name in parentheses):`);
+  lines.push(`Sets without a verified Japanese name (${report.englishSets.length}; a Japanese page shows the code alone, English mode the English name):`);
   for (const p of report.englishSets) lines.push(`  ${p}`);
   lines.push("Not in the catalogue (Pokémon cards without it; pages show nothing rather than a guess; cards registered by the CSV import can carry element, hp and retreat columns):");
   lines.push("  set      cards  type    HP  retreat  stage");

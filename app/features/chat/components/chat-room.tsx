@@ -27,6 +27,8 @@ export type ChatRoomProps = {
     wantAny: boolean;
     cards: RoomOfferCard[];
   };
+  /** Shinedust per rarity each player pays for the trade (shown with the offer's cards). */
+  tradeCosts?: Record<string, number>;
   initialMessages: ChatMessage[];
   initialState: RoomState;
   lastSeq: number;
@@ -157,7 +159,7 @@ export function ChatRoom(props: ChatRoomProps) {
               {t(OFFER_STATUS_KEYS[state.offerStatus] ?? "statusClosed")}
             </span>
           </div>
-          <RoomOfferCards cards={props.offer.cards} role={props.role} any={props.offer} />
+          <RoomOfferCards cards={props.offer.cards} role={props.role} any={props.offer} tradeCosts={props.tradeCosts} />
           {props.offer.comment ? <p className="mt-2 whitespace-pre-wrap text-sm text-slate-700">{props.offer.comment}</p> : null}
         </section>
 

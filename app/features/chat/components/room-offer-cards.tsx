@@ -3,6 +3,7 @@ import { cardPrint } from "../../../lib/card-print";
 import { displayRarity } from "../../../lib/rarity";
 import { useT } from "../../../lib/i18n";
 import { CardThumb } from "../../cards/components/card-image";
+import { TradeCosts } from "../../cards/components/trade-costs";
 import { chatMessages } from "../messages";
 import { readerSide, sidesForReader } from "../reader-side";
 
@@ -32,39 +33,42 @@ export function roomSideText(
 }
 
 /** The offer's cards in the chat room from the reader's side: あなたが渡す, then 相手から受け取る. */
-export function RoomOfferCards({ cards, role, any }: { cards: RoomOfferCard[]; role: "owner" | "partner"; any: RoomOfferAny }) {
+export function RoomOfferCards({ cards, role, any, tradeCosts = {} }: { cards: RoomOfferCard[]; role: "owner" | "partner"; any: RoomOfferAny; tradeCosts?: Record<string, number> }) {
   const t = useT(chatMessages);
   return (
-    <div className="mt-2 grid gap-2 sm:grid-cols-2">
-      {sidesForReader(role).map((side) => (
-        <div key={side} data-testid={`room-cards-${readerSide(side, role)}`}>
-          <h3 className="text-sm font-bold text-slate-700">{t(readerSide(side, role))}</h3>
-          {isAny(side, any) ? (
-            <p className="mt-1 text-sm" data-testid="room-any-side">
-              <span className="inline-block rounded border border-dashed border-slate-400 bg-white px-2 py-0.5 font-bold">{t("anySide")}</span>
-              <span className="ml-2 text-xs text-slate-600">{t("anySideHint")}</span>
-            </p>
-          ) : null}
-          <ul className="mt-1 flex flex-wrap gap-1 text-sm">
-            {cards
-              .filter((c) => c.side === side)
-              .map((c) => {
-                const print = cardPrint(c);
-                return (
-                  <li key={c.cardId} className="flex items-center gap-1.5 rounded border border-slate-200 bg-slate-50 py-0.5 pl-0.5 pr-2">
-                    <CardThumb face={c} />
-                    <span>
-                      {c.name} <span className="text-rarity">{displayRarity(c.rarity)}</span>
-                      {print ? <span className="ml-1 text-xs text-slate-600">{print}</span> : null}
-                      {c.count > 1 ? ` ×${c.count}` : ""}
-                    </span>
-                  </li>
-                );
-              })}
-          </ul>
-        </div>
-      ))}
-    </div>
+    <>
+      <div className="mt-2 grid gap-2 sm:grid-cols-2">
+        {sidesForReader(role).map((side) => (
+          <div key={side} data-testid={`room-cards-${readerSide(side, role)}`}>
+            <h3 className="text-sm font-bold text-slate-700">{t(readerSide(side, role))}</h3>
+            {isAny(side, any) ? (
+              <p className="mt-1 text-sm" data-testid="room-any-side">
+                <span className="inline-block rounded border border-dashed border-slate-400 bg-white px-2 py-0.5 font-bold">{t("anySide")}</span>
+                <span className="ml-2 text-xs text-slate-600">{t("anySideHint")}</span>
+              </p>
+            ) : null}
+            <ul className="mt-1 flex flex-wrap gap-1 text-sm">
+              {cards
+                .filter((c) => c.side === side)
+                .map((c) => {
+                  const print = cardPrint(c);
+                  return (
+                    <li key={c.cardId} className="flex items-center gap-1.5 rounded border border-slate-200 bg-slate-50 py-0.5 pl-0.5 pr-2">
+                      <CardThumb face={c} />
+                      <span>
+                        {c.name} <span className="text-rarity">{displayRarity(c.rarity)}</span>
+                        {print ? <span className="ml-1 text-xs text-slate-600">{print}</span> : null}
+                        {c.count > 1 ? ` ×${c.count}` : ""}
+                      </span>
+                    </li>
+                  );
+                })}
+            </ul>
+          </div>
+        ))}
+      </div>
+      <TradeCosts rarities={cards.map((c) => c.rarity)} costs={tradeCosts} />
+    </>
   );
 }
 

@@ -13,8 +13,8 @@ const give: ChosenCard[] = [
 ];
 const want: ChosenCard[] = [{ cardId: "A1-033", name: "ヒトカゲ", nameEn: "Charmander", rarity: "◆", count: 1 }];
 
-function render(locale: Locale): string {
-  const Page = () => createElement(OfferForm, { mode: "edit", initialGive: give, initialWant: want, rules, now: "2026-11-28T00:00:00.000Z" });
+function render(locale: Locale, tradeCosts?: Record<string, number>, cards = { give, want }): string {
+  const Page = () => createElement(OfferForm, { mode: "edit", initialGive: cards.give, initialWant: cards.want, rules, now: "2026-11-28T00:00:00.000Z", tradeCosts });
   const Stub = createRoutesStub([{ path: "/trades/new", Component: Page }]);
   return renderToStaticMarkup(createElement(LocaleContext.Provider, { value: locale }, createElement(Stub, { initialEntries: ["/trades/new"] })));
 }
@@ -34,5 +34,20 @@ describe("the offer form's chosen cards", () => {
     expect(html).toContain('aria-label="Remove Squirtle (A1 053)"');
     expect(html).toContain('aria-label="Remove Charmander"');
     expect(html.match(/chosen-card-print/g)).toHaveLength(2);
+  });
+});
+
+describe("the offer form's trade cost", () => {
+  it("says the shinedust each player needs per rarity chosen, from the rarities data", () => {
+    const rare: ChosenCard[] = [{ cardId: "A1-004", name: "フシギバナex", nameEn: "Venusaur ex", rarity: "◆◆◆◆", count: 1 }];
+    const other: ChosenCard[] = [{ cardId: "A1-034", name: "リザードンex", nameEn: "Charizard ex", rarity: "◆◆◆◆", count: 1 }];
+    const html = render("ja", { "◆": 0, "◆◆◆◆": 5000 }, { give: rare, want: other });
+    expect(html).toContain("トレードに必要なシャインダスト（お互いに）");
+    expect(html).toMatch(/data-trade-cost="◆◆◆◆"><span class="text-rarity">◆◆◆◆<\/span> 5,000</);
+    expect(render("ja", { "◆": 0 })).toMatch(/data-trade-cost="◆"><span class="text-rarity">◆<\/span> 不要</);
+  });
+
+  it("shows nothing for a rarity the data gives no price", () => {
+    expect(render("ja", {})).not.toContain("data-trade-cost");
   });
 });

@@ -5,6 +5,7 @@ import { SubmitButton } from "../../../components/ui/submit-button";
 import { useLocale, useT, type Locale } from "../../../lib/i18n";
 import { cardName } from "../../../lib/card-name";
 import { CardSearch } from "../../cards/components/card-search";
+import { TradeCosts } from "../../cards/components/trade-costs";
 import { displayRarity } from "../../../lib/rarity";
 import { cardPrint } from "../../../lib/card-print";
 import type { CardSearchResult } from "../../cards/types";
@@ -104,6 +105,7 @@ export function OfferForm({
   intent,
   rules,
   now,
+  tradeCosts = {},
 }: {
   initialGive?: ChosenCard[];
   initialWant?: ChosenCard[];
@@ -118,6 +120,8 @@ export function OfferForm({
   /** The trade rules (trade-rules.server.ts) and the server's time: a card they close is refused at once. */
   rules: TradeRules;
   now: string;
+  /** Shinedust per rarity each side pays (cards.server.ts rarityTradeCosts), shown under the pairs. */
+  tradeCosts?: Record<string, number>;
 }) {
   const tRules = useT(tradeRulesMessages);
   const t = useT(tradesMessages);
@@ -267,6 +271,7 @@ export function OfferForm({
         ) : (
           <p className="mt-2 text-sm text-slate-600">{t("noCardsChosen")}</p>
         )}
+        <TradeCosts rarities={[...(giveAny ? [] : give), ...(wantAny ? [] : want)].map((c) => c.rarity)} costs={tradeCosts} />
       </section>
 
       <TextareaField
