@@ -22,8 +22,8 @@ export const meta: Route.MetaFunction = (args) => {
  * mails a password-reset link to the address the account is at afterwards. No session is needed:
  * the signed token names the account.
  */
-export async function loader({ request, context }: Route.LoaderArgs) {
-  const token = new URL(request.url).searchParams.get("token") ?? "";
+export async function loader({ url, context }: Route.LoaderArgs) {
+  const token = url.searchParams.get("token") ?? "";
   return { token, ...(await notMeLink(context.db, context.env, token)) };
 }
 

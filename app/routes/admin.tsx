@@ -21,10 +21,9 @@ export const meta: Route.MetaFunction = (args) => {
   return seoMeta(args, { title: translate(adminMessages, locale, "title"), description, noindex: true });
 };
 
-export async function loader({ request, context }: Route.LoaderArgs) {
+export async function loader({ request, url, context }: Route.LoaderArgs) {
   // 401 / 403 before anything of the admin data is read (docs/product-rules.md §6).
   const viewer = await requireAdmin(request, context);
-  const url = new URL(request.url);
   const tab = adminTabFromUrl(url);
   const load = ADMIN_TAB_DATA[tab];
   // Each tab loads its data only when it is selected (docs/product-rules.md §4).

@@ -11,8 +11,8 @@ import { seoMeta } from "../lib/seo";
 import type { Route } from "./+types/articles";
 
 /** /articles?category=&page= — public articles newest first; an unknown category or page is a real 404. */
-export async function loader({ request, context }: Route.LoaderArgs) {
-  const params = new URL(request.url).searchParams;
+export async function loader({ request, url, context }: Route.LoaderArgs) {
+  const params = url.searchParams;
   const category = params.get("category") || null;
   if (category !== null && !isArticleCategory(category)) throw pageError(new HttpError("not_found"), localeFromRequest(request));
   const pageParam = params.get("page");
@@ -26,7 +26,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 export const meta: Route.MetaFunction = (args) => {
   const locale = localeOfMatches(args.matches);
   const list = translate(articlesMessages, locale, "pageTitle");
-  const loaded = args.data;
+  const loaded = args.loaderData;
   const category = loaded?.category ? categoryLabel(loaded.category, locale) : null;
   const base = category ? translate(articlesMessages, locale, "categoryPageTitle", { category }) : list;
   const title = loaded && loaded.page > 1 ? `${base}（${translate(articlesMessages, locale, "pageN", { page: loaded.page })}）` : base;

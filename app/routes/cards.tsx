@@ -20,8 +20,7 @@ const FILTER_LABEL = "block text-sm font-medium";
 const DEFAULT_PACK = "dialga";
 const RARITY_CODES = new Set(RARITIES.map((r) => r.code));
 
-export async function loader({ request, context }: Route.LoaderArgs) {
-  const url = new URL(request.url);
+export async function loader({ request, url, context }: Route.LoaderArgs) {
   const locale = localeFromRequest(request);
   // The pack list changes only on import (which clears this cache).
   const packs = await listPacks(context.db);
@@ -60,7 +59,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 export const meta: Route.MetaFunction = (args) => {
-  const { data } = args;
+  const { loaderData: data } = args;
   const locale = localeOfMatches(args.matches);
   const database = translate(cardsMessages, locale, "pageTitle");
   return seoMeta(args, {

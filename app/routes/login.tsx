@@ -21,8 +21,7 @@ export const meta: Route.MetaFunction = (args) => {
   return seoMeta(args, { title: translate(usersMessages, locale, "loginTitle"), description: translate(usersMessages, locale, "loginDescription"), noindex: true });
 };
 
-export async function loader({ request, context }: Route.LoaderArgs) {
-  const url = new URL(request.url);
+export async function loader({ request, url, context }: Route.LoaderArgs) {
   // Already signed in: go where the guard wanted to send them.
   if (await getViewer(request, context)) throw redirect(safeRedirect(url.searchParams.get("redirectTo")));
   return null;

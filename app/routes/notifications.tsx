@@ -22,9 +22,9 @@ export const meta: Route.MetaFunction = (args) => {
   return seoMeta(args, { title: translate(notificationsMessages, locale, "title"), description: translate(notificationsMessages, locale, "description"), noindex: true });
 };
 
-export async function loader({ request, context }: Route.LoaderArgs) {
+export async function loader({ request, url, context }: Route.LoaderArgs) {
   const viewer = await requireViewer(request, context);
-  const rawCursor = new URL(request.url).searchParams.get("before");
+  const rawCursor = url.searchParams.get("before");
   const cursor = rawCursor === null ? undefined : NotificationCursorSchema.safeParse(rawCursor);
   if (cursor && !cursor.success) throw pageError(new InputError("unreadable"), localeFromRequest(request));
   // One round trip for the page's reads (docs/decisions/026).

@@ -18,13 +18,13 @@ export function meta(args: Route.MetaArgs) {
  * client's RFC 8058 one-click "List-Unsubscribe=One-Click" — turns all notification mail off.
  * The signed token names the player: no session is needed.
  */
-export async function loader({ request, context }: Route.LoaderArgs) {
-  const token = new URL(request.url).searchParams.get("token");
+export async function loader({ url, context }: Route.LoaderArgs) {
+  const token = url.searchParams.get("token");
   return { token, valid: verifyUnsubscribeToken(context.env.authSecret, token) !== null, done: false };
 }
 
-export async function action({ request, context }: Route.ActionArgs) {
-  const token = new URL(request.url).searchParams.get("token");
+export async function action({ url, context }: Route.ActionArgs) {
+  const token = url.searchParams.get("token");
   const userId = verifyUnsubscribeToken(context.env.authSecret, token);
   if (!userId) return new Response(null, { status: 400 });
   await turnOffAllMail(context.db, userId);

@@ -29,11 +29,10 @@ export const meta: Route.MetaFunction = (args) => {
   return seoMeta(args, { title, description: title, noindex: true });
 };
 
-export async function loader({ request, context }: Route.LoaderArgs) {
+export async function loader({ request, url, context }: Route.LoaderArgs) {
   const viewer = await requireViewer(request, context);
   const summary = await getAccountSummary(context.db, viewer.id);
   if (!summary) throw pageError(new HttpError("not_found"), localeFromRequest(request));
-  const url = new URL(request.url);
   return {
     account: summary,
     sessions: await listSessions(context.db, viewer.id, sessionTokenFromCookie(request.headers.get("cookie"), context.env)),

@@ -31,7 +31,7 @@ export const meta: Route.MetaFunction = (args) => {
   return seoMeta(args, { title: translate(usersMessages, locale, "profileTitle"), description: translate(usersMessages, locale, "profileDescription"), noindex: true });
 };
 
-export async function loader({ request, context }: Route.LoaderArgs) {
+export async function loader({ request, url, context }: Route.LoaderArgs) {
   const viewer = await requireViewer(request, context);
   // One round trip for the page's reads (docs/decisions/026).
   const page = await readProfilePage(context.db, viewer.id);
@@ -50,10 +50,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     chatRooms,
     myOffers,
     blockedUsers,
-    unblocked: new URL(request.url).searchParams.get("unblocked") === "1",
+    unblocked: url.searchParams.get("unblocked") === "1",
     // Sent here by 募集を作成 or 交渉する without a friend ID: say why, and go back after saving.
-    needFriendId: new URL(request.url).searchParams.get("need") === "friendId",
-    redirectTo: safeRedirect(new URL(request.url).searchParams.get("redirectTo"), ""),
+    needFriendId: url.searchParams.get("need") === "friendId",
+    redirectTo: safeRedirect(url.searchParams.get("redirectTo"), ""),
     now: new Date().toISOString(),
   };
 }

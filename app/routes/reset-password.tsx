@@ -22,8 +22,8 @@ export const meta: Route.MetaFunction = (args) => {
   return seoMeta(args, { title: translate(accountMessages, locale, "resetTitle"), description: translate(accountMessages, locale, "resetDescription"), noindex: true });
 };
 
-export async function loader({ request, context }: Route.LoaderArgs) {
-  const token = new URL(request.url).searchParams.get("token") ?? "";
+export async function loader({ url, context }: Route.LoaderArgs) {
+  const token = url.searchParams.get("token") ?? "";
   return { token, valid: token.length > 0 && token.length <= 200 && (await isResetTokenCurrent(context.db, token)) };
 }
 

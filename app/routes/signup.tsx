@@ -25,8 +25,7 @@ export const meta: Route.MetaFunction = (args) => {
   return seoMeta(args, { title: translate(usersMessages, locale, "signupTitle"), description: translate(usersMessages, locale, "signupDescription"), noindex: true });
 };
 
-export async function loader({ request, context }: Route.LoaderArgs) {
-  const url = new URL(request.url);
+export async function loader({ request, url, context }: Route.LoaderArgs) {
   if (await getViewer(request, context)) throw redirect(safeRedirect(url.searchParams.get("redirectTo"), "/profile"));
   return null;
 }

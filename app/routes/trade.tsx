@@ -37,12 +37,11 @@ type Done = (typeof DONE)[number];
 const OWNER_DONE: readonly Done[] = ["posted", "saved", "bumped", "closed", "completed"];
 const DONE_OF = { save: "saved", bump: "bumped", close: "closed", complete: "completed", report: "reported" } as const satisfies Record<string, Done>;
 
-export const loader = withPageErrors(async function loader({ request, params, context }: Route.LoaderArgs) {
+export const loader = withPageErrors(async function loader({ request, url, params, context }: Route.LoaderArgs) {
   const locale = localeFromRequest(request);
   const viewer = await getViewer(request, context);
   const offer = await getOffer(context.db, params.id, viewer?.id);
   if (!offer) throw new TradeError("not_found");
-  const url = new URL(request.url);
   const isOwner = viewer?.id === offer.ownerId;
   const doneParam = url.searchParams.get("done");
   // A shared or copied URL still carrying ?done= shows nothing to anyone else.
@@ -78,7 +77,7 @@ export const loader = withPageErrors(async function loader({ request, params, co
 });
 
 export const meta: Route.MetaFunction = (args) => {
-  const { data } = args;
+  const { loaderData: data } = args;
   const locale = localeOfMatches(args.matches);
   const title = data?.title ?? translate(tradesMessages, locale, "boardTitle");
   return seoMeta(args, {

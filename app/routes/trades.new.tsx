@@ -17,16 +17,15 @@ import type { Route } from "./+types/trades.new";
 // Posting needs a signed-in user with a friend ID: without one, the profile page comes first,
 // says why, and comes back here once it is saved — with the query kept, so a deck recipe's
 // prefilled 求 side (?want=…) survives the detour.
-function needFriendId(request: Request) {
-  const { pathname, search } = new URL(request.url);
+function needFriendId({ pathname, search }: URL) {
   return `/profile?need=friendId&redirectTo=${encodeURIComponent(pathname + search)}`;
 }
-export async function loader({ request, context }: Route.LoaderArgs) {
+export async function loader({ request, url, context }: Route.LoaderArgs) {
   const viewer = await requireViewer(request, context);
-  if (!viewer.friendId) throw redirect(needFriendId(request));
+  if (!viewer.friendId) throw redirect(needFriendId(url));
   const locale = localeFromRequest(request);
   // ?want=A1-096*2,… starts the 求 side (a deck recipe's 「足りないカードを募集する」).
-  const [want, rules] = await Promise.all([offerPrefill(context.db, offerPrefillFromParams(new URL(request.url).searchParams)), loadTradeRules(context.db)]);
+  const [want, rules] = await Promise.all([offerPrefill(context.db, offerPrefillFromParams(url.searchParams)), loadTradeRules(context.db)]);
   return {
     want,
     rules,
@@ -36,9 +35,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   };
 }
 
-export async function action({ request, context }: Route.ActionArgs) {
+export async function action({ request, url, context }: Route.ActionArgs) {
   const viewer = await requireViewer(request, context);
-  if (!viewer.friendId) throw redirect(needFriendId(request));
+  if (!viewer.friendId) throw redirect(needFriendId(url));
   const locale = localeFromRequest(request);
   const form = await readFormData(request);
   try {
@@ -50,7 +49,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export const meta: Route.MetaFunction = (args) =>
-  seoMeta(args, { title: args.data?.title ?? translate(tradesMessages, localeOfMatches(args.matches), "newOfferTitle"), description: args.data?.description, noindex: true });
+  seoMeta(args, { title: args.loaderData?.title ?? translate(tradesMessages, localeOfMatches(args.matches), "newOfferTitle"), description: args.loaderData?.description, noindex: true });
 
 export default function NewOffer({ loaderData, actionData }: Route.ComponentProps) {
   const t = useT(tradesMessages);

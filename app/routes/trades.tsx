@@ -26,8 +26,7 @@ import { seoMeta } from "../lib/seo";
 import { SelectField } from "../components/ui/form-field";
 import type { Route } from "./+types/trades";
 
-export async function loader({ request, context }: Route.LoaderArgs) {
-  const url = new URL(request.url);
+export async function loader({ request, url, context }: Route.LoaderArgs) {
   const locale = localeFromRequest(request);
   const viewer = await getViewer(request, context);
   const view = url.searchParams.get("view") === "matches" ? "matches" : "all";
@@ -91,7 +90,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 export const meta: Route.MetaFunction = (args) => {
-  const { data } = args;
+  const { loaderData: data } = args;
   const title = data?.title ?? translate(tradesMessages, localeOfMatches(args.matches), "boardTitle");
   // マッチ is personal and an empty board has nothing to find: neither is indexed. Filters and
   // cursors are views of the one board, whose canonical URL is /trades.

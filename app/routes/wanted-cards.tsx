@@ -19,10 +19,10 @@ import type { Route } from "./+types/wanted-cards";
  * page: it hears `{ok, cardId, wanted}`, or the page refusal `{code, message}` with its status,
  * shown next to the chip.
  */
-export const action = withPageErrors(async function action({ request, context }: Route.ActionArgs) {
+export const action = withPageErrors(async function action({ request, url, context }: Route.ActionArgs) {
   const viewer = await requireViewer(request, context);
   const form = await readFormData(request);
-  const fields = { ...Object.fromEntries(new URL(request.url).searchParams), ...Object.fromEntries(form) };
+  const fields = { ...Object.fromEntries(url.searchParams), ...Object.fromEntries(form) };
   const parsed = WantedCardFormSchema.safeParse(fields);
   const inline = fields.answer === "inline";
   try {
