@@ -9,6 +9,7 @@ import { readFormData } from "../lib/forms.server";
 import { translate, useT } from "../lib/i18n";
 import { seoMeta } from "../lib/seo";
 import type { Route } from "./+types/account.not-me";
+import { pageUrlOf } from "../lib/data-url";
 
 export const meta: Route.MetaFunction = (args) => {
   const locale = localeOfMatches(args.matches);
@@ -22,7 +23,8 @@ export const meta: Route.MetaFunction = (args) => {
  * mails a password-reset link to the address the account is at afterwards. No session is needed:
  * the signed token names the account.
  */
-export async function loader({ url, context }: Route.LoaderArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const url = pageUrlOf(request);
   const token = url.searchParams.get("token") ?? "";
   return { token, ...(await notMeLink(context.db, context.env, token)) };
 }

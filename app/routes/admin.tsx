@@ -10,6 +10,7 @@ import { translate, useT } from "../lib/i18n";
 import { seoMeta } from "../lib/seo";
 import { requestLog } from "../lib/logger.server";
 import type { Route } from "./+types/admin";
+import { pageUrlOf } from "../lib/data-url";
 
 export const meta: Route.MetaFunction = (args) => {
   const locale = localeOfMatches(args.matches);
@@ -21,7 +22,8 @@ export const meta: Route.MetaFunction = (args) => {
   return seoMeta(args, { title: translate(adminMessages, locale, "title"), description, noindex: true });
 };
 
-export async function loader({ request, url, context }: Route.LoaderArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const url = pageUrlOf(request);
   // 401 / 403 before anything of the admin data is read (docs/product-rules.md §6).
   const viewer = await requireAdmin(request, context);
   const tab = adminTabFromUrl(url);

@@ -9,9 +9,11 @@ import { listPublicArticles } from "../features/articles/public.server";
 import { translate, useLocale, useT } from "../lib/i18n";
 import { seoMeta } from "../lib/seo";
 import type { Route } from "./+types/articles";
+import { pageUrlOf } from "../lib/data-url";
 
 /** /articles?category=&page= — public articles newest first; an unknown category or page is a real 404. */
-export async function loader({ request, url, context }: Route.LoaderArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const url = pageUrlOf(request);
   const params = url.searchParams;
   const category = params.get("category") || null;
   if (category !== null && !isArticleCategory(category)) throw pageError(new HttpError("not_found"), localeFromRequest(request));

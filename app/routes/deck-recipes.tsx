@@ -15,8 +15,10 @@ import { seoMeta } from "../lib/seo";
 import { errorFields, requestLog } from "../lib/logger.server";
 import { SelectField } from "../components/ui/form-field";
 import type { Route } from "./+types/deck-recipes";
+import { pageUrlOf } from "../lib/data-url";
 
-export async function loader({ url, context }: Route.LoaderArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const url = pageUrlOf(request);
   const filters = deckListFiltersFromParams(url.searchParams);
   let cursor = url.searchParams.get("cursor") || null;
   let page: { decks: DeckSummary[]; nextCursor: string | null } = { decks: [], nextCursor: null };

@@ -15,13 +15,15 @@ import type { Route } from "./+types/login";
 import { readFormData } from "../lib/forms.server";
 import { accountLoginRefusal, authRefusal } from "../features/users/account-auth.server";
 import { ForgotPasswordLink, LoginNotices } from "../features/users/components/login-notices";
+import { pageUrlOf } from "../lib/data-url";
 
 export const meta: Route.MetaFunction = (args) => {
   const locale = localeOfMatches(args.matches);
   return seoMeta(args, { title: translate(usersMessages, locale, "loginTitle"), description: translate(usersMessages, locale, "loginDescription"), noindex: true });
 };
 
-export async function loader({ request, url, context }: Route.LoaderArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const url = pageUrlOf(request);
   // Already signed in: go where the guard wanted to send them.
   if (await getViewer(request, context)) throw redirect(safeRedirect(url.searchParams.get("redirectTo")));
   return null;

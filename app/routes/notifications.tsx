@@ -16,13 +16,15 @@ import { readFormData } from "../lib/forms.server";
 import { translate, useT } from "../lib/i18n";
 import { seoMeta } from "../lib/seo";
 import type { Route } from "./+types/notifications";
+import { pageUrlOf } from "../lib/data-url";
 
 export const meta: Route.MetaFunction = (args) => {
   const locale = localeOfMatches(args.matches);
   return seoMeta(args, { title: translate(notificationsMessages, locale, "title"), description: translate(notificationsMessages, locale, "description"), noindex: true });
 };
 
-export async function loader({ request, url, context }: Route.LoaderArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const url = pageUrlOf(request);
   const viewer = await requireViewer(request, context);
   const rawCursor = url.searchParams.get("before");
   const cursor = rawCursor === null ? undefined : NotificationCursorSchema.safeParse(rawCursor);

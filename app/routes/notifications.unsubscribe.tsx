@@ -6,6 +6,7 @@ import { turnOffAllMail } from "../features/push/preferences.server";
 import { translate, useT } from "../lib/i18n";
 import { seoMeta } from "../lib/seo";
 import type { Route } from "./+types/notifications.unsubscribe";
+import { pageUrlOf } from "../lib/data-url";
 
 export function meta(args: Route.MetaArgs) {
   const locale = localeOfMatches(args.matches);
@@ -18,12 +19,14 @@ export function meta(args: Route.MetaArgs) {
  * client's RFC 8058 one-click "List-Unsubscribe=One-Click" — turns all notification mail off.
  * The signed token names the player: no session is needed.
  */
-export async function loader({ url, context }: Route.LoaderArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const url = pageUrlOf(request);
   const token = url.searchParams.get("token");
   return { token, valid: verifyUnsubscribeToken(context.env.authSecret, token) !== null, done: false };
 }
 
-export async function action({ url, context }: Route.ActionArgs) {
+export async function action({ request, context }: Route.ActionArgs) {
+  const url = pageUrlOf(request);
   const token = url.searchParams.get("token");
   const userId = verifyUnsubscribeToken(context.env.authSecret, token);
   if (!userId) return new Response(null, { status: 400 });

@@ -22,6 +22,7 @@ import { readFormData } from "../lib/forms.server";
 import { localeFromRequest, translate, type Locale } from "../lib/i18n";
 import { seoMeta } from "../lib/seo";
 import type { Route } from "./+types/profile.account";
+import { pageUrlOf } from "../lib/data-url";
 
 export const meta: Route.MetaFunction = (args) => {
   const locale = localeOfMatches(args.matches);
@@ -29,7 +30,8 @@ export const meta: Route.MetaFunction = (args) => {
   return seoMeta(args, { title, description: title, noindex: true });
 };
 
-export async function loader({ request, url, context }: Route.LoaderArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const url = pageUrlOf(request);
   const viewer = await requireViewer(request, context);
   const summary = await getAccountSummary(context.db, viewer.id);
   if (!summary) throw pageError(new HttpError("not_found"), localeFromRequest(request));

@@ -25,13 +25,15 @@ import type { Route } from "./+types/profile";
 import { readFormData } from "../lib/forms.server";
 import { AccountCard } from "../features/users/components/account-card";
 import { NotificationSettings } from "../features/push/components/notification-settings";
+import { pageUrlOf } from "../lib/data-url";
 
 export const meta: Route.MetaFunction = (args) => {
   const locale = localeOfMatches(args.matches);
   return seoMeta(args, { title: translate(usersMessages, locale, "profileTitle"), description: translate(usersMessages, locale, "profileDescription"), noindex: true });
 };
 
-export async function loader({ request, url, context }: Route.LoaderArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const url = pageUrlOf(request);
   const viewer = await requireViewer(request, context);
   // One round trip for the page's reads (docs/decisions/026).
   const page = await readProfilePage(context.db, viewer.id);

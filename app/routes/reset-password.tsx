@@ -16,13 +16,15 @@ import { readFormData } from "../lib/forms.server";
 import { localeFromRequest, translate, useT, type Locale } from "../lib/i18n";
 import { seoMeta } from "../lib/seo";
 import type { Route } from "./+types/reset-password";
+import { pageUrlOf } from "../lib/data-url";
 
 export const meta: Route.MetaFunction = (args) => {
   const locale = localeOfMatches(args.matches);
   return seoMeta(args, { title: translate(accountMessages, locale, "resetTitle"), description: translate(accountMessages, locale, "resetDescription"), noindex: true });
 };
 
-export async function loader({ url, context }: Route.LoaderArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const url = pageUrlOf(request);
   const token = url.searchParams.get("token") ?? "";
   return { token, valid: token.length > 0 && token.length <= 200 && (await isResetTokenCurrent(context.db, token)) };
 }

@@ -19,13 +19,15 @@ import { readFormData } from "../lib/forms.server";
 import { senderAddress } from "../features/users/mail-address";
 import { VERIFIED_CALLBACK } from "../features/users/account-links";
 import { SignupCheckMail } from "../features/users/components/signup-check-mail";
+import { pageUrlOf } from "../lib/data-url";
 
 export const meta: Route.MetaFunction = (args) => {
   const locale = localeOfMatches(args.matches);
   return seoMeta(args, { title: translate(usersMessages, locale, "signupTitle"), description: translate(usersMessages, locale, "signupDescription"), noindex: true });
 };
 
-export async function loader({ request, url, context }: Route.LoaderArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const url = pageUrlOf(request);
   if (await getViewer(request, context)) throw redirect(safeRedirect(url.searchParams.get("redirectTo"), "/profile"));
   return null;
 }

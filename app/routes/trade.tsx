@@ -30,6 +30,7 @@ import { wantedAmong } from "../features/notifications/want-list.server";
 import { cardName } from "../lib/card-name";
 import { refusalOf } from "../lib/form-refusal";
 import type { Route } from "./+types/trade";
+import { pageUrlOf } from "../lib/data-url";
 
 const DONE = ["posted", "saved", "bumped", "closed", "completed", "reported"] as const;
 type Done = (typeof DONE)[number];
@@ -37,7 +38,8 @@ type Done = (typeof DONE)[number];
 const OWNER_DONE: readonly Done[] = ["posted", "saved", "bumped", "closed", "completed"];
 const DONE_OF = { save: "saved", bump: "bumped", close: "closed", complete: "completed", report: "reported" } as const satisfies Record<string, Done>;
 
-export const loader = withPageErrors(async function loader({ request, url, params, context }: Route.LoaderArgs) {
+export const loader = withPageErrors(async function loader({ request, params, context }: Route.LoaderArgs) {
+  const url = pageUrlOf(request);
   const locale = localeFromRequest(request);
   const viewer = await getViewer(request, context);
   const offer = await getOffer(context.db, params.id, viewer?.id);

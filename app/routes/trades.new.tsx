@@ -13,6 +13,7 @@ import { localeOfMatches } from "../components/layout/meta-locale";
 import { seoMeta } from "../lib/seo";
 import { refusalOf } from "../lib/form-refusal";
 import type { Route } from "./+types/trades.new";
+import { pageUrlOf } from "../lib/data-url";
 
 // Posting needs a signed-in user with a friend ID: without one, the profile page comes first,
 // says why, and comes back here once it is saved — with the query kept, so a deck recipe's
@@ -20,7 +21,8 @@ import type { Route } from "./+types/trades.new";
 function needFriendId({ pathname, search }: URL) {
   return `/profile?need=friendId&redirectTo=${encodeURIComponent(pathname + search)}`;
 }
-export async function loader({ request, url, context }: Route.LoaderArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const url = pageUrlOf(request);
   const viewer = await requireViewer(request, context);
   if (!viewer.friendId) throw redirect(needFriendId(url));
   const locale = localeFromRequest(request);
@@ -35,7 +37,8 @@ export async function loader({ request, url, context }: Route.LoaderArgs) {
   };
 }
 
-export async function action({ request, url, context }: Route.ActionArgs) {
+export async function action({ request, context }: Route.ActionArgs) {
+  const url = pageUrlOf(request);
   const viewer = await requireViewer(request, context);
   if (!viewer.friendId) throw redirect(needFriendId(url));
   const locale = localeFromRequest(request);

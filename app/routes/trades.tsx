@@ -25,8 +25,10 @@ import { localeOfMatches } from "../components/layout/meta-locale";
 import { seoMeta } from "../lib/seo";
 import { SelectField } from "../components/ui/form-field";
 import type { Route } from "./+types/trades";
+import { pageUrlOf } from "../lib/data-url";
 
-export async function loader({ request, url, context }: Route.LoaderArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const url = pageUrlOf(request);
   const locale = localeFromRequest(request);
   const viewer = await getViewer(request, context);
   const view = url.searchParams.get("view") === "matches" ? "matches" : "all";

@@ -9,6 +9,7 @@ import { formError, withPageErrors } from "../lib/api.server";
 import { readFormData } from "../lib/forms.server";
 import { localeFromRequest } from "../lib/i18n";
 import type { Route } from "./+types/wanted-cards";
+import { pageUrlOf } from "../lib/data-url";
 
 /**
  * POST /wanted-cards (cardId, intent add|remove, redirectTo, answer?): the ほしいカード buttons. The
@@ -19,7 +20,8 @@ import type { Route } from "./+types/wanted-cards";
  * page: it hears `{ok, cardId, wanted}`, or the page refusal `{code, message}` with its status,
  * shown next to the chip.
  */
-export const action = withPageErrors(async function action({ request, url, context }: Route.ActionArgs) {
+export const action = withPageErrors(async function action({ request, context }: Route.ActionArgs) {
+  const url = pageUrlOf(request);
   const viewer = await requireViewer(request, context);
   const form = await readFormData(request);
   const fields = { ...Object.fromEntries(url.searchParams), ...Object.fromEntries(form) };
