@@ -5,11 +5,13 @@ import tseslint from "typescript-eslint";
 // Layering (docs/architecture.md "Layout"): routes → features → lib / components → db.
 // - lib, db and components/ui never import a feature or a route;
 // - a feature imports another feature only through its public modules: services
-//   (`*.server.ts`), `errors`, `messages`, `types`, `rules`, `protocol`, `*.schema` and
-//   `components/*` — never its helpers, hooks or internal modules;
+//   (`*.server.ts`), `errors`, `messages`, `types`, `rules`, `protocol`, `*.schema`, `log-out`
+//   and `components/*` — never its helpers, hooks or internal modules, whether by import or by
+//   import() (no-restricted-imports does not see import(): LAYERS turns the same patterns into
+//   no-restricted-syntax selectors for it);
 // - nothing imports a route module (React Router loads them), except the server's JSON endpoints test.
 const NO_FEATURES = { regex: "(^|/)(features|routes)/", message: "lib, db and components/ui sit below the features: move the shared piece down instead." };
-const PUBLIC = "(?!components/|[\\w-]+\\.server$|errors$|messages$|types$|rules$|protocol$|[\\w-]+\\.schema$)";
+const PUBLIC = "(?!components/|[\\w-]+\\.server$|errors$|messages$|types$|rules$|protocol$|log-out$|[\\w-]+\\.schema$)";
 const OTHER_FEATURE_INTERNALS = (up) => ({
   regex: `^${up}(?!\\.)[a-z-]+/${PUBLIC}`,
   message: "Import another feature only through its public modules (services, errors, messages, types, rules, protocol, schemas, components).",
@@ -19,6 +21,19 @@ const OTHER_FEATURE_INTERNALS = (up) => ({
 // imported from there only. ESLint replaces a rule's options per file rather than merging
 // them, so every no-restricted-imports entry below repeats this path.
 const NO_RAW_ZOD = { name: "zod", message: "Import { z } from app/lib/zod.ts (jitless under our CSP)." };
+
+/** The layering rule for a set of files: the same patterns for `import … from` and for `import()`. */
+const LAYERS = (options) => ({
+  "no-restricted-imports": ["error", options],
+  "no-restricted-syntax": [
+    "error",
+    ...(options.patterns ?? []).map(({ regex, message }) => ({
+      // esquery reads the pattern between slashes: a slash inside it is escaped.
+      selector: `ImportExpression > Literal.source[value=/${regex.replaceAll("/", "\\/")}/]`,
+      message,
+    })),
+  ],
+});
 
 export default tseslint.config(
   { ignores: ["build/", "build-*/", "release/", ".react-router/", "node_modules/", "data/", "drizzle/"] },
@@ -53,31 +68,31 @@ export default tseslint.config(
   },
   {
     files: ["app/lib/**/*.{ts,tsx}", "app/db/**/*.ts", "app/components/ui/**/*.tsx"],
-    rules: { "no-restricted-imports": ["error", { paths: [NO_RAW_ZOD], patterns: [NO_FEATURES] }] },
+    rules: LAYERS({ paths: [NO_RAW_ZOD], patterns: [NO_FEATURES] }),
   },
   {
     files: ["app/lib/zod.ts"],
-    rules: { "no-restricted-imports": ["error", { patterns: [NO_FEATURES] }] },
+    rules: LAYERS({ patterns: [NO_FEATURES] }),
   },
   {
     files: ["app/features/*/*.{ts,tsx}"],
     ignores: ["**/*.test.{ts,tsx}"],
-    rules: { "no-restricted-imports": ["error", { paths: [NO_RAW_ZOD], patterns: [OTHER_FEATURE_INTERNALS("\\.\\./"), { regex: "(^|/)routes/", message: "Features never import routes." }] }] },
+    rules: LAYERS({ paths: [NO_RAW_ZOD], patterns: [OTHER_FEATURE_INTERNALS("\\.\\./"), { regex: "(^|/)routes/", message: "Features never import routes." }] }),
   },
   {
     // The site shell and the server reach features through their public modules too.
     files: ["app/components/layout/**/*.{ts,tsx}"],
     ignores: ["**/*.test.{ts,tsx}"],
-    rules: { "no-restricted-imports": ["error", { paths: [NO_RAW_ZOD], patterns: [OTHER_FEATURE_INTERNALS("\\.\\./\\.\\./features/"), { regex: "(^|/)routes/", message: "The shell never imports routes." }] }] },
+    rules: LAYERS({ paths: [NO_RAW_ZOD], patterns: [OTHER_FEATURE_INTERNALS("\\.\\./\\.\\./features/"), { regex: "(^|/)routes/", message: "The shell never imports routes." }] }),
   },
   {
     files: ["server/**/*.ts"],
     ignores: ["**/*.test.ts"],
-    rules: { "no-restricted-imports": ["error", { paths: [NO_RAW_ZOD], patterns: [OTHER_FEATURE_INTERNALS("\\.\\./app/features/")] }] },
+    rules: LAYERS({ paths: [NO_RAW_ZOD], patterns: [OTHER_FEATURE_INTERNALS("\\.\\./app/features/")] }),
   },
   {
     files: ["app/features/*/components/**/*.{ts,tsx}"],
-    rules: { "no-restricted-imports": ["error", { paths: [NO_RAW_ZOD], patterns: [OTHER_FEATURE_INTERNALS("\\.\\./\\.\\./"), { regex: "(^|/)routes/", message: "Features never import routes." }] }] },
+    rules: LAYERS({ paths: [NO_RAW_ZOD], patterns: [OTHER_FEATURE_INTERNALS("\\.\\./\\.\\./"), { regex: "(^|/)routes/", message: "Features never import routes." }] }),
   },
   {
     // The browser keeps the console lines docs/product-rules.md §8 asks for (upload and search failures, …):

@@ -49,4 +49,16 @@ describe("lint rules", () => {
     // A public module is fine.
     expect(await rulesBroken('import { ChatError } from "../app/features/chat/errors";\nexport const e = ChatError;\n', "server/planted.ts")).not.toContain("no-restricted-imports");
   }, 60_000);
+
+  it("refuses another feature's internals loaded through import() as well, from the shell, a feature and the server", async () => {
+    const lazy = (chat: string) => `export const load = () => import("${chat}/outbox");\n`;
+    expect(await rulesBroken(lazy("../../features/chat"), "app/components/layout/planted.tsx")).toContain("no-restricted-syntax");
+    expect(await rulesBroken(lazy("../chat"), "app/features/trades/planted.ts")).toContain("no-restricted-syntax");
+    expect(await rulesBroken(lazy("../app/features/chat"), "server/planted.ts")).toContain("no-restricted-syntax");
+    expect(await rulesBroken('export const load = () => import("../../routes/trades");\n', "app/components/layout/planted.tsx")).toContain("no-restricted-syntax");
+    expect(await rulesBroken('export const load = () => import("../../features/chat/send-queue");\n', "app/lib/planted.ts")).toContain("no-restricted-syntax");
+    // A feature's public modules (its log-out effects, a component) may still be loaded on demand.
+    expect(await rulesBroken('export const load = () => import("../../features/chat/log-out");\n', "app/components/layout/planted.tsx")).not.toContain("no-restricted-syntax");
+    expect(await rulesBroken('export const load = () => import("../../features/chat/components/unread-badge");\n', "app/components/layout/planted.tsx")).not.toContain("no-restricted-syntax");
+  }, 60_000);
 });

@@ -229,7 +229,7 @@ export async function createHttpApp(options: {
     createRequestHandler({
       build,
       mode: env.nodeEnv === "development" ? "development" : "production",
-      // React Router's middleware (a v8 future flag) hands loaders a RouterContextProvider; ours
+      // React Router 8 hands loaders a RouterContextProvider (middleware always on); ours
       // carries the load context's fields (app/lib/context.ts).
       // A page's document (not a client navigation's `.data`) carries stored HTML as markup only (lib/stored-html.tsx).
       getLoadContext: (req, res) => Object.assign(new RouterContextProvider(), loadContext(res), req.path.endsWith(".data") ? {} : { documentHtml: new Map<string, string>() }),

@@ -26,8 +26,18 @@ export type AppContext = {
 declare module "react-router" {
   // eslint-disable-next-line @typescript-eslint/no-empty-object-type
   interface AppLoadContext extends AppContext {}
-  // With React Router's v8 middleware, loaders get a RouterContextProvider: server/http.ts
-  // builds one carrying these fields (appLoadContext below), so routes read them as before.
+}
+
+// Loaders get a RouterContextProvider (React Router 8 always runs middleware): server/http.ts
+// builds one carrying these fields, so routes read them as before. The class is declared in
+// react-router's router module, once in each of its two type trees (the package index uses the
+// production one, the route types of `react-router/internal` the development one); a re-export
+// cannot be augmented, so both declarations are.
+declare module "../../node_modules/react-router/dist/production/lib/router/utils.js" {
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type
+  interface RouterContextProvider extends AppContext {}
+}
+declare module "../../node_modules/react-router/dist/development/lib/router/utils.js" {
   // eslint-disable-next-line @typescript-eslint/no-empty-object-type
   interface RouterContextProvider extends AppContext {}
 }

@@ -108,6 +108,14 @@ describe("readInput: repeats and a client gone", () => {
     expect(value.a.at(-1)).toBe("4999");
   });
 
+  it("reads a data request's query without React Router's _routes, and a form post to /login.data against /login's limit", async () => {
+    const strict = z.strictObject({ q: z.string() });
+    expect(await readInput(new Request("http://localhost/articles.data?_routes=routes%2Farticles&q=x"), strict)).toEqual({ q: "x" });
+    const big = new Request("http://localhost/login.data", { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: `email=${"a".repeat(20 * 1024)}` });
+    const error = await readInput(big, z.object({ email: z.string() })).catch((e: unknown) => e);
+    expect((error as InputError).code).toBe("too_large");
+  });
+
   it("answers 400 unreadable when the body stream fails part-way (the client went away)", async () => {
     const body = new ReadableStream<Uint8Array>({
       pull(controller) {

@@ -1,5 +1,6 @@
 import busboy from "busboy";
 import { bodyLimitFor, formatBytes } from "./body-limits";
+import { pageUrlOf } from "./data-url";
 import { AppError } from "./errors";
 import { defineMessages } from "./i18n";
 import { parseInput, type ParseOptions } from "./validation";
@@ -65,9 +66,9 @@ export async function readInput<S extends z.ZodType, K extends string = never>(r
   return parseInput(await readRaw(request, options), schema, options);
 }
 
-/** The query string as an object (a repeated parameter becomes a list). */
+/** The query string as an object (a repeated parameter becomes a list), without React Router's own `_routes`. */
 export function queryOf(request: Request): Record<string, string | string[]> {
-  return entriesToObject(new URL(request.url).searchParams);
+  return entriesToObject(pageUrlOf(request).searchParams);
 }
 
 async function readRaw(request: Request, options: ReadOptions<string>): Promise<unknown> {
@@ -104,7 +105,8 @@ async function readRaw(request: Request, options: ReadOptions<string>): Promise<
 
 /** The refusal for a body past the path's limit, and the limit. */
 function bodyLimitOf(request: Request, tooLarge?: () => AppError): { maxBytes: number; refuse: () => AppError } {
-  const { maxBytes } = bodyLimitFor(new URL(request.url).pathname);
+  // The page's limit for its `.data` form posts too, as at the edge (server/body-limit.ts).
+  const { maxBytes } = bodyLimitFor(pageUrlOf(request).pathname);
   return { maxBytes, refuse: () => (tooLarge ? tooLarge() : new InputError("too_large", { max: formatBytes(maxBytes) })) };
 }
 

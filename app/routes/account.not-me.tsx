@@ -9,6 +9,7 @@ import { readFormData } from "../lib/forms.server";
 import { translate, useT } from "../lib/i18n";
 import { seoMeta } from "../lib/seo";
 import type { Route } from "./+types/account.not-me";
+import { pageUrlOf } from "../lib/data-url";
 
 export const meta: Route.MetaFunction = (args) => {
   const locale = localeOfMatches(args.matches);
@@ -23,7 +24,8 @@ export const meta: Route.MetaFunction = (args) => {
  * the signed token names the account.
  */
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const token = new URL(request.url).searchParams.get("token") ?? "";
+  const url = pageUrlOf(request);
+  const token = url.searchParams.get("token") ?? "";
   return { token, ...(await notMeLink(context.db, context.env, token)) };
 }
 

@@ -10,6 +10,7 @@ import { translate, useT } from "../lib/i18n";
 import { seoMeta } from "../lib/seo";
 import { requestLog } from "../lib/logger.server";
 import type { Route } from "./+types/admin";
+import { pageUrlOf } from "../lib/data-url";
 
 export const meta: Route.MetaFunction = (args) => {
   const locale = localeOfMatches(args.matches);
@@ -22,9 +23,9 @@ export const meta: Route.MetaFunction = (args) => {
 };
 
 export async function loader({ request, context }: Route.LoaderArgs) {
+  const url = pageUrlOf(request);
   // 401 / 403 before anything of the admin data is read (docs/product-rules.md §6).
   const viewer = await requireAdmin(request, context);
-  const url = new URL(request.url);
   const tab = adminTabFromUrl(url);
   const load = ADMIN_TAB_DATA[tab];
   // Each tab loads its data only when it is selected (docs/product-rules.md §4).

@@ -1,11 +1,10 @@
 import { DeckError } from "../features/decks/errors";
 import { deleteDeck, getDeckForEdit, updateDeck } from "../features/decks/decks.server";
-import { NO_STORE, parseDeckUpdate } from "../features/decks/http.server";
+import { NO_STORE, parseDeckBody } from "../features/decks/http.server";
 import { uploadStore } from "../features/uploads/storage.server";
 import { requireApiAdmin } from "../features/users/session.server";
 import { methodNotAllowed, withJsonErrors } from "../lib/api.server";
-import { readInput } from "../lib/input.server";
-import { z } from "../lib/zod";
+import { DeckUpdateSchema } from "../features/decks/decks.schema";
 import type { Route } from "./+types/api.admin.decks.$id";
 
 /** GET /api/admin/decks/{id} — the deck as the editor loads it (public or not). Admins only. */
@@ -24,6 +23,6 @@ export const action = withJsonErrors(async function action({ request, params, co
     await deleteDeck(context.db, params.id, { store: uploadStore(context.env), cardImageBaseUrl: context.env.cardImageBaseUrl });
     return new Response(null, { status: 204, headers: NO_STORE });
   }
-  const { input, revision } = parseDeckUpdate(await readInput(request, z.unknown(), { accept: ["json"] }));
+  const { revision, ...input } = await parseDeckBody(request, DeckUpdateSchema);
   return Response.json(await updateDeck(context.db, uploadStore(context.env), params.id, input, revision, { cardImageBaseUrl: context.env.cardImageBaseUrl }), { headers: NO_STORE });
 });

@@ -1,10 +1,9 @@
 import { createDeck, listAdminDecks } from "../features/decks/decks.server";
-import { NO_STORE, parseDeckInput } from "../features/decks/http.server";
+import { NO_STORE, parseDeckBody } from "../features/decks/http.server";
 import { uploadStore } from "../features/uploads/storage.server";
 import { requireApiAdmin } from "../features/users/session.server";
 import { methodNotAllowed, withJsonErrors } from "../lib/api.server";
-import { readInput } from "../lib/input.server";
-import { z } from "../lib/zod";
+import { DeckInputSchema } from "../features/decks/decks.schema";
 import type { Route } from "./+types/api.admin.decks";
 
 /** GET /api/admin/decks — every deck, newest first (the デッキ管理 list). Admins only. */
@@ -17,6 +16,6 @@ export const loader = withJsonErrors(async function loader({ request, context }:
 export const action = withJsonErrors(async function action({ request, context }: Route.ActionArgs) {
   if (request.method !== "POST") throw methodNotAllowed("GET, POST");
   const viewer = await requireApiAdmin(request, context);
-  const input = parseDeckInput(await readInput(request, z.unknown(), { accept: ["json"] }));
+  const input = await parseDeckBody(request, DeckInputSchema);
   return Response.json(await createDeck(context.db, uploadStore(context.env), viewer.id, input, { cardImageBaseUrl: context.env.cardImageBaseUrl }), { status: 201, headers: NO_STORE });
 });

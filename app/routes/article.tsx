@@ -46,7 +46,7 @@ function forPage(context: Route.LoaderArgs["context"], article: ArticleDetail) {
 export const meta: Route.MetaFunction = (args) => {
   const locale = localeOfMatches(args.matches);
   const list = translate(articlesMessages, locale, "pageTitle");
-  const article = args.data?.article;
+  const article = args.loaderData?.article;
   if (!article) return seoMeta(args, { title: translate(articlesMessages, locale, "errNotFound"), noindex: true });
   const root = args.matches.find((m) => m?.id === "root")?.loaderData as { site?: { url: string } } | undefined;
   const base = root?.site?.url ?? "";
@@ -65,7 +65,7 @@ export const meta: Route.MetaFunction = (args) => {
         { name: categoryLabel(article.category, locale), path: `/articles?category=${article.category}` },
         { name: article.title, path: `/articles/${article.slug}` },
       ],
-      noindex: args.data?.preview,
+      noindex: args.loaderData?.preview,
       jsonLd: [
         {
           "@context": "https://schema.org",

@@ -9,10 +9,12 @@ import { listPublicArticles } from "../features/articles/public.server";
 import { translate, useLocale, useT } from "../lib/i18n";
 import { seoMeta } from "../lib/seo";
 import type { Route } from "./+types/articles";
+import { pageUrlOf } from "../lib/data-url";
 
 /** /articles?category=&page= — public articles newest first; an unknown category or page is a real 404. */
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const params = new URL(request.url).searchParams;
+  const url = pageUrlOf(request);
+  const params = url.searchParams;
   const category = params.get("category") || null;
   if (category !== null && !isArticleCategory(category)) throw pageError(new HttpError("not_found"), localeFromRequest(request));
   const pageParam = params.get("page");
@@ -26,7 +28,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 export const meta: Route.MetaFunction = (args) => {
   const locale = localeOfMatches(args.matches);
   const list = translate(articlesMessages, locale, "pageTitle");
-  const loaded = args.data;
+  const loaded = args.loaderData;
   const category = loaded?.category ? categoryLabel(loaded.category, locale) : null;
   const base = category ? translate(articlesMessages, locale, "categoryPageTitle", { category }) : list;
   const title = loaded && loaded.page > 1 ? `${base}（${translate(articlesMessages, locale, "pageN", { page: loaded.page })}）` : base;

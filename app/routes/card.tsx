@@ -55,7 +55,7 @@ export const loader = withPageErrors(async function loader({ params, request, co
 });
 
 export const meta: Route.MetaFunction = (args) => {
-  const { data } = args;
+  const { loaderData: data } = args;
   const locale = localeOfMatches(args.matches);
   const database = translate(cardsMessages, locale, "pageTitle");
   const pack = data?.card.packs[0];

@@ -13,6 +13,7 @@ import { localeFromRequest, translate, useLocale, useT } from "../lib/i18n";
 import { localeOfMatches } from "../components/layout/meta-locale";
 import { seoMeta } from "../lib/seo";
 import type { Route } from "./+types/cards";
+import { pageUrlOf } from "../lib/data-url";
 
 const FILTER_LABEL = "block text-sm font-medium";
 
@@ -21,7 +22,7 @@ const DEFAULT_PACK = "dialga";
 const RARITY_CODES = new Set(RARITIES.map((r) => r.code));
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const url = new URL(request.url);
+  const url = pageUrlOf(request);
   const locale = localeFromRequest(request);
   // The pack list changes only on import (which clears this cache).
   const packs = await listPacks(context.db);
@@ -60,7 +61,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 export const meta: Route.MetaFunction = (args) => {
-  const { data } = args;
+  const { loaderData: data } = args;
   const locale = localeOfMatches(args.matches);
   const database = translate(cardsMessages, locale, "pageTitle");
   return seoMeta(args, {

@@ -62,7 +62,7 @@ export function headers({ loaderHeaders }: Route.HeadersArgs) {
 }
 
 export const meta: Route.MetaFunction = (args) =>
-  seoMeta(args, { title: args.data?.title ?? translate(chatMessages, localeOfMatches(args.matches), "title"), description: args.data?.description, noindex: true });
+  seoMeta(args, { title: args.loaderData?.title ?? translate(chatMessages, localeOfMatches(args.matches), "title"), description: args.loaderData?.description, noindex: true });
 
 export default function Page({ loaderData }: Route.ComponentProps) {
   const { revalidate } = useRevalidator();

@@ -51,27 +51,27 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 export const meta: Route.MetaFunction = (args) => {
   const locale = localeOfMatches(args.matches);
   const list = translate(decksMessages, locale, "listTitle");
-  const deck = args.data?.deck;
+  const deck = args.loaderData?.deck;
   if (!deck) return seoMeta(args, { title: translate(decksMessages, locale, "notFound"), noindex: true });
-  const base = args.data?.siteUrl ?? "";
+  const base = args.loaderData?.siteUrl ?? "";
   const abs = (url: string) => (/^https?:/i.test(url) ? url : `${base}${url}`);
   return seoMeta(args, {
     title: deck.name,
-    description: args.data?.description,
+    description: args.loaderData?.description,
     keywords: deck.keywords || undefined,
-    image: args.data?.shareImage ?? deck.eyecatchUrl,
+    image: args.loaderData?.shareImage ?? deck.eyecatchUrl,
     type: "article",
     breadcrumbs: [
       { name: list, path: "/deck-recipes" },
       { name: deck.name, path: `/deck-recipes/${encodeURIComponent(deck.slug)}` },
     ],
-    noindex: args.data?.preview,
+    noindex: args.loaderData?.preview,
     jsonLd: [
       {
         "@context": "https://schema.org",
         "@type": "Article",
         headline: deck.name,
-        description: args.data?.description,
+        description: args.loaderData?.description,
         articleSection: list,
         inLanguage: "ja",
         datePublished: deck.createdAt,

@@ -15,9 +15,10 @@ import { seoMeta } from "../lib/seo";
 import { errorFields, requestLog } from "../lib/logger.server";
 import { SelectField } from "../components/ui/form-field";
 import type { Route } from "./+types/deck-recipes";
+import { pageUrlOf } from "../lib/data-url";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const url = new URL(request.url);
+  const url = pageUrlOf(request);
   const filters = deckListFiltersFromParams(url.searchParams);
   let cursor = url.searchParams.get("cursor") || null;
   let page: { decks: DeckSummary[]; nextCursor: string | null } = { decks: [], nextCursor: null };
@@ -42,7 +43,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 export const meta: Route.MetaFunction = (args) => {
   const locale = localeOfMatches(args.matches);
   const title = translate(decksMessages, locale, "listTitle");
-  const data = args.data;
+  const data = args.loaderData;
   const empty = !data || data.loadFailed || (data.isFirstPage && data.decks.length === 0);
   return seoMeta(args, {
     title,

@@ -16,6 +16,7 @@ import { readFormData } from "../lib/forms.server";
 import { translate, useT } from "../lib/i18n";
 import { seoMeta } from "../lib/seo";
 import type { Route } from "./+types/notifications";
+import { pageUrlOf } from "../lib/data-url";
 
 export const meta: Route.MetaFunction = (args) => {
   const locale = localeOfMatches(args.matches);
@@ -23,8 +24,9 @@ export const meta: Route.MetaFunction = (args) => {
 };
 
 export async function loader({ request, context }: Route.LoaderArgs) {
+  const url = pageUrlOf(request);
   const viewer = await requireViewer(request, context);
-  const rawCursor = new URL(request.url).searchParams.get("before");
+  const rawCursor = url.searchParams.get("before");
   const cursor = rawCursor === null ? undefined : NotificationCursorSchema.safeParse(rawCursor);
   if (cursor && !cursor.success) throw pageError(new InputError("unreadable"), localeFromRequest(request));
   // One round trip for the page's reads (docs/decisions/026).

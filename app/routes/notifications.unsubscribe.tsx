@@ -6,6 +6,7 @@ import { turnOffAllMail } from "../features/push/preferences.server";
 import { translate, useT } from "../lib/i18n";
 import { seoMeta } from "../lib/seo";
 import type { Route } from "./+types/notifications.unsubscribe";
+import { pageUrlOf } from "../lib/data-url";
 
 export function meta(args: Route.MetaArgs) {
   const locale = localeOfMatches(args.matches);
@@ -19,12 +20,14 @@ export function meta(args: Route.MetaArgs) {
  * The signed token names the player: no session is needed.
  */
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const token = new URL(request.url).searchParams.get("token");
+  const url = pageUrlOf(request);
+  const token = url.searchParams.get("token");
   return { token, valid: verifyUnsubscribeToken(context.env.authSecret, token) !== null, done: false };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const token = new URL(request.url).searchParams.get("token");
+  const url = pageUrlOf(request);
+  const token = url.searchParams.get("token");
   const userId = verifyUnsubscribeToken(context.env.authSecret, token);
   if (!userId) return new Response(null, { status: 400 });
   await turnOffAllMail(context.db, userId);

@@ -25,6 +25,7 @@ import { readFormData } from "../lib/forms.server";
 import { localeFromRequest, translate, type Locale } from "../lib/i18n";
 import { seoMeta } from "../lib/seo";
 import type { Route } from "./+types/profile.account";
+import { pageUrlOf } from "../lib/data-url";
 
 export const meta: Route.MetaFunction = (args) => {
   const locale = localeOfMatches(args.matches);
@@ -33,10 +34,10 @@ export const meta: Route.MetaFunction = (args) => {
 };
 
 export async function loader({ request, context }: Route.LoaderArgs) {
+  const url = pageUrlOf(request);
   const viewer = await requireViewer(request, context);
   const summary = await getAccountSummary(context.db, viewer.id);
   if (!summary) throw pageError(new HttpError("not_found"), localeFromRequest(request));
-  const url = new URL(request.url);
   const error = url.searchParams.get("error");
   return {
     account: { ...summary, placeholder: isPlaceholderAddress(summary.email) },

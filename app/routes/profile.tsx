@@ -25,6 +25,7 @@ import type { Route } from "./+types/profile";
 import { readFormData } from "../lib/forms.server";
 import { AccountCard } from "../features/users/components/account-card";
 import { NotificationSettings } from "../features/push/components/notification-settings";
+import { pageUrlOf } from "../lib/data-url";
 
 export const meta: Route.MetaFunction = (args) => {
   const locale = localeOfMatches(args.matches);
@@ -32,6 +33,7 @@ export const meta: Route.MetaFunction = (args) => {
 };
 
 export async function loader({ request, context }: Route.LoaderArgs) {
+  const url = pageUrlOf(request);
   const viewer = await requireViewer(request, context);
   // One round trip for the page's reads (docs/decisions/026).
   const page = await readProfilePage(context.db, viewer.id);
@@ -50,10 +52,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     chatRooms,
     myOffers,
     blockedUsers,
-    unblocked: new URL(request.url).searchParams.get("unblocked") === "1",
+    unblocked: url.searchParams.get("unblocked") === "1",
     // Sent here by 募集を作成 or 交渉する without a friend ID: say why, and go back after saving.
-    needFriendId: new URL(request.url).searchParams.get("need") === "friendId",
-    redirectTo: safeRedirect(new URL(request.url).searchParams.get("redirectTo"), ""),
+    needFriendId: url.searchParams.get("need") === "friendId",
+    redirectTo: safeRedirect(url.searchParams.get("redirectTo"), ""),
     now: new Date().toISOString(),
   };
 }

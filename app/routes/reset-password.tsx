@@ -16,6 +16,7 @@ import { readFormData } from "../lib/forms.server";
 import { localeFromRequest, translate, useT, type Locale } from "../lib/i18n";
 import { seoMeta } from "../lib/seo";
 import type { Route } from "./+types/reset-password";
+import { pageUrlOf } from "../lib/data-url";
 
 export const meta: Route.MetaFunction = (args) => {
   const locale = localeOfMatches(args.matches);
@@ -23,7 +24,8 @@ export const meta: Route.MetaFunction = (args) => {
 };
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const token = new URL(request.url).searchParams.get("token") ?? "";
+  const url = pageUrlOf(request);
+  const token = url.searchParams.get("token") ?? "";
   return { token, valid: token.length > 0 && token.length <= 200 && (await isResetTokenCurrent(context.db, token)) };
 }
 

@@ -20,6 +20,7 @@ import { readFormData } from "../lib/forms.server";
 import { senderAddress } from "../features/users/mail-address";
 import { VERIFIED_CALLBACK } from "../features/users/account-links";
 import { SignupCheckMail } from "../features/users/components/signup-check-mail";
+import { pageUrlOf } from "../lib/data-url";
 
 export const meta: Route.MetaFunction = (args) => {
   const locale = localeOfMatches(args.matches);
@@ -27,7 +28,7 @@ export const meta: Route.MetaFunction = (args) => {
 };
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const url = new URL(request.url);
+  const url = pageUrlOf(request);
   if (await getViewer(request, context)) throw redirect(safeRedirect(url.searchParams.get("redirectTo"), "/profile"));
   return { line: !!context.env.line };
 }

@@ -32,6 +32,7 @@ import { wantedAmong } from "../features/notifications/want-list.server";
 import { cardName } from "../lib/card-name";
 import { refusalOf } from "../lib/form-refusal";
 import type { Route } from "./+types/trade";
+import { pageUrlOf } from "../lib/data-url";
 
 const DONE = ["posted", "saved", "bumped", "closed", "completed", "reported"] as const;
 type Done = (typeof DONE)[number];
@@ -40,11 +41,11 @@ const OWNER_DONE: readonly Done[] = ["posted", "saved", "bumped", "closed", "com
 const DONE_OF = { save: "saved", bump: "bumped", close: "closed", complete: "completed", report: "reported" } as const satisfies Record<string, Done>;
 
 export const loader = withPageErrors(async function loader({ request, params, context }: Route.LoaderArgs) {
+  const url = pageUrlOf(request);
   const locale = localeFromRequest(request);
   const viewer = await getViewer(request, context);
   const offer = await getOffer(context.db, params.id, viewer?.id);
   if (!offer) throw new TradeError("not_found");
-  const url = new URL(request.url);
   const isOwner = viewer?.id === offer.ownerId;
   const doneParam = url.searchParams.get("done");
   // A shared or copied URL still carrying ?done= shows nothing to anyone else.
@@ -81,7 +82,7 @@ export const loader = withPageErrors(async function loader({ request, params, co
 });
 
 export const meta: Route.MetaFunction = (args) => {
-  const { data } = args;
+  const { loaderData: data } = args;
   const locale = localeOfMatches(args.matches);
   const title = data?.title ?? translate(tradesMessages, locale, "boardTitle");
   return seoMeta(args, {

@@ -14,21 +14,22 @@ import { localeOfMatches } from "../components/layout/meta-locale";
 import { seoMeta } from "../lib/seo";
 import { refusalOf } from "../lib/form-refusal";
 import type { Route } from "./+types/trades.new";
+import { pageUrlOf } from "../lib/data-url";
 
 // Posting needs a signed-in user with a friend ID: without one, the profile page comes first,
 // says why, and comes back here once it is saved — with the query kept, so a deck recipe's
 // prefilled 求 side (?want=…) survives the detour.
-function needFriendId(request: Request) {
-  const { pathname, search } = new URL(request.url);
+function needFriendId({ pathname, search }: URL) {
   return `/profile?need=friendId&redirectTo=${encodeURIComponent(pathname + search)}`;
 }
 export async function loader({ request, context }: Route.LoaderArgs) {
+  const url = pageUrlOf(request);
   const viewer = await requireViewer(request, context);
-  if (!viewer.friendId) throw redirect(needFriendId(request));
+  if (!viewer.friendId) throw redirect(needFriendId(url));
   const locale = localeFromRequest(request);
   // ?want=A1-096*2,… starts the 求 side (a deck recipe's 「足りないカードを募集する」).
   const [want, rules, tradeCosts] = await Promise.all([
-    offerPrefill(context.db, offerPrefillFromParams(new URL(request.url).searchParams)),
+    offerPrefill(context.db, offerPrefillFromParams(url.searchParams)),
     loadTradeRules(context.db),
     rarityTradeCosts(context.db),
   ]);
@@ -43,8 +44,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
+  const url = pageUrlOf(request);
   const viewer = await requireViewer(request, context);
-  if (!viewer.friendId) throw redirect(needFriendId(request));
+  if (!viewer.friendId) throw redirect(needFriendId(url));
   const locale = localeFromRequest(request);
   const form = await readFormData(request);
   try {
@@ -56,7 +58,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export const meta: Route.MetaFunction = (args) =>
-  seoMeta(args, { title: args.data?.title ?? translate(tradesMessages, localeOfMatches(args.matches), "newOfferTitle"), description: args.data?.description, noindex: true });
+  seoMeta(args, { title: args.loaderData?.title ?? translate(tradesMessages, localeOfMatches(args.matches), "newOfferTitle"), description: args.loaderData?.description, noindex: true });
 
 export default function NewOffer({ loaderData, actionData }: Route.ComponentProps) {
   const t = useT(tradesMessages);

@@ -24,9 +24,10 @@ import { localeOfMatches } from "../components/layout/meta-locale";
 import { seoMeta } from "../lib/seo";
 import { SelectField } from "../components/ui/form-field";
 import type { Route } from "./+types/trades";
+import { pageUrlOf } from "../lib/data-url";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const url = new URL(request.url);
+  const url = pageUrlOf(request);
   const locale = localeFromRequest(request);
   const viewer = await getViewer(request, context);
   const view = url.searchParams.get("view") === "matches" ? "matches" : "all";
@@ -88,7 +89,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 export const meta: Route.MetaFunction = (args) => {
-  const { data } = args;
+  const { loaderData: data } = args;
   const title = data?.title ?? translate(tradesMessages, localeOfMatches(args.matches), "boardTitle");
   // マッチ is personal and an empty board has nothing to find: neither is indexed. Filters and
   // cursors are views of the one board, whose canonical URL is /trades.

@@ -9,6 +9,7 @@ import { formError, withPageErrors } from "../lib/api.server";
 import { readFormData } from "../lib/forms.server";
 import { localeFromRequest } from "../lib/i18n";
 import type { Route } from "./+types/wanted-cards";
+import { pageUrlOf } from "../lib/data-url";
 
 /**
  * POST /wanted-cards (cardId, intent add|remove, redirectTo, answer?): the ほしいカード buttons. The
@@ -20,9 +21,10 @@ import type { Route } from "./+types/wanted-cards";
  * shown next to the chip.
  */
 export const action = withPageErrors(async function action({ request, context }: Route.ActionArgs) {
+  const url = pageUrlOf(request);
   const viewer = await requireViewer(request, context);
   const form = await readFormData(request);
-  const fields = { ...Object.fromEntries(new URL(request.url).searchParams), ...Object.fromEntries(form) };
+  const fields = { ...Object.fromEntries(url.searchParams), ...Object.fromEntries(form) };
   const parsed = WantedCardFormSchema.safeParse(fields);
   const inline = fields.answer === "inline";
   try {

@@ -84,6 +84,12 @@ describe("guards", () => {
     expect(response.headers.get("x-remix-replace")).toBe("true");
   });
 
+  it("requireViewer on a client navigation's data request sends back to the page, not to its .data address", async () => {
+    // React Router 8 hands loaders the raw request: `/trades/new.data?_routes=…` on a client navigation.
+    const thrown = (await requireViewer(pageRequest("/trades/new.data?_routes=routes%2Ftrades.new&want=A1-001*2"), context).catch((e: unknown) => e)) as Response;
+    expect(thrown.headers.get("location")).toBe(`/login?redirectTo=${encodeURIComponent("/trades/new?want=A1-001*2")}`);
+  });
+
   it("requireApiViewer answers 401 JSON when signed out and the viewer when signed in", async () => {
     const thrown = (await requireApiViewer(pageRequest("/api/x"), context).catch((e: unknown) => e)) as Response;
     expect(thrown.status).toBe(401);

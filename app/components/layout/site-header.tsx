@@ -100,18 +100,12 @@ export function SiteHeader({ viewer, videoChannelUrl }: { viewer: HeaderViewer; 
                       method="post"
                       action="/logout"
                       onSubmit={(event) => {
-                        // A shared browser: unsent chat messages must not wait for the next user, and
-                        // this browser's push endpoint stops being this player's (that needs the
-                        // session, so it goes before the log-out). Loaded on demand (anonymous pages
-                        // never need them); the page stays while log-out runs.
+                        // Each feature's own log-out side effects (features/*/log-out.ts), before the
+                        // session ends; the page stays while they run.
                         event.preventDefault();
                         const form = event.currentTarget;
-                        void import("../../features/chat/send-queue").then((m) => m.clearChatOutboxes());
                         close();
-                        void import("../../features/push/use-push-device")
-                          .then((m) => m.forgetPushDevice())
-                          .catch(() => undefined)
-                          .finally(() => void submit(form));
+                        void runLogOutEffects().finally(() => void submit(form));
                       }}
                     >
                       <button type="submit" className="block w-full whitespace-nowrap rounded px-2 py-2 text-left hover:bg-brand-50 hover:text-brand-800 md:px-1.5 md:py-1">
@@ -151,4 +145,14 @@ function LazyUnreadBadge() {
     };
   }, []);
   return Badge ? <Badge /> : null;
+}
+
+/**
+ * What features do when a player logs out, each in its own module (public: `log-out.ts`). Loaded
+ * on demand: anonymous pages never need them. A failing one does not stop the log-out.
+ */
+const LOG_OUT_EFFECTS = [() => import("../../features/chat/log-out"), () => import("../../features/push/log-out")];
+
+function runLogOutEffects(): Promise<unknown> {
+  return Promise.allSettled(LOG_OUT_EFFECTS.map((load) => load().then((feature) => feature.onLogOut())));
 }

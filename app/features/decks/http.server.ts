@@ -1,18 +1,16 @@
-import { parseInput } from "../../lib/validation";
-import { DeckInputSchema, DeckUpdateSchema, FIELD_MAX, type DeckInput } from "./decks.schema";
+import { readInput } from "../../lib/input.server";
+import type { z } from "../../lib/zod";
+import { FIELD_MAX } from "./decks.schema";
 import { deckErrorMessages } from "./error-messages";
 
 export const NO_STORE = { "Cache-Control": "private, no-store" };
 
-const DECK_INPUT = { messages: deckErrorMessages, fallback: "errInvalidRequest", max: FIELD_MAX } as const;
-
-/** Parses a deck save; a broken rule throws a ValidationError naming each field (docs/product-rules.md §5 texts). */
-export function parseDeckInput(body: unknown): DeckInput {
-  return parseInput(body, DeckInputSchema, DECK_INPUT);
-}
-
-/** Parses a save of an existing deck: the deck and the revision it was loaded at. */
-export function parseDeckUpdate(body: unknown): { input: DeckInput; revision: number } {
-  const { revision, ...input } = parseInput(body, DeckUpdateSchema, DECK_INPUT);
-  return { input, revision };
+/**
+ * The admin API's deck save: the JSON body parsed by `schema` (DeckInputSchema, or
+ * DeckUpdateSchema with the revision it was loaded at), the same way articles parse theirs
+ * (features/articles/http.server.ts); a broken rule throws a ValidationError naming each field
+ * (docs/product-rules.md §5 texts).
+ */
+export function parseDeckBody<S extends z.ZodType>(request: Request, schema: S): Promise<z.output<S>> {
+  return readInput(request, schema, { accept: ["json"], messages: deckErrorMessages, fallback: "errInvalidRequest", max: FIELD_MAX });
 }

@@ -6,6 +6,7 @@ import { profiles, sessions, users } from "../../db/schema/users";
 import { ensureProfile, SESSION_COOKIE, SESSION_EXPIRES_IN_S, SESSION_UPDATE_AGE_S } from "./auth.server";
 import type { Env } from "../../lib/env.server";
 import { localeFromRequest } from "../../lib/i18n";
+import { pageUrlOf } from "../../lib/data-url";
 import { errorResponse, pageError } from "../../lib/api.server";
 import { AdminPageError, UserError } from "./errors";
 
@@ -190,7 +191,8 @@ export async function getViewer(request: Request, context: AppLoadContext): Prom
 
 /** The path + search to come back to after logging in. */
 function currentPath(request: Request): string {
-  const url = new URL(request.url);
+  // A client navigation's `.data` request comes back to its page, not to the data URL.
+  const url = pageUrlOf(request);
   return url.pathname + url.search;
 }
 
