@@ -3,7 +3,7 @@ import { FormField } from "../../../components/ui/form-field";
 import { fieldMessage, formMessage, refusalOf } from "../../../lib/form-refusal";
 import { SubmitButton } from "../../../components/ui/submit-button";
 import { useLocale, useT } from "../../../lib/i18n";
-import { tokyoDateTimeSeconds } from "../../../lib/tokyo-time";
+import { tokyoDateTimeSeconds, tokyoMediumDateTime } from "../../../lib/tokyo-time";
 import { accountMessages } from "../account-messages";
 import { accountSettingsMessages, type AccountSettingsMessageKey } from "../account-settings-messages";
 import type { AccountSession, AccountSummary } from "../account.server";
