@@ -37,8 +37,11 @@ if (built > source && process.env.FORCE_BUILD !== "1") {
 
 console.log(`Building the app (${built ? "the sources changed since the last build" : "no build yet"})…`);
 const started = Date.now();
-// The CLI of the installed @react-router/dev, on the Node running this script (npm's Node 24).
-const command = [path.join(root, "node_modules/@react-router/dev/bin.js"), "build"];
+// The CLI of the installed @react-router/dev, on the Node running this script (npm's Node 24),
+// found through the package's own `bin` entry (its file name changed between major versions).
+const devPackage = path.join(root, "node_modules/@react-router/dev");
+const devBin = JSON.parse(readFileSync(path.join(devPackage, "package.json"), "utf8")).bin;
+const command = [path.join(devPackage, typeof devBin === "string" ? devBin : devBin["react-router"]), "build"];
 if (process.env.LOG_LEVEL === "debug") {
   const result = spawnSync(process.execPath, command, { cwd: root, stdio: "inherit" });
   process.exit(result.status ?? 1);
