@@ -54,10 +54,16 @@ export async function start(): Promise<void> {
   }
 
   // Adds only what is new (sets, cards, missing facts); renames go through `cards:update`.
+  // A copy of catalogue/ the importer cannot read (an unknown rarity or energy of a newer set, a
+  // missing file) is logged and the site starts with the cards it has: it never keeps it down.
   if (env.seedCatalogue) {
     const t = Date.now();
-    const result = await seedCatalogue(database.db);
-    if (result.plan.changes) log.info("card catalogue loaded", { ...result, ms: Date.now() - t });
+    try {
+      const result = await seedCatalogue(database.db);
+      if (result.plan.changes) log.info("card catalogue loaded", { ...result, ms: Date.now() - t });
+    } catch (err) {
+      log.error("card catalogue not loaded", { error: err instanceof Error ? err.message : String(err) });
+    }
   }
 
   // Files left by a crash in the middle of an upload (features/uploads/cleanup.server.ts).

@@ -399,6 +399,10 @@ describe("export", () => {
     await database.db.execute(sql`update trade_offers set want_any = true where id = ${u.myOffer.id}::uuid`);
     const file = await exportAccountData(database.db, env, u.id);
     expect(file.tradeOffers[0]).toMatchObject({ id: u.myOffer.id, giveAny: false, wantAny: true });
+    // The readable CSV says so too, and an open offer past its expiry reads as expired.
+    await database.db.execute(sql`update trade_offers set expires_at = now() - interval '1 minute' where id = ${u.myOffer.id}::uuid`);
+    const csv = await accountSummaryCsv(database.db, env, u.id, "ja");
+    expect(csv).toContain("譲: ピカチュウex ◆◆◆◆ 求: 何でも可（同じレアリティ）（期限切れ）");
   });
 
   it("also holds the account's role, read positions, sign-in failures, hourly counts, activity records and what it wrote as an administrator", async () => {

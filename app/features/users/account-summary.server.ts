@@ -31,11 +31,18 @@ export async function accountSummaryCsv(db: Db, env: Env, userId: string, locale
   const status = (s: string) => t(`summaryStatus_${s}` as AccountSettingsMessageKey);
 
   const rows: string[][] = [[t("summaryColKind"), t("summaryColTime"), t("summaryColContent")]];
-  rows.push([t("summaryAccount"), when(data.account.createdAt), t("summaryAccountLine", { email: data.account.email })]);
+  // An account signed up through LINE without an address holds a placeholder nobody should read.
+  const email = data.account.emailIsPlaceholder ? t("noAddress") : data.account.email;
+  rows.push([t("summaryAccount"), when(data.account.createdAt), t("summaryAccountLine", { email })]);
   if (data.profile) rows.push([t("summaryProfile"), when(data.profile.updatedAt), t("summaryProfileLine", { name: data.profile.displayName, friendId: data.profile.friendId ?? "—", trades: data.profile.completedTrades })]);
   for (const offer of data.tradeOffers) {
-    const side = (s: string) => offer.cards.filter((c) => c.side === s).map((c) => (c.count > 1 ? `${cardText(c.cardId)} ×${c.count}` : cardText(c.cardId))).join("・") || "—";
-    rows.push([t("summaryOffer"), when(offer.createdAt), t("summaryOfferLine", { give: side("give"), want: side("want"), status: status(offer.status) })]);
+    const side = (s: "give" | "want") =>
+      (s === "give" ? offer.giveAny : offer.wantAny)
+        ? t("summaryAnySide")
+        : offer.cards.filter((c) => c.side === s).map((c) => (c.count > 1 ? `${cardText(c.cardId)} ×${c.count}` : cardText(c.cardId))).join("・") || "—";
+    // An open offer past its expiry reads as expired, as the board shows it.
+    const shown = offer.status === "open" && offer.expiresAt && new Date(offer.expiresAt).getTime() <= Date.now() ? "expired" : offer.status;
+    rows.push([t("summaryOffer"), when(offer.createdAt), t("summaryOfferLine", { give: side("give"), want: side("want"), status: status(shown) })]);
   }
   for (const room of data.chatRooms) {
     const partner = room.partner.displayName === DELETED_USER_NAME ? t("summaryDeletedUser") : (room.partner.displayName ?? "—");
