@@ -93,6 +93,10 @@ describe("loadEnv", () => {
     expect(() => loadEnv({ DATA_DIR: dataDir(), LINE_CLIENT_SECRET: secret })).toThrowError(/^Invalid configuration: LINE_CLIENT_ID must be set together with LINE_CLIENT_SECRET/);
     expect(() => loadEnv({ DATA_DIR: dataDir(), LINE_CLIENT_ID: "line-channel", LINE_CLIENT_SECRET: secret })).toThrowError(/^Invalid configuration: LINE_CLIENT_ID must be the LINE Login channel ID/);
     expect(() => loadEnv({ DATA_DIR: dataDir(), LINE_CLIENT_ID: id, LINE_CLIENT_SECRET: "short" })).toThrowError(/^Invalid configuration: LINE_CLIENT_SECRET must be the LINE Login channel secret/);
+    // A secret that is almost right is almost the secret: the start-up line gives its length only.
+    const nearMiss = `${secret.slice(0, -1)}G`;
+    expect(() => loadEnv({ DATA_DIR: dataDir(), LINE_CLIENT_ID: id, LINE_CLIENT_SECRET: nearMiss })).toThrowError(/\(got 32 characters\)$/);
+    expect(() => loadEnv({ DATA_DIR: dataDir(), BETTER_AUTH_SECRET: "short" })).toThrowError(/\(got 5 characters\)$/);
     const standIn = { DATA_DIR: dataDir(), LINE_CLIENT_ID: id, LINE_CLIENT_SECRET: secret, LINE_TEST_ORIGIN: "http://127.0.0.1:4010" };
     // NODE_ENV defaults to production: the stand-in needs an explicit test or development.
     expect(() => loadEnv(standIn)).toThrowError(/^Invalid configuration: LINE_TEST_ORIGIN is for tests only/);

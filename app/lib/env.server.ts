@@ -337,6 +337,13 @@ export type S3Config = {
  * Parses configuration once. A missing auth secret is generated and kept in DATA_DIR so that
  * `npm install && npm start` works with no set-up and sessions survive restarts.
  */
+
+/** A value as a start-up error shows it: a secret's length only, since the log keeps the line. */
+function shownValue(name: string, value: string | undefined): string {
+  if (/SECRET|PRIVATE_KEY|PASSWORD/.test(name) && value) return `${value.length} characters`;
+  return JSON.stringify(value ?? "");
+}
+
 export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
   const e = parseEnv(EnvSchema, source);
   const dataDir = resolveDataDir(e.DATA_DIR);
@@ -375,7 +382,7 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
 }
 
 function lineSettings(e: z.infer<typeof EnvSchema>, source: NodeJS.ProcessEnv): LineSettings | undefined {
-  const invalid = (name: string, rule: string) => new ConfigError(`Invalid configuration: ${name} ${rule} (got ${JSON.stringify(source[name] ?? "")})`);
+  const invalid = (name: string, rule: string) => new ConfigError(`Invalid configuration: ${name} ${rule} (got ${shownValue(name, source[name])})`);
   if (e.LINE_TEST_ORIGIN && e.NODE_ENV === "production") throw invalid("LINE_TEST_ORIGIN", "is for tests only and refused when NODE_ENV is production");
   if (!e.LINE_CLIENT_ID !== !e.LINE_CLIENT_SECRET) {
     throw e.LINE_CLIENT_ID ? invalid("LINE_CLIENT_SECRET", "must be set together with LINE_CLIENT_ID") : invalid("LINE_CLIENT_ID", "must be set together with LINE_CLIENT_SECRET");
@@ -402,7 +409,7 @@ function parseEnv<S extends z.ZodType>(schema: S, source: NodeJS.ProcessEnv): z.
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const name = issue.path.join(".");
-    throw new ConfigError(`Invalid configuration: ${name} ${issue.message} (got ${JSON.stringify(source[name] ?? "")})`);
+    throw new ConfigError(`Invalid configuration: ${name} ${issue.message} (got ${shownValue(name, source[name])})`);
   }
   return parsed.data;
 }

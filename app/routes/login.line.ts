@@ -1,9 +1,8 @@
 import { redirect } from "react-router";
 import { startLineSignIn } from "../features/users/login-methods.server";
 import { safeRedirect } from "../features/users/safe-redirect";
-import { formError } from "../lib/api.server";
+import { AppError } from "../lib/errors";
 import { readFormData } from "../lib/forms.server";
-import { localeFromRequest } from "../lib/i18n";
 import type { Route } from "./+types/login.line";
 
 /**
@@ -17,7 +16,12 @@ export async function action({ request, context }: Route.ActionArgs) {
     const line = await startLineSignIn(context.db, context.env, request, { redirectTo, newUserTo: redirectTo === "/" ? "/profile" : redirectTo });
     return redirect(line.url, { headers: line.headers });
   } catch (error) {
-    return formError(error, localeFromRequest(request));
+    // A full-page post (the button reloads the document): a refusal goes back to the log-in page,
+    // which says in the reader's language that LINE could not be used, never a JSON body.
+    const code = error instanceof AppError ? error.code : "line_failed";
+    const back = new URLSearchParams({ error: code });
+    if (redirectTo !== "/") back.set("redirectTo", redirectTo);
+    return redirect(`/login?${back}`);
   }
 }
 

@@ -294,6 +294,13 @@ describe("a LINE account without an e-mail address", () => {
 });
 
 describe("the endpoints LINE opens (docs/decisions/028, 037)", () => {
+  it("a LINE sign-in that cannot start goes back to the log-in page with the reason, never a JSON body", async () => {
+    const request = new Request(`${SITE}/login/line`, { method: "POST", headers: { origin: SITE, "content-type": "application/x-www-form-urlencoded" }, body: "redirectTo=%2Ftrades" });
+    const answer = (await loginLineRoute.action({ request, context: { db: database.db, env: { ...env, line: undefined } }, params: {} } as never)) as Response;
+    expect(answer.status).toBe(302);
+    expect(answer.headers.get("location")).toBe("/login?error=line_unavailable&redirectTo=%2Ftrades");
+  });
+
   it("only the callback is open to browsers; sign-in, link and unlink are ours; a cross-site POST to /login/line is refused", async () => {
     const owner = await emailAccount();
     const send = (method: string, p: string, body?: unknown) =>
