@@ -17,6 +17,7 @@ import { ProfileSchema, usersFormError } from "../features/users/users.schema";
 import { updateProfile } from "../features/users/users.server";
 import { readProfilePage } from "../features/profile/profile-page.server";
 import { safeRedirect } from "../features/users/safe-redirect";
+import { isPlaceholderAddress } from "../features/users/line-login.server";
 import { translate, useLocale, useT } from "../lib/i18n";
 import { seoMeta } from "../lib/seo";
 import { tokyoLongDate } from "../lib/tokyo-time";
@@ -40,9 +41,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   if (!page) throw pageError(new HttpError("not_found"), localeFromRequest(request));
   const { profile, record, chatRooms, myOffers, blockedUsers } = page;
   return {
-    emailVerified: profile.emailVerified,
+    // A LINE account without an address holds a placeholder that is never shown (docs/decisions/037).
+    emailVerified: isPlaceholderAddress(profile.email) ? null : profile.emailVerified,
     profile: {
-      email: profile.email,
+      email: isPlaceholderAddress(profile.email) ? null : profile.email,
       displayName: profile.displayName,
       friendId: profile.friendId,
       completedTrades: profile.completedTrades,
@@ -96,7 +98,7 @@ export default function Profile({ loaderData, actionData }: Route.ComponentProps
             {profile.displayName}
           </dd>
           <dt className="font-medium text-slate-600">{t("profileEmail")}</dt>
-          <dd>{profile.email}</dd>
+          <dd>{profile.email ?? t("profileNoEmail")}</dd>
           <dt className="font-medium text-slate-600">{t("profileFriendId")}</dt>
           <dd className="flex flex-wrap items-center gap-3">
             {profile.friendId ? (

@@ -84,6 +84,21 @@ describe("LINEでログイン on a phone", () => {
     await context.close();
   });
 
+  it("a LINE player without an e-mail address never sees the placeholder address on the profile", async () => {
+    const context = await newContext(browser, PHONE);
+    const page = await context.newPage();
+    const problems = watchConsole(page);
+    line.signInAs(lineUser("アドレスなし"));
+    await page.goto(`${server.url}/login`);
+    await pressLine(page);
+    await page.waitForURL((url) => url.pathname === "/profile");
+    await page.getByText("未設定（LINEでログイン）").waitFor();
+    expect(await page.getByTestId("profile-email-verified").textContent()).toBe("メールアドレス未設定");
+    expect(await page.content()).not.toContain("no-address.invalid");
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
   it("a LINE login whose e-mail belongs to another account asks to link instead of merging", async () => {
     const ownerEmail = `owner-${randomBytes(3).toString("hex")}@example.com`;
     const owner = await newContext(browser);

@@ -3,7 +3,8 @@ import { useT } from "../../../lib/i18n";
 import { accountMessages } from "../account-messages";
 
 /** On the profile: whether the address is verified, and the way to the account settings. */
-export function AccountCard({ emailVerified }: { emailVerified: boolean }) {
+/** `emailVerified` null: the account has no address of its own (a LINE sign-up without one). */
+export function AccountCard({ emailVerified }: { emailVerified: boolean | null }) {
   const t = useT(accountMessages);
   return (
     <section aria-labelledby="account-card-heading" className="flex flex-wrap items-center justify-between gap-3 rounded-lg border border-slate-200 bg-white p-4">
@@ -13,8 +14,8 @@ export function AccountCard({ emailVerified }: { emailVerified: boolean }) {
         </h2>
         <p className="text-sm">
           {t("verifyTitle")}:{" "}
-          <span data-testid="profile-email-verified" className={emailVerified ? "font-bold text-green-800" : "font-bold text-amber-900"}>
-            {emailVerified ? t("verifyVerified") : t("verifyUnverified")}
+          <span data-testid="profile-email-verified" className={emailVerified ? "font-bold text-green-800" : emailVerified === null ? "font-bold text-slate-700" : "font-bold text-amber-900"}>
+            {emailVerified === null ? t("verifyNoAddress") : emailVerified ? t("verifyVerified") : t("verifyUnverified")}
           </span>
         </p>
         <p className="text-sm text-slate-600">{t("settingsSummary")}</p>
