@@ -1,10 +1,10 @@
 import { tmpdir } from "node:os";
-import { sql } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { rowsOf } from "../../app/db/sql.server";
 import { markRead, sendMessage } from "../../app/features/chat/chat.server";
 import { registerMailDelivery, type MailTransport } from "../../app/features/mail/mail.server";
-import { notifyNewOffer, notifyOfferResponse } from "../../app/features/notifications/notifications.server";
+import { notifyNewOffer, notifyOfferResponse, notifyTradeStep } from "../../app/features/notifications/notifications.server";
 import { startOutboxWorker, type OutboxWorker } from "../../app/features/outbox/outbox.server";
 import { registerNotificationChannels } from "../../app/features/push/notification-pipeline.server";
 import { digestBoundary, queueDigests, unsubscribeToken, verifyUnsubscribeToken } from "../../app/features/push/mail-channel.server";
@@ -121,6 +121,43 @@ describe("notification mail for a player who is away", () => {
     await until(() => smtp.to(quietEmail).length === 1, "the mail without preview");
     expect(smtp.to(quietEmail)[0].text).toContain("（譲 ピカチュウex ⇄ 求 リザードンex）");
     expect(smtp.to(quietEmail)[0].text).not.toContain("ひみつの内容");
+  });
+
+  it("a step that comes while the room's message is already mailed is mailed once, on its own, even if a later message's check runs first", async () => {
+    const { roomId, owner, partner } = await createChatRoom(database.db);
+    const email = await verified(owner.id);
+    const first = worker();
+    await send(roomId, partner.id, "こんにちは");
+    await until(() => smtp.to(email).length === 1, "the message's mail");
+    await settled();
+    await first.stop();
+
+    // Still unread: a new message bumps the mailed notification (its check runs again), and a
+    // moment later the partner agrees to the terms. The bump's check runs before the step's own.
+    await send(roomId, partner.id, "条件に合意しますね");
+    await notifyTradeStep(database.db, { roomId, actorId: partner.id, recipientId: owner.id, step: "agree" });
+    const [step] = await rowsOf<{ id: string }>(database.db, sql`select id from notifications where user_id = ${owner.id} and kind = 'step'`);
+    const hold = (runAt: SQL) =>
+      rowsOf(database.db, sql`update delivery_outbox set run_at = ${runAt} where kind = 'notify' and status = 'pending' and payload->>'id' = ${step.id} returning id`);
+    expect(await hold(sql`now() + interval '1 hour'`)).toHaveLength(1);
+    worker();
+    await settled();
+    const pending = await rowsOf<{ n: string }>(database.db, sql`select count(*) as n from delivery_outbox where kind = 'notify-mail' and status = 'pending' and payload->>'id' <> ${step.id}`);
+    expect(Number(pending[0].n)).toBe(0);
+    // The bump mails nothing (the message was mailed) and leaves the step to its own check.
+    expect(smtp.to(email)).toHaveLength(1);
+    const [unmailed] = await rowsOf<{ mailed_at: Date | null }>(database.db, sql`select mailed_at from notifications where id = ${step.id}::uuid`);
+    expect(unmailed.mailed_at).toBeNull();
+
+    // The step's own check: exactly one more mail, naming the step and not the message again.
+    await hold(sql`now()`);
+    await until(() => smtp.to(email).length === 2, "the step's mail");
+    await settled();
+    expect(smtp.to(email)).toHaveLength(2);
+    const mail = smtp.to(email)[1];
+    expect(mail.subject).toBe(`【トレポケ】${partner.name}さんが条件に合意しました（譲 ピカチュウex ⇄ 求 リザードンex）`);
+    expect(mail.text).not.toContain("新しいメッセージ");
+    expect(mail.text).toContain(`http://localhost:3000/chat/${roomId}`);
   });
 
   it("quiet hours hold the mail (at once and the digest) unless the player exempted mail; it goes out when they end", async () => {

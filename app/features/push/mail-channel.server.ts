@@ -107,30 +107,39 @@ export function registerNotificationMailDelivery(db: Db, options: MailChannelOpt
     if (await presence().isOnline(n.userId)) return;
     const email = await recipient(db, n.userId);
     if (!email) return;
-    await db.transaction(async (tx) => {
-      // The notification and every other of its room still unread and not yet mailed (a 交渉 and
-      // its first message fall due a second apart): one mail.
-      const marked = await rowsOf<{ id: string }>(
+    const mailed = await db.transaction(async (tx) => {
+      // The notification and every other of its room still unread, not yet mailed and of a kind
+      // mailed "instant" (a 交渉 and its first message fall due a second apart): one mail. Locked in id order:
+      // of two checks of one room at once, the second waits, then finds the rows the first mailed.
+      const due = await rowsOf<{ id: string }>(
         tx,
-        sql`update notifications n set mailed_at = now()
-            from (select n.id from notifications n left join notification_preferences np on np.user_id = n.user_id
-                  where n.user_id = ${n.userId} and n.read_at is null and n.mailed_at is null and ${stillAllowed}
-                    and (n.id = ${id}::uuid or (n.room_id = ${n.roomId}::uuid and ${mailChoice} = 'instant'))) d
-            -- Checked again on the row itself: two checks of one room at once mail it once (the
-            -- second waits for the first's lock, then finds the rows mailed).
-            where n.id = d.id and n.mailed_at is null and n.read_at is null returning n.id`,
+        sql`select n.id from notifications n left join notification_preferences np on np.user_id = n.user_id
+            where n.user_id = ${n.userId} and n.read_at is null and n.mailed_at is null and ${stillAllowed}
+              and (n.id = ${id}::uuid or (n.room_id = ${n.roomId}::uuid and ${mailChoice} = 'instant'))
+            order by n.id for update of n`,
       );
-      if (!marked.length) return;
-      const items: NotificationView[] = [];
-      for (const row of marked) {
-        const item = row.id === n.id ? n : await getNotificationForDelivery(tx, row.id);
+      // Only a check that mails its own notification sends anything. One whose notification was
+      // already mailed (a room's message bumped after its mail) marks nothing: another row of the
+      // room (a step that came since) has a check of its own, due its own delay after it, which
+      // mails it with what else of the room is unmailed then. (Marked here, it went out early, or,
+      // under the key of the earlier mail, not at all.)
+      if (!due.some((row) => row.id === id)) return false;
+      await rowsOf(tx, sql`update notifications set mailed_at = now() where id in (${sql.join(due.map((row) => sql`${row.id}::uuid`), sql`, `)}) returning id`);
+      const others = due.filter((row) => row.id !== id);
+      const items: NotificationView[] = [n];
+      for (const row of others) {
+        const item = await getNotificationForDelivery(tx, row.id);
         if (item) items.push(item);
       }
       items.sort((a, b) => a.at.localeCompare(b.at));
       const lines = items.flatMap((item) => [notificationText(item, prefs.locale), notificationPreview(item, prefs.locale)]).filter((line): line is string => line !== null);
       const message = notificationMail(options, { userId: n.userId, email, locale: prefs.locale }, notificationText(items[0], prefs.locale), lines, n.href);
+      // Keyed on the notification this check marked: a row is marked once, so the key is never
+      // one an earlier mail (its outbox row kept a week) holds, and a mail is never dropped as a repeat.
       await enqueueMail(tx, message, { dedupeKey: `notification-mail:${id}` });
+      return true;
     });
+    if (!mailed) return;
     log?.debug("notification mailed", { id });
   }, { retryUnexpected: true });
 }
