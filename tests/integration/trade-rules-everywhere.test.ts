@@ -9,7 +9,9 @@ import { rowsOf } from "../../app/db/sql.server";
 import { seedCatalogue } from "../../app/features/cards/catalogue.server";
 import { listTradeRarities } from "../../app/features/trades/board.server";
 import { tradePickerEndpoint } from "../../app/features/trades/endpoints.server";
-import { listMatchListPage } from "../../app/features/trades/matches.server";
+import { deckCardViews } from "../../app/features/decks/decks.server";
+import { boardUrlForDeck, newOfferUrlForDeck } from "../../app/features/decks/trade-links";
+import { listMatchListPage, listMatchPage, matchingOffers } from "../../app/features/trades/matches.server";
 import { createOffer, openChatRoomForOffer } from "../../app/features/trades/offers.server";
 import { TradeRuleChangeSchema } from "../../app/features/trades/trade-rules.schema";
 import { addTradeRuleChange, tradeRulesPageData } from "../../app/features/trades/trade-rules.server";
@@ -65,7 +67,17 @@ const cardPage = async (cardId: string) =>
     tradeability: { tradeable: boolean; scope?: string; target?: string; until?: string | null };
   };
 
+/** A deck page's cards and its two trade links (募集する and the board), as the page builds them. */
+const deckLinks = async (list: Card[]) => {
+  const cards = await deckCardViews(db, list.map((c) => ({ cardId: c.id, packId: null, count: 2 })));
+  return { board: boardUrlForDeck(cards), offer: newOfferUrlForDeck(cards) };
+};
+
 describe("one trade rule everywhere (docs/decisions/033)", () => {
+  it("deck pages' trade links leave out Shining High cards: its pack rule, not the rarity's default flag", async () => {
+    expect(await deckLinks([open[0], shining])).toEqual({ board: `/trades?giveAny=${open[0].id}`, offer: `/trades/new?want=${open[0].id}*2` });
+  });
+
   it("the Shining High exclusion is a pack rule in the data: on the rules page, refused by the gate and left out of the picker until an admin lifts it", async () => {
     const admin = await createUser(db, { role: "admin" });
     const user = await createUser(db);
@@ -137,5 +149,40 @@ describe("one trade rule everywhere (docs/decisions/033)", () => {
     await addTradeRuleChange(db, change({ scope: "pack", target: "charizard", tradeable: false, effectiveAt: jst(-1), note: "閉鎖" }), admin.id);
     const [owner] = await rowsOf<{ owner_id: string }>(db, sql`select owner_id from trade_offers where id = ${closedOwner.id}::uuid`);
     expect((await listMatchListPage(db, owner.owner_id, 1, "ja")).emptyReason).toBe("closed_by_rules");
+  });
+
+  it("deck pages' trade links follow the rules: ☆☆☆ opened is in, a closed pack and 👑 are out", async () => {
+    // By now a rule opened ☆☆☆ and closed the pikachu pack until a date (the tests above).
+    const links = await deckLinks([immersive, closedPack[0], crown, open[1]]);
+    expect(links).toEqual({ board: `/trades?giveAny=${immersive.id},${open[1].id}`, offer: `/trades/new?want=${immersive.id}*2,${open[1].id}*2` });
+  });
+
+  it("マッチ and the new-offer notifications leave out other players' offers a rule closed (their 交渉する is refused)", async () => {
+    const admin = await createUser(db, { role: "admin" });
+    // Cards no other test's offer names.
+    const [a, b] = (await catalogueCards(db, "◆◆", 8, { onlyPack: "mewtwo" })).slice(6);
+    const [newPack] = await catalogueCards(db, "◆◆", 1, { onlyPack: "dialga" });
+    const viewer = await createUser(db);
+    await createOffer(db, viewer.id, offer([b], [a]));
+    const closing = await createOffer(db, (await createUser(db)).id, offer([a, newPack], [b]));
+    const staying = await createOffer(db, (await createUser(db)).id, offer([a], [b]));
+    expect((await listMatchPage(db, viewer.id, 1)).total).toBe(2);
+
+    await addTradeRuleChange(db, change({ scope: "pack", target: "dialga", tradeable: false, effectiveAt: jst(-1), note: "新パック" }), admin.id);
+    expect(await refusal(() => openChatRoomForOffer(db, { offerId: closing.id, userId: viewer.id }))).toBe("rule_closed");
+    const page = await listMatchPage(db, viewer.id, 1);
+    expect(page.matches.map((m) => m.id)).toEqual([staying.id]);
+    expect({ total: page.total, pageCount: page.pageCount }).toEqual({ total: 1, pageCount: 1 });
+    expect((await listMatchListPage(db, viewer.id, 1, "ja")).items.map((m) => m.id)).toEqual([staying.id]);
+
+    // A new offer's notification and the funnel's matched events: the same offers, in a post's transaction too.
+    const ids = (found: { offerId: string }[]) => found.map((f) => f.offerId).filter((id) => id === closing.id || id === staying.id);
+    const poster = await createUser(db);
+    const posted = { give: [{ cardId: b.id, rarity: b.rarity }], want: [{ cardId: a.id, rarity: a.rarity }], giveAny: false, wantAny: false };
+    expect(ids(await matchingOffers(db, poster.id, posted))).toEqual([staying.id]);
+    expect(ids(await db.transaction((tx) => matchingOffers(tx, poster.id, posted)))).toEqual([staying.id]);
+    const mine = await createOffer(db, poster.id, offer([b], [a]));
+    const matched = await rowsOf<{ offer_id: string }>(db, sql`select offer_id from analytics_events where kind = 'matched' and user_id = ${poster.id} and offer_id <> ${mine.id}::uuid`);
+    expect(matched.map((m) => m.offer_id).filter((id) => id === closing.id || id === staying.id)).toEqual([staying.id]);
   });
 });

@@ -1,6 +1,7 @@
 import type { Db } from "../../db/client.server";
 import { cardIndex, type CardIndex, type IndexedCard } from "../cards/card-index.server";
 import { cardGameFacts } from "../cards/game-facts.server";
+import { cardTradeability } from "../trades/trade-rules.server";
 import { catalogueSetCode, deckToText, parseDeckText, type DeckTextFormat } from "./deck-text";
 import { DeckError } from "./errors";
 import { LIST_MAX_COPIES } from "./rules";
@@ -8,7 +9,11 @@ import type { DeckCardView, DeckImportResult, KeyCard } from "./types";
 
 export type DeckCardRow = { cardId: string; packId: string | null; count: number };
 
-function view(index: CardIndex, card: IndexedCard, packId: string | null, count: number): DeckCardView {
+/**
+ * `tradeable`: what the trade rules say now (docs/decisions/018, 033: a rarity opened or closed, a
+ * pack closed), not the rarity's default flag — the deck page's trade links take only these cards.
+ */
+function view(index: CardIndex, card: IndexedCard, packId: string | null, count: number, tradeable: boolean): DeckCardView {
   const shownPack = packId && card.packIds.includes(packId) ? packId : (card.packIds[0] ?? null);
   const pack = shownPack ? index.packs.get(shownPack) : undefined;
   const facts = cardGameFacts(card.id);
@@ -35,17 +40,17 @@ function view(index: CardIndex, card: IndexedCard, packId: string | null, count:
     kind: facts?.kind ?? null,
     basic: facts ? facts.basic : null,
     fossil: facts?.fossil ?? false,
-    tradeable: card.tradeable,
+    tradeable,
   };
 }
 
 /** The deck's rows as cards with names, packs, pictures and the catalogue's game facts (row order kept). */
 export async function deckCardViews(db: Db, rows: readonly DeckCardRow[]): Promise<DeckCardView[]> {
-  const index = await cardIndex(db);
+  const [index, rules] = await Promise.all([cardIndex(db), cardTradeability(db, [...new Set(rows.map((row) => row.cardId))])]);
   const views: DeckCardView[] = [];
   for (const row of rows) {
     const card = index.byId.get(row.cardId);
-    if (card) views.push(view(index, card, row.packId, row.count));
+    if (card) views.push(view(index, card, row.packId, row.count, rules.get(card.id)?.tradeable ?? false));
   }
   return views;
 }
@@ -115,5 +120,6 @@ export async function importDeckText(db: Db, text: string): Promise<DeckImportRe
     else rows.set(card.id, { card, count: line.count });
   }
   unmatched.sort((a, b) => a.line - b.line);
-  return { cards: [...rows.values()].map(({ card, count }) => view(index, card, null, count)), unmatched };
+  const rules = await cardTradeability(db, [...rows.keys()]);
+  return { cards: [...rows.values()].map(({ card, count }) => view(index, card, null, count, rules.get(card.id)?.tradeable ?? false)), unmatched };
 }

@@ -8,6 +8,7 @@ import type { DeckCardView } from "./types";
 const OFFER_SIDE_MAX = 10;
 const OFFER_COPIES_MAX = 2;
 
+/** The cards the trade rules let be traded now (DeckCardView.tradeable is their answer). */
 export function tradeableCards(cards: readonly DeckCardView[]): DeckCardView[] {
   return cards.filter((card) => card.tradeable);
 }

@@ -16,7 +16,7 @@ export type DeckCardView = CardFace & {
   kind: "pokemon" | "trainer" | null;
   basic: boolean | null;
   fossil: boolean;
-  /** Whether its rarity may be traded (the trade board's rule). */
+  /** Whether the trade rules let it be traded now (its rarity and packs: cardTradeability). */
   tradeable: boolean;
 };
 

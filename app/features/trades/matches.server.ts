@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import type { Db } from "../../db/client.server";
-import { cards, profiles, tradeOfferCards, tradeOffers } from "../../db/schema/index";
+import { cardPacks, cards, profiles, tradeOfferCards, tradeOffers } from "../../db/schema/index";
 import { rowsOf, type Queryable } from "../../db/sql.server";
 import { changeVersion } from "../../lib/change-bus.server";
 import { createCache } from "../../lib/cache.server";
@@ -10,7 +10,8 @@ import { TradeError } from "./errors";
 import { offerOpenNow } from "../../db/open-offers";
 import { OFFER_COLUMNS, toListItem, withCards, type OfferRow } from "./offer-views.server";
 import { MATCH_LIMIT, MATCH_PAGE_SIZE, pairsByRarity } from "./rules";
-import { cardTradeability } from "./trade-rules.server";
+import { cardTradeabilityAt } from "./trade-rules";
+import { cardTradeability, loadTradeRules, offersClosedByRules } from "./trade-rules.server";
 import { answersRarely, responseRecords } from "../users/response-record.server";
 import type { MatchListItem, MatchPage, MatchView } from "./types";
 
@@ -206,7 +207,11 @@ async function computeMatches(db: Db, userId: string, limit: number): Promise<Ma
  * here from those keys.
  */
 async function rankMatches(db: Db, userId: string, mine: Mine): Promise<RankedMatch[]> {
-  const ranked = await fittingOffers(db, userId, mine);
+  const found = await fittingOffers(db, userId, mine);
+  // Their offers a rule closed stay on the board, marked, and 交渉する on them is refused: they
+  // are nobody's マッチ either (the board's question, before the limit and the pages).
+  const closed = await offersClosedByRules(db, found);
+  const ranked = found.filter((f) => !closed.has(f.id));
   // At the same fit, players who answer their new rooms come first (the response record), then
   // the most recently active.
   const records = await responseRecords(db, ranked.map((r) => r.owner));
@@ -216,7 +221,7 @@ async function rankMatches(db: Db, userId: string, mine: Mine): Promise<RankedMa
   return ranked.map(({ id, fitting }) => ({ id, fitting }));
 }
 
-type FittingOffer = RankedMatch & { owner: string; active: number; bumped: number };
+type FittingOffer = RankedMatch & { owner: string; active: number; bumped: number; give: { cardId: string }[]; want: { cardId: string }[] };
 
 /** The open offers of others that fit `mine` (at least one same-rarity 1:1 trade), unranked. */
 async function fittingOffers(q: Queryable, userId: string, mine: Mine): Promise<FittingOffer[]> {
@@ -279,7 +284,17 @@ async function fittingOffers(q: Queryable, userId: string, mine: Mine): Promise<
     let fitting = 0;
     for (const [rarity, n] of receive) fitting += Math.min(n, send.get(rarity) ?? 0);
     if (fitting > 0) {
-      ranked.push({ id: offer.id, owner: offer.owner_id, fitting, active: new Date(offer.last_active_at).getTime(), bumped: new Date(offer.bumped_at).getTime() });
+      // Their named cards (the trade rules close the offer when one of them is closed).
+      const named = (prefix: string) => offer.match_keys.filter((k) => k.startsWith(prefix)).map((k) => ({ cardId: k.slice(prefix.length) }));
+      ranked.push({
+        id: offer.id,
+        owner: offer.owner_id,
+        fitting,
+        active: new Date(offer.last_active_at).getTime(),
+        bumped: new Date(offer.bumped_at).getTime(),
+        give: named("g:"),
+        want: named("w:"),
+      });
     }
   }
   return ranked;
@@ -304,5 +319,31 @@ export async function matchingOffers(
     giveAnyRarities: new Set(offer.giveAny ? offer.want.map((c) => c.rarity) : []),
   };
   const found = await fittingOffers(q, userId, mine);
-  return found.map((f) => ({ offerId: f.id, ownerId: f.owner }));
+  const closed = await offersClosedWithin(q, found);
+  return found.filter((f) => !closed.has(f.id)).map((f) => ({ offerId: f.id, ownerId: f.owner }));
+}
+
+/**
+ * offersClosedByRules's answer (an offer is closed when one of its named cards is closed now, by
+ * the one rule, cardTradeabilityAt) read with the caller's connection: matchingOffers runs inside
+ * a post's transaction, and PGlite's one connection would wait for it to end before answering the
+ * database outside. The rules and the offers' cards (their rarity and packs) are read through
+ * `q`, like the post's own gate (assertCardsTradeable) reads them; a transaction's rules are kept
+ * under its own cache scope (a few rows), and the card index is not loaded for it.
+ */
+async function offersClosedWithin(q: Queryable, offers: readonly FittingOffer[], at: Date = new Date()): Promise<Set<string>> {
+  const ids = [...new Set(offers.flatMap((o) => [...o.give, ...o.want].map((c) => c.cardId)))];
+  if (ids.length === 0) return new Set();
+  const [rules, rows] = await Promise.all([
+    loadTradeRules(q as Db),
+    rowsOf<{ id: string; rarity: string; pack_ids: string[] }>(
+      q,
+      sql`select c.id, c.rarity, array_agg(cp.pack_id) as pack_ids
+          from ${cards} c join ${cardPacks} cp on cp.card_id = c.id
+          where c.id in (${sql.join(ids.map((id) => sql`${id}`), sql`, `)})
+          group by c.id, c.rarity`,
+    ),
+  ]);
+  const closedCards = new Set(rows.filter((row) => !cardTradeabilityAt(rules, { rarity: row.rarity, packIds: row.pack_ids }, at).tradeable).map((row) => row.id));
+  return new Set(offers.filter((o) => [...o.give, ...o.want].some((c) => closedCards.has(c.cardId))).map((o) => o.id));
 }
