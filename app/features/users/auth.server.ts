@@ -258,6 +258,15 @@ function createAuth(db: Db, env: Env, options: AuthOptions = {}) {
         update: { before: async (account) => ({ data: withoutProviderTokens(account) }) },
       },
       user: {
+        update: {
+          // A change of address is written when the link mailed to the new address is opened, which
+          // proves that address: it is verified. Better Auth 1.7.25 carries the old address's flag
+          // over instead, which would leave a player who changed an unverified address unmailable.
+          before: async (user, ctx) => {
+            if (ctx?.path === "/verify-email" && typeof user.email === "string") return { data: { ...user, emailVerified: true } };
+            return { data: user };
+          },
+        },
         create: {
           // Every account gets its Torepoke profile at once (display name from sign-up).
           after: async (user) => {
