@@ -1,11 +1,14 @@
 import { randomBytes } from "node:crypto";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { simpleParser } from "mailparser";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchBrowser, newContext, PHONE, seriousA11yViolations, watchConsole } from "../support/browser";
 import { LINE_TEST_CLIENT_ID, LINE_TEST_CLIENT_SECRET, startLineStandIn, type LineUser } from "../support/line-stand-in";
 import { freePort, startServer, type RunningServer } from "../support/server";
+import { until } from "../support/wait";
 
 // Issue 42: LINEでログイン on a phone, against an OpenID Connect server standing in for LINE.
 let browser: Browser;
@@ -30,6 +33,24 @@ const lineUser = (name: string, email?: string): LineUser => ({ sub: `U${randomB
 
 async function pressLine(page: Page) {
   await page.getByRole("button", { name: "LINEでログイン" }).click();
+}
+
+/** The verification link the server mailed to `email` (DATA_DIR/mail without SMTP_URL). */
+async function mailedLink(email: string): Promise<string> {
+  let link: string | undefined;
+  await until(
+    async () => {
+      const dir = path.join(server.dataDir, "mail");
+      for (const file of existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith(".eml")) : []) {
+        const mail = await simpleParser(readFileSync(path.join(dir, file)));
+        const to = Array.isArray(mail.to) ? mail.to : [mail.to];
+        if (to.some((a) => a?.value.some((v) => v.address?.toLowerCase() === email))) link = /https?:\/\/\S+\/api\/auth\/verify-email\?\S+/.exec(mail.text ?? "")?.[0] ?? link;
+      }
+      return Boolean(link);
+    },
+    `the verification mail to ${email}`,
+  );
+  return link!;
 }
 
 async function logOut(page: Page) {
@@ -84,7 +105,7 @@ describe("LINEでログイン on a phone", () => {
     await context.close();
   });
 
-  it("a LINE player without an e-mail address never sees the placeholder address on the profile", async () => {
+  it("a LINE player without an e-mail address never sees the placeholder, then adds an address and verifies it", async () => {
     const context = await newContext(browser, PHONE);
     const page = await context.newPage();
     const problems = watchConsole(page);
@@ -95,6 +116,18 @@ describe("LINEでログイン on a phone", () => {
     await page.getByText("未設定（LINEでログイン）").waitFor();
     expect(await page.getByTestId("profile-email-verified").textContent()).toBe("メールアドレス未設定");
     expect(await page.content()).not.toContain("no-address.invalid");
+
+    // The address is optional: added on the account page, it counts once its link is opened.
+    const address = `added-${randomBytes(3).toString("hex")}@example.com`;
+    await page.goto(`${server.url}/profile/account`);
+    await page.locator("#account-new-email").fill(address);
+    await page.getByRole("button", { name: "確認メールを送る" }).click();
+    await page.getByText("入力したメールアドレスに確認メールを送信しました。").waitFor();
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await page.goto(await mailedLink(address));
+    await page.goto(`${server.url}/profile`);
+    await page.getByText(address).waitFor();
+    expect(await page.getByTestId("profile-email-verified").textContent()).toBe("確認済み");
     expect(problems).toEqual([]);
     await context.close();
   });

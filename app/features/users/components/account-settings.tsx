@@ -137,7 +137,7 @@ export function AccountSettings({
           </>
         ) : (
           <>
-            {ok("addEmail") ? <MailSentNotice title={ts("changeEmailSent")} sender={sender} email={actionData?.sentTo} /> : null}
+            {ok("addEmail") ? <MailSentNotice title={ts("addEmailSent")} sender={sender} email={actionData?.sentTo} /> : null}
             <Form method="post" className="space-y-4" noValidate>
               <input type="hidden" name="intent" value="addEmail" />
               <ErrorText actionData={actionData} intent="addEmail" />
