@@ -151,6 +151,30 @@ describe("LINEでログイン on a phone", () => {
     await context.close();
   });
 
+  it("an e-mail account links LINE on a phone, logs out and logs in with LINE as the same account", async () => {
+    const context = await newContext(browser, PHONE);
+    const page = await context.newPage();
+    const problems = watchConsole(page);
+    const res = await context.request.post(`${server.url}/api/auth/sign-up/email`, { data: { email: `phone-${randomBytes(3).toString("hex")}@example.com`, password: "kouKan-2026-pass", name: "スマホの持ち主" }, headers: { origin: server.url } });
+    expect(res.ok()).toBe(true);
+    const linked = lineUser("スマホのLINE");
+    line.signInAs(linked);
+    await page.goto(`${server.url}/profile/account`);
+    await page.locator("#account-link-line-password").fill("kouKan-2026-pass");
+    await page.getByRole("button", { name: "LINEを連携する" }).click();
+    await page.waitForURL((url) => url.pathname === "/profile/account" && url.searchParams.get("lineLinked") === "1");
+    await page.getByText("LINEを連携しました。次からLINEでもログインできます。").waitFor();
+    await logOut(page);
+    line.signInAs(linked);
+    await page.goto(`${server.url}/login`);
+    await pressLine(page);
+    await page.waitForURL(`${server.url}/`);
+    await page.goto(`${server.url}/profile`);
+    expect(await page.getByTestId("profile-display-name").textContent()).toBe("スマホの持ち主");
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
   it("at 1280×900 the log-in page and the account page of an e-mail account (ログイン方法 with LINE to link)", async () => {
     const context = await newContext(browser, DESKTOP);
     const page = await context.newPage();
