@@ -142,7 +142,7 @@ describe("an account people can recover, manage and leave", () => {
     await page.getByText(newEmail).waitFor();
 
     // Export: the JSON file of everything about the user.
-    const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: "ダウンロード" }).click()]);
+    const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: "ダウンロード", exact: true }).click()]);
     const exported = JSON.parse(readFileSync((await download.path())!, "utf8")) as {
       account: { email: string };
       profile: { displayName: string; friendId: string };

@@ -47,6 +47,7 @@ describe("started from another working directory", () => {
     cpSync(path.join(root, "server.js"), path.join(install, "server.js"));
     cpSync(path.join(root, "package.json"), path.join(install, "package.json"));
     cpSync(path.join(root, "drizzle"), path.join(install, "drizzle"), { recursive: true });
+    cpSync(path.join(root, "catalogue"), path.join(install, "catalogue"), { recursive: true });
     cpSync(buildDir, path.join(install, "build"), { recursive: true });
     symlinkSync(path.join(root, "node_modules"), path.join(install, "node_modules"));
     const cwd = mkdtempSync(path.join(tmpdir(), "torepoke-cwd-"));
