@@ -1,18 +1,25 @@
 import type { Browser, BrowserContext } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchBrowser, newContext, seriousA11yViolations, watchConsole } from "../support/browser";
+import { startServer, type RunningServer } from "../support/server";
+import { signUpVerified } from "../support/verified-account";
 
-const baseUrl = inject("baseUrl");
-// An administrator on the e2e server (global-setup.ts ADMIN_EMAILS).
-const ADMIN = { email: "admin-e2e@example.com", password: "admin-e2e-password" };
+// A server of its own: the test pages through whole packs of the catalogue as a fresh install has it.
+const ADMIN = { email: "admin-pickers@example.com", password: "admin-pickers-password", name: "管理者" };
+let server: RunningServer;
+let baseUrl: string;
 const PRINT = /[A-Z][0-9A-Za-z-]* \d{3}$/;
 
 let browser: Browser;
 beforeAll(async () => {
+  server = await startServer({ ADMIN_EMAILS: ADMIN.email });
+  baseUrl = server.url;
+  await signUpVerified(server, ADMIN);
   browser = await launchBrowser();
 });
 afterAll(async () => {
   await browser?.close();
+  await server?.stop();
 });
 
 type Card = { id: string; name: string; rarity: string; setCode: string | null; number: number | null };
@@ -31,9 +38,10 @@ async function wholePack(context: BrowserContext, pack: string): Promise<Card[]>
 }
 
 describe("the editors' card pickers", () => {
-  // Skipped: on the suite's shared server, after the other browser tests, the cards API answers
-  // this pack empty (alone, a fresh server answers it whole); to be found and fixed, not forgotten.
-  it.skip("name each print by set and number, so prints of one name differ, and the deck editor's list goes through a whole pack", async () => {
+  // Known failure, kept visible: the deck editor's さらに表示 stops part-way through a pack (60 of
+  // the pikachu pack's 127 cards on a fresh server) while the cards API pages through all 127 at
+  // 100 a page. \`it.fails\` turns red once the paging is fixed, so this mark is removed with the fix.
+  it.fails("name each print by set and number, so prints of one name differ, and the deck editor's list goes through a whole pack", async () => {
     const context = await newContext(browser, { viewport: { width: 1280, height: 900 } });
     expect((await context.request.post(`${baseUrl}/api/auth/sign-in/email`, { data: ADMIN, headers: { origin: baseUrl } })).ok()).toBe(true);
     const pack = await wholePack(context, "pikachu");
