@@ -34,6 +34,9 @@ export function usePackCards(packId: string, query: string, pageSize: number, on
   report.current = onError;
   // A page asked for before the pack or the search changed is dropped when it comes.
   const generation = useRef(0);
+  // The pack the shown cards belong to: another pack's cards are cleared at once, not after the
+  // debounce, so the list never shows one pack's cards with another pack's paging.
+  const shownPack = useRef(packId);
   const params = useCallback(
     (cursor: string | null) => {
       const search = new URLSearchParams({ pack: packId, limit: String(pageSize) });
@@ -49,6 +52,10 @@ export function usePackCards(packId: string, query: string, pageSize: number, on
     const controller = new AbortController();
     const asked = ++generation.current;
     setNextCursor(null);
+    if (shownPack.current !== packId) {
+      shownPack.current = packId;
+      setCards(null);
+    }
     const timer = setTimeout(() => {
       setCards(null);
       load(`/api/cards?${params(null)}`, CardPage, { signal: controller.signal })
