@@ -7,7 +7,9 @@ import { restoreBackup } from "../app/features/backups/restore.server";
 import { BackupRefusal } from "../app/features/backups/errors";
 import { openConfiguredDatabase, type Database } from "../app/db/client.server";
 import { listRoleAdmins, setAdminRole } from "../app/features/users/users.server";
-import { AUTH_SECRET_FILE, ConfigError, loadBackupEnv, loadEnv } from "../app/lib/env.server";
+import { ConfigError } from "../app/lib/config-error";
+import { AUTH_SECRET_FILE } from "../app/lib/data-dir-secrets.server";
+import { loadBackupEnv, loadEnv } from "../app/lib/env.server";
 
 /** How the caller names the commands in its usage lines (`npm run db:restore`, or `./start restore`). */
 export type CommandNames = { backup: string; restore: string; admin: string };

@@ -3,7 +3,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import express from "express";
 import { describe, expect, it } from "vitest";
-import { ConfigError, loadBackupEnv, loadEnv } from "./env.server";
+import { ConfigError } from "./config-error";
+import { loadBackupEnv, loadEnv } from "./env.server";
 
 const dataDir = () => mkdtempSync(path.join(tmpdir(), "torepoke-env-"));
 

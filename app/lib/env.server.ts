@@ -1,19 +1,9 @@
-import { randomBytes } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { isIP } from "node:net";
 import path from "node:path";
-import webpush from "web-push";
+import { ConfigError } from "./config-error";
+import { isVapidPrivateKey, isVapidPublicKey, readOrCreateSecret, VAPID_PRIVATE_KEY_RULE, VAPID_PUBLIC_KEY_RULE, vapidKeys, type VapidKeys } from "./data-dir-secrets.server";
 import { INSTALL_DIR } from "./install-dir.server";
 import { z } from "./zod";
-
-/** The secrets generated into DATA_DIR when BETTER_AUTH_SECRET / VAPID_* are unset (backups carry them). */
-export const AUTH_SECRET_FILE = "auth-secret";
-export const VAPID_FILE = "vapid.json";
-
-/** Thrown when configuration is invalid; start-up prints its one-line message and exits. */
-export class ConfigError extends Error {
-  override name = "ConfigError";
-}
 
 const optionalUrl = (protocols: string[]) =>
   z
@@ -47,18 +37,6 @@ const list = (v: string) =>
     .split(",")
     .map((s) => s.trim())
     .filter(Boolean);
-
-const VAPID_PUBLIC_KEY_RULE = "must be an uncompressed P-256 public key in URL-safe base64 (65 bytes)";
-const VAPID_PRIVATE_KEY_RULE = "must be a P-256 private key in URL-safe base64 (32 bytes)";
-
-function isVapidPublicKey(v: string): boolean {
-  const bytes = Buffer.from(v, "base64url");
-  return /^[A-Za-z0-9_-]+$/.test(v) && bytes.length === 65 && bytes[0] === 4;
-}
-
-function isVapidPrivateKey(v: string): boolean {
-  return /^[A-Za-z0-9_-]+$/.test(v) && Buffer.from(v, "base64url").length === 32;
-}
 
 const TRUST_PROXY_NAMES = ["loopback", "linklocal", "uniquelocal"];
 const TRUST_PROXY_RULE = `must be a hop count (0 to 99) or comma-separated proxy addresses or CIDR ranges, which may include ${TRUST_PROXY_NAMES.join(", ")}`;
@@ -320,8 +298,6 @@ export type BackupSettings = {
 /** What the backup commands read (loadBackupEnv). */
 export type BackupEnv = Pick<Env, "dataDir" | "databaseUrl" | "backups"> & { uploadsLocal: boolean };
 
-export type VapidKeys = { publicKey: string; privateKey: string; subject: string };
-
 export type S3Config = {
   bucket: string;
   /** Custom endpoint (MinIO, R2, …); requests then use path-style URLs. Unset: AWS. */
@@ -374,7 +350,7 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
     metrics: e.METRICS_PORT === undefined ? undefined : { port: e.METRICS_PORT, host: e.METRICS_HOST },
     shutdownGraceSeconds: e.SHUTDOWN_GRACE_SECONDS,
     notificationMailDelaySeconds: e.NOTIFICATION_MAIL_DELAY_SECONDS,
-    vapid: vapidKeys(e, dataDir, e.SITE_URL ?? `http://localhost:${port}`),
+    vapid: vapidKeys(e, dataDir, vapidSubject(e.VAPID_SUBJECT, e.SITE_URL ?? `http://localhost:${port}`)),
     pushServiceOrigins: list(e.PUSH_SERVICE_ORIGINS).map((o) => new URL(o).origin),
     backups: backupSettings(e, dataDir),
     line: lineSettings(e, source),
@@ -428,45 +404,6 @@ function backupSettings(e: Pick<z.infer<typeof EnvSchema>, "BACKUP_DIR" | "BACKU
   return { dir: e.BACKUP_DIR ? path.resolve(e.BACKUP_DIR) : path.join(dataDir, "backups"), hourJst: e.BACKUP_HOUR, keep: e.BACKUP_KEEP };
 }
 
-/**
- * VAPID_PUBLIC_KEY + VAPID_PRIVATE_KEY (both or neither), else a pair generated on first start
- * into DATA_DIR/vapid.json like the auth secret: a new pair would orphan every subscription.
- */
-function vapidKeys(e: z.infer<typeof EnvSchema>, dataDir: string, siteUrl: string): VapidKeys {
-  const subject = e.VAPID_SUBJECT ?? (siteUrl.startsWith("https://") ? siteUrl : `mailto:no-reply@${mailHost(siteUrl)}`);
-  if (Boolean(e.VAPID_PUBLIC_KEY) !== Boolean(e.VAPID_PRIVATE_KEY)) {
-    const missing = e.VAPID_PUBLIC_KEY ? "VAPID_PRIVATE_KEY" : "VAPID_PUBLIC_KEY";
-    throw new ConfigError(`Invalid configuration: ${missing} must be set together with ${missing === "VAPID_PUBLIC_KEY" ? "VAPID_PRIVATE_KEY" : "VAPID_PUBLIC_KEY"}`);
-  }
-  if (e.VAPID_PUBLIC_KEY && e.VAPID_PRIVATE_KEY) return { publicKey: e.VAPID_PUBLIC_KEY, privateKey: e.VAPID_PRIVATE_KEY, subject };
-  const file = path.join(dataDir, VAPID_FILE);
-  if (existsSync(file)) return { ...readVapidFile(file), subject };
-  const keys = generateVapidKeys();
-  mkdirSync(dataDir, { recursive: true });
-  writeFileSync(file, `${JSON.stringify(keys)}\n`, { mode: 0o600 });
-  return { ...keys, subject };
-}
-
-/** A new VAPID pair (web-push pads the private key to 32 bytes, the public one to 65). */
-export function generateVapidKeys(): { publicKey: string; privateKey: string } {
-  const { publicKey, privateKey } = webpush.generateVAPIDKeys();
-  return { publicKey, privateKey };
-}
-
-/** DATA_DIR/vapid.json, held to the rules of VAPID_*: a broken file stops start-up rather than being replaced (that would cut every device off). */
-function readVapidFile(file: string): { publicKey: string; privateKey: string } {
-  let saved: unknown;
-  try {
-    saved = JSON.parse(readFileSync(file, "utf8"));
-  } catch (err) {
-    throw new ConfigError(`Invalid configuration: ${file} is not readable JSON (${err instanceof Error ? err.message.split("\n")[0] : String(err)}); restore it or set VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY`);
-  }
-  const { publicKey, privateKey } = (saved ?? {}) as { publicKey?: unknown; privateKey?: unknown };
-  if (typeof publicKey !== "string" || !isVapidPublicKey(publicKey)) throw new ConfigError(`Invalid configuration: publicKey in ${file} ${VAPID_PUBLIC_KEY_RULE}`);
-  if (typeof privateKey !== "string" || !isVapidPrivateKey(privateKey)) throw new ConfigError(`Invalid configuration: privateKey in ${file} ${VAPID_PRIVATE_KEY_RULE}`);
-  return { publicKey, privateKey };
-}
-
 function s3Config(e: z.infer<typeof EnvSchema>): S3Config | undefined {
   if (!e.S3_BUCKET) return undefined;
   if (Boolean(e.S3_ACCESS_KEY_ID) !== Boolean(e.S3_SECRET_ACCESS_KEY)) {
@@ -485,21 +422,14 @@ function s3Config(e: z.infer<typeof EnvSchema>): S3Config | undefined {
   };
 }
 
+/** VAPID_SUBJECT, else SITE_URL when it is https, else a no-reply address of its host. */
+function vapidSubject(given: string | undefined, siteUrl: string): string {
+  return given ?? (siteUrl.startsWith("https://") ? siteUrl : `mailto:no-reply@${mailHost(siteUrl)}`);
+}
+
 /** The sender domain of the default MAIL_FROM: SITE_URL's host (localhost or an IP becomes "localhost.localdomain", which mail servers accept). */
 function mailHost(siteUrl: string): string {
   const host = new URL(siteUrl).hostname;
   // An IP address or a single-label host is no mail domain.
   return host.includes(".") && !/^[\d.]+$/.test(host) && !host.includes(":") ? host : "localhost.localdomain";
-}
-
-function readOrCreateSecret(dataDir: string): string {
-  const file = path.join(dataDir, AUTH_SECRET_FILE);
-  if (existsSync(file)) {
-    const secret = readFileSync(file, "utf8").trim();
-    if (secret.length >= 32) return secret;
-  }
-  mkdirSync(dataDir, { recursive: true });
-  const secret = randomBytes(32).toString("base64url");
-  writeFileSync(file, `${secret}\n`, { mode: 0o600 });
-  return secret;
 }

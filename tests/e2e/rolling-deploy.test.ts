@@ -4,7 +4,7 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import { io as connect, type Socket } from "socket.io-client";
 import { afterAll, describe, expect, it } from "vitest";
 import type { Ack, ChatMessage, ClientToServerEvents, ServerToClientEvents } from "../../app/features/chat/protocol";
-import { generateVapidKeys } from "../../app/lib/env.server";
+import { generateVapidKeys } from "../../app/lib/data-dir-secrets.server";
 import { launchBrowser, newContext, watchConsole } from "../support/browser";
 import { http, signUp } from "../support/instances";
 import { nginxBinary, startNginx, type RunningNginx } from "../support/nginx";

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { Db } from "../../db/client.server";
 import { rowsOf } from "../../db/sql.server";
-import { outboxFigures, type OutboxFigures } from "../outbox/outbox.server";
+import { outboxFigures, type OutboxFigures } from "../outbox/outbox-figures.server";
 import { pageKindOf } from "./classify.server";
 import { AnalyticsError } from "./errors";
 import { addDays, tokyoDay } from "./salt.server";

@@ -3,7 +3,7 @@ import path from "node:path";
 import { sql } from "drizzle-orm";
 import { migrationsFolder, type Database } from "../../db/client.server";
 import { rowsOf, type Queryable } from "../../db/sql.server";
-import { AUTH_SECRET_FILE, VAPID_FILE } from "../../lib/env.server";
+import { AUTH_SECRET_FILE, VAPID_FILE } from "../../lib/data-dir-secrets.server";
 import * as tar from "tar";
 import { z } from "../../lib/zod";
 import { BackupRefusal } from "./errors";

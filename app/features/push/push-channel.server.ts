@@ -1,5 +1,5 @@
 import type { Db } from "../../db/client.server";
-import type { VapidKeys } from "../../lib/env.server";
+import type { VapidKeys } from "../../lib/data-dir-secrets.server";
 import { translate, type Locale } from "../../lib/i18n";
 import type { Logger } from "../../lib/logger.server";
 import { countUnreadNotifications } from "../notifications/notifications.server";

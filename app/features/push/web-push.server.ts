@@ -1,5 +1,5 @@
 import webpush from "web-push";
-import type { VapidKeys } from "../../lib/env.server";
+import type { VapidKeys } from "../../lib/data-dir-secrets.server";
 import { TemporaryDeliveryError } from "../outbox/outbox.server";
 import { isPushServiceEndpoint } from "./push-services";
 
