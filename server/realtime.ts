@@ -8,6 +8,7 @@ import { chatMessages } from "../app/features/chat/messages";
 import type { Database } from "../app/db/client.server";
 import {
   applyTradeStep,
+  chooseAnyCard,
   blockRoomPartner,
   ChatError,
   countUnread,
@@ -20,7 +21,7 @@ import {
 import { getRoomState } from "../app/features/chat/room-views.server";
 import { chatRefusalOf } from "../app/features/chat/refusal.server";
 import { reportMessage } from "../app/features/moderation/moderation.server";
-import { ReportSchema, RoomIdSchema, SendMessageSchema, SeqSchema, SyncSchema, TradeStepSchema } from "../app/features/chat/chat.schema";
+import { ChooseCardSchema, ReportSchema, RoomIdSchema, SendMessageSchema, SeqSchema, SyncSchema, TradeStepSchema } from "../app/features/chat/chat.schema";
 import {
   CHAT_NAMESPACE,
   type AckError,
@@ -259,6 +260,16 @@ function attachChat(nsp: ChatNamespace, deps: { env: Env; database: Database; lo
       const state = await getRoomState(db, input.roomId, userId);
       to(`room:${input.roomId}`)?.emit("chat:room", state);
       if (result.messages.length > 0) pushUnread(result.recipientId, input.roomId);
+      return { state };
+    });
+
+    handle<unknown, object>("chat:choose-card", async (payload) => {
+      const input = readPayload(payload, ChooseCardSchema);
+      const result = await chooseAnyCard(db, { roomId: input.roomId, userId, cardId: input.cardId });
+      to(`room:${input.roomId}`)?.emit("chat:message", result.message);
+      const state = await getRoomState(db, input.roomId, userId);
+      to(`room:${input.roomId}`)?.emit("chat:room", state);
+      pushUnread(result.recipientId, input.roomId);
       return { state };
     });
 

@@ -6,7 +6,8 @@ import { listBoard } from "../../app/features/trades/board.server";
 import { offerFieldsFromForm, parseOfferInput } from "../../app/features/trades/http.server";
 import { listMatches } from "../../app/features/trades/matches.server";
 import { createOffer, getOffer, openChatRoomForOffer, TradeError } from "../../app/features/trades/offers.server";
-import { getRoomView, roomListQuery, roomSummaries, type RoomListRow } from "../../app/features/chat/room-views.server";
+import { getRoomState, getRoomView, roomListQuery, roomSummaries, type RoomListRow } from "../../app/features/chat/room-views.server";
+import { applyTradeStep, ChatError, chooseAnyCard } from "../../app/features/chat/chat.server";
 import { TradeRuleChangeSchema } from "../../app/features/trades/trade-rules.schema";
 import { addTradeRuleChange, offersClosedByRules } from "../../app/features/trades/trade-rules.server";
 import { offerShareModel } from "../../app/features/share/share.server";
@@ -153,5 +154,70 @@ describe("何でも可 offers", () => {
     const offer = (await getOffer(db, anyOffer.id))!;
     expect((await offersClosedByRules(db, [offer])).has(anyOffer.id)).toBe(true);
     expect((await listMatches(db, taker.id)).map((m) => m.id)).not.toContain(anyOffer.id);
+  });
+
+  it("in the room, the partner names the 何でも可 card: of the other side's rarity and tradeable now, before 条件合意, which waits for it; both sides and the room list see it", async () => {
+    const admin = await createUser(db, { role: "admin" });
+    const owner = await createUser(db);
+    const partner = await createUser(db);
+    const { id: offerId } = await createOffer(db, owner.id, input({ give: [d2[3]], wantAny: true }));
+    const { roomId } = await openChatRoomForOffer(db, { offerId, userId: partner.id });
+    const chatRefusal = (run: () => Promise<unknown>) =>
+      run().then(
+        () => null,
+        (e: unknown) => (e instanceof ChatError ? e.code : e),
+      );
+
+    // Nothing named yet: 条件合意 waits, and the room says 何でも可.
+    expect(await chatRefusal(() => applyTradeStep(db, { roomId, userId: partner.id, step: "agree" }))).toBe("card_not_chosen");
+    expect(await chatRefusal(() => applyTradeStep(db, { roomId, userId: owner.id, step: "agree" }))).toBe("card_not_chosen");
+    expect((await getRoomState(db, roomId, owner.id)).chosenCard).toBeNull();
+
+    // Only the partner names it; only a card of the other side's rarity that can be traded now.
+    expect(await chatRefusal(() => chooseAnyCard(db, { roomId, userId: owner.id, cardId: d2[4].id }))).toBe("step_not_allowed");
+    expect(await chatRefusal(() => chooseAnyCard(db, { roomId, userId: partner.id, cardId: d3[0].id }))).toBe("card_wrong_rarity");
+    expect(await chatRefusal(() => chooseAnyCard(db, { roomId, userId: partner.id, cardId: "no-such-card" }))).toBe("card_not_found");
+    // The pikachu pack, closed by a rule in the test above.
+    expect(await chatRefusal(() => chooseAnyCard(db, { roomId, userId: partner.id, cardId: d2closing[1].id }))).toBe("card_not_tradeable");
+    expect((await getRoomState(db, roomId, owner.id)).chosenCard).toBeNull();
+
+    const chosen = await chooseAnyCard(db, { roomId, userId: partner.id, cardId: d2[4].id });
+    expect(chosen).toMatchObject({ recipientId: owner.id, message: { kind: "system", body: "card_chosen", senderId: partner.id } });
+    for (const reader of [owner.id, partner.id]) {
+      expect((await getRoomState(db, roomId, reader)).chosenCard).toMatchObject({ cardId: d2[4].id, side: "want", rarity: "◆◆", count: 1 });
+      expect((await getRoomView(db, roomId, reader)).chosenCard).toMatchObject({ cardId: d2[4].id, side: "want" });
+    }
+    const [summary] = await roomSummaries(db, owner.id, (await rowsOf<RoomListRow>(db, roomListQuery(owner.id))).filter((r) => r.id === roomId));
+    expect(summary.offerCards.filter((c) => c.side === "want").map((c) => c.cardId)).toEqual([d2[4].id]);
+    // The owner hears of it like a step.
+    const [notice] = await rowsOf<{ kind: string; detail: string }>(db, sql`select kind, detail from notifications where user_id = ${owner.id} and room_id = ${roomId}::uuid`);
+    expect(notice).toEqual({ kind: "step", detail: "card_chosen" });
+
+    // An agreement pressed before another card is named is taken back: nobody is held to a card they did not see.
+    await applyTradeStep(db, { roomId, userId: owner.id, step: "agree" });
+    expect((await getRoomState(db, roomId, owner.id)).progress.ownerAgreed).toBe(true);
+    const [charizardOnly] = await catalogueCards(db, "◆◆", 1, { onlyPack: "charizard" });
+    await chooseAnyCard(db, { roomId, userId: partner.id, cardId: charizardOnly.id });
+    expect((await getRoomState(db, roomId, owner.id)).progress.ownerAgreed).toBe(false);
+    await applyTradeStep(db, { roomId, userId: owner.id, step: "agree" });
+    await applyTradeStep(db, { roomId, userId: partner.id, step: "agree" });
+    expect((await getRoomState(db, roomId, owner.id)).progress.agreed).toBe(true);
+    // Once both agreed the card stays as agreed.
+    expect(await chatRefusal(() => chooseAnyCard(db, { roomId, userId: partner.id, cardId: d2[7].id }))).toBe("step_not_allowed");
+
+    // A rule closing the named card stops the steps like one closing the offer's own card.
+    const jst = (minutes: number) => new Date(Date.now() + minutes * 60_000 + 9 * 3600_000).toISOString().slice(0, 16);
+    await addTradeRuleChange(db, TradeRuleChangeSchema.parse({ scope: "pack", target: "charizard", tradeable: false, effectiveAt: jst(-1), note: "テスト" }), admin.id);
+    expect((await getRoomState(db, roomId, owner.id)).ruleClosedCards.map((c) => c.cardId)).toEqual([charizardOnly.id]);
+    expect(await chatRefusal(() => applyTradeStep(db, { roomId, userId: owner.id, step: "friend_requested" }))).toBe("not_tradeable");
+  });
+
+  it("an offer naming both sides has no card to choose", async () => {
+    const owner = await createUser(db);
+    const partner = await createUser(db);
+    const { id: offerId } = await createOffer(db, owner.id, input({ give: [d3[1]], want: [d3[2]] }));
+    const { roomId } = await openChatRoomForOffer(db, { offerId, userId: partner.id });
+    const refused = await chooseAnyCard(db, { roomId, userId: partner.id, cardId: d3[3].id }).catch((e: unknown) => (e instanceof ChatError ? e.code : e));
+    expect(refused).toBe("step_not_allowed");
   });
 });

@@ -58,8 +58,8 @@ const refusal = (run: () => Promise<unknown>) =>
     (e: unknown) => (e as { code?: string }).code ?? e,
   );
 /** The trade picker's answer for a search. */
-const picker = async (q: string): Promise<TradePickerCard[]> => {
-  const response = await tradePickerEndpoint(new Request(`http://127.0.0.1:3000/api/trades/picker?q=${encodeURIComponent(q)}`), context);
+const picker = async (q: string, rarity?: string): Promise<TradePickerCard[]> => {
+  const response = await tradePickerEndpoint(new Request(`http://127.0.0.1:3000/api/trades/picker?q=${encodeURIComponent(q)}${rarity ? `&rarity=${encodeURIComponent(rarity)}` : ""}`), context);
   return ((await response.json()) as { cards: TradePickerCard[] }).cards;
 };
 const cardPage = async (cardId: string) =>
@@ -125,6 +125,10 @@ describe("one trade rule everywhere (docs/decisions/033)", () => {
     expect((await picker(immersive.name)).find((c) => c.id === immersive.id)).toMatchObject({ opensAt: null });
     expect((await picker(crown.name)).map((c) => c.id)).not.toContain(crown.id);
     for (const card of await picker("ピカチュウ")) expect(card.rarity === "👑" || card.rarity === "♛").toBe(false);
+    // Within given rarities (a room's 何でも可 side is chosen within the other side's rarity).
+    const diamonds = await picker("ピカチュウ", "◆,◆◆");
+    expect(diamonds.length).toBeGreaterThan(0);
+    for (const card of diamonds) expect(["◆", "◆◆"]).toContain(card.rarity);
 
     // The board's rarity filter follows the rules too.
     const rarities = (await listTradeRarities(db)).map((r) => r.code);

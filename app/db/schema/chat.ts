@@ -8,6 +8,7 @@ import {
   unique,
   uuid,
 } from "drizzle-orm/pg-core";
+import { cards } from "./cards";
 import { tradeOffers } from "./trades";
 import { users } from "./users";
 
@@ -43,6 +44,10 @@ export const chatRooms = pgTable(
     // The offer owner's first message or step in the room: the answer the response record
     // (返信率, typical reply time) measures, set once by appendMessage.
     ownerRepliedAt: timestamp("owner_replied_at", { withTimezone: true }),
+    // The card the partner named for the offer's 何でも可 side (given by the partner when the offer
+    // wants 何でも可, by the owner when it gives 何でも可); null until named. Restrict: a card a
+    // room names is never deleted (the catalogue never deletes one).
+    chosenCardId: text("chosen_card_id").references(() => cards.id, { onDelete: "restrict" }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [

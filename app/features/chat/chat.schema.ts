@@ -34,6 +34,12 @@ export const TradeStepSchema = z.object({
   step: z.enum(TRADE_STEPS),
 });
 
+/** The partner names the card of a 何でも可 side (a card id of the catalogue or an import). */
+export const ChooseCardSchema = z.object({
+  roomId: uuid,
+  cardId: z.string().min(1).max(64),
+});
+
 export const ReportSchema = z.object({
   messageId: uuid,
   reason: safeString().trim().min(1).max(500),

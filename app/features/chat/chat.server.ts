@@ -1,7 +1,8 @@
 import { and, asc, desc, eq, gt, lt, or, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.server";
 import { isUniqueViolation, rowsOf, type Queryable } from "../../db/sql.server";
-import { chatMessages, chatReadCursors, chatRooms, profiles, tradeOffers } from "../../db/schema/index";
+import { cards, chatMessages, chatReadCursors, chatRooms, profiles, tradeOfferCards, tradeOffers } from "../../db/schema/index";
+import { cardTradeability } from "../trades/trade-rules.server";
 import { completeTradeFromChat, startNegotiationFromChat } from "../trades/negotiation.server";
 import { publishChange } from "../../lib/change-bus.server";
 import type { ChatMessage, RoomState, TradeProgress } from "./protocol";
@@ -239,12 +240,12 @@ async function applyTradeStepInTransaction(db: Db, input: { roomId: string; user
   }
   // Read before the transaction: the rules and the card index are cached reads on `db`, and
   // PGlite has one connection, which the transaction holds.
-  const ruleClosed = input.step === "cancel" ? [] : await ruleClosedOfferCards(db, checked.offerId);
+  const ruleClosed = input.step === "cancel" ? [] : await ruleClosedOfferCards(db, checked.offerId, new Date(), checked.chosenCardId);
   return db.transaction(async (tx) => {
     // Lock the room so two presses (one per side) cannot both miss each other's half.
     const [room] = await tx.select().from(chatRooms).where(eq(chatRooms.id, checked.id)).for("update");
     const [offer] = await tx
-      .select({ id: tradeOffers.id, status: tradeOffers.status, partnerId: tradeOffers.partnerId })
+      .select({ id: tradeOffers.id, status: tradeOffers.status, partnerId: tradeOffers.partnerId, giveAny: tradeOffers.giveAny, wantAny: tradeOffers.wantAny })
       .from(tradeOffers)
       .where(eq(tradeOffers.id, room.offerId))
       .for("update");
@@ -278,6 +279,8 @@ async function applyTradeStepInTransaction(db: Db, input: { roomId: string; user
     switch (input.step) {
       case "agree": {
         if (isOwner ? p.ownerAgreed : p.partnerAgreed) break;
+        // A 何でも可 side is agreed on once the partner has named its card (chooseAnyCard).
+        if (offer.giveAny || offer.wantAny ? room.chosenCardId === null : false) throw new ChatError("card_not_chosen");
         await setRoom(isOwner ? { ownerAgreedAt: now } : { partnerAgreedAt: now });
         await post("agree");
         if (isOwner ? p.partnerAgreed : p.ownerAgreed) {
@@ -336,6 +339,49 @@ async function applyTradeStepInTransaction(db: Db, input: { roomId: string; user
     }
     const [after] = await tx.select().from(chatRooms).where(eq(chatRooms.id, room.id));
     return { messages, progress: progressOf(after), offerStatus, recipientId: partnerId };
+  });
+}
+
+export type ChooseCardResult = { message: ChatMessage; recipientId: string };
+
+/**
+ * The partner names the card of the offer's 何でも可 side: the card they give when the offer wants
+ * 何でも可, the card they receive when it gives 何でも可. Any card the trade rules allow now, of a
+ * rarity the offer's named side holds (a trade is one rarity for the same rarity). Named before
+ * both agree; naming another card takes back an agreement already pressed, so nobody is held to a
+ * card they did not see. Posted as a system message and notified like a step.
+ */
+export async function chooseAnyCard(db: Db, input: { roomId: string; userId: string; cardId: string }): Promise<ChooseCardResult> {
+  const checked = await requireRoomMember(db, input.roomId, input.userId);
+  if (checked.partnerId !== input.userId) throw new ChatError("step_not_allowed");
+  const ownerId = checked.ownerId;
+  if (await hasLeft(db, ownerId)) throw new ChatError("partner_left");
+  if (await isBlockedEitherWay(db, input.userId, ownerId)) throw new ChatError("blocked");
+  const [offer] = await db
+    .select({ giveAny: tradeOffers.giveAny, wantAny: tradeOffers.wantAny })
+    .from(tradeOffers)
+    .where(eq(tradeOffers.id, checked.offerId));
+  if (!offer || !(offer.giveAny || offer.wantAny)) throw new ChatError("step_not_allowed");
+  const namedSide = offer.wantAny ? "give" : "want";
+  const named = await db
+    .select({ rarity: cards.rarity })
+    .from(tradeOfferCards)
+    .innerJoin(cards, eq(cards.id, tradeOfferCards.cardId))
+    .where(and(eq(tradeOfferCards.offerId, checked.offerId), eq(tradeOfferCards.side, namedSide)));
+  const [card] = await db.select({ id: cards.id, rarity: cards.rarity }).from(cards).where(eq(cards.id, input.cardId));
+  if (!card) throw new ChatError("card_not_found");
+  if (!named.some((n) => n.rarity === card.rarity)) throw new ChatError("card_wrong_rarity");
+  // Read before the transaction: the rules are a cached read on `db` (PGlite has one connection).
+  const state = (await cardTradeability(db, [card.id])).get(card.id);
+  if (!state?.tradeable) throw new ChatError("card_not_tradeable");
+  return db.transaction(async (tx) => {
+    const [room] = await tx.select().from(chatRooms).where(eq(chatRooms.id, checked.id)).for("update");
+    const p = progressOf(room);
+    if (p.agreed || p.completed || p.cancelled) throw new ChatError("step_not_allowed");
+    await tx.update(chatRooms).set({ chosenCardId: card.id, ownerAgreedAt: null, partnerAgreedAt: null }).where(eq(chatRooms.id, room.id));
+    const message = await appendMessage(tx, room.id, { senderId: input.userId, kind: "system", clientId: null, body: "card_chosen" });
+    await notices().tradeStep(tx, { roomId: room.id, actorId: input.userId, recipientId: ownerId, step: "card_chosen" });
+    return { message, recipientId: ownerId };
   });
 }
 

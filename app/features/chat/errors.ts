@@ -19,6 +19,12 @@ export const CHAT_ERRORS = {
   offer_unavailable: [409, "errorOfferUnavailable"],
   // The trade board's own code for a card the rules close; 409 here: the rules changed under the room.
   not_tradeable: [409, "errorNotTradeable"],
+  // 何でも可: 条件合意 waits until the partner names the card (chooseAnyCard), which must exist and
+  // be of a rarity the offer's other side holds.
+  card_not_chosen: [409, "errorCardNotChosen"],
+  card_not_found: [404, "errorCardNotFound"],
+  card_wrong_rarity: [400, "errorCardWrongRarity"],
+  card_not_tradeable: [409, "errorCardNotTradeable"],
   suspended: [403, "errorSuspended"],
   unauthorized: [401, "errorLoginRequired"],
   invalid: [400, "errorUnknown"],

@@ -1,3 +1,5 @@
+import type { CardFace } from "../../lib/card-face";
+
 /**
  * The realtime chat protocol (docs/architecture.md "Trade chat"), shared by server/realtime.ts and the browser hook.
  * Chat lives on its own Socket.IO namespace so that its handshake can require a session while
@@ -45,7 +47,12 @@ export type RoomState = {
   friendIds: Record<string, string | null> | null;
   /** The offer's cards the trade rules close now; while any is listed, no step but キャンセル is taken. */
   ruleClosedCards: RuleClosedCard[];
+  /** The card the partner named for the offer's 何でも可 side (null until named or when no side is 何でも可). */
+  chosenCard: RoomChosenCard | null;
 };
+
+/** A room's named 何でも可 card as both screens draw it (the shape of the room offer's cards). */
+export type RoomChosenCard = Omit<CardFace, "id"> & { cardId: string; side: "give" | "want"; count: number };
 
 /** A refused call: the refusal writer's socket ack (app/lib/api.server.ts socketRefusal). */
 export type AckError = { ok: false; code: string; message: string };
@@ -63,6 +70,8 @@ export type ClientToServerEvents = {
   ) => void;
   "chat:read": (payload: { roomId: string; seq: number }, ack?: (reply: Ack<{ total: number }>) => void) => void;
   "chat:step": (payload: { roomId: string; step: string }, ack: (reply: Ack<{ state: RoomState }>) => void) => void;
+  /** The partner names the card of the offer's 何でも可 side. */
+  "chat:choose-card": (payload: { roomId: string; cardId: string }, ack: (reply: Ack<{ state: RoomState }>) => void) => void;
   "chat:block": (payload: { roomId: string; blocked: boolean }, ack: (reply: Ack<{ state: RoomState }>) => void) => void;
   "chat:report": (payload: { messageId: string; reason: string }, ack: (reply: Ack) => void) => void;
   "chat:unread": (ack: (reply: Ack<{ total: number }>) => void) => void;

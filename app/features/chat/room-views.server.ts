@@ -6,7 +6,7 @@ import { blockersBetween } from "../blocks/blocks.server";
 import { requireRoomMember } from "./chat.server";
 import type { RoomState, TradeProgress } from "./protocol";
 import { otherParticipant, progressOf } from "./room-trade.server";
-import { offerCards, ruleClosedOfferCards, type OfferCard, type RoomOffer } from "./room-offer.server";
+import { chosenCardOf, chosenOfferCard, namedCards, offerCards, ruleClosedOfferCards, type OfferCard, type RoomOffer } from "./room-offer.server";
 
 /**
  * What the chat pages show around the messages: a room's view (offer, partner, progress, read
@@ -38,6 +38,8 @@ export type ChatRoomView = {
   /** `left`: the partner deleted their account; the room is read-only for good. */
   partner: { id: string; displayName: string; completedTrades: number; friendId: string | null; left: boolean };
   offer: RoomOffer;
+  /** The card the partner named for the offer's 何でも可 side, on that side; null until named. */
+  chosenCard: OfferCard | null;
   progress: TradeProgress;
   lastSeq: number;
   lastReadSeq: number;
@@ -56,8 +58,9 @@ export async function getRoomView(db: Db, roomId: string, userId: string): Promi
     .select({ id: tradeOffers.id, ownerId: tradeOffers.ownerId, status: tradeOffers.status, comment: tradeOffers.comment, giveAny: tradeOffers.giveAny, wantAny: tradeOffers.wantAny })
     .from(tradeOffers)
     .where(eq(tradeOffers.id, room.offerId));
-  const [cardsByOffer, who, cursor, blockers] = await Promise.all([
+  const [cardsByOffer, chosenCard, who, cursor, blockers] = await Promise.all([
     offerCards(db, [room.offerId]),
+    chosenCardOf(db, room.chosenCardId, offer),
     people(db, [userId, partnerId]),
     db
       .select({ lastReadSeq: chatReadCursors.lastReadSeq })
@@ -82,6 +85,7 @@ export async function getRoomView(db: Db, roomId: string, userId: string): Promi
       friendId: progress.agreed ? (partner?.friendId ?? null) : null,
     },
     offer: { ...offer, cards: cardsByOffer.get(room.offerId) ?? [] },
+    chosenCard,
     progress,
     lastSeq: room.lastSeq,
     lastReadSeq: cursor[0]?.lastReadSeq ?? 0,
@@ -114,6 +118,7 @@ export type RoomListRow = {
   offer_status: string;
   give_any: boolean;
   want_any: boolean;
+  chosen_card_id: string | null;
   last_kind: string | null;
   last_body: string | null;
   last_sender: string | null;
@@ -123,7 +128,7 @@ export type RoomListRow = {
 
 /** The user's rooms, most recent activity first, with the offer's status, the last message and the unread count. */
 export function roomListQuery(userId: string, limit = 50): SQL {
-  return sql`select r.id, r.owner_id, r.partner_id, r.offer_id, o.status as offer_status, o.give_any, o.want_any,
+  return sql`select r.id, r.owner_id, r.partner_id, r.offer_id, o.status as offer_status, o.give_any, o.want_any, r.chosen_card_id,
         m.kind as last_kind, m.body as last_body, m.sender_id as last_sender, m.created_at as last_at,
         (select count(*)::int from ${chatMessages} u
           where u.room_id = r.id
@@ -142,14 +147,19 @@ export async function roomSummaries(db: Db, userId: string, rows: readonly RoomL
   if (rows.length === 0) return [];
   const rooms = rows.map((r) => ({ ...r, ownerId: r.owner_id, partnerId: r.partner_id }));
   const partnerIds = [...new Set(rooms.map((r) => otherParticipant(r, userId)))];
-  const [who, cardsByOffer] = await Promise.all([people(db, partnerIds), offerCards(db, [...new Set(rooms.map((r) => r.offer_id))])]);
+  const [who, cardsByOffer, named] = await Promise.all([
+    people(db, partnerIds),
+    offerCards(db, [...new Set(rooms.map((r) => r.offer_id))]),
+    namedCards(db, rooms.flatMap((r) => (r.chosen_card_id ? [r.chosen_card_id] : []))),
+  ]);
   return rooms.map((r) => ({
     id: r.id,
     partnerName: who.get(otherParticipant(r, userId))?.displayName ?? "",
     offerId: r.offer_id,
     offerStatus: r.offer_status,
     role: r.owner_id === userId ? ("owner" as const) : ("partner" as const),
-    offerCards: cardsByOffer.get(r.offer_id) ?? [],
+    // The card named for a 何でも可 side reads as that side's card.
+    offerCards: [...(cardsByOffer.get(r.offer_id) ?? []), ...[chosenOfferCard(named, r.chosen_card_id, { giveAny: Boolean(r.give_any), wantAny: Boolean(r.want_any) })].filter((c) => c !== null)],
     giveAny: Boolean(r.give_any),
     wantAny: Boolean(r.want_any),
     lastMessage:
@@ -173,13 +183,14 @@ export async function listRoomsForUser(db: Db, userId: string, limit = 50): Prom
 export async function getRoomState(db: Db, roomId: string, userId: string): Promise<RoomState> {
   const room = await requireRoomMember(db, roomId, userId);
   const progress = progressOf(room);
-  const [[offer], blockerIds, who, ruleClosedCards] = await Promise.all([
-    db.select({ status: tradeOffers.status }).from(tradeOffers).where(eq(tradeOffers.id, room.offerId)),
+  const [offer] = await db.select({ status: tradeOffers.status, giveAny: tradeOffers.giveAny, wantAny: tradeOffers.wantAny }).from(tradeOffers).where(eq(tradeOffers.id, room.offerId));
+  const [chosenCard, blockerIds, who, ruleClosedCards] = await Promise.all([
+    chosenCardOf(db, room.chosenCardId, offer ?? { giveAny: false, wantAny: false }),
     blockersBetween(db, room.ownerId, room.partnerId),
     // Friend IDs shown once both agreed stay shown after a rule closes a card: the two may have
     // traded in the game already, and hiding them again would only stop them finishing or talking.
     progress.agreed ? people(db, [room.ownerId, room.partnerId]) : Promise.resolve(null),
-    ruleClosedOfferCards(db, room.offerId),
+    ruleClosedOfferCards(db, room.offerId, new Date(), room.chosenCardId),
   ]);
   return {
     roomId: room.id,
@@ -190,5 +201,6 @@ export async function getRoomState(db: Db, roomId: string, userId: string): Prom
       ? { [room.ownerId]: who.get(room.ownerId)?.friendId ?? null, [room.partnerId]: who.get(room.partnerId)?.friendId ?? null }
       : null,
     ruleClosedCards,
+    chosenCard,
   };
 }

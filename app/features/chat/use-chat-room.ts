@@ -306,7 +306,7 @@ export function useChatRoom(options: {
   );
 
   const call = useCallback(
-    async <T extends object>(event: "chat:step" | "chat:block" | "chat:report", payload: object): Promise<Ack<T> | null> => {
+    async <T extends object>(event: "chat:step" | "chat:choose-card" | "chat:block" | "chat:report", payload: object): Promise<Ack<T> | null> => {
       const socket = socketRef.current;
       if (!socket?.connected) return null;
       try {
@@ -324,6 +324,16 @@ export function useChatRoom(options: {
   const step = useCallback(
     async (name: string) => {
       const reply = await call<{ state: RoomState }>("chat:step", { roomId, step: name });
+      if (reply?.ok) setState(reply.state);
+      return reply?.ok ?? false;
+    },
+    [call, roomId],
+  );
+
+  /** The partner names the card of the offer's 何でも可 side. */
+  const chooseCard = useCallback(
+    async (cardId: string) => {
+      const reply = await call<{ state: RoomState }>("chat:choose-card", { roomId, cardId });
       if (reply?.ok) setState(reply.state);
       return reply?.ok ?? false;
     },
@@ -363,5 +373,5 @@ export function useChatRoom(options: {
     }
   }, [loadingOlder, messages, roomId]);
 
-  return { messages, state, outbox, connection, notice, setNotice, send, step, setBlocked, report, loadOlder, hasOlder, loadingOlder };
+  return { messages, state, outbox, connection, notice, setNotice, send, step, chooseCard, setBlocked, report, loadOlder, hasOlder, loadingOlder };
 }

@@ -121,7 +121,7 @@ export async function notifyOfferResponse(db: Queryable, r: { roomId: string; of
 }
 
 /** The steps the partner hears about; `agreed`/`completed` follow a press already notified. */
-const NOTIFIED_STEPS = new Set(["agree", "friend_requested", "game_trade_requested", "complete", "cancel"]);
+const NOTIFIED_STEPS = new Set(["card_chosen", "agree", "friend_requested", "game_trade_requested", "complete", "cancel"]);
 
 /** A trade step pressed in a room (system message `step`), for the other participant. */
 export async function notifyTradeStep(db: Queryable, s: { roomId: string; actorId: string; recipientId: string; step: string }): Promise<void> {

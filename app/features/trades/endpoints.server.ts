@@ -29,7 +29,7 @@ export const matchesEndpoint: JsonEndpoint = async (request, context) => {
 };
 
 /**
- * GET /api/trades/picker?q= — the trade card picker's search (docs/decisions/033): the cards the
+ * GET /api/trades/picker?q=[&rarity=] — the trade card picker's search (docs/decisions/033): the cards the
  * trade rules allow now, and those a dated change already on the books will open, marked with
  * `opensAt`; a card closed with no reopening date is left out. Not cached by the browser: a rule
  * change shows at the next keystroke.
@@ -38,8 +38,12 @@ export const tradePickerEndpoint: JsonEndpoint = async (request, context) => {
   const now = new Date();
   const rules = await loadTradeRules(context.db);
   const opensAt = new Map<string, string | null>();
-  const found = await searchCards(context.db, new URL(request.url).searchParams.get("q") ?? "", {
+  const query = new URL(request.url).searchParams;
+  // `rarity=◆,◆◆`: only these rarities (a 何でも可 side is chosen within the other side's rarities).
+  const rarities = new Set((query.get("rarity") ?? "").split(",").filter(Boolean));
+  const found = await searchCards(context.db, query.get("q") ?? "", {
     accept: (card) => {
+      if (rarities.size > 0 && !rarities.has(card.rarity)) return false;
       const state = cardTradeabilityAt(rules, card, now);
       const until = state.tradeable ? null : state.until;
       if (!state.tradeable && until === null) return false;

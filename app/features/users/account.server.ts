@@ -336,6 +336,8 @@ export async function exportAccountData(db: Db, env: Env, userId: string) {
         offerId: room.offerId,
         role: room.ownerId === userId ? "owner" : "partner",
         partner: { displayName: partner?.displayName ?? null, ...(agreed ? { friendId: partner?.friendId ?? null } : {}) },
+        // The card the partner named for the offer's 何でも可 side (null when none was named).
+        chosenCardId: room.chosenCardId,
         createdAt: room.createdAt,
         agreedAt: room.ownerId === userId ? room.ownerAgreedAt : room.partnerAgreedAt,
         completedAt: room.completedAt,

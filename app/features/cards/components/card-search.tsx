@@ -17,6 +17,7 @@ import { tokyoShortDateTime } from "../../../lib/tokyo-time";
  *   (`id, name, nameEn, rarity, imageUrl, number, packId, packName, packNameEn`).
  * - `tradeableOnly?`: only rarities whose `rarities.tradeable` is true.
  * - `excludePacks?`: pack ids to leave out.
+ * - `rarities?`: only cards of these rarities (sent as `rarity=`; the trade picker reads it).
  * - `searchUrl?`: another search answering the same shape (the trade picker's `/api/trades/picker`,
  *   whose cards may carry `opensAt`: shown, marked with the date, and not choosable).
  * - `placeholder?`: input placeholder (default カード名（ひらがな・カタカナ・英語）).
@@ -34,6 +35,7 @@ export type CardSearchProps = {
   onSelect: (card: CardSearchResult) => void;
   tradeableOnly?: boolean;
   excludePacks?: string[];
+  rarities?: string[];
   searchUrl?: string;
   placeholder?: string;
   hideLabel?: boolean;
@@ -60,6 +62,7 @@ export function CardSearch({
   onSelect,
   tradeableOnly = false,
   excludePacks,
+  rarities,
   searchUrl = "/api/cards/search",
   placeholder,
   hideLabel = false,
@@ -78,6 +81,7 @@ export function CardSearch({
   const [active, setActive] = useState(-1);
   const controller = useRef<AbortController | null>(null);
   const excludeKey = (excludePacks ?? []).join(",");
+  const rarityKey = (rarities ?? []).join(",");
 
   useEffect(() => {
     const q = query.trim();
@@ -94,6 +98,7 @@ export function CardSearch({
       const params = new URLSearchParams({ q });
       if (tradeableOnly) params.set("tradeableOnly", "1");
       if (excludeKey) params.set("excludePacks", excludeKey);
+      if (rarityKey) params.set("rarity", rarityKey);
       setStatus("loading");
       import("./card-search-answer")
         .then(({ searchCards }) => searchCards(`${searchUrl}?${params}`, current.signal))
@@ -112,7 +117,7 @@ export function CardSearch({
         });
     }, SEARCH_DEBOUNCE_MS);
     return () => clearTimeout(timer);
-  }, [query, tradeableOnly, excludeKey, searchUrl]);
+  }, [query, tradeableOnly, excludeKey, rarityKey, searchUrl]);
 
   useEffect(() => () => controller.current?.abort(), []);
 

@@ -36,15 +36,15 @@ const card = (cardId: string, name: string, nameEn: string, side: "give" | "want
   number: 1,
 });
 
-function render(state: Partial<RoomState>, locale: Locale = "ja", offer: Partial<ChatRoomProps["offer"]> = {}) {
+function render(state: Partial<RoomState>, locale: Locale = "ja", offer: Partial<ChatRoomProps["offer"]> = {}, role: ChatRoomProps["role"] = "partner") {
   const props: ChatRoomProps = {
     roomId: "room-1",
-    role: "partner",
+    role,
     me: { id: "me", displayName: "サトシ", hasFriendId: true },
     partner: { id: "owner", displayName: "カスミ", completedTrades: 2 },
     offer: { id: "offer-1", status: "open", comment: "", giveAny: false, wantAny: false, cards: [card("A1-094", "ピカチュウ", "Pikachu", "give"), card("A1-095", "ライチュウ", "Raichu", "want")], ...offer },
     initialMessages: [],
-    initialState: { roomId: "room-1", progress: progress(false), offerStatus: "open", blockerIds: [], friendIds: null, ruleClosedCards: [], ...state },
+    initialState: { roomId: "room-1", progress: progress(false), offerStatus: "open", blockerIds: [], friendIds: null, ruleClosedCards: [], chosenCard: null, ...state },
     lastSeq: 0,
   };
   return renderToStaticMarkup(
@@ -100,5 +100,38 @@ describe("a 何でも可 room", () => {
     expect(summary.replace(/<[^>]+>/g, "")).toBe("渡す: 何でも可（同じレアリティ） ⇄ もらう: ピカチュウ◆◆");
     expect(html).toContain('data-testid="room-any-side"');
     expect(render({}, "en", { wantAny: true, cards: [card("A1-094", "ピカチュウ", "Pikachu", "give")] })).toContain("Any card (same rarity)");
+  });
+
+  const anyOffer = { wantAny: true, cards: [card("A1-094", "ピカチュウ", "Pikachu", "give")] };
+  const agree = (html: string) => stepButtons(html).find((b) => b.label === "条件合意");
+
+  it("lets the partner choose the card within the other side's rarity, and holds 条件合意 until a card is chosen", () => {
+    const html = render({}, "ja", anyOffer);
+    expect(html).toContain('data-testid="any-card-chooser"');
+    expect(html).toContain("何でも可の側のカードをあなたが選びます（同じレアリティ ◆◆）");
+    expect(html).toContain("◆◆のカードを検索");
+    expect(html).toContain("まず何でも可の側のカードを選んでください。");
+    expect(html).toContain("次：カードを選ぶ");
+    expect(agree(html)).toEqual({ label: "条件合意", enabled: false });
+  });
+
+  it("tells the owner the partner chooses, and names the chosen card on both sides once chosen", () => {
+    const owner = render({}, "ja", anyOffer, "owner");
+    expect(owner).not.toContain('data-testid="any-card-chooser"');
+    expect(owner).toContain("何でも可の側のカードはカスミさんが選びます。");
+    expect(agree(owner)).toEqual({ label: "条件合意", enabled: false });
+
+    const chosenCard = card("A1-096", "ゼニガメ", "Squirtle", "want");
+    const chosen = render({ chosenCard }, "ja", anyOffer, "owner");
+    expect(chosen).toContain("カスミさんが選んだカード");
+    expect(chosen).toContain("ゼニガメ");
+    const summary = /data-testid="trade-panel-summary">(.*?)<\/span><\/span>/.exec(chosen)?.[1] ?? "";
+    expect(summary.replace(/<[^>]+>/g, "")).toBe("渡す: ピカチュウ◆◆ ⇄ もらう: ゼニガメ◆◆");
+    expect(agree(chosen)).toEqual({ label: "条件合意", enabled: true });
+
+    const partner = render({ chosenCard }, "ja", anyOffer);
+    expect(partner).toContain("あなたが選んだカード");
+    expect(partner).toContain("選び直す");
+    expect(agree(partner)).toEqual({ label: "条件合意", enabled: true });
   });
 });

@@ -10,6 +10,7 @@ import { chatMessages, OFFER_STATUS_KEYS, type ChatMessageKey } from "../message
 import type { ChatMessage, RoomState, RuleClosedCard } from "../protocol";
 import { useChatRoom } from "../use-chat-room";
 import { MessageList } from "./message-list";
+import { AnyCardChooser } from "./any-card-chooser";
 import { RoomOfferCards, roomOfferLine, type RoomOfferCard } from "./room-offer-cards";
 import { FriendId, StepButton } from "./room-parts";
 
@@ -65,6 +66,20 @@ export function ChatRoom(props: ChatRoomProps) {
   const ruleClosed = !p.completed && !p.cancelled && state.ruleClosedCards.length > 0;
   const stepsClosed = p.completed || p.cancelled || blockedByMe || blockedMe || ruleClosed || partnerLeft;
   const partnerFriendId = state.friendIds?.[props.partner.id] ?? null;
+  // 何でも可: the partner names the card of that side; both agree once it is named.
+  const anySide = props.offer.giveAny ? "give" : props.offer.wantAny ? "want" : null;
+  const chosen = state.chosenCard;
+  const roomCards = chosen ? [...props.offer.cards, chosen] : props.offer.cards;
+  const needsCard = anySide !== null && chosen === null;
+  const namedRarities = [...new Set(props.offer.cards.filter((c) => c.side !== anySide).map((c) => c.rarity))];
+  const canChoose = anySide !== null && props.role === "partner" && !p.agreed && !stepsClosed;
+  const anyChooser = canChoose ? (
+    <AnyCardChooser rarities={namedRarities} chosen={chosen !== null} onChoose={room.chooseCard} />
+  ) : needsCard && props.role === "owner" && !stepsClosed ? (
+    <p className="mt-1 text-xs text-slate-600" data-testid="any-card-wait">
+      {t("anyChooseHintOwner", { name: partnerName })}
+    </p>
+  ) : null;
   const { onCompleted } = props;
   const completedAtLoad = useRef(props.initialState.progress.completed);
   useEffect(() => {
@@ -84,7 +99,11 @@ export function ChatRoom(props: ChatRoomProps) {
       : ruleClosed
         ? "panelRuleClosed"
         : !p.agreed
-        ? iAgreed
+        ? needsCard
+          ? props.role === "partner"
+            ? "anyChoose"
+            : "stepWaitingPartner"
+          : iAgreed
           ? "stepWaitingPartner"
           : "stepAgree"
         : !p.friendRequested
@@ -134,7 +153,7 @@ export function ChatRoom(props: ChatRoomProps) {
         <span className="shrink-0 rounded-full bg-brand-100 px-2 py-0.5 text-xs font-bold text-brand-800">{t(OFFER_STATUS_KEYS[state.offerStatus] ?? "statusClosed")}</span>
         {/* Two lines, so a phone shows both sides; the text still reads "渡す: A ⇄ もらう: B". */}
         <span className="min-w-0 flex-1" data-testid="trade-panel-summary">
-          {roomOfferLine(props.offer.cards, props.role, props.offer, (key) => t(key)).map((part, i) => (
+          {roomOfferLine(roomCards, props.role, props.offer, (key) => t(key)).map((part, i) => (
             <Fragment key={i}>
               {i > 0 ? " " : null}
               <span className="block truncate">{i > 0 ? `⇄ ${part}` : part}</span>
@@ -159,7 +178,14 @@ export function ChatRoom(props: ChatRoomProps) {
               {t(OFFER_STATUS_KEYS[state.offerStatus] ?? "statusClosed")}
             </span>
           </div>
-          <RoomOfferCards cards={props.offer.cards} role={props.role} any={props.offer} tradeCosts={props.tradeCosts} />
+          <RoomOfferCards
+            cards={roomCards}
+            role={props.role}
+            any={props.offer}
+            tradeCosts={props.tradeCosts}
+            chosenLabel={props.role === "partner" ? t("anyChosenByYou") : t("anyChosenByPartner", { name: partnerName })}
+            chooser={anyChooser}
+          />
           {props.offer.comment ? <p className="mt-2 whitespace-pre-wrap text-sm text-slate-700">{props.offer.comment}</p> : null}
         </section>
 
@@ -198,13 +224,13 @@ export function ChatRoom(props: ChatRoomProps) {
               )}
             </div>
           ) : ruleClosed ? (
-            <RuleClosedNotice cards={state.ruleClosedCards} offerCards={props.offer.cards} />
+            <RuleClosedNotice cards={state.ruleClosedCards} offerCards={roomCards} />
           ) : (
-            <p className="mt-1 text-sm text-slate-600">{p.agreed ? t("stepCompleteHint") : t("stepAgreeHint")}</p>
+            <p className="mt-1 text-sm text-slate-600">{p.agreed ? t("stepCompleteHint") : needsCard ? t(props.role === "partner" ? "anyChoosePrompt" : "anyChooseWait") : t("stepAgreeHint")}</p>
           )}
           <ScamWarning step={stepsClosed ? null : !p.agreed ? "agree" : !p.gameTradeRequested ? "gameTrade" : null} />
           <ol className="mt-2 flex flex-wrap gap-2">
-            <StepButton label={t("stepAgree")} done={p.agreed} mine={iAgreed} waiting={iAgreed && !p.agreed ? t("stepWaitingPartner") : null} disabled={stepsClosed || iAgreed} doneLabel={t("stepDone")} onClick={() => room.step("agree")} />
+            <StepButton label={t("stepAgree")} done={p.agreed} mine={iAgreed} waiting={iAgreed && !p.agreed ? t("stepWaitingPartner") : null} disabled={stepsClosed || iAgreed || needsCard} doneLabel={t("stepDone")} onClick={() => room.step("agree")} />
             <StepButton label={t("stepFriendRequested")} done={p.friendRequested} disabled={stepsClosed || !p.agreed || p.friendRequested} doneLabel={t("stepDone")} onClick={() => room.step("friend_requested")} />
             <StepButton label={t("stepGameTradeRequested")} done={p.gameTradeRequested} disabled={stepsClosed || !p.friendRequested || p.gameTradeRequested} doneLabel={t("stepDone")} onClick={() => room.step("game_trade_requested")} />
             <StepButton label={t("stepComplete")} done={p.completed} mine={iCompleted} waiting={iCompleted && !p.completed ? t("stepWaitingPartner") : null} disabled={stepsClosed || !p.gameTradeRequested || iCompleted} doneLabel={t("stepDone")} onClick={() => room.step("complete")} />

@@ -9,6 +9,7 @@ import { ReportReasonPicker } from "../../../components/report-reasons";
 // The room's message list: system lines, the player's and the partner's messages (with 通報), and
 // messages still waiting to be sent.
 const SYSTEM_KEYS: Record<string, ChatMessageKey> = {
+  card_chosen: "sysCardChosen",
   agree: "sysAgree",
   agreed: "sysAgreed",
   friend_requested: "sysFriendRequested",

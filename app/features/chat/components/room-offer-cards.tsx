@@ -1,3 +1,4 @@
+import type { ReactNode } from "react";
 import type { CardFace } from "../../../lib/card-face";
 import { cardPrint } from "../../../lib/card-print";
 import { displayRarity } from "../../../lib/rarity";
@@ -25,7 +26,8 @@ export function roomSideText(
   anyLabel: string,
   separator = "",
 ): string {
-  if (isAny(side, any)) return anyLabel;
+  // A 何でも可 side reads 何でも可 until the partner names its card (which then stands in the list).
+  if (isAny(side, any) && !cards.some((c) => c.side === side)) return anyLabel;
   return cards
     .filter((c) => c.side === side)
     .map((c) => `${c.name}${separator}${displayRarity(c.rarity)}`)
@@ -33,7 +35,23 @@ export function roomSideText(
 }
 
 /** The offer's cards in the chat room from the reader's side: あなたが渡す, then 相手から受け取る. */
-export function RoomOfferCards({ cards, role, any, tradeCosts = {} }: { cards: RoomOfferCard[]; role: "owner" | "partner"; any: RoomOfferAny; tradeCosts?: Record<string, number> }) {
+export function RoomOfferCards({
+  cards,
+  role,
+  any,
+  tradeCosts = {},
+  chosenLabel,
+  chooser,
+}: {
+  cards: RoomOfferCard[];
+  role: "owner" | "partner";
+  any: RoomOfferAny;
+  tradeCosts?: Record<string, number>;
+  /** Who named the card standing on the 何でも可 side (あなたが選んだカード / ○○さんが選んだカード). */
+  chosenLabel?: string;
+  /** What the 何でも可 side shows under its card: the partner's chooser, or the owner's wait. */
+  chooser?: ReactNode;
+}) {
   const t = useT(chatMessages);
   return (
     <>
@@ -44,7 +62,7 @@ export function RoomOfferCards({ cards, role, any, tradeCosts = {} }: { cards: R
             {isAny(side, any) ? (
               <p className="mt-1 text-sm" data-testid="room-any-side">
                 <span className="inline-block rounded border border-dashed border-slate-400 bg-white px-2 py-0.5 font-bold">{t("anySide")}</span>
-                <span className="ml-2 text-xs text-slate-600">{t("anySideHint")}</span>
+                <span className="ml-2 text-xs text-slate-600">{cards.some((c) => c.side === side) && chosenLabel ? chosenLabel : t("anySideHint")}</span>
               </p>
             ) : null}
             <ul className="mt-1 flex flex-wrap gap-1 text-sm">
@@ -64,6 +82,7 @@ export function RoomOfferCards({ cards, role, any, tradeCosts = {} }: { cards: R
                   );
                 })}
             </ul>
+            {isAny(side, any) ? chooser : null}
           </div>
         ))}
       </div>

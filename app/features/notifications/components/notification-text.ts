@@ -7,6 +7,7 @@ const STEP_KEYS: Record<string, NotificationsMessageKey> = {
   agree: "stepAgree",
   friend_requested: "stepFriendRequested",
   game_trade_requested: "stepGameTradeRequested",
+  card_chosen: "stepCardChosen",
   complete: "stepComplete",
   cancel: "stepCancel",
 };

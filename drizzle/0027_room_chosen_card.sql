@@ -1,0 +1,2 @@
+ALTER TABLE "chat_rooms" ADD COLUMN "chosen_card_id" text;--> statement-breakpoint
+ALTER TABLE "chat_rooms" ADD CONSTRAINT "chat_rooms_chosen_card_id_cards_id_fk" FOREIGN KEY ("chosen_card_id") REFERENCES "public"."cards"("id") ON DELETE restrict ON UPDATE no action;
