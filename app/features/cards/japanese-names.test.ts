@@ -78,10 +78,10 @@ describe("Japanese card names against the catalogue's romanised image names", ()
     // Every Pokémon card has its Japanese name (species names plus ex, メガ and form words).
     expect(report.pokemon.japanese).toBe(report.pokemon.total);
     expect(report.englishCards.filter((c) => !c.trainer)).toEqual([]);
-    // 15 of the 22 sets by their verified Japanese name; these seven wait for a verified one
-    // (a Japanese page shows their code alone).
-    expect(report.sets).toEqual({ japanese: 15, total: 22 });
-    expect(report.englishSets.map((s) => s.split(" ")[0])).toEqual(["B4", "B3b", "B3a", "B3", "B2b", "B2a", "A4b"]);
-    expect(report.packs.japanese).toBeGreaterThan(15);
+    // Every set and pack by its verified Japanese name.
+    expect(report.sets).toEqual({ japanese: 22, total: 22 });
+    expect(report.englishSets).toEqual([]);
+    expect(report.packs).toEqual({ japanese: report.packs.total, total: catalogue.packs.length });
+    expect(report.englishPacks).toEqual([]);
   });
 });
