@@ -38,8 +38,9 @@ describe("the card database in Japanese, with the game's facts", () => {
       const text = await visibleText(page, url);
       for (const name of ENGLISH_SET_NAMES) expect(text, `${url} shows ${name}`).not.toContain(name);
     }
-    // 最新パック is the newest set by release date.
-    expect(await visibleText(page, "/")).toContain("最新パック：B4");
+    // 最新パック is the newest set by release date, by its Japanese name; a card page names its set.
+    expect(await visibleText(page, "/")).toContain("最新パック：天空の支配者");
+    expect(await visibleText(page, "/cards/B3a-010")).toContain("進撃パラドックス");
     expect(errors).toEqual([]);
     await context.close();
   });

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { readCatalogue } from "./catalogue.server";
+import { vendoredCatalogueSource } from "./catalogue-source.server";
 import { speciesEvolvesFrom, speciesEvolvesInto } from "./game-facts.server";
-import { isTrainer, namesReport } from "./names-report.server";
+import { isJapanesePackName, isTrainer, namesReport } from "./names-report.server";
 
 const catalogue = readCatalogue();
 
@@ -36,8 +37,18 @@ describe("what the catalogue says, and what it does not", () => {
     const bySet = new Map(catalogue.packs.map((p) => [p.setCode, p]));
     expect(bySet.get("A4a")?.nameJa).toBe("未知なる水域");
     expect(bySet.get("B1a")?.nameJa).toBe("紅蓮ブレイズ");
-    expect(bySet.get("B3")).toMatchObject({ nameJa: "B3", nameEn: "Pulsing Aura" });
-    expect(catalogue.packs.filter((p) => /[A-Za-z]{2,}/.test(String(p.nameJa)))).toEqual([]);
+    expect(bySet.get("A4b")).toMatchObject({ nameJa: "ハイクラスパックex", setNameJa: "ハイクラスパックex", nameEn: "Deluxe Pack: ex" });
+    expect(bySet.get("B3")).toMatchObject({ nameJa: "波動ビート", nameEn: "Pulsing Aura" });
+    expect(bySet.get("B4")).toMatchObject({ nameJa: "天空の支配者", nameEn: "Ruler of the Skies" });
+    expect(catalogue.packs.filter((p) => !isJapanesePackName(p))).toEqual([]);
+    // A set whose Japanese name is not verified yet is named by its code, not by its English name.
+    const source = vendoredCatalogueSource();
+    const next = { code: "B5", releaseDate: "2027-01-28", name: { en: "Some Future Set" }, packs: ["Some Future Set"] };
+    const future = readCatalogue({ ...source, sets: [...source.sets, next] }).packs.find((p) => p.setCode === "B5");
+    expect(future).toMatchObject({ nameJa: "B5", setNameJa: "B5", nameEn: "Some Future Set" });
+    expect(isJapanesePackName({ nameJa: "Some Future Set" })).toBe(false);
+    expect(isJapanesePackName({ nameJa: "ハイクラスパックex" })).toBe(true);
+    expect(isJapanesePackName({ nameJa: "ハイクラスパックexpress" })).toBe(false);
   });
 
   it("knows evolution lines by species, also for sets the package has not described", () => {

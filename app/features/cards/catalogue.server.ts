@@ -28,9 +28,16 @@ const SET_NAMES_JA: Record<string, string> = {
   A3b: "イーブイガーデン",
   A4: "空と海の導き",
   A4a: "未知なる水域",
+  A4b: "ハイクラスパックex",
   B1: "メガライジング",
   B1a: "紅蓮ブレイズ",
   B2: "夢幻パレード",
+  B2a: "パルデアワンダー",
+  B2b: "シャイニングメガ",
+  B3: "波動ビート",
+  B3a: "進撃パラドックス",
+  B3b: "ミラクルデイズ",
+  B4: "天空の支配者",
   "PROMO-A": "プロモA",
   "PROMO-B": "プロモB",
 };
@@ -40,6 +47,11 @@ export function hasVerifiedSetName(setCode: string): boolean {
   return setCode in SET_NAMES_JA;
 }
 
+// Set names exported from the running game's Japanese data (metadata/sets/ja-JP/sets.json).
+const GAME_SETS_JA = "https://github.com/shelken/ptcgp-assets/blob/fb8cf4f55d852aac8ddf145cc06d5895345ebc8b/metadata/sets/ja-JP/sets.json";
+// A Japanese deck builder's set registry, written apart from the game export (its A4b name differs).
+const AXROSS_SETS = "https://github.com/axross/ptcgp.axross.dev/blob/387e1bfe62e34ecf91caf144a56caa5985d76e65/src/lib/cards/set-registry.ts";
+
 /** Public Japanese pages the newer set names were checked against (release reports of each set). */
 export const SET_NAME_SOURCES: Record<string, string[]> = {
   A4: ["https://shirabemonoiroiroarimasu.com/1121.html", "https://world-wide-news.com/?p=4850"],
@@ -47,6 +59,16 @@ export const SET_NAME_SOURCES: Record<string, string[]> = {
   B1: ["https://lifematome.blog/pokepoke-megarising-next"],
   B1a: ["https://oisonewspaper.com/?p=23448", "https://trendxday.com/2025/12/11/101715/"],
   B2: ["https://lifematome.blog/pokepoke-parade-19matome", "https://lifematome.blog/pokeca-kannkou-toujou"],
+  // The game's own Japanese set names as exported from its data (A4b is written "ハイクラスパック ex"
+  // there; the official account and the guides write ハイクラスパックex, as cards write ex).
+  A4b: [GAME_SETS_JA, "https://smabros.net/2026/02/06/%e3%80%90%e3%83%9d%e3%82%b1%e3%83%9d%e3%82%b1%e3%80%91%e5%9b%b3%e9%91%91%e7%99%bb%e9%8c%b2%e3%83%90%e3%82%b0%e5%95%8f%e9%a1%8c%e3%81%a8%e3%81%af%ef%bc%9f2026%e5%b9%b4%e5%a4%8f%e3%82%a2%e3%83%83"],
+  B2a: [GAME_SETS_JA, AXROSS_SETS],
+  B2b: [GAME_SETS_JA, AXROSS_SETS],
+  B3: [GAME_SETS_JA, AXROSS_SETS],
+  B3a: [GAME_SETS_JA, AXROSS_SETS],
+  B3b: [GAME_SETS_JA, AXROSS_SETS],
+  // Not yet in the exported game data: the B4 set file of a TCGdex fork, which names it in every language.
+  B4: ["https://github.com/wsgtcyx/cards-database/blob/0daf7411dfe828510bf66d43f3913a9e01afcc40/data/Pok%C3%A9mon%20TCG%20Pocket/Ruler%20of%20the%20Skies.ts"],
 };
 
 // docs/product-rules.md §3 set B ids for the packs it names; every other pack gets a slug of its own.

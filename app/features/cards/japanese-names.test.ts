@@ -78,10 +78,30 @@ describe("Japanese card names against the catalogue's romanised image names", ()
     // Every Pokémon card has its Japanese name (species names plus ex, メガ and form words).
     expect(report.pokemon.japanese).toBe(report.pokemon.total);
     expect(report.englishCards.filter((c) => !c.trainer)).toEqual([]);
-    // 15 of the 22 sets by their verified Japanese name; these seven wait for a verified one
-    // (a Japanese page shows their code alone).
-    expect(report.sets).toEqual({ japanese: 15, total: 22 });
-    expect(report.englishSets.map((s) => s.split(" ")[0])).toEqual(["B4", "B3b", "B3a", "B3", "B2b", "B2a", "A4b"]);
-    expect(report.packs.japanese).toBeGreaterThan(15);
+    // Every set and pack by its verified Japanese name.
+    expect(report.sets).toEqual({ japanese: 22, total: 22 });
+    expect(report.englishSets).toEqual([]);
+    expect(report.packs).toEqual({ japanese: report.packs.total, total: catalogue.packs.length });
+    expect(report.englishPacks).toEqual([]);
+  });
+
+  it("names the B-series trainers as the game's Japanese data does, and leaves the unverified ones English", () => {
+    const byId = new Map(catalogue.cards.map((c) => [c.id, c]));
+    expect(byId.get("B3a-072")).toMatchObject({ name: "オーリム博士", nameReading: "おーりむはかせ", nameEn: "Professor Sada" });
+    expect(byId.get("B3b-067")).toMatchObject({ name: "こいぬ大好きガール", nameReading: "こいぬだいすきがーる" });
+    expect(byId.get("B3-155")).toMatchObject({ name: "結界のフィールド", nameReading: "けっかいのふぃーるど" });
+    expect(byId.get("B4-151")).toMatchObject({ name: "シャガ", nameEn: "Drayden" });
+    // A token that is the English name: accepted as a known spelling of this one name only.
+    expect(byId.get("A4-159")).toMatchObject({ name: "釣り人", nameReading: "つりびと" });
+    expect(checkReading("つりびと", "FISHER")).toBe("known");
+    expect(checkReading("やまおとこ", "FISHER")).toBeNull();
+    // The game writes these fossils in katakana.
+    expect(byId.get("B2-144")?.name).toBe("アゴの化石");
+    // B4 items and fossils no public source names yet stay English, and the report lists them.
+    expect(byId.get("B4-145")).toMatchObject({ name: "Order Pad", nameReading: "" });
+    const report = namesReport(catalogue);
+    expect(report.englishCards.map((c) => c.name).sort()).toEqual(
+      ["Claw Fossil", "Clear Veil", "Deceptive Needle", "Order Pad", "Rainbow Cave", "Root Fossil", "Soothing Shore"],
+    );
   });
 });

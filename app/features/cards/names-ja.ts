@@ -17,8 +17,9 @@ export const TRAINER_NAMES: Record<string, NameEntry> = {
   TATENOKASEKI: ["たての化石", "たてのかせき"],
   HANENOKASEKI: ["はねの化石", "はねのかせき"],
   FUTANOKASEKI: ["ふたの化石", "ふたのかせき"],
-  AGONOKASEKI: ["あごの化石", "あごのかせき"],
-  HIRENOKASEKI: ["ひれの化石", "ひれのかせき"],
+  // The game writes these two in katakana (B2-144, B2-146 of GAME_CARDS_JA below).
+  AGONOKASEKI: ["アゴの化石", "あごのかせき"],
+  HIRENOKASEKI: ["ヒレの化石", "ひれのかせき"],
   ERIKA: ["エリカ", "えりか"],
   KASUMI: ["カスミ", "かすみ"],
   // Sightseer and Peculiar Plaza (夢幻パレード): https://lifematome.blog/pokeca-kannkou-toujou,
@@ -114,6 +115,62 @@ export const TRAINER_NAMES: Record<string, NameEntry> = {
   CALME: ["カルム", "かるむ"],
   CORNI: ["コルニ", "こるに"],
   CHEREN: ["チェレン", "ちぇれん"],
+  // A4 to B3b: the card names exported from the game's Japanese data, GAME_CARDS_JA
+  // (https://github.com/shelken/ptcgp-assets/blob/fb8cf4f55d852aac8ddf145cc06d5895345ebc8b/metadata/cards/ja-JP/cards.extra.json,
+  // set and number beside each name); A4 to B2b also in a trilingual card list,
+  // https://github.com/xorokuro/vgc-bot/blob/0c9870b2e430bc4f528393778d9e5bc2c13b3cf3/data/ptcgp_cards.json
+  EREMENTARUTSUKEKAE: ["エレメンタルつけかえ", "えれめんたるつけかえ"], // A4-151
+  ZEHIGAMEJOURO: ["ゼニガメじょうろ", "ぜにがめじょうろ"], // A4-152
+  GOUTETUNOMAEKAKE: ["鋼鉄のまえかけ", "こうてつのまえかけ"], // A4-153
+  FISHER: ["釣り人", "つりびと"], // A4-159
+  HIKER: ["やまおとこ", "やまおとこ"], // A4-161
+  WHOTABOTO: ["ウォーターボート", "うぉーたーぼーと"], // A4a-067
+  MEMORYLIGHT: ["メモリーライト", "めもりーらいと"], // A4a-068
+  ITAZURAROULETTE: ["いたずらルーレット", "いたずらるーれっと"], // B1-213
+  HITHAMMER: ["ヒットハンマー", "ひっとはんまー"], // B1-215
+  BABYMET: ["ヘビーメット", "へびーめっと"], // B1-219
+  LUCKYMITTENS: ["ラッキーミトン", "らっきーみとん"], // B1-220
+  SOUJYUKUEKISU: ["そうじゅくエキス", "そうじゅくえきす"], // B1a-067
+  ATARITSUKIAISU: ["当たりつきアイス", "あたりつきあいす"], // B2-145
+  MAMORINOPONCHO: ["まもりのポンチョ", "まもりのぽんちょ"], // B2-147
+  METARUKOABARIA: ["メタルコアバリア", "めたるこあばりあ"], // B2-148
+  JAGURA: ["ジャグラー", "じゃぐらー"], // B2-151
+  TORENINGUERIA: ["トレーニングエリア", "とれーにんぐえりあ"], // B2-153
+  HAJIMARINOHEIGEN: ["はじまりの平原", "はじまりのへいげん"], // B2-154
+  ELECTRICGENERATOR: ["エレキジェネレーター", "えれきじぇねれーたー"], // B2a-086
+  BIGAIRBALLOON: ["大きなふうせん", "おおきなふうせん"], // B2a-087
+  TEAMSTARGRUNT: ["スター団のしたっぱ", "すたーだんのしたっぱ"], // B2a-088
+  IJIWARULETTER: ["いじわるレター", "いじわるれたー"], // B2b-065
+  MAINTENANCE: ["メンテナンス", "めんてなんす"], // B2b-066
+  HAIKINGUCOURSE: ["ハイキングコース", "はいきんぐこーす"], // B2b-069
+  FIELDBLOWER: ["フィールドブロアー", "ふぃーるどぶろあー"], // B3-147
+  HAPPINESSEGG: ["しあわせタマゴ", "しあわせたまご"], // B3-148
+  TAXIDRIVER: ["タクシードライバー", "たくしーどらいばー"], // B3-150
+  PARASOLGIRL: ["パラソルおねえさん", "ぱらそるおねえさん"], // B3-152
+  AMAKUKAORUMORI: ["あまくかおる森", "あまくかおるもり"], // B3-153
+  INISHIENOTOUGIJYOU: ["いにしえの闘技場", "いにしえのとうぎじょう"], // B3-154
+  KEKKAINOFIELD: ["結界のフィールド", "けっかいのふぃーるど"], // B3-155
+  BUSUTOENAJIKODAI: ["ブーストエナジー 古代", "ぶーすとえなじー こだい"], // B3a-069
+  BUSUTOENAJIMIRAI: ["ブーストエナジー 未来", "ぶーすとえなじー みらい"], // B3a-070
+  AOI: ["アオイ", "あおい"], // B3a-071
+  OLIMHAKASE: ["オーリム博士", "おーりむはかせ"], // B3a-072
+  FUTUHAKASE: ["フトゥー博士", "ふとぅーはかせ"], // B3a-073
+  ERIAZERO: ["エリアゼロ", "えりあぜろ"], // B3a-074
+  CHIISANAFUUSEN: ["小さなふうせん", "ちいさなふうせん"], // B3b-064
+  YUUGANAMANTO: ["ゆうがなマント", "ゆうがなまんと"], // B3b-065
+  KAMITSURE: ["カミツレ", "かみつれ"], // B3b-066
+  KOINUDAISUKIGARL: ["こいぬ大好きガール", "こいぬだいすきがーる"], // B3b-067
+  MIKURI: ["ミクリ", "みくり"], // B3b-068
+  KODOMOBEYA: ["こども部屋", "こどもべや"], // B3b-069
+  HANDSCOPE: ["ハンドスコープ", "はんどすこーぷ"], // PROMO-A-003
+  // B4 supporters named after the game characters, as the Japanese pages on them write the names:
+  // https://dic.pixiv.net/a/%E3%83%95%E3%82%A6%E3%83%AD, https://w.atwiki.jp/aniwotawiki/pages/23080.html,
+  // https://dic.pixiv.net/a/%E3%83%9F%E3%83%84%E3%83%AB%28%E3%83%88%E3%83%AC%E3%83%BC%E3%83%8A%E3%83%BC%29,
+  // http://wiki.xn--rckteqa2e.com/wiki/%E3%82%B5%E3%82%A4%E3%82%AD%E3%83%83%E3%82%AB%E3%83%BC (サイキッカー, English Psychic)
+  SAIKIKKA: ["サイキッカー", "さいきっかー"], // B4-150
+  SYAGA: ["シャガ", "しゃが"], // B4-151
+  HUURO: ["フウロ", "ふうろ"], // B4-152
+  MITSURU: ["ミツル", "みつる"], // B4-153
 };
 
 /** Forms the catalogue names in English words the species table cannot translate. */
@@ -189,4 +246,15 @@ export const KNOWN_SPELLINGS: Record<string, string> = {
   PEPER: "ぺぱー", // ペパー, English PEPPER
   ZYGARDEPERFECTFORME: "じがるでぱーふぇくとふぉるむ", // パーフェクト, English PERFECT
   PERFUTONOSUNOSUGATA: "ぱふゅーとんおすのすがた", // パフュートン, English PERFUME // the token repeats the species before the form
+  // Trainer cards whose token is the English name or spells a sound apart; each name is the one the
+  // game's Japanese data gives the card of that token (TRAINER_NAMES above).
+  GOUTETUNOMAEKAKE: "こうてつのまえかけ", // 鋼鉄 spelled with a G
+  FISHER: "つりびと", // 釣り人, English FISHER
+  HIKER: "やまおとこ", // English HIKER
+  HITHAMMER: "ひっとはんまー", // ヒットハンマー, English HIT HAMMER
+  ELECTRICGENERATOR: "えれきじぇねれーたー", // エレキ, English ELECTRIC
+  BIGAIRBALLOON: "おおきなふうせん", // 大きなふうせん, English BIG AIR BALLOON
+  TEAMSTARGRUNT: "すたーだんのしたっぱ", // スター団のしたっぱ, English TEAM STAR GRUNT
+  HAPPINESSEGG: "しあわせたまご", // しあわせタマゴ, English HAPPINESS EGG
+  PARASOLGIRL: "ぱらそるおねえさん", // おねえさん, English GIRL
 };

@@ -25,9 +25,12 @@ export type NamesReport = {
   missingFacts: { setCode: string; pokemon: number; type: number; hp: number; retreat: number; stage: number }[];
 };
 
-/** A pack name is Japanese once no English word is left in it (プロモA keeps its letter). */
+/**
+ * A pack name is Japanese once no English word is left in it (プロモA keeps its letter, and
+ * ハイクラスパックex its ex mark, which Japanese names write in Latin letters as cards do).
+ */
 export function isJapanesePackName(pack: Pick<CataloguePack, "nameJa">): boolean {
-  return !/[A-Za-z]{2,}/.test(pack.nameJa);
+  return !/[A-Za-z]{2,}/.test(pack.nameJa.replace(/(?<![A-Za-z])ex(?![A-Za-z])/g, ""));
 }
 
 /** A pack counts as named in Japanese when its set's name is verified and no English is left in it. */
