@@ -1,4 +1,4 @@
-import { useCallback, useState } from "react";
+import { useCallback, useRef, useState } from "react";
 import { Form, Link, useNavigation } from "react-router";
 import { TextareaField } from "../../../components/ui/form-field";
 import { SubmitButton } from "../../../components/ui/submit-button";
@@ -136,8 +136,12 @@ export function OfferForm({
   const [wantAny, setWantAny] = useState(initialWantAny);
   const [ruleError, setRuleError] = useState<{ side: Side; text: string } | null>(null);
 
+  // The server's time moved on by the time the form has been open, so a rule that takes effect
+  // while the page stays open applies at once (the server checks again at submit).
+  const openedAt = useRef(Date.now());
   const add = useCallback((side: Side, card: CardSearchResult) => {
-    const state = cardTradeabilityAt(rules, { rarity: card.rarity, packIds: [card.packId] }, now);
+    const serverNow = new Date(Date.parse(now) + (Date.now() - openedAt.current));
+    const state = cardTradeabilityAt(rules, { rarity: card.rarity, packIds: [card.packId] }, serverNow);
     if (!state.tradeable) {
       setRuleError({
         side,
