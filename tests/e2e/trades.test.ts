@@ -316,7 +316,7 @@ describe("trade board", () => {
     await Promise.all([adminContext.close(), owner.context.close(), reporter.context.close()]);
   });
 
-  it("on a phone, a player posts 譲 ヒトカゲ with 求 何でも可; another player giving a card of that rarity finds it in マッチ", async () => {
+  it("on a phone, a player posts 譲 ヒトカゲ with 求 何でも可; another player giving a card of that rarity finds it in マッチ and names the card in the room", async () => {
     const anyOwner = await player("ナンデモ", PHONE);
     await anyOwner.page.goto(`${baseUrl}/trades/new`);
     await pickCard(anyOwner.page, "譲れるカードを追加", "ひとかげ");
@@ -340,6 +340,26 @@ describe("trade board", () => {
     expect(await match.getByRole("link", { name: `${anyOwner.name}さんのトレード募集` }).getAttribute("href")).toBe(`/trades/${anyOfferId}`);
     await match.getByText("何でも可（同じレアリティ）").waitFor();
     expect(await seriousA11yViolations(seeker.page)).toEqual([]);
+
+    // 交渉する: the seeker names the ◆ card they give; the owner's open room shows it at once.
+    await match.getByRole("button", { name: "交渉する" }).click();
+    await seeker.page.waitForURL(/\/chat\/[0-9a-f-]{36}$/);
+    const roomPath = new URL(seeker.page.url()).pathname;
+    await anyOwner.page.goto(`${baseUrl}${roomPath}`);
+    await anyOwner.page.getByTestId("trade-panel-summary").click();
+    await anyOwner.page.getByTestId("any-card-wait").waitFor();
+    await seeker.page.getByTestId("trade-panel-summary").click();
+    const agree = seeker.page.getByRole("button", { name: "条件合意", exact: true });
+    expect(await agree.isDisabled()).toBe(true);
+    await pickCard(seeker.page, "◆のカードを検索", "ぜにがめ");
+    await seeker.page.getByTestId("room-cards-youGive").getByText("ゼニガメ").waitFor();
+    await seeker.page.getByText("あなたが選んだカード").waitFor();
+    expect(await agree.isDisabled()).toBe(false);
+    await anyOwner.page.getByTestId("room-cards-youReceive").getByText("ゼニガメ").waitFor();
+    await anyOwner.page.getByText(`${seeker.name}さんが選んだカード`).waitFor();
+    await anyOwner.page.getByText(`${seeker.name}さんが何でも可の側のカードを選びました。`).waitFor();
+    expect(await seriousA11yViolations(seeker.page)).toEqual([]);
+    expect(await seriousA11yViolations(anyOwner.page)).toEqual([]);
     expect(anyOwner.problems).toEqual([]);
     expect(seeker.problems).toEqual([]);
     await Promise.all([anyOwner.context.close(), seeker.context.close()]);
