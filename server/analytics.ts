@@ -11,7 +11,7 @@ import { AnalyticsError } from "../app/features/analytics/errors";
 import { applyRetention, ensurePartitions } from "../app/features/analytics/partitions.server";
 import { registerPipeline, type AnalyticsPipeline } from "../app/features/analytics/pipeline.server";
 import { runRollups } from "../app/features/analytics/rollup.server";
-import { createMemoryRateLimiter } from "../app/features/chat/rate-limit.server";
+import { memoryLimit } from "../app/lib/rate-limit.server";
 import { getViewerFromHeaders, sessionTokenFromCookie } from "../app/features/users/session.server";
 
 /** Where the page script sends its hits (same origin only). */
@@ -43,7 +43,8 @@ export function attachAnalytics(
     onError: (error, rows) => log.error("analytics rows not written", { rows, error: batchErrorMessage(error) }),
   });
   const collector = createCollector(db, buffer, { host: site.host });
-  const limiter = createMemoryRateLimiter({ limit: env.analytics.rateLimitPerMinute, windowMs: 60_000 });
+  // Per address, before any work: one instance's memory is enough for a beacon (decision 039).
+  const limiter = memoryLimit({ name: "analytics-hit", max: env.analytics.rateLimitPerMinute, window: "minute" });
   let lastRollupAt: string | null = null;
 
   const refuse = (res: express.Response, req: express.Request, error: AnalyticsError) => {
@@ -57,7 +58,7 @@ export function attachAnalytics(
     if (!origin || !isSiteOrigin(origin, site.origin)) return refuse(res, req, new AnalyticsError("forbidden_origin"));
     const hit = typeof req.body === "string" ? parseHit(req.body) : null;
     if (!hit) return refuse(res, req, new AnalyticsError("invalid"));
-    if (!(await limiter.allow(req.ip ?? ""))) return refuse(res, req, new AnalyticsError("rate_limited"));
+    if (!(await limiter.take(req.ip ?? ""))) return refuse(res, req, new AnalyticsError("rate_limited"));
     res.status(204).end();
     const headers = new Headers();
     if (req.headers.cookie) headers.set("cookie", req.headers.cookie);

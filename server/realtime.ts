@@ -21,14 +21,14 @@ import {
 import { getRoomState } from "../app/features/chat/room-views.server";
 import { chatRefusalOf } from "../app/features/chat/refusal.server";
 import { reportMessage } from "../app/features/moderation/moderation.server";
-import { ChooseCardSchema, ReportSchema, RoomIdSchema, SendMessageSchema, SeqSchema, SyncSchema, TradeStepSchema } from "../app/features/chat/chat.schema";
+import { ChooseCardSchema, MESSAGE_RATE_LIMIT, ReportSchema, RoomIdSchema, SendMessageSchema, SeqSchema, SyncSchema, TradeStepSchema } from "../app/features/chat/chat.schema";
 import {
   CHAT_NAMESPACE,
   type AckError,
   type ClientToServerEvents,
   type ServerToClientEvents,
 } from "../app/features/chat/protocol";
-import { createMemoryRateLimiter, createRedisRateLimiter, type MessageRateLimiter } from "../app/features/chat/rate-limit.server";
+import { memoryLimit, redisLimit, type RateLimiter } from "../app/lib/rate-limit.server";
 import { getViewerFromHeaders } from "../app/features/users/session.server";
 import type { Env } from "../app/lib/env.server";
 import { AppError } from "../app/lib/errors";
@@ -68,7 +68,7 @@ export async function attachRealtime(options: {
 }): Promise<Realtime> {
   const { io, env, database, log } = options;
   const closers: (() => Promise<unknown>)[] = [];
-  let limiter: MessageRateLimiter = createMemoryRateLimiter();
+  let limiter: RateLimiter = memoryLimit(MESSAGE_RATE_LIMIT);
   if (env.redisUrl) {
     const pub = createClient({ url: env.redisUrl });
     const sub = pub.duplicate();
@@ -76,7 +76,7 @@ export async function attachRealtime(options: {
     sub.on("error", (err: Error) => log.error("redis error", { error: err.message }));
     await Promise.all([pub.connect(), sub.connect()]);
     io.adapter(createAdapter(pub, sub));
-    limiter = createRedisRateLimiter(pub);
+    limiter = redisLimit(MESSAGE_RATE_LIMIT, pub);
     closers.push(async () => {
       // Other instances' requests (presence asks fetchSockets of every instance) that arrived
       // before the unsubscribe are answered on pub: a publish after its quit is an unhandled
@@ -108,7 +108,7 @@ export async function attachRealtime(options: {
   };
 }
 
-function attachChat(nsp: ChatNamespace, deps: { env: Env; database: Database; log: Logger; limiter: MessageRateLimiter }): { drain(): Promise<void> } {
+function attachChat(nsp: ChatNamespace, deps: { env: Env; database: Database; log: Logger; limiter: RateLimiter }): { drain(): Promise<void> } {
   const { env, log, limiter } = deps;
   const db = deps.database.db;
 
@@ -226,7 +226,7 @@ function attachChat(nsp: ChatNamespace, deps: { env: Env; database: Database; lo
 
     handle<unknown, object>("chat:send", async (payload) => {
       const input = readPayload(payload, SendMessageSchema);
-      const result = await sendMessage(db, { ...input, userId }, () => limiter.allow(userId));
+      const result = await sendMessage(db, { ...input, userId }, () => limiter.take(userId));
       // Stored first, then announced. A retry is announced again: receivers drop duplicates by
       // id, and a second chance helps when the first broadcast was lost with an instance.
       to(`room:${input.roomId}`)?.emit("chat:message", result.message);

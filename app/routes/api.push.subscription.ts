@@ -2,7 +2,7 @@ import { PushError } from "../features/push/errors";
 import { countSubscriptions, deleteSubscription, PushSubscriptionSchema, saveSubscription } from "../features/push/subscriptions.server";
 import { requireApiViewer } from "../features/users/session.server";
 import { methodNotAllowed, withJsonErrors } from "../lib/api.server";
-import { countInWindow } from "../lib/hourly-limit.server";
+import { databaseLimit } from "../lib/rate-limit.server";
 import { localeFromRequest } from "../lib/i18n";
 import { readInput } from "../lib/input.server";
 import { pushMessages } from "../features/push/messages";
@@ -10,6 +10,7 @@ import type { Route } from "./+types/api.push.subscription";
 
 /** Subscribe requests a player may make per minute (a browser makes one per tap or key change). */
 const SUBSCRIBES_PER_MINUTE = 10;
+const subscribeLimit = databaseLimit({ name: "push-subscribe", max: SUBSCRIBES_PER_MINUTE, window: "minute" });
 
 /**
  * POST /api/push/subscription {endpoint, keys:{p256dh, auth}} → 201 {ok, devices}: this device
@@ -21,7 +22,7 @@ export const action = withJsonErrors(async function action({ request, context }:
   const viewer = await requireApiViewer(request, context);
   const refusal = { accept: ["json"], messages: pushMessages, fallback: "errorInvalidSubscription", code: "invalid_subscription" } as const;
   if (request.method === "POST") {
-    if ((await countInWindow(context.db, viewer.id, "push-subscribe", "minute")) > SUBSCRIBES_PER_MINUTE) throw new PushError("too_many_subscribes");
+    if (!(await subscribeLimit.take(viewer.id, context.db))) throw new PushError("too_many_subscribes");
     const subscription = await readInput(request, PushSubscriptionSchema, refusal);
     await saveSubscription(context.db, viewer.id, subscription, {
       sessionId: viewer.sessionId,

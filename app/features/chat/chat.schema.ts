@@ -1,5 +1,13 @@
 import { z } from "../../lib/zod";
 import { safeString } from "../../lib/text";
+import type { LimitDefinition } from "../../lib/rate-limit.server";
+
+/**
+ * Messages per user: 20 per 10 s. With Redis it is one sliding window shared by every instance, so
+ * a user cannot multiply the limit by landing sockets on several servers; without Redis there is
+ * one instance and the window lives in its memory (server/realtime.ts picks the store).
+ */
+export const MESSAGE_RATE_LIMIT: LimitDefinition = { name: "chat-rate", max: 20, window: { ms: 10_000 } };
 
 /** Messages are plain text, 1–1,000 characters after trimming (the limit). */
 export const MESSAGE_MAX_LENGTH = 1000;

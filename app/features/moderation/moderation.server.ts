@@ -4,7 +4,7 @@ import { chatMessages, profiles, reports, tradeOffers } from "../../db/schema/in
 import { rowsOf, type Tx } from "../../db/sql.server";
 import { publishChange } from "../../lib/change-bus.server";
 import { notifyReportOutcome } from "../notifications/notifications.server";
-import { countInHour } from "../../lib/hourly-limit.server";
+import { databaseLimit } from "../../lib/rate-limit.server";
 import { startUpSlot } from "../../lib/start-up-slot";
 import { ModerationError } from "./errors";
 import { normaliseBody, RoomIdSchema } from "../chat/chat.schema";
@@ -27,6 +27,7 @@ type Target = { type: "offer" | "message"; id: string };
 
 /** New reports a player may file in an hour, offers and messages together (counted in the database). */
 export const REPORTS_PER_HOUR = 10;
+const reportLimit = databaseLimit({ name: "report", max: REPORTS_PER_HOUR, window: "hour" });
 
 /**
  * How an offer is found for a report: as the reporter may see it, with its owner, or null. The
@@ -49,7 +50,7 @@ async function fileReport(db: Db, reporterId: string, target: Target, reason: st
       .from(reports)
       .where(and(eq(reports.reporterId, reporterId), eq(reports.targetType, target.type), eq(reports.targetId, target.id), eq(reports.status, "open")));
     if (existing) return { reportId: existing.id };
-    if ((await countInHour(tx, reporterId, "report")) > REPORTS_PER_HOUR) throw tooMany();
+    if (!(await reportLimit.take(reporterId, tx))) throw tooMany();
     const [row] = await tx.insert(reports).values({ reporterId, targetType: target.type, targetId: target.id, reason }).returning({ id: reports.id });
     return { reportId: row.id };
   });

@@ -1,7 +1,7 @@
 import { sql, type SQL } from "drizzle-orm";
 import type { Db } from "../../db/client.server";
 import { rowsOf, type Queryable } from "../../db/sql.server";
-import { countInWindow } from "../../lib/hourly-limit.server";
+import { databaseLimit } from "../../lib/rate-limit.server";
 import { cardTradeability } from "../trades/trade-rules.server";
 import { NotificationError } from "./errors";
 
@@ -31,13 +31,14 @@ export async function addWantedCard(db: Db, userId: string, cardId: string): Pro
 
 /** Adds and removes a player may make per minute (a press each; a person pressing chips stays well under it). */
 export const WANTED_CHANGES_PER_MINUTE = 30;
+const wantedChangeLimit = databaseLimit({ name: "wanted-cards", max: WANTED_CHANGES_PER_MINUTE, window: "minute" });
 
 /**
- * Counts one ほしいカード add or remove of the player (the per-user limiter, lib/hourly-limit.server.ts)
+ * Counts one ほしいカード add or remove of the player (a database limit of lib/rate-limit.server.ts)
  * and refuses it with 429 past WANTED_CHANGES_PER_MINUTE in the current minute.
  */
 export async function countWantedChange(db: Queryable, userId: string): Promise<void> {
-  if ((await countInWindow(db, userId, "wanted-cards", "minute")) > WANTED_CHANGES_PER_MINUTE) throw new NotificationError("too_many_wanted_changes");
+  if (!(await wantedChangeLimit.take(userId, db))) throw new NotificationError("too_many_wanted_changes");
 }
 
 export async function removeWantedCard(db: Db, userId: string, cardId: string): Promise<void> {

@@ -4,7 +4,7 @@ import { rowsOf, type Queryable, type Tx } from "../../db/sql.server";
 import { publishChange } from "../../lib/change-bus.server";
 import { notices } from "../../lib/notices.server";
 import { cardIndex } from "../cards/card-index.server";
-import { countInHour } from "../../lib/hourly-limit.server";
+import { databaseLimit } from "../../lib/rate-limit.server";
 import {
   cards,
   chatRooms,
@@ -95,9 +95,9 @@ export async function checkOfferCards(
 // Rate limits
 
 type RateAction = "post" | "respond";
-const RATE_LIMITS: Record<RateAction, { perHour: number; error: TradeErrorCode }> = {
-  post: { perHour: POSTS_PER_HOUR, error: "rate_limited_post" },
-  respond: { perHour: RESPONSES_PER_HOUR, error: "rate_limited_respond" },
+const RATE_LIMITS: Record<RateAction, { limiter: ReturnType<typeof databaseLimit>; error: TradeErrorCode }> = {
+  post: { limiter: databaseLimit({ name: "post", max: POSTS_PER_HOUR, window: "hour" }), error: "rate_limited_post" },
+  respond: { limiter: databaseLimit({ name: "respond", max: RESPONSES_PER_HOUR, window: "hour" }), error: "rate_limited_respond" },
 };
 
 /**
@@ -105,8 +105,8 @@ const RATE_LIMITS: Record<RateAction, { perHour: number; error: TradeErrorCode }
  * transaction that does the action: when the limit is passed the error rolls both back.
  */
 async function countAction(tx: Tx, userId: string, action: RateAction): Promise<void> {
-  const { perHour, error } = RATE_LIMITS[action];
-  if ((await countInHour(tx, userId, action)) > perHour) throw new TradeError(error, { limit: perHour });
+  const { limiter, error } = RATE_LIMITS[action];
+  if (!(await limiter.take(userId, tx))) throw new TradeError(error, { limit: limiter.limit.max });
 }
 
 // ---------------------------------------------------------------------------------------------

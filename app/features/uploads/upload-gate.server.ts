@@ -1,7 +1,7 @@
 import { availableParallelism } from "node:os";
 import sharp from "sharp";
 import type { Db } from "../../db/client.server";
-import { countInWindow } from "../../lib/hourly-limit.server";
+import { databaseLimit } from "../../lib/rate-limit.server";
 import { createWorkPool, type PoolPlace, type WorkPool } from "../../lib/work-pool.server";
 import { UploadError } from "./errors";
 import { UPLOADS_PER_HOUR, UPLOADS_PER_MINUTE } from "./rules";
@@ -20,6 +20,9 @@ export const IMAGE_WORK_WAITING = IMAGE_WORK_CONCURRENCY * 3;
 sharp.concurrency(1);
 sharp.cache(false);
 
+const uploadsPerMinute = databaseLimit({ name: "upload", max: UPLOADS_PER_MINUTE, window: "minute" });
+const uploadsPerHour = databaseLimit({ name: "upload", max: UPLOADS_PER_HOUR, window: "hour" });
+
 let pool: WorkPool = createWorkPool({ concurrency: IMAGE_WORK_CONCURRENCY, maxWaiting: IMAGE_WORK_WAITING });
 
 /** Tests size the pool themselves (a full pool must be reachable without 16 big images). */
@@ -36,9 +39,9 @@ export function resizeImageWorkPool(concurrency: number, maxWaiting: number): Wo
  */
 export async function admitUpload(db: Db, userId: string): Promise<PoolPlace> {
   const over = await db.transaction(async (tx) => {
-    const minute = await countInWindow(tx, userId, "upload", "minute");
-    const hour = await countInWindow(tx, userId, "upload", "hour");
-    return minute > UPLOADS_PER_MINUTE || hour > UPLOADS_PER_HOUR;
+    // Both windows count every upload (no short-circuit), as before.
+    const [minute, hour] = [await uploadsPerMinute.take(userId, tx), await uploadsPerHour.take(userId, tx)];
+    return !minute || !hour;
   });
   if (over) throw new UploadError("rate_limited");
   const place = pool.enter();

@@ -3,7 +3,7 @@ import { APIError, getSessionFromCtx, isAPIError } from "better-auth/api";
 import { and, eq } from "drizzle-orm";
 import type { Db } from "../../db/client.server";
 import { accounts, users, verifications } from "../../db/schema/users";
-import { countInWindow } from "../../lib/hourly-limit.server";
+import { databaseLimit } from "../../lib/rate-limit.server";
 import { isAddressReserved, prepareNotMeLink } from "./address-change.server";
 import type { AppError, ErrorAnswer } from "../../lib/errors";
 import type { Env } from "../../lib/env.server";
@@ -108,6 +108,7 @@ function checkNewPassword(headers: Headers | undefined, password: unknown) {
  * a stolen session (with the password) cannot use the site to mail twenty addresses.
  */
 export const ADDRESS_CHANGES_PER_DAY = 3;
+const addressChangeLimit = databaseLimit({ name: "change-email", max: ADDRESS_CHANGES_PER_DAY, window: "day" });
 
 /**
  * Our rules in front of Better Auth's account endpoints (the common-password rule, address shape,
@@ -147,7 +148,7 @@ export async function accountBeforeHook(db: Db, ctx: Parameters<typeof getSessio
       // Counted before Better Auth looks at the address, so a taken address counts like a free one.
       const session = await getSessionFromCtx(ctx);
       if (!session) return;
-      if ((await countInWindow(db, session.user.id, "change-email", "day")) > ADDRESS_CHANGES_PER_DAY) {
+      if (!(await addressChangeLimit.take(session.user.id, db))) {
         throw refuse(ctx.headers, new AccountError("address_change_limited", { max: ADDRESS_CHANGES_PER_DAY }));
       }
       // An address held for another account answers like a taken one: nothing is sent, nothing tells.

@@ -17,7 +17,7 @@ import { accounts, profiles, sessions, users, verifications } from "../../db/sch
 import { publishChange } from "../../lib/change-bus.server";
 import { noteSessionsEnded } from "../../lib/session-end.server";
 import type { Env } from "../../lib/env.server";
-import { countInHour } from "../../lib/hourly-limit.server";
+import { databaseLimit } from "../../lib/rate-limit.server";
 import type { Locale } from "../../lib/i18n";
 import { queueAccountDeletedMail, queueVerificationMail } from "./account-mail.server";
 import { VERIFY_TOKEN_SECONDS } from "./account-auth.server";
@@ -41,6 +41,7 @@ export async function getAccountSummary(db: Db, userId: string): Promise<Account
 
 /** Verification mails a user may ask for per hour (the project's per-user hourly limiter). */
 export const VERIFY_RESEND_PER_HOUR = 5;
+const verifyResendLimit = databaseLimit({ name: "verify_resend", max: VERIFY_RESEND_PER_HOUR, window: "hour" });
 
 /** The link Better Auth's /verify-email accepts: its own signed token for this address. */
 export async function verificationUrl(env: Env, email: string, callbackPath = VERIFIED_CALLBACK): Promise<string> {
@@ -53,7 +54,7 @@ export async function resendVerification(db: Db, env: Env, userId: string, local
   return db.transaction(async (tx) => {
     const [user] = await tx.select({ id: users.id, email: users.email, name: users.name, emailVerified: users.emailVerified }).from(users).where(eq(users.id, userId)).limit(1);
     if (!user || user.emailVerified) return false;
-    if ((await countInHour(tx, userId, "verify_resend")) > VERIFY_RESEND_PER_HOUR) throw new AccountError("resend_limited", { max: VERIFY_RESEND_PER_HOUR });
+    if (!(await verifyResendLimit.take(userId, tx))) throw new AccountError("resend_limited", { max: VERIFY_RESEND_PER_HOUR });
     await queueVerificationMail(tx, { locale, siteUrl: env.siteUrl }, user, await verificationUrl(env, user.email), { dedupe: false });
     return true;
   });
