@@ -149,4 +149,25 @@ describe("upgrading a database seeded from 2.6.1 to the vendored catalogue", () 
     expect(after["A1-002"].hp).not.toBe(999);
     expect((await applyCatalogueUpdate(db, newer)).changes).toBe(false);
   });
+
+  it("start-up gives a card still named in English its Japanese name, and leaves an admin's English name alone", async () => {
+    const db = database.db;
+    await applyCatalogueUpdate(db, readCatalogue());
+    const trainers = readCatalogue().cards.filter((c) => c.cardType !== "pokemon" && c.name !== c.nameEn).slice(0, 2);
+    expect(trainers).toHaveLength(2);
+    const [plain, corrected] = trainers;
+    // As a database seeded before the trainers had Japanese names holds them.
+    for (const card of trainers) await db.update(cards).set({ name: String(card.nameEn), nameReading: "", searchText: String(card.nameEn).toLowerCase() }).where(eq(cards.id, String(card.id)));
+    await db.update(cards).set({ nameNote: "英語名のまま（管理者）" }).where(eq(cards.id, String(corrected.id)));
+
+    const started = await seedCatalogue(db, readCatalogue());
+    expect(started.plan.renamed).toEqual([{ id: String(plain.id), from: String(plain.nameEn), to: String(plain.name) }]);
+    const rows = Object.fromEntries((await db.select().from(cards).where(inArray(cards.id, [String(plain.id), String(corrected.id)]))).map((c) => [c.id, c]));
+    expect(rows[String(plain.id)].name).toBe(plain.name);
+    expect(rows[String(plain.id)].nameReading).toBe(plain.nameReading);
+    expect(rows[String(plain.id)].searchText).toBe(plain.searchText);
+    expect(rows[String(corrected.id)].name).toBe(corrected.nameEn);
+    // Named once, the card is not named again.
+    expect((await seedCatalogue(db, readCatalogue())).plan.renamed).toEqual([]);
+  });
 });

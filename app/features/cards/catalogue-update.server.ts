@@ -148,11 +148,19 @@ const EMPTY_FACTS = sql.raw(
   [...["element", "card_type", "stage", "hp", "weakness", "retreat_cost", "evolves_from"], "attacks"].map((column, i) => `((${column} is null)::int << ${i})`).join(" | "),
 );
 const ATTACKS_BIT = 1 << FACT_COLUMNS.length;
+// A card still named in English (its name is its English name and no admin corrected it): start-up
+// gives it the catalogue's Japanese name, which is adding a name it lacks, not renaming.
+const UNTRANSLATED = sql`((${cards.name} = ${cards.nameEn} and ${cards.nameNote} is null)::int << ${sql.raw(String(FACT_COLUMNS.length + 1))})`;
+const UNTRANSLATED_BIT = 1 << (FACT_COLUMNS.length + 1);
+const UNTRANSLATED_ROW = `"cards"."name" = "cards"."name_en" and "cards"."name_note" is null`;
 
-/** What start-up adds: only rows that are missing and fact columns that are empty; names stay. */
+/**
+ * What start-up adds: only rows that are missing, fact columns that are empty, and a Japanese name
+ * for a card still named in English; a Japanese or corrected name stays.
+ */
 async function addDiff(db: Reader, catalogue: Catalogue, storedPacks: Map<string, typeof packs.$inferSelect>, storedSets: Set<string | null>): Promise<Diff> {
   const plan = emptyPlan();
-  const storedCards = new Map((await db.select({ id: cards.id, empty: sql<number>`${EMPTY_FACTS}` }).from(cards).where(isNotNull(cards.setCode))).map((c) => [c.id, c.empty]));
+  const storedCards = new Map((await db.select({ id: cards.id, empty: sql<number>`${EMPTY_FACTS} | ${UNTRANSLATED}` }).from(cards).where(isNotNull(cards.setCode))).map((c) => [c.id, c.empty]));
   const storedLinks = new Set((await db.select({ cardId: cardPacks.cardId, packId: cardPacks.packId }).from(cardPacks)).map((l) => `${l.cardId}\t${l.packId}`));
   const storedCosts = new Map((await db.select({ code: rarities.code, tradeCost: rarities.tradeCost }).from(rarities)).map((r) => [r.code, r.tradeCost]));
   // Packs are few and never edited by hand: their names and order follow the catalogue.
@@ -173,6 +181,9 @@ async function addDiff(db: Reader, catalogue: Catalogue, storedPacks: Map<string
     const empty = storedCards.get(id);
     if (empty === undefined) {
       plan.newCards++;
+      cardsToWrite.push(card);
+    } else if (empty & UNTRANSLATED_BIT && card.name !== card.nameEn) {
+      plan.renamed.push({ id, from: String(card.nameEn), to: String(card.name) });
       cardsToWrite.push(card);
     } else if (catalogue.hasFacts && (FACT_COLUMNS.some((k, i) => empty & (1 << i) && card[k] != null) || (empty & ATTACKS_BIT && card.attacks != null))) {
       plan.otherChanged++;
@@ -222,6 +233,7 @@ export async function applyCatalogueUpdate(db: Db, catalogue: Catalogue, mode: C
     }
     // Adding fills a fact only where the card has none; an update also keeps a corrected name.
     const keep = (column: string) => sql.raw(`coalesce("cards"."${column}", excluded.${column})`);
+    const untranslated = (column: string) => sql.raw(`case when ${UNTRANSLATED_ROW} then excluded.${column} else "cards"."${column}" end`);
     const unlessCorrected = (column: string) => sql.raw(`case when "cards"."name_note" is null then excluded.${column} else "cards"."${column}" end`);
     const facts = !catalogue.hasFacts
       ? {}
@@ -255,7 +267,12 @@ export async function applyCatalogueUpdate(db: Db, catalogue: Catalogue, mode: C
           target: cards.id,
           set:
             mode === "add"
-              ? { ...facts, id: sql`"cards"."id"` }
+              ? {
+                  ...facts,
+                  name: untranslated("name"),
+                  nameReading: untranslated("name_reading"),
+                  searchText: untranslated("search_text"),
+                }
               : {
                   name: unlessCorrected("name"),
                   nameReading: unlessCorrected("name_reading"),
