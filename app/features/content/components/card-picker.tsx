@@ -176,7 +176,7 @@ function ChosenCardFacts({ packId, cardId }: { packId: string; cardId: string })
   }, [packId, cardId, t]);
   const current = shown?.cardId === cardId ? shown : null;
   return (
-    <section aria-label={t("cardDetails")} aria-busy={!current} className="max-h-40 w-full overflow-y-auto rounded-md bg-slate-50 px-3 py-2" data-card-details={cardId}>
+    <section aria-label={t("cardDetails")} aria-busy={!current} tabIndex={0} className="max-h-40 w-full overflow-y-auto rounded-md bg-slate-50 px-3 py-2" data-card-details={cardId}>
       {!current ? (
         <p className="text-sm text-slate-600">{t("cardsLoading")}</p>
       ) : current.card ? (
