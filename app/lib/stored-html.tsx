@@ -1,4 +1,4 @@
-import { createContext, useContext, useState } from "react";
+import { createContext, Fragment, useContext, useState, type ReactNode } from "react";
 
 /**
  * Stored HTML (an article's body, a deck's description) is sent to the browser once. A page's
@@ -21,10 +21,36 @@ export type StoredHtml = {
 /** The stored HTML of this document's loaders, by key; null in the browser. */
 export const DocumentHtmlContext = createContext<ReadonlyMap<string, string> | null>(null);
 
-export function StoredHtmlBlock({ value, className }: { value: StoredHtml; className?: string }) {
+/**
+ * Components drawn inside stored HTML (a content card block drawn by the card face component):
+ * `split` cuts the HTML into `nodes.length + 1` parts, node i drawn after part i. The loader data
+ * must name the nodes, since a hydrating browser has only the document's parts.
+ */
+export type StoredHtmlIslands = { split: (html: string) => string[]; nodes: readonly ReactNode[] };
+
+export function StoredHtmlBlock({ value, className, islands }: { value: StoredHtml; className?: string; islands?: StoredHtmlIslands }) {
   const documentHtml = useContext(DocumentHtmlContext);
+  const count = islands?.nodes.length ?? 0;
   // Read once, when the element is first rendered: the document's own markup while hydrating.
-  const [hydrated] = useState(() => (value.html === undefined && typeof document !== "undefined" ? (document.querySelector(`[data-stored-html="${value.key}"]`)?.innerHTML ?? "") : ""));
-  const html = value.html ?? documentHtml?.get(value.key) ?? hydrated;
-  return <div className={className} data-stored-html={value.key} dangerouslySetInnerHTML={{ __html: html }} suppressHydrationWarning />;
+  const [hydrated] = useState(() => {
+    if (value.html !== undefined || typeof document === "undefined") return null;
+    const root = document.querySelector(`[data-stored-html="${value.key}"]`);
+    if (!count) return [root?.innerHTML ?? ""];
+    return Array.from({ length: count + 1 }, (_, i) => root?.querySelector(`:scope > [data-stored-part="${i}"]`)?.innerHTML ?? "");
+  });
+  const html = value.html ?? documentHtml?.get(value.key);
+  if (!islands || !count) {
+    return <div className={className} data-stored-html={value.key} dangerouslySetInnerHTML={{ __html: html ?? hydrated?.[0] ?? "" }} suppressHydrationWarning />;
+  }
+  const parts = html !== undefined ? islands.split(html) : (hydrated ?? []);
+  return (
+    <div className={className} data-stored-html={value.key}>
+      {Array.from({ length: count + 1 }, (_, i) => (
+        <Fragment key={i}>
+          <div className="stored-html-part" data-stored-part={i} dangerouslySetInnerHTML={{ __html: parts[i] ?? "" }} suppressHydrationWarning />
+          {i < count ? islands.nodes[i] : null}
+        </Fragment>
+      ))}
+    </div>
+  );
 }

@@ -13,7 +13,8 @@ import { ShareButtons } from "../features/share/components/share-buttons";
 import { articleShareText } from "../features/share/share-text";
 import { translate, useLocale, useT } from "../lib/i18n";
 import { SITE_NAME, seoMeta } from "../lib/seo";
-import { StoredHtmlBlock } from "../lib/stored-html";
+import { StoredContent } from "../features/content/components/content-body";
+import { contentCards } from "../features/content/refs.server";
 import { storedHtml } from "../lib/stored-html.server";
 import type { ArticleDetail } from "../features/articles/types";
 import type { Route } from "./+types/article";
@@ -28,19 +29,19 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const article = await getPublicArticle(context.db, ref);
   if (article) {
     if (ref !== article.slug) throw redirect(`/articles/${article.slug}`, 301);
-    return { article: forPage(context, article), preview: false };
+    return { article: await forPage(context, article), preview: false };
   }
   const viewer = await getViewer(request, context);
   const preview = viewer?.isAdmin ? await getArticlePreview(context.db, ref) : null;
   if (!preview) throw pageError(new HttpError("not_found"), localeFromRequest(request));
-  return { article: forPage(context, preview), preview: true };
+  return { article: await forPage(context, preview), preview: true };
 }
 
-/** What the page shows of an article: its body sent once (lib/stored-html), and no field it never reads. */
-function forPage(context: Route.LoaderArgs["context"], article: ArticleDetail) {
+/** What the page shows of an article: its body sent once (lib/stored-html) with its card blocks' cards, and no field it never reads. */
+async function forPage(context: Route.LoaderArgs["context"], article: ArticleDetail) {
   const { html, isPublic: _isPublic, createdAt: _createdAt, previous, next, ...shown } = article;
   const neighbour = (item: ArticleDetail["previous"]) => (item ? { slug: item.slug, title: item.title } : null);
-  return { ...shown, previous: neighbour(previous), next: neighbour(next), body: storedHtml(context, "article-body", html) };
+  return { ...shown, previous: neighbour(previous), next: neighbour(next), body: storedHtml(context, "article-body", html), cards: await contentCards(context.db, html) };
 }
 
 export const meta: Route.MetaFunction = (args) => {
@@ -117,7 +118,7 @@ export default function ArticlePage({ loaderData }: Route.ComponentProps) {
         <h1 className="text-2xl font-bold leading-snug sm:text-3xl">{article.title}</h1>
       </header>
       <ArticleThumbnail url={article.thumbnailUrl} category={article.category} label={category} eager />
-      <StoredHtmlBlock className="content-body" value={article.body} />
+      <StoredContent value={article.body} cards={article.cards} />
       {preview ? null : <ShareButtons path={`/articles/${article.slug}`} text={articleShareText(locale, { title: article.title, categoryLabel: category })} />}
       {article.previous || article.next ? (
         <nav aria-label={t("paging")} className="grid gap-3 sm:grid-cols-2">

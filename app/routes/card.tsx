@@ -1,12 +1,11 @@
-import { Fragment } from "react";
 import { Link } from "react-router";
 import { rememberCard } from "../features/cards/cards.server";
 import { cardFamily } from "../features/cards/card-family.server";
 import { cardShareModel, shareImagePath } from "../features/share/share.server";
 import { CardError } from "../features/cards/errors";
-import { cardArt, elementOf, isTrainerCard, STAGE_MESSAGE, trainerMessage, TYPE_MESSAGE } from "../lib/card-face";
+import { cardArt, isTrainerCard } from "../lib/card-face";
 import { CardImage } from "../features/cards/components/card-image";
-import { CardGameFactRows } from "../features/cards/components/card-game-facts";
+import { CardFactRows } from "../features/cards/components/card-game-facts";
 import { cardsMessages } from "../features/cards/messages";
 import { displayRarity } from "../lib/rarity";
 import { DeckSummaryCard } from "../features/decks/components/deck-summary-card";
@@ -141,7 +140,7 @@ export default function CardPage({ loaderData }: Route.ComponentProps) {
                 </dd>
               </>
             ) : null}
-            <CardFacts card={card} />
+            <CardFactRows card={card} />
             <dt className="font-medium text-slate-600">{t("packsLabel")}</dt>
             <dd>
               <ul className="flex flex-wrap gap-2">
@@ -245,37 +244,6 @@ function CardTradeability({ card, state }: { card: Route.ComponentProps["loaderD
         </>
       )}
     </p>
-  );
-}
-
-function CardFacts({ card }: { card: Route.ComponentProps["loaderData"]["card"] }) {
-  const t = useT(cardsMessages);
-  if (isTrainerCard(card)) {
-    return (
-      <>
-        <dt className="font-medium text-slate-600">{t("cardKindLabel")}</dt>
-        <dd>{t(trainerMessage(card.cardType))}</dd>
-      </>
-    );
-  }
-  const element = elementOf(card);
-  const weakness = card.weakness ? elementOf({ element: card.weakness }) : "unknown";
-  const stage = card.stage ? STAGE_MESSAGE[card.stage] : undefined;
-  const facts: [string, string][] = [];
-  if (element !== "unknown") facts.push([t("typeLabel"), t(TYPE_MESSAGE[element])]);
-  if (card.hp !== null) facts.push([t("hpLabel"), String(card.hp)]);
-  if (stage) facts.push([t("stageLabel"), t(stage)]);
-  if (weakness !== "unknown") facts.push([t("weaknessLabel"), t(TYPE_MESSAGE[weakness])]);
-  return (
-    <>
-      {facts.map(([label, value]) => (
-        <Fragment key={label}>
-          <dt className="font-medium text-slate-600">{label}</dt>
-          <dd>{value}</dd>
-        </Fragment>
-      ))}
-      <CardGameFactRows face={card} />
-    </>
   );
 }
 

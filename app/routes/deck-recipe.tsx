@@ -4,6 +4,7 @@ import { redirect } from "react-router";
 import { localeOfMatches } from "../components/layout/meta-locale";
 import { RouteError } from "../components/ui/route-error";
 import { CATEGORY_LABELS, TIER_MEANINGS } from "../features/decks/categories";
+import { DeckCardFacts } from "../features/decks/components/deck-card-facts";
 import { DeckCardGrid } from "../features/decks/components/deck-card-grid";
 import { DeckEyecatch } from "../features/decks/components/deck-eyecatch";
 import { DeckExport } from "../features/decks/components/deck-export";
@@ -22,7 +23,8 @@ import { isDeckId } from "../features/decks/rules";
 import { getViewer } from "../features/users/session.server";
 import { localeFromRequest, translate, useLocale, useT } from "../lib/i18n";
 import { seoMeta } from "../lib/seo";
-import { StoredHtmlBlock } from "../lib/stored-html";
+import { StoredContent } from "../features/content/components/content-body";
+import { contentCards } from "../features/content/refs.server";
 import { storedHtml } from "../lib/stored-html.server";
 import type { Route } from "./+types/deck-recipe";
 import { tokyoDate } from "../lib/tokyo-time";
@@ -39,7 +41,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   // The page shows the description's HTML (sent once, lib/stored-html), not its text or meta fields.
   const { contentHtml, excerpt: _excerpt, metaDescription: _metaDescription, ...shown } = deck;
   return {
-    deck: { ...shown, descriptionHtml: contentHtml ? storedHtml(context, "deck-description", contentHtml) : null },
+    deck: { ...shown, descriptionHtml: contentHtml ? storedHtml(context, "deck-description", contentHtml) : null, descriptionCards: await contentCards(context.db, contentHtml ?? "") },
     preview: !deck.isPublic,
     description,
     // A private deck (an admin's preview) has no share image: the image route serves public decks only.
@@ -146,6 +148,8 @@ export default function DeckRecipe({ loaderData }: Route.ComponentProps) {
         <DeckCardGrid cards={deck.cards} />
       </section>
 
+      <DeckCardFacts cards={deck.cards} />
+
       <LegalityPanel legality={deck.legality} />
 
       <DeckTradeLinks cards={deck.cards} />
@@ -155,7 +159,7 @@ export default function DeckRecipe({ loaderData }: Route.ComponentProps) {
           <h2 id="deck-description" className="text-xl font-bold">
             {t("description")}
           </h2>
-          <StoredHtmlBlock className="content-body" value={deck.descriptionHtml} />
+          <StoredContent value={deck.descriptionHtml} cards={deck.descriptionCards} />
         </section>
       ) : null}
 

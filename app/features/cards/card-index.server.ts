@@ -2,7 +2,7 @@ import { and, eq, ne } from "drizzle-orm";
 import type { Db } from "../../db/client.server";
 import { cardPacks, cards, packs, rarities } from "../../db/schema/index";
 import { createCache, scopeOf } from "../../lib/cache.server";
-import type { CardListItem } from "./types";
+import type { CardListItem, CardPlayFacts } from "./types";
 
 /**
  * The listable catalogue (docs/product-rules.md §5: cards with a name and a rarity), held in memory per
@@ -55,7 +55,16 @@ export type CardIndex = {
   byId: Map<string, IndexedCard>;
   /** Each pack's cards by rarity rank (highest first), then number, then id. */
   byPack: Map<string, IndexedCard[]>;
+  /** Weakness, retreat and attacks of the cards a source describes (the deck page's facts, without a query). */
+  playFacts: Map<string, CardPlayFacts>;
 };
+
+const NO_PLAY_FACTS: CardPlayFacts = { weakness: null, retreatCost: null, attacks: null };
+
+/** A card's weakness, retreat and attacks from the index; all null when no source describes it. */
+export function playFactsOf(index: CardIndex, cardId: string): CardPlayFacts {
+  return index.playFacts.get(cardId) ?? NO_PLAY_FACTS;
+}
 
 /** docs/product-rules.md §9 order: rarity rank highest first, then card number, then id. */
 export function compareCards(a: Pick<IndexedCard, "rank" | "number" | "id">, b: Pick<IndexedCard, "rank" | "number" | "id">): number {
@@ -78,6 +87,9 @@ async function loadCardIndex(db: Db): Promise<CardIndex> {
       .select({
         ...CARD_COLUMNS,
         searchText: cards.searchText,
+        weakness: cards.weakness,
+        retreatCost: cards.retreatCost,
+        attacks: cards.attacks,
         rank: rarities.rank,
         tradeable: rarities.tradeable,
       })
@@ -88,7 +100,11 @@ async function loadCardIndex(db: Db): Promise<CardIndex> {
   ]);
   const packMap = new Map(packRows.map((p) => [p.id, p]));
   const cardMap = new Map<string, IndexedCard>();
+  const playFacts = new Map<string, CardPlayFacts>();
   for (const row of cardRows) {
+    if (row.weakness !== null || row.retreatCost !== null || row.attacks !== null) {
+      playFacts.set(row.id, { weakness: row.weakness, retreatCost: row.retreatCost, attacks: row.attacks });
+    }
     cardMap.set(row.id, {
       id: row.id,
       name: row.name,
@@ -123,7 +139,27 @@ async function loadCardIndex(db: Db): Promise<CardIndex> {
   for (const card of cardMap.values()) card.packIds.sort((a, b) => order(a) - order(b) || a.localeCompare(b));
   for (const list of byPack.values()) list.sort(compareCards);
   const all = [...cardMap.values()].filter((c) => c.packIds.length > 0).sort(compareCards);
-  return { packs: packMap, cards: all, byPack, byId: cardMap };
+  return { packs: packMap, cards: all, byPack, byId: cardMap, playFacts };
+}
+
+/** What a card's picture is drawn from (CardImage), without the index's own fields. */
+export function cardFaceOf(card: IndexedCard): CardListItem {
+  return {
+    id: card.id,
+    name: card.name,
+    nameEn: card.nameEn,
+    rarity: card.rarity,
+    imageUrl: card.imageUrl,
+    imageFile: card.imageFile,
+    storedImage: card.storedImage,
+    speciesArt: card.speciesArt,
+    element: card.element,
+    cardType: card.cardType,
+    stage: card.stage,
+    hp: card.hp,
+    setCode: card.setCode,
+    number: card.number,
+  };
 }
 
 // One index per open database (tests and tools open several in one process).

@@ -3,7 +3,7 @@ import type { Db } from "../../db/client.server";
 import { cardPacks, cards, packs, rarities } from "../../db/schema/index";
 import { foldForSearch } from "../../lib/search-text";
 import { CardError } from "./errors";
-import { CARD_COLUMNS, cardIndex, compareCards, rememberCatalogueList, type IndexedCard, type IndexedPack } from "./card-index.server";
+import { CARD_COLUMNS, cardFaceOf, cardIndex, compareCards, rememberCatalogueList, type IndexedCard, type IndexedPack } from "./card-index.server";
 import { isExcludedAsRare } from "../../lib/rarity";
 import type { CardListItem, CardSearchResult } from "./types";
 
@@ -196,22 +196,7 @@ export async function listCards(db: Db, query: CardListQuery): Promise<CardListP
   };
 }
 
-const toListItem = (card: IndexedCard): CardListItem => ({
-  id: card.id,
-  name: card.name,
-  nameEn: card.nameEn,
-  rarity: card.rarity,
-  imageUrl: card.imageUrl,
-  imageFile: card.imageFile,
-  storedImage: card.storedImage,
-  speciesArt: card.speciesArt,
-  element: card.element,
-  cardType: card.cardType,
-  stage: card.stage,
-  hp: card.hp,
-  setCode: card.setCode,
-  number: card.number,
-});
+const toListItem = cardFaceOf;
 
 export type CardSearchOptions = {
   /** Only rarities whose `rarities.tradeable` is true (the trade board's pickers). */

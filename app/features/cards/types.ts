@@ -6,3 +6,10 @@ export type CardListItem = CardFace;
 
 /** One hit of `GET /api/cards/search`: the card and the (newest) pack it is shown under. */
 export type CardSearchResult = CardListItem & { packId: string; packName: string; packNameEn: string };
+
+/** What the game prints on a Pokémon beyond its face (null where no source describes the card). */
+export type CardPlayFacts = {
+  weakness: string | null;
+  retreatCost: number | null;
+  attacks: { cost: string[]; damage: number; suffix?: "+" | "x" }[] | null;
+};

@@ -1,6 +1,8 @@
 import type { Db } from "../../db/client.server";
 import { cardArt, isTrainerCard } from "../../lib/card-face";
-import { cardIndex } from "../cards/card-index.server";
+import { cardFaceOf, cardIndex } from "../cards/card-index.server";
+import { cardBlockIds } from "./card-blocks";
+import type { ContentCards } from "./types";
 import type { UploadStore } from "../uploads/storage.server";
 import { hostedImageSizes } from "../uploads/uploads.server";
 import type { CardRef, ContentRefs, RelatedRef } from "./blocks";
@@ -51,7 +53,7 @@ export async function resolveContentRefs(db: Db, store: UploadStore, ids: Conten
     if (!card) continue;
     // The same art rule as every other picture of a card (CardImage).
     const art = cardArt(card, options.cardImageBaseUrl);
-    cards.set(id, { id: card.id, name: card.name, rarity: card.rarity, imageUrl: art?.src ?? "", element: card.element, trainer: isTrainerCard(card) });
+    cards.set(id, { id: card.id, name: card.name, rarity: card.rarity, imageUrl: art?.src ?? "", element: card.element, trainer: isTrainerCard(card), face: cardFaceOf(card) });
   }
   return { cards, articles, decks, images };
 }
@@ -72,4 +74,21 @@ export function contentRefsToJson(refs: ContentRefs): ContentRefsJson {
 /** The stored HTML of an editor's text: the one formatter, with its references looked up. */
 export async function renderStoredContent(db: Db, store: UploadStore, source: string, options: CardArtOptions = {}): Promise<string> {
   return formatContent(source, await resolveContentRefs(db, store, contentRefIds(source), options));
+}
+
+/**
+ * The cards a page draws for the card blocks of stored HTML (`StoredContent`): read from the
+ * card index as it is now, so a block shows the art `cards:images` / `cards:art` stored after the
+ * text was saved. A card no longer listed keeps the block the HTML has.
+ */
+export async function contentCards(db: Db, html: string): Promise<ContentCards> {
+  const wanted = cardBlockIds(html).slice(0, MAX_REFS);
+  if (!wanted.length) return { ids: [], faces: {} };
+  const index = await cardIndex(db);
+  const faces: ContentCards["faces"] = {};
+  for (const id of wanted) {
+    const card = index.byId.get(id);
+    if (card) faces[id] = cardFaceOf(card);
+  }
+  return { ids: wanted.filter((id) => id in faces), faces };
 }

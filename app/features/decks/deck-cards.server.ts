@@ -1,5 +1,5 @@
 import type { Db } from "../../db/client.server";
-import { cardIndex, type CardIndex, type IndexedCard } from "../cards/card-index.server";
+import { cardIndex, playFactsOf, type CardIndex, type IndexedCard } from "../cards/card-index.server";
 import { cardGameFacts } from "../cards/game-facts.server";
 import { cardTradeability } from "../trades/trade-rules.server";
 import { catalogueSetCode, deckToText, parseDeckText, type DeckTextFormat } from "./deck-text";
@@ -33,6 +33,7 @@ function view(index: CardIndex, card: IndexedCard, packId: string | null, count:
     hp: card.hp,
     setCode: card.setCode,
     number: card.number,
+    ...playFactsOf(index, card.id),
     packId: shownPack,
     packName: pack?.nameJa ?? "",
     packNameEn: pack?.nameEn ?? "",

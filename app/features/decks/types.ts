@@ -1,11 +1,12 @@
 import type { CardFace } from "../../lib/card-face";
+import type { CardPlayFacts } from "../cards/types";
 import type { DeckLegality } from "./rules";
 
 /** Shapes the deck services return; shared by the server and the browser components. */
 
 /** One card of a deck as pages and the editor show it. */
 /** A deck's card: everything its picture is drawn from (`id` is the card id), and the deck's facts. */
-export type DeckCardView = CardFace & {
+export type DeckCardView = CardFace & CardPlayFacts & {
   cardId: string;
   /** The pack it was picked from, else its newest pack. */
   packId: string | null;

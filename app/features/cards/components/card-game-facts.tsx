@@ -1,5 +1,5 @@
 import { Fragment } from "react";
-import { elementOf, isExCard, TYPE_MESSAGE, type Element } from "../../../lib/card-face";
+import { elementOf, isExCard, isTrainerCard, STAGE_MESSAGE, trainerMessage, TYPE_MESSAGE, type CardFace, type Element } from "../../../lib/card-face";
 import { useT } from "../../../lib/i18n";
 import { cardsMessages } from "../messages";
 
@@ -30,6 +30,58 @@ export function EnergyIcon({ type }: { type: string }) {
     <span role="img" aria-label={name} title={name} data-energy={element} className={`inline-flex size-5 shrink-0 items-center justify-center rounded-full text-[0.65rem] font-bold leading-none ${ENERGY_CLASS[element]}`}>
       {name.charAt(0)}
     </span>
+  );
+}
+
+/** What a card's facts are read from: its face and, when a source describes it, weakness, retreat and attacks. */
+export type CardFactsFace = Pick<CardFace, "name" | "nameEn" | "element" | "hp" | "stage" | "cardType"> & {
+  weakness: string | null;
+  retreatCost: number | null;
+  attacks: CardAttackFace[] | null;
+};
+
+/**
+ * Rows of a card's facts as the game prints them (inside a <dl>): for a Pokémon its type, HP,
+ * stage, weakness, ex rule, retreat and attacks; for a trainer its kind. The card page, the card
+ * picker's details and the deck page draw this one list; only what the data says is shown.
+ */
+export function CardFactRows({ card }: { card: CardFactsFace }) {
+  const t = useT(cardsMessages);
+  if (isTrainerCard(card)) {
+    return (
+      <>
+        <dt className="font-medium text-slate-600">{t("cardKindLabel")}</dt>
+        <dd>{t(trainerMessage(card.cardType))}</dd>
+      </>
+    );
+  }
+  const element = elementOf(card);
+  const weakness = card.weakness ? elementOf({ element: card.weakness }) : "unknown";
+  const stage = card.stage ? STAGE_MESSAGE[card.stage] : undefined;
+  const facts: [string, string, string][] = [];
+  if (element !== "unknown") facts.push(["type", t("typeLabel"), t(TYPE_MESSAGE[element])]);
+  if (card.hp !== null) facts.push(["hp", t("hpLabel"), String(card.hp)]);
+  if (stage) facts.push(["stage", t("stageLabel"), t(stage)]);
+  if (weakness !== "unknown") facts.push(["weakness", t("weaknessLabel"), t(TYPE_MESSAGE[weakness])]);
+  return (
+    <>
+      {facts.map(([key, label, value]) => (
+        <Fragment key={key}>
+          <dt className="font-medium text-slate-600">{label}</dt>
+          <dd data-fact={key}>{value}</dd>
+        </Fragment>
+      ))}
+      <CardGameFactRows face={card} />
+    </>
+  );
+}
+
+/** A card's facts as a list of their own (the picker's details, a deck page's cards). */
+export function CardFactList({ card, className = "" }: { card: CardFactsFace; className?: string }) {
+  return (
+    <dl className={`grid grid-cols-[auto_1fr] items-center gap-x-3 gap-y-1 text-sm ${className}`} data-card-facts>
+      <CardFactRows card={card} />
+    </dl>
   );
 }
 

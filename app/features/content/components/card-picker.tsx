@@ -1,4 +1,4 @@
-import { useId, useState } from "react";
+import { useEffect, useId, useState } from "react";
 import { BUTTON_PRIMARY, BUTTON_SECONDARY, Modal } from "../../../components/ui/modal";
 import { useLocale, useT } from "../../../lib/i18n";
 import { cardName } from "../../../lib/card-name";
@@ -6,6 +6,10 @@ import { cardPrint } from "../../../lib/card-print";
 import { displayRarity } from "../../../lib/rarity";
 import { usePackCards } from "../../cards/components/use-pack-cards";
 import { CardImage } from "../../cards/components/card-image";
+import { CardFactList, type CardFactsFace } from "../../cards/components/card-game-facts";
+import { load } from "../../../lib/send";
+import { record } from "../../../lib/answers";
+import { z } from "../../../lib/zod";
 import type { CardListItem } from "../../cards/types";
 import { contentMessages } from "../messages";
 
@@ -51,6 +55,7 @@ export function CardPicker({
       maxHeight="85vh"
       footer={
         <>
+          {chosen ? <ChosenCardFacts packId={packId} cardId={chosen.id} /> : null}
           <p className="mr-auto self-center text-sm text-slate-700" aria-live="polite">
             {chosen ? t("cardChosen", { name: printName(chosen) }) : t("cardNoneChosen")}
           </p>
@@ -146,5 +151,39 @@ export function CardPicker({
         )}
       </div>
     </Modal>
+  );
+}
+
+const CardDetailAnswer = z.object({ card: record<CardFactsFace>() });
+
+/**
+ * The chosen card's facts as its card page lists them (type, HP, stage, weakness, retreat, attacks'
+ * cost and damage), from the card lookup by pack and id (GET /api/cards/:packId/:cardId).
+ */
+function ChosenCardFacts({ packId, cardId }: { packId: string; cardId: string }) {
+  const t = useT(contentMessages);
+  const [shown, setShown] = useState<{ cardId: string; card: CardFactsFace | null } | null>(null);
+  useEffect(() => {
+    const controller = new AbortController();
+    load(`/api/cards/${encodeURIComponent(packId)}/${encodeURIComponent(cardId)}`, CardDetailAnswer, { signal: controller.signal })
+      .then((answer) => setShown({ cardId, card: answer.card }))
+      .catch((error: unknown) => {
+        if (controller.signal.aborted) return;
+        console.error(t("cardDetailsFailed"), error);
+        setShown({ cardId, card: null });
+      });
+    return () => controller.abort();
+  }, [packId, cardId, t]);
+  const current = shown?.cardId === cardId ? shown : null;
+  return (
+    <section aria-label={t("cardDetails")} aria-busy={!current} tabIndex={0} className="max-h-40 w-full overflow-y-auto rounded-md bg-slate-50 px-3 py-2" data-card-details={cardId}>
+      {!current ? (
+        <p className="text-sm text-slate-600">{t("cardsLoading")}</p>
+      ) : current.card ? (
+        <CardFactList card={current.card} />
+      ) : (
+        <p className="text-sm text-red-700">{t("cardDetailsFailed")}</p>
+      )}
+    </section>
   );
 }

@@ -4,6 +4,8 @@ import { useT } from "../../../lib/i18n";
 import { ImageUploadButton } from "../../uploads/components/image-upload-button";
 import type { UploadFolder } from "../../uploads/rules";
 import type { ContentRefs } from "../blocks";
+import type { CardFace } from "../../../lib/card-face";
+import { ContentHtml } from "./content-body";
 import { insertBlock, insertCode, insertInline, markdownImage, markdownLink, prefixLines, wrapSelection, type TextEdit } from "../editing";
 import { contentRefIds, formatContent, type ContentRefIds } from "../format";
 import { contentMessages, type ContentMessageKey } from "../messages";
@@ -287,6 +289,8 @@ function Preview({
 }) {
   const t = useT(contentMessages);
   const [html, setHtml] = useState<string | null>(null);
+  // The card faces of the previewed card blocks (drawn as the page draws them).
+  const [faces, setFaces] = useState<Record<string, CardFace>>({});
 
   useEffect(() => {
     const controller = new AbortController();
@@ -297,7 +301,11 @@ function Preview({
         return {} as ContentRefs;
       })
       .then((refs) => {
-        if (!controller.signal.aborted) setHtml(formatContent(source, refs));
+        if (controller.signal.aborted) return;
+        const found: Record<string, CardFace> = {};
+        for (const [id, card] of refs.cards ?? []) if (card.face) found[id] = card.face;
+        setFaces(found);
+        setHtml(formatContent(source, refs));
       });
     return () => controller.abort();
   }, [source, resolveRefs]);
@@ -321,7 +329,7 @@ function Preview({
       ) : html.trim() === "" ? (
         <p className="text-slate-600">{t("previewEmpty")}</p>
       ) : (
-        <div className="content-body" dangerouslySetInnerHTML={{ __html: html }} />
+        <ContentHtml html={html} faces={faces} />
       )}
     </div>
   );
