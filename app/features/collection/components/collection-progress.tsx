@@ -31,3 +31,29 @@ export function ProgressList({ heading, rows }: { heading: string; rows: { key: 
     </div>
   );
 }
+
+export type PublicProgress = (ProgressRow & { nameJa: string; nameEn: string })[];
+
+/**
+ * 図鑑の埋まり具合 of another player (the offer page's owner), shown only when they chose to
+ * (プロフィールに図鑑の埋まり具合を表示する): the total, and each set they own a card of.
+ */
+export function PublicProgressLine({ progress, locale }: { progress: PublicProgress; locale: "ja" | "en" }) {
+  const t = useT(collectionMessages);
+  const owned = progress.reduce((n, r) => n + r.owned, 0);
+  const total = progress.reduce((n, r) => n + r.total, 0);
+  const percent = total > 0 ? Math.floor((owned * 100) / total) : 0;
+  const started = progress.filter((r) => r.owned > 0);
+  return (
+    <details className="text-sm text-slate-700" data-testid="collection-progress">
+      <summary className="cursor-pointer">
+        <span className="font-medium">{t("profileProgressHeading")}</span>：{t("progressLine", { owned, total, percent })}
+      </summary>
+      <ul className="mt-1 space-y-1.5 pl-4">
+        {started.map((r) => (
+          <ProgressLine key={r.key} label={`${locale === "en" ? r.nameEn : r.nameJa}（${r.key}）`} row={r} />
+        ))}
+      </ul>
+    </details>
+  );
+}
