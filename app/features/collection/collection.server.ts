@@ -296,7 +296,14 @@ const HEADER_ALIASES: Record<string, "set" | "number" | "count"> = {
  * Parses a collection CSV (no database access): the changes in file order, or the first problem.
  * Cards are named by set and number; a number may be written 001 or 1.
  */
-export function parseCollectionCsv(text: string): { line: number; set: string; number: number; count: number }[] {
+export type ParsedCollectionCsv = {
+  /** The good lines before the first bad one (all of them when none is bad). */
+  rows: { line: number; set: string; number: number; count: number }[];
+  /** The first line the file itself gets wrong; an unknown card on an earlier line is named first by the import. */
+  problem: CollectionError | null;
+};
+
+export function parseCollectionCsv(text: string): ParsedCollectionCsv {
   const body = text.replace(/^\uFEFF/, "");
   if (!body.trim()) throw new CollectionError("csv_missing");
   if (Buffer.byteLength(text, "utf8") > CSV_MAX_BYTES) throw new CollectionError("csv_too_large", { max: CSV_MAX_BYTES / 1024 / 1024 });
@@ -320,8 +327,18 @@ export function parseCollectionCsv(text: string): { line: number; set: string; n
   if (cardRows.length > CSV_MAX_ROWS) throw new CollectionError("csv_too_many_rows", { max: CSV_MAX_ROWS.toLocaleString("en-US") });
   if (!cardRows.length) throw new CollectionError("csv_no_rows");
   const seen = new Map<string, number>();
-  return cardRows.map(({ record, info }) => {
-    const line = info.lines;
+  const parsed: ParsedCollectionCsv["rows"] = [];
+  for (const { record, info } of cardRows) {
+    try {
+      parsed.push(parseLine(record, info.lines));
+    } catch (error) {
+      if (error instanceof CollectionError) return { rows: parsed, problem: error };
+      throw error;
+    }
+  }
+  return { rows: parsed, problem: null };
+
+  function parseLine(record: string[], line: number) {
     const cell = (c: "set" | "number" | "count") => (record[columns[c]!] ?? "").normalize("NFKC").trim();
     const set = cell("set");
     if (!set) throw new CollectionError("csv_line_invalid", { line }, { key: "problemSetMissing" });
@@ -336,7 +353,7 @@ export function parseCollectionCsv(text: string): { line: number; set: string; n
     if (other !== undefined) throw new CollectionError("csv_line_invalid", { line }, { key: "problemDuplicate", otherLine: other });
     seen.set(key, line);
     return { line, set, number, count };
-  });
+  }
 }
 
 /**
@@ -356,11 +373,13 @@ export async function importCollectionCsv(db: Db, userId: string, bytes: Uint8Ar
     const key = `${c.set_code.toUpperCase()}\u0000${c.number}`;
     if (!byPrint.has(key)) byPrint.set(key, c.id);
   }
-  const changes = parsed.map((row) => {
+  // The first bad line in file order: an unknown card before the file's own first mistake is named first.
+  const changes = parsed.rows.map((row) => {
     const cardId = byPrint.get(`${row.set.toUpperCase()}\u0000${row.number}`);
     if (!cardId) throw new CollectionError("csv_line_invalid", { line: row.line }, { key: "problemUnknownCard", set: row.set.slice(0, 20), number: String(row.number) });
     return { cardId, count: row.count };
   });
+  if (parsed.problem) throw parsed.problem;
   await db.transaction(async (tx) => {
     if ((await countInWindow(tx, userId, "collection-import", "hour")) > IMPORTS_PER_HOUR) throw new CollectionError("rate_limited");
     for (let i = 0; i < changes.length; i += MAX_CHANGES) await writeCounts(tx, userId, changes.slice(i, i + MAX_CHANGES));
