@@ -39,7 +39,7 @@ export function CollectionCardTile({ card, count, eager, onChange }: Props) {
     if (value !== count) onChange(value);
   };
   return (
-    <li className={`flex flex-col rounded-lg border bg-white p-1.5 ${count > 0 ? "border-brand-500" : "border-slate-200"}`} data-card-id={card.id} data-count={count}>
+    <li className={`relative flex flex-col rounded-lg border bg-white p-1.5 ${count > 0 ? "border-brand-500" : "border-slate-200"}`} data-card-id={card.id} data-count={count}>
       <button
         type="button"
         className="relative block rounded-card focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600"
@@ -47,12 +47,13 @@ export function CollectionCardTile({ card, count, eager, onChange }: Props) {
         onClick={() => count < 99 && onChange(steppedCount(count, 1))}
       >
         <CardImage face={card} eager={eager} decorative className={count > 0 ? "" : "opacity-60"} sizes="(min-width: 768px) 14vw, (min-width: 640px) 22vw, 30vw" />
-        {count > 0 ? (
-          <span aria-hidden="true" className="absolute right-1 top-1 rounded-full bg-brand-700 px-2 py-0.5 text-sm font-bold text-white shadow">
-            ×{count}
-          </span>
-        ) : null}
       </button>
+      {/* Outside the + button, so its visible text stays its name; the count button below reads it out. */}
+      {count > 0 ? (
+        <span aria-hidden="true" className="pointer-events-none absolute right-2.5 top-2.5 rounded-full bg-brand-700 px-2 py-0.5 text-sm font-bold text-white shadow">
+          ×{count}
+        </span>
+      ) : null}
       <p className="mt-1 truncate text-xs font-bold text-slate-900" title={name}>
         {name}
       </p>
