@@ -129,7 +129,7 @@ export default function Collection({ loaderData }: Route.ComponentProps) {
         <p className="mt-1 text-sm text-slate-700">{t("intro")}</p>
       </div>
 
-      <Form method="get" action="/collection" aria-label={t("filters")} className="grid gap-3 rounded-lg border border-slate-200 bg-white p-4 sm:grid-cols-3 lg:grid-cols-[2fr_2fr_1fr_1fr_1fr_2fr_auto] lg:items-end">
+      <Form method="get" action="/collection" aria-label={t("filters")} className="grid grid-cols-2 items-end gap-2 rounded-lg border border-slate-200 bg-white p-3 sm:grid-cols-3 sm:gap-3 sm:p-4 lg:grid-cols-[2fr_2fr_1fr_1fr_1fr_2fr_auto]">
         <SelectField id="collection-set" name="set" label={t("set")} labelClassName={FILTER_LABEL} defaultValue={set.code} key={`set-${set.code}`} onChange={(event) => {
           const form = event.currentTarget.form;
           if (!form) return;
@@ -178,7 +178,7 @@ export default function Collection({ loaderData }: Route.ComponentProps) {
         <SubmitButton>{t("apply")}</SubmitButton>
       </Form>
 
-      <div className="sticky top-0 z-10 -mx-4 flex min-h-12 flex-wrap items-center gap-3 border-b border-slate-200 bg-white/95 px-4 py-2 text-sm" >
+      <div className={`sticky top-0 z-10 flex flex-wrap items-center gap-3 rounded-md bg-white/95 text-sm ${statusText || undo ? "border border-slate-200 px-3 py-2" : ""}`}>
         <p role="status" aria-live="polite" className={`flex-1 ${warn ? "font-bold text-red-800" : "text-slate-800"}`} data-save-state={status.kind}>
           {statusText}
         </p>

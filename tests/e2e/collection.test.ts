@@ -65,7 +65,7 @@ describe("マイコレクション in the browser", () => {
       await expect.poll(() => page.locator("li[data-card-id]").count()).toBe(2);
 
       expect(await seriousA11yViolations(page)).toEqual([]);
-      if (SHOTS) await page.screenshot({ path: `${SHOTS}/collection-${name}.png`, fullPage: false });
+      if (SHOTS) await page.screenshot({ path: `${SHOTS}/collection-${name}.png`, fullPage: true });
       expect(errors).toEqual([]);
       await context.close();
     });
