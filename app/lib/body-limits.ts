@@ -31,6 +31,8 @@ export const BODY_LIMITS: readonly BodyLimit[] = [
   { path: "/api/admin/articles", maxBytes: 512 * KB, streaming: true },
   { path: "/api/admin/articles/", maxBytes: 512 * KB, streaming: true },
   { path: "/api/admin/seo/suggest", maxBytes: 512 * KB, streaming: true },
+  // A collection CSV of at most 1 MB (features/collection/collection.server.ts) plus multipart framing.
+  { path: "/api/collection/import", maxBytes: 1 * MB + 64 * KB, streaming: true },
   // Site settings are five short fields; a trade-rule change is a few ids and a date.
   { path: "/api/admin/settings", maxBytes: 16 * KB },
   { path: "/api/admin/trade-rules", maxBytes: 8 * KB },

@@ -1,6 +1,6 @@
 import { formError, HttpError, pageError } from "../lib/api.server";
 import { localeFromRequest } from "../lib/i18n";
-import { Form, redirect, useNavigation } from "react-router";
+import { Form, Link, redirect, useNavigation } from "react-router";
 import { localeOfMatches } from "../components/layout/meta-locale";
 import { BlockedUsers } from "../features/blocks/components/blocked-users";
 import { ChatRoomsList } from "../features/chat/components/chat-rooms-list";
@@ -22,6 +22,7 @@ import { translate, useLocale, useT } from "../lib/i18n";
 import { seoMeta } from "../lib/seo";
 import { tokyoLongDate } from "../lib/tokyo-time";
 import { responseRecordMessages, useResponseRecordText } from "../features/users/components/response-record";
+import { collectionMessages } from "../features/collection/messages";
 import type { Route } from "./+types/profile";
 import { readFormData } from "../lib/forms.server";
 import { AccountCard } from "../features/users/components/account-card";
@@ -84,6 +85,7 @@ export default function Profile({ loaderData, actionData }: Route.ComponentProps
   const failedValues = actionData && !actionData.ok ? actionData.values : undefined;
   const memberSince = tokyoLongDate(profile.memberSince, locale);
   const tRecord = useT(responseRecordMessages);
+  const tCollection = useT(collectionMessages);
   const recordText = useResponseRecordText(loaderData.record);
   return (
     <div className="space-y-8">
@@ -121,6 +123,11 @@ export default function Profile({ loaderData, actionData }: Route.ComponentProps
             <time dateTime={profile.memberSince}>{memberSince}</time>
           </dd>
         </dl>
+        <p>
+          <Link to="/collection" className="font-medium text-brand-800 underline underline-offset-2">
+            {tCollection("profileLink")}
+          </Link>
+        </p>
       </section>
 
       <AccountCard emailVerified={loaderData.emailVerified} />

@@ -16,6 +16,8 @@ import { getViewer, requireViewer } from "../features/users/session.server";
 import { isDeletedUser, shownName, useShownName } from "../features/users/components/shown-name";
 import { responseRecord } from "../features/users/response-record.server";
 import { ResponseRecordLine } from "../features/users/components/response-record";
+import { publicCollectionProgress } from "../features/collection/collection.server";
+import { PublicProgressLine } from "../features/collection/components/collection-progress";
 import { SubmitButton } from "../components/ui/submit-button";
 import { RouteError } from "../components/ui/route-error";
 import { TradeError } from "../features/trades/errors";
@@ -72,6 +74,8 @@ export const loader = withPageErrors(async function loader({ request, params, co
     wantedCardIds,
     returnTo: url.pathname,
     ownerRecord: await responseRecord(context.db, offer.ownerId),
+    // 図鑑の埋まり具合, only when the owner chose to show it (private by default).
+    ownerProgress: await publicCollectionProgress(context.db, offer.ownerId),
     shareImage: shareImagePath("offer", offer.id, offerShareModel(offer)),
     title: translate(tradesMessages, locale, isDeletedUser(offer.ownerName) ? "offerTitleDeleted" : "offerTitle", { name: shownName(offer.ownerName, locale) }),
     description: translate(tradesMessages, locale, "offerDescription", {
@@ -239,6 +243,7 @@ export default function TradePage({ loaderData, actionData }: Route.ComponentPro
         {offer.status === "open" ? <span>{t("expiresAt", { time: tokyoDateTime(offer.expiresAt, locale) })}</span> : null}
       </OfferCard>
       <ResponseRecordLine record={loaderData.ownerRecord} />
+      {loaderData.ownerProgress ? <PublicProgressLine progress={loaderData.ownerProgress} locale={locale} /> : null}
       {offer.status === "open" ? <ShareButtons path={`/trades/${offer.id}`} text={offerShareText(locale, offer)} /> : null}
 
       {isOwner ? (

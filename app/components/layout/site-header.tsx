@@ -88,6 +88,7 @@ export function SiteHeader({ viewer, videoChannelUrl }: { viewer: HeaderViewer; 
               </li>
               {viewer ? (
                 <>
+                  <li><NavLink to="/collection" className={linkClass} onClick={close}>{t("collection")}</NavLink></li>
                   <li>
                     {/* The unread-chat badge sits inside this link. */}
                     <NavLink to="/profile" className={linkClass} onClick={close}>{t("profile")}<LazyUnreadBadge /></NavLink>
@@ -151,7 +152,7 @@ function LazyUnreadBadge() {
  * What features do when a player logs out, each in its own module (public: `log-out.ts`). Loaded
  * on demand: anonymous pages never need them. A failing one does not stop the log-out.
  */
-const LOG_OUT_EFFECTS = [() => import("../../features/chat/log-out"), () => import("../../features/push/log-out")];
+const LOG_OUT_EFFECTS = [() => import("../../features/chat/log-out"), () => import("../../features/push/log-out"), () => import("../../features/collection/log-out")];
 
 function runLogOutEffects(): Promise<unknown> {
   return Promise.allSettled(LOG_OUT_EFFECTS.map((load) => load().then((feature) => feature.onLogOut())));

@@ -12,3 +12,4 @@ export * from "./analytics";
 export * from "./trade-rules";
 export * from "./notifications";
 export * from "./push";
+export * from "./collection";

@@ -1,96 +1,46 @@
+import { addToQueue, browserStorage, clearQueues, countQueueAttempt, mergeQueues, readQueue, removeFromQueue, type PendingEntry, type QueueReader } from "../../lib/send-queue";
+
 /**
- * The chat's unsent messages, kept in localStorage so they survive a reload or a closed tab.
- *
- * - One entry per user and room: a message queued by one account is never sent by another that
- *   signs in later on the same browser, and log-out clears every entry (clearChatOutboxes).
- * - Tabs share the entry and change it entry by entry (read, merge by clientId, write), never by
- *   writing their own copy over it: what one tab queued survives another tab's write. Two tabs
- *   sending the same entry is harmless, the server stores a clientId once.
+ * The chat's unsent messages, in the site's one send queue (lib/send-queue.ts): kept in
+ * localStorage so they survive a reload or a closed tab, one entry list per user and room, cleared
+ * at log-out (clearChatOutboxes). Two tabs sending the same entry is harmless, the server stores a clientId once.
  */
-export type PendingMessage = { clientId: string; body: string; attempts: number; queuedAt: number };
+export type PendingMessage = PendingEntry & { body: string };
 
 const PREFIX = "torepoke.chat.outbox";
+
+const readMessage: QueueReader<PendingMessage> = (value, base) => (typeof value.body === "string" ? { clientId: base.clientId, body: value.body, attempts: base.attempts, queuedAt: base.queuedAt } : null);
+
+export { browserStorage };
 
 export function outboxKey(userId: string, roomId: string): string {
   return `${PREFIX}:${userId}:${roomId}`;
 }
 
-/** localStorage, or null where the browser refuses it (private mode, disabled storage). */
-export function browserStorage(): Storage | null {
-  try {
-    return typeof localStorage === "undefined" ? null : localStorage;
-  } catch {
-    return null;
-  }
-}
-
-function isPending(value: unknown): value is PendingMessage {
-  const p = value as PendingMessage;
-  return typeof p === "object" && p !== null && typeof p.clientId === "string" && typeof p.body === "string";
-}
-
 export function readOutbox(storage: Storage, key: string): PendingMessage[] {
-  try {
-    const saved: unknown = JSON.parse(storage.getItem(key) ?? "[]");
-    if (!Array.isArray(saved)) return [];
-    return saved.filter(isPending).map((p) => ({
-      clientId: p.clientId,
-      body: p.body,
-      attempts: Number.isFinite(p.attempts) ? p.attempts : 0,
-      queuedAt: Number.isFinite(p.queuedAt) ? p.queuedAt : 0,
-    }));
-  } catch {
-    return [];
-  }
-}
-
-function write(storage: Storage, key: string, entries: PendingMessage[]): PendingMessage[] {
-  try {
-    if (entries.length) storage.setItem(key, JSON.stringify(entries));
-    else storage.removeItem(key);
-  } catch {
-    // Full or refused: the caller still holds the list in memory and keeps retrying.
-  }
-  return entries;
+  return readQueue(storage, key, readMessage);
 }
 
 /** One list per clientId, oldest first: the order the messages were typed in, whichever tab. */
 export function mergeOutboxes(...lists: PendingMessage[][]): PendingMessage[] {
-  const byId = new Map<string, PendingMessage>();
-  for (const list of lists) {
-    for (const p of list) {
-      const known = byId.get(p.clientId);
-      byId.set(p.clientId, known ? { ...known, attempts: Math.max(known.attempts, p.attempts) } : p);
-    }
-  }
-  return [...byId.values()].sort((a, b) => a.queuedAt - b.queuedAt);
+  return mergeQueues(...lists);
 }
 
 export function addToOutbox(storage: Storage, key: string, entry: PendingMessage): PendingMessage[] {
-  return write(storage, key, mergeOutboxes(readOutbox(storage, key), [entry]));
+  return addToQueue(storage, key, readMessage, entry);
 }
 
 export function removeFromOutbox(storage: Storage, key: string, clientId: string): PendingMessage[] {
-  return write(storage, key, readOutbox(storage, key).filter((p) => p.clientId !== clientId));
+  return removeFromQueue(storage, key, readMessage, [clientId]);
 }
 
 export function countAttempt(storage: Storage, key: string, clientId: string): PendingMessage[] {
-  return write(storage, key, readOutbox(storage, key).map((p) => (p.clientId === clientId ? { ...p, attempts: p.attempts + 1 } : p)));
+  return countQueueAttempt(storage, key, readMessage, [clientId]);
 }
 
 /** Log-out: nothing typed by this user stays behind for the next one (older unkeyed entries too). */
 export function clearChatOutboxes(storage: Storage | null = browserStorage()): void {
-  if (!storage) return;
-  try {
-    const keys: string[] = [];
-    for (let i = 0; i < storage.length; i++) {
-      const key = storage.key(i);
-      if (key?.startsWith(PREFIX)) keys.push(key);
-    }
-    for (const key of keys) storage.removeItem(key);
-  } catch {
-    // Storage refused: there is nothing in it to clear.
-  }
+  clearQueues(PREFIX, storage);
 }
 
 /** Entries from before they were kept per user: whose they are is unknown, so they are never sent. */

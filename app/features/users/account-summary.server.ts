@@ -11,7 +11,7 @@ import { DELETED_USER_NAME } from "./display-name";
 
 /**
  * The account export for a person (ダウンロード's second file): the same data as the JSON, the
- * parts a player reads — account, profile, offers, chats, want list — as a CSV in the reader's
+ * parts a player reads — account, profile, offers, chats, want list, collection — as a CSV in the reader's
  * language, with card names and Japan time. UTF-8 with a byte-order mark: Excel, which most
  * Japanese players open a CSV with, reads it as Shift_JIS without one.
  */
@@ -49,6 +49,11 @@ export async function accountSummaryCsv(db: Db, env: Env, userId: string, locale
     rows.push([t("summaryChat"), when(room.createdAt), t("summaryChatLine", { partner, count: room.messages.length })]);
   }
   for (const wanted of data.wantedCards) rows.push([t("summaryWanted"), when(wanted.createdAt), cardText(wanted.cardId)]);
+  for (const owned of data.collection.cards) {
+    const name = locale === "en" && owned.nameEn ? owned.nameEn : owned.name;
+    const print = [owned.set, owned.number === null ? "" : String(owned.number).padStart(3, "0")].filter(Boolean).join(" ");
+    rows.push([t("summaryCollection"), when(owned.updatedAt), `${[name, owned.rarity, print].filter(Boolean).join(" ")} ×${owned.count}`]);
+  }
   return `\uFEFF${rows.map((row) => row.map(csvField).join(",")).join("\r\n")}\r\n`;
 }
 

@@ -10,6 +10,7 @@ import { siteSettings, uploads } from "../../db/schema/content";
 import { decks } from "../../db/schema/decks";
 import { tradeRuleChanges } from "../../db/schema/trade-rules";
 import { notifications, wantedCards } from "../../db/schema/notifications";
+import { collectionCards, collectionSettings } from "../../db/schema/collection";
 import { notificationPreferences, pushSubscriptions } from "../../db/schema/push";
 import { deliveryOutbox, signInFailures } from "../../db/schema/delivery";
 import { blocks, reports, tradeOfferCards, tradeOffers, tradeRateLimits } from "../../db/schema/trades";
@@ -25,6 +26,7 @@ import { AccountError } from "./account-errors";
 import { VERIFIED_CALLBACK } from "./account-links";
 import { getAuth } from "./auth.server";
 import { DELETED_USER_NAME } from "./display-name";
+import { collectionRows, getCollectionSettings } from "../collection/collection.server";
 import { describeUserAgent } from "./user-agent";
 
 /**
@@ -136,7 +138,7 @@ export async function verifyAccountPassword(db: Db, env: Env, userId: string, pa
 /**
  * Everything the site holds about the user, as the JSON file of ダウンロード: account (with its
  * role), profile, sessions, offers, chat rooms with their messages and how far the user has read,
- * reports filed, blocks, the want list (ほしいカード), the notifications, the mails queued for the
+ * reports filed, blocks, the want list (ほしいカード), the collection (マイコレクション counts and privacy choices), the notifications, the mails queued for the
  * address, the sign-in attempts and per-hour action counts kept against the account, the
  * activity records (analytics events) linked to the account, and what an administrator wrote
  * (articles, decks, uploads, trade-rule changes, site settings), the devices subscribed to web
@@ -313,6 +315,8 @@ export async function exportAccountData(db: Db, env: Env, userId: string) {
     .where(eq(tradeRuleChanges.createdBy, userId))
     .orderBy(asc(tradeRuleChanges.createdAt));
   const settingsSaved = await db.select({ updatedAt: siteSettings.updatedAt }).from(siteSettings).where(eq(siteSettings.updatedBy, userId));
+  // マイコレクション: every owned print with its count, and the privacy choices.
+  const collection = { settings: await getCollectionSettings(db, userId), cards: await collectionRows(db, userId) };
   // The ways in: a password (never its hash) and each linked provider with the ID it knows the
   // player by (LINE's user ID); no provider tokens.
   const ways = await db.select({ providerId: accounts.providerId, accountId: accounts.accountId, password: accounts.password, createdAt: accounts.createdAt }).from(accounts).where(eq(accounts.userId, userId));
@@ -352,6 +356,7 @@ export async function exportAccountData(db: Db, env: Env, userId: string) {
     reportsFiled: filed,
     blocks: blocked,
     wantedCards: wanted,
+    collection,
     notifications: inbox,
     notificationSettings: notificationSettings ?? null,
     pushSubscriptions: pushDevices,
@@ -417,6 +422,8 @@ export async function deleteAccount(db: Db, env: Env, userId: string, input: { p
     // The user row stays, so ON DELETE CASCADE never runs: the want list, the inbox and every
     // notification naming this user as actor go here, and analytics forget who they were.
     await tx.delete(wantedCards).where(eq(wantedCards.userId, userId));
+    await tx.delete(collectionCards).where(eq(collectionCards.userId, userId));
+    await tx.delete(collectionSettings).where(eq(collectionSettings.userId, userId));
     await tx.delete(notifications).where(or(eq(notifications.userId, userId), eq(notifications.actorId, userId)));
     // Their devices stop receiving pushes, and their notification settings go.
     await tx.delete(pushSubscriptions).where(eq(pushSubscriptions.userId, userId));

@@ -1,0 +1,45 @@
+import { z } from "../../lib/zod";
+import { OWNED_STATES } from "./collection-filter";
+
+// Counts are any integer here: the service refuses one past 0..99 with its own code (count_out_of_range).
+const CardId = z.string().min(1).max(64);
+const Count = z.number().int().min(-100_000).max(100_000);
+
+/** POST /api/collection/counts: absolute counts (a tap, a typed number, a queue flush, 元に戻す) or one ±delta. */
+export const CountChangeSchema = z.union([
+  z.object({ changes: z.array(z.object({ cardId: CardId, count: Count })).min(1).max(1000) }),
+  z.object({ cardId: CardId, delta: Count }),
+]);
+
+/** The filter of the page, as the page's query and the bulk actions send it. */
+export const CollectionFilterSchema = z.object({
+  set: z.string().min(1).max(20),
+  pack: z.string().max(64).nullish(),
+  rarity: z.string().max(20).nullish(),
+  type: z.string().max(20).nullish(),
+  owned: z.enum(OWNED_STATES).nullish(),
+  q: z.string().max(100).nullish(),
+});
+
+/** POST /api/collection/bulk: この絞り込みをすべて1枚にする (`one`) / 0に戻す (`zero`). */
+export const BulkChangeSchema = z.object({ filter: CollectionFilterSchema, mode: z.enum(["one", "zero"]) });
+
+/** PUT /api/collection/settings. */
+export const CollectionSettingsSchema = z.object({ showProgress: z.boolean(), useForTrades: z.boolean() });
+
+/** The /collection page's query (anything unknown falls back to the default). */
+export const CollectionPageQuerySchema = z.object({
+  set: z.string().max(20).optional().catch(undefined),
+  pack: z.string().max(64).optional().catch(undefined),
+  rarity: z.string().max(20).optional().catch(undefined),
+  type: z.string().max(20).optional().catch(undefined),
+  owned: z.enum(OWNED_STATES).optional().catch(undefined),
+  q: z.string().max(100).optional().catch(undefined),
+  page: z.coerce.number().int().min(1).max(1000).optional().catch(undefined),
+});
+
+/** The answer of a count change: what was before (元に戻す) and after. */
+export const CountChangeAnswer = z.object({
+  previous: z.array(z.object({ cardId: z.string(), count: z.number() })),
+  counts: z.array(z.object({ cardId: z.string(), count: z.number() })),
+});

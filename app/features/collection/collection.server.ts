@@ -1,0 +1,458 @@
+import { CsvError, parse } from "csv-parse/sync";
+import { sql } from "drizzle-orm";
+import type { Db } from "../../db/client.server";
+import { rowsOf, type Queryable } from "../../db/sql.server";
+import { databaseLimit } from "../../lib/rate-limit.server";
+import { cardIndex, compareCards, rememberCatalogueList, type IndexedCard } from "../cards/card-index.server";
+import { searchTerms } from "../cards/cards.server";
+import { decodeCsvBytes } from "../cards/import.server";
+import { CollectionError } from "./errors";
+import { passesFilter, progressPercent, type CollectionFilter, type OwnedState } from "./collection-filter";
+
+/** A count is 0..99 (docs/decisions/040-collection-storage.md); 0 is no row. */
+export const MAX_COUNT = 99;
+/** One request changes at most this many cards: a bulk of the biggest set, or an undo of it. */
+export const MAX_CHANGES = 500;
+/** Count changes (taps, bulks, undos) a player may send per minute; a queue flush sends many taps as one. */
+export const CHANGES_PER_MINUTE = 120;
+/** CSV imports a player may run per hour. */
+export const IMPORTS_PER_HOUR = 20;
+const changeLimit = databaseLimit({ name: "collection", max: CHANGES_PER_MINUTE, window: "minute" });
+const importLimit = databaseLimit({ name: "collection-import", max: IMPORTS_PER_HOUR, window: "hour" });
+export const CSV_MAX_BYTES = 1024 * 1024;
+export const CSV_MAX_ROWS = 10_000;
+
+export type CardCount = { cardId: string; count: number };
+/** What a change did: the counts before (元に戻す sends them back) and after. */
+export type CountChangeResult = { previous: CardCount[]; counts: CardCount[] };
+
+// ---------------------------------------------------------------------------------------------
+// Sets of the catalogue
+
+export type CollectionSet = { code: string; nameJa: string; nameEn: string };
+
+/** Every set that has packs, newest first (kept with the catalogue lists). */
+export function listSets(db: Db): Promise<CollectionSet[]> {
+  return rememberCatalogueList(db, "collection-sets", async () => {
+    const rows = await rowsOf<{ code: string; name_ja: string; name_en: string }>(
+      db,
+      sql`select set_code as code, min(set_name_ja) as name_ja, min(set_name_en) as name_en from packs group by set_code order by min(sort_order), set_code`,
+    );
+    return rows.map((r) => ({ code: r.code, nameJa: r.name_ja, nameEn: r.name_en }));
+  });
+}
+
+/**
+ * Every listable print of a set, in binder order (number, then id). A set's cards are the cards
+ * of its packs — the same rule the progress query counts by, so a grid and its % agree.
+ */
+export async function setCards(db: Db, setCode: string): Promise<IndexedCard[]> {
+  const index = await cardIndex(db);
+  const seen = new Map<string, IndexedCard>();
+  for (const pack of index.packs.values()) {
+    if (pack.setCode !== setCode) continue;
+    for (const card of index.byPack.get(pack.id) ?? []) seen.set(card.id, card);
+  }
+  return [...seen.values()].sort((a, b) => (a.number ?? 0) - (b.number ?? 0) || compareCards(a, b));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Counts
+
+/** The player's counts of the given cards (absent: 0). */
+export async function countsOf(db: Queryable, userId: string, cardIds: readonly string[]): Promise<Map<string, number>> {
+  const counts = new Map<string, number>();
+  if (!cardIds.length) return counts;
+  const rows = await rowsOf<{ card_id: string; count: number }>(
+    db,
+    sql`select card_id, count from collection_cards where user_id = ${userId} and card_id in (${sql.join(
+      cardIds.map((id) => sql`${id}`),
+      sql`, `,
+    )})`,
+  );
+  for (const r of rows) counts.set(r.card_id, Number(r.count));
+  return counts;
+}
+
+/** The player's counts of one set's cards: one range read of their rows joined to the set's packs. */
+export async function setCounts(db: Queryable, userId: string, setCode: string): Promise<Map<string, number>> {
+  const rows = await rowsOf<{ card_id: string; count: number }>(
+    db,
+    sql`select cc.card_id, cc.count from collection_cards cc
+        where cc.user_id = ${userId}
+          and exists (select 1 from card_packs cp join packs p on p.id = cp.pack_id where cp.card_id = cc.card_id and p.set_code = ${setCode})`,
+  );
+  return new Map(rows.map((r) => [r.card_id, Number(r.count)]));
+}
+
+async function countChange(tx: Queryable, userId: string): Promise<void> {
+  if (!(await changeLimit.take(userId, tx))) throw new CollectionError("rate_limited");
+}
+
+function checkCounts(changes: readonly CardCount[]): CardCount[] {
+  if (changes.length > MAX_CHANGES) throw new CollectionError("too_many_changes", { max: MAX_CHANGES });
+  for (const c of changes) {
+    if (!Number.isInteger(c.count) || c.count < 0 || c.count > MAX_COUNT) throw new CollectionError("count_out_of_range");
+  }
+  // The last change of a card wins: a queue flush sends taps in the order they were made.
+  return [...new Map(changes.map((c) => [c.cardId, c])).values()];
+}
+
+/** Writes counts (0 deletes the row) in the caller's transaction and answers what was there before. */
+async function writeCounts(tx: Queryable, userId: string, changes: readonly CardCount[]): Promise<CountChangeResult> {
+  if (!changes.length) return { previous: [], counts: [] };
+  const ids = changes.map((c) => c.cardId);
+  const known = await rowsOf<{ id: string }>(tx, sql`select id from cards where id in (${sql.join(ids.map((id) => sql`${id}`), sql`, `)})`);
+  if (known.length !== new Set(ids).size) throw new CollectionError("card_not_found");
+  // Row locks of the player's rows: two tabs changing one card answer each other's previous count.
+  const before = await rowsOf<{ card_id: string; count: number }>(
+    tx,
+    sql`select card_id, count from collection_cards where user_id = ${userId} and card_id in (${sql.join(ids.map((id) => sql`${id}`), sql`, `)}) for update`,
+  );
+  const previousById = new Map(before.map((r) => [r.card_id, Number(r.count)]));
+  const zero = changes.filter((c) => c.count === 0).map((c) => c.cardId);
+  const set = changes.filter((c) => c.count > 0);
+  if (zero.length) await tx.execute(sql`delete from collection_cards where user_id = ${userId} and card_id in (${sql.join(zero.map((id) => sql`${id}`), sql`, `)})`);
+  if (set.length) {
+    await tx.execute(sql`insert into collection_cards (user_id, card_id, count, updated_at)
+        values ${sql.join(set.map((c) => sql`(${userId}, ${c.cardId}, ${c.count}, now())`), sql`, `)}
+        on conflict (user_id, card_id) do update set count = excluded.count, updated_at = excluded.updated_at`);
+  }
+  return {
+    previous: changes.map((c) => ({ cardId: c.cardId, count: previousById.get(c.cardId) ?? 0 })),
+    counts: changes.map((c) => ({ cardId: c.cardId, count: c.count })),
+  };
+}
+
+/** Sets the counts of one or more cards (a tap, a typed number, a queue flush, an undo). All or nothing. */
+export async function setCardCounts(db: Db, userId: string, changes: readonly CardCount[]): Promise<CountChangeResult> {
+  const unique = checkCounts(changes);
+  return db.transaction(async (tx) => {
+    await countChange(tx, userId);
+    return writeCounts(tx, userId, unique);
+  });
+}
+
+/** One more or fewer of a card (`delta`); past 0..99 is refused, not clamped, so nothing changes silently. */
+export async function adjustCardCount(db: Db, userId: string, cardId: string, delta: number): Promise<CountChangeResult> {
+  if (!Number.isInteger(delta) || Math.abs(delta) > MAX_COUNT) throw new CollectionError("count_out_of_range");
+  return db.transaction(async (tx) => {
+    await countChange(tx, userId);
+    const [row] = await rowsOf<{ count: number }>(tx, sql`select count from collection_cards where user_id = ${userId} and card_id = ${cardId} for update`);
+    const next = Number(row?.count ?? 0) + delta;
+    if (next < 0 || next > MAX_COUNT) throw new CollectionError("count_out_of_range");
+    return writeCounts(tx, userId, [{ cardId, count: next }]);
+  });
+}
+
+export type BulkMode = "one" | "zero";
+
+/**
+ * この絞り込みをすべて1枚にする (`one`: every card of the filter the player lacks becomes 1; a card
+ * owned already keeps its count) or 0に戻す (`zero`: every card of the filter goes). The answer's
+ * `previous` undoes it.
+ */
+export async function bulkSetCounts(db: Db, userId: string, filter: CollectionFilter, mode: BulkMode): Promise<CountChangeResult> {
+  const cards = await setCards(db, filter.set);
+  if (!cards.length) throw new CollectionError("unknown_set");
+  return db.transaction(async (tx) => {
+    await countChange(tx, userId);
+    const counts = await setCounts(tx, userId, filter.set);
+    const chosen = cards.filter((card) => passesFilter(card, counts.get(card.id) ?? 0, filter));
+    const changes = chosen
+      .filter((card) => (mode === "one" ? !counts.has(card.id) : counts.has(card.id)))
+      .map((card) => ({ cardId: card.id, count: mode === "one" ? 1 : 0 }));
+    if (changes.length > MAX_CHANGES) throw new CollectionError("too_many_changes", { max: MAX_CHANGES });
+    return writeCounts(tx, userId, changes);
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Progress
+
+export type ProgressRow = { key: string; owned: number; total: number; percent: number };
+export type CollectionProgress = { sets: ProgressRow[]; packs: ProgressRow[]; rarities: ProgressRow[] };
+
+/**
+ * 図鑑の埋まり具合: owned/total per set, and per pack and rarity of `setCode`, in one SQL query
+ * (docs/decisions/040): the catalogue's prints left-joined to the player's rows, counted by the
+ * database — no owned row is read into the server.
+ */
+export async function collectionProgress(db: Queryable, userId: string, setCode: string | null): Promise<CollectionProgress> {
+  const rows = await rowsOf<{ kind: "set" | "pack" | "rarity"; key: string; owned: number | string; total: number | string }>(
+    db,
+    sql`with listed as (
+          select distinct p.set_code, cp.card_id, c.rarity
+          from card_packs cp join packs p on p.id = cp.pack_id join cards c on c.id = cp.card_id
+          where c.name <> '' and c.rarity <> ''
+        ), mine as (
+          select card_id from collection_cards where user_id = ${userId}
+        )
+        select 'set' as kind, l.set_code as key, count(m.card_id) as owned, count(*) as total
+          from listed l left join mine m on m.card_id = l.card_id group by l.set_code
+        union all
+        select 'pack', cp.pack_id, count(m.card_id), count(*)
+          from card_packs cp join packs p on p.id = cp.pack_id join cards c on c.id = cp.card_id
+          left join mine m on m.card_id = cp.card_id
+          where p.set_code = ${setCode} and c.name <> '' and c.rarity <> '' group by cp.pack_id
+        union all
+        select 'rarity', l.rarity, count(m.card_id), count(*)
+          from listed l left join mine m on m.card_id = l.card_id where l.set_code = ${setCode} group by l.rarity`,
+  );
+  const progress: CollectionProgress = { sets: [], packs: [], rarities: [] };
+  for (const r of rows) {
+    const owned = Number(r.owned);
+    const total = Number(r.total);
+    const row = { key: r.key, owned, total, percent: progressPercent(owned, total) };
+    if (r.kind === "set") progress.sets.push(row);
+    else if (r.kind === "pack") progress.packs.push(row);
+    else progress.rarities.push(row);
+  }
+  return progress;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Settings
+
+export type CollectionSettings = { showProgress: boolean; useForTrades: boolean };
+
+export async function getCollectionSettings(db: Queryable, userId: string): Promise<CollectionSettings> {
+  const [row] = await rowsOf<{ show_progress: boolean; use_for_trades: boolean }>(
+    db,
+    sql`select show_progress, use_for_trades from collection_settings where user_id = ${userId}`,
+  );
+  return { showProgress: row?.show_progress ?? false, useForTrades: row?.use_for_trades ?? false };
+}
+
+export async function saveCollectionSettings(db: Queryable, userId: string, settings: CollectionSettings): Promise<void> {
+  await db.execute(sql`insert into collection_settings (user_id, show_progress, use_for_trades, updated_at)
+      values (${userId}, ${settings.showProgress}, ${settings.useForTrades}, now())
+      on conflict (user_id) do update set show_progress = excluded.show_progress, use_for_trades = excluded.use_for_trades, updated_at = excluded.updated_at`);
+}
+
+/** The public profile's 図鑑の埋まり具合 per set, or null when the player did not choose to show it. */
+export async function publicCollectionProgress(db: Db, userId: string): Promise<(ProgressRow & { nameJa: string; nameEn: string })[] | null> {
+  if (!(await getCollectionSettings(db, userId)).showProgress) return null;
+  const [{ sets }, names] = await Promise.all([collectionProgress(db, userId, null), listSets(db)]);
+  const byCode = new Map(sets.map((s) => [s.key, s]));
+  return names.flatMap((n) => {
+    const row = byCode.get(n.code);
+    return row ? [{ ...row, nameJa: n.nameJa, nameEn: n.nameEn }] : [];
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// CSV
+
+/** A CSV field, quoted when needed; a leading = + - @ is defused (spreadsheet formulas). */
+function csvField(value: string | number): string {
+  const text = String(value);
+  const safe = /^[=+\-@]/.test(text) ? `'${text}` : text;
+  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
+}
+
+/** The owned cards as rows (set, number, name, rarity, count), in set and number order: the export and the account export. */
+export async function collectionRows(db: Queryable, userId: string): Promise<{ cardId: string; set: string; number: number | null; name: string; nameEn: string; rarity: string; count: number; updatedAt: string }[]> {
+  const rows = await rowsOf<{ card_id: string; set_code: string | null; number: number | null; name: string; name_en: string; rarity: string; count: number; updated_at: Date | string }>(
+    db,
+    sql`select cc.card_id, c.set_code, c.number, c.name, c.name_en, c.rarity, cc.count, cc.updated_at
+        from collection_cards cc join cards c on c.id = cc.card_id
+        where cc.user_id = ${userId} order by c.set_code nulls last, c.number nulls last, cc.card_id`,
+  );
+  return rows.map((r) => ({
+    cardId: r.card_id,
+    set: r.set_code ?? "",
+    number: r.number,
+    name: r.name,
+    nameEn: r.name_en,
+    rarity: r.rarity,
+    count: Number(r.count),
+    updatedAt: new Date(r.updated_at).toISOString(),
+  }));
+}
+
+/**
+ * CSVを書き出す: `set,number,name,rarity,count`, UTF-8 with a byte-order mark (Excel, which most
+ * Japanese players open a CSV with, reads it as Shift_JIS without one), CRLF lines.
+ */
+export async function exportCollectionCsv(db: Queryable, userId: string): Promise<string> {
+  const rows = await collectionRows(db, userId);
+  const lines = [["set", "number", "name", "rarity", "count"], ...rows.map((r) => [r.set, r.number ?? "", r.name, r.rarity, r.count])];
+  return `\uFEFF${lines.map((line) => line.map(csvField).join(",")).join("\r\n")}\r\n`;
+}
+
+const headerKey = (cell: string) => cell.replace(/^\uFEFF/, "").normalize("NFKC").replace(/[\s_-]+/g, "").toLowerCase();
+const HEADER_ALIASES: Record<string, "set" | "number" | "count"> = {
+  set: "set",
+  setcode: "set",
+  セット: "set",
+  number: "number",
+  no: "number",
+  番号: "number",
+  count: "count",
+  枚数: "count",
+  所持数: "count",
+};
+
+/**
+ * Parses a collection CSV (no database access): the changes in file order, or the first problem.
+ * Cards are named by set and number; a number may be written 001 or 1.
+ */
+export type ParsedCollectionCsv = {
+  /** The good lines before the first bad one (all of them when none is bad). */
+  rows: { line: number; set: string; number: number; count: number }[];
+  /** The first line the file itself gets wrong; an unknown card on an earlier line is named first by the import. */
+  problem: CollectionError | null;
+};
+
+export function parseCollectionCsv(text: string): ParsedCollectionCsv {
+  const body = text.replace(/^\uFEFF/, "");
+  if (!body.trim()) throw new CollectionError("csv_missing");
+  if (Buffer.byteLength(text, "utf8") > CSV_MAX_BYTES) throw new CollectionError("csv_too_large", { max: CSV_MAX_BYTES / 1024 / 1024 });
+  let records: { record: string[]; info: { lines: number } }[];
+  try {
+    records = parse(body, { info: true, relax_column_count: true, skip_empty_lines: true, to: CSV_MAX_ROWS + 2 }) as unknown as typeof records;
+  } catch (error) {
+    if (error instanceof CsvError) throw new CollectionError("csv_malformed", { line: typeof error.lines === "number" ? error.lines : "?" });
+    throw error;
+  }
+  const [header, ...rows] = records;
+  if (!header) throw new CollectionError("csv_missing");
+  const columns: Partial<Record<"set" | "number" | "count", number>> = {};
+  header.record.forEach((cell, i) => {
+    const column = HEADER_ALIASES[headerKey(cell)];
+    if (column && columns[column] === undefined) columns[column] = i;
+  });
+  const missing = (["set", "number", "count"] as const).filter((c) => columns[c] === undefined);
+  if (missing.length) throw new CollectionError("csv_columns_missing", { columns: missing.join(", ") });
+  const cardRows = rows.filter((r) => r.record.some((cell) => cell.trim() !== ""));
+  if (cardRows.length > CSV_MAX_ROWS) throw new CollectionError("csv_too_many_rows", { max: CSV_MAX_ROWS.toLocaleString("en-US") });
+  if (!cardRows.length) throw new CollectionError("csv_no_rows");
+  const seen = new Map<string, number>();
+  const parsed: ParsedCollectionCsv["rows"] = [];
+  for (const { record, info } of cardRows) {
+    try {
+      parsed.push(parseLine(record, info.lines));
+    } catch (error) {
+      if (error instanceof CollectionError) return { rows: parsed, problem: error };
+      throw error;
+    }
+  }
+  return { rows: parsed, problem: null };
+
+  function parseLine(record: string[], line: number) {
+    const cell = (c: "set" | "number" | "count") => (record[columns[c]!] ?? "").normalize("NFKC").trim();
+    const set = cell("set");
+    if (!set) throw new CollectionError("csv_line_invalid", { line }, { key: "problemSetMissing" });
+    const numberCell = cell("number");
+    if (!/^\d{1,6}$/.test(numberCell)) throw new CollectionError("csv_line_invalid", { line }, { key: "problemBadNumber", value: numberCell.slice(0, 20) });
+    const countCell = cell("count");
+    const count = /^\d{1,2}$/.test(countCell) ? Number(countCell) : -1;
+    if (count < 0 || count > MAX_COUNT) throw new CollectionError("csv_line_invalid", { line }, { key: "problemBadCount", value: countCell.slice(0, 20) });
+    const number = Number(numberCell);
+    const key = `${set.toUpperCase()}\u0000${number}`;
+    const other = seen.get(key);
+    if (other !== undefined) throw new CollectionError("csv_line_invalid", { line }, { key: "problemDuplicate", otherLine: other });
+    seen.set(key, line);
+    return { line, set, number, count };
+  }
+}
+
+/**
+ * CSVを読み込む: the file's bytes (UTF-8 with or without BOM, or Shift_JIS as Excel saves it, read
+ * as the card import reads them), all or nothing: the first bad line is named and nothing is
+ * written. Only the cards the file names change; a count of 0 removes the card.
+ */
+export async function importCollectionCsv(db: Db, userId: string, bytes: Uint8Array): Promise<{ count: number }> {
+  if (bytes.byteLength > CSV_MAX_BYTES) throw new CollectionError("csv_too_large", { max: CSV_MAX_BYTES / 1024 / 1024 });
+  const parsed = parseCollectionCsv(decodeCsvBytes(bytes));
+  const cardRows = await rowsOf<{ id: string; set_code: string; number: number }>(
+    db,
+    sql`select id, set_code, number from cards where set_code is not null and number is not null and name <> '' and rarity <> '' order by id`,
+  );
+  const byPrint = new Map<string, string>();
+  for (const c of cardRows) {
+    const key = `${c.set_code.toUpperCase()}\u0000${c.number}`;
+    if (!byPrint.has(key)) byPrint.set(key, c.id);
+  }
+  // The first bad line in file order: an unknown card before the file's own first mistake is named first.
+  const changes = parsed.rows.map((row) => {
+    const cardId = byPrint.get(`${row.set.toUpperCase()}\u0000${row.number}`);
+    if (!cardId) throw new CollectionError("csv_line_invalid", { line: row.line }, { key: "problemUnknownCard", set: row.set.slice(0, 20), number: String(row.number) });
+    return { cardId, count: row.count };
+  });
+  if (parsed.problem) throw parsed.problem;
+  await db.transaction(async (tx) => {
+    if (!(await importLimit.take(userId, tx))) throw new CollectionError("rate_limited");
+    for (let i = 0; i < changes.length; i += MAX_CHANGES) await writeCounts(tx, userId, changes.slice(i, i + MAX_CHANGES));
+  });
+  return { count: changes.length };
+}
+
+// ---------------------------------------------------------------------------------------------
+// The /collection page
+
+export const COLLECTION_PAGE_SIZE = 60;
+
+export type CollectionCard = Pick<IndexedCard, "id" | "name" | "nameEn" | "rarity" | "imageUrl" | "imageFile" | "storedImage" | "speciesArt" | "element" | "cardType" | "stage" | "hp" | "setCode" | "number"> & { count: number };
+
+export type CollectionPageInput = { set?: string | null; pack?: string | null; rarity?: string | null; type?: string | null; owned?: OwnedState | null; q?: string | null; page?: number };
+
+/**
+ * The page model of /collection: the sets, the chosen set's packs, one page of its prints with
+ * the player's counts (the set's cards from the in-memory catalogue, the counts in one query),
+ * the progress (one query) and the settings.
+ */
+export async function collectionPage(db: Db, userId: string, input: CollectionPageInput) {
+  const sets = await listSets(db);
+  const set = sets.find((s) => s.code === input.set) ?? sets[0];
+  if (!set) throw new CollectionError("unknown_set");
+  const index = await cardIndex(db);
+  const packs = [...index.packs.values()].filter((p) => p.setCode === set.code).sort((a, b) => a.sortOrder - b.sortOrder);
+  const pack = packs.some((p) => p.id === input.pack) ? input.pack! : null;
+  const filter: CollectionFilter = { set: set.code, pack, rarity: input.rarity || null, type: input.type || null, owned: input.owned ?? null, terms: searchTerms(input.q) };
+  const [cards, counts, progress, settings] = await Promise.all([
+    setCards(db, set.code),
+    setCounts(db, userId, set.code),
+    collectionProgress(db, userId, set.code),
+    getCollectionSettings(db, userId),
+  ]);
+  const matching = cards.filter((card) => passesFilter(card, counts.get(card.id) ?? 0, filter));
+  const pages = Math.max(1, Math.ceil(matching.length / COLLECTION_PAGE_SIZE));
+  const page = Math.min(Math.max(1, input.page ?? 1), pages);
+  const shown = matching.slice((page - 1) * COLLECTION_PAGE_SIZE, page * COLLECTION_PAGE_SIZE);
+  return {
+    sets,
+    set,
+    packs: packs.map((p) => ({ id: p.id, nameJa: p.nameJa, nameEn: p.nameEn })),
+    filter: { set: set.code, pack, rarity: filter.rarity ?? "", type: filter.type ?? "", owned: filter.owned ?? "", q: (input.q ?? "").slice(0, 100) },
+    rarities: [...new Set(cards.map((c) => c.rarity))],
+    cards: shown.map(
+      (c): CollectionCard => ({
+        id: c.id,
+        name: c.name,
+        nameEn: c.nameEn,
+        rarity: c.rarity,
+        imageUrl: c.imageUrl,
+        imageFile: c.imageFile,
+        storedImage: c.storedImage,
+        speciesArt: c.speciesArt,
+        element: c.element,
+        cardType: c.cardType,
+        stage: c.stage,
+        hp: c.hp,
+        setCode: c.setCode,
+        number: c.number,
+        count: counts.get(c.id) ?? 0,
+      }),
+    ),
+    total: matching.length,
+    missingInFilter: matching.filter((c) => !counts.has(c.id)).length,
+    ownedInFilter: matching.filter((c) => counts.has(c.id)).length,
+    page,
+    pages,
+    pageSize: COLLECTION_PAGE_SIZE,
+    progress,
+    settings,
+  };
+}

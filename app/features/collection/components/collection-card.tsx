@@ -1,0 +1,120 @@
+import { useState, type FormEvent } from "react";
+import { CardImage } from "../../cards/components/card-image";
+import { cardName } from "../../../lib/card-name";
+import { cardPrint } from "../../../lib/card-print";
+import { displayRarity } from "../../../lib/rarity";
+import { useLocale, useT } from "../../../lib/i18n";
+import { parseTypedCount, steppedCount } from "../collection-filter";
+import { collectionMessages } from "../messages";
+import type { CollectionCard } from "../collection.server";
+
+type Props = {
+  card: Omit<CollectionCard, "count">;
+  count: number;
+  eager: boolean;
+  onChange: (count: number) => void;
+};
+
+/**
+ * One print of the grid: the card face is the + button (one tap adds one), − takes one away, the
+ * count opens a number field (docs/decisions/040). Names, number and rarity under the face.
+ */
+export function CollectionCardTile({ card, count, eager, onChange }: Props) {
+  const t = useT(collectionMessages);
+  const locale = useLocale();
+  const name = cardName(card, locale);
+  const [editing, setEditing] = useState(false);
+  const [typed, setTyped] = useState("");
+  const [invalid, setInvalid] = useState(false);
+  const fieldId = `count-${card.id}`;
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const value = parseTypedCount(typed);
+    if (value === null) {
+      setInvalid(true);
+      return;
+    }
+    setEditing(false);
+    setInvalid(false);
+    if (value !== count) onChange(value);
+  };
+  return (
+    <li className={`relative flex flex-col rounded-lg border bg-white p-1.5 ${count > 0 ? "border-brand-500" : "border-slate-200"}`} data-card-id={card.id} data-count={count}>
+      <button
+        type="button"
+        className="relative block rounded-card focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600"
+        aria-label={t("addOne", { name })}
+        onClick={() => count < 99 && onChange(steppedCount(count, 1))}
+      >
+        <CardImage face={card} eager={eager} decorative className={count > 0 ? "" : "opacity-60"} sizes="(min-width: 768px) 14vw, (min-width: 640px) 22vw, 30vw" />
+      </button>
+      {/* Outside the + button, so its visible text stays its name; the count button below reads it out. */}
+      {count > 0 ? (
+        <span aria-hidden="true" className="pointer-events-none absolute right-2.5 top-2.5 rounded-full bg-brand-700 px-2 py-0.5 text-sm font-bold text-white shadow">
+          ×{count}
+        </span>
+      ) : null}
+      <p className="mt-1 truncate text-xs font-bold text-slate-900" title={name}>
+        {name}
+      </p>
+      <p className="text-xs text-slate-700">
+        {cardPrint(card) ?? ""} {displayRarity(card.rarity)}
+      </p>
+      {editing ? (
+        <form onSubmit={submit} className="mt-1 flex items-center gap-1">
+          <label htmlFor={fieldId} className="sr-only">
+            {t("editCount", { name })}
+          </label>
+          <input
+            id={fieldId}
+            type="text"
+            inputMode="numeric"
+            autoComplete="off"
+            autoFocus
+            maxLength={2}
+            value={typed}
+            aria-invalid={invalid || undefined}
+            aria-describedby={invalid ? `${fieldId}-error` : undefined}
+            onChange={(event) => setTyped(event.target.value)}
+            className="w-12 rounded border border-slate-400 px-1 py-1 text-center text-sm"
+          />
+          <button type="submit" className="rounded bg-brand-700 px-2 py-1 text-xs font-bold text-white">
+            {t("saveCount")}
+          </button>
+          <button type="button" className="rounded border border-slate-300 px-1.5 py-1 text-xs" onClick={() => setEditing(false)}>
+            {t("cancel")}
+          </button>
+          {invalid ? (
+            <span id={`${fieldId}-error`} role="alert" className="sr-only">
+              {t("errorCountOutOfRange")}
+            </span>
+          ) : null}
+        </form>
+      ) : (
+        <div className="mt-1 flex items-center justify-between gap-1">
+          <button
+            type="button"
+            className="h-9 w-9 rounded-md border border-slate-400 text-lg font-bold leading-none text-slate-800 disabled:opacity-40"
+            aria-label={t("removeOne", { name })}
+            disabled={count === 0}
+            onClick={() => onChange(steppedCount(count, -1))}
+          >
+            −
+          </button>
+          <button
+            type="button"
+            className="h-9 min-w-12 flex-1 rounded-md border border-slate-300 text-sm font-bold text-slate-900"
+            aria-label={`${t("countLabel", { name })}: ${t("countOf", { count })}`}
+            onClick={() => {
+              setTyped(String(count));
+              setEditing(true);
+            }}
+          >
+            {t("countOf", { count })}
+          </button>
+        </div>
+      )}
+      {invalid && editing ? <p className="mt-0.5 text-xs text-red-700">{t("errorCountOutOfRange")}</p> : null}
+    </li>
+  );
+}

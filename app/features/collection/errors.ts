@@ -1,0 +1,47 @@
+import { AppError, type ErrorTable } from "../../lib/errors";
+import { translate, type Locale, type Params } from "../../lib/i18n";
+import { collectionMessages, type CollectionMessageKey } from "./messages";
+
+export const COLLECTION_ERRORS = {
+  card_not_found: [404, "errorCardNotFound"],
+  count_out_of_range: [400, "errorCountOutOfRange"],
+  too_many_changes: [400, "errorTooManyChanges"],
+  rate_limited: [429, "errorTooFast"],
+  unknown_set: [404, "errorUnknownSet"],
+  invalid: [400, "errorInvalid"],
+  csv_missing: [400, "errorCsvMissing"],
+  csv_too_large: [413, "errorCsvTooLarge"],
+  csv_too_many_rows: [400, "errorCsvTooManyRows"],
+  csv_columns_missing: [400, "errorCsvColumns"],
+  csv_malformed: [400, "errorCsvMalformed"],
+  csv_no_rows: [400, "errorCsvNoRows"],
+  csv_line_invalid: [400, "errorCsvLine"],
+} as const satisfies ErrorTable<CollectionMessageKey>;
+
+export type CollectionErrorCode = keyof typeof COLLECTION_ERRORS;
+
+/** What is wrong with one CSV line (the first bad line is named; nothing is written). */
+export type CsvProblem =
+  | { key: "problemUnknownCard"; set: string; number: string }
+  | { key: "problemBadNumber"; value: string }
+  | { key: "problemBadCount"; value: string }
+  | { key: "problemDuplicate"; otherLine: number }
+  | { key: "problemSetMissing" };
+
+/** A collection rule a request broke (docs/decisions/009). */
+export class CollectionError extends AppError<CollectionErrorCode> {
+  constructor(
+    code: CollectionErrorCode,
+    params?: Params,
+    readonly problem?: CsvProblem,
+  ) {
+    super(collectionMessages, COLLECTION_ERRORS, code, params);
+  }
+
+  override text(locale: Locale): string {
+    if (this.code !== "csv_line_invalid" || !this.problem) return super.text(locale);
+    const { key, ...params } = this.problem;
+    const problem = translate(collectionMessages, locale, key, params as Params);
+    return translate(collectionMessages, locale, "errorCsvLine", { ...this.params, problem });
+  }
+}

@@ -1,0 +1,24 @@
+import { BulkChangeSchema } from "../features/collection/collection.schema";
+import { bulkSetCounts } from "../features/collection/collection.server";
+import { searchTerms } from "../features/cards/cards.server";
+import { collectionMessages } from "../features/collection/messages";
+import { requireApiViewer } from "../features/users/session.server";
+import { methodNotAllowed, withJsonErrors } from "../lib/api.server";
+import { readInput } from "../lib/input.server";
+import type { Route } from "./+types/api.collection.bulk";
+
+/**
+ * POST /api/collection/bulk `{"filter": {set, pack?, rarity?, type?, owned?, q?}, "mode": "one" | "zero"}`
+ * → `{previous, counts}`: この絞り込みをすべて1枚にする / 0に戻す; `previous` undoes it through /api/collection/counts.
+ */
+export const action = withJsonErrors(async function action({ request, context }: Route.ActionArgs) {
+  if (request.method !== "POST") throw methodNotAllowed("POST");
+  const viewer = await requireApiViewer(request, context);
+  const { filter, mode } = await readInput(request, BulkChangeSchema, { accept: ["json"], messages: collectionMessages, fallback: "errorInvalid" });
+  const result = await bulkSetCounts(context.db, viewer.id, { ...filter, terms: searchTerms(filter.q) }, mode);
+  return Response.json(result, { headers: { "Cache-Control": "no-store" } });
+});
+
+export const loader = withJsonErrors(async () => {
+  throw methodNotAllowed("POST");
+});

@@ -1,0 +1,21 @@
+import { CollectionSettingsSchema } from "../features/collection/collection.schema";
+import { getCollectionSettings, saveCollectionSettings } from "../features/collection/collection.server";
+import { collectionMessages } from "../features/collection/messages";
+import { requireApiViewer } from "../features/users/session.server";
+import { methodNotAllowed, withJsonErrors } from "../lib/api.server";
+import { readInput } from "../lib/input.server";
+import type { Route } from "./+types/api.collection.settings";
+
+/** GET /api/collection/settings → `{showProgress, useForTrades}` (both off until chosen); PUT the same to save them. */
+export const loader = withJsonErrors(async function loader({ request, context }: Route.LoaderArgs) {
+  const viewer = await requireApiViewer(request, context);
+  return Response.json(await getCollectionSettings(context.db, viewer.id), { headers: { "Cache-Control": "private, no-store" } });
+});
+
+export const action = withJsonErrors(async function action({ request, context }: Route.ActionArgs) {
+  if (request.method !== "PUT") throw methodNotAllowed("GET, PUT");
+  const viewer = await requireApiViewer(request, context);
+  const settings = await readInput(request, CollectionSettingsSchema, { accept: ["json"], messages: collectionMessages, fallback: "errorInvalid" });
+  await saveCollectionSettings(context.db, viewer.id, settings);
+  return Response.json(settings);
+});
