@@ -6,6 +6,7 @@ import { SubmitButton } from "../../../components/ui/submit-button";
 import { useT } from "../../../lib/i18n";
 import { decodeCsvBytes } from "../csv-encoding";
 import { cardAdminMessages } from "../admin-messages";
+import { CardNameCorrectionForm, CatalogueUpdatePanel } from "./catalogue-update-panel";
 
 // Same limit as the server (import.server.ts): refuse before uploading.
 const MAX_FILE_BYTES = 5 * 1024 * 1024;
@@ -20,18 +21,37 @@ type Outcome = { kind: "success" | "error"; text: string } | null;
 /** The import API's answer: how many cards it stored. */
 const ImportAnswer = z.object({ count: z.number().catch(0) });
 
-export function CardImportForm() {
+export type CardsTabData = { packs: { id: string; name: string }[] };
+const NEW_PACK = "";
+
+/** The カード管理 tab: the CSV import, カタログ更新 and 日本語名の修正. */
+export function CardsAdminPanel({ data }: { data: unknown }) {
+  const packs = (data as CardsTabData | null)?.packs ?? [];
+  return (
+    <div className="space-y-8">
+      <CatalogueUpdatePanel />
+      <CardNameCorrectionForm />
+      <CardImportForm packs={packs} />
+    </div>
+  );
+}
+
+export function CardImportForm({ packs = [] }: { packs?: CardsTabData["packs"] }) {
   const t = useT(cardAdminMessages);
   const id = useId();
   const fileInput = useRef<HTMLInputElement>(null);
-  const [title, setTitle] = useState("");
+  const [title, setTitle] = useState(packs[0]?.id ?? NEW_PACK);
+  const [newPackId, setNewPackId] = useState("");
+  const [newPackName, setNewPackName] = useState("");
+  const isNew = title === NEW_PACK;
   const [busy, setBusy] = useState(false);
   const [outcome, setOutcome] = useState<Outcome>(null);
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const file = fileInput.current?.files?.[0];
-    if (!title.trim() || !file) {
+    const packId = isNew ? newPackId.trim() : title;
+    if (!packId || (isNew && !newPackName.trim()) || !file) {
       setOutcome({ kind: "error", text: t("importMissingInputs") });
       return;
     }
@@ -43,7 +63,7 @@ export function CardImportForm() {
     setOutcome(null);
     try {
       const csvData = decodeCsvBytes(new Uint8Array(await file.arrayBuffer()));
-      const sent = await send("/api/admin/cards/import", { json: { title: title.trim(), csvData } }, ImportAnswer);
+      const sent = await send("/api/admin/cards/import", { json: { title: packId, csvData, ...(isNew && { newPackName: newPackName.trim() }) } }, ImportAnswer);
       if (!sent.ok) throw new Error(sent.refusal?.message || t("importUploadFailed"));
       setOutcome({ kind: "success", text: t("importSuccess", { count: sent.data.count }) });
       if (fileInput.current) fileInput.current.value = "";
@@ -61,16 +81,25 @@ export function CardImportForm() {
         {t("importHeading")}
       </h2>
       <form onSubmit={onSubmit} noValidate className="space-y-4 rounded-lg border border-slate-200 bg-white p-4">
-        <FormField
-          id={`${id}-title`}
-          name="title"
-          type="text"
-          label={t("importTitle")}
-          value={title}
-          onChange={(event) => setTitle(event.target.value)}
-          placeholder={t("importTitlePlaceholder")}
-          autoComplete="off"
-        />
+        <div className="space-y-1">
+          <label htmlFor={`${id}-title`} className="block font-medium">
+            {t("importPack")}
+          </label>
+          <select id={`${id}-title`} name="title" value={title} onChange={(event) => setTitle(event.target.value)} className="block w-full max-w-md rounded-md border border-slate-400 bg-white px-3 py-2">
+            {packs.map((pack) => (
+              <option key={pack.id} value={pack.id}>
+                {pack.name}（{pack.id}）
+              </option>
+            ))}
+            <option value={NEW_PACK}>{t("importNewPack")}</option>
+          </select>
+        </div>
+        {isNew ? (
+          <>
+            <FormField id={`${id}-new-id`} name="newPackId" type="text" label={t("importNewPackId")} value={newPackId} onChange={(event) => setNewPackId(event.target.value)} autoComplete="off" />
+            <FormField id={`${id}-new-name`} name="newPackName" type="text" label={t("importNewPackName")} value={newPackName} onChange={(event) => setNewPackName(event.target.value)} autoComplete="off" />
+          </>
+        ) : null}
         <FormField
           id={`${id}-file`}
           ref={fileInput}
