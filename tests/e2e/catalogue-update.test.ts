@@ -1,3 +1,4 @@
+import AxeBuilder from "@axe-core/playwright";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -48,6 +49,8 @@ describe("カタログ更新 in カード管理", () => {
     await page.getByRole("button", { name: "プレビュー" }).click();
     await page.getByText("新しいセット 0・新しいカード 0・名前の変更 1・レアリティの変更 0・削除 0").waitFor();
     await page.screenshot({ path: path.join(SHOTS, "preview-1280.png"), fullPage: true });
+    const axe = await new AxeBuilder({ page }).include("#admin-tabpanel").analyze();
+    expect(axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.html).join(" ")}`)).toEqual([]);
     await page.getByRole("button", { name: "適用", exact: true }).click();
     await page.getByText("適用しました（新しいカード 0枚・名前の変更 1件）").waitFor();
 
@@ -81,6 +84,8 @@ describe("カタログ更新 in カード管理", () => {
     await page.getByRole("button", { name: "カードを登録" }).click();
     await page.getByText("1件のカードを登録しました").waitFor();
     await page.screenshot({ path: path.join(SHOTS, "cards-tab-390.png"), fullPage: true });
+    const axe = await new AxeBuilder({ page }).include("#admin-tabpanel").analyze();
+    expect(axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.html).join(" ")}`)).toEqual([]);
     expect(await count(2)).toBe(before);
     await context.close();
   });
