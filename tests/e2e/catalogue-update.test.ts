@@ -79,7 +79,7 @@ describe("カタログ更新 in カード管理", () => {
     await page.goto(`${baseUrl}/admin?tab=cards`);
     const dir = mkdtempSync(path.join(tmpdir(), "catalogue-csv-"));
     writeFileSync(path.join(dir, "prints.csv"), "name,rarity,imageUrl,number\nヒトカゲ,◆,https://img.example/a1-033.webp,33\n");
-    await page.getByLabel("パック", { exact: true }).selectOption("charizard");
+    await page.getByLabel("パック", { exact: true }).first().selectOption("charizard");
     await page.getByLabel("CSVファイル").setInputFiles(path.join(dir, "prints.csv"));
     await page.getByRole("button", { name: "カードを登録" }).click();
     await page.getByText("1件のカードを登録しました").waitFor();
