@@ -4,10 +4,15 @@
 // what 2.6.1 held), each on a fresh embedded database, BENCH_ROUNDS (default 3) times in the same
 // run; then card search and /cards?pack=… past the page cache at the new size against /terms of
 // the same server. Needs a build (`npm run build`). BENCH_SECONDS (default 5) per case.
+// Also the admin's カタログ更新 of one new set (B4, on a database holding everything else): the
+// preview and the apply of the uploaded package files, in process on PGlite, against the
+// first-start import of the same round.
 import { migrateDatabase, openDatabase } from "../app/db/client.server";
 import { readCatalogue, seedCatalogue } from "../app/features/cards/catalogue.server";
 import { readCatalogueSource, type CatalogueSource } from "../app/features/cards/catalogue-source.server";
 import { startServer } from "../tests/support/server";
+import { applyCatalogueUpload, previewCatalogueUpload, type CatalogueUpload } from "../app/features/cards/catalogue-upload.server";
+import { compactFactsFile } from "../app/features/cards/catalogue-facts.server";
 import { CACHE_MISS, measure, printTable, type Measurement } from "./support";
 
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -37,8 +42,36 @@ async function importOnce(source: CatalogueSource): Promise<{ ms: number; cards:
   }
 }
 
+// The files an admin uploads: the vendored package's four files and the compacted facts.
+const upload: CatalogueUpload = {
+  files: [
+    { name: "sets.json", text: JSON.stringify(vendored.sets) },
+    { name: "cards.json", text: JSON.stringify(vendored.cards) },
+    { name: "cards.extra.json", text: JSON.stringify(vendored.extra) },
+    { name: "rarities.json", text: JSON.stringify(vendored.rarities) },
+    { name: "facts.json", text: compactFactsFile(vendored.facts) },
+  ],
+};
+
+async function updateOnce(): Promise<{ previewMs: number; applyMs: number; newCards: number }> {
+  const database = await openDatabase({ kind: "pglite" });
+  try {
+    await migrateDatabase(database);
+    await seedCatalogue(database.db, readCatalogue({ ...vendored, sets: vendored.sets.filter((s) => s.code !== "B4"), cards: vendored.cards.filter((c) => c.set !== "B4") }));
+    let started = performance.now();
+    const preview = await previewCatalogueUpload(database.db, upload);
+    const previewMs = performance.now() - started;
+    started = performance.now();
+    const plan = await applyCatalogueUpload(database.db, upload, preview.digest);
+    return { previewMs, applyMs: performance.now() - started, newCards: plan.newCards };
+  } finally {
+    await database.close();
+  }
+}
+
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
-const times = { before: [] as number[], now: [] as number[] };
+const times = { before: [] as number[], now: [] as number[], preview: [] as number[], apply: [] as number[] };
+let updatedCards = 0;
 let counts = { before: 0, now: 0 };
 for (let round = 0; round < rounds; round++) {
   const old = await importOnce(before);
@@ -46,11 +79,19 @@ for (let round = 0; round < rounds; round++) {
   times.before.push(old.ms);
   times.now.push(now.ms);
   counts = { before: old.cards, now: now.cards };
+  const update = await updateOnce();
+  times.preview.push(update.previewMs);
+  times.apply.push(update.applyMs);
+  updatedCards = update.newCards;
 }
 const summary = [
   `first-start import, 2.6.1 shape: ${counts.before} cards, median ${median(times.before).toFixed(0)} ms (${times.before.map((t) => t.toFixed(0)).join(", ")})`,
   `first-start import, vendored with facts: ${counts.now} cards, median ${median(times.now).toFixed(0)} ms (${times.now.map((t) => t.toFixed(0)).join(", ")}), ${(median(times.now) / median(times.before)).toFixed(2)}× the 2.6.1 import`,
 ];
+const updateMs = median(times.preview) + median(times.apply);
+summary.push(
+  `カタログ更新 of one new set (B4, ${updatedCards} new cards) [in process, PGlite]: preview median ${median(times.preview).toFixed(0)} ms, apply median ${median(times.apply).toFixed(0)} ms, together ${(updateMs / median(times.now)).toFixed(2)}× the first-start import`,
+);
 for (const line of summary) console.log(line);
 
 const CASES: [string, string][] = [

@@ -25,6 +25,8 @@ export const BODY_LIMITS: readonly BodyLimit[] = [
   { path: "/signup", maxBytes: 16 * KB },
   // A CSV of at most 5 MB (features/cards/import.server.ts), plus what JSON escaping adds to it.
   { path: "/api/admin/cards/import", maxBytes: 6 * MB, streaming: true },
+  // カタログ更新: the package's JSON files (about 2 MB today) or a CSV, with room for newer sets.
+  { path: "/api/admin/cards/catalogue", maxBytes: 12 * MB, streaming: true },
   // An image of at most 10 MB (features/uploads/rules.ts), plus the multipart framing around it.
   { path: "/api/admin/uploads", maxBytes: 10 * MB + 64 * KB, streaming: true },
   // An article of 100,000 characters of Japanese is ~300 KB of UTF-8; its SEO suggestion sends the same text.

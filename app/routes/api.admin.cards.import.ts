@@ -9,10 +9,10 @@ import { readInput } from "../lib/input.server";
 import { cardAdminMessages } from "../features/cards/admin-messages";
 import { safeString } from "../lib/text";
 
-const ImportRequestSchema = z.object({ title: safeString().max(200), csvData: safeString() });
+const ImportRequestSchema = z.object({ title: safeString().max(200), csvData: safeString(), newPackName: safeString().max(200).optional() });
 
 /**
- * POST /api/admin/cards/import `{"title": packId, "csvData": text}` → `{"count": n}` — the
+ * POST /api/admin/cards/import `{"title": packId, "csvData": text, "newPackName"?}` (with newPackName: a new pack of that id) → `{"count": n}` — the
  * docs/product-rules.md §7 importCardsFromCSV function. Admins only (401 / 403 JSON); errors are `{"error", "code"}`.
  */
 export const action = withJsonErrors(async function action({ request, context }: Route.ActionArgs) {

@@ -2,6 +2,7 @@ import type { Db } from "../../db/client.server";
 import { listAdminArticles } from "../articles/articles.server";
 import type { ArticlesTabData } from "../articles/components/articles-panel";
 import { listPacks } from "../cards/cards.server";
+import type { CardsTabData } from "../cards/components/card-import-form";
 import type { Viewer } from "../users/session.server";
 import type { SettingsTabData } from "../settings/components/settings-panel";
 import { getSiteSettings } from "../settings/settings.server";
@@ -36,6 +37,8 @@ export const ADMIN_TAB_DATA: Record<string, (args: AdminTabDataArgs) => Promise<
     return { articles, packs: packs.map((pack) => ({ id: pack.id, name: pack.nameJa })) };
   },
   database: ({ db }) => getDatabaseStats(db),
+  // カード管理: the import's pack chooser.
+  cards: async ({ db }): Promise<CardsTabData> => ({ packs: (await listPacks(db)).map((pack) => ({ id: pack.id, name: pack.nameJa })) }),
   analytics: ({ db, url }) => analyticsTabData(db, url.searchParams, healthFigures()),
   "trade-rules": ({ db }) => tradeRulesPageData(db),
   // ?reports=all shows handled reports too; ?done=1 after one was resolved.

@@ -1,6 +1,6 @@
 import type { ComponentType } from "react";
 import { ArticlesPanel } from "../articles/components/articles-panel";
-import { CardImportForm } from "../cards/components/card-import-form";
+import { CardsAdminPanel } from "../cards/components/card-import-form";
 import { DecksPanel } from "../decks/components/decks-panel";
 import { ReportsPanel } from "../moderation/components/reports-panel";
 import { SettingsPanel } from "../settings/components/settings-panel";
@@ -27,7 +27,7 @@ export const ADMIN_TABS: AdminTab[] = [
   { id: "articles", label: "tabArticles", Panel: ArticlesPanel },
   { id: "database", label: "tabDatabase", Panel: DatabasePanel },
   { id: "decks", label: "tabDecks", Panel: DecksPanel },
-  { id: "cards", label: "tabCards", Panel: CardImportForm },
+  { id: "cards", label: "tabCards", Panel: CardsAdminPanel },
   { id: "settings", label: "tabSettings", Panel: SettingsPanel },
   { id: "reports", label: "tabReports", Panel: ReportsPanel },
   { id: "analytics", label: "tabAnalytics", Panel: AnalyticsPanel },

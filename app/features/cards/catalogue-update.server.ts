@@ -198,6 +198,16 @@ async function addDiff(db: Reader, catalogue: Catalogue, storedPacks: Map<string
   return { plan, cardsToWrite, packsToWrite, links, costs };
 }
 
+/**
+ * What the admin's カタログ更新 adds around the one applier: `check` sees the plan inside the
+ * transaction before anything is written (and may refuse it), `afterWrite` writes more in the same
+ * transaction (a new set's trade rule), so the whole update stays all or nothing.
+ */
+export type ApplyHooks = {
+  check?: (plan: CataloguePlan) => void | Promise<void>;
+  afterWrite?: (tx: Db, plan: CataloguePlan) => Promise<void>;
+};
+
 /** What applying the catalogue would change; writes nothing. */
 export async function planCatalogueUpdate(db: Db, catalogue: Catalogue, mode: CatalogueMode = "update"): Promise<CataloguePlan> {
   return (await diff(db, catalogue, mode)).plan;
@@ -207,9 +217,11 @@ export async function planCatalogueUpdate(db: Db, catalogue: Catalogue, mode: Ca
  * Applies a catalogue in one transaction (all or nothing) and answers what it changed; applying
  * the same catalogue again changes nothing. Only new and changed rows are written.
  */
-export async function applyCatalogueUpdate(db: Db, catalogue: Catalogue, mode: CatalogueMode = "update"): Promise<CataloguePlan> {
+export async function applyCatalogueUpdate(db: Db, catalogue: Catalogue, mode: CatalogueMode = "update", hooks: ApplyHooks = {}): Promise<CataloguePlan> {
   const plan = await db.transaction(async (tx) => {
     const { plan, cardsToWrite, packsToWrite, links, costs } = await diff(tx, catalogue, mode);
+    // Inside the transaction: the plan checked is the plan written (the admin's preview digest).
+    await hooks.check?.(plan);
     if (!plan.changes) return plan;
     // Admin-edited trade flags survive an update: rarities are only inserted, their costs set.
     await tx.insert(rarities).values([...RARITIES].map((r) => ({ ...r, tradeCost: catalogue.tradeCosts.get(r.code) ?? null }))).onConflictDoNothing();
@@ -285,6 +297,7 @@ export async function applyCatalogueUpdate(db: Db, catalogue: Catalogue, mode: C
         });
     }
     for (let i = 0; i < links.length; i += 1000) await tx.insert(cardPacks).values(links.slice(i, i + 1000)).onConflictDoNothing();
+    await hooks.afterWrite?.(tx as unknown as Db, plan);
     return plan;
   });
   if (plan.changes) invalidateCardIndex(db);

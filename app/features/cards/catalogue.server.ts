@@ -42,6 +42,11 @@ const SET_NAMES_JA: Record<string, string> = {
   "PROMO-B": "プロモB",
 };
 
+/** A set's Japanese name: the verified one, or its code alone. */
+export function setNameJaOf(setCode: string): string {
+  return SET_NAMES_JA[setCode] ?? setCode;
+}
+
 /** True when the set's Japanese name is a verified one (not its bare code). */
 export function hasVerifiedSetName(setCode: string): boolean {
   return setCode in SET_NAMES_JA;
@@ -85,7 +90,7 @@ const PACK_IDS: Record<string, string> = {
   "PROMO-B": "promo-b",
 };
 
-const slug = (s: string) =>
+export const slug = (s: string) =>
   s
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, "-")

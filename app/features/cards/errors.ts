@@ -24,6 +24,17 @@ const CARD_ERRORS = {
   columns_missing: [422, "errColumnsMissing"],
   malformed: [422, "errMalformed"],
   rows_invalid: [422, "errRows"],
+  // カタログ更新 (catalogue-upload.server.ts) and the admin's card edits
+  catalogue_files_missing: [400, "errCatalogueFilesMissing"],
+  catalogue_file_invalid: [400, "errCatalogueFileInvalid"],
+  catalogue_stale: [409, "errCatalogueStale"],
+  catalogue_hold_invalid: [400, "errCatalogueHoldInvalid"],
+  name_invalid: [400, "errNameInvalid"],
+  card_not_imported: [400, "errCardNotImported"],
+  card_referenced: [409, "errCardReferenced"],
+  print_ambiguous: [422, "errPrintAmbiguous"],
+  pack_invalid: [400, "errPackInvalid"],
+  pack_exists: [409, "errPackExists"],
 } as const satisfies ErrorTable<CardAdminMessageKey>;
 
 export type CardErrorCode = keyof typeof CARD_ERRORS;

@@ -1,12 +1,12 @@
 import { createHash } from "node:crypto";
 import { CsvError, parse } from "csv-parse/sync";
-import { sql } from "drizzle-orm";
+import { and, eq, inArray, isNull, or, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.server";
-import { cardPacks, cards } from "../../db/schema/index";
+import { cardPacks, cards, packs } from "../../db/schema/index";
 import { invalidateCardIndex } from "./card-index.server";
 import { getPack } from "./cards.server";
 import { cardSearchText } from "./catalogue.server";
-import { CardImportError, HP_MAX, RETREAT_MAX, type ImportErrorCode, type ImportIssue, type ImportIssueCode } from "./errors";
+import { CardError, CardImportError, HP_MAX, RETREAT_MAX, type ImportErrorCode, type ImportIssue, type ImportIssueCode } from "./errors";
 import { rarityFromSpelling } from "../../lib/rarity";
 import type { Element } from "../../lib/card-face";
 
@@ -30,6 +30,9 @@ export type ParsedCardRow = {
   rarity: string;
   imageUrl: string;
   number: number | null;
+  /** The file's own set number and id cells (null when the row has none): they name an existing print. */
+  givenNumber: number | null;
+  givenId: string | null;
   /** Optional facts the operator fills where the catalogue has none (null: not in the file). */
   element: Element | null;
   hp: number | null;
@@ -65,7 +68,7 @@ type Columns = { name?: number; rarity?: number; imageUrl?: number; id?: number;
 
 // A type cell: the element's English name or the mark Japanese cards print (草 炎 水 …). A Map,
 // so a cell like "constructor" or "__proto__" is just an unknown spelling.
-const TYPE_SPELLINGS = new Map<string, Element>(Object.entries({
+export const TYPE_SPELLINGS = new Map<string, Element>(Object.entries({
   grass: "grass", 草: "grass",
   fire: "fire", 炎: "fire",
   water: "water", 水: "water",
@@ -177,6 +180,8 @@ export function parseCardCsv(text: string): ParsedCardCsv {
       rarity: rarity!,
       imageUrl,
       number: number ?? index + 1,
+      givenNumber: number,
+      givenId: explicitId || null,
       element,
       hp,
       retreatCost,
@@ -216,25 +221,90 @@ export function importedCardId(packId: string, key: string): string {
   return `${packId}~${createHash("sha256").update(JSON.stringify([packId, key])).digest("hex").slice(0, 16)}`;
 }
 
-export type CardImportInput = { title: string; csvData: string };
+export type CardImportInput = {
+  title: string;
+  csvData: string;
+  /** 新しいパック: `title` is then the new pack's id and this its name, created with the cards. */
+  newPackName?: string;
+};
+
+const PACK_ID = /^[a-z0-9][a-z0-9-]{1,39}$/;
+
+type Print = { id: string; setCode: string | null; number: number | null; name: string; nameEn: string; rarity: string; inPack: boolean };
+
+/**
+ * The catalogue card a row names, if any: its id cell, or its set number within the pack's set,
+ * or else its name (Japanese or English) and rarity among the pack's cards. Such a row updates that
+ * print instead of adding a second card of it; a name and rarity the pack holds twice needs a number.
+ */
+function printOf(row: ParsedCardRow, setCode: string, prints: Print[], byId: Map<string, Print>): Print | null {
+  if (row.givenId && byId.has(row.givenId)) return byId.get(row.givenId)!;
+  if (row.givenNumber !== null) {
+    const numbered = byId.get(`${setCode}-${String(row.givenNumber).padStart(3, "0")}`);
+    if (numbered) return numbered;
+  }
+  const named = prints.filter((p) => p.inPack && p.rarity === row.rarity && (p.name === row.name || p.nameEn === row.name));
+  if (named.length > 1 && row.givenNumber === null) throw new CardError("print_ambiguous", { line: row.line, name: row.name, rarity: row.rarity });
+  return named.length === 1 ? named[0] : null;
+}
 
 /**
  * docs/product-rules.md §7 importCardsFromCSV: registers every row of the CSV as a card of the pack named
- * by `title`, all or nothing, in one transaction. Importing the same file again updates the
- * same cards (natural key pack + id column, or pack + name + rarity). Returns how many cards
- * were registered or updated.
+ * by `title`, all or nothing, in one transaction. A row naming a print the catalogue already has
+ * (id, set number, or name + rarity within the pack) updates that card: the pack's card count
+ * stays. Importing the same file again updates the same cards (natural key pack + id column, or
+ * pack + name + rarity). Returns how many cards were registered or updated.
  */
 export async function importCardsFromCsv(db: Db, input: CardImportInput): Promise<{ count: number }> {
   const packId = input.title.trim();
   if (!packId) throw new CardImportError("title_missing");
   if (!input.csvData.trim()) throw new CardImportError("csv_missing");
+  const newPackName = input.newPackName?.trim();
+  if (newPackName !== undefined && (!PACK_ID.test(packId) || !newPackName || [...newPackName].length > 60)) throw new CardError("pack_invalid");
   const { rows, facts } = parseCardCsv(input.csvData);
-  const pack = await getPack(db, packId);
-  if (!pack) throw new CardImportError("unknown_pack", { pack: packId.slice(0, 50) });
+  const existing = await getPack(db, packId);
+  if (newPackName !== undefined && existing) throw new CardError("pack_exists", { pack: packId });
+  if (newPackName === undefined && !existing) throw new CardImportError("unknown_pack", { pack: packId.slice(0, 50) });
+  const pack = existing ?? { id: packId, setCode: packId };
 
   await db.transaction(async (tx) => {
-    for (let i = 0; i < rows.length; i += BATCH) {
-      const batch = rows.slice(i, i + BATCH).map((row) => ({
+    if (newPackName !== undefined) {
+      const [{ last }] = await tx.select({ last: sql<number>`coalesce(max(${packs.sortOrder}), 0)::int` }).from(packs);
+      const today = new Date(Date.now() + 9 * 3600_000).toISOString().slice(0, 10);
+      await tx.insert(packs).values({ id: pack.id, nameJa: newPackName, nameEn: newPackName, setCode: pack.setCode, setNameJa: newPackName, setNameEn: newPackName, releaseDate: today, sortOrder: last + 1 });
+    }
+    // An id cell naming a catalogue card names that print, whichever pack it is in.
+    const givenIds = rows.flatMap((row) => (row.givenId ? [row.givenId] : []));
+    const prints: Print[] = (
+      await tx
+        .select({ id: cards.id, setCode: cards.setCode, number: cards.number, name: cards.name, nameEn: cards.nameEn, rarity: cards.rarity, inPack: sql<boolean>`exists (select 1 from ${cardPacks} where ${cardPacks.cardId} = ${cards.id} and ${cardPacks.packId} = ${pack.id})` })
+        .from(cards)
+        .where(and(isNull(cards.importPackId), or(eq(cards.setCode, pack.setCode), inArray(cards.id, givenIds), sql`${cards.id} in (select ${cardPacks.cardId} from ${cardPacks} where ${cardPacks.packId} = ${pack.id})`)))
+    ).map((p) => ({ ...p, inPack: Boolean(p.inPack) }));
+    const byId = new Map(prints.map((p) => [p.id, p]));
+    const imported: ParsedCardRow[] = [];
+    for (const row of rows) {
+      const print = printOf(row, pack.setCode, prints, byId);
+      if (!print) {
+        imported.push(row);
+        continue;
+      }
+      // The catalogue's print: the file adds its picture and the facts it names; a different
+      // Japanese name is the admin's correction, which catalogue updates keep.
+      const renamed = row.name !== print.name && row.name !== print.nameEn;
+      await tx
+        .update(cards)
+        .set({
+          ...(row.imageUrl && { imageUrl: row.imageUrl }),
+          ...(facts.includes("element") && row.element && { element: row.element }),
+          ...(facts.includes("hp") && row.hp !== null && { hp: row.hp }),
+          ...(facts.includes("retreatCost") && row.retreatCost !== null && { retreatCost: row.retreatCost }),
+          ...(renamed && { name: row.name, nameReading: "", nameNote: `CSV（パック ${pack.id}）`, searchText: cardSearchText(row.name, print.nameEn) }),
+        })
+        .where(eq(cards.id, print.id));
+    }
+    for (let i = 0; i < imported.length; i += BATCH) {
+      const batch = imported.slice(i, i + BATCH).map((row) => ({
         id: importedCardId(pack.id, row.key),
         name: row.name,
         nameEn: row.nameEn,

@@ -98,18 +98,26 @@ export async function assertCardsTradeable(db: Db, cards: readonly { cardId: str
 
 /** An administrator's change (and its reopening for "not tradeable until"), in one transaction. */
 export async function addTradeRuleChange(db: Db, input: TradeRuleChangeInput, adminId: string): Promise<TradeRuleChange[]> {
+  const written = await db.transaction((tx) => writeTradeRuleChanges(tx as unknown as Db, input, adminId));
+  tradeRulesChanged(db);
+  return written;
+}
+
+/**
+ * Writes a change (and its reopening) on a transaction the caller holds — the admin's カタログ更新
+ * writes a new set's rule with its cards. The caller calls tradeRulesChanged after the commit.
+ */
+export async function writeTradeRuleChanges(tx: Db, input: TradeRuleChangeInput, adminId: string): Promise<TradeRuleChange[]> {
   const known =
     input.scope === "rarity"
-      ? await db.select({ id: rarities.code }).from(rarities).where(eq(rarities.code, input.target)).limit(1)
-      : await db.select({ id: packs.id }).from(packs).where(eq(packs.id, input.target)).limit(1);
+      ? await tx.select({ id: rarities.code }).from(rarities).where(eq(rarities.code, input.target)).limit(1)
+      : await tx.select({ id: packs.id }).from(packs).where(eq(packs.id, input.target)).limit(1);
   if (known.length === 0) throw new TradeRuleError("unknown_target");
   const rows = [
     { scope: input.scope, target: input.target, tradeable: input.tradeable, effectiveAt: new Date(input.effectiveAt), note: input.note, createdBy: adminId },
     ...(input.until ? [{ scope: input.scope, target: input.target, tradeable: true, effectiveAt: new Date(input.until), note: input.note, createdBy: adminId }] : []),
   ];
-  const inserted = await db.transaction((tx) => tx.insert(tradeRuleChanges).values(rows).returning());
-  rulesCache.delete(scopeOf(db));
-  publishChange("board");
+  const inserted = await tx.insert(tradeRuleChanges).values(rows).returning();
   return inserted.map((r) => ({
     id: r.id,
     scope: r.scope === "pack" ? "pack" : "rarity",
@@ -118,6 +126,12 @@ export async function addTradeRuleChange(db: Db, input: TradeRuleChangeInput, ad
     effectiveAt: new Date(r.effectiveAt).toISOString(),
     note: r.note,
   }));
+}
+
+/** After a committed rule change: this instance reads the rules again and マッチ is recomputed. */
+export function tradeRulesChanged(db: Db): void {
+  rulesCache.delete(scopeOf(db));
+  publishChange("board");
 }
 
 /**
