@@ -316,8 +316,8 @@ describe("trade board", () => {
     await Promise.all([adminContext.close(), owner.context.close(), reporter.context.close()]);
   });
 
-  it("on a phone, a player posts 譲 ヒトカゲ with 求 何でも可; another player giving a card of that rarity finds it in マッチ and names the card in the room", async () => {
-    const anyOwner = await player("ナンデモ", PHONE);
+  it("a player on a desktop posts 譲 ヒトカゲ with 求 何でも可; another player on a phone giving a card of that rarity finds it in マッチ and names the card in the room, which the owner's open room shows at once", async () => {
+    const anyOwner = await player("ナンデモ", { viewport: { width: 1280, height: 900 } });
     await anyOwner.page.goto(`${baseUrl}/trades/new`);
     await pickCard(anyOwner.page, "譲れるカードを追加", "ひとかげ");
     await anyOwner.page.getByTestId("want-any").check();
@@ -346,7 +346,8 @@ describe("trade board", () => {
     await seeker.page.waitForURL(/\/chat\/[0-9a-f-]{36}$/);
     const roomPath = new URL(seeker.page.url()).pathname;
     await anyOwner.page.goto(`${baseUrl}${roomPath}`);
-    await anyOwner.page.getByTestId("trade-panel-summary").click();
+    // On a desktop the trade panel is open beside the messages (the phone's toggle is hidden).
+    expect(await anyOwner.page.getByTestId("trade-panel-toggle").isVisible()).toBe(false);
     await anyOwner.page.getByTestId("any-card-wait").waitFor();
     await seeker.page.getByTestId("trade-panel-summary").click();
     const agree = seeker.page.getByRole("button", { name: "条件合意", exact: true });
