@@ -88,7 +88,7 @@ describe("collection counts", () => {
     expect(await countRows(u.id)).toEqual([{ card_id: ofRarity[0].id, count: 4 }]);
   });
 
-  it("progress per set, pack and rarity is owned/total from SQL", async () => {
+  it("progress per set, pack and rarity is owned/total, as the database's catalogue counts them", async () => {
     const u = await createUser(db);
     await setCardCounts(db, u.id, [{ cardId: prints[0].id, count: 2 }, { cardId: prints[1].id, count: 1 }]);
     const progress = await collectionProgress(db, u.id, set);
@@ -100,6 +100,19 @@ describe("collection counts", () => {
     expect(rarityTotal).toBe(prints.length);
     expect(progress.rarities.reduce((n, r) => n + r.owned, 0)).toBe(2);
     expect(progress.packs.length).toBeGreaterThan(0);
+    // Every pack's and set's total is what its links in the database list (listable prints only).
+    const packTotals = await rowsOf<{ key: string; total: number }>(
+      db,
+      sql`select cp.pack_id as key, count(*)::int as total from card_packs cp join packs p on p.id = cp.pack_id join cards c on c.id = cp.card_id
+          where p.set_code = ${set} and c.name <> '' and c.rarity <> '' group by cp.pack_id`,
+    );
+    expect(Object.fromEntries(progress.packs.map((p) => [p.key, p.total]))).toEqual(Object.fromEntries(packTotals.map((p) => [p.key, p.total])));
+    const setTotals = await rowsOf<{ key: string; total: number }>(
+      db,
+      sql`select p.set_code as key, count(distinct cp.card_id)::int as total from card_packs cp join packs p on p.id = cp.pack_id join cards c on c.id = cp.card_id
+          where c.name <> '' and c.rarity <> '' group by p.set_code`,
+    );
+    expect(Object.fromEntries(progress.sets.map((p) => [p.key, p.total]))).toEqual(Object.fromEntries(setTotals.map((p) => [p.key, p.total])));
   });
 });
 

@@ -3,7 +3,7 @@ import { sql } from "drizzle-orm";
 import type { Db } from "../../db/client.server";
 import { rowsOf, type Queryable } from "../../db/sql.server";
 import { databaseLimit } from "../../lib/rate-limit.server";
-import { cardIndex, compareCards, rememberCatalogueList, type IndexedCard } from "../cards/card-index.server";
+import { cardIndex, compareCards, rememberCatalogueList, type CardIndex, type IndexedCard } from "../cards/card-index.server";
 import { searchTerms } from "../cards/cards.server";
 import { decodeCsvBytes } from "../cards/import.server";
 import { CollectionError } from "./errors";
@@ -173,42 +173,54 @@ export async function bulkSetCounts(db: Db, userId: string, filter: CollectionFi
 export type ProgressRow = { key: string; owned: number; total: number; percent: number };
 export type CollectionProgress = { sets: ProgressRow[]; packs: ProgressRow[]; rarities: ProgressRow[] };
 
+/** Every card the player owns, with its count (one narrow read: at most one row per print). */
+async function ownedCounts(db: Queryable, userId: string): Promise<Map<string, number>> {
+  const rows = await rowsOf<{ card_id: string; count: number }>(db, sql`select card_id, count from collection_cards where user_id = ${userId}`);
+  return new Map(rows.map((r) => [r.card_id, Number(r.count)]));
+}
+
 /**
- * 図鑑の埋まり具合: owned/total per set, and per pack and rarity of `setCode`, in one SQL query
- * (docs/decisions/040): the catalogue's prints left-joined to the player's rows, counted by the
- * database — no owned row is read into the server.
+ * 図鑑の埋まり具合: owned/total per set, and per pack and rarity of `setCode` (docs/decisions/040).
+ * The catalogue's side (which prints each set and pack lists) is the in-memory card index, the
+ * same one the grid reads, so a grid and its % agree; the player's side is the ids they own.
  */
-export async function collectionProgress(db: Queryable, userId: string, setCode: string | null): Promise<CollectionProgress> {
-  const rows = await rowsOf<{ kind: "set" | "pack" | "rarity"; key: string; owned: number | string; total: number | string }>(
-    db,
-    sql`with listed as (
-          select distinct p.set_code, cp.card_id, c.rarity
-          from card_packs cp join packs p on p.id = cp.pack_id join cards c on c.id = cp.card_id
-          where c.name <> '' and c.rarity <> ''
-        ), mine as (
-          select card_id from collection_cards where user_id = ${userId}
-        )
-        select 'set' as kind, l.set_code as key, count(m.card_id) as owned, count(*) as total
-          from listed l left join mine m on m.card_id = l.card_id group by l.set_code
-        union all
-        select 'pack', cp.pack_id, count(m.card_id), count(*)
-          from card_packs cp join packs p on p.id = cp.pack_id join cards c on c.id = cp.card_id
-          left join mine m on m.card_id = cp.card_id
-          where p.set_code = ${setCode} and c.name <> '' and c.rarity <> '' group by cp.pack_id
-        union all
-        select 'rarity', l.rarity, count(m.card_id), count(*)
-          from listed l left join mine m on m.card_id = l.card_id where l.set_code = ${setCode} group by l.rarity`,
-  );
-  const progress: CollectionProgress = { sets: [], packs: [], rarities: [] };
-  for (const r of rows) {
-    const owned = Number(r.owned);
-    const total = Number(r.total);
-    const row = { key: r.key, owned, total, percent: progressPercent(owned, total) };
-    if (r.kind === "set") progress.sets.push(row);
-    else if (r.kind === "pack") progress.packs.push(row);
-    else progress.rarities.push(row);
+export function progressOf(index: CardIndex, owned: ReadonlyMap<string, number>, setCode: string | null): CollectionProgress {
+  const sets = new Map<string, { owned: number; total: number }>();
+  const packs = new Map<string, { owned: number; total: number }>();
+  const rarities = new Map<string, { owned: number; total: number }>();
+  const bump = (into: Map<string, { owned: number; total: number }>, key: string, has: boolean) => {
+    const row = into.get(key) ?? { owned: 0, total: 0 };
+    row.total++;
+    if (has) row.owned++;
+    into.set(key, row);
+  };
+  for (const card of index.cards) {
+    const has = owned.has(card.id);
+    const cardSets = new Set<string>();
+    for (const packId of card.packIds) {
+      const pack = index.packs.get(packId);
+      if (!pack?.setCode) continue;
+      cardSets.add(pack.setCode);
+      if (pack.setCode === setCode) bump(packs, packId, has);
+    }
+    for (const code of cardSets) bump(sets, code, has);
+    if (setCode && cardSets.has(setCode)) bump(rarities, card.rarity, has);
   }
-  return progress;
+  // Sets and packs in the catalogue's order (newest first, as the pack list), rarities as the grid lists them.
+  const packOrder = (id: string) => index.packs.get(id)?.sortOrder ?? Number.MAX_SAFE_INTEGER;
+  const setOrder = new Map<string, number>();
+  for (const pack of index.packs.values()) if (pack.setCode) setOrder.set(pack.setCode, Math.min(setOrder.get(pack.setCode) ?? Number.MAX_SAFE_INTEGER, pack.sortOrder));
+  const rows = (counted: Map<string, { owned: number; total: number }>, order: (key: string) => number = () => 0) =>
+    [...counted]
+      .sort(([a], [b]) => order(a) - order(b))
+      .map(([key, { owned: n, total }]) => ({ key, owned: n, total, percent: progressPercent(n, total) }));
+  return { sets: rows(sets, (code) => setOrder.get(code) ?? Number.MAX_SAFE_INTEGER), packs: rows(packs, packOrder), rarities: rows(rarities) };
+}
+
+/** The player's progress (see progressOf). */
+export async function collectionProgress(db: Db, userId: string, setCode: string | null): Promise<CollectionProgress> {
+  const [index, owned] = await Promise.all([cardIndex(db), ownedCounts(db, userId)]);
+  return progressOf(index, owned, setCode);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -411,12 +423,9 @@ export async function collectionPage(db: Db, userId: string, input: CollectionPa
   const packs = [...index.packs.values()].filter((p) => p.setCode === set.code).sort((a, b) => a.sortOrder - b.sortOrder);
   const pack = packs.some((p) => p.id === input.pack) ? input.pack! : null;
   const filter: CollectionFilter = { set: set.code, pack, rarity: input.rarity || null, type: input.type || null, owned: input.owned ?? null, terms: searchTerms(input.q) };
-  const [cards, counts, progress, settings] = await Promise.all([
-    setCards(db, set.code),
-    setCounts(db, userId, set.code),
-    collectionProgress(db, userId, set.code),
-    getCollectionSettings(db, userId),
-  ]);
+  const [cards, owned, settings] = await Promise.all([setCards(db, set.code), ownedCounts(db, userId), getCollectionSettings(db, userId)]);
+  const counts = new Map(cards.flatMap((card) => (owned.has(card.id) ? [[card.id, owned.get(card.id)!] as const] : [])));
+  const progress = progressOf(index, owned, set.code);
   const matching = cards.filter((card) => passesFilter(card, counts.get(card.id) ?? 0, filter));
   const pages = Math.max(1, Math.ceil(matching.length / COLLECTION_PAGE_SIZE));
   const page = Math.min(Math.max(1, input.page ?? 1), pages);
