@@ -3,7 +3,7 @@ import { sql } from "drizzle-orm";
 import type { Db } from "../../db/client.server";
 import { rowsOf, type Queryable } from "../../db/sql.server";
 import { databaseLimit } from "../../lib/rate-limit.server";
-import { cardIndex, compareCards, rememberCatalogueList, type CardIndex, type IndexedCard } from "../cards/card-index.server";
+import { cardFaceOf, cardIndex, compareCards, rememberCatalogueList, type CardIndex, type IndexedCard } from "../cards/card-index.server";
 import { searchTerms } from "../cards/cards.server";
 import { decodeCsvBytes } from "../cards/import.server";
 import { CollectionError } from "./errors";
@@ -438,20 +438,7 @@ export async function collectionPage(db: Db, userId: string, input: CollectionPa
     rarities: [...new Set(cards.map((c) => c.rarity))],
     cards: shown.map(
       (c): CollectionCard => ({
-        id: c.id,
-        name: c.name,
-        nameEn: c.nameEn,
-        rarity: c.rarity,
-        imageUrl: c.imageUrl,
-        imageFile: c.imageFile,
-        storedImage: c.storedImage,
-        speciesArt: c.speciesArt,
-        element: c.element,
-        cardType: c.cardType,
-        stage: c.stage,
-        hp: c.hp,
-        setCode: c.setCode,
-        number: c.number,
+        ...cardFaceOf(c),
         count: counts.get(c.id) ?? 0,
       }),
     ),

@@ -1,5 +1,5 @@
 import type { Db } from "../../db/client.server";
-import { cardIndex, playFactsOf, type CardIndex, type IndexedCard } from "../cards/card-index.server";
+import { cardFaceOf, cardIndex, playFactsOf, type CardIndex, type IndexedCard } from "../cards/card-index.server";
 import { cardGameFacts } from "../cards/game-facts.server";
 import { cardTradeability } from "../trades/trade-rules.server";
 import { catalogueSetCode, deckToText, parseDeckText, type DeckTextFormat } from "./deck-text";
@@ -18,21 +18,8 @@ function view(index: CardIndex, card: IndexedCard, packId: string | null, count:
   const pack = shownPack ? index.packs.get(shownPack) : undefined;
   const facts = cardGameFacts(card.id);
   return {
-    id: card.id,
+    ...cardFaceOf(card),
     cardId: card.id,
-    name: card.name,
-    nameEn: card.nameEn,
-    rarity: card.rarity,
-    imageUrl: card.imageUrl,
-    imageFile: card.imageFile,
-    storedImage: card.storedImage,
-    speciesArt: card.speciesArt,
-    element: card.element,
-    cardType: card.cardType,
-    stage: card.stage,
-    hp: card.hp,
-    setCode: card.setCode,
-    number: card.number,
     ...playFactsOf(index, card.id),
     packId: shownPack,
     packName: pack?.nameJa ?? "",
