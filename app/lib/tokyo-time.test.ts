@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isIsoInstant, relativeTime, tokyoDateTime, tokyoDateTimeSeconds, tokyoLocalToIso, tokyoLongDate } from "./tokyo-time";
+import { isIsoInstant, relativeTime, tokyoDateTime, tokyoDateTimeSeconds, tokyoLocalToIso, tokyoLongDate, tokyoToday } from "./tokyo-time";
 
 describe("offer times", () => {
   const now = "2026-01-10T12:00:00.000Z";
@@ -49,5 +49,12 @@ describe("isIsoInstant", () => {
     for (const value of ["2026-02-30T00:00:00.000Z", "2026-01-01T24:00:00.000Z", "0000-01-01T00:00:00.000Z", "2026-11-25T18:00:00Z", "2026-11-25", "1", "hello 2"]) {
       expect(isIsoInstant(value), value).toBe(false);
     }
+  });
+});
+
+describe("tokyoToday", () => {
+  it("is Japan's date, a day ahead of UTC's from 15:00 UTC", () => {
+    expect(tokyoToday(Date.parse("2026-12-06T14:59:59Z"))).toBe("2026-12-06");
+    expect(tokyoToday(Date.parse("2026-12-06T15:00:00Z"))).toBe("2026-12-07");
   });
 });

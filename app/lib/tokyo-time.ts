@@ -122,3 +122,8 @@ export function isIsoInstant(value: string): boolean {
   const time = Date.parse(value);
   return !Number.isNaN(time) && new Date(time).toISOString() === value;
 }
+
+/** Today's date in Japan as YYYY-MM-DD (Japan has no daylight saving time), in the browser as on the server. */
+export function tokyoToday(now: number = Date.now()): string {
+  return new Date(now + 9 * 3_600_000).toISOString().slice(0, 10);
+}

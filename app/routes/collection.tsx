@@ -89,7 +89,7 @@ export default function Collection({ loaderData }: Route.ComponentProps) {
     try {
       const sent = await send("/api/collection/bulk", { json: { filter: { ...filter, pack: filter.pack || null, rarity: filter.rarity || null, type: filter.type || null, owned: filter.owned || null }, mode } }, CountChangeAnswer);
       if (!sent.ok) {
-        setNotice(t("failed", { message: sent.refusal?.message ?? `HTTP ${sent.status}` }));
+        setNotice(t("failed", { message: sent.refusal?.message ?? t("serverFailed", { status: sent.status }) }));
         return;
       }
       saver.showSaved(sent.data.counts);
@@ -287,9 +287,9 @@ function CsvTools({ onImported }: { onImported: () => void }) {
       if (sent.ok) {
         setMessage({ ok: true, text: t("csvImported", { count: sent.data.count }) });
         onImported();
-      } else setMessage({ ok: false, text: sent.refusal?.message ?? `HTTP ${sent.status}` });
+      } else setMessage({ ok: false, text: sent.refusal?.message ?? t("serverFailed", { status: sent.status }) });
     } catch {
-      setMessage({ ok: false, text: t("failed", { message: "network" }) });
+      setMessage({ ok: false, text: t("networkFailed") });
     } finally {
       setBusy(false);
     }
@@ -335,9 +335,9 @@ function CollectionSettingsForm({ initial }: { initial: { showProgress: boolean;
     event.preventDefault();
     try {
       const sent = await send("/api/collection/settings", { method: "PUT", json: values }, SettingsAnswer);
-      setMessage(sent.ok ? { ok: true, text: t("settingsSaved") } : { ok: false, text: sent.refusal?.message ?? `HTTP ${sent.status}` });
+      setMessage(sent.ok ? { ok: true, text: t("settingsSaved") } : { ok: false, text: sent.refusal?.message ?? t("serverFailed", { status: sent.status }) });
     } catch {
-      setMessage({ ok: false, text: t("failed", { message: "network" }) });
+      setMessage({ ok: false, text: t("networkFailed") });
     }
   };
   return (

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { count, eq, inArray } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { cardPacks, cards, packs, tradeRuleChanges, wantedCards } from "../../app/db/schema/index";
+import { cardPacks, cards, collectionCards, packs, tradeRuleChanges, wantedCards } from "../../app/db/schema/index";
 import { readCatalogueSource } from "../../app/features/cards/catalogue-source.server";
 import { readCatalogue, seedCatalogue } from "../../app/features/cards/catalogue.server";
 import { loadEnv } from "../../app/lib/env.server";
@@ -172,6 +172,9 @@ describe("the CSV card import stops duplicating; imported cards are listed, edit
     expect(await packCount("charizard")).toBe(before);
     const [updated] = await database.db.select({ imageUrl: cards.imageUrl, importPackId: cards.importPackId }).from(cards).where(eq(cards.id, "A1-033"));
     expect(updated).toEqual({ imageUrl: "https://img.example/a1-033b.webp", importPackId: null });
+    // A row that only names the print (no picture, no facts, its own name) changes nothing and is no error.
+    expect(await call("POST", "/api/admin/cards/import", { title: "charizard", csvData: `name,rarity,imageUrl\n${print.name},${print.rarity},\n` })).toEqual({ status: 200, body: { count: 1 } });
+    expect(await packCount("charizard")).toBe(before);
   });
 
   it("imports into a new pack, lists and edits its cards, and refuses deleting a card a want list holds", async () => {
@@ -188,6 +191,11 @@ describe("the CSV card import stops duplicating; imported cards are listed, edit
     await database.db.insert(wantedCards).values({ userId: player.id, cardId: pikachu.id });
     const refused = await call("DELETE", `/api/admin/cards/imported/${encodeURIComponent(pikachu.id)}`);
     expect(refused).toEqual({ status: 409, body: { code: "card_referenced", error: "「イベントピカチュウ改」はほしいカードで使われているため削除できません" } });
+    // A card in a player's collection is held too: deleting it would take it out of the collection.
+    const collector = await createUser(database.db);
+    await database.db.insert(collectionCards).values({ userId: collector.id, cardId: eevee.id, count: 2 });
+    expect((await call("DELETE", `/api/admin/cards/imported/${encodeURIComponent(eevee.id)}`)).body).toMatchObject({ code: "card_referenced", error: "「イベントイーブイ」はプレイヤーのコレクションで使われているため削除できません" });
+    await database.db.delete(collectionCards).where(eq(collectionCards.userId, collector.id));
     expect((await call("DELETE", `/api/admin/cards/imported/${encodeURIComponent(eevee.id)}`)).status).toBe(204);
     expect((await call("GET", "/api/admin/cards/imported?pack=event-2026")).body.cards).toHaveLength(1);
     // A catalogue card is not deleted from here.

@@ -67,6 +67,11 @@ describe("collection counts", () => {
     expect(await refusal(setCardCounts(db, u.id, [{ cardId: "no-such-card", count: 1 }]))).toBe("card_not_found");
     await setCardCounts(db, u.id, [{ cardId: b.id, count: 0 }]);
     expect(await countRows(u.id)).toEqual([{ card_id: a.id, count: 2 }]);
+    // A queue flushed after many taps offline: 600 taps on two cards are two changes, the last count of each wins.
+    const taps = Array.from({ length: 600 }, (_, i) => ({ cardId: i % 2 ? a.id : b.id, count: (i % 9) + 1 }));
+    await setCardCounts(db, u.id, taps);
+    expect(await countRows(u.id)).toEqual(expect.arrayContaining([{ card_id: a.id, count: (599 % 9) + 1 }, { card_id: b.id, count: (598 % 9) + 1 }]));
+    expect(await refusal(setCardCounts(db, u.id, Array.from({ length: 501 }, (_, i) => ({ cardId: `card-${i}`, count: 1 }))))).toBe("too_many_changes");
   });
 
   it("bulk 1枚 fills only missing cards of the filter, 0に戻す empties it, and the previous counts undo each", async () => {

@@ -96,6 +96,7 @@ export const cardAdminMessages = defineMessages({
     usesDecks: "デッキ",
     usesContent: "記事・デッキ本文のカードブロック",
     usesRooms: "チャットルームで指定されたカード",
+    usesCollections: "プレイヤーのコレクション",
     // The card API's fixed answers (docs/product-rules.md §7): the same text in both languages.
     apiUnknownPack: "Unknown pack name",
     apiInvalidCursor: "Invalid cursor",
@@ -188,6 +189,7 @@ export const cardAdminMessages = defineMessages({
     usesDecks: "decks",
     usesContent: "card blocks of articles or deck texts",
     usesRooms: "cards named in chat rooms",
+    usesCollections: "players' collections",
     apiUnknownPack: "Unknown pack name",
     apiInvalidCursor: "Invalid cursor",
     errUnauthorized: "You need to log in",

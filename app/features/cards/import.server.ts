@@ -292,16 +292,15 @@ export async function importCardsFromCsv(db: Db, input: CardImportInput): Promis
       // The catalogue's print: the file adds its picture and the facts it names; a different
       // Japanese name is the admin's correction, which catalogue updates keep.
       const renamed = row.name !== print.name && row.name !== print.nameEn;
-      await tx
-        .update(cards)
-        .set({
-          ...(row.imageUrl && { imageUrl: row.imageUrl }),
-          ...(facts.includes("element") && row.element && { element: row.element }),
-          ...(facts.includes("hp") && row.hp !== null && { hp: row.hp }),
-          ...(facts.includes("retreatCost") && row.retreatCost !== null && { retreatCost: row.retreatCost }),
-          ...(renamed && { name: row.name, nameReading: "", nameNote: `CSV（パック ${pack.id}）`, searchText: cardSearchText(row.name, print.nameEn) }),
-        })
-        .where(eq(cards.id, print.id));
+      const changes = {
+        ...(row.imageUrl && { imageUrl: row.imageUrl }),
+        ...(facts.includes("element") && row.element && { element: row.element }),
+        ...(facts.includes("hp") && row.hp !== null && { hp: row.hp }),
+        ...(facts.includes("retreatCost") && row.retreatCost !== null && { retreatCost: row.retreatCost }),
+        ...(renamed && { name: row.name, nameReading: "", nameNote: `CSV（パック ${pack.id}）`, searchText: cardSearchText(row.name, print.nameEn) }),
+      };
+      // A row that only names the print (no picture, no facts, the same name) changes nothing.
+      if (Object.keys(changes).length) await tx.update(cards).set(changes).where(eq(cards.id, print.id));
     }
     for (let i = 0; i < imported.length; i += BATCH) {
       const batch = imported.slice(i, i + BATCH).map((row) => ({

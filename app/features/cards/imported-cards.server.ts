@@ -1,6 +1,6 @@
 import { and, asc, count, eq, ilike, isNotNull, or, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.server";
-import { articles, cardPacks, cards, chatRooms, deckCards, decks, tradeOfferCards, wantedCards } from "../../db/schema/index";
+import { articles, cardPacks, cards, chatRooms, collectionCards, deckCards, decks, tradeOfferCards, wantedCards } from "../../db/schema/index";
 import { rarityFromSpelling } from "../../lib/rarity";
 import { invalidateCardIndex } from "./card-index.server";
 import { cardSearchText } from "./catalogue.server";
@@ -51,13 +51,14 @@ export async function cardUses(db: Db, cardId: string): Promise<CardAdminMessage
   // A card block is [[card:ID]] as typed, the full-width form included (content/format).
   const block = or(ilike(articles.source, `%card:${cardId}]]%`), ilike(articles.source, `%card：${cardId}%`));
   const deckBlock = or(ilike(decks.description, `%card:${cardId}]]%`), ilike(decks.description, `%card：${cardId}%`));
-  const [[offers], [wants], [inDecks], [inArticles], [inDeckTexts], [rooms]] = await Promise.all([
+  const [[offers], [wants], [inDecks], [inArticles], [inDeckTexts], [rooms], [collections]] = await Promise.all([
     db.select({ n: count() }).from(tradeOfferCards).where(eq(tradeOfferCards.cardId, cardId)),
     db.select({ n: count() }).from(wantedCards).where(eq(wantedCards.cardId, cardId)),
     db.select({ n: count() }).from(deckCards).where(eq(deckCards.cardId, cardId)),
     db.select({ n: count() }).from(articles).where(block),
     db.select({ n: count() }).from(decks).where(deckBlock),
     db.select({ n: count() }).from(chatRooms).where(eq(chatRooms.chosenCardId, cardId)),
+    db.select({ n: count() }).from(collectionCards).where(eq(collectionCards.cardId, cardId)),
   ]);
   const uses: CardAdminMessageKey[] = [];
   if (offers.n) uses.push("usesOffers");
@@ -65,6 +66,8 @@ export async function cardUses(db: Db, cardId: string): Promise<CardAdminMessage
   if (inDecks.n) uses.push("usesDecks");
   if (inArticles.n || inDeckTexts.n) uses.push("usesContent");
   if (rooms.n) uses.push("usesRooms");
+  // Deleting it would take it out of players' collections (the rows cascade): refused like the rest.
+  if (collections.n) uses.push("usesCollections");
   return uses;
 }
 

@@ -1,6 +1,9 @@
 import { z } from "../../lib/zod";
 import { OWNED_STATES } from "./collection-filter";
 
+/** One request changes at most this many cards (after repeats of a card are merged): a bulk of the biggest set, or an undo of it. */
+export const MAX_CHANGES = 500;
+
 // Counts are any integer here: the service refuses one past 0..99 with its own code (count_out_of_range).
 const CardId = z.string().min(1).max(64);
 const Count = z.number().int().min(-100_000).max(100_000);

@@ -7,12 +7,12 @@ import { cardFaceOf, cardIndex, compareCards, rememberCatalogueList, type CardIn
 import { searchTerms } from "../cards/cards.server";
 import { decodeCsvBytes } from "../cards/import.server";
 import { CollectionError } from "./errors";
+import { MAX_CHANGES } from "./collection.schema";
 import { passesFilter, progressPercent, type CollectionFilter, type OwnedState } from "./collection-filter";
 
 /** A count is 0..99 (docs/decisions/040-collection-storage.md); 0 is no row. */
 export const MAX_COUNT = 99;
-/** One request changes at most this many cards: a bulk of the biggest set, or an undo of it. */
-export const MAX_CHANGES = 500;
+export { MAX_CHANGES };
 /** Count changes (taps, bulks, undos) a player may send per minute; a queue flush sends many taps as one. */
 export const CHANGES_PER_MINUTE = 120;
 /** CSV imports a player may run per hour. */
@@ -90,12 +90,14 @@ async function countChange(tx: Queryable, userId: string): Promise<void> {
 }
 
 function checkCounts(changes: readonly CardCount[]): CardCount[] {
-  if (changes.length > MAX_CHANGES) throw new CollectionError("too_many_changes", { max: MAX_CHANGES });
   for (const c of changes) {
     if (!Number.isInteger(c.count) || c.count < 0 || c.count > MAX_COUNT) throw new CollectionError("count_out_of_range");
   }
-  // The last change of a card wins: a queue flush sends taps in the order they were made.
-  return [...new Map(changes.map((c) => [c.cardId, c])).values()];
+  // The last change of a card wins: a queue flush sends taps in the order they were made. Ten
+  // taps on one card are one change, so the limit counts cards, not taps.
+  const merged = [...new Map(changes.map((c) => [c.cardId, c])).values()];
+  if (merged.length > MAX_CHANGES) throw new CollectionError("too_many_changes", { max: MAX_CHANGES });
+  return merged;
 }
 
 /** Writes counts (0 deletes the row) in the caller's transaction and answers what was there before. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { cardBlockIds, splitCardBlocks } from "./card-blocks";
+import { cardBlockIds, MAX_CARD_BLOCKS, splitCardBlocks } from "./card-blocks";
 import { formatContent } from "./format";
 import type { CardRef } from "./types";
 
@@ -29,6 +29,30 @@ describe("card blocks in formatted HTML", () => {
     const html = formatContent("[[card:A1-001]]", refs);
     expect(splitCardBlocks(html, () => false)).toEqual({ parts: [html], cardIds: [] });
     expect(splitCardBlocks(html, () => true)).toEqual({ parts: ["", ""], cardIds: ["A1-001"] });
+  });
+
+  it("leaves a block inside a list or a quote as written, so the list or quote stays whole", () => {
+    const html = formatContent("1. one\n2. [[card:A1-001]]\n3. three\n\n> [[card:A1-004]] 引用\n\n[[card:A1-004]]", refs);
+    expect(html).toContain("<li>");
+    const { parts, cardIds } = splitCardBlocks(html, () => true);
+    expect(cardIds).toEqual(["A1-004"]);
+    expect(cardBlockIds(html)).toEqual(["A1-004"]);
+    // The list and the quote are whole in the first part, their blocks as the formatter wrote them.
+    expect(parts[0].match(/<ol/g)?.length).toBe(parts[0].match(/<\/ol>/g)?.length);
+    expect(parts[0].match(/<blockquote/g)?.length).toBe(parts[0].match(/<\/blockquote>/g)?.length);
+    expect(parts[0]).toContain("three");
+    expect(parts[0]).toContain('href="/cards/A1-001"');
+  });
+
+  it("draws at most MAX_CARD_BLOCKS blocks, the same ones the page's card list names, and keeps the rest of the text", () => {
+    const source = Array.from({ length: MAX_CARD_BLOCKS + 5 }, (_, i) => `[[card:${i % 2 ? "A1-001" : "A1-004"}]]`).join("\n") + "\n最後の段落";
+    const html = formatContent(source, refs);
+    const ids = cardBlockIds(html);
+    expect(ids).toHaveLength(MAX_CARD_BLOCKS);
+    const { parts, cardIds } = splitCardBlocks(html, () => true);
+    expect(cardIds).toEqual(ids);
+    expect(parts).toHaveLength(MAX_CARD_BLOCKS + 1);
+    expect(parts.at(-1)).toContain("最後の段落");
   });
 
   it("decodes an encoded id", () => {

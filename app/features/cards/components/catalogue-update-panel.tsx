@@ -6,6 +6,7 @@ import { SubmitButton } from "../../../components/ui/submit-button";
 import { useT } from "../../../lib/i18n";
 import { decodeCsvBytes } from "../csv-encoding";
 import { cardAdminMessages } from "../admin-messages";
+import { tokyoToday } from "../../../lib/tokyo-time";
 
 const PlanSchema = z.looseObject({
   newSets: z.array(z.object({ code: z.string(), nameJa: z.string(), releaseDate: z.string(), cards: z.number() })),
@@ -57,8 +58,8 @@ export function CatalogueUpdatePanel() {
       if (!sent.ok) throw new Error(sent.refusal?.message || t("importUploadFailed"));
       setFiles(read);
       setPreview(sent.data);
-      const today = new Date().toISOString().slice(0, 10);
-      // A set released later than today is held until its release date unless the admin says otherwise.
+      const today = tokyoToday();
+      // A set released later than today (in Japan, as the server counts) is held until its release date unless the admin says otherwise.
       setHolds(Object.fromEntries(sent.data.plan.newSets.map((set) => [set.code, set.releaseDate > today ? set.releaseDate : null])));
       if (!sent.data.plan.changes) setOutcome({ kind: "success", text: t("catalogueNoChange") });
     } catch (error) {

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { send } from "../../../lib/send";
 import { addToQueue, browserStorage, clearQueues, countQueueAttempt, readQueue, removeFromQueue, retryDelayMs, type PendingEntry, type QueueReader } from "../../../lib/send-queue";
-import { CountChangeAnswer } from "../collection.schema";
+import { CountChangeAnswer, MAX_CHANGES } from "../collection.schema";
 
 /** A count change not yet saved: the card's new absolute count (sending it twice is harmless). */
 export type PendingCount = PendingEntry & { cardId: string; count: number };
@@ -49,33 +49,49 @@ export function useCountSaver(userId: string, onSaved: () => void) {
     onSavedRef.current = onSaved;
   }, [onSaved]);
 
+  // What is queued: the stored queue, plus changes this page could not store (no storage, or a
+  // full or refusing one) kept in memory so they are still sent.
   const queued = useCallback((): PendingCount[] => {
     const storage = browserStorage();
-    return storage ? readQueue(storage, key, readCount) : memory.current;
+    return storage ? [...readQueue(storage, key, readCount), ...memory.current] : memory.current;
   }, [key]);
 
   const flush = useCallback(async (): Promise<void> => {
     if (inFlight.current) return;
     if (timer.current) clearTimeout(timer.current);
     timer.current = null;
-    const batch = queued();
-    if (!batch.length) {
+    const all = queued();
+    if (!all.length) {
       setState({ kind: "idle" });
       return;
     }
+    // Counts are absolute: a card's last queued count is the one to send, and one request carries
+    // at most MAX_CHANGES cards (the rest go next), so no number of taps is ever too many.
+    const lastOf = new Map<string, PendingCount>();
+    const batch: PendingCount[] = [];
+    for (const entry of all) {
+      if (!lastOf.has(entry.cardId) && lastOf.size >= MAX_CHANGES) continue;
+      lastOf.set(entry.cardId, entry);
+      batch.push(entry);
+    }
     inFlight.current = true;
-    setState({ kind: "saving", pending: batch.length });
+    setState({ kind: "saving", pending: all.length });
     const storage = browserStorage();
     const ids = batch.map((p) => p.clientId);
     const drop = () => {
       if (storage) removeFromQueue(storage, key, readCount, ids);
-      else memory.current = memory.current.filter((p) => !ids.includes(p.clientId));
+      memory.current = memory.current.filter((p) => !ids.includes(p.clientId));
     };
     let retry = false;
     try {
-      const sent = await send("/api/collection/counts", { json: { changes: batch.map((p) => ({ cardId: p.cardId, count: p.count })) } }, CountChangeAnswer);
+      const sent = await send("/api/collection/counts", { json: { changes: [...lastOf.values()].map((p) => ({ cardId: p.cardId, count: p.count })) } }, CountChangeAnswer);
       if (sent.ok) {
         drop();
+      } else if (sent.status === 401 || sent.status === 403) {
+        // Signed out meanwhile: the changes stay queued for when this player signs in again.
+        setState({ kind: "refused", message: sent.refusal?.message ?? `HTTP ${sent.status}` });
+        inFlight.current = false;
+        return;
       } else if (sent.status === 429 || sent.status >= 500 || sent.status === 0) {
         retry = true;
       } else {
@@ -92,8 +108,8 @@ export function useCountSaver(userId: string, onSaved: () => void) {
     }
     inFlight.current = false;
     if (retry) {
-      const after = storage ? countQueueAttempt(storage, key, readCount, ids) : batch.map((p) => ({ ...p, attempts: p.attempts + 1 }));
-      if (!storage) memory.current = after;
+      memory.current = memory.current.map((p) => (ids.includes(p.clientId) ? { ...p, attempts: p.attempts + 1 } : p));
+      const after = [...(storage ? countQueueAttempt(storage, key, readCount, ids) : []), ...memory.current];
       const attempts = Math.max(0, ...after.map((p) => p.attempts));
       const offline = typeof navigator !== "undefined" && navigator.onLine === false;
       setState({ kind: offline ? "offline" : attempts >= TRIES_BEFORE_WARNING ? "retrying" : "saving", pending: after.length });
@@ -116,7 +132,10 @@ export function useCountSaver(userId: string, onSaved: () => void) {
       const entries = changes.map((c, i) => ({ clientId: newClientId(), cardId: c.cardId, count: c.count, attempts: 0, queuedAt: now + i / 1000 }));
       const storage = browserStorage();
       if (storage) addToQueue(storage, key, readCount, ...entries);
-      else memory.current = [...memory.current, ...entries];
+      // A storage that did not take them (full, or refusing writes): they are kept in memory.
+      const stored = storage ? new Set(readQueue(storage, key, readCount).map((p) => p.clientId)) : new Set<string>();
+      const unstored = entries.filter((e) => !stored.has(e.clientId));
+      if (unstored.length) memory.current = [...memory.current, ...unstored];
       setOverrides((old) => {
         const next = new Map(old);
         for (const c of changes) next.set(c.cardId, c.count);
