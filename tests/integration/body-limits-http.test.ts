@@ -10,6 +10,8 @@ import { loadEnv } from "../../app/lib/env.server";
 import * as adminArticles from "../../app/routes/api.admin.articles";
 import * as adminArticle from "../../app/routes/api.admin.articles.$id";
 import * as cardsImport from "../../app/routes/api.admin.cards.import";
+import * as cardsCatalogue from "../../app/routes/api.admin.cards.catalogue";
+import * as collectionImport from "../../app/routes/api.collection.import";
 import * as adminDecks from "../../app/routes/api.admin.decks";
 import * as seoSuggest from "../../app/routes/api.admin.seo.suggest";
 import * as settings from "../../app/routes/api.admin.settings";
@@ -44,6 +46,8 @@ beforeAll(async () => {
       "api/admin/articles": adminArticles,
       "api/admin/articles/:id": adminArticle,
       "api/admin/cards/import": cardsImport,
+      "api/admin/cards/catalogue": cardsCatalogue,
+      "api/collection/import": collectionImport,
       "api/admin/decks": adminDecks,
       "api/admin/seo/suggest": seoSuggest,
       "api/admin/settings": settings,
@@ -98,10 +102,14 @@ function jsonOf(bytes: number): Buffer {
 // Entries whose path is a concrete URL here (prefix entries are checked through one of their URLs).
 const URL_OF: Record<string, string> = { "/api/admin/articles/": "/api/admin/articles/00000000-0000-0000-0000-000000000000", "/api/auth/": "/api/auth/sign-in/email" };
 
+/** Routes that take only a multipart body (a JSON body is refused before it is read). */
+const MULTIPART_ONLY = new Set(["/api/collection/import"]);
+
 describe("body limits through Express", () => {
   it.each(BODY_LIMITS.map((limit) => [limit.path, limit] as const))("%s: the limit reaches the route, a byte more is refused at the edge", async (_path, limit) => {
     const url = URL_OF[limit.path] ?? limit.path;
-    const type = url === "/login" || url === "/signup" ? "application/x-www-form-urlencoded" : "application/json";
+    const type =
+      url === "/login" || url === "/signup" ? "application/x-www-form-urlencoded" : MULTIPART_ONLY.has(url) ? "multipart/form-data; boundary=limit" : "application/json";
     const within = await send(url, type === "application/json" ? jsonOf(limit.maxBytes) : Buffer.from(`email=${"x".repeat(limit.maxBytes - 6)}`), { type });
     expect(within.status, within.body.slice(0, 200)).not.toBe(413);
     expect(within.status).toBeLessThan(500);
@@ -114,8 +122,8 @@ describe("body limits through Express", () => {
     "%s: a chunked body past the limit is stopped while it streams",
     async (_path, limit) => {
       const url = URL_OF[limit.path] ?? limit.path;
-      // The uploads route reads multipart; the others JSON.
-      const type = url === "/api/admin/uploads" ? "multipart/form-data; boundary=limit" : "application/json";
+      // The uploads and the collection import read multipart; the others JSON.
+      const type = url === "/api/admin/uploads" || MULTIPART_ONLY.has(url) ? "multipart/form-data; boundary=limit" : "application/json";
       const answer = await send(url, jsonOf(limit.maxBytes + 64 * 1024), { chunked: true, type });
       expect(answer.status).toBe(413);
     },
