@@ -261,7 +261,7 @@ export async function publicCollectionProgress(db: Db, userId: string): Promise<
 /** A CSV field, quoted when needed; a leading = + - @ is defused (spreadsheet formulas). */
 function csvField(value: string | number): string {
   const text = String(value);
-  const safe = /^[=+\-@]/.test(text) ? `'${text}` : text;
+  const safe = /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
   return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 }
 
