@@ -238,7 +238,8 @@ describe("admin カード管理", () => {
     const tag = suffix();
     const csv = `name,rarity,imageUrl\r\nイーブイ${tag},◇◇,\r\n"<b>太字</b>${tag}",★,\r\n`;
     const sjis = encodeShiftJis(csv);
-    await page.getByLabel("タイトル（パックID）").fill("palkia");
+    // The pack is chosen from the existing packs (the import form's chooser; the imported-cards list has its own).
+    await page.locator('select[name="title"]').selectOption("palkia");
     await page.getByLabel("CSVファイル").setInputFiles({ name: "cards.csv", mimeType: "text/csv", buffer: sjis });
     await submit.click();
     await page.getByText("2件のカードを登録しました").waitFor();
