@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { Db } from "../../db/client.server";
 import { rowsOf } from "../../db/sql.server";
+import { csvLine } from "../../lib/csv";
 import { outboxFigures, type OutboxFigures } from "../outbox/outbox-figures.server";
 import { pageKindOf } from "./classify.server";
 import { AnalyticsError } from "./errors";
@@ -406,11 +407,5 @@ export async function exportCsv(db: Db, period: Period): Promise<string> {
       ) x order by part, dim, case when part = 0 then value end, visitors desc, value`,
   );
   const columns = ["dim", "value", "visitors", "visits", "pageviews", "entries", "exits", "bounces", "duration_s", "engaged_ms", "posted_visitors", "traded_visitors"];
-  const cell = (v: unknown) => {
-    const s = String(v ?? "");
-    // Quote everything that needs it, and defuse spreadsheet formulas (=, +, -, @ at the start).
-    const safe = /^[=+\-@\t\r]/.test(s) ? `'${s}` : s;
-    return /[",\n\r]/.test(safe) || safe !== s ? `"${safe.replace(/"/g, '""')}"` : safe;
-  };
-  return [columns.join(","), ...rows.map((r) => columns.map((c) => cell(r[c])).join(","))].join("\r\n") + "\r\n";
+  return [columns.join(","), ...rows.map((r) => csvLine(columns.map((c) => r[c])))].join("\r\n") + "\r\n";
 }

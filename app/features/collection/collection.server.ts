@@ -2,6 +2,7 @@ import { CsvError, parse } from "csv-parse/sync";
 import { sql } from "drizzle-orm";
 import type { Db } from "../../db/client.server";
 import { rowsOf, type Queryable } from "../../db/sql.server";
+import { csvLine } from "../../lib/csv";
 import { databaseLimit } from "../../lib/rate-limit.server";
 import { cardFaceOf, cardIndex, compareCards, rememberCatalogueList, type CardIndex, type IndexedCard } from "../cards/card-index.server";
 import { searchTerms } from "../cards/cards.server";
@@ -258,13 +259,6 @@ export async function publicCollectionProgress(db: Db, userId: string): Promise<
 // ---------------------------------------------------------------------------------------------
 // CSV
 
-/** A CSV field, quoted when needed; a leading = + - @ is defused (spreadsheet formulas). */
-function csvField(value: string | number): string {
-  const text = String(value);
-  const safe = /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
-  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
-}
-
 /** The owned cards as rows (set, number, name, rarity, count), in set and number order: the export and the account export. */
 export async function collectionRows(db: Queryable, userId: string): Promise<{ cardId: string; set: string; number: number | null; name: string; nameEn: string; rarity: string; count: number; updatedAt: string }[]> {
   const rows = await rowsOf<{ card_id: string; set_code: string | null; number: number | null; name: string; name_en: string; rarity: string; count: number; updated_at: Date | string }>(
@@ -292,7 +286,7 @@ export async function collectionRows(db: Queryable, userId: string): Promise<{ c
 export async function exportCollectionCsv(db: Queryable, userId: string): Promise<string> {
   const rows = await collectionRows(db, userId);
   const lines = [["set", "number", "name", "rarity", "count"], ...rows.map((r) => [r.set, r.number ?? "", r.name, r.rarity, r.count])];
-  return `\uFEFF${lines.map((line) => line.map(csvField).join(",")).join("\r\n")}\r\n`;
+  return `\uFEFF${lines.map(csvLine).join("\r\n")}\r\n`;
 }
 
 const headerKey = (cell: string) => cell.replace(/^\uFEFF/, "").normalize("NFKC").replace(/[\s_-]+/g, "").toLowerCase();

@@ -2,6 +2,7 @@ import { inArray } from "drizzle-orm";
 import type { Db } from "../../db/client.server";
 import { cards } from "../../db/schema/index";
 import { cardPrint } from "../../lib/card-print";
+import { csvLine } from "../../lib/csv";
 import type { Env } from "../../lib/env.server";
 import { translate, type Locale } from "../../lib/i18n";
 import { tokyoDateTimeSeconds } from "../../lib/tokyo-time";
@@ -54,11 +55,6 @@ export async function accountSummaryCsv(db: Db, env: Env, userId: string, locale
     const print = [owned.set, owned.number === null ? "" : String(owned.number).padStart(3, "0")].filter(Boolean).join(" ");
     rows.push([t("summaryCollection"), when(owned.updatedAt), `${[name, owned.rarity, print].filter(Boolean).join(" ")} ×${owned.count}`]);
   }
-  return `\uFEFF${rows.map((row) => row.map(csvField).join(",")).join("\r\n")}\r\n`;
+  return `\uFEFF${rows.map(csvLine).join("\r\n")}\r\n`;
 }
 
-/** A CSV field, quoted when it holds a comma, a quote or a line break; a leading = + - @ is defused (spreadsheet formulas). */
-function csvField(value: string): string {
-  const safe = /^[=+\-@]/.test(value) ? `'${value}` : value;
-  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
-}
