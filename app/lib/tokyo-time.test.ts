@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isIsoInstant, relativeTime, tokyoDateTime, tokyoDateTimeSeconds, tokyoLocalToIso, tokyoLongDate, tokyoToday } from "./tokyo-time";
+import { isIsoInstant, relativeTime, tokyoDateTime, tokyoDateTimeSeconds, tokyoLocalToIso, tokyoLongDate, tokyoDay } from "./tokyo-time";
 
 describe("offer times", () => {
   const now = "2026-01-10T12:00:00.000Z";
@@ -52,9 +52,9 @@ describe("isIsoInstant", () => {
   });
 });
 
-describe("tokyoToday", () => {
+describe("tokyoDay", () => {
   it("is Japan's date, a day ahead of UTC's from 15:00 UTC", () => {
-    expect(tokyoToday(Date.parse("2026-12-06T14:59:59Z"))).toBe("2026-12-06");
-    expect(tokyoToday(Date.parse("2026-12-06T15:00:00Z"))).toBe("2026-12-07");
+    expect(tokyoDay(Date.parse("2026-12-06T14:59:59Z"))).toBe("2026-12-06");
+    expect(tokyoDay(Date.parse("2026-12-06T15:00:00Z"))).toBe("2026-12-07");
   });
 });

@@ -123,7 +123,7 @@ export function isIsoInstant(value: string): boolean {
   return !Number.isNaN(time) && new Date(time).toISOString() === value;
 }
 
-/** Today's date in Japan as YYYY-MM-DD (Japan has no daylight saving time), in the browser as on the server. */
-export function tokyoToday(now: number = Date.now()): string {
-  return new Date(now + 9 * 3_600_000).toISOString().slice(0, 10);
+/** The Asia/Tokyo calendar day of a moment (default: now) as YYYY-MM-DD — Japan has no daylight saving time — in the browser as on the server. */
+export function tokyoDay(at: Date | number = Date.now()): string {
+  return new Date(new Date(at).getTime() + 9 * 3_600_000).toISOString().slice(0, 10);
 }

@@ -3,6 +3,7 @@ import { sql } from "drizzle-orm";
 import type { Db } from "../../db/client.server";
 import { rowsOf } from "../../db/sql.server";
 import { createCache, scopeOf } from "../../lib/cache.server";
+import { tokyoDay } from "../../lib/tokyo-time";
 
 /**
  * Visitors are counted the way Plausible does: hash(daily salt, IP, user agent, site). The salt of
@@ -13,10 +14,8 @@ import { createCache, scopeOf } from "../../lib/cache.server";
 const DAY_MS = 86_400_000;
 const TOKYO_OFFSET_MS = 9 * 3_600_000;
 
-/** The Asia/Tokyo calendar day of a moment, as YYYY-MM-DD (Japan has no daylight saving time). */
-export function tokyoDay(at: Date | number = Date.now()): string {
-  return new Date(new Date(at).getTime() + TOKYO_OFFSET_MS).toISOString().slice(0, 10);
-}
+/** The Asia/Tokyo calendar day of a moment: the site's one rule (lib/tokyo-time), which the browser uses too. */
+export { tokyoDay };
 
 /** The moment a Tokyo day starts (00:00 JST). */
 export function tokyoDayStart(day: string): Date {

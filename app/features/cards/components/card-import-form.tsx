@@ -7,11 +7,11 @@ import { useT } from "../../../lib/i18n";
 import { decodeCsvBytes } from "../csv-encoding";
 import { cardAdminMessages } from "../admin-messages";
 import { CardNameCorrectionForm, CatalogueUpdatePanel } from "./catalogue-update-panel";
+import { OutcomeLine, type Outcome } from "../../../components/ui/outcome-line";
 
 // Same limit as the server (import.server.ts): refuse before uploading.
 const MAX_FILE_BYTES = 5 * 1024 * 1024;
 
-type Outcome = { kind: "success" | "error"; text: string } | null;
 
 /**
  * Admin カード管理 tab (docs/product-rules.md §2 item 4): pack id as the title, a CSV file, and a button
@@ -114,13 +114,7 @@ export function CardImportForm({ packs = [] }: { packs?: CardsTabData["packs"] }
         <SubmitButton pending={busy} pendingText={t("importBusy")}>
           {t("importSubmit")}
         </SubmitButton>
-        <div aria-live="polite">
-          {outcome ? (
-            <p role={outcome.kind === "error" ? "alert" : "status"} className={outcome.kind === "error" ? "whitespace-pre-line font-medium text-red-700" : "font-medium text-green-800"}>
-              {outcome.text}
-            </p>
-          ) : null}
-        </div>
+        <OutcomeLine outcome={outcome} multiline />
       </form>
     </section>
   );
@@ -191,13 +185,7 @@ function ImportedCardsList({ packs }: { packs: CardsTabData["packs"] }) {
             </li>
           ))}
         </ul>
-        <div aria-live="polite">
-          {outcome ? (
-            <p role={outcome.kind === "error" ? "alert" : "status"} className={outcome.kind === "error" ? "font-medium text-red-700" : "font-medium text-green-800"}>
-              {outcome.text}
-            </p>
-          ) : null}
-        </div>
+        <OutcomeLine outcome={outcome} />
       </div>
     </section>
   );

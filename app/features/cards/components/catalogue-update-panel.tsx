@@ -6,7 +6,8 @@ import { SubmitButton } from "../../../components/ui/submit-button";
 import { useT } from "../../../lib/i18n";
 import { decodeCsvBytes } from "../csv-encoding";
 import { cardAdminMessages } from "../admin-messages";
-import { tokyoToday } from "../../../lib/tokyo-time";
+import { tokyoDay } from "../../../lib/tokyo-time";
+import { OutcomeLine, type Outcome } from "../../../components/ui/outcome-line";
 
 const PlanSchema = z.looseObject({
   newSets: z.array(z.object({ code: z.string(), nameJa: z.string(), releaseDate: z.string(), cards: z.number() })),
@@ -23,7 +24,6 @@ type Plan = z.infer<typeof PlanSchema>;
 const PreviewAnswer = z.object({ plan: PlanSchema, digest: z.string() });
 const ApplyAnswer = z.object({ plan: PlanSchema });
 
-type Outcome = { kind: "success" | "error"; text: string } | null;
 
 /** カタログ更新 (カード管理): choose files → プレビュー (nothing written) → 適用 the previewed plan. */
 export function CatalogueUpdatePanel() {
@@ -58,7 +58,7 @@ export function CatalogueUpdatePanel() {
       if (!sent.ok) throw new Error(sent.refusal?.message || t("importUploadFailed"));
       setFiles(read);
       setPreview(sent.data);
-      const today = tokyoToday();
+      const today = tokyoDay();
       // A set released later than today (in Japan, as the server counts) is held until its release date unless the admin says otherwise.
       setHolds(Object.fromEntries(sent.data.plan.newSets.map((set) => [set.code, set.releaseDate > today ? set.releaseDate : null])));
       if (!sent.data.plan.changes) setOutcome({ kind: "success", text: t("catalogueNoChange") });
@@ -152,13 +152,7 @@ export function CatalogueUpdatePanel() {
           </SubmitButton>
         </form>
       ) : null}
-      <div aria-live="polite">
-        {outcome ? (
-          <p role={outcome.kind === "error" ? "alert" : "status"} className={outcome.kind === "error" ? "font-medium text-red-700" : "font-medium text-green-800"}>
-            {outcome.text}
-          </p>
-        ) : null}
-      </div>
+      <OutcomeLine outcome={outcome} />
     </section>
   );
 }
@@ -195,13 +189,7 @@ export function CardNameCorrectionForm() {
         <SubmitButton pending={busy} pendingText={t("importBusy")}>
           {t("namesSubmit")}
         </SubmitButton>
-        <div aria-live="polite">
-          {outcome ? (
-            <p role={outcome.kind === "error" ? "alert" : "status"} className={outcome.kind === "error" ? "font-medium text-red-700" : "font-medium text-green-800"}>
-              {outcome.text}
-            </p>
-          ) : null}
-        </div>
+        <OutcomeLine outcome={outcome} />
       </form>
     </section>
   );
