@@ -1,12 +1,12 @@
 import { randomBytes } from "node:crypto";
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { readCatalogue } from "../../app/features/cards/catalogue.server";
+import { signInAdmin } from "../support/e2e-admins";
 import { launchBrowser, newContext, PHONE, seriousA11yViolations, watchConsole } from "../support/browser";
 
 const baseUrl = inject("baseUrl");
 // The e2e server makes this address an administrator (global-setup.ts ADMIN_EMAILS).
-const ADMIN = { email: "admin-e2e@example.com", password: "admin-e2e-password", name: "管理者" };
 // Screenshots for the closing note: never inside the repository.
 const SHOTS = process.env.CARD_FACES_SHOTS ?? null;
 const VIEWPORTS = [
@@ -22,12 +22,6 @@ let articleSlug: string;
 let articleTitle: string;
 let deckSlug: string;
 
-async function signIn(context: BrowserContext) {
-  const up = await context.request.post(`${baseUrl}/api/auth/sign-up/email`, { data: ADMIN, headers: { origin: baseUrl } });
-  if (up.ok()) return;
-  const signedIn = await context.request.post(`${baseUrl}/api/auth/sign-in/email`, { data: { email: ADMIN.email, password: ADMIN.password }, headers: { origin: baseUrl } });
-  expect(signedIn.ok(), await signedIn.text()).toBe(true);
-}
 
 async function shot(page: Page, name: string) {
   if (SHOTS) await page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true });
@@ -36,7 +30,7 @@ async function shot(page: Page, name: string) {
 beforeAll(async () => {
   browser = await launchBrowser();
   const context = await newContext(browser);
-  await signIn(context);
+  await signInAdmin(context, baseUrl);
   const tag = randomBytes(3).toString("hex");
   articleTitle = `カードブロックの記事${tag}`;
   // ゼニガメ A1 053 (水), フシギダネ A1 001 (草) and a trainer, between paragraphs; A1-999 does not exist.
@@ -178,7 +172,7 @@ describe("card blocks and card facts everywhere", () => {
   it("the card picker's details show the chosen card's type, HP and attacks, as the card page does", async () => {
     for (const viewport of VIEWPORTS) {
       const context = await newContext(browser, viewport.options);
-      await signIn(context);
+      await signInAdmin(context, baseUrl);
       const page = await context.newPage();
       const problems = watchConsole(page);
       await page.goto(`${baseUrl}/admin`);

@@ -2,13 +2,13 @@ import AxeBuilder from "@axe-core/playwright";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import type { Browser, BrowserContext } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { signInAdmin } from "../support/e2e-admins";
 import { launchBrowser, newContext, PHONE, watchConsole } from "../support/browser";
 
 const baseUrl = inject("baseUrl");
 // An administrator on the e2e server (global-setup.ts ADMIN_EMAILS).
-const ADMIN = { email: "admin-e2e@example.com", password: "admin-e2e-password", name: "管理者" };
 const SHOTS = process.env.SHOTS_DIR ?? mkdtempSync(path.join(tmpdir(), "catalogue-update-shots-"));
 const DIST = path.resolve("catalogue/pokemon-tcg-pocket-database/dist");
 
@@ -31,17 +31,11 @@ afterAll(async () => {
   await browser?.close();
 });
 
-async function signIn(context: BrowserContext) {
-  const up = await context.request.post(`${baseUrl}/api/auth/sign-up/email`, { data: ADMIN, headers: { origin: baseUrl } });
-  if (up.ok()) return;
-  const signInResponse = await context.request.post(`${baseUrl}/api/auth/sign-in/email`, { data: { email: ADMIN.email, password: ADMIN.password }, headers: { origin: baseUrl } });
-  expect(signInResponse.ok(), await signInResponse.text()).toBe(true);
-}
 
 describe("カタログ更新 in カード管理", () => {
   it("previews a copy with one set removed and one card renamed, applies it, keeps the set, and says 変更はありません the second time", async () => {
     const context = await newContext(browser, { viewport: { width: 1280, height: 900 } });
-    await signIn(context);
+    await signInAdmin(context, baseUrl);
     const page = await context.newPage();
     const problems = watchConsole(page);
     await page.goto(`${baseUrl}/admin?tab=cards`);
@@ -70,7 +64,7 @@ describe("カタログ更新 in カード管理", () => {
 
   it("on a phone, a CSV row naming an existing print updates it: the pack's card count stays", async () => {
     const context = await newContext(browser, PHONE);
-    await signIn(context);
+    await signInAdmin(context, baseUrl);
     const page = await context.newPage();
     // Two limits: two URLs, so the second count is not the first one's cached answer.
     const count = async (limit: number) => ((await (await context.request.get(`${baseUrl}/api/cards?pack=charizard&limit=${limit}`)).json()) as { total?: number }).total;
