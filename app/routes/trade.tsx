@@ -59,6 +59,8 @@ export const loader = withPageErrors(async function loader({ request, params, co
   const names = (cards: { name: string }[]) => cards.map((c) => c.name).join("・");
   // The ほしい buttons on the cards this offer gives (not on the reader's own offer; null: signed out).
   const wantedCardIds = isOwner ? [] : viewer ? await wantedAmong(context.db, viewer.id, offer.give.map((c) => c.cardId)) : null;
+  // The owner's response record and 図鑑の埋まり具合 (only when the owner chose to show it) read together.
+  const [ownerRecord, ownerProgress] = await Promise.all([responseRecord(context.db, offer.ownerId), publicCollectionProgress(context.db, offer.ownerId)]);
   return {
     now: new Date().toISOString(),
     offer,
@@ -73,9 +75,8 @@ export const loader = withPageErrors(async function loader({ request, params, co
     ruleClosed,
     wantedCardIds,
     returnTo: url.pathname,
-    ownerRecord: await responseRecord(context.db, offer.ownerId),
-    // 図鑑の埋まり具合, only when the owner chose to show it (private by default).
-    ownerProgress: await publicCollectionProgress(context.db, offer.ownerId),
+    ownerRecord,
+    ownerProgress,
     shareImage: shareImagePath("offer", offer.id, offerShareModel(offer)),
     title: translate(tradesMessages, locale, isDeletedUser(offer.ownerName) ? "offerTitleDeleted" : "offerTitle", { name: shownName(offer.ownerName, locale) }),
     description: translate(tradesMessages, locale, "offerDescription", {
