@@ -24,6 +24,12 @@ export function launchBrowser(): Promise<Browser> {
 export const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 };
 
 /**
+ * The line Chromium itself logs for a page's chat socket while the browser is offline (DevTools'
+ * network emulation): expected in a test that takes a page offline, nowhere else.
+ */
+export const OFFLINE_SOCKET_FAILURE = /^error: WebSocket connection to '[^']+' failed: .*net::ERR_INTERNET_DISCONNECTED$/;
+
+/**
  * Collects console errors and page errors so a test can fail on them (CONVENTIONS.md: a
  * console error during a test is a failure unless expected). Failed image loads are expected:
  * card images are not available offline and fall back to placeholders.
