@@ -19,7 +19,8 @@
 import autocannon, { type Options as LoadOptions } from "autocannon";
 import { sql } from "drizzle-orm";
 import { startServer } from "../tests/support/server";
-import { analyticsTabData, exportCsv, periodFromParams, realtime, topPages, tradeFunnel } from "../app/features/analytics/dashboard.server";
+import { AnalyticsQuerySchema, analyticsTabData, exportCsv, periodOf, realtime, topPages, tradeFunnel } from "../app/features/analytics/dashboard.server";
+import { parseQuery } from "../app/lib/query";
 import { computeDay } from "../app/features/analytics/rollup.server";
 import { addDays, tokyoDay } from "../app/features/analytics/salt.server";
 import { ensurePartitions } from "../app/features/analytics/partitions.server";
@@ -143,12 +144,12 @@ try {
   const rollupS = (Date.now() - t1) / 1000;
   console.log(`\ndashboard over ${events.toLocaleString("en")} generated events (${days} days): generated in ${generatedS.toFixed(0)} s, rolled up in ${rollupS.toFixed(0)} s (${(rollupS / (days + 1)).toFixed(2)} s per day)`);
   const health = { running: false, buffered: 0, written: 0, dropped: 0, failedBatches: 0, lastFlushAt: null, lastRollupAt: null, collected: {}, operations: null, deliveries: { sent: 0, retried: 0, failed: 0 } };
-  const quarter = periodFromParams(new URLSearchParams({ range: "90d" })).period;
+  const quarter = periodOf(parseQuery(new URLSearchParams({ range: "90d" }), AnalyticsQuerySchema)).period;
   const cases: [string, () => Promise<unknown>][] = [
-    ["tab, 7 days", () => analyticsTabData(db, new URLSearchParams({ range: "7d" }), health)],
-    ["tab, 30 days", () => analyticsTabData(db, new URLSearchParams({ range: "30d" }), health)],
-    ["tab, 90 days", () => analyticsTabData(db, new URLSearchParams({ range: "90d" }), health)],
-    ["tab, 90 d, direct", () => analyticsTabData(db, new URLSearchParams({ range: "90d", channel: "direct" }), health)],
+    ["tab, 7 days", () => analyticsTabData(db, parseQuery(new URLSearchParams({ range: "7d" }), AnalyticsQuerySchema), health)],
+    ["tab, 30 days", () => analyticsTabData(db, parseQuery(new URLSearchParams({ range: "30d" }), AnalyticsQuerySchema), health)],
+    ["tab, 90 days", () => analyticsTabData(db, parseQuery(new URLSearchParams({ range: "90d" }), AnalyticsQuerySchema), health)],
+    ["tab, 90 d, direct", () => analyticsTabData(db, parseQuery(new URLSearchParams({ range: "90d", channel: "direct" }), AnalyticsQuerySchema), health)],
     ["CSV, 90 days", () => exportCsv(db, quarter)],
     // Parts of the tab alone (the tab runs them at once): the slowest ones.
     ["  top pages, 90 d", () => topPages(db, quarter)],

@@ -3,6 +3,7 @@ import { bodyLimitFor, formatBytes } from "./body-limits";
 import { pageUrlOf } from "./data-url";
 import { AppError } from "./errors";
 import { defineMessages } from "./i18n";
+import { parseQuery } from "./query";
 import { parseInput, type ParseOptions } from "./validation";
 import type { z } from "./zod";
 
@@ -69,6 +70,14 @@ export async function readInput<S extends z.ZodType, K extends string = never>(r
 /** The query string as an object (a repeated parameter becomes a list), without React Router's own `_routes`. */
 export function queryOf(request: Request): Record<string, string | string[]> {
   return entriesToObject(pageUrlOf(request).searchParams);
+}
+
+/**
+ * The request's query through `schema`, whatever the method (an action's `?token=` too): the edge's
+ * one query reader (lib/query.ts says how a page's and an endpoint's schema differ).
+ */
+export function readQuery<S extends z.ZodType, K extends string = never>(request: Request, schema: S, options: ParseOptions<K> = {}): z.output<S> {
+  return parseQuery(pageUrlOf(request).searchParams, schema, options);
 }
 
 async function readRaw(request: Request, options: ReadOptions<string>): Promise<unknown> {

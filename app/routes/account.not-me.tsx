@@ -9,7 +9,8 @@ import { readFormData } from "../lib/forms.server";
 import { translate, useT } from "../lib/i18n";
 import { seoMeta } from "../lib/seo";
 import type { Route } from "./+types/account.not-me";
-import { pageUrlOf } from "../lib/data-url";
+import { readQuery } from "../lib/input.server";
+import { z } from "../lib/zod";
 
 export const meta: Route.MetaFunction = (args) => {
   const locale = localeOfMatches(args.matches);
@@ -23,9 +24,11 @@ export const meta: Route.MetaFunction = (args) => {
  * mails a password-reset link to the address the account is at afterwards. No session is needed:
  * the signed token names the account.
  */
+/** The mailed link's query: `?token=` (none reads as an empty one, which is no valid link). */
+const TokenQuerySchema = z.object({ token: z.string().catch("") });
+
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const url = pageUrlOf(request);
-  const token = url.searchParams.get("token") ?? "";
+  const { token } = readQuery(request, TokenQuerySchema);
   return { token, ...(await notMeLink(context.db, context.env, token)) };
 }
 

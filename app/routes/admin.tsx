@@ -4,13 +4,13 @@ import { localeOfMatches } from "../components/layout/meta-locale";
 import { AdminGuardError } from "../features/admin/components/admin-guard-error";
 import { adminMessages } from "../features/admin/messages";
 import { ADMIN_TAB_DATA } from "../features/admin/tab-data.server";
-import { ADMIN_TABS, adminTabFromUrl } from "../features/admin/tabs";
+import { ADMIN_TABS, AdminTabQuerySchema } from "../features/admin/tabs";
 import { requireAdmin } from "../features/users/session.server";
 import { translate, useT } from "../lib/i18n";
 import { seoMeta } from "../lib/seo";
 import { requestLog } from "../lib/logger.server";
 import type { Route } from "./+types/admin";
-import { pageUrlOf } from "../lib/data-url";
+import { readQuery } from "../lib/input.server";
 
 export const meta: Route.MetaFunction = (args) => {
   const locale = localeOfMatches(args.matches);
@@ -23,13 +23,12 @@ export const meta: Route.MetaFunction = (args) => {
 };
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const url = pageUrlOf(request);
   // 401 / 403 before anything of the admin data is read (docs/product-rules.md §6).
   const viewer = await requireAdmin(request, context);
-  const tab = adminTabFromUrl(url);
+  const { tab } = readQuery(request, AdminTabQuerySchema);
   const load = ADMIN_TAB_DATA[tab];
   // Each tab loads its data only when it is selected (docs/product-rules.md §4).
-  const tabData = load ? await load({ db: context.db, viewer, url, request, log: requestLog(context) }) : null;
+  const tabData = load ? await load({ db: context.db, viewer, request, log: requestLog(context) }) : null;
   return { tab, tabData };
 }
 

@@ -1,12 +1,13 @@
-import { exportCsv, periodFromParams } from "../features/analytics/dashboard.server";
+import { AnalyticsQuerySchema, exportCsv, periodOf } from "../features/analytics/dashboard.server";
 import { requireApiAdmin } from "../features/users/session.server";
 import { withJsonErrors } from "../lib/api.server";
+import { readQuery } from "../lib/input.server";
 import type { Route } from "./+types/api.admin.analytics.export";
 
 /** GET /api/admin/analytics/export?range=&from=&to= → the period's rollups as CSV (UTF-8 with BOM for Excel). */
 export const loader = withJsonErrors(async function loader({ request, context }: Route.LoaderArgs) {
   await requireApiAdmin(request, context);
-  const { period } = periodFromParams(new URL(request.url).searchParams);
+  const { period } = periodOf(readQuery(request, AnalyticsQuerySchema));
   const csv = await exportCsv(context.db, period);
   return new Response(`\uFEFF${csv}`, {
     headers: {

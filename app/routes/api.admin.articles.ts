@@ -4,11 +4,13 @@ import { methodNotAllowed, NO_STORE, parseArticleBody } from "../features/articl
 import { requireApiAdmin } from "../features/users/session.server";
 import { withJsonErrors } from "../lib/api.server";
 import type { Route } from "./+types/api.admin.articles";
+import { readQuery } from "../lib/input.server";
+import { z } from "../lib/zod";
 
 /** GET /api/admin/articles?q= — every article (any state), newest first; admins only. */
 export const loader = withJsonErrors(async function loader({ request, context }: Route.LoaderArgs) {
   await requireApiAdmin(request, context);
-  const q = new URL(request.url).searchParams.get("q");
+  const { q } = readQuery(request, z.object({ q: z.string().optional() }));
   return Response.json({ articles: await listAdminArticles(context.db, { q }) }, { headers: NO_STORE });
 });
 

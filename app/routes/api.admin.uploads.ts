@@ -11,6 +11,7 @@ import { z } from "../lib/zod";
 // The two fields, checked below with the uploads' own refusals (no_file, bad_folder).
 const UploadFormSchema = z.object({ file: z.unknown(), folder: z.unknown() });
 import type { Route } from "./+types/api.admin.uploads";
+import { readQuery } from "../lib/input.server";
 
 /**
  * POST /api/admin/uploads (multipart: `file`, optional `folder`) → 201 `{"url","width","height"}`
@@ -46,10 +47,13 @@ export const action = withJsonErrors(async function action({ request, context }:
   return Response.json(result, { status: 201 });
 });
 
+/** `?limit=` how many (a whole number; anything else the default 30; the service caps it). */
+const RecentUploadsQuerySchema = z.object({ limit: z.coerce.number().int().catch(30) });
+
 /** GET /api/admin/uploads?limit= → the newest uploads, for reuse. */
 export const loader = withJsonErrors(async function loader({ request, context }: Route.LoaderArgs) {
   await requireApiAdmin(request, context);
-  const limit = Number(new URL(request.url).searchParams.get("limit") ?? "30");
-  const items = await listRecentUploads(context.db, uploadStore(context.env), Number.isInteger(limit) ? limit : 30);
+  const { limit } = readQuery(request, RecentUploadsQuerySchema);
+  const items = await listRecentUploads(context.db, uploadStore(context.env), limit);
   return Response.json({ items }, { headers: { "Cache-Control": "private, no-store" } });
 });

@@ -9,6 +9,8 @@ import { localeFromRequest } from "../lib/i18n";
 import { readInput } from "../lib/input.server";
 import { pushMessages } from "../features/push/messages";
 import type { Route } from "./+types/api.notifications.settings";
+import { readQuery } from "../lib/input.server";
+import { z } from "../lib/zod";
 
 /**
  * GET /api/notifications/settings[?endpoint=…] → {kinds, channels, quiet, previews, mailDelaySeconds,
@@ -16,10 +18,13 @@ import type { Route } from "./+types/api.notifications.settings";
  * long a notification waits unread before it is mailed (NOTIFICATION_MAIL_DELAY_SECONDS); thisDevice says whether the browser's push
  * endpoint (the query) is registered to the viewer (false without one). PUT with {channels, quiet, previews?} saves them (quiet hours in JST, HH:MM).
  */
+/** `?endpoint=` this browser's push endpoint, to say whether it is registered (longer ones are cut to the stored length). */
+const SettingsQuerySchema = z.object({ endpoint: z.string().optional() });
+
 export const loader = withJsonErrors(async function loader({ request, context }: Route.LoaderArgs) {
   const viewer = await requireApiViewer(request, context);
   const prefs = await getNotificationPreferences(context.db, viewer.id);
-  const endpoint = new URL(request.url).searchParams.get("endpoint");
+  const { endpoint } = readQuery(request, SettingsQuerySchema);
   return Response.json(
     {
       kinds: NOTIFICATION_KINDS,

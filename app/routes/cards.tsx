@@ -13,7 +13,8 @@ import { localeFromRequest, translate, useLocale, useT } from "../lib/i18n";
 import { localeOfMatches } from "../components/layout/meta-locale";
 import { seoMeta } from "../lib/seo";
 import type { Route } from "./+types/cards";
-import { pageUrlOf } from "../lib/data-url";
+import { readQuery } from "../lib/input.server";
+import { z } from "../lib/zod";
 
 const FILTER_LABEL = "block text-sm font-medium";
 
@@ -21,20 +22,33 @@ const FILTER_LABEL = "block text-sm font-medium";
 const DEFAULT_PACK = "dialga";
 const RARITY_CODES = new Set(RARITIES.map((r) => r.code));
 
+/**
+ * The card list's query: an unknown rarity is every rarity, the search is cut at 100 characters, a
+ * page number outside 1–1000 (or none) is the nearest one; the pack and the cursor are checked below.
+ */
+const CardsPageQuerySchema = z.object({
+  pack: z.string().optional(),
+  rarity: z
+    .string()
+    .refine((code) => RARITY_CODES.has(code))
+    .catch(""),
+  q: z
+    .string()
+    .catch("")
+    .transform((q) => q.slice(0, 100)),
+  page: z.string().catch("1").transform((page) => Math.max(1, Math.min(1000, Number.parseInt(page, 10) || 1))),
+  cursor: z.string().optional(),
+});
+
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const url = pageUrlOf(request);
   const locale = localeFromRequest(request);
   // The pack list changes only on import (which clears this cache).
   const packs = await listPacks(context.db);
-  const packParam = url.searchParams.get("pack");
+  const { pack: packParam, rarity, q, page: pageNumber, cursor: cursorParam } = readQuery(request, CardsPageQuerySchema);
   const wanted = canonicalPackId(packParam || DEFAULT_PACK);
   const pack = packs.find((p) => p.id === wanted) ?? (packParam ? undefined : packs[0]);
   if (!pack) throw pageError(new CardError("not_found"), locale);
-  const rarityParam = url.searchParams.get("rarity") ?? "";
-  const rarity = RARITY_CODES.has(rarityParam) ? rarityParam : "";
-  const q = (url.searchParams.get("q") ?? "").slice(0, 100);
-  const pageNumber = Math.max(1, Math.min(1000, Number.parseInt(url.searchParams.get("page") ?? "1", 10) || 1));
-  let cursor = url.searchParams.get("cursor");
+  let cursor = cursorParam ?? null;
   let result;
   try {
     result = await listCards(context.db, { packId: pack.id, q, rarity: rarity || null, limit: DEFAULT_PAGE_SIZE, cursor });

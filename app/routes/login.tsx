@@ -16,7 +16,8 @@ import { readFormData } from "../lib/forms.server";
 import { accountLoginRefusal, authRefusal, watchVerificationMail } from "../features/users/account-auth.server";
 import { ForgotPasswordLink, LoginNotices } from "../features/users/components/login-notices";
 import { LineLoginButton, lineErrorText } from "../features/users/components/line-login-button";
-import { pageUrlOf } from "../lib/data-url";
+import { readQuery } from "../lib/input.server";
+import { RedirectQuerySchema } from "../features/users/redirect-query";
 
 export const meta: Route.MetaFunction = (args) => {
   const locale = localeOfMatches(args.matches);
@@ -24,9 +25,8 @@ export const meta: Route.MetaFunction = (args) => {
 };
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const url = pageUrlOf(request);
   // Already signed in: go where the guard wanted to send them.
-  if (await getViewer(request, context)) throw redirect(safeRedirect(url.searchParams.get("redirectTo")));
+  if (await getViewer(request, context)) throw redirect(safeRedirect(readQuery(request, RedirectQuerySchema).redirectTo));
   return { line: !!context.env.line };
 }
 

@@ -1,5 +1,5 @@
-import { HttpError, pageError } from "../lib/api.server";
-import { InputError } from "../lib/input.server";
+import { HttpError, pageError, withPageErrors } from "../lib/api.server";
+import { InputError, readQuery } from "../lib/input.server";
 import { localeFromRequest } from "../lib/i18n";
 import { Form, Link } from "react-router";
 import { localeOfMatches } from "../components/layout/meta-locale";
@@ -16,23 +16,23 @@ import { readFormData } from "../lib/forms.server";
 import { translate, useT } from "../lib/i18n";
 import { seoMeta } from "../lib/seo";
 import type { Route } from "./+types/notifications";
-import { pageUrlOf } from "../lib/data-url";
+import { z } from "../lib/zod";
 
 export const meta: Route.MetaFunction = (args) => {
   const locale = localeOfMatches(args.matches);
   return seoMeta(args, { title: translate(notificationsMessages, locale, "title"), description: translate(notificationsMessages, locale, "description"), noindex: true });
 };
 
-export async function loader({ request, context }: Route.LoaderArgs) {
-  const url = pageUrlOf(request);
+/** The inbox's query: `?before=` the cursor of the next older page (a damaged one is refused, 400). */
+const NotificationsPageQuerySchema = z.object({ before: NotificationCursorSchema.optional() });
+
+export const loader = withPageErrors(async function loader({ request, context }: Route.LoaderArgs) {
   const viewer = await requireViewer(request, context);
-  const rawCursor = url.searchParams.get("before");
-  const cursor = rawCursor === null ? undefined : NotificationCursorSchema.safeParse(rawCursor);
-  if (cursor && !cursor.success) throw pageError(new InputError("unreadable"), localeFromRequest(request));
+  const { before } = readQuery(request, NotificationsPageQuerySchema);
   // One round trip for the page's reads (docs/decisions/026).
-  const page = await readNotificationsPage(context.db, viewer.id, { before: cursor?.data });
+  const page = await readNotificationsPage(context.db, viewer.id, { before });
   return { ...page, now: new Date().toISOString() };
-}
+});
 
 export async function action({ request, context }: Route.ActionArgs) {
   const viewer = await requireViewer(request, context);

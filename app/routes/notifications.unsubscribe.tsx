@@ -6,7 +6,8 @@ import { turnOffAllMail } from "../features/push/preferences.server";
 import { translate, useT } from "../lib/i18n";
 import { seoMeta } from "../lib/seo";
 import type { Route } from "./+types/notifications.unsubscribe";
-import { pageUrlOf } from "../lib/data-url";
+import { readQuery } from "../lib/input.server";
+import { z } from "../lib/zod";
 
 export function meta(args: Route.MetaArgs) {
   const locale = localeOfMatches(args.matches);
@@ -19,15 +20,16 @@ export function meta(args: Route.MetaArgs) {
  * client's RFC 8058 one-click "List-Unsubscribe=One-Click" — turns all notification mail off.
  * The signed token names the player: no session is needed.
  */
+/** The mailed link's query: `?token=` (none reads as an empty one, which is no valid link). */
+const TokenQuerySchema = z.object({ token: z.string().catch("") });
+
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const url = pageUrlOf(request);
-  const token = url.searchParams.get("token");
+  const { token } = readQuery(request, TokenQuerySchema);
   return { token, valid: verifyUnsubscribeToken(context.env.authSecret, token) !== null, done: false };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const url = pageUrlOf(request);
-  const token = url.searchParams.get("token");
+  const { token } = readQuery(request, TokenQuerySchema);
   const userId = verifyUnsubscribeToken(context.env.authSecret, token);
   if (!userId) return new Response(null, { status: 400 });
   await turnOffAllMail(context.db, userId);

@@ -25,7 +25,8 @@ import { readFormData } from "../lib/forms.server";
 import { localeFromRequest, translate, type Locale } from "../lib/i18n";
 import { seoMeta } from "../lib/seo";
 import type { Route } from "./+types/profile.account";
-import { pageUrlOf } from "../lib/data-url";
+import { readQuery } from "../lib/input.server";
+import { z } from "../lib/zod";
 
 export const meta: Route.MetaFunction = (args) => {
   const locale = localeOfMatches(args.matches);
@@ -34,26 +35,33 @@ export const meta: Route.MetaFunction = (args) => {
 };
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const url = pageUrlOf(request);
   const viewer = await requireViewer(request, context);
   const summary = await getAccountSummary(context.db, viewer.id);
   if (!summary) throw pageError(new HttpError("not_found"), localeFromRequest(request));
-  const error = url.searchParams.get("error");
+  const query = readQuery(request, AccountQuerySchema);
   return {
     account: { ...summary, placeholder: isPlaceholderAddress(summary.email) },
     sessions: await listSessions(context.db, viewer.id, sessionTokenFromCookie(request.headers.get("cookie"), context.env)),
     loginMethods: await loginMethods(context.db, context.env, viewer.id),
     recentSignInMinutes: RECENT_SIGN_IN_MINUTES,
     sender: senderAddress(context.env.mailFrom),
-    notice: accountNotice(url.searchParams, error),
+    notice: accountNotice(query),
   } as const;
 }
 
 /** What the page says on arrival: after a verification link, a change of address, or a LINE link (the library's `?error=`). */
-function accountNotice(params: URLSearchParams, error: string | null) {
-  if (params.get("verified") === "1") return error ? "verifyFailed" : "verifyDone";
-  if (params.get("emailChanged") === "1") return error ? "verifyFailed" : "changeEmailDone";
-  if (params.get("lineLinked") === "1") return "lineLinked";
+/** Where the account page was sent back from: a verification link, a change of address, LINE's link (with the library's `error`). */
+const AccountQuerySchema = z.object({
+  verified: z.string().optional(),
+  emailChanged: z.string().optional(),
+  lineLinked: z.string().optional(),
+  error: z.string().optional(),
+});
+
+function accountNotice({ verified, emailChanged, lineLinked, error }: z.output<typeof AccountQuerySchema>) {
+  if (verified === "1") return error ? "verifyFailed" : "verifyDone";
+  if (emailChanged === "1") return error ? "verifyFailed" : "changeEmailDone";
+  if (lineLinked === "1") return "lineLinked";
   if (error === "account_already_linked_to_different_user") return "lineLinkTaken";
   if (error) return "lineLinkFailed";
   return null;

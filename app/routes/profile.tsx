@@ -27,15 +27,20 @@ import type { Route } from "./+types/profile";
 import { readFormData } from "../lib/forms.server";
 import { AccountCard } from "../features/users/components/account-card";
 import { NotificationSettings } from "../features/push/components/notification-settings";
-import { pageUrlOf } from "../lib/data-url";
+import { readQuery } from "../lib/input.server";
+import { z } from "../lib/zod";
+import { RedirectQuerySchema } from "../features/users/redirect-query";
 
 export const meta: Route.MetaFunction = (args) => {
   const locale = localeOfMatches(args.matches);
   return seoMeta(args, { title: translate(usersMessages, locale, "profileTitle"), description: translate(usersMessages, locale, "profileDescription"), noindex: true });
 };
 
+/** The profile's query: `?unblocked=1` after a block was lifted, `?need=friendId&redirectTo=` when sent here for a friend ID. */
+const ProfileQuerySchema = RedirectQuerySchema.extend({ unblocked: z.string().optional(), need: z.string().optional() });
+
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const url = pageUrlOf(request);
+  const query = readQuery(request, ProfileQuerySchema);
   const viewer = await requireViewer(request, context);
   // One round trip for the page's reads (docs/decisions/026).
   const page = await readProfilePage(context.db, viewer.id);
@@ -55,10 +60,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     chatRooms,
     myOffers,
     blockedUsers,
-    unblocked: url.searchParams.get("unblocked") === "1",
+    unblocked: query.unblocked === "1",
     // Sent here by 募集を作成 or 交渉する without a friend ID: say why, and go back after saving.
-    needFriendId: url.searchParams.get("need") === "friendId",
-    redirectTo: safeRedirect(url.searchParams.get("redirectTo"), ""),
+    needFriendId: query.need === "friendId",
+    redirectTo: safeRedirect(query.redirectTo, ""),
     now: new Date().toISOString(),
   };
 }

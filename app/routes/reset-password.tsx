@@ -16,16 +16,19 @@ import { readFormData } from "../lib/forms.server";
 import { localeFromRequest, translate, useT, type Locale } from "../lib/i18n";
 import { seoMeta } from "../lib/seo";
 import type { Route } from "./+types/reset-password";
-import { pageUrlOf } from "../lib/data-url";
+import { readQuery } from "../lib/input.server";
+import { z } from "../lib/zod";
 
 export const meta: Route.MetaFunction = (args) => {
   const locale = localeOfMatches(args.matches);
   return seoMeta(args, { title: translate(accountMessages, locale, "resetTitle"), description: translate(accountMessages, locale, "resetDescription"), noindex: true });
 };
 
+/** The mailed link's query: `?token=` (none reads as an empty one, which is no valid link). */
+const TokenQuerySchema = z.object({ token: z.string().catch("") });
+
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const url = pageUrlOf(request);
-  const token = url.searchParams.get("token") ?? "";
+  const { token } = readQuery(request, TokenQuerySchema);
   return { token, valid: token.length > 0 && token.length <= 200 && (await isResetTokenCurrent(context.db, token)) };
 }
 

@@ -20,7 +20,8 @@ import { readFormData } from "../lib/forms.server";
 import { senderAddress } from "../features/users/mail-address";
 import { VERIFIED_CALLBACK } from "../features/users/account-links";
 import { SignupCheckMail } from "../features/users/components/signup-check-mail";
-import { pageUrlOf } from "../lib/data-url";
+import { readQuery } from "../lib/input.server";
+import { RedirectQuerySchema } from "../features/users/redirect-query";
 
 export const meta: Route.MetaFunction = (args) => {
   const locale = localeOfMatches(args.matches);
@@ -28,8 +29,7 @@ export const meta: Route.MetaFunction = (args) => {
 };
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const url = pageUrlOf(request);
-  if (await getViewer(request, context)) throw redirect(safeRedirect(url.searchParams.get("redirectTo"), "/profile"));
+  if (await getViewer(request, context)) throw redirect(safeRedirect(readQuery(request, RedirectQuerySchema).redirectTo, "/profile"));
   return { line: !!context.env.line };
 }
 

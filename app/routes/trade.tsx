@@ -35,12 +35,17 @@ import { cardName } from "../lib/card-name";
 import { refusalOf } from "../lib/form-refusal";
 import type { Route } from "./+types/trade";
 import { pageUrlOf } from "../lib/data-url";
+import { readQuery } from "../lib/input.server";
+import { z } from "../lib/zod";
 
 const DONE = ["posted", "saved", "bumped", "closed", "completed", "reported"] as const;
 type Done = (typeof DONE)[number];
 /** Banners for the owner's own actions; 通報しました is the reporter's (never the owner's). */
 const OWNER_DONE: readonly Done[] = ["posted", "saved", "bumped", "closed", "completed"];
 const DONE_OF = { save: "saved", bump: "bumped", close: "closed", complete: "completed", report: "reported" } as const satisfies Record<string, Done>;
+
+/** The offer page's query: `?done=` the banner of an action just done (anything else: none), `?edit=1` the owner's edit form. */
+const OfferPageQuerySchema = z.object({ done: z.enum(DONE).optional().catch(undefined), edit: z.string().optional() });
 
 export const loader = withPageErrors(async function loader({ request, params, context }: Route.LoaderArgs) {
   const url = pageUrlOf(request);
@@ -49,12 +54,12 @@ export const loader = withPageErrors(async function loader({ request, params, co
   const offer = await getOffer(context.db, params.id, viewer?.id);
   if (!offer) throw new TradeError("not_found");
   const isOwner = viewer?.id === offer.ownerId;
-  const doneParam = url.searchParams.get("done");
+  const { done: doneParam, edit } = readQuery(request, OfferPageQuerySchema);
   // A shared or copied URL still carrying ?done= shows nothing to anyone else.
-  const done = DONE.includes(doneParam as Done) && viewer && (OWNER_DONE.includes(doneParam as Done) ? isOwner : !isOwner) ? (doneParam as Done) : null;
+  const done = doneParam && viewer && (OWNER_DONE.includes(doneParam) ? isOwner : !isOwner) ? doneParam : null;
   // Not taking offers: no 交渉する (it would be refused), only the reader's own room if any.
   const ruleClosed = (await offersClosedByRules(context.db, [offer])).has(offer.id);
-  const editing = isOwner && offer.status === "open" && url.searchParams.get("edit") === "1";
+  const editing = isOwner && offer.status === "open" && edit === "1";
   const myRoomId = viewer && !isOwner && (offer.status !== "open" || ruleClosed) ? await viewerRoomForOffer(context.db, offer.id, viewer.id) : null;
   const names = (cards: { name: string }[]) => cards.map((c) => c.name).join("・");
   // The ほしい buttons on the cards this offer gives (not on the reader's own offer; null: signed out).

@@ -9,7 +9,7 @@ import { RespondButton } from "../features/trades/components/respond-button";
 import { OfferCard } from "../features/trades/components/offer-card";
 import { BoardEmpty } from "../features/trades/components/board-empty";
 import { tradesMessages } from "../features/trades/messages";
-import { boardFiltersFromParams, type BoardFilters } from "../features/trades/trades.schema";
+import { BoardQuerySchema, type BoardFilters } from "../features/trades/trades.schema";
 import { cardsByIds, listBoard, listTradePacks, listTradeRarities } from "../features/trades/board.server";
 import { listMatchListPage, parseMatchPage, type MatchEmptyReason } from "../features/trades/matches.server";
 import { toListItem } from "../features/trades/offer-views.server";
@@ -25,14 +25,14 @@ import { seoMeta } from "../lib/seo";
 import { SelectField } from "../components/ui/form-field";
 import type { Route } from "./+types/trades";
 import { pageUrlOf } from "../lib/data-url";
+import { readQuery } from "../lib/input.server";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const url = pageUrlOf(request);
   const locale = localeFromRequest(request);
   const viewer = await getViewer(request, context);
-  const view = url.searchParams.get("view") === "matches" ? "matches" : "all";
-  const filters = boardFiltersFromParams(url.searchParams);
-  let cursor = url.searchParams.get("cursor");
+  const { view, page: pageParam, cursor: cursorParam, ...filters } = readQuery(request, BoardQuerySchema);
+  let cursor = cursorParam ?? null;
   // The filter form's lists belong to the whole board; マッチ shows no filters and sends none.
   const [packs, rarityOptions, filterCards] =
     view === "matches"
@@ -48,7 +48,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     // Like a damaged cursor, a bad page number in a shared link shows the first page.
     let page = 1;
     try {
-      page = parseMatchPage(url.searchParams.get("page"));
+      page = parseMatchPage(pageParam ?? null);
     } catch (error) {
       if (!(error instanceof TradeError)) throw error;
     }

@@ -14,10 +14,15 @@ import { listAdminDecks } from "../decks/decks.server";
 import { deckEditorData } from "../decks/editor-data.server";
 import { localeFromCookie } from "../../lib/i18n";
 import { errorFields, type Logger } from "../../lib/logger.server";
-import { analyticsTabData } from "../analytics/dashboard.server";
+import { AnalyticsQuerySchema, analyticsTabData } from "../analytics/dashboard.server";
+import { readQuery } from "../../lib/input.server";
+import { z } from "../../lib/zod";
 import { healthFigures } from "../analytics/health.server";
 
-export type AdminTabDataArgs = { db: Db; viewer: Viewer; url: URL; request: Request; log: Logger };
+/** The reports tab's query: ?reports=all shows handled reports too; ?done=1 after one was resolved. */
+const ReportsTabQuerySchema = z.object({ reports: z.enum(["open", "all"]).catch("open"), done: z.string().optional() });
+
+export type AdminTabDataArgs = { db: Db; viewer: Viewer; request: Request; log: Logger };
 
 /**
  * Server side of the admin tab registry (the client side is tabs.tsx): the data a tab needs,
@@ -39,10 +44,12 @@ export const ADMIN_TAB_DATA: Record<string, (args: AdminTabDataArgs) => Promise<
   database: ({ db }) => getDatabaseStats(db),
   // カード管理: the import's pack chooser.
   cards: async ({ db }): Promise<CardsTabData> => ({ packs: (await listPacks(db)).map((pack) => ({ id: pack.id, name: pack.nameJa })) }),
-  analytics: ({ db, url }) => analyticsTabData(db, url.searchParams, healthFigures()),
+  analytics: ({ db, request }) => analyticsTabData(db, readQuery(request, AnalyticsQuerySchema), healthFigures()),
   "trade-rules": ({ db }) => tradeRulesPageData(db),
-  // ?reports=all shows handled reports too; ?done=1 after one was resolved.
-  reports: ({ db, url }) => reportsTabData(db, { filter: url.searchParams.get("reports") === "all" ? "all" : "open", done: url.searchParams.get("done") === "1" }),
+  reports: ({ db, request }) => {
+    const { reports, done } = readQuery(request, ReportsTabQuerySchema);
+    return reportsTabData(db, { filter: reports, done: done === "1" });
+  },
   // docs/product-rules.md §8 デッキの取得に失敗しました is the tab's own message, not an error page.
   decks: ({ db, request, log }) =>
     Promise.all([listAdminDecks(db), deckEditorData(db, localeFromCookie(request.headers.get("cookie")))]).then(

@@ -8,6 +8,7 @@ import { DatabasePanel } from "./components/database-panel";
 import { AnalyticsPanel } from "../analytics/components/analytics-panel";
 import { TradeRulesPanel } from "../trades/components/trade-rules-panel";
 import type { AdminMessageKey } from "./messages";
+import { z } from "../../lib/zod";
 
 export type AdminTab = {
   /** The `?tab=` value. */
@@ -36,7 +37,10 @@ export const ADMIN_TABS: AdminTab[] = [
 
 export const DEFAULT_ADMIN_TAB = "articles";
 
-export function adminTabFromUrl(url: URL): string {
-  const wanted = url.searchParams.get("tab");
-  return ADMIN_TABS.some((tab) => tab.id === wanted) ? (wanted as string) : DEFAULT_ADMIN_TAB;
-}
+/** The admin page's query: `?tab=` one of ADMIN_TABS, anything else the default tab. */
+export const AdminTabQuerySchema = z.object({
+  tab: z
+    .string()
+    .refine((wanted) => ADMIN_TABS.some((tab) => tab.id === wanted))
+    .catch(DEFAULT_ADMIN_TAB),
+});

@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import type { Db } from "../../db/client.server";
 import { rowsOf } from "../../db/sql.server";
 import { csvLine } from "../../lib/csv";
+import { z } from "../../lib/zod";
 import { outboxFigures, type OutboxFigures } from "../outbox/outbox-figures.server";
 import { pageKindOf } from "./classify.server";
 import { AnalyticsError } from "./errors";
@@ -31,15 +32,33 @@ export function daysIn(period: Period): number {
   return Math.round((Date.parse(period.to) - Date.parse(period.from)) / 86_400_000) + 1;
 }
 
-/** The period of `?range=&from=&to=` (today in Japan by default 7 days); bad custom dates throw invalid_period. */
-export function periodFromParams(params: URLSearchParams, now = new Date()): { range: Range; period: Period; previous: Period } {
+/**
+ * The analytics tab's and its export's query (?range=&from=&to=&channel=&source=), read by the one
+ * query reader (lib/query.ts): an unknown range is the default 7 days; custom dates are checked by
+ * `periodOf`; "-" as the source picks offers whose poster came with no referrer that day.
+ */
+export const AnalyticsQuerySchema = z.object({
+  range: z.enum(RANGES).catch("7d"),
+  from: z.string().default(""),
+  to: z.string().default(""),
+  channel: z
+    .string()
+    .optional()
+    .transform((value) => value?.slice(0, 40) || null),
+  source: z
+    .string()
+    .optional()
+    .transform((value) => (value === "-" ? "" : value?.slice(0, 200) || null)),
+});
+export type AnalyticsQuery = z.output<typeof AnalyticsQuerySchema>;
+const DEFAULT_QUERY: AnalyticsQuery = { range: "7d", from: "", to: "", channel: null, source: null };
+
+/** The period of the query (today in Japan by default 7 days); bad custom dates throw invalid_period. */
+export function periodOf(query: Pick<AnalyticsQuery, "range" | "from" | "to">, now = new Date()): { range: Range; period: Period; previous: Period } {
   const today = tokyoDay(now);
-  const raw = params.get("range") ?? "7d";
-  const range: Range = (RANGES as readonly string[]).includes(raw) ? (raw as Range) : "7d";
+  const { range, from, to } = query;
   let period: Period;
   if (range === "custom") {
-    const from = params.get("from") ?? "";
-    const to = params.get("to") ?? "";
     if (!isCalendarDay(from) || !isCalendarDay(to)) throw new AnalyticsError("invalid_period");
     period = { from, to };
     if (from > to || daysIn(period) > MAX_DAYS) throw new AnalyticsError("invalid_period");
@@ -315,21 +334,18 @@ export type AnalyticsTabData = {
 };
 
 /** Everything the アクセス解析 tab shows for `?range=&from=&to=&channel=&source=`; a bad custom period falls back to 7 days and says so. */
-export async function analyticsTabData(db: Db, params: URLSearchParams, health: HealthFigures): Promise<AnalyticsTabData> {
-  let chosen: ReturnType<typeof periodFromParams>;
+export async function analyticsTabData(db: Db, query: AnalyticsQuery, health: HealthFigures): Promise<AnalyticsTabData> {
+  let chosen: ReturnType<typeof periodOf>;
   let periodError = false;
   try {
-    chosen = periodFromParams(params);
+    chosen = periodOf(query);
   } catch (error) {
     if (!(error instanceof AnalyticsError)) throw error;
     periodError = true;
-    chosen = periodFromParams(new URLSearchParams());
+    chosen = periodOf(DEFAULT_QUERY);
   }
   const { period, previous } = chosen;
-  const channel = params.get("channel")?.slice(0, 40) || null;
-  // "-" picks offers whose poster came with no referrer that day; absent or empty, every source.
-  const rawSource = params.get("source");
-  const source = rawSource === "-" ? "" : rawSource?.slice(0, 200) || null;
+  const { channel, source } = query;
   const [current, before, points, now, pages, entries, exits, kinds, sources, channels, utmSources, utmMediums, utmCampaigns, browsers, systems, devices, languages, funnel, content, events, computedAt, outbox] =
     await Promise.all([
       headline(db, period),

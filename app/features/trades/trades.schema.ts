@@ -59,21 +59,34 @@ export const GIVE_ANY_MAX = 20;
  * `giveAny` is a comma-separated list of card ids: offers that give at least one of them (a deck
  * recipe's 「このデッキのカードをトレードで探す」 links here).
  */
+const blankIsNone = (value: unknown) => (typeof value === "string" && value.trim() === "" ? undefined : value);
+const filterText = (max: number) => z.preprocess(blankIsNone, z.string().trim().max(max).optional()).catch(undefined);
+/** `a,b,a` → [a, b]: the first GIVE_ANY_MAX distinct ids; none → no filter. */
+const idList = (value: unknown) => {
+  if (typeof value !== "string") return value;
+  const ids = [...new Set(value.split(",").map((id) => id.trim()).filter(Boolean))].slice(0, GIVE_ANY_MAX);
+  return ids.length ? ids : undefined;
+};
+
 export const BoardFiltersSchema = z.object({
-  give: z.string().trim().max(64).optional().catch(undefined),
-  giveAny: z.array(z.string().trim().min(1).max(64)).max(GIVE_ANY_MAX).optional().catch(undefined),
-  want: z.string().trim().max(64).optional().catch(undefined),
-  pack: z.string().trim().max(64).optional().catch(undefined),
-  rarity: z.string().trim().max(16).optional().catch(undefined),
+  give: filterText(64),
+  giveAny: z.preprocess(idList, z.array(z.string().trim().min(1).max(64)).max(GIVE_ANY_MAX).optional()).catch(undefined),
+  want: filterText(64),
+  pack: filterText(64),
+  rarity: filterText(16),
 });
 export type BoardFilters = z.infer<typeof BoardFiltersSchema>;
 
-/** Reads board filters from URL search params; blank values mean "no filter". */
-export function boardFiltersFromParams(params: URLSearchParams): BoardFilters {
-  const pick = (name: string) => params.get(name)?.trim() || undefined;
-  const giveAny = [...new Set((pick("giveAny") ?? "").split(",").map((id) => id.trim()).filter(Boolean))].slice(0, GIVE_ANY_MAX);
-  return BoardFiltersSchema.parse({ give: pick("give"), giveAny: giveAny.length ? giveAny : undefined, want: pick("want"), pack: pick("pack"), rarity: pick("rarity") });
-}
+/**
+ * The board's query, read by the one query reader (lib/query.ts): the filters, the cursor (checked
+ * by the board's service), and on the page the view and マッチ's page number (checked by
+ * `parseMatchPage`).
+ */
+export const BoardQuerySchema = BoardFiltersSchema.extend({
+  cursor: z.string().optional(),
+  view: z.enum(["all", "matches"]).catch("all"),
+  page: z.string().optional(),
+});
 
 /**
  * A new offer's 求 side prefilled from the URL: `/trades/new?want=A1-096*2,A1-104` (card id and
