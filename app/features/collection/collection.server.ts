@@ -177,7 +177,7 @@ export type ProgressRow = { key: string; owned: number; total: number; percent: 
 export type CollectionProgress = { sets: ProgressRow[]; packs: ProgressRow[]; rarities: ProgressRow[] };
 
 /** Every card the player owns, with its count (one narrow read: at most one row per print). */
-async function ownedCounts(db: Queryable, userId: string): Promise<Map<string, number>> {
+export async function ownedCounts(db: Queryable, userId: string): Promise<Map<string, number>> {
   const rows = await rowsOf<{ card_id: string; count: number }>(db, sql`select card_id, count from collection_cards where user_id = ${userId}`);
   return new Map(rows.map((r) => [r.card_id, Number(r.count)]));
 }
