@@ -15,6 +15,7 @@ import { addWantedCard, MAX_WANTED_CARDS } from "../../app/features/notification
 import { uploadStore, type UploadStore } from "../../app/features/uploads/storage.server";
 import { loadEnv } from "../../app/lib/env.server";
 import { action as deckAction, loader as deckLoader } from "../../app/routes/deck-recipe";
+import { loader as listLoader } from "../../app/routes/deck-recipes";
 import { createSessionCookie } from "../support/chat-factories";
 import { catalogueCards, createUser } from "../support/factories";
 import { createTestDatabase, type TestDatabase } from "../support/test-db";
@@ -161,5 +162,48 @@ describe("足りないカードをほしいカードに追加", () => {
     const deck = await publicDeck([{ cardId: common[0].id, count: 1 }]);
     const answer = await settle(() => deckAction(args(new Request(`${SITE}/deck-recipes/${deck.slug}`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: "intent=want-missing" }), { slug: deck.slug })));
     expect(answer.status).toBe(302);
+  });
+});
+
+type ListPage = { filters: { missing: number | null }; hasCollection: boolean; decks: { id: string }[]; nextCursor: string | null };
+
+describe("/deck-recipes filtered by my collection", () => {
+  it("今作れるデッキ and あと N 枚以内 combine with the other filters and page through every match once", async () => {
+    // Cards no other test's deck uses, so the decks this player can build are this test's.
+    const [own, lack] = await catalogueCards(db, "◆◆", 2);
+    const player = await signedIn();
+    await setCardCounts(db, player.id, [{ cardId: own.id, count: 2 }]);
+    const buildable: string[] = [];
+    for (let i = 0; i < 13; i++) buildable.push((await publicDeck([{ cardId: own.id, count: 2 }])).id);
+    const twoShort = (await publicDeck([{ cardId: own.id, count: 1 }, { cardId: lack.id, count: 2 }])).id;
+    const fourShort = (await publicDeck([{ cardId: own.id, count: 2 }, { cardId: lack.id, count: 4 }])).id;
+    const list = async (query: string, cookie: string | null = player.cookie) =>
+      (await listLoader(args(new Request(`${SITE}/deck-recipes${query}`, { headers: cookie ? { cookie } : {} })))) as ListPage;
+
+    const first = await list("?missing=0");
+    expect(first).toMatchObject({ hasCollection: true, filters: { missing: 0 } });
+    expect(first.decks).toHaveLength(12);
+    expect(first.nextCursor).not.toBeNull();
+    const second = await list(`?missing=0&cursor=${first.nextCursor}`);
+    expect(second.nextCursor).toBeNull();
+    expect([...first.decks, ...second.decks].map((d) => d.id).sort()).toEqual([...buildable].sort());
+
+    const withinTwo = (await list("?missing=2&tier=2")).decks.map((d) => d.id);
+    expect(withinTwo).toContain(twoShort);
+    expect(withinTwo).not.toContain(fourShort);
+    expect((await list("?missing=5")).decks.map((d) => d.id)).toEqual(expect.arrayContaining([twoShort, fourShort]));
+    // Another filter still applies: none of these decks is tier 1.
+    expect((await list("?missing=2&tier=1")).decks.map((d) => d.id)).not.toContain(twoShort);
+  });
+
+  it("is neither offered nor applied without a collection or signed out", async () => {
+    const newcomer = await signedIn();
+    const list = async (cookie?: string) => (await listLoader(args(new Request(`${SITE}/deck-recipes?missing=0`, { headers: cookie ? { cookie } : {} })))) as ListPage;
+    const fresh = await list(newcomer.cookie);
+    expect(fresh).toMatchObject({ hasCollection: false, filters: { missing: null } });
+    const signedOut = await list();
+    expect(signedOut).toMatchObject({ hasCollection: false, filters: { missing: null } });
+    expect(signedOut.decks.length).toBe(fresh.decks.length);
+    expect(fresh.decks.length).toBeGreaterThan(0);
   });
 });

@@ -1,5 +1,5 @@
 import type { Db } from "../../db/client.server";
-import { needsAgainst, needsAgainstCollection, type NeedsAgainstCollection } from "../collection/needs.server";
+import { hasCollection, needsAgainst, needsAgainstCollection, type NeedsAgainstCollection } from "../collection/needs.server";
 import { ownedCounts } from "../collection/collection.server";
 import { addWantedCards, countWantedChange, type WantedCardsAdded } from "../notifications/want-list.server";
 import { getDeck, publicDeckNeeds } from "./decks.server";
@@ -25,9 +25,6 @@ export async function addMissingDeckCardsToWants(db: Db, userId: string, slug: s
   return addWantedCards(db, userId, state.cards.filter((c) => c.missing > 0).map((c) => c.cardId));
 }
 
-/** The largest "at most N missing" the deck list offers (あと5枚以内). */
-export const MAX_MISSING_FILTER = 5;
-
 /**
  * The public decks the player can build with at most `maxMissing` copies missing (0: 今作れるデッキ),
  * or null when they have no collection. Every public deck's list (kept for everyone) against the
@@ -37,4 +34,14 @@ export async function deckIdsWithinMissing(db: Db, userId: string, maxMissing: n
   const [needs, owned] = await Promise.all([publicDeckNeeds(db), ownedCounts(db, userId)]);
   if (!owned.size) return null;
   return [...needs].filter(([, cards]) => needsAgainst(cards, owned).missing <= maxMissing).map(([deckId]) => deckId);
+}
+
+/**
+ * /deck-recipes for a signed-in player: whether they have a collection (the filter is offered
+ * only then) and, with a filter chosen, the decks it lets through (null: no filter applies).
+ */
+export async function deckListCollectionFilter(db: Db, userId: string, maxMissing: number | null): Promise<{ hasCollection: boolean; deckIds: string[] | null }> {
+  if (maxMissing === null) return { hasCollection: await hasCollection(db, userId), deckIds: null };
+  const deckIds = await deckIdsWithinMissing(db, userId, maxMissing);
+  return { hasCollection: deckIds !== null, deckIds };
 }
