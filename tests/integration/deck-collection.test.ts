@@ -8,6 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rowsOf } from "../../app/db/sql.server";
 import { seedCatalogue } from "../../app/features/cards/catalogue.server";
 import { setCardCounts } from "../../app/features/collection/collection.server";
+import { packChoices, readPullRates } from "../../app/features/collection/pack-odds.server";
+import { cardIndex } from "../../app/features/cards/card-index.server";
 import { DeckInputSchema } from "../../app/features/decks/decks.schema";
 import { createDeck } from "../../app/features/decks/decks.server";
 import { addMissingDeckCardsToWants } from "../../app/features/decks/deck-collection.server";
@@ -205,5 +207,32 @@ describe("/deck-recipes filtered by my collection", () => {
     expect(signedOut).toMatchObject({ hasCollection: false, filters: { missing: null } });
     expect(signedOut.decks.length).toBe(fresh.decks.length);
     expect(fresh.decks.length).toBeGreaterThan(0);
+  });
+});
+
+describe("どのパックを引く？", () => {
+  it("ranks the packs by expected new cards from the vendored pull rates, and owning a pack's cards moves it down", async () => {
+    const rates = readPullRates();
+    expect(rates.get("A1")?.length).toBeGreaterThanOrEqual(2);
+    const player = await signedIn();
+    const before = await packChoices(db, player.id, rates);
+    expect(before.packs.length).toBeGreaterThan(3);
+    const expected = before.packs.map((p) => p.expected);
+    expect(expected).toEqual([...expected].sort((a, b) => b - a));
+    for (const pack of before.packs) {
+      // Nothing owned: every card of the pack is missing, and every opening gives new cards.
+      expect(pack.missing).toBe(pack.total);
+      expect(pack.atLeastOne).toBeGreaterThan(0.99);
+    }
+    // Owning every card of the top pack leaves it with nothing new: last, at 0.
+    const top = before.packs[0];
+    const index = await cardIndex(db);
+    const topCards = (index.byPack.get(top.packId) ?? []).map((c) => ({ cardId: c.id, count: 1 }));
+    for (let i = 0; i < topCards.length; i += 400) await setCardCounts(db, player.id, topCards.slice(i, i + 400));
+    const after = await packChoices(db, player.id, rates);
+    const moved = after.packs.find((p) => p.packId === top.packId)!;
+    expect(moved).toMatchObject({ missing: 0, missingByRarity: [], atLeastOne: 0, expected: 0 });
+    expect(after.packs.at(-1)?.expected).toBe(0);
+    expect(after.packs[0].packId).not.toBe(top.packId);
   });
 });
