@@ -30,8 +30,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const viewer = await getViewer(request, context);
   let hasCollection = false;
   let deckIds: string[] | null = null;
+  let missingByDeck = new Map<string, number>();
   try {
-    if (viewer) ({ hasCollection, deckIds } = await deckListCollectionFilter(context.db, viewer.id, parsed.missing));
+    if (viewer) ({ hasCollection, deckIds, missingByDeck } = await deckListCollectionFilter(context.db, viewer.id, parsed.missing));
     const listed = { ...parsed, deckIds };
     try {
       page = await listPublicDecks(context.db, listed, cursor);
@@ -47,7 +48,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     loadFailed = true;
   }
   const filters = { ...parsed, missing: deckIds ? parsed.missing : null };
-  return { filters, hasCollection, isFirstPage: !cursor, ...page, loadFailed };
+  // The copies each listed deck lacks (only for a player with a collection).
+  const missing = hasCollection ? Object.fromEntries(page.decks.flatMap((d) => (missingByDeck.has(d.id) ? [[d.id, missingByDeck.get(d.id)!]] : []))) : null;
+  return { filters, hasCollection, missing, isFirstPage: !cursor, ...page, loadFailed };
 }
 
 export const meta: Route.MetaFunction = (args) => {
@@ -65,7 +68,7 @@ export const meta: Route.MetaFunction = (args) => {
 };
 
 export default function DeckRecipes({ loaderData }: Route.ComponentProps) {
-  const { filters, decks, nextCursor, loadFailed, hasCollection } = loaderData;
+  const { filters, decks, nextCursor, loadFailed, hasCollection, missing } = loaderData;
   const t = useT(decksMessages);
   const locale = useLocale();
   const nextParams = new URLSearchParams();
@@ -146,7 +149,7 @@ export default function DeckRecipes({ loaderData }: Route.ComponentProps) {
         <ul className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
           {decks.map((deck, i) => (
             <li key={deck.id}>
-              <DeckSummaryCard deck={deck} eager={i < 3} />
+              <DeckSummaryCard deck={deck} eager={i < 3} missing={missing?.[deck.id] ?? null} />
             </li>
           ))}
         </ul>

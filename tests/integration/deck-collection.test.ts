@@ -167,7 +167,7 @@ describe("足りないカードをほしいカードに追加", () => {
   });
 });
 
-type ListPage = { filters: { missing: number | null }; hasCollection: boolean; decks: { id: string }[]; nextCursor: string | null };
+type ListPage = { filters: { missing: number | null }; hasCollection: boolean; missing: Record<string, number> | null; decks: { id: string }[]; nextCursor: string | null };
 
 describe("/deck-recipes filtered by my collection", () => {
   it("今作れるデッキ and あと N 枚以内 combine with the other filters and page through every match once", async () => {
@@ -190,7 +190,11 @@ describe("/deck-recipes filtered by my collection", () => {
     expect(second.nextCursor).toBeNull();
     expect([...first.decks, ...second.decks].map((d) => d.id).sort()).toEqual([...buildable].sort());
 
-    const withinTwo = (await list("?missing=2&tier=2")).decks.map((d) => d.id);
+    expect(first.decks.map((d) => first.missing?.[d.id])).toEqual(Array(12).fill(0));
+    const withinTwoPage = await list("?missing=2&tier=2");
+    // Each listed deck says how many copies it lacks (あと N 枚).
+    expect(withinTwoPage.missing?.[twoShort]).toBe(2);
+    const withinTwo = withinTwoPage.decks.map((d) => d.id);
     expect(withinTwo).toContain(twoShort);
     expect(withinTwo).not.toContain(fourShort);
     expect((await list("?missing=5")).decks.map((d) => d.id)).toEqual(expect.arrayContaining([twoShort, fourShort]));
@@ -202,9 +206,9 @@ describe("/deck-recipes filtered by my collection", () => {
     const newcomer = await signedIn();
     const list = async (cookie?: string) => (await listLoader(args(new Request(`${SITE}/deck-recipes?missing=0`, { headers: cookie ? { cookie } : {} })))) as ListPage;
     const fresh = await list(newcomer.cookie);
-    expect(fresh).toMatchObject({ hasCollection: false, filters: { missing: null } });
+    expect(fresh).toMatchObject({ hasCollection: false, missing: null, filters: { missing: null } });
     const signedOut = await list();
-    expect(signedOut).toMatchObject({ hasCollection: false, filters: { missing: null } });
+    expect(signedOut).toMatchObject({ hasCollection: false, missing: null, filters: { missing: null } });
     expect(signedOut.decks.length).toBe(fresh.decks.length);
     expect(fresh.decks.length).toBeGreaterThan(0);
   });

@@ -1,5 +1,5 @@
 import type { Db } from "../../db/client.server";
-import { hasCollection, needsAgainst, needsAgainstCollection, type NeedsAgainstCollection } from "../collection/needs.server";
+import { needsAgainst, needsAgainstCollection, type NeedsAgainstCollection } from "../collection/needs.server";
 import { ownedCounts } from "../collection/collection.server";
 import { addWantedCards, countWantedChange, type WantedCardsAdded } from "../notifications/want-list.server";
 import { getDeck, publicDeckNeeds } from "./decks.server";
@@ -26,22 +26,20 @@ export async function addMissingDeckCardsToWants(db: Db, userId: string, slug: s
 }
 
 /**
- * The public decks the player can build with at most `maxMissing` copies missing (0: 今作れるデッキ),
- * or null when they have no collection. Every public deck's list (kept for everyone) against the
- * player's owned counts (one read), in memory.
- */
-export async function deckIdsWithinMissing(db: Db, userId: string, maxMissing: number): Promise<string[] | null> {
-  const [needs, owned] = await Promise.all([publicDeckNeeds(db), ownedCounts(db, userId)]);
-  if (!owned.size) return null;
-  return [...needs].filter(([, cards]) => needsAgainst(cards, owned).missing <= maxMissing).map(([deckId]) => deckId);
-}
-
-/**
  * /deck-recipes for a signed-in player: whether they have a collection (the filter is offered
- * only then) and, with a filter chosen, the decks it lets through (null: no filter applies).
+ * only then), the copies each public deck lacks, and, with a filter chosen (at most `maxMissing`
+ * missing; 0: 今作れるデッキ), the decks it lets through (null: no filter applies). Every public
+ * deck's list (kept for everyone) against the player's owned counts (one read), in memory.
  */
-export async function deckListCollectionFilter(db: Db, userId: string, maxMissing: number | null): Promise<{ hasCollection: boolean; deckIds: string[] | null }> {
-  if (maxMissing === null) return { hasCollection: await hasCollection(db, userId), deckIds: null };
-  const deckIds = await deckIdsWithinMissing(db, userId, maxMissing);
-  return { hasCollection: deckIds !== null, deckIds };
+export async function deckListCollectionFilter(
+  db: Db,
+  userId: string,
+  maxMissing: number | null,
+): Promise<{ hasCollection: boolean; missingByDeck: Map<string, number>; deckIds: string[] | null }> {
+  const [needs, owned] = await Promise.all([publicDeckNeeds(db), ownedCounts(db, userId)]);
+  const missingByDeck = new Map<string, number>();
+  if (!owned.size) return { hasCollection: false, missingByDeck, deckIds: null };
+  for (const [deckId, cards] of needs) missingByDeck.set(deckId, needsAgainst(cards, owned).missing);
+  const deckIds = maxMissing === null ? null : [...missingByDeck].filter(([, missing]) => missing <= maxMissing).map(([deckId]) => deckId);
+  return { hasCollection: true, missingByDeck, deckIds };
 }
