@@ -69,7 +69,7 @@ export const action = withPageErrors(async function action({ request, params, co
   const form = await readFormData(request);
   try {
     if (form.get("intent") !== "want-missing") throw new DeckError("invalid_request");
-    const result = await addMissingDeckCardsToWants(context.db, viewer.id, params.slug);
+    const result = await addMissingDeckCardsToWants(context.db, viewer.id, params.slug, { includePrivate: viewer.isAdmin });
     return data({ ok: true as const, added: result.added.length, already: result.already.length, notTradeable: result.notTradeable.length });
   } catch (error) {
     return formError(error, localeFromRequest(request));

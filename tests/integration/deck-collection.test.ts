@@ -46,14 +46,14 @@ afterAll(async () => {
 
 const args = (request: Request, params: Record<string, string> = {}) => ({ request, params, context }) as never;
 
-async function publicDeck(cards: { cardId: string; count: number }[]): Promise<{ id: string; slug: string }> {
+async function publicDeck(cards: { cardId: string; count: number }[], isPublic = true): Promise<{ id: string; slug: string }> {
   const input = DeckInputSchema.parse({
     name: `テストデッキ ${randomBytes(3).toString("hex")}`,
     tier: 2,
     category: "deck-recipe",
     energyTypes: ["grass"],
     cards,
-    isPublic: true,
+    isPublic,
     publishIllegal: true,
   });
   return createDeck(db, store, null, input);
@@ -158,6 +158,15 @@ describe("足りないカードをほしいカードに追加", () => {
     const refused = await settle(() => deckAction(args(new Request(`${SITE}/deck-recipes/${deck.slug}`, { method: "POST", headers: { cookie: full.cookie, "content-type": "application/x-www-form-urlencoded" }, body: "intent=want-missing" }), { slug: deck.slug })));
     expect(refused).toMatchObject({ status: 400, body: { code: "too_many_wanted", message: `ほしいカードは${MAX_WANTED_CARDS}枚まで登録できます。` } });
     expect(await wants(full.id)).toHaveLength(MAX_WANTED_CARDS - 1);
+  });
+
+  it("answers 404 for a deck that is not public, writing nothing", async () => {
+    const deck = await publicDeck([{ cardId: common[5].id, count: 1 }], false);
+    const player = await signedIn();
+    await setCardCounts(db, player.id, [{ cardId: common[0].id, count: 1 }]);
+    const answer = await settle(() => deckAction(args(new Request(`${SITE}/deck-recipes/${deck.slug}`, { method: "POST", headers: { cookie: player.cookie, "content-type": "application/x-www-form-urlencoded" }, body: "intent=want-missing" }), { slug: deck.slug })));
+    expect(answer).toMatchObject({ status: 404, body: { code: "not_found" } });
+    expect(await wants(player.id)).toEqual([]);
   });
 
   it("sends a signed-out press to log in", async () => {

@@ -14,10 +14,10 @@ export function deckAgainstCollection(db: Db, userId: string, deck: Pick<DeckDet
 /**
  * 足りないカードをほしいカードに追加: the deck's cards the player lacks go on their ほしいカード list
  * through the want list's own service (its cap, its trade rule, its per-minute limit: one press
- * is one change).
+ * is one change). `includePrivate` is an admin's preview of a deck that is not public, as on the page.
  */
-export async function addMissingDeckCardsToWants(db: Db, userId: string, slug: string): Promise<WantedCardsAdded> {
-  const deck = await getDeck(db, slug);
+export async function addMissingDeckCardsToWants(db: Db, userId: string, slug: string, options: { includePrivate?: boolean } = {}): Promise<WantedCardsAdded> {
+  const deck = await getDeck(db, slug, options);
   if (!deck) throw new DeckError("not_found");
   const state = await deckAgainstCollection(db, userId, deck);
   if (!state) throw new DeckError("no_collection");
