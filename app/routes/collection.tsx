@@ -10,6 +10,7 @@ import { CollectionCardTile } from "../features/collection/components/collection
 import { ProgressList } from "../features/collection/components/collection-progress";
 import { useCountSaver } from "../features/collection/components/use-count-saver";
 import { collectionMessages } from "../features/collection/messages";
+import { packChoiceMessages } from "../features/collection/pack-messages";
 import { cardsMessages } from "../features/cards/messages";
 import { requireViewer } from "../features/users/session.server";
 import { withPageErrors } from "../lib/api.server";
@@ -55,6 +56,7 @@ const ImportAnswer = z.object({ count: z.number() });
 export default function Collection({ loaderData }: Route.ComponentProps) {
   const t = useT(collectionMessages);
   const tCards = useT(cardsMessages);
+  const tPacks = useT(packChoiceMessages);
   const locale = useLocale();
   const submit = useSubmit();
   const navigation = useNavigation();
@@ -127,6 +129,11 @@ export default function Collection({ loaderData }: Route.ComponentProps) {
       <div>
         <h1 className="text-2xl font-bold">{t("heading")}</h1>
         <p className="mt-1 text-sm text-slate-700">{t("intro")}</p>
+        <p className="mt-1 text-sm">
+          <Link to="/collection/packs" className="text-brand-700 underline">
+            {tPacks("link")}
+          </Link>
+        </p>
       </div>
 
       <Form method="get" action="/collection" aria-label={t("filters")} className="grid grid-cols-2 items-end gap-2 rounded-lg border border-slate-200 bg-white p-3 sm:grid-cols-3 sm:gap-3 sm:p-4 lg:grid-cols-[2fr_2fr_1fr_1fr_1fr_2fr_auto]">

@@ -1,6 +1,5 @@
-import { pageError } from "../lib/api.server";
 import { DeckError } from "../features/decks/errors";
-import { redirect } from "react-router";
+import { data, redirect } from "react-router";
 import { localeOfMatches } from "../components/layout/meta-locale";
 import { RouteError } from "../components/ui/route-error";
 import { CATEGORY_LABELS, TIER_MEANINGS } from "../features/decks/categories";
@@ -13,6 +12,11 @@ import { DeckTradeLinks } from "../features/decks/components/deck-trade-links";
 import { EnergyIcons } from "../features/decks/components/energy-icon";
 import { LegalityPanel } from "../features/decks/components/legality-panel";
 import { getDeck } from "../features/decks/decks.server";
+import { addMissingDeckCardsToWants, deckAgainstCollection } from "../features/decks/deck-collection.server";
+import { DeckCollectionPanel } from "../features/decks/components/deck-collection-panel";
+import { formError, pageError, withPageErrors } from "../lib/api.server";
+import { readFormData } from "../lib/forms.server";
+import { getViewer, requireViewer } from "../features/users/session.server";
 import { ShareImageDownload } from "../features/share/components/share-image-download";
 import { ShareButtons } from "../features/share/components/share-buttons";
 import { deckShareText } from "../features/share/share-text";
@@ -20,7 +24,6 @@ import { deckShareModel, shareImagePath } from "../features/share/share.server";
 import { energyLabel } from "../features/decks/energy";
 import { decksMessages } from "../features/decks/messages";
 import { isDeckId } from "../features/decks/rules";
-import { getViewer } from "../features/users/session.server";
 import { localeFromRequest, translate, useLocale, useT } from "../lib/i18n";
 import { seoMeta } from "../lib/seo";
 import { StoredContent } from "../features/content/components/content-body";
@@ -40,7 +43,17 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const description = deck.metaDescription || deck.excerpt || translate(decksMessages, locale, "listDescription");
   // The page shows the description's HTML (sent once, lib/stored-html), not its text or meta fields.
   const { contentHtml, excerpt: _excerpt, metaDescription: _metaDescription, ...shown } = deck;
+  // A signed-in reader's own part (never in the signed-out page cache, which only keeps requests
+  // without a session): the deck's cards against their collection, when they have one.
+  const collection = viewer ? await deckAgainstCollection(context.db, viewer.id, deck) : null;
   return {
+    collection: collection
+      ? {
+          missing: collection.missing,
+          missingKinds: collection.cards.filter((c) => c.missing > 0).length,
+          cards: Object.fromEntries(collection.cards.map((c) => [c.cardId, { owned: c.owned, missing: c.missing }])),
+        }
+      : null,
     deck: { ...shown, descriptionHtml: contentHtml ? storedHtml(context, "deck-description", contentHtml) : null, descriptionCards: await contentCards(context.db, contentHtml ?? "") },
     preview: !deck.isPublic,
     description,
@@ -49,6 +62,19 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     siteUrl: context.env.siteUrl,
   };
 }
+
+/** POST (intent want-missing): 足りないカードをほしいカードに追加 for the signed-in reader. */
+export const action = withPageErrors(async function action({ request, params, context }: Route.ActionArgs) {
+  const viewer = await requireViewer(request, context);
+  const form = await readFormData(request);
+  try {
+    if (form.get("intent") !== "want-missing") throw new DeckError("invalid_request");
+    const result = await addMissingDeckCardsToWants(context.db, viewer.id, params.slug, { includePrivate: viewer.isAdmin });
+    return data({ ok: true as const, added: result.added.length, already: result.already.length, notTradeable: result.notTradeable.length });
+  } catch (error) {
+    return formError(error, localeFromRequest(request));
+  }
+});
 
 export const meta: Route.MetaFunction = (args) => {
   const locale = localeOfMatches(args.matches);
@@ -145,8 +171,10 @@ export default function DeckRecipe({ loaderData }: Route.ComponentProps) {
         <h2 id="deck-cards" className="text-xl font-bold">
           {t("cardList", { count: deck.legality.total })}
         </h2>
-        <DeckCardGrid cards={deck.cards} />
+        <DeckCardGrid cards={deck.cards} ownership={loaderData.collection?.cards} />
       </section>
+
+      {loaderData.collection ? <DeckCollectionPanel state={loaderData.collection} /> : null}
 
       <DeckCardFacts cards={deck.cards} />
 

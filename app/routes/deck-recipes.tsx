@@ -5,7 +5,9 @@ import { EnergyIcon } from "../features/decks/components/energy-icon";
 import { listPublicDecks } from "../features/decks/decks.server";
 import { ENERGY_TYPES } from "../features/decks/energy";
 import { DeckError } from "../features/decks/errors";
-import { deckListFiltersFromParams } from "../features/decks/filters";
+import { deckListFiltersFromParams, MAX_MISSING_FILTER } from "../features/decks/filters";
+import { deckListCollectionFilter } from "../features/decks/deck-collection.server";
+import { getViewer } from "../features/users/session.server";
 import { CATEGORY_LABELS } from "../features/decks/categories";
 import { decksMessages } from "../features/decks/messages";
 import { DECK_CATEGORIES, TIERS } from "../features/decks/rules";
@@ -19,25 +21,36 @@ import { pageUrlOf } from "../lib/data-url";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const url = pageUrlOf(request);
-  const filters = deckListFiltersFromParams(url.searchParams);
+  const parsed = deckListFiltersFromParams(url.searchParams);
   let cursor = url.searchParams.get("cursor") || null;
   let page: { decks: DeckSummary[]; nextCursor: string | null } = { decks: [], nextCursor: null };
   let loadFailed = false;
+  // 今作れるデッキ / あと N 枚以内 is a signed-in player's own filter (a request with a session is
+  // never in the signed-out page cache); without a collection it is not offered and not applied.
+  const viewer = await getViewer(request, context);
+  let hasCollection = false;
+  let deckIds: string[] | null = null;
+  let missingByDeck = new Map<string, number>();
   try {
+    if (viewer) ({ hasCollection, deckIds, missingByDeck } = await deckListCollectionFilter(context.db, viewer.id, parsed.missing));
+    const listed = { ...parsed, deckIds };
     try {
-      page = await listPublicDecks(context.db, filters, cursor);
+      page = await listPublicDecks(context.db, listed, cursor);
     } catch (error) {
       // A damaged cursor in a shared link shows the first page rather than an error.
       if (!(error instanceof DeckError)) throw error;
       cursor = null;
-      page = await listPublicDecks(context.db, filters);
+      page = await listPublicDecks(context.db, listed);
     }
   } catch (error) {
     // docs/product-rules.md §8 デッキレシピの取得に失敗しました is the list's own message, not an error page.
     requestLog(context).error("deck recipes could not be read", errorFields(error));
     loadFailed = true;
   }
-  return { filters, isFirstPage: !cursor, ...page, loadFailed };
+  const filters = { ...parsed, missing: deckIds ? parsed.missing : null };
+  // The copies each listed deck lacks (only for a player with a collection).
+  const missing = hasCollection ? Object.fromEntries(page.decks.flatMap((d) => (missingByDeck.has(d.id) ? [[d.id, missingByDeck.get(d.id)!]] : []))) : null;
+  return { filters, hasCollection, missing, isFirstPage: !cursor, ...page, loadFailed };
 }
 
 export const meta: Route.MetaFunction = (args) => {
@@ -55,13 +68,14 @@ export const meta: Route.MetaFunction = (args) => {
 };
 
 export default function DeckRecipes({ loaderData }: Route.ComponentProps) {
-  const { filters, decks, nextCursor, loadFailed } = loaderData;
+  const { filters, decks, nextCursor, loadFailed, hasCollection, missing } = loaderData;
   const t = useT(decksMessages);
   const locale = useLocale();
   const nextParams = new URLSearchParams();
   if (filters.tier) nextParams.set("tier", String(filters.tier));
   if (filters.energy) nextParams.set("energy", filters.energy);
   if (filters.category) nextParams.set("category", filters.category);
+  if (filters.missing !== null) nextParams.set("missing", String(filters.missing));
   if (nextCursor) nextParams.set("cursor", nextCursor);
   return (
     <div className="space-y-6">
@@ -91,10 +105,21 @@ export default function DeckRecipes({ loaderData }: Route.ComponentProps) {
             </option>
           ))}
         </SelectField>
+        {hasCollection ? (
+          <SelectField id="deck-filter-missing" name="missing" label={t("filterCollection")} labelClassName="block text-sm font-medium" defaultValue={filters.missing ?? ""}>
+            <option value="">{t("filterAny")}</option>
+            <option value="0">{t("filterBuildNow")}</option>
+            {Array.from({ length: MAX_MISSING_FILTER }, (_, i) => i + 1).map((n) => (
+              <option key={n} value={n}>
+                {t("filterMissingAtMost", { count: n })}
+              </option>
+            ))}
+          </SelectField>
+        ) : null}
         <button type="submit" className="rounded-full bg-brand-700 px-5 py-2 font-bold text-white hover:bg-brand-800">
           {t("filterApply")}
         </button>
-        {filters.tier || filters.energy || filters.category ? (
+        {filters.tier || filters.energy || filters.category || filters.missing !== null ? (
           <Link to="/deck-recipes" className="py-2 text-sm text-brand-700 underline">
             {t("filterClear")}
           </Link>
@@ -124,7 +149,7 @@ export default function DeckRecipes({ loaderData }: Route.ComponentProps) {
         <ul className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
           {decks.map((deck, i) => (
             <li key={deck.id}>
-              <DeckSummaryCard deck={deck} eager={i < 3} />
+              <DeckSummaryCard deck={deck} eager={i < 3} missing={missing?.[deck.id] ?? null} />
             </li>
           ))}
         </ul>

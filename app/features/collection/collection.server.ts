@@ -7,6 +7,7 @@ import { databaseLimit } from "../../lib/rate-limit.server";
 import { cardFaceOf, cardIndex, compareCards, rememberCatalogueList, type CardIndex, type IndexedCard } from "../cards/card-index.server";
 import { searchTerms } from "../cards/cards.server";
 import { decodeCsvBytes } from "../cards/import.server";
+import { forgetOwnedWantedCards } from "../notifications/want-list.server";
 import { CollectionError } from "./errors";
 import { MAX_CHANGES } from "./collection.schema";
 import { passesFilter, progressPercent, type CollectionFilter, type OwnedState } from "./collection-filter";
@@ -120,6 +121,8 @@ async function writeCounts(tx: Queryable, userId: string, changes: readonly Card
     await tx.execute(sql`insert into collection_cards (user_id, card_id, count, updated_at)
         values ${sql.join(set.map((c) => sql`(${userId}, ${c.cardId}, ${c.count}, now())`), sql`, `)}
         on conflict (user_id, card_id) do update set count = excluded.count, updated_at = excluded.updated_at`);
+    // A card the player now owns leaves their ほしいカード list (issue 37: want-list alerts follow the collection).
+    await forgetOwnedWantedCards(tx, userId, set.filter((c) => !previousById.has(c.cardId)).map((c) => c.cardId));
   }
   return {
     previous: changes.map((c) => ({ cardId: c.cardId, count: previousById.get(c.cardId) ?? 0 })),
@@ -177,7 +180,7 @@ export type ProgressRow = { key: string; owned: number; total: number; percent: 
 export type CollectionProgress = { sets: ProgressRow[]; packs: ProgressRow[]; rarities: ProgressRow[] };
 
 /** Every card the player owns, with its count (one narrow read: at most one row per print). */
-async function ownedCounts(db: Queryable, userId: string): Promise<Map<string, number>> {
+export async function ownedCounts(db: Queryable, userId: string): Promise<Map<string, number>> {
   const rows = await rowsOf<{ card_id: string; count: number }>(db, sql`select card_id, count from collection_cards where user_id = ${userId}`);
   return new Map(rows.map((r) => [r.card_id, Number(r.count)]));
 }

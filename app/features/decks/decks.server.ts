@@ -101,7 +101,13 @@ async function summaries(db: Db, rows: SummaryRow[]): Promise<DeckSummary[]> {
   );
 }
 
-export type DeckListFilters = { tier?: number | null; energy?: string | null; category?: string | null };
+export type DeckListFilters = {
+  tier?: number | null;
+  energy?: string | null;
+  category?: string | null;
+  /** Only these decks (a player's collection filter): the page is that player's, so it is not kept. */
+  deckIds?: readonly string[] | null;
+};
 // 12 cards a page: two screens on a phone, and each SSR render stays small.
 export const DECK_PAGE_SIZE = 12;
 const NOT_FEATURED = 2_147_483_647;
@@ -128,8 +134,11 @@ function decodeCursor(value: string): Cursor {
 export async function listPublicDecks(db: Db, filters: DeckListFilters = {}, cursor: string | null = null, limit = DECK_PAGE_SIZE): Promise<{ decks: DeckSummary[]; nextCursor: string | null }> {
   const after = cursor ? decodeCursor(cursor) : null;
   const key = `${scopeOf(db)}:list:${filters.tier ?? ""}:${filters.energy ?? ""}:${filters.category ?? ""}:${cursor ?? ""}:${limit}`;
-  return deckLists.remember(key, async () => {
+  const deckIds = filters.deckIds;
+  if (deckIds && !deckIds.length) return { decks: [], nextCursor: null };
+  const load = async () => {
     const where: SQL[] = [eq(decks.isPublic, true)];
+    if (deckIds) where.push(inArray(decks.id, [...deckIds]));
     if (filters.tier) where.push(eq(decks.tier, filters.tier));
     if (filters.energy) where.push(sql`${decks.energyTypes} @> array[${filters.energy}]::text[]`);
     if (filters.category) where.push(eq(decks.category, filters.category));
@@ -150,7 +159,29 @@ export async function listPublicDecks(db: Db, filters: DeckListFilters = {}, cur
       decks: await summaries(db, page),
       nextCursor: rows.length > limit && last ? encodeCursor({ f: last.featuredOrder ?? NOT_FEATURED, c: last.createdAt.toISOString(), i: last.id }) : null,
     };
-  }) as Promise<{ decks: DeckSummary[]; nextCursor: string | null }>;
+  };
+  return deckIds ? load() : (deckLists.remember(key, load) as Promise<{ decks: DeckSummary[]; nextCursor: string | null }>);
+}
+
+/**
+ * Every public deck's cards and counts by deck id: the same for everyone, kept with the deck
+ * lists (a deck write clears it). The collection filter of /deck-recipes reads it.
+ */
+export function publicDeckNeeds(db: Db): Promise<Map<string, { cardId: string; count: number }[]>> {
+  return deckLists.remember(`${scopeOf(db)}:needs`, async () => {
+    const rows = await db
+      .select({ deckId: deckCards.deckId, cardId: deckCards.cardId, count: deckCards.count })
+      .from(deckCards)
+      .innerJoin(decks, eq(decks.id, deckCards.deckId))
+      .where(eq(decks.isPublic, true));
+    const byDeck = new Map<string, { cardId: string; count: number }[]>();
+    for (const { deckId, ...need } of rows) {
+      const list = byDeck.get(deckId);
+      if (list) list.push(need);
+      else byDeck.set(deckId, [need]);
+    }
+    return byDeck;
+  }) as Promise<Map<string, { cardId: string; count: number }[]>>;
 }
 
 /** The home page's デッキレシピ section: tier 1 first, then newest. */

@@ -14,6 +14,7 @@ const DECK_ERRORS = {
   unknown_card: [400, "errUnknownCard"],
   related_unknown: [400, "errRelatedUnknown"],
   invalid_cursor: [400, "errInvalidCursor"],
+  no_collection: [409, "errNoCollection"],
 } as const satisfies ErrorTable<DeckErrorMessageKey>;
 
 export type DeckErrorCode = keyof typeof DECK_ERRORS;

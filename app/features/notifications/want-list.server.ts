@@ -18,15 +18,51 @@ export async function addWantedCard(db: Db, userId: string, cardId: string): Pro
   if (!card) throw new NotificationError("card_not_found");
   const state = (await cardTradeability(db, [cardId])).get(cardId);
   if (!state?.tradeable) throw new NotificationError("not_tradeable", { name: card.name });
-  await db.transaction(async (tx) => {
-    // The user's row lock serialises their adds, so two at once cannot both be the 101st.
-    await tx.execute(sql`select 1 from profiles where user_id = ${userId} for update`);
-    const [row] = await rowsOf<{ n: number | string }>(tx, sql`select count(*) as n from wanted_cards where user_id = ${userId}`);
-    const already = await rowsOf<{ x: number }>(tx, sql`select 1 as x from wanted_cards where user_id = ${userId} and card_id = ${cardId}`);
-    if (already.length > 0) return;
-    if (Number(row?.n ?? 0) >= MAX_WANTED_CARDS) throw new NotificationError("too_many_wanted", { max: MAX_WANTED_CARDS });
-    await tx.execute(sql`insert into wanted_cards (user_id, card_id) values (${userId}, ${cardId}) on conflict do nothing`);
-  });
+  await db.transaction((tx) => insertWantedCards(tx, userId, [cardId]));
+}
+
+/** What adding several cards at once came to (足りないカードをほしいカードに追加). */
+export type WantedCardsAdded = { added: string[]; already: string[]; notTradeable: string[] };
+
+/**
+ * Adds several cards to the player's ほしいカード list at once, all or nothing: the cards the
+ * trade rules close now are left out and named (no offer could give them), the cards already on
+ * the list are named too, and when the rest would take the list past MAX_WANTED_CARDS nothing is
+ * added.
+ */
+export async function addWantedCards(db: Db, userId: string, cardIds: readonly string[]): Promise<WantedCardsAdded> {
+  const ids = [...new Set(cardIds)];
+  if (!ids.length) return { added: [], already: [], notTradeable: [] };
+  const known = await rowsOf<{ id: string }>(db, sql`select id from cards where id in (${sql.join(ids.map((id) => sql`${id}`), sql`, `)})`);
+  if (known.length !== ids.length) throw new NotificationError("card_not_found");
+  const states = await cardTradeability(db, ids);
+  const tradeable = ids.filter((id) => states.get(id)?.tradeable);
+  const notTradeable = ids.filter((id) => !states.get(id)?.tradeable);
+  const { added, already } = await db.transaction((tx) => insertWantedCards(tx, userId, tradeable));
+  return { added, already, notTradeable };
+}
+
+/** The one place a want is written: the player's row lock, the cap, then the rows. */
+async function insertWantedCards(tx: Queryable, userId: string, cardIds: readonly string[]): Promise<{ added: string[]; already: string[] }> {
+  if (!cardIds.length) return { added: [], already: [] };
+  // The user's row lock serialises their adds, so two at once cannot both be the 101st.
+  await tx.execute(sql`select 1 from profiles where user_id = ${userId} for update`);
+  const [row] = await rowsOf<{ n: number | string }>(tx, sql`select count(*) as n from wanted_cards where user_id = ${userId}`);
+  const already = await wantedAmong(tx, userId, cardIds);
+  const added = cardIds.filter((id) => !already.includes(id));
+  if (!added.length) return { added, already };
+  if (Number(row?.n ?? 0) + added.length > MAX_WANTED_CARDS) throw new NotificationError("too_many_wanted", { max: MAX_WANTED_CARDS });
+  await tx.execute(sql`insert into wanted_cards (user_id, card_id) values ${sql.join(added.map((id) => sql`(${userId}, ${id})`), sql`, `)} on conflict do nothing`);
+  return { added, already };
+}
+
+/**
+ * Want-list alerts follow the collection: a card the player now owns leaves their wants. The
+ * collection calls it in the transaction that writes the counts (docs/decisions/040).
+ */
+export async function forgetOwnedWantedCards(tx: Queryable, userId: string, cardIds: readonly string[]): Promise<void> {
+  if (!cardIds.length) return;
+  await tx.execute(sql`delete from wanted_cards where user_id = ${userId} and card_id in (${sql.join(cardIds.map((id) => sql`${id}`), sql`, `)})`);
 }
 
 /** Adds and removes a player may make per minute (a press each; a person pressing chips stays well under it). */

@@ -4,8 +4,14 @@ import { CardImage } from "../../cards/components/card-image";
 import { decksMessages, type DecksMessageKey } from "../messages";
 import type { DeckCardView } from "../types";
 
-/** The deck's cards as a grid of pictures (or placeholders) with ×N, grouped ポケモン / トレーナーズ. */
-export function DeckCardGrid({ cards }: { cards: readonly DeckCardView[] }) {
+/** A card of the deck against the signed-in player's collection. */
+export type DeckCardOwnership = { owned: number; missing: number };
+
+/**
+ * The deck's cards as a grid of pictures (or placeholders) with ×N, grouped ポケモン / トレーナーズ;
+ * with `ownership` (a signed-in player with a collection) each card is marked 所持 or あと N 枚.
+ */
+export function DeckCardGrid({ cards, ownership }: { cards: readonly DeckCardView[]; ownership?: Readonly<Record<string, DeckCardOwnership>> | null }) {
   const t = useT(decksMessages);
   const locale = useLocale();
   const groups: [DecksMessageKey, DeckCardView[]][] = [
@@ -36,6 +42,7 @@ export function DeckCardGrid({ cards }: { cards: readonly DeckCardView[] }) {
                     <p className="truncate text-xs text-slate-600" title={packName}>
                       {packName}
                     </p>
+                    {ownership?.[card.cardId] ? <OwnershipMark name={card.name} state={ownership[card.cardId]} /> : null}
                   </li>
                 );
               })}
@@ -43,5 +50,20 @@ export function DeckCardGrid({ cards }: { cards: readonly DeckCardView[] }) {
           </section>
         ))}
     </div>
+  );
+}
+
+function OwnershipMark({ name, state }: { name: string; state: DeckCardOwnership }) {
+  const t = useT(decksMessages);
+  const label = state.missing ? t("collectionCardMissing", { name, owned: state.owned, count: state.missing }) : t("collectionCardOwned", { name, owned: state.owned });
+  return (
+    <p
+      data-testid="deck-card-ownership"
+      data-missing={state.missing}
+      className={state.missing ? "rounded bg-red-50 px-1.5 py-0.5 text-xs font-bold text-red-800" : "rounded bg-green-50 px-1.5 py-0.5 text-xs font-bold text-green-800"}
+    >
+      <span aria-hidden="true">{state.missing ? t("collectionMissingBadge", { count: state.missing }) : `✓ ${t("collectionOwnedBadge")}`}</span>
+      <span className="sr-only">{label}</span>
+    </p>
   );
 }

@@ -13,8 +13,11 @@ export function TierBadge({ tier }: { tier: number }) {
   return <span className={`inline-block rounded-full px-2.5 py-0.5 text-xs font-bold ${colours[tier - 1] ?? colours[3]}`}>{t("tierBadge", { tier })}</span>;
 }
 
-/** One deck in a list: eyecatch (or its placeholder), name, tier badge, energy icons, updated date. */
-export function DeckSummaryCard({ deck, eager = false }: { deck: DeckSummary; eager?: boolean }) {
+/**
+ * One deck in a list: eyecatch (or its placeholder), name, tier badge, energy icons, updated date;
+ * with `missing` (a signed-in player with a collection) 今作れます or あと N 枚.
+ */
+export function DeckSummaryCard({ deck, eager = false, missing = null }: { deck: DeckSummary; eager?: boolean; missing?: number | null }) {
   const t = useT(decksMessages);
   const locale = useLocale();
   return (
@@ -28,6 +31,11 @@ export function DeckSummaryCard({ deck, eager = false }: { deck: DeckSummary; ea
             <EnergyIcons types={deck.energyTypes} size={18} />
           </div>
           <h3 className="font-bold leading-snug">{deck.name}</h3>
+          {missing !== null ? (
+            <p data-testid="deck-missing" className={missing ? "text-sm font-bold text-red-800" : "text-sm font-bold text-green-800"}>
+              {missing ? t("collectionMissingBadge", { count: missing }) : `✓ ${t("deckMissingNone")}`}
+            </p>
+          ) : null}
           <p className="text-xs text-slate-600">
             {t("updated")}: <time dateTime={deck.updatedAt}>{tokyoDate(deck.updatedAt, locale)}</time>
           </p>

@@ -1,0 +1,43 @@
+import { defineMessages } from "../../lib/i18n";
+
+/** どのパックを引く？ (/collection/packs): which pack gives the most cards the player lacks. */
+export const packChoiceMessages = defineMessages({
+  ja: {
+    title: "どのパックを引く？",
+    description: "持っていないカードが出やすいパックを、パックの排出率から順に並べます。",
+    intro: "マイコレクションで持っていないカードが、1パック開封でどれだけ出るかをパックの排出率から計算して、期待枚数の多い順に並べています。",
+    link: "どのパックを引く？（未所持カードが出やすいパック）",
+    back: "マイコレクションに戻る",
+    rank: "{rank}位",
+    chance: "新しいカードが1枚以上出る確率 {percent}",
+    expected: "新しいカードの期待枚数 {count}枚",
+    missingLine: "未所持 {count}枚（{rarities}）",
+    missingRarity: "{rarity} {count}枚",
+    complete: "このパックのカードはすべて持っています",
+    none: "排出率のデータがあるパックがありません",
+    withoutRates: "排出率のデータがない{count}パック（プロモなど）は含みません。",
+    assumptionsHeading: "計算のしかた",
+    assumptionSlot: "各枠はそのパックの排出率でレアリティが決まり、そのレアリティのカードはパック内で同じ確率で出るものとしています。",
+    assumptionPacks: "1つのパックにだけ入っているカードはそのパックからだけ、セットのすべてのパックに入っているカードはどのパックからも出るものとして数えます。",
+    assumptionMix: "通常パック・レアパックなどは出現率で重み付けし、枠どうしは独立として計算しています。実際の確率とは異なる場合があります。",
+  },
+  en: {
+    title: "Which pack should I open?",
+    description: "Packs ranked by how likely they are to give cards you do not own yet, from the packs' pull rates.",
+    intro: "For the cards missing from your collection, each pack's chance of giving at least one of them in one opening and the number you can expect, from the pull rates, highest expectation first.",
+    link: "Which pack should I open? (packs most likely to give cards you lack)",
+    back: "Back to My collection",
+    rank: "No. {rank}",
+    chance: "Chance of at least one new card {percent}",
+    expected: "Expected new cards {count}",
+    missingLine: "Missing {count} ({rarities})",
+    missingRarity: "{rarity} {count}",
+    complete: "You own every card of this pack",
+    none: "No pack has pull rate data",
+    withoutRates: "{count} packs without pull rate data (promos and others) are not included.",
+    assumptionsHeading: "How this is computed",
+    assumptionSlot: "Each slot picks a rarity by the pack's rates; every card of that rarity in the pack is equally likely.",
+    assumptionPacks: "A card in one pack only comes from that pack; a card in every pack of its set comes from each of them.",
+    assumptionMix: "Regular, rare and other pack kinds are weighted by how often they appear, and slots are treated as independent. Real odds may differ.",
+  },
+});
