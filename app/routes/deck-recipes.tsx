@@ -5,7 +5,9 @@ import { EnergyIcon } from "../features/decks/components/energy-icon";
 import { listPublicDecks } from "../features/decks/decks.server";
 import { ENERGY_TYPES } from "../features/decks/energy";
 import { DeckError } from "../features/decks/errors";
-import { deckListFiltersFromParams, MAX_MISSING_FILTER } from "../features/decks/filters";
+import { MAX_MISSING_FILTER } from "../features/decks/filters";
+import { DeckListQuerySchema } from "../features/decks/list-query";
+import { readQuery } from "../lib/input.server";
 import { deckListCollectionFilter } from "../features/decks/deck-collection.server";
 import { getViewer } from "../features/users/session.server";
 import { CATEGORY_LABELS } from "../features/decks/categories";
@@ -17,12 +19,10 @@ import { seoMeta } from "../lib/seo";
 import { errorFields, requestLog } from "../lib/logger.server";
 import { SelectField } from "../components/ui/form-field";
 import type { Route } from "./+types/deck-recipes";
-import { pageUrlOf } from "../lib/data-url";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const url = pageUrlOf(request);
-  const parsed = deckListFiltersFromParams(url.searchParams);
-  let cursor = url.searchParams.get("cursor") || null;
+  const { cursor: cursorParam, ...parsed } = readQuery(request, DeckListQuerySchema);
+  let cursor = cursorParam;
   let page: { decks: DeckSummary[]; nextCursor: string | null } = { decks: [], nextCursor: null };
   let loadFailed = false;
   // 今作れるデッキ / あと N 枚以内 is a signed-in player's own filter (a request with a session is
