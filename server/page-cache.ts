@@ -1,6 +1,6 @@
 // A micro-cache for what anonymous visitors read most: the board, the card pages, home and their
 // public JSON APIs. A signed-out visitor sees the same bytes as every other signed-out visitor of
-// the same URL and language, so for a few seconds one render serves them all (docs/decisions/007).
+// the same URL and language, so for a few seconds one render serves them all (docs/decisions/044).
 //
 // - Only GET, only the paths in CACHEABLE, only requests whose cookies are none or the language
 //   cookie alone (any other cookie — a session above all — goes straight to React Router).
@@ -8,8 +8,9 @@
 // - The page's CSP nonce is per request: a kept page is stored split at its nonce and joined with
 //   the new request's nonce, so every script still carries the nonce of its own CSP header.
 // - Concurrent misses of one key wait for the first render instead of rendering it again.
-// - Freshness is a TTL (PAGE_CACHE_SECONDS, 0 turns the cache off) and the same on every
-//   instance; signed-in users — the ones who just wrote something — never read from it.
+// - Freshness is a TTL (PAGE_CACHE_SECONDS, 0 turns the cache off), and a change the change bus
+//   announces (a board write, here or on another instance) clears the pages it touches at once;
+//   signed-in users — the ones who just wrote something — never read from it.
 import type { NextFunction, Request, Response } from "express";
 import { LOCALE_COOKIE, localeFromCookie } from "../app/lib/i18n";
 

@@ -64,7 +64,7 @@ type KeptPage = { offers: OfferView[]; cursors: string[]; more: boolean };
 const KEPT_EXTRA = 10;
 /**
  * How long what the board shows is kept between board writes (its pages, a card's counts): as long
- * as the signed-out page cache keeps a page (PAGE_CACHE_SECONDS' default, docs/decisions/007), since
+ * as the signed-out page cache keeps a page (PAGE_CACHE_SECONDS' default, docs/decisions/044), since
  * offers that expire by the clock move no board version.
  */
 const BOARD_KEPT_TTL_MS = 5_000;

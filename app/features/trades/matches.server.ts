@@ -19,7 +19,7 @@ import type { MatchListItem, MatchPage, MatchView } from "./types";
  * マッチ: other users' open offers that give a card the user wants (in any of their open offers)
  * and want a card the user gives, with at least one same-rarity pair; ranked by how many 1:1
  * trades fit at once, then by the owner's response record (those who rarely answer a new room come
- * after the others), then by how recently the owner was active (docs/decisions/005, 007, 008, 023).
+ * after the others), then by how recently the owner was active (docs/decisions/005, 008, 024, 044).
  *
  * Kept per user while the board version stands (every board write on this instance, and on the
  * others through Redis, moves it); after MATCH_CACHE_TTL_MS (expiry by time, writes outside the
