@@ -1,23 +1,16 @@
 import { Link } from "react-router";
-import { rememberCard } from "../features/cards/cards.server";
-import { cardFamily } from "../features/cards/card-family.server";
-import { cardShareModel, shareImagePath } from "../features/share/share.server";
-import { CardError } from "../features/cards/errors";
-import { cardArt, isTrainerCard } from "../lib/card-face";
+import { isTrainerCard } from "../lib/card-face";
+import type { Tradeability } from "../features/trades/trade-rules";
 import { CardImage } from "../features/cards/components/card-image";
 import { CardFactRows } from "../features/cards/components/card-game-facts";
 import { cardsMessages } from "../features/cards/messages";
+import { readCardPage } from "../features/cards/card-page.server";
 import { displayRarity } from "../lib/rarity";
 import { DeckSummaryCard } from "../features/decks/components/deck-summary-card";
-import { listDecksWithCard } from "../features/decks/decks.server";
 import { CardTradeCounts } from "../features/trades/components/card-trade-counts";
-import { offerCountsForCard } from "../features/trades/board.server";
-import { cardTradeability } from "../features/trades/trade-rules.server";
-import type { Tradeability } from "../features/trades/trade-rules";
 import { tokyoShortDateTime } from "../lib/tokyo-time";
 import { RouteError } from "../components/ui/route-error";
 import { WantButton } from "../features/notifications/components/want-button";
-import { isWantedCard } from "../features/notifications/want-list.server";
 import { getViewer } from "../features/users/session.server";
 import { withPageErrors } from "../lib/api.server";
 import { localeFromRequest, translate, useLocale, useT } from "../lib/i18n";
@@ -26,31 +19,8 @@ import { seoMeta, type SiteHead } from "../lib/seo";
 import type { Route } from "./+types/card";
 
 export const loader = withPageErrors(async function loader({ params, request, context }: Route.LoaderArgs) {
-  const card = await rememberCard(context.db, params.cardId);
-  const locale = localeFromRequest(request);
-  if (!card) throw new CardError("not_found");
-  const family = await cardFamily(context.db, card);
-  const packNames = card.packs.map((p) => (locale === "en" ? p.nameEn : p.nameJa)).join("、");
-  // What the trade rules say now (docs/decisions/018), the same answer as the offer form and the gate.
-  const tradeability: Tradeability = (await cardTradeability(context.db, [card.id])).get(card.id) ?? { tradeable: false, scope: "rarity", target: card.rarity, until: null };
-  return {
-    card,
-    tradeability,
-    // og:image and the JSON-LD image: the largest art by the one art rule (none → the share image).
-    image: cardArt(card, context.env.cardImageBaseUrl)?.full ?? null,
-    tradeCounts: await offerCountsForCard(context.db, card.id),
-    decks: await listDecksWithCard(context.db, card.id),
-    // ほしいカード: null signed out (the signed-out page stays the same for everyone and cacheable).
-    wanted: await getViewer(request, context).then((viewer) => (viewer && (tradeability.tradeable || tradeability.until) ? isWantedCard(context.db, viewer.id, card.id) : null)),
-    family,
-    shareImage: shareImagePath("card", card.id, cardShareModel(card, family.setNameJa)),
-    title: card.name,
-    description: translate(cardsMessages, locale, "detailDescription", {
-      name: card.name,
-      rarity: displayRarity(card.rarity),
-      packs: packNames,
-    }),
-  };
+  const viewer = await getViewer(request, context);
+  return readCardPage(context.db, params.cardId, viewer?.id ?? null, localeFromRequest(request), context.env.cardImageBaseUrl);
 });
 
 export const meta: Route.MetaFunction = (args) => {

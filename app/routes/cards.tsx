@@ -1,6 +1,6 @@
 import { pageError } from "../lib/api.server";
 import { Form, Link, useNavigate, useNavigation, useSubmit } from "react-router";
-import { canonicalPackId, DEFAULT_PAGE_SIZE, listCards, listPacks } from "../features/cards/cards.server";
+import { CardsPageQuerySchema, readCardListPage } from "../features/cards/card-list-page.server";
 import { CardError } from "../features/cards/errors";
 import { CardSearch } from "../features/cards/components/card-search";
 import { CardImage } from "../features/cards/components/card-image";
@@ -14,64 +14,17 @@ import { localeOfMatches } from "../components/layout/meta-locale";
 import { seoMeta } from "../lib/seo";
 import type { Route } from "./+types/cards";
 import { readQuery } from "../lib/input.server";
-import { z } from "../lib/zod";
 
 const FILTER_LABEL = "block text-sm font-medium";
 
-// docs/product-rules.md §9: the first pack selected by default is the time-and-space pack dialga.
-const DEFAULT_PACK = "dialga";
-const RARITY_CODES = new Set(RARITIES.map((r) => r.code));
-
-/**
- * The card list's query: an unknown rarity is every rarity, the search is cut at 100 characters, a
- * page number outside 1–1000 (or none) is the nearest one; the pack and the cursor are checked below.
- */
-const CardsPageQuerySchema = z.object({
-  pack: z.string().optional(),
-  rarity: z
-    .string()
-    .refine((code) => RARITY_CODES.has(code))
-    .catch(""),
-  q: z
-    .string()
-    .catch("")
-    .transform((q) => q.slice(0, 100)),
-  page: z.string().catch("1").transform((page) => Math.max(1, Math.min(1000, Number.parseInt(page, 10) || 1))),
-  cursor: z.string().optional(),
-});
-
 export async function loader({ request, context }: Route.LoaderArgs) {
   const locale = localeFromRequest(request);
-  // The pack list changes only on import (which clears this cache).
-  const packs = await listPacks(context.db);
-  const { pack: packParam, rarity, q, page: pageNumber, cursor: cursorParam } = readQuery(request, CardsPageQuerySchema);
-  const wanted = canonicalPackId(packParam || DEFAULT_PACK);
-  const pack = packs.find((p) => p.id === wanted) ?? (packParam ? undefined : packs[0]);
-  if (!pack) throw pageError(new CardError("not_found"), locale);
-  let cursor = cursorParam ?? null;
-  let result;
   try {
-    result = await listCards(context.db, { packId: pack.id, q, rarity: rarity || null, limit: DEFAULT_PAGE_SIZE, cursor });
+    return await readCardListPage(context.db, locale, readQuery(request, CardsPageQuerySchema));
   } catch (error) {
-    if (!(error instanceof CardError && error.code === "invalid_cursor")) throw error;
-    cursor = null;
-    result = await listCards(context.db, { packId: pack.id, q, rarity: rarity || null, limit: DEFAULT_PAGE_SIZE });
+    if (error instanceof CardError) throw pageError(error, locale);
+    throw error;
   }
-  const page = cursor ? pageNumber : 1;
-  const packName = locale === "en" ? pack.nameEn : pack.nameJa;
-  return {
-    packs: packs.map((p) => ({ id: p.id, nameJa: p.nameJa, nameEn: p.nameEn })),
-    pack: { id: pack.id, name: packName },
-    rarity,
-    q,
-    page,
-    pageSize: DEFAULT_PAGE_SIZE,
-    cards: result.cards,
-    total: result.total,
-    nextCursor: result.nextCursor,
-    title: translate(cardsMessages, locale, "pageTitleWithPack", { pack: packName }),
-    description: translate(cardsMessages, locale, "packDescription", { pack: packName, count: pack.cardCount }),
-  };
 }
 
 export const meta: Route.MetaFunction = (args) => {

@@ -1,6 +1,5 @@
 import { useCallback, useState } from "react";
 import { Form, Link, useNavigate, useSearchParams } from "react-router";
-import { listPacks } from "../features/cards/cards.server";
 import { CardSearch } from "../features/cards/components/card-search";
 import { cardName } from "../lib/card-name";
 import { displayRarity } from "../lib/rarity";
@@ -10,15 +9,11 @@ import { OfferCard } from "../features/trades/components/offer-card";
 import { BoardEmpty } from "../features/trades/components/board-empty";
 import { tradesMessages } from "../features/trades/messages";
 import { BoardQuerySchema, type BoardFilters } from "../features/trades/trades.schema";
-import { cardsByIds, listBoard, listTradePacks, listTradeRarities } from "../features/trades/board.server";
-import { listMatchListPage, parseMatchPage, type MatchEmptyReason } from "../features/trades/matches.server";
-import { toListItem } from "../features/trades/offer-views.server";
-import { offersClosedByRules } from "../features/trades/trade-rules.server";
-import { TradeError } from "../features/trades/errors";
+import { type MatchEmptyReason } from "../features/trades/matches.server";
+import { readBoardPage } from "../features/trades/board-page.server";
 import type { OfferChipView } from "../features/trades/types";
 import { getViewer } from "../features/users/session.server";
 import { WantChipButton } from "../features/notifications/components/want-button";
-import { wantedAmong } from "../features/notifications/want-list.server";
 import { localeFromRequest, translate, useLocale, useT } from "../lib/i18n";
 import { localeOfMatches } from "../components/layout/meta-locale";
 import { seoMeta } from "../lib/seo";
@@ -31,58 +26,12 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const url = pageUrlOf(request);
   const locale = localeFromRequest(request);
   const viewer = await getViewer(request, context);
-  const { view, page: pageParam, cursor: cursorParam, ...filters } = readQuery(request, BoardQuerySchema);
-  let cursor = cursorParam ?? null;
-  // The filter form's lists belong to the whole board; マッチ shows no filters and sends none.
-  const [packs, rarityOptions, filterCards] =
-    view === "matches"
-      ? [[], [], []]
-      : await Promise.all([
-          listPacks(context.db),
-          listTradeRarities(context.db),
-          cardsByIds(context.db, [filters.give, filters.want].filter((id): id is string => Boolean(id))),
-        ]);
-  let board: Awaited<ReturnType<typeof listBoard>> = { offers: [], nextCursor: null };
-  let matches: Awaited<ReturnType<typeof listMatchListPage>> | null = null;
-  if (view === "matches") {
-    // Like a damaged cursor, a bad page number in a shared link shows the first page.
-    let page = 1;
-    try {
-      page = parseMatchPage(pageParam ?? null);
-    } catch (error) {
-      if (!(error instanceof TradeError)) throw error;
-    }
-    if (viewer) {
-      matches = await listMatchListPage(context.db, viewer.id, page, locale);
-    }
-  } else {
-    try {
-      board = await listBoard(context.db, { viewerId: viewer?.id, filters, cursor });
-    } catch (error) {
-      // A damaged cursor in a shared link shows the first page rather than an error.
-      if (!(error instanceof TradeError)) throw error;
-      cursor = null;
-      board = await listBoard(context.db, { viewerId: viewer?.id, filters });
-    }
-  }
-  const closedByRules = await offersClosedByRules(context.db, board.offers);
-  // The ほしい buttons: which cards given on this page the reader already wants (null: signed out).
-  const givenHere = [...board.offers, ...(matches?.items ?? [])].flatMap((o) => (o.ownerId === viewer?.id ? [] : o.give.map((c) => c.cardId)));
-  const wantedCardIds = viewer ? await wantedAmong(context.db, viewer.id, givenHere) : null;
+  const { view, page, cursor, ...filters } = readQuery(request, BoardQuerySchema);
+  const board = await readBoardPage(context.db, viewer?.id ?? null, locale, { view, filters, cursor: cursor ?? null, page: page ?? null });
   return {
     now: new Date().toISOString(),
-    view,
-    filters,
-    isFirstPage: !cursor,
-    offers: board.offers.map((offer) => (closedByRules.has(offer.id) ? { ...toListItem(offer, locale), ruleClosed: true } : toListItem(offer, locale))),
-    nextCursor: board.nextCursor,
-    matches,
-    viewerId: viewer?.id ?? null,
-    wantedCardIds,
+    ...board,
     returnTo: url.pathname + url.search,
-    packs: (await listTradePacks(context.db, packs)).map((p) => ({ id: p.id, name: locale === "en" ? p.nameEn : p.nameJa })),
-    rarities: rarityOptions.map((r) => r.code),
-    filterCards,
     title: translate(tradesMessages, locale, "boardTitle"),
     description: translate(tradesMessages, locale, "boardDescription"),
   };

@@ -8,6 +8,8 @@ import { tokyoShortDateTime } from "../../lib/tokyo-time";
 import { displayRarity, RARITIES } from "../../lib/rarity";
 import { cardIndex } from "../cards/card-index.server";
 import { cardTradeabilityAt, type Tradeability, type TradeRuleChange, type TradeRules, type TradeRulesPageData } from "./trade-rules";
+
+export type { Tradeability };
 import { TradeError } from "./errors";
 import { TradeRuleError } from "./trade-rules-errors";
 import type { TradeRuleChangeInput } from "./trade-rules.schema";
