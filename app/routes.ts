@@ -25,6 +25,7 @@ export default [
   route("api/push/test", "routes/api.push.send-test.ts"),
   route("wanted-cards", "routes/wanted-cards.tsx"),
   route("collection", "routes/collection.tsx"),
+  route("collection/trades", "routes/collection.trades.tsx"),
   route("api/collection/counts", "routes/api.collection.counts.ts"),
   route("api/collection/bulk", "routes/api.collection.bulk.ts"),
   route("api/collection/progress", "routes/api.collection.progress.ts"),

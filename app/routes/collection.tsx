@@ -389,7 +389,9 @@ function CollectionSettingsForm({ initial, sets, rarityChoices }: { initial: Set
         </p>
         <fieldset className="space-y-3 rounded-md border border-slate-200 p-3">
           <legend className="px-1 text-sm font-bold">{t("tradeSettingsHeading")}</legend>
-          <FormField id="collection-keep-count" label={t("keepCount")} hint={t("keepCountHelp")} type="number" inputMode="numeric" min={0} max={99} value={keep} onChange={(event) => setKeep(event.target.value)} />
+          <div className="max-w-xs">
+            <FormField id="collection-keep-count" label={t("keepCount")} hint={t("keepCountHelp")} type="number" inputMode="numeric" min={0} max={99} value={keep} onChange={(event) => setKeep(event.target.value)} />
+          </div>
           <fieldset>
             <legend className="text-sm font-medium">{t("tradeRarities")}</legend>
             <p className="text-xs text-slate-700">{t("tradeRaritiesHelp")}</p>

@@ -60,3 +60,13 @@ export const CountChangeAnswer = z.object({
   previous: z.array(z.object({ cardId: z.string(), count: z.number() })),
   counts: z.array(z.object({ cardId: z.string(), count: z.number() })),
 });
+
+/**
+ * The トレード候補 proposal form: the partner and the chosen pairs (`<my card>|<their card>`);
+ * `only` is the one pair of a pair's own button, which wins over the checked ones.
+ */
+export const ProposalFormSchema = z.object({
+  partnerId: z.string().min(1).max(64),
+  pairs: z.array(z.string().regex(/^[^|]{1,64}\|[^|]{1,64}$/)).max(50),
+  only: z.string().regex(/^[^|]{1,64}\|[^|]{1,64}$/).optional(),
+});
