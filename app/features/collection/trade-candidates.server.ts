@@ -26,6 +26,8 @@ export const ACTIVE_DAYS = 14;
 export const CANDIDATE_LIMIT = 30;
 /** Pairs shown per candidate (all are counted for the ranking). */
 export const PAIRS_SHOWN = 12;
+/** Cards read back per candidate, side and rarity: enough for PAIRS_SHOWN pairs of one rarity. */
+const PAIRS_PER_RARITY = PAIRS_SHOWN;
 /**
  * Candidates the database ranks by pairs and last activity before the response record reorders
  * them: the record only moves a player who rarely answers behind others with the same number of
@@ -36,7 +38,7 @@ const PRE_RANK_LIMIT = CANDIDATE_LIMIT * 3;
  * The most recently active opted-in players the finder reads the collections of: the bound on its
  * work, whatever the number of players (each is one range of collection_cards' primary key).
  */
-export const PLAYERS_SCANNED = 2_000;
+export const PLAYERS_SCANNED = 300;
 
 export type CandidateCard = CardListItem;
 export type CandidatePair = { give: CandidateCard; get: CandidateCard; rarity: string; cost: number | null };
@@ -114,7 +116,8 @@ type FoundRow = { side: "get" | "give"; user_id: string; card_id: string; rarity
  * recently active PLAYERS_SCANNED), the cards of my wants they have spare and the cards of my
  * spare they want — both read through the (user_id, card_id) primary keys of collection_cards
  * and wanted_cards, one range per player — the pairs per player (per rarity, the smaller side),
- * the PRE_RANK_LIMIT best, and their cards.
+ * the PRE_RANK_LIMIT best, and at most PAIRS_PER_RARITY of their cards per side and rarity (the
+ * pairs are made from them in memory: a rarity only one side has pairs with nothing).
  */
 async function findCandidateRows(db: Db, userId: string, spare: TradeCard[], wants: TradeCard[], onlyPartner: string | null): Promise<FoundRow[]> {
   const spareRows = spare.flatMap((c) => (c.sets.length ? c.sets : [""]).map((set) => ({ id: c.id, rarity: c.rarity, set })));
@@ -161,14 +164,16 @@ async function findCandidateRows(db: Db, userId: string, spare: TradeCard[], wan
           group by pr.user_id, pl.display_name, pl.last_active_at
           order by pair_count desc, pl.last_active_at desc, pr.user_id
           limit ${PRE_RANK_LIMIT}
+        ),
+        picked as (
+          select x.side, x.user_id, x.card_id, x.rarity,
+                 row_number() over (partition by x.user_id, x.side, x.rarity order by x.card_id) as n
+          from (select 'get' as side, user_id, card_id, rarity from gets union all select 'give' as side, user_id, card_id, rarity from gives) x
+          where x.user_id in (select user_id from ranked)
         )
-        select 'get' as side, r.user_id, x.card_id, x.rarity, r.pair_count, r.display_name, r.last_active_at
-          from ranked r join gets x on x.user_id = r.user_id
-          where exists (select 1 from per_rarity pr where pr.user_id = r.user_id and pr.rarity = x.rarity)
-        union all
-        select 'give' as side, r.user_id, x.card_id, x.rarity, r.pair_count, r.display_name, r.last_active_at
-          from ranked r join gives x on x.user_id = r.user_id
-          where exists (select 1 from per_rarity pr where pr.user_id = r.user_id and pr.rarity = x.rarity)`,
+        select p.side, p.user_id, p.card_id, p.rarity, r.pair_count, r.display_name, r.last_active_at
+        from picked p join ranked r on r.user_id = p.user_id
+        where p.n <= ${PAIRS_PER_RARITY}`,
   );
 }
 
