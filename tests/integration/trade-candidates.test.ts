@@ -177,6 +177,32 @@ describe("trade candidates: who appears", () => {
   });
 });
 
+/** Three new rooms on `ownerId`'s offers whose partners wrote two days ago and got no answer: a record of rarely answering. */
+async function neverAnswers(ownerId: string): Promise<void> {
+  for (let i = 0; i < 3; i++) {
+    const partner = await createUser(db);
+    const [offer] = await rowsOf<{ id: string }>(db, sql`insert into trade_offers (owner_id, expires_at) values (${ownerId}, now() + interval '1 day') returning id`);
+    const [room] = await rowsOf<{ id: string }>(db, sql`insert into chat_rooms (offer_id, owner_id, partner_id) values (${offer.id}, ${ownerId}, ${partner.id}) returning id`);
+    await db.execute(sql`insert into chat_messages (room_id, seq, sender_id, kind, body, created_at) values (${room.id}, 1, ${partner.id}, 'text', 'こんにちは', now() - interval '2 days')`);
+  }
+}
+
+describe("trade candidates: the response record", () => {
+  it("puts a player who rarely answers after one with as many pairs, however recently active", async () => {
+    const [x, y] = cardsFor(2);
+    const me = await player({ counts: { [x.id]: 2 }, wanted: [y.id] });
+    const hour = 3600_000;
+    const silent = await player({ counts: { [y.id]: 2 }, wanted: [x.id], lastActiveAt: new Date(Date.now() - hour) });
+    const answering = await player({ counts: { [y.id]: 2 }, wanted: [x.id], lastActiveAt: new Date(Date.now() - 5 * hour) });
+    const before = (await listTradeCandidates(db, me.id)).candidates.map((c) => c.userId).filter((id) => id === silent.id || id === answering.id);
+    expect(before).toEqual([silent.id, answering.id]);
+    await neverAnswers(silent.id);
+    const { candidates } = await listTradeCandidates(db, me.id);
+    expect(candidates.map((c) => c.userId).filter((id) => id === silent.id || id === answering.id)).toEqual([answering.id, silent.id]);
+    expect(candidates.find((c) => c.userId === silent.id)).toMatchObject({ answersRarely: true, record: { rooms: 3, answered: 0 } });
+  });
+});
+
 describe("trade candidates: trade rules and proposals", () => {
   it("drops a pair at once when a trade rule closes one of its cards", async () => {
     const [x] = cardsFor(1);
