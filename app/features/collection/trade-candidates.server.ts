@@ -95,7 +95,8 @@ async function mySide(db: Db, userId: string, settings: CollectionSettings, inde
   }
   for (const row of wantedRows) {
     const card = index.byId.get(row.card_id);
-    if (card && card.packIds.length && trades(card)) wants.set(card.id, asTradeCard(card));
+    // A card I have spare is one I give, not one I want more of.
+    if (card && card.packIds.length && trades(card) && (owned.get(card.id) ?? 0) <= settings.keepCount) wants.set(card.id, asTradeCard(card));
   }
   const spareRarities = new Set(spare.map((c) => c.rarity));
   const wantRarities = new Set([...wants.values()].map((c) => c.rarity));
