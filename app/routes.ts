@@ -26,6 +26,7 @@ export default [
   route("wanted-cards", "routes/wanted-cards.tsx"),
   route("collection", "routes/collection.tsx"),
   route("collection/packs", "routes/collection.packs.tsx"),
+  route("collection/trades", "routes/collection.trades.tsx"),
   route("api/collection/counts", "routes/api.collection.counts.ts"),
   route("api/collection/bulk", "routes/api.collection.bulk.ts"),
   route("api/collection/progress", "routes/api.collection.progress.ts"),

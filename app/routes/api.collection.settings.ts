@@ -6,7 +6,10 @@ import { methodNotAllowed, withJsonErrors } from "../lib/api.server";
 import { readInput } from "../lib/input.server";
 import type { Route } from "./+types/api.collection.settings";
 
-/** GET /api/collection/settings → `{showProgress, useForTrades}` (both off until chosen); PUT the same to save them. */
+/**
+ * GET /api/collection/settings → `{showProgress, useForTrades, keepCount, tradeRarities, wantMode, wantSets}`
+ * (switches off, trade defaults until chosen); PUT the same to save them (trade settings may be left out).
+ */
 export const loader = withJsonErrors(async function loader({ request, context }: Route.LoaderArgs) {
   const viewer = await requireApiViewer(request, context);
   return Response.json(await getCollectionSettings(context.db, viewer.id), { headers: { "Cache-Control": "private, no-store" } });
@@ -16,6 +19,5 @@ export const action = withJsonErrors(async function action({ request, context }:
   if (request.method !== "PUT") throw methodNotAllowed("GET, PUT");
   const viewer = await requireApiViewer(request, context);
   const settings = await readInput(request, CollectionSettingsSchema, { accept: ["json"], messages: collectionMessages, fallback: "errorInvalid" });
-  await saveCollectionSettings(context.db, viewer.id, settings);
-  return Response.json(settings);
+  return Response.json(await saveCollectionSettings(context.db, viewer.id, settings));
 });

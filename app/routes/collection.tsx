@@ -4,7 +4,7 @@ import { localeOfMatches } from "../components/layout/meta-locale";
 import { RouteError } from "../components/ui/route-error";
 import { SelectField, FormField } from "../components/ui/form-field";
 import { SubmitButton } from "../components/ui/submit-button";
-import { CollectionPageQuerySchema, CountChangeAnswer } from "../features/collection/collection.schema";
+import { CollectionPageQuerySchema, CountChangeAnswer, WANT_MODES } from "../features/collection/collection.schema";
 import { collectionPage } from "../features/collection/collection.server";
 import { CollectionCardTile } from "../features/collection/components/collection-card";
 import { ProgressList } from "../features/collection/components/collection-progress";
@@ -61,7 +61,7 @@ export default function Collection({ loaderData }: Route.ComponentProps) {
   const submit = useSubmit();
   const navigation = useNavigation();
   const revalidator = useRevalidator();
-  const { sets, set, packs, filter, rarities, cards, total, page, pages, pageSize, progress, settings, userId } = loaderData;
+  const { sets, set, packs, filter, rarities, cards, total, page, pages, pageSize, progress, settings, tradeRarities, userId } = loaderData;
   const revalidate = useCallback(() => void revalidator.revalidate(), [revalidator]);
   const saver = useCountSaver(userId, revalidate);
   const [undo, setUndo] = useState<Undo | null>(null);
@@ -129,11 +129,18 @@ export default function Collection({ loaderData }: Route.ComponentProps) {
       <div>
         <h1 className="text-2xl font-bold">{t("heading")}</h1>
         <p className="mt-1 text-sm text-slate-700">{t("intro")}</p>
-        <p className="mt-1 text-sm">
-          <Link to="/collection/packs" className="text-brand-700 underline">
-            {tPacks("link")}
-          </Link>
-        </p>
+        <ul className="mt-2 flex flex-wrap gap-x-4 gap-y-1 text-sm">
+          <li>
+            <Link to="/collection/trades" className="font-bold text-brand-800 underline">
+              {t("tradeCandidatesLink")}
+            </Link>
+          </li>
+          <li>
+            <Link to="/collection/packs" className="text-brand-700 underline">
+              {tPacks("link")}
+            </Link>
+          </li>
+        </ul>
       </div>
 
       <Form method="get" action="/collection" aria-label={t("filters")} className="grid grid-cols-2 items-end gap-2 rounded-lg border border-slate-200 bg-white p-3 sm:grid-cols-3 sm:gap-3 sm:p-4 lg:grid-cols-[2fr_2fr_1fr_1fr_1fr_2fr_auto]">
@@ -269,7 +276,7 @@ export default function Collection({ loaderData }: Route.ComponentProps) {
       </section>
 
       <CsvTools onImported={revalidate} />
-      <CollectionSettingsForm initial={settings} />
+      <CollectionSettingsForm initial={settings} sets={sets.map((s) => ({ code: s.code, name: setName(s) }))} rarityChoices={tradeRarities.map((r) => ({ code: r.code, label: displayRarity(r.code) }))} />
     </div>
   );
 }
@@ -332,23 +339,48 @@ function CsvTools({ onImported }: { onImported: () => void }) {
   );
 }
 
-const SettingsAnswer = z.object({ showProgress: z.boolean(), useForTrades: z.boolean() });
+const SettingsAnswer = z.object({
+  showProgress: z.boolean(),
+  useForTrades: z.boolean(),
+  keepCount: z.number(),
+  tradeRarities: z.array(z.string()).nullable(),
+  wantMode: z.enum(WANT_MODES),
+  wantSets: z.array(z.string()).nullable(),
+});
+type SettingsValues = z.infer<typeof SettingsAnswer>;
 
-function CollectionSettingsForm({ initial }: { initial: { showProgress: boolean; useForTrades: boolean } }) {
+const WANT_MODE_LABEL = { missing: "wantModeMissing", wants: "wantModeWants", both: "wantModeBoth" } as const;
+
+/** A list setting: nothing chosen means every one (null). */
+function toggled(list: string[] | null, value: string, on: boolean): string[] | null {
+  const next = new Set(list ?? []);
+  if (on) next.add(value);
+  else next.delete(value);
+  return next.size ? [...next] : null;
+}
+
+function CollectionSettingsForm({ initial, sets, rarityChoices }: { initial: SettingsValues; sets: { code: string; name: string }[]; rarityChoices: { code: string; label: string }[] }) {
   const t = useT(collectionMessages);
   const [values, setValues] = useState(initial);
+  const [keep, setKeep] = useState(String(initial.keepCount));
   const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
   const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
+    const keepCount = /^\d{1,2}$/.test(keep.trim()) ? Number(keep.trim()) : NaN;
+    if (!Number.isInteger(keepCount)) {
+      setMessage({ ok: false, text: t("errorKeepCount") });
+      return;
+    }
     try {
-      const sent = await send("/api/collection/settings", { method: "PUT", json: values }, SettingsAnswer);
+      const sent = await send("/api/collection/settings", { method: "PUT", json: { ...values, keepCount } }, SettingsAnswer);
+      if (sent.ok) setValues(sent.data);
       setMessage(sent.ok ? { ok: true, text: t("settingsSaved") } : { ok: false, text: sent.refusal?.message ?? t("serverFailed", { status: sent.status }) });
     } catch {
       setMessage({ ok: false, text: t("networkFailed") });
     }
   };
   return (
-    <section aria-labelledby="collection-settings-heading" className="rounded-lg border border-slate-200 bg-white p-4">
+    <section id="collection-settings" aria-labelledby="collection-settings-heading" className="rounded-lg border border-slate-200 bg-white p-4">
       <h2 id="collection-settings-heading" className="text-lg font-bold">
         {t("settingsHeading")}
       </h2>
@@ -364,6 +396,49 @@ function CollectionSettingsForm({ initial }: { initial: { showProgress: boolean;
         <p id="collection-trades-help" className="text-xs text-slate-700">
           {t("useForTradesHelp")}
         </p>
+        <fieldset className="space-y-3 rounded-md border border-slate-200 p-3">
+          <legend className="px-1 text-sm font-bold">{t("tradeSettingsHeading")}</legend>
+          <div className="max-w-xs">
+            <FormField id="collection-keep-count" label={t("keepCount")} hint={t("keepCountHelp")} type="number" inputMode="numeric" min={0} max={99} value={keep} onChange={(event) => setKeep(event.target.value)} />
+          </div>
+          <fieldset>
+            <legend className="text-sm font-medium">{t("tradeRarities")}</legend>
+            <p className="text-xs text-slate-700">{t("tradeRaritiesHelp")}</p>
+            <div className="mt-1 flex flex-wrap gap-x-4 gap-y-1">
+              {rarityChoices.map((r) => (
+                <label key={r.code} className="flex items-center gap-1 text-sm">
+                  <input type="checkbox" className="h-4 w-4" checked={values.tradeRarities?.includes(r.code) ?? false} onChange={(event) => setValues({ ...values, tradeRarities: toggled(values.tradeRarities, r.code, event.target.checked) })} />
+                  <span>{r.label}</span>
+                </label>
+              ))}
+            </div>
+          </fieldset>
+          <fieldset>
+            <legend className="text-sm font-medium">{t("wantMode")}</legend>
+            <div className="mt-1 flex flex-wrap gap-x-4 gap-y-1">
+              {WANT_MODES.map((mode) => (
+                <label key={mode} className="flex items-center gap-1 text-sm">
+                  <input type="radio" name="wantMode" className="h-4 w-4" checked={values.wantMode === mode} onChange={() => setValues({ ...values, wantMode: mode })} />
+                  <span>{t(WANT_MODE_LABEL[mode])}</span>
+                </label>
+              ))}
+            </div>
+          </fieldset>
+          {values.wantMode !== "wants" ? (
+            <fieldset>
+              <legend className="text-sm font-medium">{t("wantSets")}</legend>
+              <p className="text-xs text-slate-700">{t("wantSetsHelp")}</p>
+              <div className="mt-1 grid gap-1 sm:grid-cols-2">
+                {sets.map((s) => (
+                  <label key={s.code} className="flex items-center gap-1 text-sm">
+                    <input type="checkbox" className="h-4 w-4" checked={values.wantSets?.includes(s.code) ?? false} onChange={(event) => setValues({ ...values, wantSets: toggled(values.wantSets, s.code, event.target.checked) })} />
+                    <span>{s.name}</span>
+                  </label>
+                ))}
+              </div>
+            </fieldset>
+          ) : null}
+        </fieldset>
         <button type="submit" className="rounded-md bg-brand-700 px-3 py-2 text-sm font-bold text-white">
           {t("settingsSave")}
         </button>

@@ -174,9 +174,10 @@ describe("collection privacy and the account", () => {
   it("is in the account export and deleted with the account", async () => {
     const u = await createUser(db);
     await setCardCounts(db, u.id, [{ cardId: prints[0].id, count: 7 }]);
-    await saveCollectionSettings(db, u.id, { showProgress: true, useForTrades: true });
+    await saveCollectionSettings(db, u.id, { showProgress: true, useForTrades: true, keepCount: 2, wantMode: "wants" });
     const file = await exportAccountData(db, env, u.id);
-    expect(file.collection.settings).toEqual({ showProgress: true, useForTrades: true });
+    // The trade settings are the player's choices too: they travel with the export.
+    expect(file.collection.settings).toEqual({ showProgress: true, useForTrades: true, keepCount: 2, tradeRarities: null, wantMode: "wants", wantSets: null });
     expect(file.collection.cards).toMatchObject([{ cardId: prints[0].id, count: 7, set }]);
     await db.execute(sql`insert into accounts (id, account_id, provider_id, user_id) values (${`acc-${u.id}`}, ${u.id}, 'line', ${u.id})`);
     const session = `s-${u.id}`;

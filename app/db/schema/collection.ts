@@ -24,14 +24,32 @@ export const collectionCards = pgTable(
   (t) => [primaryKey({ columns: [t.userId, t.cardId] }), check("collection_cards_count_range", sql`${t.count} between 1 and 99`)],
 );
 
-/** A player's collection choices; no row means both off (the collection is private by default). */
-export const collectionSettings = pgTable("collection_settings", {
-  userId: text("user_id")
-    .primaryKey()
-    .references(() => users.id, { onDelete: "cascade" }),
-  // プロフィールに図鑑の埋まり具合を表示する
-  showProgress: boolean("show_progress").notNull().default(false),
-  // トレードにコレクションを使う (stored now; the trade finder reads it later)
-  useForTrades: boolean("use_for_trades").notNull().default(false),
-  updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
-});
+/**
+ * A player's collection choices; no row means both off (the collection is private by default)
+ * and the trade defaults below (docs/decisions/041-trade-candidates.md).
+ */
+export const collectionSettings = pgTable(
+  "collection_settings",
+  {
+    userId: text("user_id")
+      .primaryKey()
+      .references(() => users.id, { onDelete: "cascade" }),
+    // プロフィールに図鑑の埋まり具合を表示する
+    showProgress: boolean("show_progress").notNull().default(false),
+    // トレードにコレクションを使う: the opt-in of トレード候補, both as the one looking and the one found
+    useForTrades: boolean("use_for_trades").notNull().default(false),
+    // 各カードを何枚残すか: copies above this are spare
+    keepCount: smallint("keep_count").notNull().default(1),
+    // Rarities traded (display codes); null: every rarity the trade rules allow
+    tradeRarities: text("trade_rarities").array(),
+    // What I want: missing cards of want_sets, the ほしいカード list, or both
+    wantMode: text("want_mode").notNull().default("both"),
+    // Sets whose missing cards I want; null: every set
+    wantSets: text("want_sets").array(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    check("collection_settings_keep_count_range", sql`${t.keepCount} between 0 and 99`),
+    check("collection_settings_want_mode_check", sql`${t.wantMode} in ('missing', 'wants', 'both')`),
+  ],
+);

@@ -27,8 +27,22 @@ export const CollectionFilterSchema = z.object({
 /** POST /api/collection/bulk: この絞り込みをすべて1枚にする (`one`) / 0に戻す (`zero`). */
 export const BulkChangeSchema = z.object({ filter: CollectionFilterSchema, mode: z.enum(["one", "zero"]) });
 
-/** PUT /api/collection/settings. */
-export const CollectionSettingsSchema = z.object({ showProgress: z.boolean(), useForTrades: z.boolean() });
+/** What a player wants in trades: the cards missing from chosen sets, the ほしいカード list, or both. */
+export const WANT_MODES = ["missing", "wants", "both"] as const;
+export type WantMode = (typeof WANT_MODES)[number];
+
+/**
+ * PUT /api/collection/settings. The trade settings may be left out (a client that knows only the
+ * two switches keeps what is stored); `null` rarities or sets mean every one.
+ */
+export const CollectionSettingsSchema = z.object({
+  showProgress: z.boolean(),
+  useForTrades: z.boolean(),
+  keepCount: z.number({ error: "errorKeepCount" }).int({ error: "errorKeepCount" }).min(0, { error: "errorKeepCount" }).max(99, { error: "errorKeepCount" }).optional(),
+  tradeRarities: z.array(z.string().min(1).max(8)).max(20).nullable().optional(),
+  wantMode: z.enum(WANT_MODES).optional(),
+  wantSets: z.array(z.string().min(1).max(20)).max(200).nullable().optional(),
+});
 
 /** The /collection page's query (anything unknown falls back to the default). */
 export const CollectionPageQuerySchema = z.object({
@@ -45,4 +59,14 @@ export const CollectionPageQuerySchema = z.object({
 export const CountChangeAnswer = z.object({
   previous: z.array(z.object({ cardId: z.string(), count: z.number() })),
   counts: z.array(z.object({ cardId: z.string(), count: z.number() })),
+});
+
+/**
+ * The トレード候補 proposal form: the partner and the chosen pairs (`<my card>|<their card>`);
+ * `only` is the one pair of a pair's own button, which wins over the checked ones.
+ */
+export const ProposalFormSchema = z.object({
+  partnerId: z.string().min(1).max(64),
+  pairs: z.array(z.string().regex(/^[^|]{1,64}\|[^|]{1,64}$/)).max(50),
+  only: z.string().regex(/^[^|]{1,64}\|[^|]{1,64}$/).optional(),
 });

@@ -6,10 +6,12 @@ import { csvLine } from "../../lib/csv";
 import { databaseLimit } from "../../lib/rate-limit.server";
 import { cardFaceOf, cardIndex, compareCards, rememberCatalogueList, type CardIndex, type IndexedCard } from "../cards/card-index.server";
 import { searchTerms } from "../cards/cards.server";
+import { listTradeRarities } from "../trades/board.server";
 import { decodeCsvBytes } from "../cards/import.server";
 import { forgetOwnedWantedCards } from "../notifications/want-list.server";
 import { CollectionError } from "./errors";
-import { MAX_CHANGES } from "./collection.schema";
+import { MAX_CHANGES, WANT_MODES, type WantMode } from "./collection.schema";
+import { displayRarity } from "../../lib/rarity";
 import { passesFilter, progressPercent, type CollectionFilter, type OwnedState } from "./collection-filter";
 
 /** A count is 0..99 (docs/decisions/040-collection-storage.md); 0 is no row. */
@@ -232,20 +234,86 @@ export async function collectionProgress(db: Db, userId: string, setCode: string
 // ---------------------------------------------------------------------------------------------
 // Settings
 
-export type CollectionSettings = { showProgress: boolean; useForTrades: boolean };
+/** The collection's choices (docs/decisions/040, 041): privacy switches and the trade settings. */
+export type CollectionSettings = {
+  showProgress: boolean;
+  useForTrades: boolean;
+  /** Copies of each card kept; those above are spare (0..99, default 1). */
+  keepCount: number;
+  /** Rarities (display codes) traded; null: every rarity the trade rules allow. */
+  tradeRarities: string[] | null;
+  wantMode: WantMode;
+  /** Sets whose missing cards are wanted; null: every set. */
+  wantSets: string[] | null;
+};
 
-export async function getCollectionSettings(db: Queryable, userId: string): Promise<CollectionSettings> {
-  const [row] = await rowsOf<{ show_progress: boolean; use_for_trades: boolean }>(
-    db,
-    sql`select show_progress, use_for_trades from collection_settings where user_id = ${userId}`,
-  );
-  return { showProgress: row?.show_progress ?? false, useForTrades: row?.use_for_trades ?? false };
+export const DEFAULT_COLLECTION_SETTINGS: CollectionSettings = { showProgress: false, useForTrades: false, keepCount: 1, tradeRarities: null, wantMode: "both", wantSets: null };
+
+type SettingsRow = { show_progress: boolean; use_for_trades: boolean; keep_count: number; trade_rarities: string[] | null; want_mode: string; want_sets: string[] | null };
+
+export function settingsOf(row: SettingsRow | undefined): CollectionSettings {
+  if (!row) return { ...DEFAULT_COLLECTION_SETTINGS };
+  return {
+    showProgress: row.show_progress,
+    useForTrades: row.use_for_trades,
+    keepCount: Number(row.keep_count),
+    tradeRarities: row.trade_rarities,
+    wantMode: (WANT_MODES as readonly string[]).includes(row.want_mode) ? (row.want_mode as WantMode) : "both",
+    wantSets: row.want_sets,
+  };
 }
 
-export async function saveCollectionSettings(db: Queryable, userId: string, settings: CollectionSettings): Promise<void> {
-  await db.execute(sql`insert into collection_settings (user_id, show_progress, use_for_trades, updated_at)
-      values (${userId}, ${settings.showProgress}, ${settings.useForTrades}, now())
-      on conflict (user_id) do update set show_progress = excluded.show_progress, use_for_trades = excluded.use_for_trades, updated_at = excluded.updated_at`);
+export async function getCollectionSettings(db: Queryable, userId: string): Promise<CollectionSettings> {
+  const [row] = await rowsOf<SettingsRow>(
+    db,
+    sql`select show_progress, use_for_trades, keep_count, trade_rarities, want_mode, want_sets from collection_settings where user_id = ${userId}`,
+  );
+  return settingsOf(row);
+}
+
+const textArray = (list: readonly string[] | null) => (list === null ? sql`null` : sql`array[${sql.join(list.map((v) => sql`${v}`), sql`, `)}]::text[]`);
+
+/**
+ * Saves the settings; trade settings left out keep their stored value. Rarities and sets are
+ * checked against the catalogue (an unknown one is refused, not stored), and listed once.
+ */
+export async function saveCollectionSettings(
+  db: Db,
+  userId: string,
+  input: Pick<CollectionSettings, "showProgress" | "useForTrades"> & Partial<Omit<CollectionSettings, "showProgress" | "useForTrades">>,
+): Promise<CollectionSettings> {
+  const index = await cardIndex(db);
+  if (input.tradeRarities) {
+    const known = new Set(index.cards.map((c) => displayRarity(c.rarity)));
+    if (input.tradeRarities.some((r) => !known.has(r))) throw new CollectionError("unknown_rarity");
+  }
+  if (input.wantSets) {
+    const known = new Set([...index.packs.values()].map((p) => p.setCode));
+    if (input.wantSets.some((code) => !known.has(code))) throw new CollectionError("unknown_set");
+  }
+  if (input.keepCount !== undefined && (!Number.isInteger(input.keepCount) || input.keepCount < 0 || input.keepCount > MAX_COUNT)) throw new CollectionError("invalid");
+  return db.transaction(async (tx) => {
+    const [stored] = await rowsOf<SettingsRow>(
+      tx,
+      sql`select show_progress, use_for_trades, keep_count, trade_rarities, want_mode, want_sets from collection_settings where user_id = ${userId} for update`,
+    );
+    const before = settingsOf(stored);
+    const unique = (list: string[] | null | undefined, fallback: string[] | null) => (list === undefined ? fallback : list === null ? null : [...new Set(list)]);
+    const next: CollectionSettings = {
+      showProgress: input.showProgress,
+      useForTrades: input.useForTrades,
+      keepCount: input.keepCount ?? before.keepCount,
+      tradeRarities: unique(input.tradeRarities, before.tradeRarities),
+      wantMode: input.wantMode ?? before.wantMode,
+      wantSets: unique(input.wantSets, before.wantSets),
+    };
+    await tx.execute(sql`insert into collection_settings (user_id, show_progress, use_for_trades, keep_count, trade_rarities, want_mode, want_sets, updated_at)
+        values (${userId}, ${next.showProgress}, ${next.useForTrades}, ${next.keepCount}, ${textArray(next.tradeRarities)}, ${next.wantMode}, ${textArray(next.wantSets)}, now())
+        on conflict (user_id) do update set show_progress = excluded.show_progress, use_for_trades = excluded.use_for_trades,
+          keep_count = excluded.keep_count, trade_rarities = excluded.trade_rarities, want_mode = excluded.want_mode,
+          want_sets = excluded.want_sets, updated_at = excluded.updated_at`);
+    return next;
+  });
 }
 
 /** The public profile's 図鑑の埋まり具合 per set, or null when the player did not choose to show it. */
@@ -422,7 +490,7 @@ export async function collectionPage(db: Db, userId: string, input: CollectionPa
   const packs = [...index.packs.values()].filter((p) => p.setCode === set.code).sort((a, b) => a.sortOrder - b.sortOrder);
   const pack = packs.some((p) => p.id === input.pack) ? input.pack! : null;
   const filter: CollectionFilter = { set: set.code, pack, rarity: input.rarity || null, type: input.type || null, owned: input.owned ?? null, terms: searchTerms(input.q) };
-  const [cards, owned, settings] = await Promise.all([setCards(db, set.code), ownedCounts(db, userId), getCollectionSettings(db, userId)]);
+  const [cards, owned, settings, tradeRarities] = await Promise.all([setCards(db, set.code), ownedCounts(db, userId), getCollectionSettings(db, userId), listTradeRarities(db)]);
   const counts = new Map(cards.flatMap((card) => (owned.has(card.id) ? [[card.id, owned.get(card.id)!] as const] : [])));
   const progress = progressOf(index, owned, set.code);
   const matching = cards.filter((card) => passesFilter(card, counts.get(card.id) ?? 0, filter));
@@ -449,5 +517,7 @@ export async function collectionPage(db: Db, userId: string, input: CollectionPa
     pageSize: COLLECTION_PAGE_SIZE,
     progress,
     settings,
+    /** The rarities the trade rules allow now: the choices of トレードに出すレアリティ. */
+    tradeRarities,
   };
 }

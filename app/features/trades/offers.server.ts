@@ -413,3 +413,41 @@ export async function openChatRoomForOffer(
   });
 }
 
+
+/**
+ * A proposal (トレード候補, docs/decisions/041): the owner of an offer opens its room with the one
+ * player it was made for, the same room 交渉する would open had that player pressed it (one room
+ * per offer and partner, counted against the owner's hourly responding limit). The partner hears
+ * of it through the room's first message, which the caller sends with the chat's service.
+ */
+export async function openChatRoomWithPartner(
+  db: Db,
+  { offerId, ownerId, partnerId }: { offerId: string; ownerId: string; partnerId: string },
+): Promise<{ roomId: string; created: boolean }> {
+  if (!isOfferId(offerId)) throw new TradeError("not_found");
+  if (ownerId === partnerId) throw new TradeError("own_offer");
+  return db.transaction(async (tx) => {
+    await lockActiveProfile(tx, ownerId, true);
+    const [offer] = await rowsOf<{ owner_id: string; open: boolean }>(
+      tx,
+      sql`select o.owner_id, ${offerOpenNow()} as open from ${tradeOffers} o where o.id = ${offerId} for update`,
+    );
+    if (!offer) throw new TradeError("not_found");
+    if (offer.owner_id !== ownerId) throw new TradeError("forbidden");
+    if (!offer.open) throw new TradeError("not_open");
+    const [partner] = await rowsOf<{ ok: boolean }>(tx, sql`select (suspended_at is null and deleted_at is null) as ok from ${profiles} where user_id = ${partnerId}`);
+    if (!partner?.ok) throw new TradeError("not_found");
+    if (await isBlockedEitherWay(tx, ownerId, partnerId)) throw new TradeError("blocked");
+    const [room] = await rowsOf<{ id: string; created: boolean }>(
+      tx,
+      sql`insert into ${chatRooms} (offer_id, owner_id, partner_id)
+          values (${offerId}, ${ownerId}, ${partnerId})
+          on conflict (offer_id, partner_id) do update set cancelled_at = null
+          returning id, (xmax = 0) as created`,
+    );
+    if (room.created) await countAction(tx, ownerId, "respond");
+    if (room.created) await recordProductEvent(tx, "matched", { offerId, userId: ownerId, roomId: room.id });
+    await touchActive(tx, ownerId);
+    return { roomId: room.id, created: Boolean(room.created) };
+  });
+}

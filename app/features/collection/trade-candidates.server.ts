@@ -1,0 +1,292 @@
+import { sql } from "drizzle-orm";
+import type { Db } from "../../db/client.server";
+import { rowsOf } from "../../db/sql.server";
+import { translate, type Locale } from "../../lib/i18n";
+import { displayRarity } from "../../lib/rarity";
+import { cardFaceOf, cardIndex, compareCards, type CardIndex, type IndexedCard } from "../cards/card-index.server";
+import { rarityTradeCosts } from "../cards/cards.server";
+import { sendMessage } from "../chat/chat.server";
+import { MAX_CARDS_PER_SIDE } from "../trades/rules";
+import { createOffer, deleteOffer, openChatRoomWithPartner } from "../trades/offers.server";
+import { cardTradeability } from "../trades/trade-rules.server";
+import { answersRarely, responseRecords, type ResponseRecord } from "../users/response-record.server";
+import { getCollectionSettings, ownedCounts, type CollectionSettings } from "./collection.server";
+import { CollectionError } from "./errors";
+import { collectionMessages } from "./messages";
+import type { CardListItem } from "../cards/types";
+
+/**
+ * トレード候補 (docs/decisions/041-trade-candidates.md): players who opted in, were active in the
+ * last ACTIVE_DAYS, are not blocked either way and are not suspended or deleted, whose spare cards
+ * (owned above what they keep, in rarities they trade) include cards I want, and who want cards I
+ * have spare; same-rarity pairs only, under the trade rules read at the time asked.
+ */
+export const ACTIVE_DAYS = 14;
+/** Candidates shown. */
+export const CANDIDATE_LIMIT = 30;
+/** Pairs shown per candidate (all are counted for the ranking). */
+export const PAIRS_SHOWN = 12;
+/** Cards read back per candidate, side and rarity: enough for PAIRS_SHOWN pairs of one rarity. */
+const PAIRS_PER_RARITY = PAIRS_SHOWN;
+/**
+ * Candidates the database ranks by pairs and last activity before the response record reorders
+ * them: the record only moves a player who rarely answers behind others with the same number of
+ * pairs, so three times the list is enough headroom.
+ */
+const PRE_RANK_LIMIT = CANDIDATE_LIMIT * 3;
+/**
+ * The most recently active opted-in players the finder reads the collections of: the bound on its
+ * work, whatever the number of players (each is one range of collection_cards' primary key).
+ */
+export const PLAYERS_SCANNED = 300;
+
+export type CandidateCard = CardListItem;
+export type CandidatePair = { give: CandidateCard; get: CandidateCard; rarity: string; cost: number | null };
+export type TradeCandidate = {
+  userId: string;
+  displayName: string;
+  lastActiveAt: string;
+  record: ResponseRecord;
+  answersRarely: boolean;
+  /** Same-rarity 1:1 trades possible at once (the ranking). */
+  pairCount: number;
+  pairs: CandidatePair[];
+};
+
+export type CandidatesEmptyReason = "not_opted_in" | "no_spare" | "no_wants" | "none";
+export type CandidatesResult = { candidates: TradeCandidate[]; emptyReason: CandidatesEmptyReason | null; settings: CollectionSettings };
+
+type TradeCard = { id: string; rarity: string; sets: string[] };
+
+function setsOf(index: CardIndex, card: IndexedCard): string[] {
+  return [...new Set(card.packIds.flatMap((id) => index.packs.get(id)?.setCode ?? []))];
+}
+
+/**
+ * My side: my spare cards (above my keep count) and the cards I want (missing from my chosen
+ * sets, on my ほしいカード list, or both), each in a rarity I trade and tradeable now; only
+ * rarities present on both sides can ever pair.
+ */
+async function mySide(db: Db, userId: string, settings: CollectionSettings, index: CardIndex, now: Date) {
+  const [owned, wantedRows] = await Promise.all([
+    ownedCounts(db, userId),
+    settings.wantMode === "missing" ? Promise.resolve([]) : rowsOf<{ card_id: string }>(db, sql`select card_id from wanted_cards where user_id = ${userId}`),
+  ]);
+  // The trade rules as they stand at this moment (docs/decisions/018): a card a rule closed
+  // leaves every pair at once.
+  const asked = new Set([...owned.keys(), ...wantedRows.map((r) => r.card_id), ...(settings.wantMode === "wants" ? [] : index.cards.map((c) => c.id))]);
+  const states = await cardTradeability(db, [...asked], now);
+  const rarities = settings.tradeRarities ? new Set(settings.tradeRarities) : null;
+  const trades = (card: IndexedCard) => (!rarities || rarities.has(displayRarity(card.rarity))) && states.get(card.id)?.tradeable === true;
+  const asTradeCard = (card: IndexedCard): TradeCard => ({ id: card.id, rarity: displayRarity(card.rarity), sets: setsOf(index, card) });
+  const spare: TradeCard[] = [];
+  for (const [cardId, count] of owned) {
+    const card = index.byId.get(cardId);
+    if (card && card.packIds.length && count > settings.keepCount && trades(card)) spare.push(asTradeCard(card));
+  }
+  const wants = new Map<string, TradeCard>();
+  if (settings.wantMode !== "wants") {
+    const sets = settings.wantSets ? new Set(settings.wantSets) : null;
+    for (const card of index.cards) {
+      if (owned.has(card.id) || !trades(card)) continue;
+      if (sets && !setsOf(index, card).some((code) => sets.has(code))) continue;
+      wants.set(card.id, asTradeCard(card));
+    }
+  }
+  for (const row of wantedRows) {
+    const card = index.byId.get(row.card_id);
+    // A card I have spare is one I give, not one I want more of.
+    if (card && card.packIds.length && trades(card) && (owned.get(card.id) ?? 0) <= settings.keepCount) wants.set(card.id, asTradeCard(card));
+  }
+  const spareRarities = new Set(spare.map((c) => c.rarity));
+  const wantRarities = new Set([...wants.values()].map((c) => c.rarity));
+  return {
+    spare: spare.filter((c) => wantRarities.has(c.rarity)),
+    wants: [...wants.values()].filter((c) => spareRarities.has(c.rarity)),
+    hadSpare: spare.length > 0,
+    hadWants: wants.size > 0,
+  };
+}
+
+const textArray = (list: readonly string[]) => sql`array[${sql.join(list.map((v) => sql`${v}`), sql`, `)}]::text[]`;
+
+type FoundRow = { side: "get" | "give"; user_id: string; card_id: string; rarity: string; pair_count: number; display_name: string; last_active_at: Date | string };
+
+/**
+ * One statement: the players (opted in, active, not blocked, not suspended or deleted; the most
+ * recently active PLAYERS_SCANNED), the cards of my wants they have spare and the cards of my
+ * spare they want — both read through the (user_id, card_id) primary keys of collection_cards
+ * and wanted_cards, one range per player — the pairs per player (per rarity, the smaller side),
+ * the PRE_RANK_LIMIT best, and at most PAIRS_PER_RARITY of their cards per side and rarity (the
+ * pairs are made from them in memory: a rarity only one side has pairs with nothing).
+ */
+async function findCandidateRows(db: Db, userId: string, spare: TradeCard[], wants: TradeCard[], onlyPartner: string | null): Promise<FoundRow[]> {
+  const spareRows = spare.flatMap((c) => (c.sets.length ? c.sets : [""]).map((set) => ({ id: c.id, rarity: c.rarity, set })));
+  return rowsOf<FoundRow>(
+    db,
+    sql`with players as materialized (
+          select s.user_id, s.keep_count, s.trade_rarities, s.want_mode, s.want_sets, p.display_name, p.last_active_at
+          from collection_settings s join profiles p on p.user_id = s.user_id
+          where s.use_for_trades and s.user_id <> ${userId} ${onlyPartner ? sql`and s.user_id = ${onlyPartner}` : sql``}
+            and p.suspended_at is null and p.deleted_at is null
+            and p.last_active_at >= now() - make_interval(days => ${ACTIVE_DAYS})
+            and not exists (select 1 from blocks b
+                            where (b.blocker_id = ${userId} and b.blocked_id = s.user_id)
+                               or (b.blocker_id = s.user_id and b.blocked_id = ${userId}))
+          order by p.last_active_at desc, s.user_id
+          limit ${PLAYERS_SCANNED}
+        ),
+        my_wants as (select * from unnest(${textArray(wants.map((c) => c.id))}, ${textArray(wants.map((c) => c.rarity))}) as w(card_id, rarity)),
+        my_spare as (select * from unnest(${textArray(spareRows.map((c) => c.id))}, ${textArray(spareRows.map((c) => c.rarity))}, ${textArray(spareRows.map((c) => c.set))}) as s(card_id, rarity, set_code)),
+        gets as (
+          select pl.user_id, w.card_id, w.rarity
+          from players pl join collection_cards cc on cc.user_id = pl.user_id
+          join my_wants w on w.card_id = cc.card_id
+          where cc.count > pl.keep_count and (pl.trade_rarities is null or w.rarity = any(pl.trade_rarities))
+        ),
+        givers as (select distinct user_id from gets),
+        gives as (
+          select distinct pl.user_id, sp.card_id, sp.rarity
+          from givers g join players pl on pl.user_id = g.user_id cross join my_spare sp
+          where (pl.trade_rarities is null or sp.rarity = any(pl.trade_rarities))
+            and ((pl.want_mode in ('wants', 'both')
+                  and exists (select 1 from wanted_cards wc where wc.user_id = pl.user_id and wc.card_id = sp.card_id))
+              or (pl.want_mode in ('missing', 'both') and (pl.want_sets is null or sp.set_code = any(pl.want_sets))
+                  and not exists (select 1 from collection_cards mine where mine.user_id = pl.user_id and mine.card_id = sp.card_id)))
+        ),
+        per_rarity as (
+          select g.user_id, g.rarity, least(g.n, s.n) as fitting
+          from (select user_id, rarity, count(*) as n from gets group by user_id, rarity) g
+          join (select user_id, rarity, count(*) as n from gives group by user_id, rarity) s on s.user_id = g.user_id and s.rarity = g.rarity
+        ),
+        ranked as (
+          select pr.user_id, sum(pr.fitting)::int as pair_count, pl.display_name, pl.last_active_at
+          from per_rarity pr join players pl on pl.user_id = pr.user_id
+          group by pr.user_id, pl.display_name, pl.last_active_at
+          order by pair_count desc, pl.last_active_at desc, pr.user_id
+          limit ${PRE_RANK_LIMIT}
+        ),
+        picked as (
+          select x.side, x.user_id, x.card_id, x.rarity,
+                 row_number() over (partition by x.user_id, x.side, x.rarity order by x.card_id) as n
+          from (select 'get' as side, user_id, card_id, rarity from gets union all select 'give' as side, user_id, card_id, rarity from gives) x
+          where x.user_id in (select user_id from ranked)
+        )
+        select p.side, p.user_id, p.card_id, p.rarity, r.pair_count, r.display_name, r.last_active_at
+        from picked p join ranked r on r.user_id = p.user_id
+        where p.n <= ${PAIRS_PER_RARITY}`,
+  );
+}
+
+/** Pairs one card I get with one card I give, per rarity, in the catalogue's order. */
+function pairUp(index: CardIndex, gets: string[], gives: string[], costs: Record<string, number>): CandidatePair[] {
+  const byRarity = (ids: string[]) => {
+    const map = new Map<string, IndexedCard[]>();
+    for (const id of ids) {
+      const card = index.byId.get(id);
+      if (!card) continue;
+      const rarity = displayRarity(card.rarity);
+      map.set(rarity, [...(map.get(rarity) ?? []), card]);
+    }
+    for (const list of map.values()) list.sort(compareCards);
+    return map;
+  };
+  const getBy = byRarity(gets);
+  const giveBy = byRarity(gives);
+  const pairs: CandidatePair[] = [];
+  for (const [rarity, getList] of [...getBy].sort(([, a], [, b]) => compareCards(a[0], b[0]))) {
+    const giveList = giveBy.get(rarity) ?? [];
+    for (let i = 0; i < Math.min(getList.length, giveList.length); i++) {
+      pairs.push({ give: cardFaceOf(giveList[i]), get: cardFaceOf(getList[i]), rarity, cost: costs[rarity] ?? null });
+    }
+  }
+  return pairs;
+}
+
+async function candidatesFor(db: Db, userId: string, onlyPartner: string | null, pairsShown: number): Promise<CandidatesResult> {
+  const settings = await getCollectionSettings(db, userId);
+  if (!settings.useForTrades) return { candidates: [], emptyReason: "not_opted_in", settings };
+  const now = new Date();
+  const [index, costs] = await Promise.all([cardIndex(db), rarityTradeCosts(db)]);
+  const mine = await mySide(db, userId, settings, index, now);
+  if (!mine.hadSpare) return { candidates: [], emptyReason: "no_spare", settings };
+  if (!mine.hadWants) return { candidates: [], emptyReason: "no_wants", settings };
+  if (!mine.spare.length || !mine.wants.length) return { candidates: [], emptyReason: "none", settings };
+  const rows = await findCandidateRows(db, userId, mine.spare, mine.wants, onlyPartner);
+  const byUser = new Map<string, { displayName: string; lastActiveAt: Date; pairCount: number; gets: string[]; gives: string[] }>();
+  for (const row of rows) {
+    let entry = byUser.get(row.user_id);
+    if (!entry) byUser.set(row.user_id, (entry = { displayName: row.display_name, lastActiveAt: new Date(row.last_active_at), pairCount: Number(row.pair_count), gets: [], gives: [] }));
+    (row.side === "get" ? entry.gets : entry.gives).push(row.card_id);
+  }
+  const records = await responseRecords(db, [...byUser.keys()], now);
+  const candidates = [...byUser].map(([id, entry]): TradeCandidate => {
+    const record = records.get(id) ?? { rooms: 0, answered: 0, replyRate: null, typicalReplySeconds: null };
+    return {
+      userId: id,
+      displayName: entry.displayName,
+      lastActiveAt: entry.lastActiveAt.toISOString(),
+      record,
+      answersRarely: answersRarely(record),
+      pairCount: entry.pairCount,
+      pairs: pairUp(index, entry.gets, entry.gives, costs).slice(0, pairsShown),
+    };
+  });
+  // Pairs, then the response record (those who rarely answer after the others), then last activity.
+  candidates.sort(
+    (a, b) =>
+      b.pairCount - a.pairCount ||
+      Number(a.answersRarely) - Number(b.answersRarely) ||
+      Date.parse(b.lastActiveAt) - Date.parse(a.lastActiveAt) ||
+      (a.userId < b.userId ? -1 : 1),
+  );
+  const shown = candidates.slice(0, CANDIDATE_LIMIT);
+  return { candidates: shown, emptyReason: shown.length ? null : "none", settings };
+}
+
+/** My トレード候補, ranked (CANDIDATE_LIMIT players, PAIRS_SHOWN pairs each). */
+export function listTradeCandidates(db: Db, userId: string): Promise<CandidatesResult> {
+  return candidatesFor(db, userId, null, PAIRS_SHOWN);
+}
+
+export type ProposalPair = { give: string; get: string };
+
+/**
+ * One tap on a candidate's pairs: checks the pairs against the finder now (they must still be
+ * spare, wanted, same rarity and tradeable), posts an offer giving my cards and wanting theirs
+ * (the board's own service: its limits and rules apply), opens its room with that player, and
+ * sends the room's first message naming the pairs, which notifies them through the channels they
+ * chose. If the room cannot open, the offer just posted is deleted again.
+ */
+export async function proposeTrade(db: Db, userId: string, partnerId: string, pairs: readonly ProposalPair[], locale: Locale): Promise<{ roomId: string; offerId: string }> {
+  const found = await candidatesFor(db, userId, partnerId, Number.MAX_SAFE_INTEGER);
+  if (found.emptyReason === "not_opted_in") throw new CollectionError("not_opted_in");
+  const candidate = found.candidates.find((c) => c.userId === partnerId);
+  if (!candidate) throw new CollectionError("unknown_partner");
+  const chosen = [...new Map(pairs.map((p) => [`${p.give}\u0000${p.get}`, p])).values()];
+  if (!chosen.length || chosen.length > MAX_CARDS_PER_SIDE) throw new CollectionError("invalid");
+  const gives = new Map(candidate.pairs.map((p) => [p.give.id, p.give]));
+  const gets = new Map(candidate.pairs.map((p) => [p.get.id, p.get]));
+  for (const pair of chosen) {
+    const give = gives.get(pair.give);
+    const get = gets.get(pair.get);
+    if (!give || !get || displayRarity(give.rarity) !== displayRarity(get.rarity)) throw new CollectionError("pair_not_available");
+  }
+  if (new Set(chosen.map((p) => p.give)).size !== chosen.length || new Set(chosen.map((p) => p.get)).size !== chosen.length) throw new CollectionError("invalid");
+  const { id: offerId } = await createOffer(db, userId, {
+    give: chosen.map((p) => ({ cardId: p.give, count: 1 })),
+    want: chosen.map((p) => ({ cardId: p.get, count: 1 })),
+    comment: "",
+  });
+  let roomId: string;
+  try {
+    ({ roomId } = await openChatRoomWithPartner(db, { offerId, ownerId: userId, partnerId }));
+  } catch (error) {
+    await deleteOffer(db, userId, offerId);
+    throw error;
+  }
+  const name = (card: CandidateCard) => (locale === "en" ? card.nameEn || card.name : card.name);
+  const line = chosen.map((p) => `${name(gives.get(p.give)!)} ⇄ ${name(gets.get(p.get)!)}（${displayRarity(gives.get(p.give)!.rarity)}）`).join("、");
+  await sendMessage(db, { roomId, userId, clientId: `proposal-${offerId}`, body: translate(collectionMessages, locale, "proposeMessage", { pairs: line }) });
+  return { roomId, offerId };
+}

@@ -1,0 +1,119 @@
+// `npm run bench:trade-candidates`: トレード候補 (/collection/trades) against /terms (the SSR floor)
+// measured in the same run and server, production build, PGlite and PostgreSQL. Seeds
+// BENCH_PLAYERS (default 1,000) opted-in players, each owning about half of the catalogue's
+// prints (~1,500, counts 1..3), half wanting missing cards and half their ほしいカード list of
+// 30 cards, all active in the last 14 days; the measured player owns as many. Also times the
+// finder called directly in the bench process (cold, no cache: it keeps none). Needs a build
+// (`npm run build`). Bounded: BENCH_SECONDS (default 5) per case at BENCH_CONNECTIONS (default 10).
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { eq, sql } from "drizzle-orm";
+import { migrateDatabase, openDatabase } from "../app/db/client.server";
+import { profiles } from "../app/db/schema/index";
+import { seedCatalogue } from "../app/features/cards/catalogue.server";
+import { saveCollectionSettings } from "../app/features/collection/collection.server";
+import { listTradeCandidates } from "../app/features/collection/trade-candidates.server";
+import { ensureProfile, getAuth } from "../app/features/users/auth.server";
+import { loadEnv } from "../app/lib/env.server";
+import { startServer } from "../tests/support/server";
+import { measure, postgresTarget, printTable, type BenchTarget, type Measurement } from "./support";
+
+const duration = Number(process.env.BENCH_SECONDS ?? 5);
+const connections = Number(process.env.BENCH_CONNECTIONS ?? 10);
+const players = Number(process.env.BENCH_PLAYERS ?? 1_000);
+const PLAYER = { name: "ベンチ", email: "bench-candidates@example.com", password: "bench-candidates-pass-7" };
+
+const pgliteDir = mkdtempSync(path.join(tmpdir(), "torepoke-bench-candidates-"));
+const targets: BenchTarget[] = [];
+const postgres = await postgresTarget();
+if (postgres) targets.push(postgres);
+if (process.env.BENCH_ONLY !== "postgres") {
+  targets.push({
+    label: "pglite",
+    env: { DATA_DIR: pgliteDir },
+    open: () => openDatabase({ kind: "pglite", dataDir: path.join(pgliteDir, "db") }),
+    cleanup: async () => rmSync(pgliteDir, { recursive: true, force: true }),
+  });
+}
+
+async function prepare(target: BenchTarget): Promise<void> {
+  const database = await target.open();
+  const { db } = database;
+  try {
+    await migrateDatabase(database);
+    const started = Date.now();
+    await seedCatalogue(db);
+    // Players, their profiles and settings, their counts and lists: set-based inserts in the database.
+    await db.execute(sql`insert into users (id, name, email) select 'bench-' || g, 'ベンチ' || g, 'bench-' || g || '@example.com' from generate_series(1, ${players}) g`);
+    await db.execute(sql`insert into profiles (user_id, display_name, friend_id, last_active_at)
+        select 'bench-' || g, 'ベンチ' || g, lpad(g::text, 16, '9'), now() - make_interval(mins => (g * 7) % (13 * 24 * 60)) from generate_series(1, ${players}) g`);
+    await db.execute(sql`insert into collection_settings (user_id, use_for_trades, keep_count, want_mode)
+        select 'bench-' || g, true, 1, case when g % 2 = 0 then 'missing' else 'wants' end from generate_series(1, ${players}) g`);
+    await db.execute(sql`insert into collection_cards (user_id, card_id, count)
+        select u.id, c.id, 1 + floor(random() * 3)::int from users u cross join cards c
+        where u.id like 'bench-%' and c.name <> '' and random() < 0.5`);
+    await db.execute(sql`insert into wanted_cards (user_id, card_id)
+        select distinct u.id, c.id from users u cross join lateral (select id from cards where name <> '' order by random() limit 30) c
+        where u.id like 'bench-%'`);
+    const env = loadEnv({ DATA_DIR: pgliteDir, SITE_URL: "http://127.0.0.1", LOG_LEVEL: "silent" });
+    const signUp = await getAuth(db, env).api.signUpEmail({ body: PLAYER });
+    const userId = signUp.user.id;
+    await ensureProfile(db, userId, PLAYER.name);
+    await db.update(profiles).set({ friendId: "1111222233334444" }).where(eq(profiles.userId, userId));
+    await db.execute(sql`insert into collection_cards (user_id, card_id, count) select ${userId}, id, 1 + floor(random() * 3)::int from cards where name <> '' and random() < 0.5`);
+    await saveCollectionSettings(db, userId, { showProgress: false, useForTrades: true });
+    // The statistics a live database's autovacuum keeps (the planner's choice between reading each
+    // player's range and probing it depends on them).
+    await db.execute(sql`analyze`);
+    const [rows] = await Promise.all([db.execute(sql`select count(*)::int as n from collection_cards`)]);
+    const count = (rows as unknown as { rows: { n: number }[] }).rows[0].n;
+    console.log(`[${target.label}] seeded ${players} players, ${count} collection rows in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    const times: number[] = [];
+    let found = 0;
+    for (let i = 0; i < 3; i++) {
+      const t = performance.now();
+      found = (await listTradeCandidates(db, userId)).candidates.length;
+      times.push(performance.now() - t);
+    }
+    times.sort((a, b) => a - b);
+    console.log(`[${target.label}] finder in process: ${found} candidates; median ${times[1].toFixed(0)} ms, max ${times[2].toFixed(0)} ms`);
+  } finally {
+    await database.close();
+  }
+}
+
+async function signIn(url: string): Promise<string> {
+  const response = await fetch(`${url}/api/auth/sign-in/email`, {
+    method: "POST",
+    headers: { "content-type": "application/json", origin: url },
+    body: JSON.stringify({ email: PLAYER.email, password: PLAYER.password }),
+  });
+  if (!response.ok) throw new Error(`sign-in failed: ${response.status} ${await response.text()}`);
+  return response.headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0])
+    .join("; ");
+}
+
+for (const target of targets) {
+  try {
+    await prepare(target);
+    const server = await startServer({ LOG_LEVEL: "warn", ...target.env });
+    try {
+      const cookie = await signIn(server.url);
+      const cases: [string, string][] = [
+        ["/terms (SSR floor)", "/terms"],
+        ["/collection/trades", "/collection/trades"],
+      ];
+      for (const [, p] of cases) await measure("warm-up", `${server.url}${p}`, { duration: 1, connections: 2, headers: { cookie } });
+      const rows: Measurement[] = [];
+      for (const [name, p] of cases) rows.push(await measure(name, `${server.url}${p}`, { duration, connections, headers: { cookie } }));
+      printTable(`トレード候補 on ${target.label} — ${players} opted-in players, ${connections} connections, ${duration} s per case, ratios vs /terms`, rows, rows[0]);
+    } finally {
+      await server.stop();
+    }
+  } finally {
+    await target.cleanup();
+  }
+}

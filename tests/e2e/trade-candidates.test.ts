@@ -1,0 +1,88 @@
+import type { APIRequestContext, Browser } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { launchBrowser, newContext, PHONE, seriousA11yViolations, watchConsole } from "../support/browser";
+import { signUp, twoTradeableCards } from "../support/chat-e2e";
+
+const baseUrl = inject("baseUrl");
+const SHOTS = process.env.TRADE_CANDIDATES_SHOTS_DIR ?? "";
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+const friendId = () => String(Math.floor(Math.random() * 1e16)).padStart(16, "1");
+
+/** Two copies of `cardId` (one spare over the one kept) and the collection used for trades, wanting missing cards. */
+async function collect(request: APIRequestContext, cardId: string): Promise<void> {
+  const headers = { origin: baseUrl };
+  const counts = await request.post(`${baseUrl}/api/collection/counts`, { data: { changes: [{ cardId, count: 2 }] }, headers });
+  if (!counts.ok()) throw new Error(`counts failed: ${counts.status()} ${await counts.text()}`);
+  const settings = await request.put(`${baseUrl}/api/collection/settings`, { data: { showProgress: false, useForTrades: true, keepCount: 1, wantMode: "missing", wantSets: null }, headers });
+  if (!settings.ok()) throw new Error(`settings failed: ${settings.status()} ${await settings.text()}`);
+}
+
+describe("トレード候補 in the browser", () => {
+  it("two complementary players see each other with the pair and its cost; one proposes, the room opens and the other is notified; axe clean at 390 and 1280", async () => {
+    const mine = await newContext(browser, PHONE);
+    const theirs = await newContext(browser, PHONE);
+    const page = await mine.newPage();
+    const errors = watchConsole(page);
+    const tag = Math.random().toString(36).slice(2, 6);
+    const me = await signUp(mine.request, baseUrl, `候補A${tag}`, friendId());
+    const them = await signUp(theirs.request, baseUrl, `候補B${tag}`, friendId());
+    const [myCard, theirCard] = await twoTradeableCards(mine.request, baseUrl);
+    await collect(mine.request, myCard);
+    await collect(theirs.request, theirCard);
+
+    // From /collection, the link to トレード候補.
+    await page.goto(`${baseUrl}/collection`);
+    await page.getByRole("link", { name: "トレード候補を見る" }).click();
+    await page.waitForURL(/\/collection\/trades$/);
+    const candidate = page.getByRole("article", { name: `${them.name}さんとの交換` });
+    await expect.poll(() => candidate.isVisible()).toBe(true);
+    const pairs = candidate.getByRole("listitem");
+    await expect.poll(() => pairs.count()).toBe(1);
+    await expect.poll(() => pairs.first().textContent()).toMatch(/◆◆◆◆.*シャインダスト/);
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    if (SHOTS) await page.screenshot({ path: `${SHOTS}/trade-candidates-phone.png`, fullPage: true });
+
+    // The other side sees me too, at desktop width.
+    const desktop = await browser.newContext({ storageState: await theirs.storageState(), viewport: { width: 1280, height: 900 } });
+    const other = await desktop.newPage();
+    const otherErrors = watchConsole(other);
+    await other.goto(`${baseUrl}/collection/trades`);
+    await expect.poll(() => other.getByRole("article", { name: `${me.name}さんとの交換` }).getByRole("listitem").count()).toBe(1);
+    expect(await seriousA11yViolations(other)).toEqual([]);
+    if (SHOTS) await other.screenshot({ path: `${SHOTS}/trade-candidates-desktop.png` });
+
+    // One tap proposes the pair: the room opens with the proposal as its first message.
+    await candidate.getByRole("button", { name: "この組み合わせで提案する" }).click();
+    await page.waitForURL(/\/chat\//);
+    await expect.poll(() => page.getByText(/トレード候補から提案します/).first().isVisible()).toBe(true);
+
+    // The partner is notified of the new message from me.
+    await other.goto(`${baseUrl}/notifications`);
+    await expect.poll(() => other.getByText(new RegExp(`${me.name}さんから新しいメッセージ`)).first().isVisible()).toBe(true);
+
+    expect(errors).toEqual([]);
+    expect(otherErrors).toEqual([]);
+    await desktop.close();
+    await mine.close();
+    await theirs.close();
+  });
+
+  it("says how to opt in when the collection is not used for trades", async () => {
+    const context = await newContext(browser, PHONE);
+    const page = await context.newPage();
+    await signUp(context.request, baseUrl, `候補C${Math.random().toString(36).slice(2, 6)}`, friendId());
+    await page.goto(`${baseUrl}/collection/trades`);
+    await expect.poll(() => page.getByText(/トレードにコレクションを使う」をオンにして保存してください/).isVisible()).toBe(true);
+    await expect.poll(() => page.getByRole("link", { name: "マイコレクションの設定を開く" }).isVisible()).toBe(true);
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await context.close();
+  });
+});

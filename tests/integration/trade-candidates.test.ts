@@ -1,0 +1,237 @@
+import { sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { profiles } from "../../app/db/schema/index";
+import { rowsOf } from "../../app/db/sql.server";
+import { seedCatalogue } from "../../app/features/cards/catalogue.server";
+import { rarityTradeCosts } from "../../app/features/cards/cards.server";
+import { blockUser } from "../../app/features/blocks/blocks.server";
+import { saveCollectionSettings, setCardCounts, type CollectionSettings } from "../../app/features/collection/collection.server";
+import { listTradeCandidates, proposeTrade, type TradeCandidate } from "../../app/features/collection/trade-candidates.server";
+import { TradeRuleChangeSchema } from "../../app/features/trades/trade-rules.schema";
+import { addTradeRuleChange } from "../../app/features/trades/trade-rules.server";
+import { eq } from "drizzle-orm";
+import { catalogueCards, createUser } from "../support/factories";
+import { createTestDatabase, type TestDatabase } from "../support/test-db";
+
+let database: TestDatabase;
+let db: TestDatabase["db"];
+type Card = { id: string; name: string; rarity: string };
+let pool: Card[]; // ◆ cards only in the mewtwo pack: each test takes its own
+let closable: Card[]; // ◆ cards only in the pikachu pack, which one test closes by a rule
+let costs: Record<string, number>;
+let setOfPool: string;
+let otherSet: string;
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  db = database.db;
+  await seedCatalogue(db);
+  pool = await catalogueCards(db, "◆", 25, { onlyPack: "mewtwo" });
+  closable = await catalogueCards(db, "◆", 2, { onlyPack: "pikachu" });
+  costs = await rarityTradeCosts(db);
+  const [row] = await rowsOf<{ set_code: string }>(db, sql`select set_code from packs where id = 'mewtwo'`);
+  setOfPool = row!.set_code;
+  const [other] = await rowsOf<{ set_code: string }>(db, sql`select set_code from packs where set_code <> ${setOfPool} limit 1`);
+  otherSet = other!.set_code;
+});
+afterAll(async () => {
+  await database?.close();
+});
+
+let taken = 0;
+const cardsFor = (n: number) => {
+  const list = pool.slice(taken, taken + n);
+  taken += n;
+  if (list.length < n) throw new Error("card pool used up");
+  return list;
+};
+
+/** A player with these counts, ほしいカード and settings (opted in unless said). */
+async function player(options: { counts?: Record<string, number>; wanted?: string[]; settings?: Partial<CollectionSettings>; lastActiveAt?: Date } = {}) {
+  const user = await createUser(db, { lastActiveAt: options.lastActiveAt });
+  const counts = Object.entries(options.counts ?? {}).map(([cardId, count]) => ({ cardId, count }));
+  if (counts.length) await setCardCounts(db, user.id, counts);
+  for (const cardId of options.wanted ?? []) await db.execute(sql`insert into wanted_cards (user_id, card_id) values (${user.id}, ${cardId})`);
+  await saveCollectionSettings(db, user.id, { showProgress: false, useForTrades: true, wantMode: "wants", ...options.settings });
+  return user;
+}
+
+const candidateOf = async (userId: string, partnerId: string): Promise<TradeCandidate | undefined> =>
+  (await listTradeCandidates(db, userId)).candidates.find((c) => c.userId === partnerId);
+const pairIds = (candidate: TradeCandidate | undefined) => candidate?.pairs.map((p) => `${p.give.id}>${p.get.id}`) ?? [];
+const settingsOf = (settings: Partial<CollectionSettings>): Pick<CollectionSettings, "showProgress" | "useForTrades"> & Partial<CollectionSettings> => ({
+  showProgress: false,
+  useForTrades: true,
+  ...settings,
+});
+
+describe("trade candidates: spare and wants", () => {
+  it("pairs my spare card with their spare card when each wants the other's, with the shinedust cost", async () => {
+    const [x, y] = cardsFor(2);
+    const me = await player({ counts: { [x.id]: 2 }, wanted: [y.id] });
+    const them = await player({ counts: { [y.id]: 2 }, wanted: [x.id] });
+    const seen = await candidateOf(me.id, them.id);
+    expect(seen).toMatchObject({ displayName: them.name, pairCount: 1 });
+    expect(seen!.pairs).toEqual([expect.objectContaining({ give: expect.objectContaining({ id: x.id }), get: expect.objectContaining({ id: y.id }), rarity: "◆", cost: costs["◆"] })]);
+    expect(typeof costs["◆"]).toBe("number");
+    // And the other way round.
+    expect(pairIds(await candidateOf(them.id, me.id))).toEqual([`${y.id}>${x.id}`]);
+  });
+
+  it("counts only copies above the keep count, in the rarities each player trades", async () => {
+    const [x, y] = cardsFor(2);
+    const me = await player({ counts: { [x.id]: 2 }, wanted: [y.id] });
+    const them = await player({ counts: { [y.id]: 2 }, wanted: [x.id] });
+    await saveCollectionSettings(db, them.id, settingsOf({ keepCount: 2 }));
+    expect(await candidateOf(me.id, them.id)).toBeUndefined();
+    await saveCollectionSettings(db, them.id, settingsOf({ keepCount: 1, tradeRarities: ["◆◆"] }));
+    expect(await candidateOf(me.id, them.id)).toBeUndefined();
+    await saveCollectionSettings(db, them.id, settingsOf({ tradeRarities: ["◆"] }));
+    expect(await candidateOf(me.id, them.id)).toBeDefined();
+    // My own keep count: with 2 kept, my two copies are not spare.
+    await saveCollectionSettings(db, me.id, settingsOf({ keepCount: 2 }));
+    expect((await listTradeCandidates(db, me.id)).emptyReason).toBe("no_spare");
+    await saveCollectionSettings(db, me.id, settingsOf({ keepCount: 0 }));
+    expect(await candidateOf(me.id, them.id)).toBeDefined();
+  });
+
+  it("wants missing cards of the chosen sets, the ほしいカード list, or both, as each player chose", async () => {
+    const [x, y] = cardsFor(2);
+    const me = await player({ counts: { [x.id]: 2 }, wanted: [y.id] });
+    // They miss x in its set (no row) but x is not on their list.
+    const them = await player({ counts: { [y.id]: 2 }, settings: { wantMode: "wants" } });
+    expect(await candidateOf(me.id, them.id)).toBeUndefined();
+    await saveCollectionSettings(db, them.id, settingsOf({ wantMode: "missing", wantSets: [setOfPool] }));
+    expect(pairIds(await candidateOf(me.id, them.id))).toEqual([`${x.id}>${y.id}`]);
+    await saveCollectionSettings(db, them.id, settingsOf({ wantMode: "missing", wantSets: [otherSet] }));
+    expect(await candidateOf(me.id, them.id)).toBeUndefined();
+    await saveCollectionSettings(db, them.id, settingsOf({ wantMode: "both", wantSets: null }));
+    expect(await candidateOf(me.id, them.id)).toBeDefined();
+    // Owning one copy of x, they no longer miss it.
+    await setCardCounts(db, them.id, [{ cardId: x.id, count: 1 }]);
+    expect(await candidateOf(me.id, them.id)).toBeUndefined();
+  });
+
+  it("refuses an unknown rarity or set in the settings, and keeps trade settings a client leaves out", async () => {
+    const me = await player({ settings: { keepCount: 3, wantMode: "missing" } });
+    await expect(saveCollectionSettings(db, me.id, settingsOf({ tradeRarities: ["◆◆◆◆◆"] }))).rejects.toMatchObject({ code: "unknown_rarity" });
+    await expect(saveCollectionSettings(db, me.id, settingsOf({ wantSets: ["NO-SUCH-SET"] }))).rejects.toMatchObject({ code: "unknown_set" });
+    expect(await saveCollectionSettings(db, me.id, { showProgress: true, useForTrades: true })).toMatchObject({ keepCount: 3, wantMode: "missing", showProgress: true });
+  });
+});
+
+describe("trade candidates: who appears", () => {
+  it("never shows a player who did not opt in, and an opted-out player is told so and cannot propose", async () => {
+    const [x, y] = cardsFor(2);
+    const me = await player({ counts: { [x.id]: 2 }, wanted: [y.id] });
+    const them = await player({ counts: { [y.id]: 2 }, wanted: [x.id], settings: { useForTrades: false } });
+    expect(await candidateOf(me.id, them.id)).toBeUndefined();
+    await saveCollectionSettings(db, them.id, settingsOf({}));
+    expect(await candidateOf(me.id, them.id)).toBeDefined();
+    await saveCollectionSettings(db, me.id, settingsOf({ useForTrades: false }));
+    expect(await listTradeCandidates(db, me.id)).toMatchObject({ candidates: [], emptyReason: "not_opted_in" });
+    await expect(proposeTrade(db, me.id, them.id, [{ give: x.id, get: y.id }], "ja")).rejects.toMatchObject({ code: "not_opted_in" });
+    // The other side does not see me either.
+    expect(await candidateOf(them.id, me.id)).toBeUndefined();
+  });
+
+  it("leaves out players blocked either way, suspended or deleted", async () => {
+    const [x, y] = cardsFor(2);
+    const me = await player({ counts: { [x.id]: 2 }, wanted: [y.id] });
+    const blocked = await player({ counts: { [y.id]: 2 }, wanted: [x.id] });
+    const blocking = await player({ counts: { [y.id]: 2 }, wanted: [x.id] });
+    const suspended = await player({ counts: { [y.id]: 2 }, wanted: [x.id] });
+    const deleted = await player({ counts: { [y.id]: 2 }, wanted: [x.id] });
+    const fine = await player({ counts: { [y.id]: 2 }, wanted: [x.id] });
+    await blockUser(db, me.id, blocked.id);
+    await blockUser(db, blocking.id, me.id);
+    await db.update(profiles).set({ suspendedAt: new Date() }).where(eq(profiles.userId, suspended.id));
+    await db.update(profiles).set({ deletedAt: new Date() }).where(eq(profiles.userId, deleted.id));
+    const ids = (await listTradeCandidates(db, me.id)).candidates.map((c) => c.userId);
+    expect(ids).toContain(fine.id);
+    for (const gone of [blocked, blocking, suspended, deleted]) expect(ids).not.toContain(gone.id);
+  });
+
+  it("shows players active in the last 14 days only", async () => {
+    const [x, y] = cardsFor(2);
+    const me = await player({ counts: { [x.id]: 2 }, wanted: [y.id] });
+    const day = 24 * 3600_000;
+    const recent = await player({ counts: { [y.id]: 2 }, wanted: [x.id], lastActiveAt: new Date(Date.now() - 13 * day) });
+    const away = await player({ counts: { [y.id]: 2 }, wanted: [x.id], lastActiveAt: new Date(Date.now() - 15 * day) });
+    const ids = (await listTradeCandidates(db, me.id)).candidates.map((c) => c.userId);
+    expect(ids).toContain(recent.id);
+    expect(ids).not.toContain(away.id);
+  });
+
+  it("ranks by the number of pairs, then by last activity", async () => {
+    const [x1, x2, y1, y2] = cardsFor(4);
+    const me = await player({ counts: { [x1.id]: 2, [x2.id]: 2 }, wanted: [y1.id, y2.id] });
+    const hour = 3600_000;
+    const two = await player({ counts: { [y1.id]: 2, [y2.id]: 2 }, wanted: [x1.id, x2.id], lastActiveAt: new Date(Date.now() - 5 * hour) });
+    const oneOlder = await player({ counts: { [y1.id]: 2 }, wanted: [x1.id], lastActiveAt: new Date(Date.now() - 3 * hour) });
+    const oneRecent = await player({ counts: { [y2.id]: 3 }, wanted: [x2.id], lastActiveAt: new Date(Date.now() - hour) });
+    const { candidates } = await listTradeCandidates(db, me.id);
+    const order = candidates.map((c) => c.userId).filter((id) => [two.id, oneOlder.id, oneRecent.id].includes(id));
+    expect(order).toEqual([two.id, oneRecent.id, oneOlder.id]);
+    expect(candidates.find((c) => c.userId === two.id)).toMatchObject({ pairCount: 2 });
+  });
+});
+
+/** Three new rooms on `ownerId`'s offers whose partners wrote two days ago and got no answer: a record of rarely answering. */
+async function neverAnswers(ownerId: string): Promise<void> {
+  for (let i = 0; i < 3; i++) {
+    const partner = await createUser(db);
+    const [offer] = await rowsOf<{ id: string }>(db, sql`insert into trade_offers (owner_id, expires_at) values (${ownerId}, now() + interval '1 day') returning id`);
+    const [room] = await rowsOf<{ id: string }>(db, sql`insert into chat_rooms (offer_id, owner_id, partner_id) values (${offer.id}, ${ownerId}, ${partner.id}) returning id`);
+    await db.execute(sql`insert into chat_messages (room_id, seq, sender_id, kind, body, created_at) values (${room.id}, 1, ${partner.id}, 'text', 'こんにちは', now() - interval '2 days')`);
+  }
+}
+
+describe("trade candidates: the response record", () => {
+  it("puts a player who rarely answers after one with as many pairs, however recently active", async () => {
+    const [x, y] = cardsFor(2);
+    const me = await player({ counts: { [x.id]: 2 }, wanted: [y.id] });
+    const hour = 3600_000;
+    const silent = await player({ counts: { [y.id]: 2 }, wanted: [x.id], lastActiveAt: new Date(Date.now() - hour) });
+    const answering = await player({ counts: { [y.id]: 2 }, wanted: [x.id], lastActiveAt: new Date(Date.now() - 5 * hour) });
+    const before = (await listTradeCandidates(db, me.id)).candidates.map((c) => c.userId).filter((id) => id === silent.id || id === answering.id);
+    expect(before).toEqual([silent.id, answering.id]);
+    await neverAnswers(silent.id);
+    const { candidates } = await listTradeCandidates(db, me.id);
+    expect(candidates.map((c) => c.userId).filter((id) => id === silent.id || id === answering.id)).toEqual([answering.id, silent.id]);
+    expect(candidates.find((c) => c.userId === silent.id)).toMatchObject({ answersRarely: true, record: { rooms: 3, answered: 0 } });
+  });
+});
+
+describe("trade candidates: trade rules and proposals", () => {
+  it("drops a pair at once when a trade rule closes one of its cards", async () => {
+    const [x] = cardsFor(1);
+    const [y] = closable;
+    const me = await player({ counts: { [x.id]: 2 }, wanted: [y.id] });
+    const them = await player({ counts: { [y.id]: 2 }, wanted: [x.id] });
+    expect(pairIds(await candidateOf(me.id, them.id))).toEqual([`${x.id}>${y.id}`]);
+    const admin = await createUser(db, { role: "admin" });
+    const past = new Date(Date.now() - 60_000 + 9 * 3600_000).toISOString().slice(0, 16);
+    await addTradeRuleChange(db, TradeRuleChangeSchema.parse({ scope: "pack", target: "pikachu", tradeable: false, effectiveAt: past, note: "closed" }), admin.id);
+    expect(await candidateOf(me.id, them.id)).toBeUndefined();
+    await expect(proposeTrade(db, me.id, them.id, [{ give: x.id, get: y.id }], "ja")).rejects.toMatchObject({ code: "unknown_partner" });
+  });
+
+  it("a proposal posts the offer, opens the room with that player and notifies them", async () => {
+    const [x, y, z] = cardsFor(3);
+    const me = await player({ counts: { [x.id]: 2 }, wanted: [y.id] });
+    const them = await player({ counts: { [y.id]: 2 }, wanted: [x.id] });
+    await expect(proposeTrade(db, me.id, them.id, [{ give: x.id, get: z.id }], "ja")).rejects.toMatchObject({ code: "pair_not_available" });
+    const { roomId, offerId } = await proposeTrade(db, me.id, them.id, [{ give: x.id, get: y.id }], "ja");
+    const [room] = await rowsOf<{ owner_id: string; partner_id: string; offer_id: string }>(db, sql`select owner_id, partner_id, offer_id from chat_rooms where id = ${roomId}`);
+    expect(room).toEqual({ owner_id: me.id, partner_id: them.id, offer_id: offerId });
+    const offerCards = await rowsOf<{ card_id: string; side: string }>(db, sql`select card_id, side from trade_offer_cards where offer_id = ${offerId} order by side`);
+    expect(offerCards).toEqual([{ card_id: x.id, side: "give" }, { card_id: y.id, side: "want" }]);
+    const [message] = await rowsOf<{ sender_id: string; body: string }>(db, sql`select sender_id, body from chat_messages where room_id = ${roomId}`);
+    expect(message.sender_id).toBe(me.id);
+    expect(message.body).toContain(x.name);
+    expect(message.body).toContain(y.name);
+    const notified = await rowsOf<{ kind: string; room_id: string }>(db, sql`select kind, room_id from notifications where user_id = ${them.id}`);
+    expect(notified).toContainEqual({ kind: "message", room_id: roomId });
+  });
+});
