@@ -1,4 +1,3 @@
-import { rarityTradeCosts } from "../features/cards/cards.server";
 import { Suspense, use, type ComponentProps } from "react";
 import { Form, Link, redirect } from "react-router";
 import { OfferCard } from "../features/trades/components/offer-card";
@@ -6,17 +5,13 @@ import { RespondButton } from "../features/trades/components/respond-button";
 import { OfferReportFields } from "../features/trades/components/offer-report-fields";
 import { offerFieldsFromForm } from "../features/trades/http.server";
 import { tradesMessages } from "../features/trades/messages";
+import { OfferPageQuerySchema, readOfferPage, type OfferDone } from "../features/trades/offer-page.server";
 import { isOfferAction, runOfferAction } from "../features/trades/offer-actions.server";
 import { tokyoDateTime } from "../lib/tokyo-time";
-import { getOffer } from "../features/trades/offers.server";
-import { viewerRoomForOffer } from "../features/trades/offer-room.server";
-import { loadTradeRules, offersClosedByRules } from "../features/trades/trade-rules.server";
 import { useOnceBanner } from "../features/trades/components/use-once-banner";
 import { getViewer, requireViewer } from "../features/users/session.server";
-import { isDeletedUser, shownName, useShownName } from "../features/users/components/shown-name";
-import { responseRecord } from "../features/users/response-record.server";
+import { isDeletedUser, useShownName } from "../features/users/components/shown-name";
 import { ResponseRecordLine } from "../features/users/components/response-record";
-import { publicCollectionProgress } from "../features/collection/collection.server";
 import { PublicProgressLine } from "../features/collection/components/collection-progress";
 import { SubmitButton } from "../components/ui/submit-button";
 import { RouteError } from "../components/ui/route-error";
@@ -26,69 +21,23 @@ import { readFormData } from "../lib/forms.server";
 import { localeFromRequest, translate, useLocale, useT } from "../lib/i18n";
 import { localeOfMatches } from "../components/layout/meta-locale";
 import { seoMeta } from "../lib/seo";
-import { offerShareModel, shareImagePath } from "../features/share/share.server";
 import { ShareButtons } from "../features/share/components/share-buttons";
 import { offerShareText } from "../features/share/share-text";
 import { WantChipButton } from "../features/notifications/components/want-button";
-import { wantedAmong } from "../features/notifications/want-list.server";
 import { cardName } from "../lib/card-name";
 import { refusalOf } from "../lib/form-refusal";
 import type { Route } from "./+types/trade";
 import { pageUrlOf } from "../lib/data-url";
 import { readQuery } from "../lib/input.server";
-import { z } from "../lib/zod";
 
-const DONE = ["posted", "saved", "bumped", "closed", "completed", "reported"] as const;
-type Done = (typeof DONE)[number];
-/** Banners for the owner's own actions; 通報しました is the reporter's (never the owner's). */
-const OWNER_DONE: readonly Done[] = ["posted", "saved", "bumped", "closed", "completed"];
+type Done = OfferDone;
 const DONE_OF = { save: "saved", bump: "bumped", close: "closed", complete: "completed", report: "reported" } as const satisfies Record<string, Done>;
-
-/** The offer page's query: `?done=` the banner of an action just done (anything else: none), `?edit=1` the owner's edit form. */
-const OfferPageQuerySchema = z.object({ done: z.enum(DONE).optional().catch(undefined), edit: z.string().optional() });
 
 export const loader = withPageErrors(async function loader({ request, params, context }: Route.LoaderArgs) {
   const url = pageUrlOf(request);
-  const locale = localeFromRequest(request);
   const viewer = await getViewer(request, context);
-  const offer = await getOffer(context.db, params.id, viewer?.id);
-  if (!offer) throw new TradeError("not_found");
-  const isOwner = viewer?.id === offer.ownerId;
-  const { done: doneParam, edit } = readQuery(request, OfferPageQuerySchema);
-  // A shared or copied URL still carrying ?done= shows nothing to anyone else.
-  const done = doneParam && viewer && (OWNER_DONE.includes(doneParam) ? isOwner : !isOwner) ? doneParam : null;
-  // Not taking offers: no 交渉する (it would be refused), only the reader's own room if any.
-  const ruleClosed = (await offersClosedByRules(context.db, [offer])).has(offer.id);
-  const editing = isOwner && offer.status === "open" && edit === "1";
-  const myRoomId = viewer && !isOwner && (offer.status !== "open" || ruleClosed) ? await viewerRoomForOffer(context.db, offer.id, viewer.id) : null;
-  const names = (cards: { name: string }[]) => cards.map((c) => c.name).join("・");
-  // The ほしい buttons on the cards this offer gives (not on the reader's own offer; null: signed out).
-  const wantedCardIds = isOwner ? [] : viewer ? await wantedAmong(context.db, viewer.id, offer.give.map((c) => c.cardId)) : null;
-  // The owner's response record and 図鑑の埋まり具合 (only when the owner chose to show it) read together.
-  const [ownerRecord, ownerProgress] = await Promise.all([responseRecord(context.db, offer.ownerId), publicCollectionProgress(context.db, offer.ownerId)]);
-  return {
-    now: new Date().toISOString(),
-    offer,
-    isOwner,
-    signedIn: Boolean(viewer),
-    editing,
-    // Only the edit form needs the rules themselves.
-    rules: editing ? await loadTradeRules(context.db) : null,
-    tradeCosts: editing ? await rarityTradeCosts(context.db) : {},
-    done,
-    myRoomId,
-    ruleClosed,
-    wantedCardIds,
-    returnTo: url.pathname,
-    ownerRecord,
-    ownerProgress,
-    shareImage: shareImagePath("offer", offer.id, offerShareModel(offer)),
-    title: translate(tradesMessages, locale, isDeletedUser(offer.ownerName) ? "offerTitleDeleted" : "offerTitle", { name: shownName(offer.ownerName, locale) }),
-    description: translate(tradesMessages, locale, "offerDescription", {
-      give: offer.giveAny ? translate(tradesMessages, locale, "anyCard") : names(offer.give),
-      want: offer.wantAny ? translate(tradesMessages, locale, "anyCard") : names(offer.want),
-    }),
-  };
+  const page = await readOfferPage(context.db, params.id, viewer?.id ?? null, localeFromRequest(request), readQuery(request, OfferPageQuerySchema));
+  return { now: new Date().toISOString(), ...page, returnTo: url.pathname };
 });
 
 export const meta: Route.MetaFunction = (args) => {
