@@ -7,7 +7,7 @@ import { chatMessageNoticeCtes, markRoomNotificationsRead, notifyChatMessage, no
   notifyFriendApplication, notifyTradeStep } from "./features/notifications/notifications.server";
 import { registerNotices } from "./lib/notices.server";
 import { registerReportableFriendPost, registerReportableOffer } from "./features/moderation/moderation.server";
-import { reportableFriendPost } from "./features/friends/friends.server";
+import { friendsSitemapSource, reportableFriendPost } from "./features/friends/friends.server";
 import { getOffer } from "./features/trades/offers.server";
 import { registerTradeEnding } from "./features/blocks/blocks.server";
 import { endTradesBetween } from "./features/chat/room-trade.server";
@@ -27,6 +27,7 @@ import { registerSitemapSource } from "./features/seo/sitemap.server";
 export function registerFeatureLinks(): void {
   registerSitemapSource(articlesSitemapSource);
   registerSitemapSource(deckSitemapSource);
+  registerSitemapSource(friendsSitemapSource);
   registerRelatedLookup("articles", publicArticleRefs);
   registerRelatedLookup("decks", deckContentRefs);
   registerNotices({

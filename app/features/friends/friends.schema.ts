@@ -35,3 +35,10 @@ export type FriendBoardFilters = z.infer<typeof FriendBoardFiltersSchema>;
 export function friendBoardFiltersFromParams(params: URLSearchParams): FriendBoardFilters {
   return FriendBoardFiltersSchema.parse({ purpose: params.get("purpose") || undefined, set: params.get("set") || undefined });
 }
+
+/** A report of a post: the reason as typed (a preset fills it), like an offer's report. */
+export const FriendReportSchema = z.object({
+  reason: safeString("errorReportReasonRequired")
+    .transform((v) => v.replace(CONTROL, "").trim())
+    .pipe(z.string().min(1, "errorReportReasonRequired").max(500, "errorReportReasonTooLong")),
+});

@@ -405,3 +405,12 @@ export async function reportableFriendPost(db: Db, postId: string, reporterId: s
   );
   return post ? { ownerId: post.owner_id } : null;
 }
+
+/** The sitemap's entry for /friends: one page, last changed when the newest live post was posted or raised. */
+export const friendsSitemapSource = {
+  name: "friends",
+  count: async () => 1,
+  async *urls(db: Db) {
+    yield { path: "/friends", lastmod: await friendBoardLastModified(db) };
+  },
+};
