@@ -406,11 +406,15 @@ export async function reportableFriendPost(db: Db, postId: string, reporterId: s
   return post ? { ownerId: post.owner_id } : null;
 }
 
-/** The sitemap's entry for /friends: one page, last changed when the newest live post was posted or raised. */
+/**
+ * The sitemap's entry for /friends: the page while it lists a post (an empty board is noindex),
+ * last changed when the newest live post was posted or raised; expired posts count for nothing.
+ */
 export const friendsSitemapSource = {
   name: "friends",
-  count: async () => 1,
+  count: async (db: Db) => ((await friendBoardLastModified(db)) ? 1 : 0),
   async *urls(db: Db) {
-    yield { path: "/friends", lastmod: await friendBoardLastModified(db) };
+    const lastmod = await friendBoardLastModified(db);
+    if (lastmod) yield { path: "/friends", lastmod };
   },
 };
