@@ -8,6 +8,7 @@ import {
   closeFriendPost,
   createFriendPost,
   editFriendPost,
+  expireFriendPosts,
   friendBoardLastModified,
   listFriendBoard,
   ownFriendPost,
@@ -228,6 +229,18 @@ describe("friend board: who sees what", () => {
     const lastmod = await friendBoardLastModified(db);
     const [newestHidden] = await db.select({ at: friendPosts.raisedAt }).from(friendPosts).where(eq(friendPosts.id, d.id));
     expect(lastmod === null || lastmod.getTime() < newestHidden.at.getTime()).toBe(true);
+  });
+
+  it("the expiry sweep writes overdue posts expired and leaves live ones open", async () => {
+    const a = await createUser(db);
+    const b = await createUser(db);
+    const overdue = await createFriendPost(db, a.id, input());
+    const live = await createFriendPost(db, b.id, input());
+    await age(overdue.id, 25);
+    expect(await expireFriendPosts(db)).toBeGreaterThanOrEqual(1);
+    const status = async (id: string) => (await db.select({ status: friendPosts.status }).from(friendPosts).where(eq(friendPosts.id, id)))[0].status;
+    expect(await status(overdue.id)).toBe("expired");
+    expect(await status(live.id)).toBe("open");
   });
 
   it("the sitemap's lastmod skips expired posts", async () => {

@@ -33,6 +33,8 @@ export const friendPosts = pgTable(
     uniqueIndex("friend_posts_one_open_idx").on(t.ownerId).where(sql`status = 'open'`),
     // The board: open posts, last raised first.
     index("friend_posts_board_idx").on(t.raisedAt.desc(), t.id.desc()).where(sql`status = 'open'`),
+    // The expiry sweep: open posts past their time, written expired so the board's index stays live posts.
+    index("friend_posts_open_expiry_idx").on(t.expiresAt).where(sql`status = 'open'`),
   ],
 );
 

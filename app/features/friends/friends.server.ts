@@ -2,7 +2,9 @@ import { sql, type SQL } from "drizzle-orm";
 import type { Db } from "../../db/client.server";
 import { friendApplications, friendPosts, packs, profiles } from "../../db/schema/index";
 import { rowsOf, type Queryable, type Tx } from "../../db/sql.server";
+import type { Logger } from "../../lib/logger.server";
 import { notices } from "../../lib/notices.server";
+import { startSweep } from "../../lib/sweep.server";
 import { databaseLimit } from "../../lib/rate-limit.server";
 import { notBlockedFor } from "../blocks/blocks.server";
 import { responseRecords, type ResponseRecord } from "../users/response-record.server";
@@ -418,3 +420,26 @@ export const friendsSitemapSource = {
     if (lastmod) yield { path: "/friends", lastmod };
   },
 };
+
+/** Overdue posts written expired per run, so one run stays a short statement. */
+const EXPIRY_BATCH = 5_000;
+
+/**
+ * Writes open posts past their expiry as expired (at most EXPIRY_BATCH a run). Every read asks the
+ * clock anyway; this keeps the board's partial index to live posts, so a board with many expired
+ * posts (and a filter few live posts match) does not walk them. Any instance may run it.
+ */
+export async function expireFriendPosts(db: Queryable): Promise<number> {
+  const rows = await rowsOf<{ id: string }>(
+    db,
+    sql`update ${friendPosts} set status = 'expired', updated_at = now()
+        where id in (select id from ${friendPosts} where status = 'open' and expires_at <= now() order by expires_at limit ${EXPIRY_BATCH})
+          and status = 'open'
+        returning id`,
+  );
+  return rows.length;
+}
+
+export function startFriendPostExpiry(db: Db, log: Logger): { stop(): void } {
+  return startSweep({ run: () => expireFriendPosts(db), firstAfterMs: 15_000, everyMs: 5 * 60_000, log, did: "friend posts expired", failed: "friend post expiry failed" });
+}
