@@ -26,5 +26,4 @@ ALTER TABLE "friend_applications" ADD CONSTRAINT "friend_applications_applicant_
 ALTER TABLE "friend_posts" ADD CONSTRAINT "friend_posts_owner_id_users_id_fk" FOREIGN KEY ("owner_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 CREATE UNIQUE INDEX "friend_posts_one_open_idx" ON "friend_posts" USING btree ("owner_id") WHERE status = 'open';--> statement-breakpoint
 CREATE INDEX "friend_posts_board_idx" ON "friend_posts" USING btree ("raised_at" DESC NULLS LAST,"id" DESC NULLS LAST) WHERE status = 'open';--> statement-breakpoint
-CREATE INDEX "friend_posts_open_expiry_idx" ON "friend_posts" USING btree ("expires_at") WHERE status = 'open';--> statement-breakpoint
 ALTER TABLE "notifications" ADD CONSTRAINT "notifications_kind_check" CHECK ("notifications"."kind" in ('message', 'response', 'match', 'step', 'expiring', 'want', 'report', 'friend'));
