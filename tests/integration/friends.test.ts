@@ -231,6 +231,19 @@ describe("friend board: who sees what", () => {
     expect(lastmod === null || lastmod.getTime() < newestHidden.at.getTime()).toBe(true);
   });
 
+  it("reads past a run of unlisted posters to fill the page, in order", async () => {
+    const listed = await createUser(db);
+    const { id: listedPost } = await createFriendPost(db, listed.id, input({ purposes: ["challenge"], comment: "listed" }));
+    // More newer posts by suspended posters than one batch holds (a page of 1 reads 12 at a time).
+    for (let i = 0; i < 15; i++) {
+      const hidden = await createUser(db);
+      await createFriendPost(db, hidden.id, input({ purposes: ["challenge"], comment: "hidden" }));
+      await db.update(profiles).set({ suspendedAt: new Date() }).where(eq(profiles.userId, hidden.id));
+    }
+    const page = await listFriendBoard(db, { filters: { purpose: "challenge" }, limit: 1 });
+    expect(page.posts.map((p) => p.id)).toEqual([listedPost]);
+  });
+
   it("the expiry sweep writes overdue posts expired and leaves live ones open", async () => {
     const a = await createUser(db);
     const b = await createUser(db);

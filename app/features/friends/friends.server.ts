@@ -7,6 +7,7 @@ import { notices } from "../../lib/notices.server";
 import { startSweep } from "../../lib/sweep.server";
 import { databaseLimit } from "../../lib/rate-limit.server";
 import { notBlockedFor } from "../blocks/blocks.server";
+import { rememberCatalogueList } from "../cards/card-index.server";
 import { responseRecords, type ResponseRecord } from "../users/response-record.server";
 import { FriendsError, type FriendsErrorCode } from "./errors";
 import type { FriendBoardFilters, FriendPostInput } from "./friends.schema";
@@ -75,14 +76,11 @@ async function expireOwn(tx: Queryable, ownerId: string): Promise<void> {
   );
 }
 
-/** Set codes the catalogue has; any other refuses the post. */
-async function checkSets(db: Queryable, setCodes: readonly string[]): Promise<void> {
+/** Set codes the catalogue has (the list the form offers); any other refuses the post. */
+async function checkSets(db: Db, setCodes: readonly string[]): Promise<void> {
   if (!setCodes.length) return;
-  const rows = await rowsOf<{ set_code: string }>(
-    db,
-    sql`select distinct set_code from ${packs} where set_code in (${sql.join(setCodes.map((c) => sql`${c}`), sql`, `)})`,
-  );
-  if (rows.length !== setCodes.length) throw new FriendsError("unknown_set");
+  const known = new Set((await listFriendSets(db)).map((set) => set.code));
+  if (setCodes.some((code) => !known.has(code))) throw new FriendsError("unknown_set");
 }
 
 async function touchActive(tx: Queryable, userId: string): Promise<void> {
@@ -277,27 +275,23 @@ function decodeCursor(cursor: string): { raiseKey: string; id: string } {
   return { raiseKey: match[1], id: match[2] };
 }
 
-/** The set names of the catalogue, keyed by set code. */
-async function setNames(db: Queryable): Promise<Map<string, { nameJa: string; nameEn: string }>> {
-  const rows = await rowsOf<{ set_code: string; set_name_ja: string; set_name_en: string }>(
-    db,
-    sql`select distinct on (set_code) set_code, set_name_ja, set_name_en from ${packs} order by set_code, sort_order`,
-  );
-  return new Map(rows.map((r) => [r.set_code, { nameJa: r.set_name_ja, nameEn: r.set_name_en }]));
-}
+type CatalogueSet = { code: string; nameJa: string; nameEn: string };
 
-/** The sets a post may name, in the catalogue's order (newest set first). */
-export async function listFriendSets(db: Queryable): Promise<{ code: string; nameJa: string; nameEn: string }[]> {
-  return rowsOf<{ code: string; nameJa: string; nameEn: string }>(
-    db,
-    sql`select set_code as code, min(set_name_ja) as "nameJa", min(set_name_en) as "nameEn" from ${packs}
-        group by set_code order by max(release_date) desc, set_code desc`,
+/** The sets a post may name, in the catalogue's order (newest set first); kept with the catalogue's lists. */
+export function listFriendSets(db: Db): Promise<CatalogueSet[]> {
+  return rememberCatalogueList(db, "friend-board-sets", () =>
+    rowsOf<CatalogueSet>(
+      db,
+      sql`select set_code as code, min(set_name_ja) as "nameJa", min(set_name_en) as "nameEn" from ${packs}
+          group by set_code order by max(release_date) desc, set_code desc`,
+    ),
   );
 }
 
-async function toViews(db: Queryable, rows: readonly PostRow[]): Promise<FriendPostView[]> {
+async function toViews(db: Db, rows: readonly PostRow[]): Promise<FriendPostView[]> {
   if (!rows.length) return [];
-  const [names, records] = await Promise.all([setNames(db), responseRecords(db as Db, [...new Set(rows.map((r) => r.owner_id))])]);
+  const [sets, records] = await Promise.all([listFriendSets(db), responseRecords(db, [...new Set(rows.map((r) => r.owner_id))])]);
+  const names = new Map(sets.map((set) => [set.code, set]));
   return rows.map((r) => ({
     id: r.id,
     ownerId: r.owner_id,
@@ -314,6 +308,48 @@ async function toViews(db: Queryable, rows: readonly PostRow[]): Promise<FriendP
 }
 
 /**
+ * The first `wanted` posts matching `where` (over `friend_posts f`) in board order whose poster is
+ * listed, with the poster's columns. The posts are read alone, in batches down the board's index,
+ * and their posters looked up by key: joined in one statement, the planner (with no or stale
+ * statistics on profiles, as the embedded database keeps them) scanned every profile and sorted
+ * every live post instead. Usually one batch; a further one only when posters were unlisted.
+ */
+type PostOnly = Omit<PostRow, "display_name" | "friend_id" | "last_active_at">;
+
+async function listedInOrder(db: Db, where: SQL[], wanted: number): Promise<PostRow[]> {
+  const batch = wanted + 10;
+  const listed: PostRow[] = [];
+  let after: SQL | null = null;
+  for (;;) {
+    const posts: PostOnly[] = await rowsOf<PostOnly>(
+      db,
+      sql`select f.id, f.owner_id, f.purposes, f.comment, f.set_codes, f.raised_at,
+            to_char(f.raised_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US') as raise_key, f.expires_at
+          from ${friendPosts} f where ${sql.join(after ? [...where, after] : where, sql` and `)}
+          order by f.raised_at desc nulls last, f.id desc nulls last
+          limit ${batch}`,
+    );
+    if (!posts.length) return listed;
+    const owners = [...new Set(posts.map((p) => p.owner_id))];
+    const posters = await rowsOf<{ user_id: string; display_name: string; friend_id: string; last_active_at: Date | string }>(
+      db,
+      sql`select p.user_id, p.display_name, p.friend_id, p.last_active_at from ${profiles} p
+          where p.user_id in (${sql.join(owners.map((id) => sql`${id}`), sql`, `)}) and ${posterListed}`,
+    );
+    const byId = new Map(posters.map((p) => [p.user_id, p]));
+    for (const post of posts) {
+      const poster = byId.get(post.owner_id);
+      if (!poster) continue;
+      listed.push({ ...post, display_name: poster.display_name, friend_id: poster.friend_id, last_active_at: poster.last_active_at });
+      if (listed.length === wanted) return listed;
+    }
+    if (posts.length < batch) return listed;
+    const last: PostOnly = posts[posts.length - 1];
+    after = sql`(f.raised_at, f.id) < ((${last.raise_key}::timestamp at time zone 'UTC'), ${last.id}::uuid)`;
+  }
+}
+
+/**
  * The board: live posts the viewer may see, last raised first, FRIEND_BOARD_PAGE_SIZE a page with
  * a cursor of the exact raised_at and id of the last post shown; filters by purpose and by set.
  */
@@ -323,20 +359,14 @@ export async function listFriendBoard(
 ): Promise<FriendBoardPage> {
   const limit = Math.min(Math.max(options.limit ?? FRIEND_BOARD_PAGE_SIZE, 1), 50);
   const f = options.filters ?? {};
-  const where: SQL[] = [friendPostLiveNow(), posterListed, notBlockedFor(options.viewerId, "f.owner_id")];
+  const where: SQL[] = [friendPostLiveNow(), notBlockedFor(options.viewerId, "f.owner_id")];
   if (f.purpose) where.push(sql`${f.purpose} = any(f.purposes)`);
   if (f.set) where.push(sql`${f.set} = any(f.set_codes)`);
   if (options.cursor) {
     const cursor = decodeCursor(options.cursor);
     where.push(sql`(f.raised_at, f.id) < ((${cursor.raiseKey}::timestamp at time zone 'UTC'), ${cursor.id}::uuid)`);
   }
-  const rows = await rowsOf<PostRow>(
-    db,
-    sql`select ${POST_COLUMNS} from ${friendPosts} f join ${profiles} p on p.user_id = f.owner_id
-        where ${sql.join(where, sql` and `)}
-        order by f.raised_at desc nulls last, f.id desc nulls last
-        limit ${limit + 1}`,
-  );
+  const rows = await listedInOrder(db, where, limit + 1);
   const page = rows.slice(0, limit);
   return {
     posts: await toViews(db, page),
