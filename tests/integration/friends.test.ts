@@ -16,7 +16,7 @@ import {
 } from "../../app/features/friends/friends.server";
 import { FriendPostInputSchema } from "../../app/features/friends/friends.schema";
 import { FRIEND_APPLICATIONS_PER_HOUR, FRIEND_POSTS_PER_HOUR, FRIEND_RAISES_PER_DAY } from "../../app/features/friends/rules";
-import { reportFriendPost } from "../../app/features/moderation/moderation.server";
+import { listReports, reportFriendPost, resolveReport } from "../../app/features/moderation/moderation.server";
 import { getNotificationForDelivery } from "../../app/features/notifications/notifications.server";
 import { notificationText } from "../../app/features/notifications/components/notification-text";
 import { createUser } from "../support/factories";
@@ -313,5 +313,12 @@ describe("friend board: reports", () => {
     expect(await reportFriendPost(db, reporter.id, id, "スパム・宣伝")).toEqual(first);
     const rows = await db.select({ targetType: reports.targetType, reason: reports.reason }).from(reports).where(eq(reports.id, first.reportId));
     expect(rows).toEqual([{ targetType: "friend_post", reason: "偽のフレンドID・存在しないID" }]);
+    // The admin list names the poster and shows the comment; suspending them takes the post down.
+    const [listed] = await listReports(db, { id: first.reportId });
+    expect(listed).toMatchObject({ targetType: "friend_post", targetUserId: poster.id, messageBody: "よろしくお願いします" });
+    await resolveReport(db, first.reportId, "suspendUser");
+    const [post] = await db.select({ status: friendPosts.status }).from(friendPosts).where(eq(friendPosts.id, id));
+    expect(post.status).toBe("closed");
+    expect(await boardIds()).not.toContain(id);
   });
 });
