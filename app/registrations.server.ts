@@ -3,9 +3,11 @@ import { articlesSitemapSource } from "./features/articles/sitemap.server";
 import { registerRelatedLookup } from "./features/content/refs.server";
 import { deckContentRefs } from "./features/decks/deck-content.server";
 import { deckSitemapSource } from "./features/decks/deck-sitemap.server";
-import { chatMessageNoticeCtes, markRoomNotificationsRead, notifyChatMessage, notifyNewOffer, notifyOfferResponse, notifyTradeStep } from "./features/notifications/notifications.server";
+import { chatMessageNoticeCtes, markRoomNotificationsRead, notifyChatMessage, notifyNewOffer, notifyOfferResponse,
+  notifyFriendApplication, notifyTradeStep } from "./features/notifications/notifications.server";
 import { registerNotices } from "./lib/notices.server";
-import { registerReportableOffer } from "./features/moderation/moderation.server";
+import { registerReportableFriendPost, registerReportableOffer } from "./features/moderation/moderation.server";
+import { friendsSitemapSource, reportableFriendPost } from "./features/friends/friends.server";
 import { getOffer } from "./features/trades/offers.server";
 import { registerTradeEnding } from "./features/blocks/blocks.server";
 import { endTradesBetween } from "./features/chat/room-trade.server";
@@ -25,6 +27,7 @@ import { registerSitemapSource } from "./features/seo/sitemap.server";
 export function registerFeatureLinks(): void {
   registerSitemapSource(articlesSitemapSource);
   registerSitemapSource(deckSitemapSource);
+  registerSitemapSource(friendsSitemapSource);
   registerRelatedLookup("articles", publicArticleRefs);
   registerRelatedLookup("decks", deckContentRefs);
   registerNotices({
@@ -34,7 +37,9 @@ export function registerFeatureLinks(): void {
     roomRead: markRoomNotificationsRead,
     newOffer: notifyNewOffer,
     offerResponse: notifyOfferResponse,
+    friendApplication: notifyFriendApplication,
   });
   registerReportableOffer(getOffer);
+  registerReportableFriendPost(reportableFriendPost);
   registerTradeEnding(endTradesBetween);
 }

@@ -68,6 +68,7 @@ export default [
   route("api/trades/matches", "routes/api.trades.matches.ts"),
   route("api/trades/picker", "routes/api.trades.picker.ts"),
   route("api/trades/:id", "routes/api.trades.$id.ts"),
+  route("friends", "routes/friends.tsx"),
   route("trade-rules", "routes/trade-rules.tsx"),
   route("api/admin/trade-rules", "routes/api.admin.trade-rules.ts"),
   route("api/admin/reports/:id", "routes/api.admin.reports.$id.ts"),

@@ -12,6 +12,7 @@ import { cleanLocalUploads } from "../app/features/uploads/cleanup.server";
 import { localUploadsDir } from "../app/features/uploads/storage.server";
 import { createLogger } from "../app/lib/logger.server";
 import { startExpiryReminders } from "../app/features/notifications/expiry-reminders.server";
+import { startFriendPostExpiry } from "../app/features/friends/friends.server";
 import { startDeliveries } from "../app/start-deliveries.server";
 import { registerFeatureLinks } from "../app/registrations.server";
 import { collectStartupGarbage } from "./startup-memory";
@@ -114,12 +115,14 @@ export async function start(): Promise<void> {
   // begun to listen, and a signal with no handler would kill it without draining.
   const jobs = (async () => {
     const expiryReminders = startExpiryReminders(database.db, log);
+    const friendPostExpiry = startFriendPostExpiry(database.db, log);
     const digests = startNotificationDigests({ env, db: database.db, log });
     // The embedded database's nightly backup and those `npm run db:backup` asks for (features/backups).
     const backups = await startBackups({ env, database, log });
     return {
       stop: async () => {
         expiryReminders.stop();
+        friendPostExpiry.stop();
         digests.stop();
         await backups.stop();
       },

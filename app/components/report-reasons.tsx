@@ -13,6 +13,8 @@ export const reportReasonMessages = defineMessages({
     reportTriangle: "三角交換・別アカウントへの誘導",
     reportAbuse: "暴言・迷惑行為",
     reportMoney: "現金・アカウントの売買",
+    reportSpam: "スパム・宣伝",
+    reportFakeId: "偽のフレンドID・存在しないID",
   },
   en: {
     reportPreset: "Common reasons",
@@ -21,11 +23,13 @@ export const reportReasonMessages = defineMessages({
     reportTriangle: "Triangle trade / another account",
     reportAbuse: "Abuse or harassment",
     reportMoney: "Selling for money or accounts",
+    reportSpam: "Spam or advertising",
+    reportFakeId: "Fake or non-existent friend ID",
   },
 });
 
 type ReasonKey = keyof (typeof reportReasonMessages)["ja"];
-export const REPORT_REASON_KEYS: readonly ReasonKey[] = ["reportOsusowake", "reportTriangle", "reportAbuse", "reportMoney"];
+export const REPORT_REASON_KEYS: readonly ReasonKey[] = ["reportOsusowake", "reportTriangle", "reportAbuse", "reportMoney", "reportSpam", "reportFakeId"];
 
 /** The labelled select of common reasons; `onPick` gets the chosen reason's text. */
 export function ReportReasonPicker({ id, onPick, labelClassName, selectClassName }: { id: string; onPick: (text: string) => void; labelClassName?: string; selectClassName?: string }) {

@@ -25,6 +25,8 @@ export type Notices = {
   newOffer(db: Queryable, o: { offerId: string; ownerId: string; matchedOwners: readonly string[] }): Promise<void>;
   /** 交渉する: someone opened a chat room on the owner's offer. */
   offerResponse(db: Queryable, r: { roomId: string; offerId: string; ownerId: string; responderId: string }): Promise<void>;
+  /** 申請しました on a friend board post (features/friends), with the applicant's friend ID then. */
+  friendApplication(db: Queryable, a: { postId: string; ownerId: string; applicantId: string; applicantFriendId: string }): Promise<void>;
 };
 
 const slot = startUpSlot<Notices>("the notices");

@@ -9,7 +9,7 @@ import { CopyButton } from "../components/ui/copy-button";
 import { FormField } from "../components/ui/form-field";
 import { SubmitButton } from "../components/ui/submit-button";
 import { DISPLAY_NAME_MAX } from "../features/users/display-name";
-import { formatFriendId } from "../features/users/friend-id";
+import { formatFriendId } from "../lib/friend-id";
 import { usersMessages } from "../features/users/messages";
 import { requireViewer } from "../features/users/session.server";
 import { useClientValidation } from "../features/users/use-client-validation";

@@ -79,6 +79,7 @@ export function SiteHeader({ viewer, videoChannelUrl }: { viewer: HeaderViewer; 
               <li><NavLink to="/articles" className={linkClass} onClick={close}>{t("articles")}</NavLink></li>
               <li><NavLink to="/deck-recipes" className={linkClass} onClick={close}>{t("deckRecipes")}</NavLink></li>
               <li><NavLink to="/trades" className={linkClass} onClick={close}>{t("trades")}</NavLink></li>
+              <li><NavLink to="/friends" className={linkClass} onClick={close}>{t("friends")}</NavLink></li>
               <li>
                 <a href={videoChannelUrl} target="_blank" rel="noopener noreferrer" className={linkClass({ isActive: false })} onClick={close}>
                   {t("videoChannel")}

@@ -13,3 +13,4 @@ export * from "./trade-rules";
 export * from "./notifications";
 export * from "./push";
 export * from "./collection";
+export * from "./friends";

@@ -17,13 +17,14 @@ export const notifications = pgTable(
     userId: text("user_id")
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
-    // message | response | match | step | expiring | want | report
+    // message | response | match | step | expiring | want | report | friend
     kind: text("kind").notNull(),
     actorId: text("actor_id").references(() => users.id, { onDelete: "cascade" }),
     roomId: uuid("room_id").references(() => chatRooms.id, { onDelete: "cascade" }),
     offerId: uuid("offer_id").references(() => tradeOffers.id, { onDelete: "cascade" }),
     cardId: text("card_id").references(() => cards.id, { onDelete: "cascade" }),
-    // The step key (agree, friend_requested, …) or the report outcome (actioned, dismissed).
+    // The step key (agree, friend_requested, …), the report outcome (actioned, dismissed), or for
+    // `friend` (申請しました) the applicant's friend ID as it was when they applied.
     detail: text("detail"),
     // Messages folded into one unread room notification.
     count: integer("count").notNull().default(1),
@@ -36,7 +37,7 @@ export const notifications = pgTable(
     mailedAt: timestamp("mailed_at", { withTimezone: true }),
   },
   (t) => [
-    check("notifications_kind_check", sql`${t.kind} in ('message', 'response', 'match', 'step', 'expiring', 'want', 'report')`),
+    check("notifications_kind_check", sql`${t.kind} in ('message', 'response', 'match', 'step', 'expiring', 'want', 'report', 'friend')`),
     // One notification per room until read: the upsert of every new message lands here.
     uniqueIndex("notifications_unread_room_unique").on(t.userId, t.roomId).where(sql`kind = 'message' and read_at is null`),
     uniqueIndex("notifications_user_dedupe_unique").on(t.userId, t.dedupeKey),

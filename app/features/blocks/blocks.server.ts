@@ -39,13 +39,17 @@ export async function blockedEitherWay(db: Queryable, userId: string): Promise<S
   return new Set(rows.map((row) => row.id));
 }
 
-/** SQL for offer lists: the offer's owner (`o.owner_id`) and the viewer have not blocked each other. */
-export function notBlockedFor(viewerId: string | null | undefined): SQL {
+/**
+ * SQL for lists of what others posted: the owner (`ownerColumn`, an offer's `o.owner_id` unless
+ * named) and the viewer have not blocked each other.
+ */
+export function notBlockedFor(viewerId: string | null | undefined, ownerColumn = "o.owner_id"): SQL {
   if (!viewerId) return sql`true`;
+  const owner = sql.raw(ownerColumn);
   return sql`not exists (
     select 1 from ${blocks} b
-    where (b.blocker_id = ${viewerId} and b.blocked_id = o.owner_id)
-       or (b.blocker_id = o.owner_id and b.blocked_id = ${viewerId}))`;
+    where (b.blocker_id = ${viewerId} and b.blocked_id = ${owner})
+       or (b.blocker_id = ${owner} and b.blocked_id = ${viewerId}))`;
 }
 
 export type BlockResult = { blockedId: string; cancelled: EndedTrade[] };

@@ -1,6 +1,6 @@
 import { and, eq, inArray, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../../db/client.server";
-import { chatMessages, profiles, reports, tradeOffers } from "../../db/schema/index";
+import { chatMessages, friendPosts, profiles, reports, tradeOffers } from "../../db/schema/index";
 import { rowsOf, type Tx } from "../../db/sql.server";
 import { publishChange } from "../../lib/change-bus.server";
 import { notifyReportOutcome } from "../notifications/notifications.server";
@@ -23,7 +23,7 @@ export type { ReportView };
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const iso = (value: Date | string) => (value instanceof Date ? value : new Date(value)).toISOString();
 
-type Target = { type: "offer" | "message"; id: string };
+type Target = { type: "offer" | "message" | "friend_post"; id: string };
 
 /** New reports a player may file in an hour, offers and messages together (counted in the database). */
 export const REPORTS_PER_HOUR = 10;
@@ -38,6 +38,12 @@ export type ReportableOffer = (db: Db, offerId: string, reporterId: string) => P
 const findOffer = startUpSlot<ReportableOffer>("the offer lookup for reports");
 
 export const registerReportableOffer = findOffer.fill;
+
+/** How a フレンド募集 post is found for a report, as the reporter may see it (features/friends registers it). */
+export type ReportableFriendPost = (db: Db, postId: string, reporterId: string) => Promise<{ ownerId: string } | null>;
+const findFriendPost = startUpSlot<ReportableFriendPost>("the friend post lookup for reports");
+
+export const registerReportableFriendPost = findFriendPost.fill;
 
 /**
  * Files one report unless the reporter already has an open one on this target. `tooMany` is the
@@ -62,6 +68,14 @@ export async function reportOffer(db: Db, reporterId: string, offerId: string, r
   if (!offer) throw new ModerationError("offer", "not_found");
   if (offer.ownerId === reporterId) throw new ModerationError("offer", "own_offer");
   return fileReport(db, reporterId, { type: "offer", id: offerId }, reason, () => new ModerationError("offer", "rate_limited_report", { limit: REPORTS_PER_HOUR }));
+}
+
+/** 通報 of someone else's フレンド募集 post (spam, a fake friend ID, …): the offer's rules and wording. */
+export async function reportFriendPost(db: Db, reporterId: string, postId: string, reason: string): Promise<{ reportId: string }> {
+  const post = await findFriendPost.get()(db, postId, reporterId);
+  if (!post) throw new ModerationError("offer", "not_found");
+  if (post.ownerId === reporterId) throw new ModerationError("offer", "own_offer");
+  return fileReport(db, reporterId, { type: "friend_post", id: postId }, reason, () => new ModerationError("offer", "rate_limited_report", { limit: REPORTS_PER_HOUR }));
 }
 
 /** 通報 of a message in a room the reporter is in. */
@@ -103,15 +117,16 @@ export async function listReports(
     sql`select r.id, r.status, r.reason, r.created_at, rp.display_name as reporter_name,
           r.target_type, r.target_id,
           o.id as offer_id, o.status as offer_status, o.comment as offer_comment,
-          m.body as message_body,
+          coalesce(m.body, fp.comment) as message_body,
           tp.user_id as target_user_id, tp.display_name as target_user_name,
           (tp.suspended_at is not null) as target_suspended
         from ${reports} r
         left join ${profiles} rp on rp.user_id = r.reporter_id
         left join ${tradeOffers} o on r.target_type = 'offer' and o.id::text = r.target_id
         left join ${chatMessages} m on r.target_type = 'message' and m.id::text = r.target_id
+        left join ${friendPosts} fp on r.target_type = 'friend_post' and fp.id::text = r.target_id
         left join ${profiles} tp on tp.user_id = case r.target_type
-            when 'offer' then o.owner_id when 'message' then m.sender_id else r.target_id end
+            when 'offer' then o.owner_id when 'message' then m.sender_id when 'friend_post' then fp.owner_id else r.target_id end
         ${filters.length ? sql`where ${sql.join(filters, sql` and `)}` : sql``}
         order by r.created_at desc
         limit ${Math.min(options.limit ?? 100, 500)}`,
@@ -149,6 +164,7 @@ export async function resolveReport(db: Db, reportId: string, action: ReportActi
     }
     if (action === "suspendUser") {
       if (!report.targetUserId) throw new ModerationError("offer", "not_found");
+      await tx.execute(sql`update ${friendPosts} set status = 'closed', updated_at = now() where owner_id = ${report.targetUserId} and status = 'open'`);
       await tx.update(profiles).set({ suspendedAt: sql`coalesce(${profiles.suspendedAt}, now())` }).where(eq(profiles.userId, report.targetUserId));
       await tx
         .update(tradeOffers)

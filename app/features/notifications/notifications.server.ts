@@ -97,6 +97,14 @@ const chatMessageInsert = (m: ChatMessageNotice, source: string | null): SQL =>
       do update set count = notifications.count + 1, updated_at = now(), actor_id = excluded.actor_id
       returning id, count`;
 
+/**
+ * 申請しました on a friend board post: the poster hears who says they sent the request in the game,
+ * with the friend ID it came from (in `detail`), once per post and applicant.
+ */
+export async function notifyFriendApplication(db: Queryable, a: { postId: string; ownerId: string; applicantId: string; applicantFriendId: string }): Promise<void> {
+  await insertOnce(db, { userId: a.ownerId, kind: "friend", actorId: a.applicantId, detail: a.applicantFriendId, dedupeKey: `friend:${a.postId}:${a.applicantId}` });
+}
+
 /** A new chat message for `recipientId`: the room's one unread notification, created or bumped. */
 export async function notifyChatMessage(db: Queryable, m: ChatMessageNotice): Promise<void> {
   await insertAndAnnounce(db, chatMessageInsert(m, null));
@@ -251,6 +259,7 @@ export type NotificationRow = {
 export function notificationHref(n: { kind: NotificationKind; roomId: string | null; offerId: string | null }): string {
   if (n.roomId) return `/chat/${n.roomId}`;
   if (n.offerId) return `/trades/${n.offerId}`;
+  if (n.kind === "friend") return "/friends";
   return "/profile";
 }
 

@@ -1,5 +1,5 @@
 /** What the inbox knows about; the order is the settings table's. */
-export const NOTIFICATION_KINDS = ["message", "response", "match", "step", "expiring", "want", "report"] as const;
+export const NOTIFICATION_KINDS = ["message", "response", "match", "step", "expiring", "want", "report", "friend"] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 
 export type NotificationView = {

@@ -34,6 +34,8 @@ export const DEFAULT_CHOICES: Record<NotificationKind, KindChoices> = {
   expiring: { site: "on", push: "instant", mail: "off" },
   want: { site: "on", push: "instant", mail: "digest" },
   report: { site: "on", push: "off", mail: "off" },
+  // 申請しました: the poster accepts the request in the game, so it is worth hearing at once.
+  friend: { site: "on", push: "instant", mail: "instant" },
 };
 
 const SITE = new Set(["on", "off"]);

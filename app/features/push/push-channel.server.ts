@@ -34,7 +34,7 @@ type PushJob = z.output<typeof PUSH_DELIVERY.payload>;
 export function pushOptionsFor(notification: { id: string; kind: NotificationKind; roomId: string | null }, silent: boolean): PushOptions {
   const { kind, roomId } = notification;
   const ttlSeconds = kind === "expiring" ? 12 * 3600 : kind === "match" || kind === "want" ? 3 * 86400 : 86400;
-  const urgency = silent ? "low" : kind === "message" || kind === "response" || kind === "step" ? "high" : "normal";
+  const urgency = silent ? "low" : kind === "message" || kind === "response" || kind === "step" || kind === "friend" ? "high" : "normal";
   return { ttlSeconds, urgency, topic: roomId ? roomTopic(roomId) : notificationTopic(notification.id) };
 }
 

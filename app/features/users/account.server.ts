@@ -10,6 +10,7 @@ import { siteSettings, uploads } from "../../db/schema/content";
 import { decks } from "../../db/schema/decks";
 import { tradeRuleChanges } from "../../db/schema/trade-rules";
 import { notifications, wantedCards } from "../../db/schema/notifications";
+import { friendApplications, friendPosts } from "../../db/schema/friends";
 import { collectionCards, collectionSettings } from "../../db/schema/collection";
 import { notificationPreferences, pushSubscriptions } from "../../db/schema/push";
 import { deliveryOutbox, signInFailures } from "../../db/schema/delivery";
@@ -422,6 +423,9 @@ export async function deleteAccount(db: Db, env: Env, userId: string, input: { p
     // The user row stays, so ON DELETE CASCADE never runs: the want list, the inbox and every
     // notification naming this user as actor go here, and analytics forget who they were.
     await tx.delete(wantedCards).where(eq(wantedCards.userId, userId));
+    // フレンド募集: their post closes and their 申請しました leave the posts they were on.
+    await tx.update(friendPosts).set({ status: "closed", updatedAt: now }).where(and(eq(friendPosts.ownerId, userId), eq(friendPosts.status, "open")));
+    await tx.delete(friendApplications).where(eq(friendApplications.applicantId, userId));
     await tx.delete(collectionCards).where(eq(collectionCards.userId, userId));
     await tx.delete(collectionSettings).where(eq(collectionSettings.userId, userId));
     await tx.delete(notifications).where(or(eq(notifications.userId, userId), eq(notifications.actorId, userId)));

@@ -1,7 +1,7 @@
 import { z } from "../../lib/zod";
 import { isSafeText } from "../../lib/text";
 import { checkDisplayName, EMAIL_MAX, hasControlCharacters, PASSWORD_MAX, PASSWORD_MIN } from "./display-name";
-import { normalizeFriendId } from "./friend-id";
+import { normalizeFriendId } from "../../lib/friend-id";
 import { usersMessages } from "./messages";
 import { fieldKeys, validationError, type ValidationError } from "../../lib/validation";
 import { USERS_FORM } from "./users-form";

@@ -8,7 +8,7 @@ import type { ReportView } from "../types";
 export type ReportsPanelData = { reports: ReportView[]; filter: "open" | "all"; done: boolean };
 
 const STATUS_KEY = { open: "reportStatusOpen", dismissed: "reportStatusDismissed", actioned: "reportStatusActioned" } as const;
-const TARGET_KEY = { offer: "reportTargetOffer", message: "reportTargetMessage", user: "reportTargetUser" } as const;
+const TARGET_KEY = { offer: "reportTargetOffer", message: "reportTargetMessage", user: "reportTargetUser", friend_post: "reportTargetFriendPost" } as const;
 
 function ResolveButton({ reportId, action, label, tone }: { reportId: string; action: string; label: string; tone: string }) {
   return (

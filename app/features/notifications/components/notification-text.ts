@@ -1,5 +1,6 @@
 import { translate, type Locale, type Params } from "../../../lib/i18n";
 import { shownName } from "../../users/components/shown-name";
+import { formatFriendId } from "../../../lib/friend-id";
 import { notificationsMessages, type NotificationsMessageKey } from "../messages";
 import type { NotificationView, OfferCardsView } from "../types";
 
@@ -61,5 +62,7 @@ function notificationSentence(n: TextSource, locale: Locale): string {
       return t(STEP_KEYS[n.detail ?? ""] ?? "stepAgree", params);
     case "report":
       return t(n.detail === "dismissed" ? "reportDismissed" : "reportActioned");
+    case "friend":
+      return t("kindFriend", { ...params, friendId: formatFriendId(n.detail ?? "") });
   }
 }

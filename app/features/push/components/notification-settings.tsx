@@ -27,6 +27,7 @@ const KIND_LABELS: Record<NotificationKind, PushMessageKey> = {
   expiring: "kindLabelExpiring",
   want: "kindLabelWant",
   report: "kindLabelReport",
+  friend: "kindLabelFriend",
 };
 
 const buttonClass = "rounded-md border border-brand-700 px-4 py-2 font-bold text-brand-700 hover:bg-brand-50 disabled:cursor-not-allowed disabled:opacity-60";
