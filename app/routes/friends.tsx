@@ -9,7 +9,8 @@ import { FriendPostForm } from "../features/friends/components/friend-post-form"
 import { PURPOSE_KEYS } from "../features/friends/components/purpose-label";
 import { FriendsError } from "../features/friends/errors";
 import { friendsPage } from "../features/friends/friends-page.server";
-import { FriendPostInputSchema, FriendReportSchema, friendBoardFiltersFromParams } from "../features/friends/friends.schema";
+import { FriendBoardQuerySchema, FriendPostInputSchema, FriendReportSchema } from "../features/friends/friends.schema";
+import { readQuery } from "../lib/input.server";
 import { applyToFriendPost, closeFriendPost, createFriendPost, editFriendPost, raiseFriendPost } from "../features/friends/friends.server";
 import { friendsMessages, type FriendsMessageKey } from "../features/friends/messages";
 import { FRIEND_PURPOSES } from "../features/friends/rules";
@@ -35,9 +36,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const url = pageUrlOf(request);
   const locale = localeFromRequest(request);
   const viewer = await getViewer(request, context);
-  const filters = friendBoardFiltersFromParams(url.searchParams);
-  const page = await friendsPage(context.db, viewer ? { id: viewer.id, friendId: viewer.friendId } : null, { filters, cursor: url.searchParams.get("cursor") });
-  const done = url.searchParams.get("done");
+  const { cursor, done, ...filters } = readQuery(request, FriendBoardQuerySchema);
+  const page = await friendsPage(context.db, viewer ? { id: viewer.id, friendId: viewer.friendId } : null, { filters, cursor: cursor ?? null });
   return {
     now: new Date().toISOString(),
     filters,

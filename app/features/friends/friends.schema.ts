@@ -25,16 +25,15 @@ export const FriendPostInputSchema = z.object({
 });
 export type FriendPostInput = z.infer<typeof FriendPostInputSchema>;
 
-/** The board's filters as they appear in the URL (?purpose=&set=&cursor=); anything unknown means no filter. */
+/** The board's filters as they appear in the URL (?purpose=&set=); anything unknown or blank means no filter. */
 export const FriendBoardFiltersSchema = z.object({
   purpose: z.enum(FRIEND_PURPOSES).optional().catch(undefined),
   set: z.string().trim().min(1).max(20).optional().catch(undefined),
 });
 export type FriendBoardFilters = z.infer<typeof FriendBoardFiltersSchema>;
 
-export function friendBoardFiltersFromParams(params: URLSearchParams): FriendBoardFilters {
-  return FriendBoardFiltersSchema.parse({ purpose: params.get("purpose") || undefined, set: params.get("set") || undefined });
-}
+/** The board page's query, read by the one query reader (lib/query.ts): the filters, the cursor (checked by the service) and `?done=`. */
+export const FriendBoardQuerySchema = FriendBoardFiltersSchema.extend({ cursor: z.string().optional(), done: z.string().optional() });
 
 /** A report of a post: the reason as typed (a preset fills it), like an offer's report. */
 export const FriendReportSchema = z.object({
