@@ -75,4 +75,25 @@ describe("createWorkPool", () => {
     expect(started).toEqual([0, 1, 2, 3, 4, 5]);
     expect(pool.taken).toBe(0);
   });
+  it("with an unbounded line, admits everyone and still runs at most `concurrency` at once", async () => {
+    const pool = createWorkPool({ concurrency: 2, maxWaiting: Number.POSITIVE_INFINITY });
+    const gates = Array.from({ length: 50 }, gate);
+    let now = 0;
+    let peak = 0;
+    const done = gates.map((g) =>
+      pool.enter()!.run(async () => {
+        now++;
+        peak = Math.max(peak, now);
+        await g.opened;
+        now--;
+      }),
+    );
+    await Promise.resolve();
+    expect(pool.running).toBe(2);
+    expect(pool.taken).toBe(50);
+    for (const g of gates) g.open();
+    await Promise.all(done);
+    expect(peak).toBe(2);
+    expect(pool.taken).toBe(0);
+  });
 });

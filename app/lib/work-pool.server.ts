@@ -1,7 +1,8 @@
 /**
- * A bounded pool for heavy in-process work (image decoding): at most `concurrency` tasks run at
- * once, at most `maxWaiting` more wait in line, and anything past that is refused at once instead
- * of piling up memory and CPU that page answers need.
+ * A bounded pool for heavy work (image decoding; the トレード候補 finder's statement): at most
+ * `concurrency` tasks run at once, at most `maxWaiting` more wait in line, and anything past that
+ * is refused at once instead of piling up memory, CPU or database connections that page answers
+ * need.
  *
  * `enter()` takes a place (running or waiting) before the caller does any work — for an upload,
  * before its body is read — and answers null when the pool is full. A place is given back by its

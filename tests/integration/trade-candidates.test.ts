@@ -1,12 +1,12 @@
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { profiles } from "../../app/db/schema/index";
 import { rowsOf } from "../../app/db/sql.server";
 import { seedCatalogue } from "../../app/features/cards/catalogue.server";
 import { rarityTradeCosts } from "../../app/features/cards/cards.server";
 import { blockUser } from "../../app/features/blocks/blocks.server";
 import { saveCollectionSettings, setCardCounts, type CollectionSettings } from "../../app/features/collection/collection.server";
-import { listTradeCandidates, proposeTrade, type TradeCandidate } from "../../app/features/collection/trade-candidates.server";
+import { forgetTradeCandidates, listTradeCandidates, proposeTrade, type TradeCandidate } from "../../app/features/collection/trade-candidates.server";
 import { TradeRuleChangeSchema } from "../../app/features/trades/trade-rules.schema";
 import { addTradeRuleChange } from "../../app/features/trades/trade-rules.server";
 import { eq } from "drizzle-orm";
@@ -18,6 +18,8 @@ let db: TestDatabase["db"];
 type Card = { id: string; name: string; rarity: string };
 let pool: Card[]; // ◆ cards only in the mewtwo pack: each test takes its own
 let closable: Card[]; // ◆ cards only in the pikachu pack, which one test closes by a rule
+let keptPool: Card[]; // ◆◆ cards only in the mewtwo pack, for the kept-result tests
+let closableLater: Card; // a ◆◆ card only in the charizard pack, which the kept-result test closes
 let costs: Record<string, number>;
 let setOfPool: string;
 let otherSet: string;
@@ -27,7 +29,9 @@ beforeAll(async () => {
   db = database.db;
   await seedCatalogue(db);
   pool = await catalogueCards(db, "◆", 25, { onlyPack: "mewtwo" });
+  keptPool = await catalogueCards(db, "◆◆", 11, { onlyPack: "mewtwo" });
   closable = await catalogueCards(db, "◆", 2, { onlyPack: "pikachu" });
+  [closableLater] = await catalogueCards(db, "◆◆", 1, { onlyPack: "charizard" });
   costs = await rarityTradeCosts(db);
   const [row] = await rowsOf<{ set_code: string }>(db, sql`select set_code from packs where id = 'mewtwo'`);
   setOfPool = row!.set_code;
@@ -39,9 +43,16 @@ afterAll(async () => {
 });
 
 let taken = 0;
+let keptTaken = 0;
 const cardsFor = (n: number) => {
   const list = pool.slice(taken, taken + n);
   taken += n;
+  if (list.length < n) throw new Error("card pool used up");
+  return list;
+};
+const keptCardsFor = (n: number) => {
+  const list = keptPool.slice(keptTaken, keptTaken + n);
+  keptTaken += n;
   if (list.length < n) throw new Error("card pool used up");
   return list;
 };
@@ -54,6 +65,15 @@ async function player(options: { counts?: Record<string, number>; wanted?: strin
   for (const cardId of options.wanted ?? []) await db.execute(sql`insert into wanted_cards (user_id, card_id) values (${user.id}, ${cardId})`);
   await saveCollectionSettings(db, user.id, { showProgress: false, useForTrades: true, wantMode: "wants", ...options.settings });
   return user;
+}
+
+/**
+ * Another player's change publishes nothing: my kept result shows it within a minute. Tests of
+ * the finder itself forget the kept results after such a change, as if the minute had passed.
+ */
+async function theyChange(change: () => Promise<unknown>): Promise<void> {
+  await change();
+  forgetTradeCandidates();
 }
 
 const candidateOf = async (userId: string, partnerId: string): Promise<TradeCandidate | undefined> =>
@@ -82,11 +102,11 @@ describe("trade candidates: spare and wants", () => {
     const [x, y] = cardsFor(2);
     const me = await player({ counts: { [x.id]: 2 }, wanted: [y.id] });
     const them = await player({ counts: { [y.id]: 2 }, wanted: [x.id] });
-    await saveCollectionSettings(db, them.id, settingsOf({ keepCount: 2 }));
+    await theyChange(() => saveCollectionSettings(db, them.id, settingsOf({ keepCount: 2 })));
     expect(await candidateOf(me.id, them.id)).toBeUndefined();
-    await saveCollectionSettings(db, them.id, settingsOf({ keepCount: 1, tradeRarities: ["◆◆"] }));
+    await theyChange(() => saveCollectionSettings(db, them.id, settingsOf({ keepCount: 1, tradeRarities: ["◆◆"] })));
     expect(await candidateOf(me.id, them.id)).toBeUndefined();
-    await saveCollectionSettings(db, them.id, settingsOf({ tradeRarities: ["◆"] }));
+    await theyChange(() => saveCollectionSettings(db, them.id, settingsOf({ tradeRarities: ["◆"] })));
     expect(await candidateOf(me.id, them.id)).toBeDefined();
     // My own keep count: with 2 kept, my two copies are not spare.
     await saveCollectionSettings(db, me.id, settingsOf({ keepCount: 2 }));
@@ -101,14 +121,14 @@ describe("trade candidates: spare and wants", () => {
     // They miss x in its set (no row) but x is not on their list.
     const them = await player({ counts: { [y.id]: 2 }, settings: { wantMode: "wants" } });
     expect(await candidateOf(me.id, them.id)).toBeUndefined();
-    await saveCollectionSettings(db, them.id, settingsOf({ wantMode: "missing", wantSets: [setOfPool] }));
+    await theyChange(() => saveCollectionSettings(db, them.id, settingsOf({ wantMode: "missing", wantSets: [setOfPool] })));
     expect(pairIds(await candidateOf(me.id, them.id))).toEqual([`${x.id}>${y.id}`]);
-    await saveCollectionSettings(db, them.id, settingsOf({ wantMode: "missing", wantSets: [otherSet] }));
+    await theyChange(() => saveCollectionSettings(db, them.id, settingsOf({ wantMode: "missing", wantSets: [otherSet] })));
     expect(await candidateOf(me.id, them.id)).toBeUndefined();
-    await saveCollectionSettings(db, them.id, settingsOf({ wantMode: "both", wantSets: null }));
+    await theyChange(() => saveCollectionSettings(db, them.id, settingsOf({ wantMode: "both", wantSets: null })));
     expect(await candidateOf(me.id, them.id)).toBeDefined();
     // Owning one copy of x, they no longer miss it.
-    await setCardCounts(db, them.id, [{ cardId: x.id, count: 1 }]);
+    await theyChange(() => setCardCounts(db, them.id, [{ cardId: x.id, count: 1 }]));
     expect(await candidateOf(me.id, them.id)).toBeUndefined();
   });
 
@@ -126,7 +146,7 @@ describe("trade candidates: who appears", () => {
     const me = await player({ counts: { [x.id]: 2 }, wanted: [y.id] });
     const them = await player({ counts: { [y.id]: 2 }, wanted: [x.id], settings: { useForTrades: false } });
     expect(await candidateOf(me.id, them.id)).toBeUndefined();
-    await saveCollectionSettings(db, them.id, settingsOf({}));
+    await theyChange(() => saveCollectionSettings(db, them.id, settingsOf({})));
     expect(await candidateOf(me.id, them.id)).toBeDefined();
     await saveCollectionSettings(db, me.id, settingsOf({ useForTrades: false }));
     expect(await listTradeCandidates(db, me.id)).toMatchObject({ candidates: [], emptyReason: "not_opted_in" });
@@ -196,7 +216,7 @@ describe("trade candidates: the response record", () => {
     const answering = await player({ counts: { [y.id]: 2 }, wanted: [x.id], lastActiveAt: new Date(Date.now() - 5 * hour) });
     const before = (await listTradeCandidates(db, me.id)).candidates.map((c) => c.userId).filter((id) => id === silent.id || id === answering.id);
     expect(before).toEqual([silent.id, answering.id]);
-    await neverAnswers(silent.id);
+    await theyChange(() => neverAnswers(silent.id));
     const { candidates } = await listTradeCandidates(db, me.id);
     expect(candidates.map((c) => c.userId).filter((id) => id === silent.id || id === answering.id)).toEqual([answering.id, silent.id]);
     expect(candidates.find((c) => c.userId === silent.id)).toMatchObject({ answersRarely: true, record: { rooms: 3, answered: 0 } });
@@ -233,5 +253,96 @@ describe("trade candidates: trade rules and proposals", () => {
     expect(message.body).toContain(y.name);
     const notified = await rowsOf<{ kind: string; room_id: string }>(db, sql`select kind, room_id from notifications where user_id = ${them.id}`);
     expect(notified).toContainEqual({ kind: "message", room_id: roomId });
+  });
+});
+
+describe("trade candidates: the kept result", () => {
+  afterEach(() => {
+    // The cache's last clock reading is dropped by its pending timer: fire it before going back to
+    // the real clock, and forget results kept at the moved time.
+    if (vi.isFakeTimers()) vi.runOnlyPendingTimers();
+    vi.useRealTimers();
+    forgetTradeCandidates();
+  });
+
+  it("answers from the kept result until it expires: another player's change made in SQL shows a minute later", async () => {
+    const [x, y] = keptCardsFor(2);
+    const me = await player({ counts: { [x.id]: 2 }, wanted: [y.id] });
+    const them = await player({ counts: { [y.id]: 2 }, wanted: [x.id] });
+    // The cache reads the clock through Date and keeps each reading until a 1 ms timer fires: let a
+    // pending real timer fire (in-process queries never yield to timers), then move both.
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    vi.useFakeTimers({ toFake: ["Date", "setTimeout", "clearTimeout"] });
+    const first = await listTradeCandidates(db, me.id);
+    expect(first.candidates.map((c) => c.userId)).toContain(them.id);
+    // They keep their only spare copy now; nothing is published.
+    await db.execute(sql`update collection_cards set count = 1, updated_at = now() where user_id = ${them.id} and card_id = ${y.id}`);
+    const again = await listTradeCandidates(db, me.id);
+    expect(again).toBe(first);
+    vi.advanceTimersByTime(59_000);
+    expect(await listTradeCandidates(db, me.id)).toBe(first);
+    vi.advanceTimersByTime(2_000);
+    expect(await candidateOf(me.id, them.id)).toBeUndefined();
+  });
+
+  it("forgetting the kept results shows another player's change at once", async () => {
+    const [x, y] = keptCardsFor(2);
+    const me = await player({ counts: { [x.id]: 2 }, wanted: [y.id] });
+    const them = await player({ counts: { [y.id]: 2 }, wanted: [x.id] });
+    expect(await candidateOf(me.id, them.id)).toBeDefined();
+    await db.execute(sql`delete from wanted_cards where user_id = ${them.id}`);
+    expect(await candidateOf(me.id, them.id)).toBeDefined();
+    forgetTradeCandidates();
+    expect(await candidateOf(me.id, them.id)).toBeUndefined();
+  });
+
+  it("shares one computation between my concurrent requests", async () => {
+    const [x, y] = keptCardsFor(2);
+    const me = await player({ counts: { [x.id]: 2 }, wanted: [y.id] });
+    await player({ counts: { [y.id]: 2 }, wanted: [x.id] });
+    const [a, b] = await Promise.all([listTradeCandidates(db, me.id), listTradeCandidates(db, me.id)]);
+    expect(a).toBe(b);
+  });
+
+  it("sees my own count change, want-list change, settings change and a trade-rule change at once", async () => {
+    const [x, y, z] = keptCardsFor(3);
+    const closed = closableLater;
+    const me = await player({ counts: { [x.id]: 2 }, wanted: [y.id] });
+    const them = await player({ counts: { [y.id]: 2, [z.id]: 2, [closed.id]: 2 }, wanted: [x.id] });
+    // Something in the kept result that only a recomputation would change, to prove each step recomputed.
+    const seen = async () => pairIds(await candidateOf(me.id, them.id));
+    expect(await seen()).toEqual([`${x.id}>${y.id}`]);
+    // My count: x is no longer spare (a count change on an existing row moves its latest update).
+    await setCardCounts(db, me.id, [{ cardId: x.id, count: 1 }]);
+    expect(await seen()).toEqual([]);
+    await setCardCounts(db, me.id, [{ cardId: x.id, count: 3 }]);
+    expect(await seen()).toEqual([`${x.id}>${y.id}`]);
+    // My want list: y leaves it (a deletion changes the count), z joins it (an add moves the latest time).
+    await db.execute(sql`delete from wanted_cards where user_id = ${me.id} and card_id = ${y.id}`);
+    expect(await seen()).toEqual([]);
+    await db.execute(sql`insert into wanted_cards (user_id, card_id) values (${me.id}, ${z.id})`);
+    expect(await seen()).toEqual([`${x.id}>${z.id}`]);
+    // My settings: keeping 3 copies, x is not spare.
+    await saveCollectionSettings(db, me.id, settingsOf({ keepCount: 3 }));
+    expect((await listTradeCandidates(db, me.id)).emptyReason).toBe("no_spare");
+    await saveCollectionSettings(db, me.id, settingsOf({ keepCount: 1, wantMode: "wants" }));
+    await db.execute(sql`delete from wanted_cards where user_id = ${me.id} and card_id = ${z.id}`);
+    await db.execute(sql`insert into wanted_cards (user_id, card_id) values (${me.id}, ${closed.id})`);
+    expect(await seen()).toEqual([`${x.id}>${closed.id}`]);
+    // A trade rule (published on the board) closes the card I want (its only pack).
+    const admin = await createUser(db, { role: "admin" });
+    const past = new Date(Date.now() - 60_000 + 9 * 3600_000).toISOString().slice(0, 16);
+    await addTradeRuleChange(db, TradeRuleChangeSchema.parse({ scope: "pack", target: "charizard", tradeable: false, effectiveAt: past, note: "closed" }), admin.id);
+    expect(await seen()).toEqual([]);
+  });
+
+  it("a proposal checks the pairs now, not against the kept result", async () => {
+    const [x, y] = keptCardsFor(2);
+    const me = await player({ counts: { [x.id]: 2 }, wanted: [y.id] });
+    const them = await player({ counts: { [y.id]: 2 }, wanted: [x.id] });
+    expect(await candidateOf(me.id, them.id)).toBeDefined();
+    await db.execute(sql`update collection_cards set count = 1, updated_at = now() where user_id = ${them.id} and card_id = ${y.id}`);
+    expect(await candidateOf(me.id, them.id)).toBeDefined();
+    await expect(proposeTrade(db, me.id, them.id, [{ give: x.id, get: y.id }], "ja")).rejects.toMatchObject({ code: "unknown_partner" });
   });
 });

@@ -1,7 +1,10 @@
 import { sql } from "drizzle-orm";
 import type { Db } from "../../db/client.server";
 import { rowsOf } from "../../db/sql.server";
+import { createCache, scopeOf } from "../../lib/cache.server";
+import { changeVersion } from "../../lib/change-bus.server";
 import { translate, type Locale } from "../../lib/i18n";
+import { createWorkPool } from "../../lib/work-pool.server";
 import { displayRarity } from "../../lib/rarity";
 import { cardFaceOf, cardIndex, compareCards, type CardIndex, type IndexedCard } from "../cards/card-index.server";
 import { rarityTradeCosts } from "../cards/cards.server";
@@ -244,9 +247,66 @@ async function candidatesFor(db: Db, userId: string, onlyPartner: string | null,
   return { candidates: shown, emptyReason: shown.length ? null : "none", settings };
 }
 
-/** My トレード候補, ranked (CANDIDATE_LIMIT players, PAIRS_SHOWN pairs each). */
-export function listTradeCandidates(db: Db, userId: string): Promise<CandidatesResult> {
-  return candidatesFor(db, userId, null, PAIRS_SHOWN);
+/**
+ * A player's kept result answers while the board version it was computed under stands (trade
+ * rules, offers, blocks, suspensions and display names publish "board"), while their own inputs
+ * are unchanged (candidateStamp) and for CANDIDATE_CACHE_TTL_MS at most: other players'
+ * collections, want lists and settings publish nothing, so their changes show within a minute.
+ */
+const CANDIDATE_CACHE_TTL_MS = 60_000;
+const CANDIDATE_CACHE_MAX_KEYS = 1_000;
+/**
+ * Finder computations running at once on this instance; the rest wait their turn. Each is one
+ * heavy statement holding a database connection for seconds on a large collection table: without
+ * a bound, a burst of players opening the page takes every connection of the pool and every other
+ * page waits behind them.
+ */
+export const FINDER_CONCURRENCY = 2;
+
+type CandidateEntry = { version: number; stamp: string; value: Promise<CandidatesResult> };
+
+const candidateCache = createCache<CandidateEntry>({ name: "trade-candidates", max: CANDIDATE_CACHE_MAX_KEYS, ttlMs: CANDIDATE_CACHE_TTL_MS });
+// Waiting requests are bounded by the requests the server holds; a waiting one costs no connection.
+const finderPool = createWorkPool({ concurrency: FINDER_CONCURRENCY, maxWaiting: Number.POSITIVE_INFINITY });
+
+/**
+ * The player's own inputs, read in one cheap statement on each request: their settings' update
+ * time, the number and latest update of their collection rows and of their want list (a deletion
+ * changes the count, an add or a count change moves the latest time), and how many blocks they
+ * are part of either way.
+ */
+async function candidateStamp(db: Db, userId: string): Promise<string> {
+  const [row] = await rowsOf<Record<string, string | null>>(
+    db,
+    sql`select (select updated_at::text from collection_settings where user_id = ${userId}) as settings,
+               (select count(*)::text || '/' || coalesce(max(updated_at)::text, '') from collection_cards where user_id = ${userId}) as cards,
+               (select count(*)::text || '/' || coalesce(max(created_at)::text, '') from wanted_cards where user_id = ${userId}) as wanted,
+               (select count(*)::text from blocks where blocker_id = ${userId} or blocked_id = ${userId}) as blocks`,
+  );
+  return [row?.settings ?? "", row?.cards, row?.wanted, row?.blocks].join("|");
+}
+
+/**
+ * My トレード候補, ranked (CANDIDATE_LIMIT players, PAIRS_SHOWN pairs each): the kept result while
+ * it stands, else one computation shared by my concurrent requests, run in the finder pool.
+ */
+export async function listTradeCandidates(db: Db, userId: string): Promise<CandidatesResult> {
+  const key = `${scopeOf(db)}:${userId}`;
+  // Read before computing: a change made during the computation moves them for the next request.
+  const version = changeVersion("board");
+  const stamp = await candidateStamp(db, userId);
+  const hit = candidateCache.get(key);
+  if (hit && hit.version === version && hit.stamp === stamp) return hit.value;
+  const place = finderPool.enter()!;
+  const entry: CandidateEntry = { version, stamp, value: place.run(() => candidatesFor(db, userId, null, PAIRS_SHOWN)) };
+  candidateCache.set(key, entry);
+  entry.value.catch(() => candidateCache.get(key) === entry && candidateCache.delete(key));
+  return entry.value;
+}
+
+/** Tests: forget every kept result, as if each had expired. */
+export function forgetTradeCandidates(): void {
+  candidateCache.clear();
 }
 
 export type ProposalPair = { give: string; get: string };
@@ -259,6 +319,7 @@ export type ProposalPair = { give: string; get: string };
  * chose. If the room cannot open, the offer just posted is deleted again.
  */
 export async function proposeTrade(db: Db, userId: string, partnerId: string, pairs: readonly ProposalPair[], locale: Locale): Promise<{ roomId: string; offerId: string }> {
+  // Never from the kept result: a proposal checks the truth now (one partner, a light statement).
   const found = await candidatesFor(db, userId, partnerId, Number.MAX_SAFE_INTEGER);
   if (found.emptyReason === "not_opted_in") throw new CollectionError("not_opted_in");
   const candidate = found.candidates.find((c) => c.userId === partnerId);
