@@ -86,6 +86,12 @@ export default tseslint.config(
     rules: LAYERS({ paths: [NO_RAW_ZOD], patterns: [OTHER_FEATURE_INTERNALS("\\.\\./\\.\\./features/"), { regex: "(^|/)routes/", message: "The shell never imports routes." }] }),
   },
   {
+    // Page models (a page's reads across features) sit above the features, below the routes.
+    files: ["app/pages/**/*.ts"],
+    ignores: ["**/*.test.ts"],
+    rules: LAYERS({ paths: [NO_RAW_ZOD], patterns: [OTHER_FEATURE_INTERNALS("\\.\\./features/"), { regex: "(^|/)routes/", message: "Page models never import routes." }] }),
+  },
+  {
     files: ["server/**/*.ts"],
     ignores: ["**/*.test.ts"],
     rules: LAYERS({ paths: [NO_RAW_ZOD], patterns: [OTHER_FEATURE_INTERNALS("\\.\\./app/features/")] }),

@@ -14,7 +14,7 @@ import { migrateDatabase, openDatabase } from "../app/db/client.server";
 import { profiles } from "../app/db/schema/index";
 import { seedCatalogue } from "../app/features/cards/catalogue.server";
 import { saveCollectionSettings } from "../app/features/collection/collection.server";
-import { forgetTradeCandidates, listTradeCandidates } from "../app/features/collection/trade-candidates.server";
+import { forgetTradeCandidates, listTradeCandidates } from "../app/features/trade-candidates/trade-candidates.server";
 import { ensureProfile, getAuth } from "../app/features/users/auth.server";
 import { loadEnv } from "../app/lib/env.server";
 import { startServer } from "../tests/support/server";

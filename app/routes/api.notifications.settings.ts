@@ -44,10 +44,12 @@ export const action = withJsonErrors(async function action({ request, context }:
   if (request.method !== "PUT") throw methodNotAllowed("GET, PUT");
   const viewer = await requireApiViewer(request, context);
   const { channels, quiet, previews } = await readInput(request, NotificationSettingsSchema, { accept: ["json"], messages: pushMessages, fallback: "errorInvalidSettings", code: "invalid_settings" });
+  const saved = await getNotificationPreferences(context.db, viewer.id);
   await saveNotificationPreferences(context.db, viewer.id, {
-    channels,
+    // A kind the page did not send (it was opened before the kind existed) keeps its saved choice.
+    channels: Object.fromEntries(NOTIFICATION_KINDS.map((kind) => [kind, channels[kind] ?? saved.channels[kind]])) as typeof saved.channels,
     quiet: quiet ? { start: parseClock(quiet.start)!, end: parseClock(quiet.end)!, mode: quiet.mode, exempt: quiet.exempt } : null,
-    previews: previews ?? (await getNotificationPreferences(context.db, viewer.id)).previews,
+    previews: previews ?? saved.previews,
     locale: localeFromRequest(request),
   });
   return Response.json({ ok: true });

@@ -4,7 +4,7 @@ import type { Tradeability } from "../features/trades/trade-rules";
 import { CardImage } from "../features/cards/components/card-image";
 import { CardFactRows } from "../features/cards/components/card-game-facts";
 import { cardsMessages } from "../features/cards/messages";
-import { readCardPage } from "../features/cards/card-page.server";
+import { readCardPage } from "../pages/card-page.server";
 import { displayRarity } from "../lib/rarity";
 import { DeckSummaryCard } from "../features/decks/components/deck-summary-card";
 import { CardTradeCounts } from "../features/trades/components/card-trade-counts";

@@ -7,10 +7,9 @@ import { localeOfMatches } from "../components/layout/meta-locale";
 import { FriendPostCard } from "../features/friends/components/friend-post-card";
 import { FriendPostForm } from "../features/friends/components/friend-post-form";
 import { PURPOSE_KEYS } from "../features/friends/components/purpose-label";
-import { FriendsError } from "../features/friends/errors";
 import { friendsPage } from "../features/friends/friends-page.server";
 import { FriendBoardQuerySchema, FriendPostInputSchema, FriendReportSchema } from "../features/friends/friends.schema";
-import { readQuery } from "../lib/input.server";
+import { InputError, readQuery } from "../lib/input.server";
 import { applyToFriendPost, closeFriendPost, createFriendPost, editFriendPost, raiseFriendPost } from "../features/friends/friends.server";
 import { friendsMessages, type FriendsMessageKey } from "../features/friends/messages";
 import { FRIEND_PURPOSES } from "../features/friends/rules";
@@ -79,7 +78,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const form = await readFormData(request);
   const intent = String(form.get("intent") ?? "") as Intent;
   const postId = String(form.get("postId") ?? "");
-  if (!INTENTS.includes(intent)) return formError(new FriendsError("not_found"), locale, { intent, postId });
+  if (!INTENTS.includes(intent)) return formError(new InputError("unreadable"), locale, { intent, postId });
   // Before hydration too: posting or 申請しました without a friend ID goes to the profile first.
   if ((intent === "create" || intent === "apply") && !viewer.friendId) {
     return redirect(`/profile?need=friendId&redirectTo=${encodeURIComponent("/friends")}`);

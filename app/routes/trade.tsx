@@ -5,7 +5,7 @@ import { RespondButton } from "../features/trades/components/respond-button";
 import { OfferReportFields } from "../features/trades/components/offer-report-fields";
 import { offerFieldsFromForm } from "../features/trades/http.server";
 import { tradesMessages } from "../features/trades/messages";
-import { OfferPageQuerySchema, readOfferPage, type OfferDone } from "../features/trades/offer-page.server";
+import { OfferPageQuerySchema, readOfferPage, type OfferDone } from "../pages/offer-page.server";
 import { isOfferAction, runOfferAction } from "../features/trades/offer-actions.server";
 import { tokyoDateTime } from "../lib/tokyo-time";
 import { useOnceBanner } from "../features/trades/components/use-once-banner";

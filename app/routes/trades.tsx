@@ -10,7 +10,7 @@ import { BoardEmpty } from "../features/trades/components/board-empty";
 import { tradesMessages } from "../features/trades/messages";
 import { BoardQuerySchema, type BoardFilters } from "../features/trades/trades.schema";
 import type { MatchEmptyReason } from "../features/trades/matches.server";
-import { readBoardPage } from "../features/trades/board-page.server";
+import { readBoardPage } from "../pages/board-page.server";
 import type { OfferChipView } from "../features/trades/types";
 import { getViewer } from "../features/users/session.server";
 import { WantChipButton } from "../features/notifications/components/want-button";

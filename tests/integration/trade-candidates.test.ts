@@ -6,7 +6,7 @@ import { seedCatalogue } from "../../app/features/cards/catalogue.server";
 import { rarityTradeCosts } from "../../app/features/cards/cards.server";
 import { blockUser } from "../../app/features/blocks/blocks.server";
 import { saveCollectionSettings, setCardCounts, type CollectionSettings } from "../../app/features/collection/collection.server";
-import { forgetTradeCandidates, listTradeCandidates, proposeTrade, type TradeCandidate } from "../../app/features/collection/trade-candidates.server";
+import { forgetTradeCandidates, listTradeCandidates, proposeTrade, type TradeCandidate } from "../../app/features/trade-candidates/trade-candidates.server";
 import { TradeRuleChangeSchema } from "../../app/features/trades/trade-rules.schema";
 import { addTradeRuleChange } from "../../app/features/trades/trade-rules.server";
 import { eq } from "drizzle-orm";
@@ -115,6 +115,16 @@ describe("trade candidates: spare and wants", () => {
     expect(await candidateOf(me.id, them.id)).toBeDefined();
   });
 
+  it("a card on their ほしいカード list that they have spare is one they give, not one they want", async () => {
+    const [x, y] = cardsFor(2);
+    const me = await player({ counts: { [x.id]: 2 }, wanted: [y.id] });
+    // They keep none, so their one x is spare: x on their list does not make them want mine.
+    const them = await player({ counts: { [y.id]: 2, [x.id]: 1 }, wanted: [x.id], settings: { keepCount: 0 } });
+    expect(await candidateOf(me.id, them.id)).toBeUndefined();
+    await theyChange(() => setCardCounts(db, them.id, [{ cardId: x.id, count: 0 }]));
+    expect(pairIds(await candidateOf(me.id, them.id))).toEqual([`${x.id}>${y.id}`]);
+  });
+
   it("wants missing cards of the chosen sets, the ほしいカード list, or both, as each player chose", async () => {
     const [x, y] = cardsFor(2);
     const me = await player({ counts: { [x.id]: 2 }, wanted: [y.id] });
@@ -135,7 +145,7 @@ describe("trade candidates: spare and wants", () => {
   it("refuses an unknown rarity or set in the settings, and keeps trade settings a client leaves out", async () => {
     const me = await player({ settings: { keepCount: 3, wantMode: "missing" } });
     await expect(saveCollectionSettings(db, me.id, settingsOf({ tradeRarities: ["◆◆◆◆◆"] }))).rejects.toMatchObject({ code: "unknown_rarity" });
-    await expect(saveCollectionSettings(db, me.id, settingsOf({ wantSets: ["NO-SUCH-SET"] }))).rejects.toMatchObject({ code: "unknown_set" });
+    await expect(saveCollectionSettings(db, me.id, settingsOf({ wantSets: ["NO-SUCH-SET"] }))).rejects.toMatchObject({ code: "unknown_want_set", status: 400 });
     expect(await saveCollectionSettings(db, me.id, { showProgress: true, useForTrades: true })).toMatchObject({ keepCount: 3, wantMode: "missing", showProgress: true });
   });
 });

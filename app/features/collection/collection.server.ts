@@ -8,7 +8,6 @@ import { cardFaceOf, cardIndex, compareCards, rememberCatalogueList, type CardIn
 import { searchTerms } from "../cards/cards.server";
 import { listTradeRarities } from "../trades/board.server";
 import { decodeCsvBytes } from "../cards/import.server";
-import { forgetOwnedWantedCards } from "../notifications/want-list.server";
 import { CollectionError } from "./errors";
 import { MAX_CHANGES, WANT_MODES, type WantMode } from "./collection.schema";
 import { displayRarity } from "../../lib/rarity";
@@ -123,8 +122,6 @@ async function writeCounts(tx: Queryable, userId: string, changes: readonly Card
     await tx.execute(sql`insert into collection_cards (user_id, card_id, count, updated_at)
         values ${sql.join(set.map((c) => sql`(${userId}, ${c.cardId}, ${c.count}, now())`), sql`, `)}
         on conflict (user_id, card_id) do update set count = excluded.count, updated_at = excluded.updated_at`);
-    // A card the player now owns leaves their ほしいカード list (issue 37: want-list alerts follow the collection).
-    await forgetOwnedWantedCards(tx, userId, set.filter((c) => !previousById.has(c.cardId)).map((c) => c.cardId));
   }
   return {
     previous: changes.map((c) => ({ cardId: c.cardId, count: previousById.get(c.cardId) ?? 0 })),
@@ -289,7 +286,7 @@ export async function saveCollectionSettings(
   }
   if (input.wantSets) {
     const known = new Set([...index.packs.values()].map((p) => p.setCode));
-    if (input.wantSets.some((code) => !known.has(code))) throw new CollectionError("unknown_set");
+    if (input.wantSets.some((code) => !known.has(code))) throw new CollectionError("unknown_want_set");
   }
   if (input.keepCount !== undefined && (!Number.isInteger(input.keepCount) || input.keepCount < 0 || input.keepCount > MAX_COUNT)) throw new CollectionError("invalid");
   return db.transaction(async (tx) => {

@@ -9,6 +9,8 @@ export const COLLECTION_ERRORS = {
   rate_limited: [429, "errorTooFast"],
   unknown_set: [404, "errorUnknownSet"],
   unknown_rarity: [400, "errorUnknownRarity"],
+  /** A set named in the trade settings that the catalogue does not hold (a bad request, not a missing page). */
+  unknown_want_set: [400, "errorUnknownSet"],
   not_opted_in: [403, "errorNotOptedIn"],
   unknown_partner: [404, "errorUnknownPartner"],
   pair_not_available: [409, "errorPairNotAvailable"],

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import type { Db } from "../../db/client.server";
-import { rarityRank } from "../../lib/rarity";
+import { displayRarity, rarityRank } from "../../lib/rarity";
 import { cardIndex } from "../cards/card-index.server";
 import { VENDORED_CATALOGUE_DIR } from "../cards/catalogue-source.server";
 import { ownedCounts } from "./collection.server";
@@ -71,10 +71,12 @@ export async function packChoices(db: Db, userId: string, rates: SetPullRates = 
     }
     const pool = new Map<string, { total: number; missing: number }>();
     for (const card of cards) {
-      const row = pool.get(card.rarity) ?? { total: 0, missing: 0 };
+      // Slot rates are keyed by the shown rarity (a legacy ?? is ☆☆).
+      const rarity = displayRarity(card.rarity);
+      const row = pool.get(rarity) ?? { total: 0, missing: 0 };
       row.total++;
       if (!owned.has(card.id)) row.missing++;
-      pool.set(card.rarity, row);
+      pool.set(rarity, row);
     }
     const missingByRarity = [...pool]
       .filter(([, r]) => r.missing > 0)

@@ -56,15 +56,6 @@ async function insertWantedCards(tx: Queryable, userId: string, cardIds: readonl
   return { added, already };
 }
 
-/**
- * Want-list alerts follow the collection: a card the player now owns leaves their wants. The
- * collection calls it in the transaction that writes the counts (docs/decisions/040).
- */
-export async function forgetOwnedWantedCards(tx: Queryable, userId: string, cardIds: readonly string[]): Promise<void> {
-  if (!cardIds.length) return;
-  await tx.execute(sql`delete from wanted_cards where user_id = ${userId} and card_id in (${sql.join(cardIds.map((id) => sql`${id}`), sql`, `)})`);
-}
-
 /** Adds and removes a player may make per minute (a press each; a person pressing chips stays well under it). */
 export const WANTED_CHANGES_PER_MINUTE = 30;
 const wantedChangeLimit = databaseLimit({ name: "wanted-cards", max: WANTED_CHANGES_PER_MINUTE, window: "minute" });

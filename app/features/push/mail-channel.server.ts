@@ -153,9 +153,13 @@ export function digestBoundary(now: Date): Date {
   return new Date(atHour <= now.getTime() ? atHour : atHour - DAY_MS);
 }
 
-/** The effective mail choice of notification `n` for its owner, in SQL (stored choice or the default). */
+/**
+ * The effective mail choice of notification `n` for its owner, in SQL, as resolveChoices reads it:
+ * the stored choice, else off when every stored choice is off (the one-click unsubscribe), else the
+ * default.
+ */
 const mailChoice = sql.raw(
-  `coalesce(np.channels -> n.kind ->> 'mail', case n.kind ${NOTIFICATION_KINDS.map((k) => `when '${k}' then '${DEFAULT_CHOICES[k].mail}'`).join(" ")} end)`,
+  `coalesce(np.channels -> n.kind ->> 'mail', case when (select bool_and(e.value ->> 'mail' = 'off') from jsonb_each(np.channels) e where e.value ->> 'mail' in ('instant', 'digest', 'off')) then 'off' else case n.kind ${NOTIFICATION_KINDS.map((k) => `when '${k}' then '${DEFAULT_CHOICES[k].mail}'`).join(" ")} end end)`,
 );
 
 /**

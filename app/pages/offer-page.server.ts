@@ -1,17 +1,17 @@
-import type { Db } from "../../db/client.server";
-import { translate, type Locale } from "../../lib/i18n";
-import { z } from "../../lib/zod";
-import { rarityTradeCosts } from "../cards/cards.server";
-import { publicCollectionProgress } from "../collection/collection.server";
-import { wantedAmong } from "../notifications/want-list.server";
-import { offerShareModel, shareImagePath } from "../share/share.server";
-import { isDeletedUser, shownName } from "../users/components/shown-name";
-import { responseRecord } from "../users/response-record.server";
-import { TradeError } from "./errors";
-import { tradesMessages } from "./messages";
-import { viewerRoomForOffer } from "./offer-room.server";
-import { getOffer } from "./offers.server";
-import { loadTradeRules, offersClosedByRules } from "./trade-rules.server";
+import type { Db } from "../db/client.server";
+import { translate, type Locale } from "../lib/i18n";
+import { z } from "../lib/zod";
+import { rarityTradeCosts } from "../features/cards/cards.server";
+import { publicCollectionProgress } from "../features/collection/collection.server";
+import { wantedAmong } from "../features/notifications/want-list.server";
+import { offerShareModel, shareImagePath } from "../features/share/share.server";
+import { isDeletedUser, shownName } from "../features/users/components/shown-name";
+import { responseRecord } from "../features/users/response-record.server";
+import { TradeError } from "../features/trades/errors";
+import { tradesMessages } from "../features/trades/messages";
+import { viewerRoomForOffer } from "../features/trades/offer-room.server";
+import { getOffer } from "../features/trades/offers.server";
+import { loadTradeRules, offersClosedByRules } from "../features/trades/trade-rules.server";
 
 /** The banners of an action just done on the offer page (`?done=`). */
 export const OFFER_DONE = ["posted", "saved", "bumped", "closed", "completed", "reported"] as const;

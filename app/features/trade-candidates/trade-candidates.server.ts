@@ -10,12 +10,12 @@ import { cardFaceOf, cardIndex, compareCards, type CardIndex, type IndexedCard }
 import { rarityTradeCosts } from "../cards/cards.server";
 import { sendMessage } from "../chat/chat.server";
 import { MAX_CARDS_PER_SIDE } from "../trades/rules";
-import { createOffer, deleteOffer, openChatRoomWithPartner } from "../trades/offers.server";
+import { closeOffer, createOffer, deleteOffer, openChatRoomWithPartner } from "../trades/offers.server";
 import { cardTradeability } from "../trades/trade-rules.server";
 import { answersRarely, responseRecords, type ResponseRecord } from "../users/response-record.server";
-import { getCollectionSettings, ownedCounts, type CollectionSettings } from "./collection.server";
-import { CollectionError } from "./errors";
-import { collectionMessages } from "./messages";
+import { getCollectionSettings, ownedCounts, type CollectionSettings } from "../collection/collection.server";
+import { CollectionError } from "../collection/errors";
+import { collectionMessages } from "../collection/messages";
 import type { CardListItem } from "../cards/types";
 
 /**
@@ -153,7 +153,10 @@ async function findCandidateRows(db: Db, userId: string, spare: TradeCard[], wan
           from givers g join players pl on pl.user_id = g.user_id cross join my_spare sp
           where (pl.trade_rarities is null or sp.rarity = any(pl.trade_rarities))
             and ((pl.want_mode in ('wants', 'both')
-                  and exists (select 1 from wanted_cards wc where wc.user_id = pl.user_id and wc.card_id = sp.card_id))
+                  and exists (select 1 from wanted_cards wc where wc.user_id = pl.user_id and wc.card_id = sp.card_id)
+                  -- A card they have spare is one they give, not one they want (as on my side).
+                  and not exists (select 1 from collection_cards theirs
+                                  where theirs.user_id = pl.user_id and theirs.card_id = sp.card_id and theirs.count > pl.keep_count))
               or (pl.want_mode in ('missing', 'both') and (pl.want_sets is null or sp.set_code = any(pl.want_sets))
                   and not exists (select 1 from collection_cards mine where mine.user_id = pl.user_id and mine.card_id = sp.card_id)))
         ),
@@ -343,11 +346,19 @@ export async function proposeTrade(db: Db, userId: string, partnerId: string, pa
   try {
     ({ roomId } = await openChatRoomWithPartner(db, { offerId, ownerId: userId, partnerId }));
   } catch (error) {
-    await deleteOffer(db, userId, offerId);
+    // The room's refusal is the answer; a failing clean-up must not hide it.
+    await deleteOffer(db, userId, offerId).catch(() => undefined);
     throw error;
   }
   const name = (card: CandidateCard) => (locale === "en" ? card.nameEn || card.name : card.name);
   const line = chosen.map((p) => `${name(gives.get(p.give)!)} ⇄ ${name(gets.get(p.get)!)}（${displayRarity(gives.get(p.give)!.rarity)}）`).join("、");
-  await sendMessage(db, { roomId, userId, clientId: `proposal-${offerId}`, body: translate(collectionMessages, locale, "proposeMessage", { pairs: line }) });
+  try {
+    await sendMessage(db, { roomId, userId, clientId: `proposal-${offerId}`, body: translate(collectionMessages, locale, "proposeMessage", { pairs: line }) });
+  } catch (error) {
+    // The proposal did not reach them (they blocked me meanwhile, left, a database failure): its
+    // offer leaves the board rather than stay open beside a silent room.
+    await closeOffer(db, userId, offerId).catch(() => undefined);
+    throw error;
+  }
   return { roomId, offerId };
 }

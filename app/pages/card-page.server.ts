@@ -1,16 +1,16 @@
-import type { Db } from "../../db/client.server";
-import { cardArt } from "../../lib/card-face";
-import { translate, type Locale } from "../../lib/i18n";
-import { displayRarity } from "../../lib/rarity";
-import { listDecksWithCard } from "../decks/decks.server";
-import { isWantedCard } from "../notifications/want-list.server";
-import { cardShareModel, shareImagePath } from "../share/share.server";
-import { offerCountsForCard } from "../trades/board.server";
-import { cardTradeability, type Tradeability } from "../trades/trade-rules.server";
-import { cardFamily } from "./card-family.server";
-import { rememberCard } from "./cards.server";
-import { CardError } from "./errors";
-import { cardsMessages } from "./messages";
+import type { Db } from "../db/client.server";
+import { cardArt } from "../lib/card-face";
+import { translate, type Locale } from "../lib/i18n";
+import { displayRarity } from "../lib/rarity";
+import { listDecksWithCard } from "../features/decks/decks.server";
+import { isWantedCard } from "../features/notifications/want-list.server";
+import { cardShareModel, shareImagePath } from "../features/share/share.server";
+import { offerCountsForCard } from "../features/trades/board.server";
+import { cardTradeability, type Tradeability } from "../features/trades/trade-rules.server";
+import { cardFamily } from "../features/cards/card-family.server";
+import { rememberCard } from "../features/cards/cards.server";
+import { CardError } from "../features/cards/errors";
+import { cardsMessages } from "../features/cards/messages";
 
 /**
  * What a card's page shows: the card and its family, what the trade rules say of it now (the same

@@ -1,13 +1,13 @@
-import type { Db } from "../../db/client.server";
-import type { Locale } from "../../lib/i18n";
-import { listPacks } from "../cards/cards.server";
-import { wantedAmong } from "../notifications/want-list.server";
-import { cardsByIds, listBoard, listTradePacks, listTradeRarities } from "./board.server";
-import { TradeError } from "./errors";
-import { listMatchListPage, parseMatchPage } from "./matches.server";
-import { toListItem } from "./offer-views.server";
-import { offersClosedByRules } from "./trade-rules.server";
-import type { BoardFilters } from "./trades.schema";
+import type { Db } from "../db/client.server";
+import type { Locale } from "../lib/i18n";
+import { listPacks } from "../features/cards/cards.server";
+import { wantedAmong } from "../features/notifications/want-list.server";
+import { cardsByIds, listBoard, listTradePacks, listTradeRarities } from "../features/trades/board.server";
+import { TradeError } from "../features/trades/errors";
+import { listMatchListPage, parseMatchPage } from "../features/trades/matches.server";
+import { toListItem } from "../features/trades/offer-views.server";
+import { offersClosedByRules } from "../features/trades/trade-rules.server";
+import type { BoardFilters } from "../features/trades/trades.schema";
 
 export type BoardPageQuery = { view: "all" | "matches"; filters: BoardFilters; cursor: string | null; page: string | null };
 
