@@ -320,7 +320,7 @@ describe("reporting an offer", () => {
     await b.page.goto(`${baseUrl}/trades/${offerId}`);
     await b.page.getByText("通報する", { exact: true }).click();
     const options = await b.page.getByLabel("よくある理由").locator("option").allTextContents();
-    expect(options).toEqual(["選んでください", "おすそわけ・先渡しの持ち逃げ", "三角交換・別アカウントへの誘導", "暴言・迷惑行為", "現金・アカウントの売買"]);
+    expect(options).toEqual(["選んでください", "おすそわけ・先渡しの持ち逃げ", "三角交換・別アカウントへの誘導", "暴言・迷惑行為", "現金・アカウントの売買", "スパム・宣伝", "偽のフレンドID・存在しないID"]);
     await b.page.getByLabel("よくある理由").selectOption({ label: "おすそわけ・先渡しの持ち逃げ" });
     const reason = b.page.locator("#report-reason");
     expect(await reason.inputValue()).toBe("おすそわけ・先渡しの持ち逃げ");
