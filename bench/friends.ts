@@ -7,16 +7,13 @@
 // player may post 10 times an hour). PostgreSQL (a fresh database on BENCH_DATABASE_URL /
 // TEST_DATABASE_URL, dropped after) and PGlite. Needs a build (`npm run build`). Bounded:
 // BENCH_SECONDS (default 10) per case; BENCH_ONLY=postgres skips PGlite.
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { sql } from "drizzle-orm";
-import { migrateDatabase, openDatabase } from "../app/db/client.server";
+import { migrateDatabase } from "../app/db/client.server";
 import { seedCatalogue } from "../app/features/cards/catalogue.server";
 import { FriendPostInputSchema } from "../app/features/friends/friends.schema";
 import { createFriendPost } from "../app/features/friends/friends.server";
 import { startServer } from "../tests/support/server";
-import { CACHE_MISS, measure, postgresTarget, printTable, type BenchTarget, type Measurement } from "./support";
+import { CACHE_MISS, measure, pgliteTarget, postgresTarget, printTable, type BenchTarget, type Measurement } from "./support";
 
 const duration = Number(process.env.BENCH_SECONDS ?? 10);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 20);
@@ -27,17 +24,11 @@ const LIVE = 4_000;
 const POSTINGS = 1_000;
 const POSTING_CONCURRENCY = 20;
 
-const pgliteDir = mkdtempSync(path.join(tmpdir(), "torepoke-bench-friends-"));
 const targets: BenchTarget[] = [];
 const postgres = await postgresTarget();
 if (postgres) targets.push(postgres);
 if (process.env.BENCH_ONLY !== "postgres") {
-  targets.push({
-    label: "pglite",
-    env: { DATA_DIR: pgliteDir },
-    open: () => openDatabase({ kind: "pglite", dataDir: path.join(pgliteDir, "db") }),
-    cleanup: async () => rmSync(pgliteDir, { recursive: true, force: true }),
-  });
+  targets.push(pgliteTarget("friends"));
 }
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];

@@ -3,6 +3,9 @@
 // run is bounded in time.
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import autocannon from "autocannon";
 import pg from "pg";
 import { openDatabase, type Database } from "../app/db/client.server";
@@ -100,6 +103,31 @@ export type BenchTarget = {
   open(): Promise<Database>;
   cleanup(): Promise<void>;
 };
+
+/** PGlite in a fresh data directory as a bench target (the server and the bench process share it). */
+export function pgliteTarget(prefix: string): BenchTarget {
+  const dir = mkdtempSync(path.join(tmpdir(), `torepoke-bench-${prefix}-`));
+  return {
+    label: "pglite",
+    env: { DATA_DIR: dir },
+    open: () => openDatabase({ kind: "pglite", dataDir: path.join(dir, "db") }),
+    cleanup: async () => rmSync(dir, { recursive: true, force: true }),
+  };
+}
+
+/** The session cookie of an account that exists, signed in through the e-mail endpoint. */
+export async function signInAs(url: string, account: { email: string; password: string }): Promise<string> {
+  const response = await fetch(`${url}/api/auth/sign-in/email`, {
+    method: "POST",
+    headers: { "content-type": "application/json", origin: url },
+    body: JSON.stringify({ email: account.email, password: account.password }),
+  });
+  if (!response.ok) throw new Error(`sign-in failed: ${response.status} ${await response.text()}`);
+  return response.headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0])
+    .join("; ");
+}
 
 /** A fresh PostgreSQL database as a bench target, or null (and a line saying so) without a server. */
 export async function postgresTarget(): Promise<BenchTarget | null> {

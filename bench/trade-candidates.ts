@@ -18,7 +18,7 @@ import { forgetTradeCandidates, listTradeCandidates } from "../app/features/trad
 import { ensureProfile, getAuth } from "../app/features/users/auth.server";
 import { loadEnv } from "../app/lib/env.server";
 import { startServer } from "../tests/support/server";
-import { measure, postgresTarget, printTable, type BenchTarget, type Measurement } from "./support";
+import { measure, postgresTarget, printTable, signInAs, type BenchTarget, type Measurement } from "./support";
 
 const duration = Number(process.env.BENCH_SECONDS ?? 5);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 10);
@@ -89,25 +89,13 @@ async function prepare(target: BenchTarget): Promise<void> {
   }
 }
 
-async function signIn(url: string): Promise<string> {
-  const response = await fetch(`${url}/api/auth/sign-in/email`, {
-    method: "POST",
-    headers: { "content-type": "application/json", origin: url },
-    body: JSON.stringify({ email: PLAYER.email, password: PLAYER.password }),
-  });
-  if (!response.ok) throw new Error(`sign-in failed: ${response.status} ${await response.text()}`);
-  return response.headers
-    .getSetCookie()
-    .map((c) => c.split(";")[0])
-    .join("; ");
-}
 
 for (const target of targets) {
   try {
     await prepare(target);
     const server = await startServer({ LOG_LEVEL: "warn", ...target.env });
     try {
-      const cookie = await signIn(server.url);
+      const cookie = await signInAs(server.url, PLAYER);
       const cases: [string, string][] = [
         ["/terms (SSR floor)", "/terms"],
         ["/collection/trades", "/collection/trades"],

@@ -29,7 +29,7 @@ import { seedTradeOffers } from "../scripts/seed-trades";
 import { startServer } from "../tests/support/server";
 import { publishChange } from "../app/lib/change-bus.server";
 import { seedBenchTrader } from "./fixtures";
-import { CACHE_MISS, measure, postgresTarget, printTable, type BenchTarget, type Measurement } from "./support";
+import { CACHE_MISS, measure, postgresTarget, printTable, signInAs, type BenchTarget, type Measurement } from "./support";
 
 const duration = Number(process.env.BENCH_SECONDS ?? 10);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 20);
@@ -93,18 +93,6 @@ async function prepare(target: BenchTarget): Promise<{ giveFilter: string; match
   }
 }
 
-async function signIn(url: string): Promise<string> {
-  const response = await fetch(`${url}/api/auth/sign-in/email`, {
-    method: "POST",
-    headers: { "content-type": "application/json", origin: url },
-    body: JSON.stringify({ email: TRADER.email, password: TRADER.password }),
-  });
-  if (!response.ok) throw new Error(`sign-in failed: ${response.status} ${await response.text()}`);
-  return response.headers
-    .getSetCookie()
-    .map((c) => c.split(";")[0])
-    .join("; ");
-}
 
 /**
  * A board page no cache has kept: a cursor of its own for each request (a random instant of the last
@@ -168,7 +156,7 @@ async function measureBuild(target: BenchTarget, build: string, giveFilter: stri
   const server = await startServer({ ...target.env, LOG_LEVEL: "warn", BUILD_DIR: build });
   mode = server.mode;
   try {
-    const cookie = await signIn(server.url);
+    const cookie = await signInAs(server.url, TRADER);
     const auth = { cookie };
     const cases: [string, string, Record<string, string> | undefined, (() => string)?][] = [
       ["SSR /trades (first page)", "/trades", undefined],

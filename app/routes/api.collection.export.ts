@@ -1,4 +1,4 @@
-import { exportCollectionCsv } from "../features/collection/collection.server";
+import { exportCollectionCsv } from "../features/collection/collection-csv.server";
 import { requireApiViewer } from "../features/users/session.server";
 import { withJsonErrors } from "../lib/api.server";
 import type { Route } from "./+types/api.collection.export";

@@ -1,5 +1,5 @@
 import { CollectionError } from "../features/collection/errors";
-import { CSV_MAX_BYTES, importCollectionCsv } from "../features/collection/collection.server";
+import { CSV_MAX_BYTES, importCollectionCsv } from "../features/collection/collection-csv.server";
 import { requireApiViewer } from "../features/users/session.server";
 import { methodNotAllowed, withJsonErrors } from "../lib/api.server";
 import { readInput } from "../lib/input.server";

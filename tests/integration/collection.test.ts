@@ -7,13 +7,12 @@ import {
   adjustCardCount,
   bulkSetCounts,
   collectionProgress,
-  exportCollectionCsv,
-  importCollectionCsv,
   publicCollectionProgress,
   saveCollectionSettings,
   setCardCounts,
   setCards,
 } from "../../app/features/collection/collection.server";
+import { exportCollectionCsv, importCollectionCsv } from "../../app/features/collection/collection-csv.server";
 import { CollectionError } from "../../app/features/collection/errors";
 import { deleteAccount, exportAccountData } from "../../app/features/users/account.server";
 import { describeAppError } from "../../app/lib/errors";

@@ -27,7 +27,8 @@ import { AccountError } from "./account-errors";
 import { VERIFIED_CALLBACK } from "./account-links";
 import { getAuth } from "./auth.server";
 import { DELETED_USER_NAME } from "./display-name";
-import { collectionRows, getCollectionSettings } from "../collection/collection.server";
+import { collectionRows } from "../collection/collection-csv.server";
+import { getCollectionSettings } from "../collection/collection.server";
 import { describeUserAgent } from "./user-agent";
 
 /**
