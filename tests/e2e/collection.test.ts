@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { launchBrowser, newContext, OFFLINE_SOCKET_FAILURE, PHONE, seriousA11yViolations, watchConsole } from "../support/browser";
+import { launchBrowser, newContext, OFFLINE_SOCKET_FAILURE, openPhoneMenu, PHONE, seriousA11yViolations, watchConsole } from "../support/browser";
 import { signUp } from "../support/chat-e2e";
 
 const baseUrl = inject("baseUrl");
@@ -28,7 +28,7 @@ describe("マイコレクション in the browser", () => {
       const errors = watchConsole(page);
       await signUp(context.request, baseUrl, `図鑑${name}`, String(Math.floor(Math.random() * 1e16)).padStart(16, "1"));
       await page.goto(`${baseUrl}/`);
-      if (name === "phone") await page.getByRole("button", { name: /メニュー/ }).click();
+      if (name === "phone") await openPhoneMenu(page);
       await page.getByRole("link", { name: "コレクション", exact: true }).click();
       await page.waitForURL(/\/collection/);
       await expect.poll(() => page.getByRole("heading", { level: 1 }).textContent()).toBe("マイコレクション");

@@ -5,7 +5,7 @@ import path from "node:path";
 import { simpleParser } from "mailparser";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser, newContext, PHONE, seriousA11yViolations, watchConsole } from "../support/browser";
+import { launchBrowser, newContext, openPhoneMenu, PHONE, seriousA11yViolations, watchConsole } from "../support/browser";
 import { LINE_TEST_CLIENT_ID, LINE_TEST_CLIENT_SECRET, startLineStandIn, type LineUser } from "../support/line-stand-in";
 import { freePort, startServer, type RunningServer } from "../support/server";
 import { until } from "../support/wait";
@@ -54,7 +54,7 @@ async function mailedLink(email: string): Promise<string> {
 }
 
 async function logOut(page: Page) {
-  await page.getByRole("button", { name: "メニューを開く" }).click();
+  await openPhoneMenu(page);
   await page.getByRole("button", { name: "ログアウト" }).click();
   await page.waitForURL(`${server.url}/`);
 }

@@ -57,3 +57,21 @@ export async function seriousA11yViolations(page: Page): Promise<string[]> {
 export async function newContext(browser: Browser, options: Parameters<Browser["newContext"]>[0] = {}): Promise<BrowserContext> {
   return browser.newContext({ locale: "ja-JP", timezoneId: "Asia/Tokyo", ...options });
 }
+
+/**
+ * Opens the phone menu. The toggle works once the page has hydrated, and a click that lands before
+ * that does nothing; so this clicks again until the menu says it is open.
+ */
+export async function openPhoneMenu(page: Page): Promise<void> {
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    await page.getByRole("button", { name: "メニューを開く" }).click({ timeout: 5_000 }).catch(() => undefined);
+    const opened = await page
+      .getByRole("button", { name: "メニューを閉じる" })
+      .waitFor({ timeout: 2_000 })
+      .then(() => true)
+      .catch(() => false);
+    if (opened) return;
+    if (Date.now() > deadline) throw new Error("the phone menu did not open");
+  }
+}
