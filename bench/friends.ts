@@ -5,13 +5,19 @@
 // page cache, and signed in); and posting: createFriendPost for 1,000 players at 20 at a time
 // against the seeded table, p50/p99 in the bench process (the service, not HTTP, because each
 // player may post 10 times an hour). PostgreSQL (a fresh database on BENCH_DATABASE_URL /
-// TEST_DATABASE_URL, dropped after) and PGlite. Needs a build (`npm run build`). Bounded:
-// BENCH_SECONDS (default 10) per case; BENCH_ONLY=postgres skips PGlite.
+// TEST_DATABASE_URL, dropped after) and PGlite. The live posters keep a collection used for
+// trades (COLLECTION_CARDS prints each, some spare), so a reader who keeps one too sees a trade
+// count per post: measured as a page ("/friends + collection", the count kept per reader and page)
+// and in process, cold (tradeCandidateCounts for the first page's posters, kept results forgotten).
+// Needs a build (`npm run build`). Bounded: BENCH_SECONDS (default 10) per case; BENCH_ONLY=postgres
+// skips PGlite.
 import { sql } from "drizzle-orm";
 import { migrateDatabase } from "../app/db/client.server";
+import { rowsOf } from "../app/db/sql.server";
 import { seedCatalogue } from "../app/features/cards/catalogue.server";
 import { FriendPostInputSchema } from "../app/features/friends/friends.schema";
-import { createFriendPost } from "../app/features/friends/friends.server";
+import { createFriendPost, listFriendBoard } from "../app/features/friends/friends.server";
+import { forgetTradeCandidates, tradeCandidateCounts } from "../app/features/trade-candidates/trade-candidates.server";
 import { startServer } from "../tests/support/server";
 import { CACHE_MISS, measure, pgliteTarget, postgresTarget, printTable, type BenchTarget, type Measurement } from "./support";
 
@@ -23,6 +29,9 @@ const OVERDUE = 1_000;
 const LIVE = 4_000;
 const POSTINGS = 1_000;
 const POSTING_CONCURRENCY = 20;
+const COLLECTION_CARDS = 60;
+/** The reader who keeps a collection: bf_1 (an overdue poster, so no live post of their own). */
+const READER = "bf_1";
 
 const targets: BenchTarget[] = [];
 const postgres = await postgresTarget();
@@ -34,7 +43,7 @@ if (process.env.BENCH_ONLY !== "postgres") {
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 
 /** Seeds players and posts in a few statements, then times posting through the service. */
-async function prepare(target: BenchTarget): Promise<void> {
+async function prepare(target: BenchTarget): Promise<string[]> {
   const database = await target.open();
   try {
     await migrateDatabase(database);
@@ -68,7 +77,24 @@ async function prepare(target: BenchTarget): Promise<void> {
                  now() - make_interval(mins => i % 1400), now() - make_interval(mins => i % 1400) + interval '24 hours'
           from generate_series(1, ${LIVE}) i`,
     );
+    // Live posters (and those who post below) keep COLLECTION_CARDS prints each (every third one spare), used for trades,
+    // wanting what they miss; the reader owns 2 of the first 300 prints and wants the rest.
+    await db.execute(
+      sql`insert into collection_settings (user_id, use_for_trades, want_mode)
+          select 'bf_' || i, true, 'missing' from generate_series(${OVERDUE + 1}::int, ${OVERDUE + LIVE + POSTINGS}::int) i
+          union all select ${READER}, true, 'missing'`,
+    );
+    await db.execute(
+      sql`with printed as (select id, row_number() over (order by id) as n, count(*) over () as total from cards)
+          insert into collection_cards (user_id, card_id, count)
+          select 'bf_' || i, p.id, case when k % 3 = 0 then 2 else 1 end
+          from generate_series(${OVERDUE + 1}::int, ${OVERDUE + LIVE + POSTINGS}::int) i cross join generate_series(0, ${COLLECTION_CARDS - 1}::int) k
+          join printed p on p.n = 1 + ((i * 37 + k * 11) % p.total)
+          on conflict do nothing`,
+    );
+    await db.execute(sql`insert into collection_cards (user_id, card_id, count) select ${READER}, id, 2 from cards order by id limit 300`);
     await db.execute(sql`analyze friend_posts`);
+    await db.execute(sql`analyze collection_cards`);
     console.log(`[${target.label}] seeded ${PLAYERS} players and ${EXPIRED + OVERDUE + LIVE} posts (${LIVE} live) in ${((Date.now() - t) / 1000).toFixed(1)} s`);
 
     // Posting: players without a live post, POSTING_CONCURRENCY at a time.
@@ -87,42 +113,66 @@ async function prepare(target: BenchTarget): Promise<void> {
       }),
     );
     times.sort((a, b) => a - b);
+    const firstPage = await listFriendBoard(db, { viewerId: READER, filters: {} });
+    const cold: number[] = [];
+    let counted = 0;
+    for (let i = 0; i < 3; i++) {
+      forgetTradeCandidates();
+      const start = performance.now();
+      counted = (await tradeCandidateCounts(db, READER, firstPage.posts.map((p) => p.ownerId))).size;
+      cold.push(performance.now() - start);
+    }
+    cold.sort((a, b) => a - b);
+    console.log(`[${target.label}] trade counts for the first page's ${firstPage.posts.length} posters, cold: ${cold[1].toFixed(1)} ms median of 3 (${counted} of them candidates)`);
     console.log(`[${target.label}] posting (createFriendPost, ${POSTINGS} players, ${POSTING_CONCURRENCY} at a time): p50 ${percentile(times, 50).toFixed(1)} ms, p99 ${percentile(times, 99).toFixed(1)} ms`);
+    return (await rowsOf<{ id: string }>(db, sql`select id from cards order by id limit 300`)).map((r) => r.id);
   } finally {
     await database.close();
   }
 }
 
-async function signIn(url: string): Promise<string> {
+async function signIn(url: string, email = "bench-friends@example.com", friendId = "9999888877776666"): Promise<string> {
   const up = await fetch(`${url}/api/auth/sign-up/email`, {
     method: "POST",
     headers: { origin: url, "content-type": "application/json" },
-    body: JSON.stringify({ email: "bench-friends@example.com", password: "bench-friends-pass-7", name: "ベンチ" }),
+    body: JSON.stringify({ email, password: "bench-friends-pass-7", name: "ベンチ" }),
   });
   if (!up.ok) throw new Error(`sign-up answered ${up.status}`);
   const cookie = up.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
   const profile = await fetch(`${url}/profile`, {
     method: "POST",
     headers: { origin: url, cookie, "content-type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams({ displayName: "ベンチ", friendId: "9999888877776666" }).toString(),
+    body: new URLSearchParams({ displayName: "ベンチ", friendId }).toString(),
     redirect: "manual",
   });
   if (profile.status >= 400) throw new Error(`profile answered ${profile.status}`);
   return cookie;
 }
 
+/** The signed-in player keeps a collection as the reader bf_1 does, through the collection's API. */
+async function keepCollection(url: string, cookie: string, cardIds: string[]): Promise<void> {
+  const headers = { origin: url, cookie, "content-type": "application/json" };
+  const counts = await fetch(`${url}/api/collection/counts`, { method: "POST", headers, body: JSON.stringify({ changes: cardIds.map((cardId) => ({ cardId, count: 2 })) }) });
+  if (!counts.ok) throw new Error(`collection counts answered ${counts.status}`);
+  const settings = await fetch(`${url}/api/collection/settings`, { method: "PUT", headers, body: JSON.stringify({ showProgress: false, useForTrades: true, wantMode: "missing" }) });
+  if (!settings.ok) throw new Error(`collection settings answered ${settings.status}`);
+}
+
 try {
   for (const target of targets) {
-    await prepare(target);
+    const readerCards = await prepare(target);
     const server = await startServer({ ...target.env, LOG_LEVEL: "warn" });
     try {
       const cookie = await signIn(server.url);
+      const collector = await signIn(server.url, "bench-friends-collector@example.com", "9999888877775555");
+      await keepCollection(server.url, collector, readerCards);
       const cases: [string, string, Record<string, string>][] = [
         ["/terms signed out (miss)", "/terms", CACHE_MISS],
         ["/friends signed out", "/friends", CACHE_MISS],
         ["/friends?purpose=other out", "/friends?purpose=other", CACHE_MISS],
         ["/terms signed in", "/terms", { cookie }],
         ["/friends signed in", "/friends", { cookie }],
+        ["/friends + collection", "/friends", { cookie: collector }],
       ];
       for (const [, pathname, headers] of cases) await measure("warm-up", `${server.url}${pathname}`, { duration: 1, connections: 2, headers });
       const rows: Measurement[] = [];

@@ -2,15 +2,17 @@ import { Form, Link, redirect, useNavigation } from "react-router";
 import { localeOfMatches } from "../components/layout/meta-locale";
 import { RouteError } from "../components/ui/route-error";
 import { CardThumb } from "../features/cards/components/card-image";
-import { ProposalFormSchema } from "../features/collection/collection.schema";
+import { CandidatesPageQuerySchema, ProposalFormSchema } from "../features/collection/collection.schema";
 import { CollectionError } from "../features/collection/errors";
 import { collectionMessages } from "../features/collection/messages";
-import { CANDIDATE_LIMIT, listTradeCandidates, proposeTrade } from "../features/trade-candidates/trade-candidates.server";
+import { proposeTrade } from "../features/trade-candidates/trade-candidates.server";
+import { tradeCandidatesPage } from "../pages/trade-candidates-page.server";
 import type { CandidatePair, TradeCandidate } from "../features/trade-candidates/trade-candidates.server";
 import { ResponseRecordLine } from "../features/users/components/response-record";
 import { useShownName } from "../features/users/components/shown-name";
 import { requireViewer } from "../features/users/session.server";
 import { formError, withPageErrors } from "../lib/api.server";
+import { readQuery } from "../lib/input.server";
 import { cardName } from "../lib/card-name";
 import { cardPrint } from "../lib/card-print";
 import { refusalOf } from "../lib/form-refusal";
@@ -29,8 +31,8 @@ export const meta: Route.MetaFunction = (args) => {
 /** /collection/trades (signed in): トレード候補, ranked (docs/decisions/041). */
 export const loader = withPageErrors(async function loader({ request, context }: Route.LoaderArgs) {
   const viewer = await requireViewer(request, context);
-  const found = await listTradeCandidates(context.db, viewer.id);
-  return { ...found, limit: CANDIDATE_LIMIT, now: new Date().toISOString() };
+  const page = await tradeCandidatesPage(context.db, viewer.id, readQuery(request, CandidatesPageQuerySchema));
+  return { ...page, now: new Date().toISOString() };
 });
 
 /** 提案する: the chosen pairs with one candidate become an offer and a room with them. */
@@ -63,29 +65,67 @@ const pairValue = (pair: CandidatePair) => `${pair.give.id}|${pair.get.id}`;
 
 export default function CollectionTrades({ loaderData, actionData }: Route.ComponentProps) {
   const t = useT(collectionMessages);
-  const { candidates, emptyReason, settings } = loaderData;
+  const { emptyReason, settings, focus, deck } = loaderData;
+  // The player a friend-board post linked to comes first, and only once.
+  const candidates = focus ? loaderData.candidates.filter((c) => c.userId !== focus.userId) : loaderData.candidates;
   const refusal = refusalOf(actionData);
   const refusedFor = (actionData as { partnerId?: string } | undefined)?.partnerId;
   return (
     <div className="mx-auto max-w-5xl space-y-4 px-3 py-4 sm:px-4">
       <div>
         <p className="text-sm">
-          <Link to="/collection" className="text-brand-800 underline">
-            {t("candidatesBack")}
-          </Link>
+          {deck ? (
+            <Link to={`/deck-recipes/${encodeURIComponent(deck.slug)}`} className="text-brand-800 underline">
+              {t("deckCandidatesBack")}
+            </Link>
+          ) : (
+            <Link to="/collection" className="text-brand-800 underline">
+              {t("candidatesBack")}
+            </Link>
+          )}
         </p>
-        <h1 className="mt-1 text-2xl font-bold">{t("candidatesTitle")}</h1>
-        <p className="mt-1 text-sm text-slate-700">{t("candidatesIntro")}</p>
+        <h1 className="mt-1 text-2xl font-bold">{deck ? t("deckCandidatesHeading", { deck: deck.name }) : t("candidatesTitle")}</h1>
+        <p className="mt-1 text-sm text-slate-700">{deck ? t("deckCandidatesIntro", { count: deck.missing }) : t("candidatesIntro")}</p>
+        {deck ? (
+          <p className="mt-1 text-sm">
+            <Link to="/collection/trades" className="text-brand-800 underline">
+              {t("deckCandidatesAll")}
+            </Link>
+          </p>
+        ) : null}
       </div>
+      {deck === null ? (
+        <p role="status" className="rounded-lg border border-amber-300 bg-amber-50 p-3 text-sm">
+          {t("deckNotFound")}
+        </p>
+      ) : null}
       {refusal && !refusedFor ? (
         <p role="alert" className="text-sm font-bold text-red-800">
           {refusal.message}
         </p>
       ) : null}
-      {emptyReason ? (
+      {focus ? (
+        <CandidateCard candidate={focus} now={loaderData.now} refusal={refusedFor === focus.userId ? refusal?.message : undefined} />
+      ) : focus === null && (!emptyReason || emptyReason === "none") ? (
+        <p className="rounded-lg border border-slate-200 bg-white p-4 text-sm" data-testid="candidate-with-none">
+          {t("candidateWithNone")}
+        </p>
+      ) : null}
+      {focus !== undefined && candidates.length ? <h2 className="pt-2 text-lg font-bold">{t("otherCandidates")}</h2> : null}
+      {focus && !candidates.length ? null : emptyReason ? (
         <div className="rounded-lg border border-slate-200 bg-white p-4 text-sm">
-          <p>{emptyReason === "not_opted_in" ? t("candidatesNotOptedIn") : emptyReason === "no_spare" ? t("candidatesNoSpare", { keep: settings.keepCount }) : emptyReason === "no_wants" ? t("candidatesNoWants") : t("candidatesEmpty")}</p>
-          {emptyReason !== "none" ? (
+          <p>
+            {emptyReason === "not_opted_in"
+              ? t("candidatesNotOptedIn")
+              : emptyReason === "no_spare"
+                ? t("candidatesNoSpare", { keep: settings.keepCount })
+                : emptyReason === "no_wants"
+                  ? deck
+                    ? t("deckNothingMissing")
+                    : t("candidatesNoWants")
+                  : t("candidatesEmpty")}
+          </p>
+          {emptyReason !== "none" && !(deck && emptyReason === "no_wants") ? (
             <p className="mt-2">
               <Link to="/collection#collection-settings" className="font-bold text-brand-800 underline">
                 {t("candidatesOpenSettings")}

@@ -174,7 +174,7 @@ export default function DeckRecipe({ loaderData }: Route.ComponentProps) {
         <DeckCardGrid cards={deck.cards} ownership={loaderData.collection?.cards} />
       </section>
 
-      {loaderData.collection ? <DeckCollectionPanel state={loaderData.collection} /> : null}
+      {loaderData.collection ? <DeckCollectionPanel state={loaderData.collection} deckSlug={deck.slug} /> : null}
 
       <DeckCardFacts cards={deck.cards} />
 

@@ -7,7 +7,7 @@ import { localeOfMatches } from "../components/layout/meta-locale";
 import { FriendPostCard } from "../features/friends/components/friend-post-card";
 import { FriendPostForm } from "../features/friends/components/friend-post-form";
 import { PURPOSE_KEYS } from "../features/friends/components/purpose-label";
-import { friendsPage } from "../features/friends/friends-page.server";
+import { friendsPage } from "../pages/friends-page.server";
 import { FriendBoardQuerySchema, FriendPostInputSchema, FriendReportSchema } from "../features/friends/friends.schema";
 import { InputError, readQuery } from "../lib/input.server";
 import { applyToFriendPost, closeFriendPost, createFriendPost, editFriendPost, raiseFriendPost } from "../features/friends/friends.server";
@@ -318,6 +318,11 @@ export default function FriendBoard({ loaderData, actionData }: Route.ComponentP
                       <span className="text-sm font-bold">{t("yourPost")}</span>
                     ) : (
                       <>
+                        {page.candidateCounts[post.ownerId] ? (
+                          <Link to={`/collection/trades?with=${encodeURIComponent(post.ownerId)}`} className="text-sm font-bold text-brand-700 underline" data-testid="friend-post-candidates">
+                            {t("tradeCandidates", { count: page.candidateCounts[post.ownerId] })}
+                          </Link>
+                        ) : null}
                         <Form method="post">
                           <input type="hidden" name="intent" value="apply" />
                           <input type="hidden" name="postId" value={post.id} />

@@ -2,7 +2,7 @@ import pg from "pg";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { launchBrowser, newContext, PHONE, seriousA11yViolations, watchConsole } from "../support/browser";
-import { signUp } from "../support/chat-e2e";
+import { signUp, twoTradeableCards } from "../support/chat-e2e";
 import { startServer, type RunningServer } from "../support/server";
 import { createSharedDatabase } from "../support/shared-database";
 
@@ -116,6 +116,43 @@ describe("フレンド募集 in the browser", () => {
     await page.getByText("募集するにはログインしてください。").waitFor();
     expect(await seriousA11yViolations(page)).toEqual([]);
     await context.close();
+  });
+
+  it("a reader who keeps a collection sees their trade pairs with a poster who keeps one, and the link shows that poster first", async () => {
+    const aContext = await newContext(browser, DESKTOP);
+    const bContext = await newContext(browser, PHONE);
+    const poster = await signUp(aContext.request, baseUrl, "コレクターA", digits());
+    await signUp(bContext.request, baseUrl, "コレクターB", digits());
+    // A has a spare of one card and misses the other; B the other way round.
+    const [first, second] = await twoTradeableCards(aContext.request, baseUrl);
+    const keep = async (context: typeof aContext, spare: string) => {
+      const headers = { origin: baseUrl };
+      expect((await context.request.post(`${baseUrl}/api/collection/counts`, { data: { changes: [{ cardId: spare, count: 2 }] }, headers })).ok()).toBe(true);
+      expect((await context.request.put(`${baseUrl}/api/collection/settings`, { data: { showProgress: false, useForTrades: true, wantMode: "missing" }, headers })).ok()).toBe(true);
+    };
+    await keep(aContext, first);
+    await keep(bContext, second);
+    const a = await aContext.newPage();
+    await a.goto(`${baseUrl}/friends`);
+    await post(a, ["トレード"], "コレクションで交換しましょう");
+
+    const b = await bContext.newPage();
+    const problems = watchConsole(b);
+    await b.goto(`${baseUrl}/friends`);
+    const card = b.getByTestId("friend-post").filter({ hasText: "コレクションで交換しましょう" });
+    const link = card.getByTestId("friend-post-candidates");
+    expect(await link.textContent()).toBe("あなたとのトレード候補 1組");
+    expect(await seriousA11yViolations(b)).toEqual([]);
+    await link.click();
+    await b.waitForURL(`${baseUrl}/collection/trades?with=${poster.id}`);
+    await b.getByRole("heading", { level: 1, name: "トレード候補" }).waitFor();
+    // That poster's pairs come first, before the ranked list.
+    const shown = b.getByRole("article").first();
+    expect(await shown.getAttribute("aria-labelledby")).toBe(`candidate-${poster.id}`);
+    expect(await shown.getByRole("heading", { level: 2 }).textContent()).toBe("コレクターAさんとの交換");
+    expect(problems).toEqual([]);
+    await aContext.close();
+    await bContext.close();
   });
 });
 

@@ -19,7 +19,9 @@ import { FRIEND_APPLICATIONS_PER_HOUR, FRIEND_POSTS_PER_HOUR, FRIEND_RAISES_PER_
 import { listReports, reportFriendPost, resolveReport } from "../../app/features/moderation/moderation.server";
 import { getNotificationForDelivery } from "../../app/features/notifications/notifications.server";
 import { notificationText } from "../../app/features/notifications/components/notification-text";
-import { createUser } from "../support/factories";
+import { saveCollectionSettings, setCardCounts } from "../../app/features/collection/collection.server";
+import { friendsPage } from "../../app/pages/friends-page.server";
+import { catalogueCards, createUser } from "../support/factories";
 import { createTestDatabase, type TestDatabase } from "../support/test-db";
 
 let database: TestDatabase;
@@ -320,5 +322,28 @@ describe("friend board: reports", () => {
     const [post] = await db.select({ status: friendPosts.status }).from(friendPosts).where(eq(friendPosts.id, id));
     expect(post.status).toBe("closed");
     expect(await boardIds()).not.toContain(id);
+  });
+});
+
+describe("friend board: trade candidates", () => {
+  it("shows a signed-in reader how many trade pairs they have with each poster, when both use their collection for trades", async () => {
+    const [x, y] = await catalogueCards(db, "◆◆", 2);
+    const keeper = async (counts: Record<string, number>, wanted: string[], useForTrades = true) => {
+      const user = await createUser(db);
+      await setCardCounts(db, user.id, Object.entries(counts).map(([cardId, count]) => ({ cardId, count })));
+      for (const cardId of wanted) await db.execute(sql`insert into wanted_cards (user_id, card_id) values (${user.id}, ${cardId})`);
+      await saveCollectionSettings(db, user.id, { showProgress: false, useForTrades, wantMode: "wants" });
+      return user;
+    };
+    const reader = await keeper({ [x.id]: 2 }, [y.id]);
+    const match = await keeper({ [y.id]: 2 }, [x.id]);
+    const private_ = await keeper({ [y.id]: 2 }, [x.id], false);
+    const plain = await createUser(db);
+    for (const poster of [match, private_, plain]) await createFriendPost(db, poster.id, input({ purposes: ["other"] }));
+    const page = await friendsPage(db, { id: reader.id, friendId: null }, { filters: { purpose: "other" }, cursor: null });
+    expect(page.posts.map((p) => p.ownerId)).toEqual(expect.arrayContaining([match.id, private_.id, plain.id]));
+    expect(page.candidateCounts).toEqual({ [match.id]: 1 });
+    const signedOut = await friendsPage(db, null, { filters: { purpose: "other" }, cursor: null });
+    expect(signedOut.candidateCounts).toEqual({});
   });
 });

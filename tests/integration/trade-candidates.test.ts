@@ -6,7 +6,7 @@ import { seedCatalogue } from "../../app/features/cards/catalogue.server";
 import { rarityTradeCosts } from "../../app/features/cards/cards.server";
 import { blockUser } from "../../app/features/blocks/blocks.server";
 import { saveCollectionSettings, setCardCounts, type CollectionSettings } from "../../app/features/collection/collection.server";
-import { forgetTradeCandidates, listTradeCandidates, proposeTrade, type TradeCandidate } from "../../app/features/trade-candidates/trade-candidates.server";
+import { forgetTradeCandidates, listTradeCandidates, listTradeCandidatesWanting, proposeTrade, tradeCandidateCounts, tradeCandidateWith, type TradeCandidate } from "../../app/features/trade-candidates/trade-candidates.server";
 import { TradeRuleChangeSchema } from "../../app/features/trades/trade-rules.schema";
 import { addTradeRuleChange } from "../../app/features/trades/trade-rules.server";
 import { eq } from "drizzle-orm";
@@ -18,6 +18,8 @@ let db: TestDatabase["db"];
 type Card = { id: string; name: string; rarity: string };
 let pool: Card[]; // ◆ cards only in the mewtwo pack: each test takes its own
 let closable: Card[]; // ◆ cards only in the pikachu pack, which one test closes by a rule
+let deckPool: Card[]; // ◆◆◆ cards only in the charizard pack, for the deck test (before the pack closes)
+let tripletPool: Card[]; // ◆◆◆ cards only in the mewtwo pack, for the second-tap and page tests
 let keptPool: Card[]; // ◆◆ cards only in the mewtwo pack, for the kept-result tests
 let closableLater: Card; // a ◆◆ card only in the charizard pack, which the kept-result test closes
 let costs: Record<string, number>;
@@ -29,6 +31,8 @@ beforeAll(async () => {
   db = database.db;
   await seedCatalogue(db);
   pool = await catalogueCards(db, "◆", 25, { onlyPack: "mewtwo" });
+  tripletPool = await catalogueCards(db, "◆◆◆", 12, { onlyPack: "mewtwo" });
+  deckPool = await catalogueCards(db, "◆◆◆", 3, { onlyPack: "charizard" });
   keptPool = await catalogueCards(db, "◆◆", 11, { onlyPack: "mewtwo" });
   closable = await catalogueCards(db, "◆", 2, { onlyPack: "pikachu" });
   [closableLater] = await catalogueCards(db, "◆◆", 1, { onlyPack: "charizard" });
@@ -47,6 +51,13 @@ let keptTaken = 0;
 const cardsFor = (n: number) => {
   const list = pool.slice(taken, taken + n);
   taken += n;
+  if (list.length < n) throw new Error("card pool used up");
+  return list;
+};
+let tripletTaken = 0;
+const tripletCardsFor = (n: number) => {
+  const list = tripletPool.slice(tripletTaken, tripletTaken + n);
+  tripletTaken += n;
   if (list.length < n) throw new Error("card pool used up");
   return list;
 };
@@ -263,6 +274,72 @@ describe("trade candidates: trade rules and proposals", () => {
     expect(message.body).toContain(y.name);
     const notified = await rowsOf<{ kind: string; room_id: string }>(db, sql`select kind, room_id from notifications where user_id = ${them.id}`);
     expect(notified).toContainEqual({ kind: "message", room_id: roomId });
+  });
+});
+
+describe("trade candidates: a second tap", () => {
+  it("a second proposal of the same pairs to the same player, at once or later, opens the first one's room and posts no second offer", async () => {
+    const [x, y] = tripletCardsFor(2);
+    const me = await player({ counts: { [x.id]: 2 }, wanted: [y.id] });
+    const them = await player({ counts: { [y.id]: 2 }, wanted: [x.id] });
+    const pairs = [{ give: x.id, get: y.id }];
+    const [first, second] = await Promise.all([proposeTrade(db, me.id, them.id, pairs, "ja"), proposeTrade(db, me.id, them.id, pairs, "ja")]);
+    expect(second).toEqual(first);
+    expect(await proposeTrade(db, me.id, them.id, pairs, "ja")).toEqual(first);
+    const offers = await rowsOf<{ n: number }>(db, sql`select count(*)::int as n from trade_offers where owner_id = ${me.id}`);
+    expect(offers[0].n).toBe(1);
+    const messages = await rowsOf<{ n: number }>(db, sql`select count(*)::int as n from chat_messages where room_id = ${first.roomId}`);
+    expect(messages[0].n).toBe(1);
+  });
+
+  it("a proposal of other pairs, or after the first offer was closed, is a new offer", async () => {
+    const [x, y, z, w] = tripletCardsFor(4);
+    const me = await player({ counts: { [x.id]: 2, [z.id]: 2 }, wanted: [y.id, w.id] });
+    const them = await player({ counts: { [y.id]: 2, [w.id]: 2 }, wanted: [x.id, z.id] });
+    const first = await proposeTrade(db, me.id, them.id, [{ give: x.id, get: y.id }], "ja");
+    const other = await proposeTrade(db, me.id, them.id, [{ give: x.id, get: y.id }, { give: z.id, get: w.id }], "ja");
+    expect(other.offerId).not.toBe(first.offerId);
+    await db.execute(sql`update trade_offers set status = 'closed' where id = ${first.offerId}`);
+    const again = await proposeTrade(db, me.id, them.id, [{ give: x.id, get: y.id }], "ja");
+    expect(again.offerId).not.toBe(first.offerId);
+  });
+});
+
+describe("trade candidates: one player, and a page of players", () => {
+  it("counts my pairs with each listed player who is my candidate, and shows one player whether or not they rank", async () => {
+    const [x, y, z, w] = tripletCardsFor(4);
+    const me = await player({ counts: { [x.id]: 2, [z.id]: 2 }, wanted: [y.id, w.id] });
+    const two = await player({ counts: { [y.id]: 2, [w.id]: 2 }, wanted: [x.id, z.id] });
+    const one = await player({ counts: { [y.id]: 2 }, wanted: [x.id] });
+    const none = await player({ counts: { [y.id]: 2 } });
+    const optedOut = await player({ counts: { [y.id]: 2 }, wanted: [x.id], settings: { useForTrades: false } });
+    const counts = await tradeCandidateCounts(db, me.id, [two.id, one.id, none.id, optedOut.id, me.id]);
+    expect(Object.fromEntries(counts)).toEqual({ [two.id]: 2, [one.id]: 1 });
+    expect((await tradeCandidateWith(db, me.id, two.id))?.pairCount).toBe(2);
+    expect(await tradeCandidateWith(db, me.id, none.id)).toBeNull();
+    expect(await tradeCandidateWith(db, me.id, me.id)).toBeNull();
+    // Not opted in myself: nothing, whoever is listed.
+    const stranger = await player({ counts: { [x.id]: 2 }, wanted: [y.id], settings: { useForTrades: false } });
+    expect((await tradeCandidateCounts(db, stranger.id, [two.id, one.id])).size).toBe(0);
+  });
+
+  it("for a deck's missing cards: those cards stand for what I want, whatever my settings say", async () => {
+    const [x, y, z] = deckPool;
+    const me = await player({ counts: { [x.id]: 2 } });
+    const them = await player({ counts: { [y.id]: 2, [z.id]: 2 }, wanted: [x.id] });
+    expect((await listTradeCandidates(db, me.id)).emptyReason).toBe("no_wants");
+    const forDeck = await listTradeCandidatesWanting(db, me.id, [y.id]);
+    expect(forDeck.candidates.map((c) => [c.userId, pairIds(c)])).toEqual([[them.id, [`${x.id}>${y.id}`]]]);
+    expect((await listTradeCandidatesWanting(db, me.id, [])).emptyReason).toBe("no_wants");
+  });
+
+  it("follows my own change at once, as my list does", async () => {
+    const [x, y] = tripletCardsFor(2);
+    const me = await player({ counts: { [x.id]: 2 }, wanted: [y.id] });
+    const them = await player({ counts: { [y.id]: 2 }, wanted: [x.id] });
+    expect((await tradeCandidateCounts(db, me.id, [them.id])).get(them.id)).toBe(1);
+    await setCardCounts(db, me.id, [{ cardId: x.id, count: 1 }]);
+    expect((await tradeCandidateCounts(db, me.id, [them.id])).size).toBe(0);
   });
 });
 

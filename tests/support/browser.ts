@@ -24,10 +24,12 @@ export function launchBrowser(): Promise<Browser> {
 export const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 };
 
 /**
- * The line Chromium itself logs for a page's chat socket while the browser is offline (DevTools'
- * network emulation): expected in a test that takes a page offline, nowhere else.
+ * The lines Chromium itself logs for a page's chat socket while the browser is offline (DevTools'
+ * network emulation): a connection that fails, or one the socket client gives up on while it is
+ * still connecting. Expected in a test that takes a page offline, nowhere else.
  */
-export const OFFLINE_SOCKET_FAILURE = /^error: WebSocket connection to '[^']+' failed: .*net::ERR_INTERNET_DISCONNECTED$/;
+export const OFFLINE_SOCKET_FAILURE =
+  /^(error: WebSocket connection to '[^']+' failed: .*net::ERR_INTERNET_DISCONNECTED|warning: WebSocket connection to '[^']+' failed: WebSocket is closed before the connection is established\.)$/;
 
 /**
  * Collects console errors and page errors so a test can fail on them (CONVENTIONS.md: a

@@ -55,6 +55,15 @@ export const CollectionPageQuerySchema = z.object({
   page: z.coerce.number().int().min(1).max(1000).optional().catch(undefined),
 });
 
+/**
+ * /collection/trades' query: `with`, one player shown first (a friend-board post links here);
+ * `deck`, a deck's slug whose missing cards stand for what I want (a deck page links here).
+ */
+export const CandidatesPageQuerySchema = z.object({
+  with: z.string().min(1).max(64).optional().catch(undefined),
+  deck: z.string().min(1).max(200).optional().catch(undefined),
+});
+
 /** The answer of a count change: what was before (元に戻す) and after. */
 export const CountChangeAnswer = z.object({
   previous: z.array(z.object({ cardId: z.string(), count: z.number() })),

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import type { Db } from "../../db/client.server";
+import { offerOpenNow } from "../../db/open-offers";
 import { rowsOf } from "../../db/sql.server";
 import { createCache, scopeOf } from "../../lib/cache.server";
 import { changeVersion } from "../../lib/change-bus.server";
@@ -70,14 +71,18 @@ function setsOf(index: CardIndex, card: IndexedCard): string[] {
  * sets, on my ほしいカード list, or both), each in a rarity I trade and tradeable now; only
  * rarities present on both sides can ever pair.
  */
-async function mySide(db: Db, userId: string, settings: CollectionSettings, index: CardIndex, now: Date) {
+async function mySide(db: Db, userId: string, settings: CollectionSettings, index: CardIndex, now: Date, wanting: readonly string[] | null) {
   const [owned, wantedRows] = await Promise.all([
     ownedCounts(db, userId),
-    settings.wantMode === "missing" ? Promise.resolve([]) : rowsOf<{ card_id: string }>(db, sql`select card_id from wanted_cards where user_id = ${userId}`),
+    wanting ? Promise.resolve(wanting.map((card_id) => ({ card_id })))
+    : settings.wantMode === "missing" ? Promise.resolve([])
+    : rowsOf<{ card_id: string }>(db, sql`select card_id from wanted_cards where user_id = ${userId}`),
   ]);
+  // `wanting` (a deck's missing cards) stands for what I want, in place of my settings' choice.
+  const missingMode = !wanting && settings.wantMode !== "wants";
   // The trade rules as they stand at this moment (docs/decisions/018): a card a rule closed
   // leaves every pair at once.
-  const asked = new Set([...owned.keys(), ...wantedRows.map((r) => r.card_id), ...(settings.wantMode === "wants" ? [] : index.cards.map((c) => c.id))]);
+  const asked = new Set([...owned.keys(), ...wantedRows.map((r) => r.card_id), ...(missingMode ? index.cards.map((c) => c.id) : [])]);
   const states = await cardTradeability(db, [...asked], now);
   const rarities = settings.tradeRarities ? new Set(settings.tradeRarities) : null;
   const trades = (card: IndexedCard) => (!rarities || rarities.has(displayRarity(card.rarity))) && states.get(card.id)?.tradeable === true;
@@ -88,7 +93,7 @@ async function mySide(db: Db, userId: string, settings: CollectionSettings, inde
     if (card && card.packIds.length && count > settings.keepCount && trades(card)) spare.push(asTradeCard(card));
   }
   const wants = new Map<string, TradeCard>();
-  if (settings.wantMode !== "wants") {
+  if (missingMode) {
     const sets = settings.wantSets ? new Set(settings.wantSets) : null;
     for (const card of index.cards) {
       if (owned.has(card.id) || !trades(card)) continue;
@@ -123,14 +128,14 @@ type FoundRow = { side: "get" | "give"; user_id: string; card_id: string; rarity
  * the PRE_RANK_LIMIT best, and at most PAIRS_PER_RARITY of their cards per side and rarity (the
  * pairs are made from them in memory: a rarity only one side has pairs with nothing).
  */
-async function findCandidateRows(db: Db, userId: string, spare: TradeCard[], wants: TradeCard[], onlyPartner: string | null): Promise<FoundRow[]> {
+async function findCandidateRows(db: Db, userId: string, spare: TradeCard[], wants: TradeCard[], onlyPartners: readonly string[] | null): Promise<FoundRow[]> {
   const spareRows = spare.flatMap((c) => (c.sets.length ? c.sets : [""]).map((set) => ({ id: c.id, rarity: c.rarity, set })));
   return rowsOf<FoundRow>(
     db,
     sql`with players as materialized (
           select s.user_id, s.keep_count, s.trade_rarities, s.want_mode, s.want_sets, p.display_name, p.last_active_at
           from collection_settings s join profiles p on p.user_id = s.user_id
-          where s.use_for_trades and s.user_id <> ${userId} ${onlyPartner ? sql`and s.user_id = ${onlyPartner}` : sql``}
+          where s.use_for_trades and s.user_id <> ${userId} ${onlyPartners ? sql`and s.user_id = any(${textArray(onlyPartners)})` : sql``}
             and p.suspended_at is null and p.deleted_at is null
             and p.last_active_at >= now() - make_interval(days => ${ACTIVE_DAYS})
             and not exists (select 1 from blocks b
@@ -209,16 +214,25 @@ function pairUp(index: CardIndex, gets: string[], gives: string[], costs: Record
   return pairs;
 }
 
-async function candidatesFor(db: Db, userId: string, onlyPartner: string | null, pairsShown: number): Promise<CandidatesResult> {
+type Found = { settings: CollectionSettings; index: CardIndex; now: Date; emptyReason: CandidatesEmptyReason | null; rows: FoundRow[] };
+
+/** My side, then the finder's statement (for every player, or only for `onlyPartners`). */
+async function findRows(db: Db, userId: string, onlyPartners: readonly string[] | null, wanting: readonly string[] | null = null): Promise<Found> {
   const settings = await getCollectionSettings(db, userId);
-  if (!settings.useForTrades) return { candidates: [], emptyReason: "not_opted_in", settings };
   const now = new Date();
-  const [index, costs] = await Promise.all([cardIndex(db), rarityTradeCosts(db)]);
-  const mine = await mySide(db, userId, settings, index, now);
-  if (!mine.hadSpare) return { candidates: [], emptyReason: "no_spare", settings };
-  if (!mine.hadWants) return { candidates: [], emptyReason: "no_wants", settings };
-  if (!mine.spare.length || !mine.wants.length) return { candidates: [], emptyReason: "none", settings };
-  const rows = await findCandidateRows(db, userId, mine.spare, mine.wants, onlyPartner);
+  const index = await cardIndex(db);
+  const empty = (emptyReason: CandidatesEmptyReason): Found => ({ settings, index, now, emptyReason, rows: [] });
+  if (!settings.useForTrades) return empty("not_opted_in");
+  const mine = await mySide(db, userId, settings, index, now, wanting);
+  if (!mine.hadSpare) return empty("no_spare");
+  if (!mine.hadWants) return empty("no_wants");
+  if (!mine.spare.length || !mine.wants.length || onlyPartners?.length === 0) return empty("none");
+  return { settings, index, now, emptyReason: null, rows: await findCandidateRows(db, userId, mine.spare, mine.wants, onlyPartners) };
+}
+
+async function candidatesFor(db: Db, userId: string, onlyPartners: readonly string[] | null, pairsShown: number, wanting: readonly string[] | null = null): Promise<CandidatesResult> {
+  const [{ settings, index, now, emptyReason, rows }, costs] = await Promise.all([findRows(db, userId, onlyPartners, wanting), rarityTradeCosts(db)]);
+  if (emptyReason) return { candidates: [], emptyReason, settings };
   const byUser = new Map<string, { displayName: string; lastActiveAt: Date; pairCount: number; gets: string[]; gives: string[] }>();
   for (const row of rows) {
     let entry = byUser.get(row.user_id);
@@ -266,9 +280,9 @@ const CANDIDATE_CACHE_MAX_KEYS = 1_000;
  */
 export const FINDER_CONCURRENCY = 2;
 
-type CandidateEntry = { version: number; stamp: string; value: Promise<CandidatesResult> };
+type KeptEntry = { version: number; stamp: string; value: Promise<unknown> };
 
-const candidateCache = createCache<CandidateEntry>({ name: "trade-candidates", max: CANDIDATE_CACHE_MAX_KEYS, ttlMs: CANDIDATE_CACHE_TTL_MS });
+const candidateCache = createCache<KeptEntry>({ name: "trade-candidates", max: CANDIDATE_CACHE_MAX_KEYS, ttlMs: CANDIDATE_CACHE_TTL_MS });
 // Waiting requests are bounded by the requests the server holds; a waiting one costs no connection.
 const finderPool = createWorkPool({ concurrency: FINDER_CONCURRENCY, maxWaiting: Number.POSITIVE_INFINITY });
 
@@ -290,21 +304,61 @@ async function candidateStamp(db: Db, userId: string): Promise<string> {
 }
 
 /**
- * My トレード候補, ranked (CANDIDATE_LIMIT players, PAIRS_SHOWN pairs each): the kept result while
- * it stands, else one computation shared by my concurrent requests, run in the finder pool.
+ * A finder answer for `userId` (`what` names which one), kept while the board version and the
+ * player's own inputs stand and for CANDIDATE_CACHE_TTL_MS at most; else one computation shared
+ * by the player's concurrent requests.
  */
-export async function listTradeCandidates(db: Db, userId: string): Promise<CandidatesResult> {
-  const key = `${scopeOf(db)}:${userId}`;
+async function kept<T>(db: Db, userId: string, what: string, compute: () => Promise<T>): Promise<T> {
+  const key = `${scopeOf(db)}:${userId}:${what}`;
   // Read before computing: a change made during the computation moves them for the next request.
   const version = changeVersion("board");
   const stamp = await candidateStamp(db, userId);
   const hit = candidateCache.get(key);
-  if (hit && hit.version === version && hit.stamp === stamp) return hit.value;
-  const place = finderPool.enter()!;
-  const entry: CandidateEntry = { version, stamp, value: place.run(() => candidatesFor(db, userId, null, PAIRS_SHOWN)) };
+  if (hit && hit.version === version && hit.stamp === stamp) return hit.value as Promise<T>;
+  const entry: KeptEntry = { version, stamp, value: compute() };
   candidateCache.set(key, entry);
   entry.value.catch(() => candidateCache.get(key) === entry && candidateCache.delete(key));
-  return entry.value;
+  return entry.value as Promise<T>;
+}
+
+/**
+ * My トレード候補, ranked (CANDIDATE_LIMIT players, PAIRS_SHOWN pairs each), computed in the
+ * finder pool (it reads every active player's collection).
+ */
+export async function listTradeCandidates(db: Db, userId: string): Promise<CandidatesResult> {
+  return kept(db, userId, "all", () => finderPool.enter()!.run(() => candidatesFor(db, userId, null, PAIRS_SHOWN)));
+}
+
+/**
+ * My トレード候補 for these cards only (a deck's missing cards), in place of what my settings say I
+ * want: the players whose spare cards include them and who want cards I have spare.
+ */
+export async function listTradeCandidatesWanting(db: Db, userId: string, wanting: readonly string[]): Promise<CandidatesResult> {
+  const cards = [...new Set(wanting)].sort();
+  return kept(db, userId, `wanting:${cards.join(",")}`, () => finderPool.enter()!.run(() => candidatesFor(db, userId, null, PAIRS_SHOWN, cards)));
+}
+
+/**
+ * One player as my candidate (PAIRS_SHOWN pairs), or null when they are not one now: the page a
+ * friend-board post links to, whether or not they rank among my CANDIDATE_LIMIT. One player's
+ * rows are a light statement, so this does not wait for the finder pool.
+ */
+export async function tradeCandidateWith(db: Db, userId: string, partnerId: string): Promise<TradeCandidate | null> {
+  if (partnerId === userId) return null;
+  return kept(db, userId, `with:${partnerId}`, async () => (await candidatesFor(db, userId, [partnerId], PAIRS_SHOWN)).candidates[0] ?? null);
+}
+
+/**
+ * How many pairs I have with each of these players (a page of the friend board), for those who
+ * are my candidates now; the others are absent. Nothing when I do not use my collection for trades.
+ */
+export async function tradeCandidateCounts(db: Db, userId: string, partnerIds: readonly string[]): Promise<Map<string, number>> {
+  const others = [...new Set(partnerIds)].filter((id) => id !== userId).sort();
+  if (!others.length) return new Map();
+  return kept(db, userId, `counts:${others.join(",")}`, async () => {
+    const { rows } = await findRows(db, userId, others);
+    return new Map(rows.map((row) => [row.user_id, Number(row.pair_count)]));
+  });
 }
 
 /** Tests: forget every kept result, as if each had expired. */
@@ -322,8 +376,52 @@ export type ProposalPair = { give: string; get: string };
  * chose. If the room cannot open, the offer just posted is deleted again.
  */
 export async function proposeTrade(db: Db, userId: string, partnerId: string, pairs: readonly ProposalPair[], locale: Locale): Promise<{ roomId: string; offerId: string }> {
+  return oneProposalAtATime(`${scopeOf(db)}:${userId}`, async () => (await sameProposal(db, userId, partnerId, pairs)) ?? newProposal(db, userId, partnerId, pairs, locale));
+}
+
+/** A second tap within this long of a proposal with the same partner and pairs opens the first. */
+const SAME_PROPOSAL_MINUTES = 10;
+
+/**
+ * The proposal already made: my open offer, posted in the last SAME_PROPOSAL_MINUTES, giving
+ * exactly these cards and wanting exactly those, with its room with this partner still standing.
+ * A double tap, a resent form or a reload then opens that room instead of posting a second offer.
+ */
+async function sameProposal(db: Db, userId: string, partnerId: string, pairs: readonly ProposalPair[]): Promise<{ roomId: string; offerId: string } | null> {
+  const cards = [...new Set([...pairs.map((p) => `give:${p.give}`), ...pairs.map((p) => `want:${p.get}`)])].sort();
+  if (!cards.length) return null;
+  const [row] = await rowsOf<{ room_id: string; offer_id: string }>(
+    db,
+    sql`select r.id as room_id, o.id as offer_id
+        from trade_offers o join chat_rooms r on r.offer_id = o.id and r.partner_id = ${partnerId} and r.cancelled_at is null
+        where o.owner_id = ${userId} and ${offerOpenNow()} and o.created_at > now() - make_interval(mins => ${SAME_PROPOSAL_MINUTES})
+          and (select array_agg(c.side || ':' || c.card_id order by c.side || ':' || c.card_id collate "C") from trade_offer_cards c where c.offer_id = o.id) = ${textArray(cards)}
+        order by o.created_at desc
+        limit 1`,
+  );
+  return row ? { roomId: row.room_id, offerId: row.offer_id } : null;
+}
+
+const proposalsRunning = new Map<string, Promise<unknown>>();
+
+/**
+ * One proposal of a player at a time on this instance, so that the second of two taps arriving
+ * together finds the first one's offer (sameProposal) instead of racing it.
+ */
+async function oneProposalAtATime<T>(key: string, run: () => Promise<T>): Promise<T> {
+  const before = proposalsRunning.get(key) ?? Promise.resolve();
+  const mine = before.catch(() => undefined).then(run);
+  proposalsRunning.set(key, mine);
+  try {
+    return await mine;
+  } finally {
+    if (proposalsRunning.get(key) === mine) proposalsRunning.delete(key);
+  }
+}
+
+async function newProposal(db: Db, userId: string, partnerId: string, pairs: readonly ProposalPair[], locale: Locale): Promise<{ roomId: string; offerId: string }> {
   // Never from the kept result: a proposal checks the truth now (one partner, a light statement).
-  const found = await candidatesFor(db, userId, partnerId, Number.MAX_SAFE_INTEGER);
+  const found = await candidatesFor(db, userId, [partnerId], Number.MAX_SAFE_INTEGER);
   if (found.emptyReason === "not_opted_in") throw new CollectionError("not_opted_in");
   const candidate = found.candidates.find((c) => c.userId === partnerId);
   if (!candidate) throw new CollectionError("unknown_partner");

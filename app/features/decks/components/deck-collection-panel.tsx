@@ -1,4 +1,4 @@
-import { useFetcher } from "react-router";
+import { Link, useFetcher } from "react-router";
 import { OutcomeLine, type Outcome } from "../../../components/ui/outcome-line";
 import { SubmitButton } from "../../../components/ui/submit-button";
 import { refusalOf } from "../../../lib/form-refusal";
@@ -14,9 +14,10 @@ export type AddMissingAnswer = { ok: true; added: number; already: number; notTr
 /**
  * マイコレクションと比べる: how many copies the player lacks (あと N 枚) and the button that puts the
  * missing cards on their ほしいカード list. The page posts to itself, so a plain form works before
- * hydration too; the fetcher keeps the reader where they are and says what happened.
+ * hydration too; the fetcher keeps the reader where they are and says what happened. The trade
+ * candidates for the missing cards are one link away.
  */
-export function DeckCollectionPanel({ state }: { state: DeckCollectionView }) {
+export function DeckCollectionPanel({ state, deckSlug }: { state: DeckCollectionView; deckSlug: string }) {
   const t = useT(decksMessages);
   const fetcher = useFetcher<unknown>();
   const answer = fetcher.data;
@@ -46,6 +47,13 @@ export function DeckCollectionPanel({ state }: { state: DeckCollectionView }) {
           </SubmitButton>
           <OutcomeLine outcome={outcome} />
         </fetcher.Form>
+      ) : null}
+      {state.missing ? (
+        <p>
+          <Link to={`/collection/trades?deck=${encodeURIComponent(deckSlug)}`} className="font-bold text-brand-800 underline">
+            {t("collectionCandidates")}
+          </Link>
+        </p>
       ) : null}
     </section>
   );

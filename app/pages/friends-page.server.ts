@@ -1,7 +1,8 @@
-import type { Db } from "../../db/client.server";
-import { FriendsError } from "./errors";
-import type { FriendBoardFilters } from "./friends.schema";
-import { appliedPostIds, listFriendBoard, listFriendSets, ownFriendPost, type FriendBoardPage, type OwnFriendPost } from "./friends.server";
+import type { Db } from "../db/client.server";
+import { FriendsError } from "../features/friends/errors";
+import type { FriendBoardFilters } from "../features/friends/friends.schema";
+import { appliedPostIds, listFriendBoard, listFriendSets, ownFriendPost, type FriendBoardPage, type OwnFriendPost } from "../features/friends/friends.server";
+import { tradeCandidateCounts } from "../features/trade-candidates/trade-candidates.server";
 
 export type FriendsPageViewer = { id: string; friendId: string | null } | null;
 
@@ -12,9 +13,17 @@ export type FriendsPage = FriendBoardPage & {
   own: OwnFriendPost | null;
   /** Posts on this page the viewer already said they applied to. */
   appliedIds: string[];
+  /**
+   * Per poster on this page, how many trade pairs the viewer has with them (both keep a collection
+   * used for trades; docs/decisions/041); posters with none are absent.
+   */
+  candidateCounts: Record<string, number>;
 };
 
-/** /friends: a page of the board, the sets for the filter and form, and the viewer's own post. */
+/**
+ * /friends: a page of the board, the sets for the filter and form, the viewer's own post, and the
+ * trade candidates the viewer has among the posters.
+ */
 export async function friendsPage(db: Db, viewer: FriendsPageViewer, input: { filters: FriendBoardFilters; cursor: string | null }): Promise<FriendsPage> {
   let cursor = input.cursor;
   let board: FriendBoardPage;
@@ -26,10 +35,11 @@ export async function friendsPage(db: Db, viewer: FriendsPageViewer, input: { fi
     cursor = null;
     board = await listFriendBoard(db, { viewerId: viewer?.id, filters: input.filters });
   }
-  const [sets, own, applied] = await Promise.all([
+  const [sets, own, applied, counts] = await Promise.all([
     listFriendSets(db),
     viewer ? ownFriendPost(db, viewer.id) : null,
     viewer ? appliedPostIds(db, viewer.id, board.posts.map((p) => p.id)) : new Set<string>(),
+    viewer ? tradeCandidateCounts(db, viewer.id, board.posts.map((p) => p.ownerId)) : new Map<string, number>(),
   ]);
-  return { ...board, cursor, sets, own, appliedIds: [...applied] };
+  return { ...board, cursor, sets, own, appliedIds: [...applied], candidateCounts: Object.fromEntries(counts) };
 }
