@@ -35,16 +35,18 @@ export const ANY_CHOICES_SHOWN = 60;
 export type AnyChoiceCard = CardListItem & { viewerCount: number | null };
 /**
  * The 何でも可 side as the page offers it to a reader who may answer (docs/decisions/045): null when
- * there is nothing to choose here; `shared: false` when the owner keeps no collection for trades
- * (the card is chosen in the room, as before); otherwise the owner's real choices.
+ * there is nothing to choose here; `shared: false` when the owner keeps no collection for trades, or
+ * it lists no card of these rarities (the card is chosen in the room, as before); otherwise the
+ * owner's real choices.
  */
-export type AnyChoice = null | { shared: false } | { shared: true; side: "give" | "want"; cards: AnyChoiceCard[]; total: number };
+export type AnyChoice = null | { shared: false; reason: "not_shared" | "none_listed" } | { shared: true; side: "give" | "want"; cards: AnyChoiceCard[]; total: number };
 
 async function anyChoiceFor(db: Db, offer: OfferView, viewerId: string | null): Promise<AnyChoice> {
   const index = await cardIndex(db);
   const rarities = [...new Set((offer.giveAny ? offer.want : offer.give).map((c) => c.rarity))];
   const choices = await anyCardChoices(db, index, offer.ownerId, { giveAny: offer.giveAny, wantAny: offer.wantAny, rarities });
-  if (!choices.shared || choices.cards.length === 0) return { shared: false };
+  // An owner whose list holds none of these rarities leaves any card open (docs/decisions/045).
+  if (!choices.shared || choices.cards.length === 0) return { shared: false, reason: choices.shared ? "none_listed" : "not_shared" };
   const side = offer.giveAny ? "give" : "want";
   // The reader's own counts put first the cards they can use: for a 求 何でも可 offer the ones they
   // own (they give one), for a 譲 何でも可 offer the ones they lack (they receive one).

@@ -292,7 +292,7 @@ export default function TradePage({ loaderData, actionData }: Route.ComponentPro
               <>
                 {loaderData.anyChoice ? (
                   <p className="text-sm text-slate-700" data-testid="any-card-not-shared">
-                    {t("anyChoiceNotShared", { name: ownerName(offer.ownerName) })}
+                    {t(loaderData.anyChoice.reason === "none_listed" ? "anyChoiceNoneListed" : "anyChoiceNotShared", { name: ownerName(offer.ownerName) })}
                   </p>
                 ) : null}
                 <RespondButton offerId={offer.id} signedIn={signedIn} />

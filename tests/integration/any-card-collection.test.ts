@@ -124,6 +124,9 @@ describe("何でも可 and the owner's collection", () => {
     // Pressing it again with the same card reopens the room and posts nothing new.
     const again = await respondWithAnyCard(db, { offerId, userId: partner.id, cardId: d2[7].id });
     expect(again).toMatchObject({ roomId, created: false, message: null });
+    // An owner whose list holds none of the rarities leaves any card open, and the page says why.
+    const { id: d3Offer } = await createOffer(db, poster.id, input({ giveAny: true, want: [d3[2]] }));
+    expect((await readOfferPage(db, d3Offer, partner.id, "ja", {})).anyChoice).toEqual({ shared: false, reason: "none_listed" });
     // In the room, too, a card outside the owner's list is refused.
     expect(await chatRefusal(() => chooseAnyCard(db, { roomId, userId: partner.id, cardId: d2[10].id }))).toBe("card_not_owner_spare");
   });
@@ -138,7 +141,7 @@ describe("何でも可 and the owner's collection", () => {
 
     const private_ = await owner({ counts: { [d2[11].id]: 1 }, wanted: [d2[12].id], settings: { useForTrades: false, wantMode: "wants" } });
     const { id: privateOffer } = await createOffer(db, private_.id, input({ give: [d2[11]], wantAny: true }));
-    expect((await readOfferPage(db, privateOffer, partner.id, "ja", {})).anyChoice).toEqual({ shared: false });
+    expect((await readOfferPage(db, privateOffer, partner.id, "ja", {})).anyChoice).toEqual({ shared: false, reason: "not_shared" });
     const { roomId: privateRoom } = await openChatRoomForOffer(db, { offerId: privateOffer, userId: partner.id });
     await chooseAnyCard(db, { roomId: privateRoom, userId: partner.id, cardId: d2[13].id });
     expect((await getRoomState(db, privateRoom, partner.id)).chosenCard).toMatchObject({ cardId: d2[13].id });
