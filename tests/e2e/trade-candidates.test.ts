@@ -122,6 +122,11 @@ describe("トレード候補 in the browser", () => {
     await page.getByTestId("trade-panel-summary").click();
     await page.getByText("あなたが選んだカード").waitFor();
     await page.getByTestId("room-cards-youReceive").getByText(spareB.name).waitFor();
+    // 選び直す offers the same two cards of the owner's collection in the room.
+    await page.getByRole("button", { name: "選び直す" }).click();
+    const roomChoices = page.getByTestId("any-card-owner-choices").getByRole("button");
+    await expect.poll(() => roomChoices.count()).toBe(2);
+    expect(await page.getByTestId("any-card-owner-choices").getByRole("button", { name: new RegExp(spareA.name) }).isVisible()).toBe(true);
 
     // The owner's room names the same card, chosen by the partner.
     const ownerPage = await owner.newPage();

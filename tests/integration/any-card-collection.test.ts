@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rowsOf } from "../../app/db/sql.server";
 import { cardIndex } from "../../app/features/cards/card-index.server";
 import { seedCatalogue } from "../../app/features/cards/catalogue.server";
-import { ChatError, chooseAnyCard, respondWithAnyCard } from "../../app/features/chat/chat.server";
+import { ChatError, chooseAnyCard, respondWithAnyCard, roomAnyChoices } from "../../app/features/chat/chat.server";
 import { getRoomState, getRoomView } from "../../app/features/chat/room-views.server";
 import { ownedCountsIfKept, saveCollectionSettings, setCardCounts, type CollectionSettings } from "../../app/features/collection/collection.server";
 import { anyCardChoices } from "../../app/features/collection/trade-sides.server";
@@ -121,6 +121,9 @@ describe("何でも可 and the owner's collection", () => {
       expect((await getRoomState(db, roomId, reader)).chosenCard).toMatchObject({ cardId: d2[7].id, side: "give", rarity: "◆◆" });
       expect((await getRoomView(db, roomId, reader)).chosenCard).toMatchObject({ cardId: d2[7].id, name: d2[7].name });
     }
+    // The room offers the partner the same list (the owner has nothing to choose).
+    expect((await roomAnyChoices(db, await getRoomView(db, roomId, partner.id)))?.map((c) => c.id)).toEqual([d2[7].id]);
+    expect(await roomAnyChoices(db, await getRoomView(db, roomId, poster.id))).toBeNull();
     // Pressing it again with the same card reopens the room and posts nothing new.
     const again = await respondWithAnyCard(db, { offerId, userId: partner.id, cardId: d2[7].id });
     expect(again).toMatchObject({ roomId, created: false, message: null });
@@ -143,6 +146,7 @@ describe("何でも可 and the owner's collection", () => {
     const { id: privateOffer } = await createOffer(db, private_.id, input({ give: [d2[11]], wantAny: true }));
     expect((await readOfferPage(db, privateOffer, partner.id, "ja", {})).anyChoice).toEqual({ shared: false, reason: "not_shared" });
     const { roomId: privateRoom } = await openChatRoomForOffer(db, { offerId: privateOffer, userId: partner.id });
+    expect(await roomAnyChoices(db, await getRoomView(db, privateRoom, partner.id))).toBeNull();
     await chooseAnyCard(db, { roomId: privateRoom, userId: partner.id, cardId: d2[13].id });
     expect((await getRoomState(db, privateRoom, partner.id)).chosenCard).toMatchObject({ cardId: d2[13].id });
   });

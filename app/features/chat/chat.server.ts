@@ -6,7 +6,8 @@ import { cardTradeability } from "../trades/trade-rules.server";
 import { completeTradeFromChat, startNegotiationFromChat } from "../trades/negotiation.server";
 import { openChatRoomForOffer } from "../trades/offers.server";
 import { isOfferId } from "../trades/offer-views.server";
-import { cardIndex } from "../cards/card-index.server";
+import { cardFaceOf, cardIndex } from "../cards/card-index.server";
+import type { CardListItem } from "../cards/types";
 import { anyCardChoices } from "../collection/trade-sides.server";
 import { publishChange } from "../../lib/change-bus.server";
 import type { ChatMessage, RoomState, TradeProgress } from "./protocol";
@@ -378,6 +379,29 @@ export async function checkAnyCardChoice(db: Db, offerId: string, cardId: string
     throw new ChatError(offer.giveAny ? "card_not_owner_spare" : "card_not_owner_wanted");
   }
   return card;
+}
+
+/** At most this many of the owner's cards are offered as buttons in the room (the search finds the rest). */
+export const ROOM_ANY_CHOICES_SHOWN = 60;
+
+/**
+ * The owner's real cards for the offer's 何でも可 side, as the room's partner may still name one
+ * (not yet agreed): null when the reader is the owner, the offer has no 何でも可 side, or the owner
+ * shares no list for it (then any card of the rarity, as before). docs/decisions/045.
+ */
+export async function roomAnyChoices(
+  db: Db,
+  view: { role: "owner" | "partner"; offer: { id: string; ownerId: string; giveAny: boolean; wantAny: boolean }; progress: TradeProgress },
+): Promise<CardListItem[] | null> {
+  if (view.role !== "partner" || !(view.offer.giveAny || view.offer.wantAny) || view.progress.agreed || view.progress.completed) return null;
+  const named = await db
+    .select({ rarity: cards.rarity })
+    .from(tradeOfferCards)
+    .innerJoin(cards, eq(cards.id, tradeOfferCards.cardId))
+    .where(and(eq(tradeOfferCards.offerId, view.offer.id), eq(tradeOfferCards.side, view.offer.wantAny ? "give" : "want")));
+  const choices = await anyCardChoices(db, await cardIndex(db), view.offer.ownerId, { ...view.offer, rarities: named.map((n) => n.rarity) });
+  if (!choices.shared || choices.cards.length === 0) return null;
+  return choices.cards.slice(0, ROOM_ANY_CHOICES_SHOWN).map(cardFaceOf);
 }
 
 /**
