@@ -2,7 +2,13 @@ import type { Db } from "../db/client.server";
 import { translate, type Locale } from "../lib/i18n";
 import { z } from "../lib/zod";
 import { rarityTradeCosts } from "../features/cards/cards.server";
-import { publicCollectionProgress } from "../features/collection/collection.server";
+import { countsOf, ownedCountsIfKept, publicCollectionProgress } from "../features/collection/collection.server";
+import { anyCardChoices } from "../features/collection/trade-sides.server";
+import { hasCollection } from "../features/collection/needs.server";
+import { cardFaceOf, cardIndex } from "../features/cards/card-index.server";
+import type { CardListItem } from "../features/cards/types";
+import { givesBeyondCollection } from "../features/trades/rules";
+import type { OfferView } from "../features/trades/types";
 import { wantedAmong } from "../features/notifications/want-list.server";
 import { offerShareModel, shareImagePath } from "../features/share/share.server";
 import { isDeletedUser, shownName } from "../features/users/components/shown-name";
@@ -21,6 +27,40 @@ const OWNER_DONE: readonly OfferDone[] = ["posted", "saved", "bumped", "closed",
 
 /** The offer page's query: `?done=` the banner of an action just done (anything else: none), `?edit=1` the owner's edit form. */
 export const OfferPageQuerySchema = z.object({ done: z.enum(OFFER_DONE).optional().catch(undefined), edit: z.string().optional() });
+
+/** At most this many of the owner's choices are listed on the page (the check takes any of them). */
+export const ANY_CHOICES_SHOWN = 60;
+
+/** A card the partner may choose for the 何でも可 side, with how many the reader owns (null: no collection). */
+export type AnyChoiceCard = CardListItem & { viewerCount: number | null };
+/**
+ * The 何でも可 side as the page offers it to a reader who may answer (docs/decisions/045): null when
+ * there is nothing to choose here; `shared: false` when the owner keeps no collection for trades, or
+ * it lists no card of these rarities (the card is chosen in the room, as before); otherwise the
+ * owner's real choices.
+ */
+export type AnyChoice = null | { shared: false; reason: "not_shared" | "none_listed" } | { shared: true; side: "give" | "want"; cards: AnyChoiceCard[]; total: number };
+
+async function anyChoiceFor(db: Db, offer: OfferView, viewerId: string | null): Promise<AnyChoice> {
+  const index = await cardIndex(db);
+  const rarities = [...new Set((offer.giveAny ? offer.want : offer.give).map((c) => c.rarity))];
+  const choices = await anyCardChoices(db, index, offer.ownerId, { giveAny: offer.giveAny, wantAny: offer.wantAny, rarities });
+  // An owner whose list holds none of these rarities leaves any card open (docs/decisions/045).
+  if (!choices.shared || choices.cards.length === 0) return { shared: false, reason: choices.shared ? "none_listed" : "not_shared" };
+  const side = offer.giveAny ? "give" : "want";
+  // The reader's own counts put first the cards they can use: for a 求 何でも可 offer the ones they
+  // own (they give one), for a 譲 何でも可 offer the ones they lack (they receive one).
+  const viewerCounts = viewerId ? await countsOf(db, viewerId, choices.cards.map((c) => c.id)) : new Map<string, number>();
+  const keepsCollection = viewerId !== null && (viewerCounts.size > 0 || (await hasCollection(db, viewerId)));
+  const useful = (id: string) => (side === "want" ? (viewerCounts.get(id) ?? 0) > 0 : !viewerCounts.has(id));
+  const ordered = keepsCollection ? [...choices.cards.filter((c) => useful(c.id)), ...choices.cards.filter((c) => !useful(c.id))] : choices.cards;
+  return {
+    shared: true,
+    side,
+    total: ordered.length,
+    cards: ordered.slice(0, ANY_CHOICES_SHOWN).map((card) => ({ ...cardFaceOf(card), viewerCount: keepsCollection ? (viewerCounts.get(card.id) ?? 0) : null })),
+  };
+}
 
 /**
  * What /trades/:id shows: the offer, whether the reader owns it, the banner of what they just did
@@ -47,6 +87,13 @@ export async function readOfferPage(db: Db, offerId: string, viewerId: string | 
   ]);
   const ruleClosed = closed.has(offer.id);
   const myRoomId = viewerId && !isOwner && (offer.status !== "open" || ruleClosed) ? await viewerRoomForOffer(db, offer.id, viewerId) : null;
+  const canAnswer = !isOwner && offer.status === "open" && !ruleClosed && (offer.giveAny || offer.wantAny);
+  const [anyChoice, ownerCounts] = await Promise.all([
+    canAnswer ? anyChoiceFor(db, offer, viewerId) : null,
+    // The poster's own open offer against their collection: a warning, never a refusal.
+    isOwner && offer.status === "open" ? ownedCountsIfKept(db, offer.ownerId) : null,
+  ]);
+  const givesNotOwned = givesBeyondCollection(offer.give, ownerCounts).map((c) => c.cardId);
   const cardNames = (cards: { name: string }[]) => cards.map((c) => c.name).join("・");
   return {
     offer,
@@ -61,6 +108,10 @@ export async function readOfferPage(db: Db, offerId: string, viewerId: string | 
     wantedCardIds,
     ownerRecord,
     ownerProgress,
+    anyChoice,
+    givesNotOwned,
+    /** For the edit form's warning: the owner's counts (null: no collection). */
+    ownerCounts: editing ? ownerCounts : null,
     shareImage: shareImagePath("offer", offer.id, offerShareModel(offer)),
     title: translate(tradesMessages, locale, isDeletedUser(offer.ownerName) ? "offerTitleDeleted" : "offerTitle", { name: shownName(offer.ownerName, locale) }),
     description: translate(tradesMessages, locale, "offerDescription", {

@@ -1,6 +1,7 @@
 import { TradeError } from "../features/trades/errors";
 import { isOfferAction, runOfferAction, type OfferAction } from "../features/trades/offer-actions.server";
 import { getOffer } from "../features/trades/offers.server";
+import { respondWithAnyCard } from "../features/chat/chat.server";
 import { getViewer, requireApiViewer } from "../features/users/session.server";
 import type { Route } from "./+types/api.trades.$id";
 import { methodNotAllowed, withJsonErrors } from "../lib/api.server";
@@ -8,7 +9,10 @@ import { readInput } from "../lib/input.server";
 import { z } from "../lib/zod";
 
 // The body is checked by the offer action it names (offer-actions.server.ts): here, any JSON object.
-const OfferActionBodySchema = z.object({ action: z.unknown().optional(), reason: z.unknown().optional() }).loose().nullable();
+const OfferActionBodySchema = z
+  .object({ action: z.unknown().optional(), reason: z.unknown().optional(), cardId: z.string().trim().min(1).max(64).optional() })
+  .loose()
+  .nullable();
 
 /** GET /api/trades/:id — one offer (404 when missing or hidden by a block). */
 export const loader = withJsonErrors(async function loader({ request, params, context }: Route.LoaderArgs) {
@@ -20,7 +24,7 @@ export const loader = withJsonErrors(async function loader({ request, params, co
 
 /**
  * PATCH /api/trades/:id (offer body) edits; DELETE deletes; POST {action} bumps, closes,
- * completes, responds (→ {roomId}), reports ({reason}) or blocks the owner — the same
+ * completes, responds (→ {roomId}; with {cardId}, naming the card of a 何でも可 side), reports ({reason}) or blocks the owner — the same
  * dispatcher as the offer page's form. Owner-only actions answer 403 for anyone else and change
  * nothing.
  */
@@ -33,6 +37,11 @@ export const action = withJsonErrors(async function action({ request, params, co
   else if (request.method === "PATCH") chosen = "save";
   else if (isOfferAction(body?.action) && body.action !== "save" && body.action !== "delete") chosen = body.action;
   else throw new TradeError("bad_request");
+  // respond with {cardId}: a 何でも可 offer answered with a card from the owner's collection (docs/decisions/045).
+  if (chosen === "respond" && body?.cardId) {
+    const { roomId, created } = await respondWithAnyCard(context.db, { offerId: params.id, userId: viewer.id, cardId: body.cardId });
+    return Response.json({ roomId, created });
+  }
   const outcome = await runOfferAction(context.db, viewer.id, params.id, chosen, body);
   switch (outcome.action) {
     case "delete":

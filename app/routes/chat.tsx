@@ -1,7 +1,7 @@
 import { rarityTradeCosts } from "../features/cards/cards.server";
 import { useCallback } from "react";
 import { data, useRevalidator } from "react-router";
-import { listMessages } from "../features/chat/chat.server";
+import { listMessages, roomAnyChoices } from "../features/chat/chat.server";
 import { getRoomState, getRoomView } from "../features/chat/room-views.server";
 import { ChatRoom } from "../features/chat/components/chat-room";
 import { chatMessages } from "../features/chat/messages";
@@ -28,7 +28,11 @@ export const loader = withPageErrors(async function loader({ request, params, co
     rarityTradeCosts(context.db),
   ]);
   // A completed trade may have made the user's own other offers pointless: offer to close them.
-  const mirrorOffers = state.progress.completed ? await mirrorOffersAfterTrade(context.db, view.id, viewer.id) : [];
+  const [mirrorOffers, anyChoices] = await Promise.all([
+    state.progress.completed ? mirrorOffersAfterTrade(context.db, view.id, viewer.id) : [],
+    // The owner's real cards for a 何でも可 side, while the partner may still name one.
+    roomAnyChoices(context.db, view),
+  ]);
   return data(
     {
       title: translate(chatMessages, locale, view.partner.left ? "headingPartnerLeft" : "heading", { name: shownName(view.partner.displayName, locale) }),
@@ -47,6 +51,7 @@ export const loader = withPageErrors(async function loader({ request, params, co
           cards: view.offer.cards.map(({ packName: _packName, ...card }) => card),
         },
         tradeCosts,
+        anyChoices,
         initialMessages: messages,
         initialState: state,
         lastSeq: view.lastSeq,

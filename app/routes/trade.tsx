@@ -2,6 +2,8 @@ import { Suspense, use, type ComponentProps } from "react";
 import { Form, Link, redirect } from "react-router";
 import { OfferCard } from "../features/trades/components/offer-card";
 import { RespondButton } from "../features/trades/components/respond-button";
+import { AnyCardChoice } from "../features/trades/components/any-card-choice";
+import { respondWithAnyCard } from "../features/chat/chat.server";
 import { OfferReportFields } from "../features/trades/components/offer-report-fields";
 import { offerFieldsFromForm } from "../features/trades/http.server";
 import { tradesMessages } from "../features/trades/messages";
@@ -69,6 +71,16 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     return redirect(`/profile?need=friendId&redirectTo=${encodeURIComponent(`/trades/${offerId}`)}`);
   }
   if (!isOfferAction(intent)) return formError(new TradeError("bad_request"), locale, { intent });
+  // 交渉する with a card chosen from the owner's collection (a 何でも可 offer): the room opens naming it.
+  const chosenCard = intent === "respond" ? String(form.get("card") ?? "").trim() : "";
+  if (chosenCard) {
+    try {
+      const { roomId } = await respondWithAnyCard(context.db, { offerId, userId: viewer.id, cardId: chosenCard });
+      return redirect(`/chat/${roomId}`);
+    } catch (error) {
+      return formError(error, locale, { intent });
+    }
+  }
   try {
     const input = intent === "save" ? offerFieldsFromForm(form) : { reason: String(form.get("reason") ?? "") };
     const outcome = await runOfferAction(context.db, viewer.id, offerId, intent, input);
@@ -149,6 +161,7 @@ export default function TradePage({ loaderData, actionData }: Route.ComponentPro
             rules={loaderData.rules}
             now={now}
             tradeCosts={loaderData.tradeCosts}
+            ownedCounts={loaderData.ownerCounts}
           />
         </Suspense>
         <p>
@@ -184,7 +197,12 @@ export default function TradePage({ loaderData, actionData }: Route.ComponentPro
         headingLevel={2}
         giveAction={
           isOwner
-            ? undefined
+            ? (card) =>
+                loaderData.givesNotOwned.includes(card.cardId) ? (
+                  <span className="block text-xs font-medium text-amber-800" data-testid="give-not-owned">
+                    {t("notInCollection")}
+                  </span>
+                ) : null
             : (card) => (
                 <WantChipButton
                   cardId={card.cardId}
@@ -197,6 +215,11 @@ export default function TradePage({ loaderData, actionData }: Route.ComponentPro
       >
         {offer.status === "open" ? <span>{t("expiresAt", { time: tokyoDateTime(offer.expiresAt, locale) })}</span> : null}
       </OfferCard>
+      {isOwner && loaderData.givesNotOwned.length > 0 ? (
+        <p role="status" className="rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-900" data-testid="gives-not-owned-warning">
+          {t("notInCollectionPosted")}
+        </p>
+      ) : null}
       <ResponseRecordLine record={loaderData.ownerRecord} />
       {loaderData.ownerProgress ? <PublicProgressLine progress={loaderData.ownerProgress} locale={locale} /> : null}
       {offer.status === "open" ? <ShareButtons path={`/trades/${offer.id}`} text={offerShareText(locale, offer)} /> : null}
@@ -256,7 +279,25 @@ export default function TradePage({ loaderData, actionData }: Route.ComponentPro
       ) : (
         <section aria-label={t("respond")} className="space-y-4">
           {offer.status === "open" && !loaderData.ruleClosed ? (
-            <RespondButton offerId={offer.id} signedIn={signedIn} />
+            loaderData.anyChoice?.shared ? (
+              <AnyCardChoice
+                offerId={offer.id}
+                ownerName={ownerName(offer.ownerName)}
+                side={loaderData.anyChoice.side}
+                cards={loaderData.anyChoice.cards}
+                total={loaderData.anyChoice.total}
+                signedIn={signedIn}
+              />
+            ) : (
+              <>
+                {loaderData.anyChoice ? (
+                  <p className="text-sm text-slate-700" data-testid="any-card-not-shared">
+                    {t(loaderData.anyChoice.reason === "none_listed" ? "anyChoiceNoneListed" : "anyChoiceNotShared", { name: ownerName(offer.ownerName) })}
+                  </p>
+                ) : null}
+                <RespondButton offerId={offer.id} signedIn={signedIn} />
+              </>
+            )
           ) : offer.status === "open" ? (
             // A rule closed a card of it: the mark above says why; only an existing room goes on.
             myRoomId ? (

@@ -6,6 +6,7 @@ import { offerPrefillFromParams } from "../features/trades/trades.schema";
 import { createOffer, offerPrefill } from "../features/trades/offers.server";
 import { loadTradeRules } from "../features/trades/trade-rules.server";
 import { rarityTradeCosts } from "../features/cards/cards.server";
+import { ownedCountsIfKept } from "../features/collection/collection.server";
 import { requireViewer } from "../features/users/session.server";
 import { formError } from "../lib/api.server";
 import { readFormData } from "../lib/forms.server";
@@ -28,13 +29,16 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   if (!viewer.friendId) throw redirect(needFriendId(url));
   const locale = localeFromRequest(request);
   // ?want=A1-096*2,… starts the 求 side (a deck recipe's 「足りないカードを募集する」).
-  const [want, rules, tradeCosts] = await Promise.all([
+  const [want, rules, tradeCosts, ownedCounts] = await Promise.all([
     offerPrefill(context.db, offerPrefillFromParams(url.searchParams)),
     loadTradeRules(context.db),
     rarityTradeCosts(context.db),
+    // The poster's collection, for the warning on 譲 cards it lacks (null: they keep none).
+    ownedCountsIfKept(context.db, viewer.id),
   ]);
   return {
     want,
+    ownedCounts,
     rules,
     tradeCosts,
     now: new Date().toISOString(),
@@ -65,7 +69,7 @@ export default function NewOffer({ loaderData, actionData }: Route.ComponentProp
   return (
     <div className="space-y-6">
       <h1 className="text-2xl font-bold">{t("newOfferTitle")}</h1>
-      <OfferForm mode="new" error={refusalOf(actionData)?.message} initialWant={loaderData.want} rules={loaderData.rules} now={loaderData.now} tradeCosts={loaderData.tradeCosts} />
+      <OfferForm mode="new" error={refusalOf(actionData)?.message} initialWant={loaderData.want} rules={loaderData.rules} now={loaderData.now} tradeCosts={loaderData.tradeCosts} ownedCounts={loaderData.ownedCounts} />
     </div>
   );
 }

@@ -11,6 +11,7 @@ import { action as reportAction } from "../../app/routes/api.admin.reports.$id";
 import { loader as apiBoardLoader } from "../../app/routes/api.trades";
 import { action as apiOfferAction } from "../../app/routes/api.trades.$id";
 import { createOffer } from "../../app/features/trades/offers.server";
+import { saveCollectionSettings, setCardCounts } from "../../app/features/collection/collection.server";
 import { OfferInputSchema } from "../../app/features/trades/trades.schema";
 import { action as offerAction } from "../../app/routes/trade";
 import { loader as boardLoader } from "../../app/routes/trades";
@@ -19,6 +20,7 @@ import { loader as offerLoader } from "../../app/routes/trade";
 import { action as wantedCardsAction } from "../../app/routes/wanted-cards";
 import { MAX_WANTED_CARDS, WANTED_CHANGES_PER_MINUTE, listWantedCards } from "../../app/features/notifications/want-list.server";
 import { sql } from "drizzle-orm";
+import { rowsOf } from "../../app/db/sql.server";
 import { createSessionCookie } from "../support/chat-factories";
 import { catalogueCards, createUser } from "../support/factories";
 import { createTestDatabase, type TestDatabase } from "../support/test-db";
@@ -130,6 +132,36 @@ describe("POST /api/trades/:id", () => {
     const none = await outcome(() => apiOfferAction(args<typeof apiOfferAction>(request({}), { id: offer.id })));
     expect(none.status).toBe(400);
     expect(none.body).toMatchObject({ code: "bad_request" });
+  });
+});
+
+describe("交渉する with a card from the owner's collection (何でも可)", () => {
+  it("a card outside the owner's spare list is refused as {error, code} (API) and in the page's refusal shape, and opens no room; one from it lands in the room", async () => {
+    const [spare, keptOnly, wanted] = await catalogueCards(database.db, "◆◆", 3);
+    const owner = await createUser(database.db);
+    const partner = await createUser(database.db);
+    await setCardCounts(database.db, owner.id, [
+      { cardId: spare.id, count: 2 },
+      { cardId: keptOnly.id, count: 1 },
+    ]);
+    await saveCollectionSettings(database.db, owner.id, { showProgress: false, useForTrades: true, keepCount: 1 });
+    const offer = await createOffer(database.db, owner.id, OfferInputSchema.parse({ give: [], giveAny: true, want: [{ cardId: wanted.id, count: 1 }], comment: "" }));
+    const cookie = await createSessionCookie(database.db, partner.id, SECRET);
+
+    const api = await outcome(() =>
+      apiOfferAction(args<typeof apiOfferAction>(post(`/api/trades/${offer.id}`, cookie, JSON.stringify({ action: "respond", cardId: keptOnly.id }), "application/json"), { id: offer.id })),
+    );
+    expect(api.status).toBe(400);
+    expect(api.body).toEqual({ error: "出品者のコレクションで余っているカードではありません。出品者のリストから選んでください", code: "card_not_owner_spare" });
+    const form = (cardId: string) => new URLSearchParams({ intent: "respond", card: cardId }).toString();
+    const page = await outcome(() => offerAction(args<typeof offerAction>(post(`/trades/${offer.id}`, cookie, form(keptOnly.id), "application/x-www-form-urlencoded"), { id: offer.id })));
+    expect(page.status).toBe(400);
+    expect(page.body).toMatchObject({ code: "card_not_owner_spare", intent: "respond" });
+    const [rooms] = await rowsOf<{ n: number }>(database.db, sql`select count(*)::int as n from chat_rooms where offer_id = ${offer.id}::uuid`);
+    expect(rooms.n).toBe(0);
+
+    const chosen = await outcome(() => offerAction(args<typeof offerAction>(post(`/trades/${offer.id}`, cookie, form(spare.id), "application/x-www-form-urlencoded"), { id: offer.id })));
+    expect(chosen.status).toBe(302);
   });
 });
 

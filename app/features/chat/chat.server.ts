@@ -4,6 +4,11 @@ import { isUniqueViolation, rowsOf, type Queryable } from "../../db/sql.server";
 import { cards, chatMessages, chatReadCursors, chatRooms, profiles, tradeOfferCards, tradeOffers } from "../../db/schema/index";
 import { cardTradeability } from "../trades/trade-rules.server";
 import { completeTradeFromChat, startNegotiationFromChat } from "../trades/negotiation.server";
+import { openChatRoomForOffer } from "../trades/offers.server";
+import { isOfferId } from "../trades/offer-views.server";
+import { cardFaceOf, cardIndex } from "../cards/card-index.server";
+import type { CardListItem } from "../cards/types";
+import { anyCardChoices } from "../collection/trade-sides.server";
 import { publishChange } from "../../lib/change-bus.server";
 import type { ChatMessage, RoomState, TradeProgress } from "./protocol";
 import { blockUser, isBlockedEitherWay, unblockUser } from "../blocks/blocks.server";
@@ -345,11 +350,66 @@ async function applyTradeStepInTransaction(db: Db, input: { roomId: string; user
 export type ChooseCardResult = { message: ChatMessage; recipientId: string };
 
 /**
+ * Whether `cardId` may be named for the 何でも可 side of offer `offerId`: a card of a rarity the
+ * offer's named side holds (a trade is one rarity for the same rarity), tradeable now, and — when
+ * the owner shares their collection for trades — one of the owner's real choices (their spare
+ * cards when the offer gives 何でも可, their wanted cards when it wants 何でも可; an owner whose list
+ * holds none of those rarities leaves any card open, as before). docs/decisions/045.
+ */
+export async function checkAnyCardChoice(db: Db, offerId: string, cardId: string): Promise<{ id: string }> {
+  const [offer] = await db
+    .select({ ownerId: tradeOffers.ownerId, giveAny: tradeOffers.giveAny, wantAny: tradeOffers.wantAny })
+    .from(tradeOffers)
+    .where(eq(tradeOffers.id, offerId));
+  if (!offer || !(offer.giveAny || offer.wantAny)) throw new ChatError("step_not_allowed");
+  const namedSide = offer.wantAny ? "give" : "want";
+  const named = await db
+    .select({ rarity: cards.rarity })
+    .from(tradeOfferCards)
+    .innerJoin(cards, eq(cards.id, tradeOfferCards.cardId))
+    .where(and(eq(tradeOfferCards.offerId, offerId), eq(tradeOfferCards.side, namedSide)));
+  const [card] = await db.select({ id: cards.id, rarity: cards.rarity }).from(cards).where(eq(cards.id, cardId));
+  if (!card) throw new ChatError("card_not_found");
+  if (!named.some((n) => n.rarity === card.rarity)) throw new ChatError("card_wrong_rarity");
+  // Read outside any transaction: the rules are a cached read on `db` (PGlite has one connection).
+  const state = (await cardTradeability(db, [card.id])).get(card.id);
+  if (!state?.tradeable) throw new ChatError("card_not_tradeable");
+  const choices = await anyCardChoices(db, await cardIndex(db), offer.ownerId, { ...offer, rarities: named.map((n) => n.rarity) });
+  if (choices.shared && choices.cards.length > 0 && !choices.cards.some((c) => c.id === card.id)) {
+    throw new ChatError(offer.giveAny ? "card_not_owner_spare" : "card_not_owner_wanted");
+  }
+  return card;
+}
+
+/** At most this many of the owner's cards are offered as buttons in the room (the search finds the rest). */
+export const ROOM_ANY_CHOICES_SHOWN = 60;
+
+/**
+ * The owner's real cards for the offer's 何でも可 side, as the room's partner may still name one
+ * (not yet agreed): null when the reader is the owner, the offer has no 何でも可 side, or the owner
+ * shares no list for it (then any card of the rarity, as before). docs/decisions/045.
+ */
+export async function roomAnyChoices(
+  db: Db,
+  view: { role: "owner" | "partner"; offer: { id: string; ownerId: string; giveAny: boolean; wantAny: boolean }; progress: TradeProgress },
+): Promise<CardListItem[] | null> {
+  if (view.role !== "partner" || !(view.offer.giveAny || view.offer.wantAny) || view.progress.agreed || view.progress.completed) return null;
+  const named = await db
+    .select({ rarity: cards.rarity })
+    .from(tradeOfferCards)
+    .innerJoin(cards, eq(cards.id, tradeOfferCards.cardId))
+    .where(and(eq(tradeOfferCards.offerId, view.offer.id), eq(tradeOfferCards.side, view.offer.wantAny ? "give" : "want")));
+  const choices = await anyCardChoices(db, await cardIndex(db), view.offer.ownerId, { ...view.offer, rarities: named.map((n) => n.rarity) });
+  if (!choices.shared || choices.cards.length === 0) return null;
+  return choices.cards.slice(0, ROOM_ANY_CHOICES_SHOWN).map(cardFaceOf);
+}
+
+/**
  * The partner names the card of the offer's 何でも可 side: the card they give when the offer wants
- * 何でも可, the card they receive when it gives 何でも可. Any card the trade rules allow now, of a
- * rarity the offer's named side holds (a trade is one rarity for the same rarity). Named before
- * both agree; naming another card takes back an agreement already pressed, so nobody is held to a
- * card they did not see. Posted as a system message and notified like a step.
+ * 何でも可, the card they receive when it gives 何でも可 (checkAnyCardChoice says which cards may
+ * be named). Named before both agree; naming another card takes back an agreement already
+ * pressed, so nobody is held to a card they did not see. Posted as a system message and notified
+ * like a step.
  */
 export async function chooseAnyCard(db: Db, input: { roomId: string; userId: string; cardId: string }): Promise<ChooseCardResult> {
   const checked = await requireRoomMember(db, input.roomId, input.userId);
@@ -357,23 +417,7 @@ export async function chooseAnyCard(db: Db, input: { roomId: string; userId: str
   const ownerId = checked.ownerId;
   if (await hasLeft(db, ownerId)) throw new ChatError("partner_left");
   if (await isBlockedEitherWay(db, input.userId, ownerId)) throw new ChatError("blocked");
-  const [offer] = await db
-    .select({ giveAny: tradeOffers.giveAny, wantAny: tradeOffers.wantAny })
-    .from(tradeOffers)
-    .where(eq(tradeOffers.id, checked.offerId));
-  if (!offer || !(offer.giveAny || offer.wantAny)) throw new ChatError("step_not_allowed");
-  const namedSide = offer.wantAny ? "give" : "want";
-  const named = await db
-    .select({ rarity: cards.rarity })
-    .from(tradeOfferCards)
-    .innerJoin(cards, eq(cards.id, tradeOfferCards.cardId))
-    .where(and(eq(tradeOfferCards.offerId, checked.offerId), eq(tradeOfferCards.side, namedSide)));
-  const [card] = await db.select({ id: cards.id, rarity: cards.rarity }).from(cards).where(eq(cards.id, input.cardId));
-  if (!card) throw new ChatError("card_not_found");
-  if (!named.some((n) => n.rarity === card.rarity)) throw new ChatError("card_wrong_rarity");
-  // Read before the transaction: the rules are a cached read on `db` (PGlite has one connection).
-  const state = (await cardTradeability(db, [card.id])).get(card.id);
-  if (!state?.tradeable) throw new ChatError("card_not_tradeable");
+  const card = await checkAnyCardChoice(db, checked.offerId, input.cardId);
   return db.transaction(async (tx) => {
     const [room] = await tx.select().from(chatRooms).where(eq(chatRooms.id, checked.id)).for("update");
     const p = progressOf(room);
@@ -383,6 +427,24 @@ export async function chooseAnyCard(db: Db, input: { roomId: string; userId: str
     await notices().tradeStep(tx, { roomId: room.id, actorId: input.userId, recipientId: ownerId, step: "card_chosen" });
     return { message, recipientId: ownerId };
   });
+}
+
+/**
+ * 交渉する with the card already chosen on the offer page (a 何でも可 offer whose owner shares their
+ * collection): the choice is checked first, so a refused card opens no room; then the board's one
+ * 交渉する opens (or reopens) the room, and the card is named there as chooseAnyCard names it — the
+ * room's system line and both players' offer panels show it. A room already past 条件合意 keeps
+ * the card it agreed on.
+ */
+export async function respondWithAnyCard(db: Db, input: { offerId: string; userId: string; cardId: string }): Promise<{ roomId: string; created: boolean; message: ChatMessage | null }> {
+  if (!isOfferId(input.offerId)) throw new ChatError("not_found");
+  await checkAnyCardChoice(db, input.offerId, input.cardId);
+  const opened = await openChatRoomForOffer(db, { offerId: input.offerId, userId: input.userId });
+  const [room] = await db.select().from(chatRooms).where(eq(chatRooms.id, opened.roomId));
+  const p = progressOf(room);
+  if (room.chosenCardId === input.cardId || p.agreed || p.completed || p.cancelled) return { ...opened, message: null };
+  const { message } = await chooseAnyCard(db, { roomId: opened.roomId, userId: input.userId, cardId: input.cardId });
+  return { ...opened, message };
 }
 
 /**

@@ -25,6 +25,10 @@ export const CHAT_ERRORS = {
   card_not_found: [404, "errorCardNotFound"],
   card_wrong_rarity: [400, "errorCardWrongRarity"],
   card_not_tradeable: [409, "errorCardNotTradeable"],
+  // The owner shares their collection for trades: the card must be one of their real choices
+  // (spare when the offer gives 何でも可, wanted when it wants 何でも可; docs/decisions/045).
+  card_not_owner_spare: [400, "errorCardNotOwnerSpare"],
+  card_not_owner_wanted: [400, "errorCardNotOwnerWanted"],
   suspended: [403, "errorSuspended"],
   unauthorized: [401, "errorLoginRequired"],
   invalid: [400, "errorUnknown"],

@@ -177,6 +177,15 @@ export async function ownedCounts(db: Queryable, userId: string): Promise<Map<st
 }
 
 /**
+ * The player's counts as a plain object for the offer form's warning (docs/decisions/045), or null
+ * when they keep no collection (no row at all): a player without one sees nothing new.
+ */
+export async function ownedCountsIfKept(db: Queryable, userId: string): Promise<Record<string, number> | null> {
+  const owned = await ownedCounts(db, userId);
+  return owned.size > 0 ? Object.fromEntries(owned) : null;
+}
+
+/**
  * 図鑑の埋まり具合: owned/total per set, and per pack and rarity of `setCode` (docs/decisions/040).
  * The catalogue's side (which prints each set and pack lists) is the in-memory card index, the
  * same one the grid reads, so a grid and its % agree; the player's side is the ids they own.

@@ -12,9 +12,9 @@ import { rarityTradeCosts } from "../cards/cards.server";
 import { sendMessage } from "../chat/chat.server";
 import { MAX_CARDS_PER_SIDE } from "../trades/rules";
 import { closeOffer, createOffer, deleteOffer, openChatRoomWithPartner } from "../trades/offers.server";
-import { cardTradeability } from "../trades/trade-rules.server";
 import { answersRarely, responseRecords, type ResponseRecord } from "../users/response-record.server";
-import { getCollectionSettings, ownedCounts, type CollectionSettings } from "../collection/collection.server";
+import { getCollectionSettings, type CollectionSettings } from "../collection/collection.server";
+import { tradeSides, type TradeCard } from "../collection/trade-sides.server";
 import { CollectionError } from "../collection/errors";
 import { collectionMessages } from "../collection/messages";
 import type { CardListItem } from "../cards/types";
@@ -60,59 +60,19 @@ export type TradeCandidate = {
 export type CandidatesEmptyReason = "not_opted_in" | "no_spare" | "no_wants" | "none";
 export type CandidatesResult = { candidates: TradeCandidate[]; emptyReason: CandidatesEmptyReason | null; settings: CollectionSettings };
 
-type TradeCard = { id: string; rarity: string; sets: string[] };
-
-function setsOf(index: CardIndex, card: IndexedCard): string[] {
-  return [...new Set(card.packIds.flatMap((id) => index.packs.get(id)?.setCode ?? []))];
-}
-
 /**
- * My side: my spare cards (above my keep count) and the cards I want (missing from my chosen
- * sets, on my ほしいカード list, or both), each in a rarity I trade and tradeable now; only
- * rarities present on both sides can ever pair.
+ * My side: my spare cards and my wants as the collection defines them (tradeSides: in rarities I
+ * trade, tradeable now); only rarities present on both sides can ever pair.
  */
 async function mySide(db: Db, userId: string, settings: CollectionSettings, index: CardIndex, now: Date, wanting: readonly string[] | null) {
-  const [owned, wantedRows] = await Promise.all([
-    ownedCounts(db, userId),
-    wanting ? Promise.resolve(wanting.map((card_id) => ({ card_id })))
-    : settings.wantMode === "missing" ? Promise.resolve([])
-    : rowsOf<{ card_id: string }>(db, sql`select card_id from wanted_cards where user_id = ${userId}`),
-  ]);
-  // `wanting` (a deck's missing cards) stands for what I want, in place of my settings' choice.
-  const missingMode = !wanting && settings.wantMode !== "wants";
-  // The trade rules as they stand at this moment (docs/decisions/018): a card a rule closed
-  // leaves every pair at once.
-  const asked = new Set([...owned.keys(), ...wantedRows.map((r) => r.card_id), ...(missingMode ? index.cards.map((c) => c.id) : [])]);
-  const states = await cardTradeability(db, [...asked], now);
-  const rarities = settings.tradeRarities ? new Set(settings.tradeRarities) : null;
-  const trades = (card: IndexedCard) => (!rarities || rarities.has(displayRarity(card.rarity))) && states.get(card.id)?.tradeable === true;
-  const asTradeCard = (card: IndexedCard): TradeCard => ({ id: card.id, rarity: displayRarity(card.rarity), sets: setsOf(index, card) });
-  const spare: TradeCard[] = [];
-  for (const [cardId, count] of owned) {
-    const card = index.byId.get(cardId);
-    if (card && card.packIds.length && count > settings.keepCount && trades(card)) spare.push(asTradeCard(card));
-  }
-  const wants = new Map<string, TradeCard>();
-  if (missingMode) {
-    const sets = settings.wantSets ? new Set(settings.wantSets) : null;
-    for (const card of index.cards) {
-      if (owned.has(card.id) || !trades(card)) continue;
-      if (sets && !setsOf(index, card).some((code) => sets.has(code))) continue;
-      wants.set(card.id, asTradeCard(card));
-    }
-  }
-  for (const row of wantedRows) {
-    const card = index.byId.get(row.card_id);
-    // A card I have spare is one I give, not one I want more of.
-    if (card && card.packIds.length && trades(card) && (owned.get(card.id) ?? 0) <= settings.keepCount) wants.set(card.id, asTradeCard(card));
-  }
+  const { spare, wants } = await tradeSides(db, userId, settings, index, now, wanting);
   const spareRarities = new Set(spare.map((c) => c.rarity));
-  const wantRarities = new Set([...wants.values()].map((c) => c.rarity));
+  const wantRarities = new Set(wants.map((c) => c.rarity));
   return {
     spare: spare.filter((c) => wantRarities.has(c.rarity)),
-    wants: [...wants.values()].filter((c) => spareRarities.has(c.rarity)),
+    wants: wants.filter((c) => spareRarities.has(c.rarity)),
     hadSpare: spare.length > 0,
-    hadWants: wants.size > 0,
+    hadWants: wants.length > 0,
   };
 }
 

@@ -62,3 +62,13 @@ export function pairsByRarity(give: readonly PairingCard[], want: readonly Pairi
 export function hasSameRarityPair(give: readonly PairingCard[], want: readonly PairingCard[]): boolean {
   return pairsByRarity(give, want).length > 0;
 }
+
+/**
+ * The given cards the poster's collection holds fewer copies of than the offer gives
+ * (docs/decisions/045): a warning on the form and the offer page, never a refusal — a collection
+ * may lag behind the game. `owned` is null for a player who keeps no collection: nothing to say.
+ */
+export function givesBeyondCollection<C extends { cardId: string; count: number }>(give: readonly C[], owned: Readonly<Record<string, number>> | null): C[] {
+  if (!owned) return [];
+  return give.filter((card) => (owned[card.cardId] ?? 0) < card.count);
+}

@@ -36,7 +36,7 @@ const card = (cardId: string, name: string, nameEn: string, side: "give" | "want
   number: 1,
 });
 
-function render(state: Partial<RoomState>, locale: Locale = "ja", offer: Partial<ChatRoomProps["offer"]> = {}, role: ChatRoomProps["role"] = "partner") {
+function render(state: Partial<RoomState>, locale: Locale = "ja", offer: Partial<ChatRoomProps["offer"]> = {}, role: ChatRoomProps["role"] = "partner", anyChoices: ChatRoomProps["anyChoices"] = null) {
   const props: ChatRoomProps = {
     roomId: "room-1",
     role,
@@ -46,6 +46,7 @@ function render(state: Partial<RoomState>, locale: Locale = "ja", offer: Partial
     initialMessages: [],
     initialState: { roomId: "room-1", progress: progress(false), offerStatus: "open", blockerIds: [], friendIds: null, ruleClosedCards: [], chosenCard: null, ...state },
     lastSeq: 0,
+    anyChoices,
   };
   return renderToStaticMarkup(
     <LocaleContext.Provider value={locale}>
@@ -133,5 +134,16 @@ describe("a 何でも可 room", () => {
     expect(partner).toContain("あなたが選んだカード");
     expect(partner).toContain("選び直す");
     expect(agree(partner)).toEqual({ label: "条件合意", enabled: true });
+  });
+
+  it("offers the owner's real cards as one-tap choices when the owner shares a collection, the search staying for the rest", () => {
+    const { cardId: id, side: _side, count: _count, ...face } = card("A1-096", "ゼニガメ", "Squirtle", "want");
+    const html = render({}, "ja", anyOffer, "partner", [{ id, ...face }]);
+    const listed = /data-testid="any-card-owner-choices">(.*?)<\/ul>/.exec(html)?.[1] ?? "";
+    expect(listed.replace(/<[^>]+>/g, "")).toBe("ゼニガメ ◆◆ A1 001");
+    expect(html).toContain("出品者のコレクションにあるカードから選べます:");
+    expect(html).toContain("◆◆のカードを検索");
+    // Without a shared list, only the search.
+    expect(render({}, "ja", anyOffer)).not.toContain("any-card-owner-choices");
   });
 });

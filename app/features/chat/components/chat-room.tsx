@@ -13,6 +13,7 @@ import { MessageList } from "./message-list";
 import { AnyCardChooser } from "./any-card-chooser";
 import { RoomOfferCards, roomOfferLine, type RoomOfferCard } from "./room-offer-cards";
 import { FriendId, StepButton } from "./room-parts";
+import type { CardListItem } from "../../cards/types";
 
 export type ChatRoomProps = {
   roomId: string;
@@ -30,6 +31,8 @@ export type ChatRoomProps = {
   };
   /** Shinedust per rarity each player pays for the trade (shown with the offer's cards). */
   tradeCosts?: Record<string, number>;
+  /** The owner's real cards for the 何でも可 side (docs/decisions/045), for the partner; null: any card of the rarity. */
+  anyChoices?: CardListItem[] | null;
   initialMessages: ChatMessage[];
   initialState: RoomState;
   lastSeq: number;
@@ -74,7 +77,7 @@ export function ChatRoom(props: ChatRoomProps) {
   const namedRarities = [...new Set(props.offer.cards.filter((c) => c.side !== anySide).map((c) => c.rarity))];
   const canChoose = anySide !== null && props.role === "partner" && !p.agreed && !stepsClosed;
   const anyChooser = canChoose ? (
-    <AnyCardChooser rarities={namedRarities} chosen={chosen !== null} onChoose={room.chooseCard} />
+    <AnyCardChooser rarities={namedRarities} chosen={chosen !== null} onChoose={room.chooseCard} choices={props.anyChoices} />
   ) : needsCard && props.role === "owner" && !stepsClosed ? (
     <p className="mt-1 text-xs text-slate-600" data-testid="any-card-wait">
       {t("anyChooseHintOwner", { name: partnerName })}

@@ -51,3 +51,23 @@ describe("the offer form's trade cost", () => {
     expect(render("ja", {})).not.toContain("data-trade-cost");
   });
 });
+
+describe("the offer form against the poster's collection", () => {
+  const renderOwned = (locale: Locale, ownedCounts: Record<string, number> | null) => {
+    const Page = () => createElement(OfferForm, { mode: "new", initialGive: give, initialWant: want, rules, now: "2026-11-28T00:00:00.000Z", ownedCounts });
+    const Stub = createRoutesStub([{ path: "/trades/new", Component: Page }]);
+    return renderToStaticMarkup(createElement(LocaleContext.Provider, { value: locale }, createElement(Stub, { initialEntries: ["/trades/new"] })));
+  };
+  const warnings = (html: string) => [...html.matchAll(/data-testid="give-not-owned">([^<]+)</g)].map((m) => m[1]);
+
+  it("warns on each 譲 card the collection holds fewer of than offered, and never on 求 cards", () => {
+    // A1-053 ×1 owned once: fine; B1a-017 ×2 owned once: short; ヒトカゲ (求) not owned: nothing.
+    expect(warnings(renderOwned("ja", { "A1-053": 1, "B1a-017": 1 }))).toEqual(["コレクションでは1枚しか持っていません"]);
+    expect(warnings(renderOwned("ja", { "A1-033": 3 }))).toEqual(["コレクションでは持っていないカードです", "コレクションでは持っていないカードです"]);
+    expect(warnings(renderOwned("en", { "A1-033": 3 }))).toEqual(["You do not own this card in your collection", "You do not own this card in your collection"]);
+  });
+
+  it("says nothing to a player without a collection", () => {
+    expect(warnings(renderOwned("ja", null))).toEqual([]);
+  });
+});

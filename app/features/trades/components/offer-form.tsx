@@ -14,7 +14,7 @@ import { tradesMessages } from "../messages";
 import { cardTradeabilityAt, type TradeRules } from "../trade-rules";
 import { tradeRulesMessages } from "../trade-rules-messages";
 import { tokyoShortDateTime } from "../../../lib/tokyo-time";
-import { COMMENT_MAX_LENGTH, MAX_CARDS_PER_SIDE, MAX_COPIES, MIN_COPIES, pairsByRarity } from "../rules";
+import { COMMENT_MAX_LENGTH, MAX_CARDS_PER_SIDE, MAX_COPIES, MIN_COPIES, givesBeyondCollection, pairsByRarity } from "../rules";
 
 /** A card chosen for one side; its set and number tell apart the prints that share a name and rarity. */
 export type ChosenCard = { cardId: string; name: string; nameEn?: string; rarity: string; count: number; setCode?: string | null; number?: number | null };
@@ -33,15 +33,19 @@ function ChosenList({
   cards,
   onCount,
   onRemove,
+  ownedCounts = null,
 }: {
   side: Side;
   cards: ChosenCard[];
   onCount: (cardId: string, count: number) => void;
   onRemove: (cardId: string) => void;
+  /** The poster's collection (null: none): a given card it holds fewer of is warned about, never refused. */
+  ownedCounts?: Readonly<Record<string, number>> | null;
 }) {
   const t = useT(tradesMessages);
   const locale = useLocale();
   if (!cards.length) return <p className="text-sm text-slate-600">{t("noCardsChosen")}</p>;
+  const short = new Set(givesBeyondCollection(cards, ownedCounts).map((c) => c.cardId));
   return (
     <ul className="space-y-2">
       {cards.map((card) => {
@@ -79,6 +83,11 @@ function ChosenList({
             >
               ×
             </button>
+            {short.has(card.cardId) ? (
+              <p className="w-full text-xs font-medium text-amber-800" data-testid="give-not-owned">
+                {(ownedCounts?.[card.cardId] ?? 0) === 0 ? t("notInCollection") : t("notInCollectionCount", { owned: ownedCounts?.[card.cardId] ?? 0 })}
+              </p>
+            ) : null}
           </li>
         );
       })}
@@ -106,6 +115,7 @@ export function OfferForm({
   rules,
   now,
   tradeCosts = {},
+  ownedCounts = null,
 }: {
   initialGive?: ChosenCard[];
   initialWant?: ChosenCard[];
@@ -122,6 +132,8 @@ export function OfferForm({
   now: string;
   /** Shinedust per rarity each side pays (cards.server.ts rarityTradeCosts), shown under the pairs. */
   tradeCosts?: Record<string, number>;
+  /** The poster's counts when they keep a collection (null: none): 譲 cards it lacks are warned about. */
+  ownedCounts?: Readonly<Record<string, number>> | null;
 }) {
   const tRules = useT(tradeRulesMessages);
   const t = useT(tradesMessages);
@@ -220,6 +232,7 @@ export function OfferForm({
           <ChosenList
             side="give"
             cards={giveAny ? [] : give}
+            ownedCounts={ownedCounts}
             onCount={(id, count) => setGive((l) => l.map((c) => (c.cardId === id ? { ...c, count } : c)))}
             onRemove={(id) => setGive((l) => l.filter((c) => c.cardId !== id))}
           />
