@@ -77,8 +77,9 @@ async function prepare(target: BenchTarget): Promise<string[]> {
                  now() - make_interval(mins => i % 1400), now() - make_interval(mins => i % 1400) + interval '24 hours'
           from generate_series(1, ${LIVE}) i`,
     );
-    // Live posters (and those who post below) keep COLLECTION_CARDS prints each (every third one spare), used for trades,
-    // wanting what they miss; the reader owns 2 of the first 300 prints and wants the rest.
+    // Live posters (and those who post below) keep COLLECTION_CARDS prints each (every third one
+    // spare), used for trades, wanting what they miss; the reader owns 2 of the first 300 prints
+    // and wants the rest.
     await db.execute(
       sql`insert into collection_settings (user_id, use_for_trades, want_mode)
           select 'bf_' || i, true, 'missing' from generate_series(${OVERDUE + 1}::int, ${OVERDUE + LIVE + POSTINGS}::int) i
