@@ -22,23 +22,27 @@ export type TradeCandidatesPage = CandidatesResult & {
 };
 
 /**
+ * The cards a public deck still needs from me (my collection against its list; all of its cards
+ * when I keep none), or null when no public deck has that slug or id.
+ */
+export async function deckWanting(db: Db, userId: string, slug: string): Promise<{ slug: string; name: string; missing: number; cards: string[] } | null> {
+  const deck = await getDeck(db, slug);
+  if (!deck) return null;
+  const state = await deckAgainstCollection(db, userId, deck);
+  if (!state) return { slug: deck.slug, name: deck.name, missing: deck.cards.reduce((n, c) => n + c.count, 0), cards: deck.cards.map((c) => c.cardId) };
+  return { slug: deck.slug, name: deck.name, missing: state.missing, cards: state.cards.filter((c) => c.missing > 0).map((c) => c.cardId) };
+}
+
+/**
  * /collection/trades: my トレード候補 (docs/decisions/041), or those for one public deck's missing
- * cards (`deck`), with one player first (`with`, a friend-board post's link).
+ * cards (`deck`), with one player first (`with`, a friend-board post's link), under the same wants.
  */
 export async function tradeCandidatesPage(db: Db, userId: string, input: { with?: string; deck?: string }): Promise<TradeCandidatesPage> {
-  const focusing = input.with ? tradeCandidateWith(db, userId, input.with) : undefined;
-  if (input.deck) {
-    const deck = await getDeck(db, input.deck);
-    if (deck) {
-      const state = await deckAgainstCollection(db, userId, deck);
-      // No collection yet: every card of the deck is missing (the finder then says to opt in).
-      const missing = state ? state.cards.filter((c) => c.missing > 0).map((c) => c.cardId) : deck.cards.map((c) => c.cardId);
-      const [found, focus] = await Promise.all([listTradeCandidatesWanting(db, userId, missing), focusing]);
-      return { ...found, limit: CANDIDATE_LIMIT, focus, deck: { slug: deck.slug, name: deck.name, missing: state?.missing ?? deck.cards.reduce((n, c) => n + c.count, 0) } };
-    }
-    const [found, focus] = await Promise.all([listTradeCandidates(db, userId), focusing]);
-    return { ...found, limit: CANDIDATE_LIMIT, focus, deck: null };
-  }
-  const [found, focus] = await Promise.all([listTradeCandidates(db, userId), focusing]);
-  return { ...found, limit: CANDIDATE_LIMIT, focus };
+  const deck = input.deck ? await deckWanting(db, userId, input.deck) : undefined;
+  const wanting = deck ? deck.cards : null;
+  const [found, focus] = await Promise.all([
+    wanting ? listTradeCandidatesWanting(db, userId, wanting) : listTradeCandidates(db, userId),
+    input.with ? tradeCandidateWith(db, userId, input.with, wanting) : undefined,
+  ]);
+  return { ...found, limit: CANDIDATE_LIMIT, focus, ...(deck === undefined ? {} : { deck: deck && { slug: deck.slug, name: deck.name, missing: deck.missing } }) };
 }

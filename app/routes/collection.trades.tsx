@@ -6,7 +6,7 @@ import { CandidatesPageQuerySchema, ProposalFormSchema } from "../features/colle
 import { CollectionError } from "../features/collection/errors";
 import { collectionMessages } from "../features/collection/messages";
 import { proposeTrade } from "../features/trade-candidates/trade-candidates.server";
-import { tradeCandidatesPage } from "../pages/trade-candidates-page.server";
+import { deckWanting, tradeCandidatesPage } from "../pages/trade-candidates-page.server";
 import type { CandidatePair, TradeCandidate } from "../features/trade-candidates/trade-candidates.server";
 import { ResponseRecordLine } from "../features/users/components/response-record";
 import { useShownName } from "../features/users/components/shown-name";
@@ -40,12 +40,16 @@ export async function action({ request, context }: Route.ActionArgs) {
   const viewer = await requireViewer(request, context);
   const locale = localeFromRequest(request);
   // Posting an offer needs a friend ID: the profile first, then back here.
-  if (!viewer.friendId) return redirect(`/profile?need=friendId&redirectTo=${encodeURIComponent("/collection/trades")}`);
+  if (!viewer.friendId) {
+    const url = new URL(request.url);
+    return redirect(`/profile?need=friendId&redirectTo=${encodeURIComponent(url.pathname + url.search)}`);
+  }
   const form = await readFormData(request);
   const parsed = ProposalFormSchema.safeParse({
     partnerId: form.get("partnerId") ?? "",
     pairs: form.getAll("pair").map(String),
     only: form.get("only") ? String(form.get("only")) : undefined,
+    deck: form.get("deck") ? String(form.get("deck")) : undefined,
   });
   if (!parsed.success) return formError(new CollectionError("invalid"), locale);
   const chosen = parsed.data.only ? [parsed.data.only] : parsed.data.pairs;
@@ -54,7 +58,10 @@ export async function action({ request, context }: Route.ActionArgs) {
       const [give, get] = value.split("|");
       return { give, get };
     });
-    const { roomId } = await proposeTrade(context.db, viewer.id, parsed.data.partnerId, pairs, locale);
+    // Pairs found for a deck's missing cards are checked against those cards again.
+    const deck = parsed.data.deck ? await deckWanting(context.db, viewer.id, parsed.data.deck) : null;
+    if (parsed.data.deck && !deck) throw new CollectionError("pair_not_available");
+    const { roomId } = await proposeTrade(context.db, viewer.id, parsed.data.partnerId, pairs, locale, { wanting: deck?.cards });
     return redirect(`/chat/${roomId}`);
   } catch (error) {
     return formError(error, locale, { partnerId: parsed.data.partnerId });
@@ -105,7 +112,7 @@ export default function CollectionTrades({ loaderData, actionData }: Route.Compo
         </p>
       ) : null}
       {focus ? (
-        <CandidateCard candidate={focus} now={loaderData.now} refusal={refusedFor === focus.userId ? refusal?.message : undefined} />
+        <CandidateCard candidate={focus} now={loaderData.now} refusal={refusedFor === focus.userId ? refusal?.message : undefined} deckSlug={deck?.slug} />
       ) : focus === null && (!emptyReason || emptyReason === "none") ? (
         <p className="rounded-lg border border-slate-200 bg-white p-4 text-sm" data-testid="candidate-with-none">
           {t("candidateWithNone")}
@@ -142,7 +149,7 @@ export default function CollectionTrades({ loaderData, actionData }: Route.Compo
           <ol className="space-y-4">
             {candidates.map((candidate) => (
               <li key={candidate.userId}>
-                <CandidateCard candidate={candidate} now={loaderData.now} refusal={refusedFor === candidate.userId ? refusal?.message : undefined} />
+                <CandidateCard candidate={candidate} now={loaderData.now} refusal={refusedFor === candidate.userId ? refusal?.message : undefined} deckSlug={deck?.slug} />
               </li>
             ))}
           </ol>
@@ -152,7 +159,7 @@ export default function CollectionTrades({ loaderData, actionData }: Route.Compo
   );
 }
 
-function CandidateCard({ candidate, now, refusal }: { candidate: TradeCandidate; now: string; refusal?: string }) {
+function CandidateCard({ candidate, now, refusal, deckSlug }: { candidate: TradeCandidate; now: string; refusal?: string; deckSlug?: string }) {
   const t = useT(collectionMessages);
   const locale = useLocale();
   const shownName = useShownName();
@@ -172,6 +179,7 @@ function CandidateCard({ candidate, now, refusal }: { candidate: TradeCandidate;
       {candidate.answersRarely ? <p className="text-sm text-amber-800">{t("candidateRecordRare")}</p> : null}
       <Form method="post" className="mt-2">
         <input type="hidden" name="partnerId" value={candidate.userId} />
+        {deckSlug ? <input type="hidden" name="deck" value={deckSlug} /> : null}
         <p aria-hidden="true" className="text-xs font-bold text-slate-700">
           {t("pairYouGive")} ⇄ {t("pairYouGet")}
         </p>

@@ -280,14 +280,18 @@ export default function TradePage({ loaderData, actionData }: Route.ComponentPro
         <section aria-label={t("respond")} className="space-y-4">
           {offer.status === "open" && !loaderData.ruleClosed ? (
             loaderData.anyChoice?.shared ? (
-              <AnyCardChoice
-                offerId={offer.id}
-                ownerName={ownerName(offer.ownerName)}
-                side={loaderData.anyChoice.side}
-                cards={loaderData.anyChoice.cards}
-                total={loaderData.anyChoice.total}
-                signedIn={signedIn}
-              />
+              <>
+                <AnyCardChoice
+                  offerId={offer.id}
+                  ownerName={ownerName(offer.ownerName)}
+                  side={loaderData.anyChoice.side}
+                  cards={loaderData.anyChoice.cards}
+                  total={loaderData.anyChoice.total}
+                  signedIn={signedIn}
+                />
+                {/* More cards than the page lists: the room's search finds the rest. */}
+                {signedIn && loaderData.anyChoice.total > loaderData.anyChoice.cards.length ? <RespondButton offerId={offer.id} signedIn={signedIn} /> : null}
+              </>
             ) : (
               <>
                 {loaderData.anyChoice ? (

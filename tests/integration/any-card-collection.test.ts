@@ -127,6 +127,12 @@ describe("何でも可 and the owner's collection", () => {
     // Pressing it again with the same card reopens the room and posts nothing new.
     const again = await respondWithAnyCard(db, { offerId, userId: partner.id, cardId: d2[7].id });
     expect(again).toMatchObject({ roomId, created: false, message: null });
+    // Two presses at once by another player open one room and name the card once.
+    const other = await createUser(db);
+    const both = await Promise.all([1, 2].map(() => respondWithAnyCard(db, { offerId, userId: other.id, cardId: d2[7].id })));
+    expect(new Set(both.map((b) => b.roomId)).size).toBe(1);
+    const [named] = await rowsOf<{ n: number }>(db, sql`select count(*)::int as n from chat_messages where room_id = ${both[0].roomId} and body = 'card_chosen'`);
+    expect(named.n).toBe(1);
     // An owner whose list holds none of the rarities leaves any card open, and the page says why.
     const { id: d3Offer } = await createOffer(db, poster.id, input({ giveAny: true, want: [d3[2]] }));
     expect((await readOfferPage(db, d3Offer, partner.id, "ja", {})).anyChoice).toEqual({ shared: false, reason: "none_listed" });

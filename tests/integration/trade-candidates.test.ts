@@ -31,7 +31,7 @@ beforeAll(async () => {
   db = database.db;
   await seedCatalogue(db);
   pool = await catalogueCards(db, "◆", 25, { onlyPack: "mewtwo" });
-  tripletPool = await catalogueCards(db, "◆◆◆", 12, { onlyPack: "mewtwo" });
+  tripletPool = await catalogueCards(db, "◆◆◆", 14, { onlyPack: "mewtwo" });
   deckPool = await catalogueCards(db, "◆◆◆", 3, { onlyPack: "charizard" });
   keptPool = await catalogueCards(db, "◆◆", 11, { onlyPack: "mewtwo" });
   closable = await catalogueCards(db, "◆", 2, { onlyPack: "pikachu" });
@@ -303,6 +303,25 @@ describe("trade candidates: a second tap", () => {
     const again = await proposeTrade(db, me.id, them.id, [{ give: x.id, get: y.id }], "ja");
     expect(again.offerId).not.toBe(first.offerId);
   });
+
+  it("while one proposal is being made elsewhere (another instance), the same one is refused, and may be sent once it is done", async () => {
+    const [x, y] = tripletCardsFor(2);
+    const me = await player({ counts: { [x.id]: 2 }, wanted: [y.id] });
+    const them = await player({ counts: { [y.id]: 2 }, wanted: [x.id] });
+    const pairs = [{ give: x.id, get: y.id }];
+    // The other instance's count of this proposal, as its take leaves it while it runs.
+    const [{ action }] = await rowsOf<{ action: string }>(
+      db,
+      sql`select 'trade-proposal:' || left(encode(sha256(convert_to(${[them.id, `${x.id}|${y.id}`].join(",")}, 'UTF8')), 'hex'), 24) || '/minute' as action`,
+    );
+    await db.execute(sql`insert into trade_rate_limits (user_id, action, window_start, count) values (${me.id}, ${action}, date_trunc('minute', now()), 1)`);
+    await expect(proposeTrade(db, me.id, them.id, pairs, "ja")).rejects.toMatchObject({ code: "proposal_in_progress" });
+    await db.execute(sql`delete from trade_rate_limits where user_id = ${me.id} and action = ${action}`);
+    const made = await proposeTrade(db, me.id, them.id, pairs, "ja");
+    const [left] = await rowsOf<{ n: number }>(db, sql`select count(*)::int as n from trade_rate_limits where user_id = ${me.id} and action like 'trade-proposal:%'`);
+    expect(left.n).toBe(0);
+    expect(made.roomId).toBeTruthy();
+  });
 });
 
 describe("trade candidates: one player, and a page of players", () => {
@@ -331,6 +350,11 @@ describe("trade candidates: one player, and a page of players", () => {
     const forDeck = await listTradeCandidatesWanting(db, me.id, [y.id]);
     expect(forDeck.candidates.map((c) => [c.userId, pairIds(c)])).toEqual([[them.id, [`${x.id}>${y.id}`]]]);
     expect((await listTradeCandidatesWanting(db, me.id, [])).emptyReason).toBe("no_wants");
+    // A proposal of such a pair is checked under the same wants; under my settings' it is not one.
+    await expect(proposeTrade(db, me.id, them.id, [{ give: x.id, get: y.id }], "ja")).rejects.toMatchObject({ code: "unknown_partner" });
+    const { offerId } = await proposeTrade(db, me.id, them.id, [{ give: x.id, get: y.id }], "ja", { wanting: [y.id] });
+    const offerCards = await rowsOf<{ card_id: string; side: string }>(db, sql`select card_id, side from trade_offer_cards where offer_id = ${offerId} order by side`);
+    expect(offerCards).toEqual([{ card_id: x.id, side: "give" }, { card_id: y.id, side: "want" }]);
   });
 
   it("follows my own change at once, as my list does", async () => {

@@ -432,17 +432,18 @@ export async function chooseAnyCard(db: Db, input: { roomId: string; userId: str
 /**
  * 交渉する with the card already chosen on the offer page (a 何でも可 offer whose owner shares their
  * collection): the choice is checked first, so a refused card opens no room; then the board's one
- * 交渉する opens (or reopens) the room, and the card is named there as chooseAnyCard names it — the
- * room's system line and both players' offer panels show it. A room already past 条件合意 keeps
- * the card it agreed on.
+ * 交渉する opens the room, and the card is named there as chooseAnyCard names it — the room's
+ * system line and both players' offer panels show it. A room that already stood keeps its card
+ * (it is changed in the room, live for both).
  */
 export async function respondWithAnyCard(db: Db, input: { offerId: string; userId: string; cardId: string }): Promise<{ roomId: string; created: boolean; message: ChatMessage | null }> {
   if (!isOfferId(input.offerId)) throw new ChatError("not_found");
   await checkAnyCardChoice(db, input.offerId, input.cardId);
   const opened = await openChatRoomForOffer(db, { offerId: input.offerId, userId: input.userId });
-  const [room] = await db.select().from(chatRooms).where(eq(chatRooms.id, opened.roomId));
-  const p = progressOf(room);
-  if (room.chosenCardId === input.cardId || p.agreed || p.completed || p.cancelled) return { ...opened, message: null };
+  // A room that already stood (an earlier press, a second tap, a room opened without a card) is
+  // where the card is changed: there both players see the change live. Only the press that opened
+  // the room names its card, so two taps name it once.
+  if (!opened.created) return { ...opened, message: null };
   const { message } = await chooseAnyCard(db, { roomId: opened.roomId, userId: input.userId, cardId: input.cardId });
   return { ...opened, message };
 }

@@ -78,4 +78,6 @@ export const ProposalFormSchema = z.object({
   partnerId: z.string().min(1).max(64),
   pairs: z.array(z.string().regex(/^[^|]{1,64}\|[^|]{1,64}$/)).max(50),
   only: z.string().regex(/^[^|]{1,64}\|[^|]{1,64}$/).optional(),
+  /** The deck whose missing cards the page's pairs were found for (/collection/trades?deck=). */
+  deck: z.string().min(1).max(200).optional(),
 });

@@ -14,6 +14,8 @@ export const COLLECTION_ERRORS = {
   not_opted_in: [403, "errorNotOptedIn"],
   unknown_partner: [404, "errorUnknownPartner"],
   pair_not_available: [409, "errorPairNotAvailable"],
+  /** The same proposal is being made on another server instance this minute (a double tap). */
+  proposal_in_progress: [409, "errorProposalInProgress"],
   invalid: [400, "errorInvalid"],
   csv_missing: [400, "errorCsvMissing"],
   csv_too_large: [413, "errorCsvTooLarge"],

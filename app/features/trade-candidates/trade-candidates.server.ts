@@ -1,8 +1,10 @@
+import { createHash } from "node:crypto";
 import { sql } from "drizzle-orm";
 import type { Db } from "../../db/client.server";
 import { offerOpenNow } from "../../db/open-offers";
 import { rowsOf } from "../../db/sql.server";
 import { createCache, scopeOf } from "../../lib/cache.server";
+import { databaseLimit } from "../../lib/rate-limit.server";
 import { changeVersion } from "../../lib/change-bus.server";
 import { translate, type Locale } from "../../lib/i18n";
 import { createWorkPool } from "../../lib/work-pool.server";
@@ -300,12 +302,14 @@ export async function listTradeCandidatesWanting(db: Db, userId: string, wanting
 
 /**
  * One player as my candidate (PAIRS_SHOWN pairs), or null when they are not one now: the page a
- * friend-board post links to, whether or not they rank among my CANDIDATE_LIMIT. One player's
+ * friend-board post links to, whether or not they rank among my CANDIDATE_LIMIT (`wanting`: for
+ * a deck's missing cards, as listTradeCandidatesWanting). One player's
  * rows are a light statement, so this does not wait for the finder pool.
  */
-export async function tradeCandidateWith(db: Db, userId: string, partnerId: string): Promise<TradeCandidate | null> {
+export async function tradeCandidateWith(db: Db, userId: string, partnerId: string, wanting: readonly string[] | null = null): Promise<TradeCandidate | null> {
   if (partnerId === userId) return null;
-  return kept(db, userId, `with:${partnerId}`, async () => (await candidatesFor(db, userId, [partnerId], PAIRS_SHOWN)).candidates[0] ?? null);
+  const cards = wanting ? [...new Set(wanting)].sort() : null;
+  return kept(db, userId, `with:${partnerId}${cards ? `:wanting:${cards.join(",")}` : ""}`, async () => (await candidatesFor(db, userId, [partnerId], PAIRS_SHOWN, cards)).candidates[0] ?? null);
 }
 
 /**
@@ -335,8 +339,34 @@ export type ProposalPair = { give: string; get: string };
  * sends the room's first message naming the pairs, which notifies them through the channels they
  * chose. If the room cannot open, the offer just posted is deleted again.
  */
-export async function proposeTrade(db: Db, userId: string, partnerId: string, pairs: readonly ProposalPair[], locale: Locale): Promise<{ roomId: string; offerId: string }> {
-  return oneProposalAtATime(`${scopeOf(db)}:${userId}`, async () => (await sameProposal(db, userId, partnerId, pairs)) ?? newProposal(db, userId, partnerId, pairs, locale));
+export async function proposeTrade(
+  db: Db,
+  userId: string,
+  partnerId: string,
+  pairs: readonly ProposalPair[],
+  locale: Locale,
+  options: { wanting?: readonly string[] | null } = {},
+): Promise<{ roomId: string; offerId: string }> {
+  const wanting = options.wanting ?? null;
+  return oneProposalAtATime(`${scopeOf(db)}:${userId}`, async () => {
+    const made = await sameProposal(db, userId, partnerId, pairs);
+    if (made) return made;
+    // Two taps landing on two instances at once: while one is being made, the database refuses
+    // the other; once made (or refused), sameProposal answers a repeat, or it may be sent again.
+    const once = proposalOnce(partnerId, pairs);
+    if (!(await once.take(userId, db))) throw new CollectionError("proposal_in_progress");
+    try {
+      return await newProposal(db, userId, partnerId, pairs, locale, wanting);
+    } finally {
+      await db.execute(sql`delete from trade_rate_limits where user_id = ${userId} and action = ${`${once.limit.name}/minute`}`).catch(() => undefined);
+    }
+  });
+}
+
+/** This very proposal (partner and pairs) as a count in the database: one at a time. */
+function proposalOnce(partnerId: string, pairs: readonly ProposalPair[]) {
+  const proposal = [partnerId, ...pairs.map((p) => `${p.give}|${p.get}`).sort()].join(",");
+  return databaseLimit({ name: `trade-proposal:${createHash("sha256").update(proposal).digest("hex").slice(0, 24)}`, max: 1, window: "minute" });
 }
 
 /** A second tap within this long of a proposal with the same partner and pairs opens the first. */
@@ -366,7 +396,8 @@ const proposalsRunning = new Map<string, Promise<unknown>>();
 
 /**
  * One proposal of a player at a time on this instance, so that the second of two taps arriving
- * together finds the first one's offer (sameProposal) instead of racing it.
+ * together finds the first one's offer (sameProposal) instead of racing it; across instances,
+ * proposalOnce refuses the second.
  */
 async function oneProposalAtATime<T>(key: string, run: () => Promise<T>): Promise<T> {
   const before = proposalsRunning.get(key) ?? Promise.resolve();
@@ -379,9 +410,10 @@ async function oneProposalAtATime<T>(key: string, run: () => Promise<T>): Promis
   }
 }
 
-async function newProposal(db: Db, userId: string, partnerId: string, pairs: readonly ProposalPair[], locale: Locale): Promise<{ roomId: string; offerId: string }> {
-  // Never from the kept result: a proposal checks the truth now (one partner, a light statement).
-  const found = await candidatesFor(db, userId, [partnerId], Number.MAX_SAFE_INTEGER);
+async function newProposal(db: Db, userId: string, partnerId: string, pairs: readonly ProposalPair[], locale: Locale, wanting: readonly string[] | null): Promise<{ roomId: string; offerId: string }> {
+  // Never from the kept result: a proposal checks the truth now (one partner, a light statement),
+  // under the wants the page showed (a deck's missing cards, or my settings').
+  const found = await candidatesFor(db, userId, [partnerId], Number.MAX_SAFE_INTEGER, wanting);
   if (found.emptyReason === "not_opted_in") throw new CollectionError("not_opted_in");
   const candidate = found.candidates.find((c) => c.userId === partnerId);
   if (!candidate) throw new CollectionError("unknown_partner");

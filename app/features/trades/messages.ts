@@ -140,7 +140,7 @@ export const tradesMessages = defineMessages({
     anyChoiceNoneListed: "{name}さんのコレクションには、このレアリティで選べるカードがありません。何でも可の側のカードは、交渉ルームで選びます。",
     notInCollection: "コレクションでは持っていないカードです",
     notInCollectionCount: "コレクションでは{owned}枚しか持っていません",
-    notInCollectionPosted: "コレクションでは持っていない（または足りない）カードを譲に入れています。投稿はそのまま受け付けました。コレクションを更新するか、募集を見直してください。",
+    notInCollectionPosted: "コレクションでは持っていない（または足りない）カードが譲に入っています。募集はそのまま公開されています。コレクションを更新するか、募集を見直してください。",
   },
   en: {
     boardTitle: "Trade board",
@@ -277,7 +277,7 @@ export const tradesMessages = defineMessages({
     anyChoiceNoneListed: "{name}’s collection lists no card of this rarity to choose from. The card of the “anything” side is chosen in the room.",
     notInCollection: "You do not own this card in your collection",
     notInCollectionCount: "Your collection has only {owned} of this card",
-    notInCollectionPosted: "You give cards your collection does not have (or not enough of). The offer was posted as it is; update your collection or check the offer.",
+    notInCollectionPosted: "You give cards your collection does not have (or not enough of). The offer stays on the board as it is; update your collection or check the offer.",
   },
 });
 

@@ -69,22 +69,27 @@ export function FriendPostForm({
         error={fieldMessage(refusal, "comment")}
       />
       {sets.length ? (
-        <fieldset aria-describedby={setsError ? "friend-sets-error" : undefined}>
-          <legend className="text-sm font-medium">{t("setsLegend")}</legend>
-          <div className="mt-1 grid gap-x-4 sm:grid-cols-2">
-            {sets.map((set) => (
-              <label key={set.code} className="flex min-h-11 items-center gap-2">
-                <input type="checkbox" name="setCodes" value={set.code} defaultChecked={draft?.setCodes.includes(set.code) ?? false} className="size-5" />
-                {locale === "en" ? set.nameEn : set.nameJa}
-              </label>
-            ))}
-          </div>
-          {setsError ? (
-            <p id="friend-sets-error" role="alert" className="text-sm font-medium text-red-700">
-              {setsError}
-            </p>
-          ) : null}
-        </fieldset>
+        // Closed until wanted (or already chosen): two dozen sets would push the board itself far
+        // down a phone's screen.
+        <details open={Boolean(setsError) || Boolean(draft?.setCodes.length)} className="rounded-lg border border-slate-200 px-3 py-2">
+          <summary className="min-h-11 cursor-pointer content-center text-sm font-medium">{t("setsLegend")}</summary>
+          <fieldset aria-describedby={setsError ? "friend-sets-error" : undefined}>
+            <legend className="sr-only">{t("setsLegend")}</legend>
+            <div className="mt-1 grid grid-cols-2 gap-x-4">
+              {sets.map((set) => (
+                <label key={set.code} className="flex min-h-11 items-center gap-2">
+                  <input type="checkbox" name="setCodes" value={set.code} defaultChecked={draft?.setCodes.includes(set.code) ?? false} className="size-5" />
+                  {locale === "en" ? set.nameEn : set.nameJa}
+                </label>
+              ))}
+            </div>
+            {setsError ? (
+              <p id="friend-sets-error" role="alert" className="text-sm font-medium text-red-700">
+                {setsError}
+              </p>
+            ) : null}
+          </fieldset>
+        </details>
       ) : null}
       <SubmitButton pending={pending} pendingText={t("sending")}>
         {postId ? t("submitEdit") : t("submitPost")}
