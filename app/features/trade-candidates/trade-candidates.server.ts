@@ -245,6 +245,9 @@ export const FINDER_CONCURRENCY = 2;
 type KeptEntry = { version: number; stamp: string; value: Promise<unknown> };
 
 const candidateCache = createCache<KeptEntry>({ name: "trade-candidates", max: CANDIDATE_CACHE_MAX_KEYS, ttlMs: CANDIDATE_CACHE_TTL_MS });
+// The friend board's counts, one per reader and page: kept apart, so browsing the board does not
+// push out the finder's expensive lists.
+const countCache = createCache<KeptEntry>({ name: "trade-candidate-counts", max: CANDIDATE_CACHE_MAX_KEYS, ttlMs: CANDIDATE_CACHE_TTL_MS });
 // Waiting requests are bounded by the requests the server holds; a waiting one costs no connection.
 const finderPool = createWorkPool({ concurrency: FINDER_CONCURRENCY, maxWaiting: Number.POSITIVE_INFINITY });
 
@@ -270,16 +273,16 @@ async function candidateStamp(db: Db, userId: string): Promise<string> {
  * player's own inputs stand and for CANDIDATE_CACHE_TTL_MS at most; else one computation shared
  * by the player's concurrent requests.
  */
-async function kept<T>(db: Db, userId: string, what: string, compute: () => Promise<T>): Promise<T> {
+async function kept<T>(db: Db, userId: string, what: string, compute: () => Promise<T>, cache = candidateCache): Promise<T> {
   const key = `${scopeOf(db)}:${userId}:${what}`;
   // Read before computing: a change made during the computation moves them for the next request.
   const version = changeVersion("board");
   const stamp = await candidateStamp(db, userId);
-  const hit = candidateCache.get(key);
+  const hit = cache.get(key);
   if (hit && hit.version === version && hit.stamp === stamp) return hit.value as Promise<T>;
   const entry: KeptEntry = { version, stamp, value: compute() };
-  candidateCache.set(key, entry);
-  entry.value.catch(() => candidateCache.get(key) === entry && candidateCache.delete(key));
+  cache.set(key, entry);
+  entry.value.catch(() => cache.get(key) === entry && cache.delete(key));
   return entry.value as Promise<T>;
 }
 
@@ -322,12 +325,13 @@ export async function tradeCandidateCounts(db: Db, userId: string, partnerIds: r
   return kept(db, userId, `counts:${others.join(",")}`, async () => {
     const { rows } = await findRows(db, userId, others);
     return new Map(rows.map((row) => [row.user_id, Number(row.pair_count)]));
-  });
+  }, countCache);
 }
 
 /** Tests: forget every kept result, as if each had expired. */
 export function forgetTradeCandidates(): void {
   candidateCache.clear();
+  countCache.clear();
 }
 
 export type ProposalPair = { give: string; get: string };
