@@ -13,12 +13,13 @@
 // PostgreSQL (a fresh database on BENCH_DATABASE_URL / TEST_DATABASE_URL, dropped after) and Redis
 // (BENCH_REDIS_URL / TEST_REDIS_URL) are required; nginx only for the two-instance part. Needs a
 // build (`npx react-router build`). 127.0.0.1 only; every wait is bounded and the run stops by
-// itself (BENCH_BUDGET_MINUTES, default 14, ends the climbing early and still prints the result).
+// itself (BENCH_BUDGET_MINUTES, default 13, ends the climbing early and still prints the result).
 //
 //   BENCH_STEP_SECONDS (20)  BENCH_START_RATE requests/s (20)  BENCH_STEP_FACTOR (1.5)
 //   BENCH_REFINE steps between the last good and first bad rate (2)  BENCH_OFFERS (20000)
 //   BENCH_PLAYERS seeded signed-in players (6000)  BENCH_P99_MS (200)  BENCH_INSTANCES (1,2)
-//   BENCH_WARMUP_SECONDS (15, at half the start rate, not counted)
+//   BENCH_WARMUP_SECONDS (15, at half the start rate, not counted)  BENCH_QUIET_WAIT_SECONDS (10: before
+//   each step, at most this long for other processes to fall under half a core)
 import { fork, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -50,10 +51,14 @@ const OFFERS = Number(process.env.BENCH_OFFERS ?? 20_000);
 const PLAYERS = Math.floor(Number(process.env.BENCH_PLAYERS ?? 6000) / 2) * 2;
 const P99_LIMIT_MS = Number(process.env.BENCH_P99_MS ?? 200);
 const INSTANCE_COUNTS = (process.env.BENCH_INSTANCES ?? "1,2").split(",").map(Number);
-const BUDGET_MS = Number(process.env.BENCH_BUDGET_MINUTES ?? 14) * 60_000;
+const BUDGET_MS = Number(process.env.BENCH_BUDGET_MINUTES ?? 13) * 60_000;
 const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 15);
 const REQUEST_TIMEOUT_MS = 10_000;
 const cpus = availableParallelism();
+/** Other processes above this (% of one core) make a step's latencies say more about the machine than about the site. */
+const BUSY_OTHERS = 50;
+/** How long a step waits for the rest of the machine to fall under BUSY_OTHERS before it starts anyway. */
+const QUIET_WAIT_MS = Number(process.env.BENCH_QUIET_WAIT_SECONDS ?? 10) * 1000;
 const REDIS_URL = process.env.BENCH_REDIS_URL ?? process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
 const SECRET = randomBytes(32).toString("base64url");
 const ADMIN = { email: "bench-capacity-admin@example.com", password: "bench-capacity-admin-pass-41", name: "管理ベンチ" };
@@ -382,8 +387,28 @@ async function watchCpu(admin: pg.Client, database: string, servers: () => numbe
       machine: ((now.busy - machine.busy) / Math.max(1, now.total - machine.total)) * 100,
       /** Everything else on the machine (other work sharing its cores), % of one core. */
       others: 0,
+      seconds,
     };
   };
+}
+
+/**
+ * Waits (at most QUIET_WAIT_MS) until, for two seconds running, processes other than ours take less
+ * than BUSY_OTHERS % of a core: a step started while the machine runs other work measures the machine.
+ */
+async function waitForQuiet(admin: pg.Client, database: string, ours: () => number[]): Promise<number> {
+  const until = Date.now() + QUIET_WAIT_MS;
+  let quiet = 0;
+  let others = 0;
+  while (Date.now() < until) {
+    const watch = await watchCpu(admin, database, ours, () => []);
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const cpu = await watch();
+    others = Math.max(0, cpu.machine * cpus - cpu.server - cpu.postgres);
+    quiet = others < BUSY_OTHERS ? quiet + 1 : 0;
+    if (quiet >= 2) break;
+  }
+  return others;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -399,7 +424,7 @@ type Step = {
   chat: { sent: number; p50: number; p99: number; lost: number; duplicated: number; refused: number; retries: number };
   errors: number;
   failures: [string, number][];
-  cpu: { server: number; postgres: number; load: number; machine: number; others: number };
+  cpu: { server: number; postgres: number; load: number; machine: number; others: number; seconds: number };
   lagMax: number;
   pass: boolean;
 };
@@ -420,6 +445,7 @@ async function runStep(target: Target, rate: number, fixture: Fixture, admin: pg
   const deadline = (ms: number, what: string) => new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`${what}: nothing in ${ms / 1000} s`)), ms).unref());
   try {
     await Promise.race([chat.ready, chat.report.then(() => {}), deadline(180_000, "connecting the sockets")]);
+    await waitForQuiet(admin, database, () => [...target.serverPids(), process.pid, chat.child.pid!]);
     const watch = await watchCpu(admin, database, target.serverPids, () => [process.pid, chat.child.pid!]);
     chat.child.send({ type: "go" });
     const loop = await openLoop(target.url, population.httpRate, seconds, fixture, online, seed, counters);
@@ -451,22 +477,30 @@ function printStep(target: Target, s: Step): void {
   console.log(`  ${"all HTTP".padEnd(22)} ${String(s.all.n).padStart(6)} ${f1(s.all.p50).padStart(8)} ${f1(s.all.p99).padStart(8)} ${String(s.all.errors).padStart(7)}`);
   console.log(`  ${"chat delivery".padEnd(22)} ${String(s.chat.sent).padStart(6)} ${f1(s.chat.p50).padStart(8)} ${f1(s.chat.p99).padStart(8)} ${String(s.chat.lost + s.chat.refused + s.chat.retries + s.chat.duplicated).padStart(7)}  (lost ${s.chat.lost}, duplicated ${s.chat.duplicated}, refused ${s.chat.refused}, ack timeouts ${s.chat.retries})`);
   console.log(`  CPU (% of one core): server ${f0(s.cpu.server)}%, PostgreSQL backends ${f0(s.cpu.postgres)}%, load generator ${f0(s.cpu.load)}%, other processes ${f0(s.cpu.others)}%; machine busy ${f0(s.cpu.machine)}% of its ${cpus} cores; driver lag max ${f1(s.lagMax)} ms`);
+  const answered = s.all.n + s.chat.sent;
+  if (answered) console.log(`  CPU per request (HTTP answer or chat message): server ${f1(perRequest(s, s.cpu.server))} ms, PostgreSQL ${f1(perRequest(s, s.cpu.postgres))} ms`);
+  if (s.cpu.others > BUSY_OTHERS) console.log(`  note: other processes took ${f0(s.cpu.others)}% of a core during this step: the machine was not ours, latencies include waiting for a core`);
   for (const [what, n] of s.failures.slice(0, 5)) console.log(`  error ×${n}: ${what}`);
 }
 
+/** CPU ms per answered request (HTTP answer or chat message) from a step's % of one core. */
+const perRequest = (s: Step, pct: number) => (pct * 10 * s.cpu.seconds) / Math.max(1, s.all.n + s.chat.sent);
+
 function printSummary(label: string, steps: Step[]): Step | undefined {
   console.log(`\n${label}: steps in order`);
-  console.log(`| req/s | players | people | HTTP p50 | HTTP p99 | slowest kind (p99) | chat p99 | errors | server CPU | PG CPU | load CPU | others CPU | machine | |`);
-  console.log(`|---|---|---|---|---|---|---|---|---|---|---|---|---|---|`);
+  console.log(`| req/s | players | people | HTTP p50 | HTTP p99 | slowest kind (p99) | chat p99 | errors | server CPU | PG CPU | server ms/req | PG ms/req | load CPU | others CPU | |`);
+  console.log(`|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|`);
   for (const s of steps) {
     const slowest = [...s.kinds.entries()].filter(([, k]) => k.n > 0).sort((a, b) => b[1].p99 - a[1].p99)[0];
     console.log(
-      `| ${f1(s.rate)} | ${s.players} | ${s.people} | ${f1(s.all.p50)} | ${f1(s.all.p99)} | ${slowest ? `${slowest[0]} ${f0(slowest[1].p99)}` : "–"} | ${f1(s.chat.p99)} | ${s.errors} | ${f0(s.cpu.server)}% | ${f0(s.cpu.postgres)}% | ${f0(s.cpu.load)}% | ${f0(s.cpu.others)}% | ${f0(s.cpu.machine)}% | ${s.pass ? "pass" : "FAIL"} |`,
+      `| ${f1(s.rate)} | ${s.players} | ${s.people} | ${f1(s.all.p50)} | ${f1(s.all.p99)} | ${slowest ? `${slowest[0]} ${f0(slowest[1].p99)}` : "–"} | ${f1(s.chat.p99)} | ${s.errors} | ${f0(s.cpu.server)}% | ${f0(s.cpu.postgres)}% | ${f1(perRequest(s, s.cpu.server))} | ${f1(perRequest(s, s.cpu.postgres))} | ${f0(s.cpu.load)}% | ${f0(s.cpu.others)}% | ${s.pass ? "pass" : "FAIL"} |`,
     );
   }
   const best = steps.filter((s) => s.pass).sort((a, b) => b.rate - a.rate)[0];
   if (best) console.log(`capacity (${label}): ${f1(best.rate)} req/s at p99 < ${P99_LIMIT_MS} ms with no errors = ${f0((best.rate * 60) / PER_PERSON_MINUTE)} people served at peak (${best.players} signed-in players with a socket + ${f0(best.players * VISITORS_PER_PLAYER)} visitors)`);
   else console.log(`capacity (${label}): not reached (even ${f1(steps[0]?.rate ?? START_RATE)} req/s failed)`);
+  const busy = steps.filter((s) => s.cpu.others > BUSY_OTHERS);
+  if (busy.length) console.log(`note: in ${busy.length} of ${steps.length} steps other processes took more than ${BUSY_OTHERS}% of a core (up to ${f0(Math.max(...busy.map((s) => s.cpu.others)))}%): on a machine of our own the capacity is higher; the CPU ms per request is the figure to compare between runs`);
   return best;
 }
 
