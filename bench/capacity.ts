@@ -414,7 +414,8 @@ async function waitForQuiet(admin: pg.Client, database: string, ours: () => numb
 // ---------------------------------------------------------------------------------------------
 // Steps.
 
-type KindStats = { n: number; p50: number; p99: number; errors: number };
+/** `total`: the sum of the answers' latencies (ms). */
+type KindStats = { n: number; p50: number; p99: number; errors: number; total: number };
 type Step = {
   rate: number;
   players: number;
@@ -432,7 +433,7 @@ type Step = {
 const percentile = (sorted: number[], p: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] : NaN);
 const statsOf = (samples: Sample[]): KindStats => {
   const sorted = samples.map((s) => s.ms).sort((a, b) => a - b);
-  return { n: samples.length, p50: percentile(sorted, 50), p99: percentile(sorted, 99), errors: samples.filter((s) => !s.ok).length };
+  return { n: samples.length, p50: percentile(sorted, 50), p99: percentile(sorted, 99), errors: samples.filter((s) => !s.ok).length, total: sorted.reduce((a, b) => a + b, 0) };
 };
 
 type Target = { url: string; label: string; serverPids: () => number[] };
@@ -499,6 +500,18 @@ function printSummary(label: string, steps: Step[]): Step | undefined {
   const best = steps.filter((s) => s.pass).sort((a, b) => b.rate - a.rate)[0];
   if (best) console.log(`capacity (${label}): ${f1(best.rate)} req/s at p99 < ${P99_LIMIT_MS} ms with no errors = ${f0((best.rate * 60) / PER_PERSON_MINUTE)} people served at peak (${best.players} signed-in players with a socket + ${f0(best.players * VISITORS_PER_PLAYER)} visitors)`);
   else console.log(`capacity (${label}): not reached (even ${f1(steps[0]?.rate ?? START_RATE)} req/s failed)`);
+  // Where the time goes: each kind's share of all answer time at the best step (the lowest one when none passed),
+  // and the kinds over the limit at the lowest failing step above it.
+  const shown = best ?? [...steps].sort((a, b) => a.rate - b.rate)[0];
+  if (shown) {
+    const shares = [...shown.kinds.entries()].filter(([, k]) => k.n > 0).sort((a, b) => b[1].total - a[1].total);
+    console.log(`answer time by kind at ${f1(shown.rate)} req/s (share of the sum of latencies, p50): ${shares.slice(0, 8).map(([name, k]) => `${name} ${f0((k.total / shown.all.total) * 100)}% (${f0(k.p50)} ms)`).join(", ")}`);
+  }
+  const firstBad = steps.filter((s) => !s.pass && s.rate > (best?.rate ?? 0)).sort((a, b) => a.rate - b.rate)[0];
+  if (firstBad) {
+    const over = [...firstBad.kinds.entries()].filter(([, k]) => k.p99 >= P99_LIMIT_MS).map(([name, k]) => `${name} ${f0(k.p99)} ms`);
+    console.log(`over ${P99_LIMIT_MS} ms at ${f1(firstBad.rate)} req/s: ${over.length ? over.join(", ") : "no HTTP kind"}${firstBad.chat.p99 >= P99_LIMIT_MS ? `, chat delivery ${f0(firstBad.chat.p99)} ms` : ""}${firstBad.errors ? `; ${firstBad.errors} errors` : ""}`);
+  }
   const busy = steps.filter((s) => s.cpu.others > BUSY_OTHERS);
   if (busy.length) console.log(`note: in ${busy.length} of ${steps.length} steps other processes took more than ${BUSY_OTHERS}% of a core (up to ${f0(Math.max(...busy.map((s) => s.cpu.others)))}%): on a machine of our own the capacity is higher; the CPU ms per request is the figure to compare between runs`);
   return best;
