@@ -73,6 +73,9 @@ export const KINDS: Kind[] = [
   ...PLAYER_WRITES,
 ];
 
+/** The share of analytics hits sent by signed-in players (one per page view, as every visitor's). */
+export const PLAYER_HIT_SHARE = playerPages / (visitorPages * VISITORS_PER_PLAYER + playerPages);
+
 /** HTTP requests and chat messages of one slice per minute. */
 export const SLICE_PER_MINUTE = sum(KINDS) + CHAT_PER_PLAYER_MINUTE;
 /** People in one slice. */

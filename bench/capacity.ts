@@ -38,7 +38,7 @@ import { sessionCookieFor } from "../tests/support/chat-factories";
 import { nginxBinary, startNginx, type RunningNginx } from "../tests/support/nginx";
 import { freePort, startServer, type RunningServer } from "../tests/support/server";
 import { verifyAddressFromMail } from "../tests/support/verified-account";
-import { KINDS, PER_PERSON_MINUTE, SLICE_PER_MINUTE, VISITORS_PER_PLAYER, CHAT_PER_PLAYER_MINUTE, kindPicker, populationAt, skewed, type Kind, type KindName } from "./capacity-mix";
+import { KINDS, PER_PERSON_MINUTE, PLAYER_HIT_SHARE, SLICE_PER_MINUTE, VISITORS_PER_PLAYER, CHAT_PER_PLAYER_MINUTE, kindPicker, populationAt, skewed, type Kind, type KindName } from "./capacity-mix";
 import type { ClientPlan, ClientReport, Participant } from "./chat-clients";
 import { longArticle } from "./fixtures";
 import { createBenchDatabase, signInAs } from "./support";
@@ -201,7 +201,7 @@ function requestFor(kind: Kind, fixture: Fixture, online: number, origin: string
     case "bell count":
       return { method: "GET", path: "/api/notifications/count", headers: { ...json, "content-type": "" }, expect: [200] };
     case "analytics hit": {
-      const signedInHit = r() < 1 / (1 + VISITORS_PER_PLAYER);
+      const signedInHit = r() < PLAYER_HIT_SHARE;
       const page = `/cards/${fixture.cardIds[skewed(fixture.cardIds.length, r())]}`;
       const body = JSON.stringify({ t: "pv", u: page, r: signedInHit ? undefined : "https://www.google.com/", w: 390 });
       return { method: "POST", path: "/api/event", headers: { ...BROWSER, "content-type": "text/plain;charset=UTF-8", origin, ...(signedInHit ? { cookie: player.cookie } : {}) }, body, expect: [204] };
