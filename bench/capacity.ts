@@ -20,6 +20,7 @@
 //   BENCH_PLAYERS seeded signed-in players (6000)  BENCH_P99_MS (200)  BENCH_INSTANCES (1,2)
 //   BENCH_WARMUP_SECONDS (15, at half the start rate, not counted)  BENCH_QUIET_WAIT_SECONDS (10: before
 //   each step, at most this long for other processes to fall under half a core)
+//   BENCH_CALIBRATE_SECONDS (2 per kind, after the one-instance ladder: CPU per request kind; 0 skips it)
 import { fork, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -32,6 +33,7 @@ import { createClient } from "redis";
 import { migrateDatabase, openDatabase, type Db } from "../app/db/client.server";
 import { chatRooms, profiles, sessions, tradeOffers, users } from "../app/db/schema/index";
 import { seedCatalogue } from "../app/features/cards/catalogue.server";
+import { offersClosedByRules } from "../app/features/trades/trade-rules.server";
 import { rowsOf } from "../app/db/sql.server";
 import { seedTradeOffers } from "../scripts/seed-trades";
 import { sessionCookieFor } from "../tests/support/chat-factories";
@@ -52,6 +54,7 @@ const PLAYERS = Math.floor(Number(process.env.BENCH_PLAYERS ?? 6000) / 2) * 2;
 const P99_LIMIT_MS = Number(process.env.BENCH_P99_MS ?? 200);
 const INSTANCE_COUNTS = (process.env.BENCH_INSTANCES ?? "1,2").split(",").map(Number);
 const BUDGET_MS = Number(process.env.BENCH_BUDGET_MINUTES ?? 13) * 60_000;
+const CALIBRATE_SECONDS = Number(process.env.BENCH_CALIBRATE_SECONDS ?? 2);
 const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 15);
 const REQUEST_TIMEOUT_MS = 10_000;
 const cpus = availableParallelism();
@@ -115,7 +118,7 @@ async function seedData(databaseUrl: string): Promise<Omit<Fixture, "articles" |
     const cardIds = (await rowsOf<{ id: string }>(db, sql`select id from cards order by id`)).map((r) => r.id);
     const offerRows = await rowsOf<{ id: string; side: string; card_id: string; count: number }>(
       db,
-      sql`select o.id, c.side, c.card_id, c.count from (select id, bumped_at from trade_offers where status = 'open' order by bumped_at desc limit 2000) o
+      sql`select o.id, c.side, c.card_id, c.count from (select id, bumped_at from trade_offers where status = 'open' and expires_at > now() order by bumped_at desc limit 2000) o
           join trade_offer_cards c on c.offer_id = o.id order by o.bumped_at desc`,
     );
     const byId = new Map<string, Fixture["offers"][number]>();
@@ -124,9 +127,12 @@ async function seedData(databaseUrl: string): Promise<Omit<Fixture, "articles" |
       byId.set(r.id, offer);
       (r.side === "give" ? offer.give : offer.want).push({ cardId: r.card_id, count: Number(r.count) });
     }
-    const offers = [...byId.values()].filter((o) => o.give.length && o.want.length);
+    // Only offers whose cards the trade rules let through: the offer page shows 交渉する only on
+    // those, and posting a copy of one is a valid post.
+    const closed = await offersClosedByRules(db, [...byId.values()]);
+    const offers = [...byId.values()].filter((o) => o.give.length && o.want.length && !closed.has(o.id));
     const tradeable = [...new Set(offers.flatMap((o) => [...o.give, ...o.want].map((c) => c.cardId)))];
-    console.log(`seeded ${cardIds.length} cards, ${seeded.offers} offers by ${seeded.users} users, ${players.length} signed-in players in ${players.length / 2} open rooms in ${((Date.now() - t) / 1000).toFixed(0)} s`);
+    console.log(`seeded ${cardIds.length} cards, ${seeded.offers} offers by ${seeded.users} users (${offers.length} of the newest 2,000 open to 交渉する), ${players.length} signed-in players in ${players.length / 2} open rooms in ${((Date.now() - t) / 1000).toFixed(0)} s`);
     return { players, cardIds, offers, tradeable };
   } finally {
     await database.close();
@@ -518,6 +524,43 @@ function printSummary(label: string, steps: Step[]): Step | undefined {
 }
 
 /**
+ * CPU per request kind, one request at a time (BENCH_CALIBRATE_SECONDS, default 2, per kind, at
+ * least 20 requests): server ticks and this database's backend ticks over the answers. CPU time is
+ * what a busy machine changes least (waiting for a core is not in it), so this table, weighted by
+ * the mix, says which kinds spend the capacity even when the latencies say more about the machine.
+ * Signed-out pages are drawn as in the mix, so some come from the page cache.
+ */
+async function calibrate(target: Target, fixture: Fixture, admin: pg.Client, database: string, counters: { posts: number }): Promise<void> {
+  const url = new URL(target.url);
+  const r = prng(4242);
+  const online = Math.min(fixture.players.length, 200);
+  const rows: { kind: Kind; server: number; postgres: number; n: number }[] = [];
+  for (const kind of KINDS) {
+    const watch = await watchCpu(admin, database, target.serverPids, () => []);
+    const until = performance.now() + CALIBRATE_SECONDS * 1000;
+    let n = 0;
+    while (n < 20 || performance.now() < until) {
+      const request = requestFor(kind, fixture, online, target.url, r, counters);
+      const [status, detail] = await new Promise<[number, string]>((resolve) => send(url, request, (answer, body) => resolve([answer, body])));
+      if (!request.expect.includes(status)) throw new Error(`calibrating ${kind.name}: ${request.method} ${request.path} answered ${status} ${detail}`);
+      n++;
+    }
+    const cpu = await watch();
+    rows.push({ kind, n, server: (cpu.server * 10 * cpu.seconds) / n, postgres: (cpu.postgres * 10 * cpu.seconds) / n });
+  }
+  const total = KINDS.reduce((a, k) => a + k.perMinute, 0);
+  const mixServer = rows.reduce((a, row) => a + row.kind.perMinute * row.server, 0);
+  const mixPg = rows.reduce((a, row) => a + row.kind.perMinute * row.postgres, 0);
+  console.log(`\n[${target.label}] CPU per request kind, one request at a time (${CALIBRATE_SECONDS} s a kind), and each kind's share of the mix's CPU`);
+  console.log(`| kind | share of requests | answers | server ms/req | PG ms/req | share of server CPU | share of PG CPU |`);
+  console.log(`|---|---|---|---|---|---|---|`);
+  for (const row of [...rows].sort((a, b) => b.kind.perMinute * b.server - a.kind.perMinute * a.server)) {
+    console.log(`| ${row.kind.name} | ${f1((row.kind.perMinute / total) * 100)}% | ${row.n} | ${f1(row.server)} | ${f1(row.postgres)} | ${f0(((row.kind.perMinute * row.server) / mixServer) * 100)}% | ${f0(((row.kind.perMinute * row.postgres) / mixPg) * 100)}% |`);
+  }
+  console.log(`mix average per HTTP request: server ${f1(mixServer / total)} ms, PostgreSQL ${f1(mixPg / total)} ms (chat messages not included)`);
+}
+
+/**
  * Raises the rate by STEP_FACTOR until a step fails, then runs REFINE steps between the last good
  * rate and the first bad one (geometric middles); a first step that fails is retried lower.
  */
@@ -601,9 +644,11 @@ try {
       servers.push(server);
       console.log(`\none instance: server mode ${server.mode}, ${server.url}`);
       fixture ??= { ...seeded, ...(await seedContent(server, seeded.cardIds)) };
-      const steps = await ladder({ url: server.url, label: "one instance", serverPids: () => [server.process.pid!] }, fixture, admin, databaseName, START_RATE, counters);
+      const target = { url: server.url, label: "one instance", serverPids: () => [server.process.pid!] };
+      const steps = await ladder(target, fixture, admin, databaseName, START_RATE, counters);
       const best = printSummary("one instance", steps);
       oneInstanceCapacity = best?.rate;
+      if (CALIBRATE_SECONDS > 0) await calibrate(target, fixture, admin, databaseName, counters);
       results.push({ label: "one instance", best });
     } else {
       // Both instances take SITE_URL as nginx's address: the origin browsers (and the bench) send.
