@@ -14,6 +14,7 @@ import {
   notifyExpiringOffers,
 } from "../../app/features/notifications/notifications.server";
 import { addWantedCard, listWantedCards, removeWantedCard } from "../../app/features/notifications/want-list.server";
+import { setCardCounts } from "../../app/features/collection/collection.server";
 import { readNotificationsPage } from "../../app/features/notifications/notifications-page.server";
 import { listRoomsForUser } from "../../app/features/chat/room-views.server";
 import { createOffer, openChatRoomForOffer } from "../../app/features/trades/offers.server";
@@ -264,6 +265,30 @@ describe("notifications: event rules", () => {
     expect((await inbox(player.id)).filter((n) => n.kind === "want")).toEqual([]);
     const { id: offerId } = await createOffer(db, poster.id, offerInput(pair[2].id, pair[1].id));
     expect((await inbox(player.id)).filter((n) => n.kind === "want").map((n) => [n.href, n.cardName])).toEqual([[`/trades/${offerId}`, pair[2].name]]);
+  });
+
+  it("a want the collection has met sends no alert and says so on the list; lowering the count again (元に戻す) brings it back", async () => {
+    const player = await createUser(db);
+    const [card, other_, second] = [pair[2], pair[1], pair[3]];
+    await addWantedCard(db, player.id, card.id);
+    // The deck case: one copy owned already, a second one wanted.
+    await setCardCounts(db, player.id, [{ cardId: second.id, count: 1 }]);
+    await addWantedCard(db, player.id, second.id);
+    const alerts = async () => (await inbox(player.id)).filter((n) => n.kind === "want").length;
+    const offerGiving = async (cardId: string) => createOffer(db, (await createUser(db)).id, offerInput(cardId, other_.id));
+
+    await offerGiving(second.id);
+    expect(await alerts()).toBe(1);
+    await setCardCounts(db, player.id, [{ cardId: card.id, count: 1 }, { cardId: second.id, count: 2 }]);
+    expect((await listWantedCards(db, player.id)).map((c) => [c.cardId, c.met]).sort()).toEqual([[card.id, true], [second.id, true]].sort());
+    await offerGiving(card.id);
+    await offerGiving(second.id);
+    expect(await alerts()).toBe(1);
+    // The tap taken back: the want stands again, nothing was deleted.
+    await setCardCounts(db, player.id, [{ cardId: card.id, count: 0 }]);
+    expect((await listWantedCards(db, player.id)).find((c) => c.cardId === card.id)?.met).toBe(false);
+    await offerGiving(card.id);
+    expect(await alerts()).toBe(2);
   });
 
   it("/notifications reads its page, rooms and want list in one round trip, as the separate reads answer them", async () => {

@@ -18,6 +18,7 @@ let db: TestDatabase["db"];
 type Card = { id: string; name: string; rarity: string };
 let pool: Card[]; // ◆ cards only in the mewtwo pack: each test takes its own
 let closable: Card[]; // ◆ cards only in the pikachu pack, which one test closes by a rule
+let metPool: Card[]; // ◆◆◆◆ cards only in the mewtwo pack, for the met-want test
 let deckPool: Card[]; // ◆◆◆ cards only in the charizard pack, for the deck test (before the pack closes)
 let tripletPool: Card[]; // ◆◆◆ cards only in the mewtwo pack, for the second-tap and page tests
 let keptPool: Card[]; // ◆◆ cards only in the mewtwo pack, for the kept-result tests
@@ -33,6 +34,7 @@ beforeAll(async () => {
   pool = await catalogueCards(db, "◆", 25, { onlyPack: "mewtwo" });
   tripletPool = await catalogueCards(db, "◆◆◆", 14, { onlyPack: "mewtwo" });
   deckPool = await catalogueCards(db, "◆◆◆", 3, { onlyPack: "charizard" });
+  metPool = await catalogueCards(db, "◆◆◆◆", 2, { onlyPack: "mewtwo" });
   keptPool = await catalogueCards(db, "◆◆", 11, { onlyPack: "mewtwo" });
   closable = await catalogueCards(db, "◆", 2, { onlyPack: "pikachu" });
   [closableLater] = await catalogueCards(db, "◆◆", 1, { onlyPack: "charizard" });
@@ -131,6 +133,17 @@ describe("trade candidates: spare and wants", () => {
     const me = await player({ counts: { [x.id]: 2 }, wanted: [y.id] });
     // They keep none, so their one x is spare: x on their list does not make them want mine.
     const them = await player({ counts: { [y.id]: 2, [x.id]: 1 }, wanted: [x.id], settings: { keepCount: 0 } });
+    expect(await candidateOf(me.id, them.id)).toBeUndefined();
+    await theyChange(() => setCardCounts(db, them.id, [{ cardId: x.id, count: 0 }]));
+    expect(pairIds(await candidateOf(me.id, them.id))).toEqual([`${x.id}>${y.id}`]);
+  });
+
+  it("a ほしいカード want their collection has since met is not a want; lowered again, it is", async () => {
+    const [x, y] = metPool;
+    const me = await player({ counts: { [x.id]: 2 }, wanted: [y.id] });
+    const them = await player({ counts: { [y.id]: 2 }, wanted: [x.id] });
+    expect(pairIds(await candidateOf(me.id, them.id))).toEqual([`${x.id}>${y.id}`]);
+    await theyChange(() => setCardCounts(db, them.id, [{ cardId: x.id, count: 1 }]));
     expect(await candidateOf(me.id, them.id)).toBeUndefined();
     await theyChange(() => setCardCounts(db, them.id, [{ cardId: x.id, count: 0 }]));
     expect(pairIds(await candidateOf(me.id, them.id))).toEqual([`${x.id}>${y.id}`]);

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { check, index, integer, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { check, index, integer, pgTable, primaryKey, smallint, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { cards } from "./cards";
 import { chatRooms } from "./chat";
 import { tradeOffers } from "./trades";
@@ -59,6 +59,10 @@ export const wantedCards = pgTable(
       .notNull()
       .references(() => cards.id, { onDelete: "cascade" }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    // The copies the player's collection held when they wanted the card: once it holds more, the
+    // want is met (a card I now own leaves my wants) without deleting the row, so 元に戻す on the
+    // collection brings the want back. Decision 046.
+    ownedWhenWanted: smallint("owned_when_wanted").notNull().default(0),
   },
   (t) => [primaryKey({ columns: [t.userId, t.cardId] }), index("wanted_cards_card_idx").on(t.cardId)],
 );

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import type { Db } from "../../db/client.server";
+import { wantStillOpen } from "../../db/open-wants";
 import { rowsOf } from "../../db/sql.server";
 import { displayRarity } from "../../lib/rarity";
 import { compareCards, type CardIndex, type IndexedCard } from "../cards/card-index.server";
@@ -29,7 +30,7 @@ export async function tradeSides(db: Db, userId: string, settings: CollectionSet
       ? Promise.resolve(wanting.map((card_id) => ({ card_id })))
       : settings.wantMode === "missing"
         ? Promise.resolve([])
-        : rowsOf<{ card_id: string }>(db, sql`select card_id from wanted_cards where user_id = ${userId}`),
+        : rowsOf<{ card_id: string }>(db, sql`select card_id from wanted_cards wc where wc.user_id = ${userId} and ${wantStillOpen("wc")}`),
   ]);
   // The trade rules as they stand at this moment (docs/decisions/018): a card a rule closed
   // leaves both sides at once.

@@ -1,5 +1,6 @@
 import { sql, type SQL } from "drizzle-orm";
 import { offerOpenNow } from "../../db/open-offers";
+import { wantStillOpen } from "../../db/open-wants";
 import type { Db } from "../../db/client.server";
 import { rowsOf, type Queryable } from "../../db/sql.server";
 import { defineDeliveryKind, wakeDeliveryWorkers } from "../outbox/outbox.server";
@@ -140,7 +141,8 @@ export async function notifyTradeStep(db: Queryable, s: { roomId: string; actorI
 /**
  * A new offer was posted: the owners of open offers it matches (`matchedOwners`, found by マッチ's
  * rules in features/trades/matches.server.ts: a same-rarity 1:1 trade, card for card or 何でも可)
- * and the players whose ほしいカード list holds a card it gives. Once per offer and player.
+ * and the players whose ほしいカード list holds a card it gives (a want their collection has since
+ * met is quiet: docs/decisions/046). Once per offer and player.
  */
 export async function notifyNewOffer(db: Queryable, o: { offerId: string; ownerId: string; matchedOwners: readonly string[] }): Promise<void> {
   if (o.matchedOwners.length) {
@@ -162,6 +164,7 @@ export async function notifyNewOffer(db: Queryable, o: { offerId: string; ownerI
         from trade_offer_cards give
         join wanted_cards wc on wc.card_id = give.card_id
         where give.offer_id = ${o.offerId} and give.side = 'give'
+          and ${wantStillOpen("wc")}
           and ${allowed(sql`wc.user_id`, o.ownerId)}
         order by wc.user_id, wc.created_at
         on conflict do nothing

@@ -1,5 +1,6 @@
 import { sql, type SQL } from "drizzle-orm";
 import type { Db } from "../../db/client.server";
+import { wantMet } from "../../db/open-wants";
 import { rowsOf, type Queryable } from "../../db/sql.server";
 import { databaseLimit } from "../../lib/rate-limit.server";
 import { cardTradeability } from "../trades/trade-rules.server";
@@ -52,7 +53,14 @@ async function insertWantedCards(tx: Queryable, userId: string, cardIds: readonl
   const added = cardIds.filter((id) => !already.includes(id));
   if (!added.length) return { added, already };
   if (Number(row?.n ?? 0) + added.length > MAX_WANTED_CARDS) throw new NotificationError("too_many_wanted", { max: MAX_WANTED_CARDS });
-  await tx.execute(sql`insert into wanted_cards (user_id, card_id) values ${sql.join(added.map((id) => sql`(${userId}, ${id})`), sql`, `)} on conflict do nothing`);
+  // What the collection holds now: the want is met once it holds more (docs/decisions/046).
+  await tx.execute(
+    sql`insert into wanted_cards (user_id, card_id, owned_when_wanted)
+        select ${userId}, w.card_id, coalesce(cc.count, 0)
+        from unnest(array[${sql.join(added.map((id) => sql`${id}`), sql`, `)}]::text[]) as w(card_id)
+        left join collection_cards cc on cc.user_id = ${userId} and cc.card_id = w.card_id
+        on conflict do nothing`,
+  );
   return { added, already };
 }
 
@@ -92,20 +100,29 @@ export async function wantedAmong(db: Queryable, userId: string, cardIds: readon
 }
 
 /** A card on the ほしい list; its set and number tell apart the prints that share a name and rarity. */
-export type WantedCard = { cardId: string; name: string; nameEn: string; rarity: string; setCode: string | null; number: number | null };
+export type WantedCard = {
+  cardId: string;
+  name: string;
+  nameEn: string;
+  rarity: string;
+  setCode: string | null;
+  number: number | null;
+  /** The collection now holds more copies than when it was wanted: no alerts for it (decision 046). */
+  met: boolean;
+};
 
 export async function listWantedCards(db: Queryable, userId: string): Promise<WantedCard[]> {
   return wantedCardsOf(await rowsOf<WantedCardRow>(db, wantedCardsQuery(userId)));
 }
 
-export type WantedCardRow = { card_id: string; name: string; name_en: string; rarity: string; set_code: string | null; number: number | null };
+export type WantedCardRow = { card_id: string; name: string; name_en: string; rarity: string; set_code: string | null; number: number | null; met: boolean };
 
 /** listWantedCards' query (WantedCardRow; readTogether can run it with others), newest first. */
 export function wantedCardsQuery(userId: string): SQL {
-  return sql`select w.card_id, c.name, c.name_en, c.rarity, c.set_code, c.number from wanted_cards w join cards c on c.id = w.card_id
+  return sql`select w.card_id, c.name, c.name_en, c.rarity, c.set_code, c.number, ${wantMet("w")} as met from wanted_cards w join cards c on c.id = w.card_id
         where w.user_id = ${userId} order by w.created_at desc, w.card_id`;
 }
 
 export function wantedCardsOf(rows: readonly WantedCardRow[]): WantedCard[] {
-  return rows.map((r) => ({ cardId: r.card_id, name: r.name, nameEn: r.name_en, rarity: r.rarity, setCode: r.set_code, number: r.number }));
+  return rows.map((r) => ({ cardId: r.card_id, name: r.name, nameEn: r.name_en, rarity: r.rarity, setCode: r.set_code, number: r.number, met: Boolean(r.met) }));
 }

@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { sql } from "drizzle-orm";
 import type { Db } from "../../db/client.server";
 import { offerOpenNow } from "../../db/open-offers";
+import { wantStillOpen } from "../../db/open-wants";
 import { rowsOf } from "../../db/sql.server";
 import { createCache, scopeOf } from "../../lib/cache.server";
 import { databaseLimit } from "../../lib/rate-limit.server";
@@ -120,7 +121,7 @@ async function findCandidateRows(db: Db, userId: string, spare: TradeCard[], wan
           from givers g join players pl on pl.user_id = g.user_id cross join my_spare sp
           where (pl.trade_rarities is null or sp.rarity = any(pl.trade_rarities))
             and ((pl.want_mode in ('wants', 'both')
-                  and exists (select 1 from wanted_cards wc where wc.user_id = pl.user_id and wc.card_id = sp.card_id)
+                  and exists (select 1 from wanted_cards wc where wc.user_id = pl.user_id and wc.card_id = sp.card_id and ${wantStillOpen("wc")})
                   -- A card they have spare is one they give, not one they want (as on my side).
                   and not exists (select 1 from collection_cards theirs
                                   where theirs.user_id = pl.user_id and theirs.card_id = sp.card_id and theirs.count > pl.keep_count))

@@ -5,9 +5,12 @@ import { displayRarity } from "../../../lib/rarity";
 import { notificationsMessages } from "../messages";
 import { WantButton } from "./want-button";
 
-export type WantListItem = { cardId: string; name: string; nameEn: string; rarity: string; setCode?: string | null; number?: number | null };
+export type WantListItem = { cardId: string; name: string; nameEn: string; rarity: string; setCode?: string | null; number?: number | null; met?: boolean };
 
-/** The player's ほしいカード, each with its card page and a way off the list. */
+/**
+ * The player's ほしいカード, each with its card page and a way off the list; a want the collection
+ * has since met says so (it sends no alerts until the count goes back down).
+ */
 export function WantList({ cards }: { cards: WantListItem[] }) {
   const t = useT(notificationsMessages);
   const locale = useLocale();
@@ -31,6 +34,11 @@ export function WantList({ cards }: { cards: WantListItem[] }) {
                   {/* The space keeps the accessible name "ゼニガメ ◆ A1 053", not "ゼニガメ ◆A1 053". */}
                   {print ? <>{" "}<span className="text-xs font-normal text-slate-600">{print}</span></> : null}
                 </Link>
+                {card.met ? (
+                  <span className="ml-auto shrink-0 rounded-full bg-emerald-50 px-2 py-0.5 text-xs font-bold text-emerald-800" data-testid="want-met">
+                    {t("wantMet")}
+                  </span>
+                ) : null}
                 <WantButton
                   cardId={card.cardId}
                   wanted
