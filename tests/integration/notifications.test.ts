@@ -13,7 +13,7 @@ import {
   notifyChatMessage,
   notifyExpiringOffers,
 } from "../../app/features/notifications/notifications.server";
-import { addWantedCard, listWantedCards, removeWantedCard } from "../../app/features/notifications/want-list.server";
+import { addWantedCard, addWantedCards, listWantedCards, removeWantedCard } from "../../app/features/notifications/want-list.server";
 import { setCardCounts } from "../../app/features/collection/collection.server";
 import { readNotificationsPage } from "../../app/features/notifications/notifications-page.server";
 import { listRoomsForUser } from "../../app/features/chat/room-views.server";
@@ -289,6 +289,12 @@ describe("notifications: event rules", () => {
     expect((await listWantedCards(db, player.id)).find((c) => c.cardId === card.id)?.met).toBe(false);
     await offerGiving(card.id);
     expect(await alerts()).toBe(2);
+    // A met want added again (a deck needing one more copy) is wanted again from today's count.
+    expect(await addWantedCards(db, player.id, [second.id])).toMatchObject({ added: [second.id], already: [] });
+    expect((await listWantedCards(db, player.id)).find((c) => c.cardId === second.id)?.met).toBe(false);
+    await offerGiving(second.id);
+    expect(await alerts()).toBe(3);
+    expect(await addWantedCards(db, player.id, [second.id])).toMatchObject({ added: [], already: [second.id] });
   });
 
   it("/notifications reads its page, rooms and want list in one round trip, as the separate reads answer them", async () => {

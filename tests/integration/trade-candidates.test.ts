@@ -329,6 +329,9 @@ describe("trade candidates: a second tap", () => {
     );
     await db.execute(sql`insert into trade_rate_limits (user_id, action, window_start, count) values (${me.id}, ${action}, date_trunc('minute', now()), 1)`);
     await expect(proposeTrade(db, me.id, them.id, pairs, "ja")).rejects.toMatchObject({ code: "proposal_in_progress" });
+    // Counted in the minute before, still being made across the minute's turn: refused too.
+    await db.execute(sql`update trade_rate_limits set window_start = date_trunc('minute', now()) - interval '1 minute' where user_id = ${me.id} and action = ${action}`);
+    await expect(proposeTrade(db, me.id, them.id, pairs, "ja")).rejects.toMatchObject({ code: "proposal_in_progress" });
     await db.execute(sql`delete from trade_rate_limits where user_id = ${me.id} and action = ${action}`);
     const made = await proposeTrade(db, me.id, them.id, pairs, "ja");
     const [left] = await rowsOf<{ n: number }>(db, sql`select count(*)::int as n from trade_rate_limits where user_id = ${me.id} and action like 'trade-proposal:%'`);

@@ -49,9 +49,18 @@ async function insertWantedCards(tx: Queryable, userId: string, cardIds: readonl
   // The user's row lock serialises their adds, so two at once cannot both be the 101st.
   await tx.execute(sql`select 1 from profiles where user_id = ${userId} for update`);
   const [row] = await rowsOf<{ n: number | string }>(tx, sql`select count(*) as n from wanted_cards where user_id = ${userId}`);
-  const already = await wantedAmong(tx, userId, cardIds);
-  const added = cardIds.filter((id) => !already.includes(id));
-  if (!added.length) return { added, already };
+  const listed = await wantedAmong(tx, userId, cardIds);
+  // A want on the list that the collection has met is wanted again: it starts from today's count.
+  const renewed = await metAmong(tx, userId, listed);
+  const already = listed.filter((id) => !renewed.includes(id));
+  if (renewed.length) {
+    await tx.execute(
+      sql`update wanted_cards w set owned_when_wanted = coalesce((select cc.count from collection_cards cc where cc.user_id = w.user_id and cc.card_id = w.card_id), 0), created_at = now()
+          where w.user_id = ${userId} and w.card_id in (${sql.join(renewed.map((id) => sql`${id}`), sql`, `)})`,
+    );
+  }
+  const added = cardIds.filter((id) => !listed.includes(id));
+  if (!added.length) return { added: renewed, already };
   if (Number(row?.n ?? 0) + added.length > MAX_WANTED_CARDS) throw new NotificationError("too_many_wanted", { max: MAX_WANTED_CARDS });
   // What the collection holds now: the want is met once it holds more (docs/decisions/046).
   await tx.execute(
@@ -61,7 +70,20 @@ async function insertWantedCards(tx: Queryable, userId: string, cardIds: readonl
         left join collection_cards cc on cc.user_id = ${userId} and cc.card_id = w.card_id
         on conflict do nothing`,
   );
-  return { added, already };
+  return { added: [...renewed, ...added], already };
+}
+
+/** Which of `cardIds` (on the player's list) the collection has met (docs/decisions/046). */
+async function metAmong(db: Queryable, userId: string, cardIds: readonly string[]): Promise<string[]> {
+  if (!cardIds.length) return [];
+  const rows = await rowsOf<{ card_id: string }>(
+    db,
+    sql`select w.card_id from wanted_cards w where w.user_id = ${userId} and w.card_id in (${sql.join(
+      cardIds.map((id) => sql`${id}`),
+      sql`, `,
+    )}) and ${wantMet("w")}`,
+  );
+  return rows.map((r) => r.card_id);
 }
 
 /** Adds and removes a player may make per minute (a press each; a person pressing chips stays well under it). */

@@ -354,16 +354,28 @@ export async function proposeTrade(
 ): Promise<{ roomId: string; offerId: string }> {
   const wanting = options.wanting ?? null;
   return oneProposalAtATime(`${scopeOf(db)}:${userId}`, async () => {
-    const made = await sameProposal(db, userId, partnerId, pairs);
-    if (made) return made;
     // Two taps landing on two instances at once: while one is being made, the database refuses
     // the other; once made (or refused), sameProposal answers a repeat, or it may be sent again.
+    // The count is taken first, so a proposal finished between the check and the take is seen.
     const once = proposalOnce(partnerId, pairs);
-    if (!(await once.take(userId, db))) throw new CollectionError("proposal_in_progress");
+    const action = `${once.limit.name}/minute`;
+    const [{ window }] = await rowsOf<{ window: string }>(db, sql`select date_trunc('minute', now())::text as window`);
+    const taken = await once.take(userId, db);
     try {
-      return await newProposal(db, userId, partnerId, pairs, locale, wanting);
+      // A row of the minute before is one still being made across the minute's turn (rows are
+      // deleted when a proposal ends).
+      const [earlier] = await rowsOf<{ x: number }>(
+        db,
+        sql`select 1 as x from trade_rate_limits where user_id = ${userId} and action = ${action}
+              and window_start = date_trunc('minute', now()) - interval '1 minute' limit 1`,
+      );
+      if (!taken || earlier) throw new CollectionError("proposal_in_progress");
+      return (await sameProposal(db, userId, partnerId, pairs)) ?? (await newProposal(db, userId, partnerId, pairs, locale, wanting));
     } finally {
-      await db.execute(sql`delete from trade_rate_limits where user_id = ${userId} and action = ${`${once.limit.name}/minute`}`).catch(() => undefined);
+      // Its own row, counted in the minute it began (the proposal may end in the next one).
+      if (taken) {
+        await db.execute(sql`delete from trade_rate_limits where user_id = ${userId} and action = ${action} and window_start >= ${window}::timestamptz`).catch(() => undefined);
+      }
     }
   });
 }

@@ -72,9 +72,10 @@ export function FriendPostForm({
         // Closed until wanted (or already chosen): two dozen sets would push the board itself far
         // down a phone's screen.
         <details open={Boolean(setsError) || Boolean(draft?.setCodes.length)} className="rounded-lg border border-slate-200 px-3 py-2">
-          <summary className="min-h-11 cursor-pointer content-center text-sm font-medium">{t("setsLegend")}</summary>
-          <fieldset aria-describedby={setsError ? "friend-sets-error" : undefined}>
-            <legend className="sr-only">{t("setsLegend")}</legend>
+          <summary id="friend-sets-summary" className="min-h-11 cursor-pointer content-center text-sm font-medium">
+            {t("setsLegend")}
+          </summary>
+          <fieldset aria-labelledby="friend-sets-summary" aria-describedby={setsError ? "friend-sets-error" : undefined}>
             <div className="mt-1 grid grid-cols-2 gap-x-4">
               {sets.map((set) => (
                 <label key={set.code} className="flex min-h-11 items-center gap-2">
