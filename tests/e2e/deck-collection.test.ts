@@ -65,6 +65,15 @@ describe("a deck and the packs against my collection", () => {
       expect(await seriousA11yViolations(page)).toEqual([]);
       if (SHOTS) await page.screenshot({ path: `${SHOTS}/deck-${name}.png`, fullPage: true });
 
+      // The trade candidates for the missing cards: this player has not opted in, and is told how.
+      await panel.getByRole("link", { name: "足りないカードのトレード候補を見る" }).click();
+      await page.waitForURL(/\/collection\/trades\?deck=/);
+      await expect.poll(() => page.getByRole("heading", { level: 1 }).textContent()).toBe(`「${deckName}」の足りないカードのトレード候補`);
+      await page.getByText("「トレードにコレクションを使う」").first().waitFor();
+      await page.getByRole("link", { name: "デッキレシピに戻る" }).waitFor();
+      expect(await seriousA11yViolations(page)).toEqual([]);
+      if (SHOTS) await page.screenshot({ path: `${SHOTS}/deck-candidates-${name}.png`, fullPage: true });
+
       // The list says what each deck lacks; its collection filter あと5枚以内 leaves this one out.
       await page.goto(`${baseUrl}/deck-recipes`);
       await expect.poll(() => page.getByRole("link", { name: new RegExp(deckName) }).first().textContent()).toContain("あと17枚");

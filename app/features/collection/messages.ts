@@ -94,7 +94,7 @@ export const collectionMessages = defineMessages({
     candidateWithNone: "このプレイヤーとは今は交換できる組み合わせがありません（相手がコレクションをトレードに使っていない、直近14日に利用していない、または余っているカードとほしいカードが合わない）。",
     otherCandidates: "ほかの候補",
     deckCandidatesHeading: "「{deck}」の足りないカードのトレード候補",
-    deckCandidatesIntro: "このデッキにあと{count}枚足りないカードを余らせていて、あなたの余っているカードをほしがっているプレイヤーです。",
+    deckCandidatesIntro: "このデッキに足りないカード（あと{count}枚）を余らせていて、あなたの余っているカードをほしがっているプレイヤーです。",
     deckCandidatesBack: "デッキレシピに戻る",
     deckCandidatesAll: "いつものトレード候補を見る",
     deckNotFound: "デッキが見つかりませんでした。いつものトレード候補を表示しています。",
