@@ -21,7 +21,6 @@
 //   BENCH_WARMUP_SECONDS (15, at half the start rate, not counted)  BENCH_QUIET_WAIT_SECONDS (10: before
 //   each step, at most this long for other processes to fall under half a core)
 //   BENCH_CALIBRATE_SECONDS (2 per kind, after the one-instance ladder: CPU per request kind; 0 skips it)
-import { fork, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import http from "node:http";
@@ -35,13 +34,14 @@ import { chatRooms, profiles, sessions, tradeOffers, users } from "../app/db/sch
 import { seedCatalogue } from "../app/features/cards/catalogue.server";
 import { offersClosedByRules } from "../app/features/trades/trade-rules.server";
 import { rowsOf } from "../app/db/sql.server";
-import { seedTradeOffers } from "../scripts/seed-trades";
+import { prng, seedTradeOffers } from "../scripts/seed-trades";
 import { sessionCookieFor } from "../tests/support/chat-factories";
 import { nginxBinary, startNginx, type RunningNginx } from "../tests/support/nginx";
 import { freePort, startServer, type RunningServer } from "../tests/support/server";
 import { verifyAddressFromMail } from "../tests/support/verified-account";
 import { KINDS, PER_PERSON_MINUTE, PLAYER_HIT_SHARE, SLICE_PER_MINUTE, VISITORS_PER_PLAYER, CHAT_PER_PLAYER_MINUTE, kindPicker, populationAt, skewed, type Kind, type KindName } from "./capacity-mix";
-import type { ClientPlan, ClientReport, Participant } from "./chat-clients";
+import type { Participant } from "./chat-clients";
+import { forkChatClients } from "./chat-workers";
 import { longArticle } from "./fixtures";
 import { createBenchDatabase, signInAs } from "./support";
 
@@ -253,17 +253,6 @@ function send(url: URL, request: Request, done: (status: number, detail: string)
   else req.end();
 }
 
-/** A seeded generator (mulberry32): the same draws in every run. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /**
  * Offers `rate` HTTP requests a second for `seconds` (Poisson arrivals), never waiting for an answer
@@ -313,28 +302,6 @@ async function openLoop(base: string, rate: number, seconds: number, fixture: Fi
 // ---------------------------------------------------------------------------------------------
 // Sockets and chat: every online player holds a socket in an open room (bench/chat-clients.ts).
 
-type ChatWorker = { child: ChildProcess; ready: Promise<void>; report: Promise<ClientReport> };
-
-function forkChat(plan: ClientPlan): ChatWorker {
-  const child = fork(new URL("./chat-clients.ts", import.meta.url), [], { stdio: ["ignore", "inherit", "inherit", "ipc"] });
-  let ready!: () => void;
-  let done!: (r: ClientReport) => void;
-  let failed!: (e: Error) => void;
-  const readyP = new Promise<void>((resolve) => (ready = resolve));
-  const report = new Promise<ClientReport>((resolve, reject) => {
-    done = resolve;
-    failed = reject;
-  });
-  report.catch(() => {});
-  child.on("message", (m: { type: string; report?: ClientReport; error?: string }) => {
-    if (m.type === "ready") ready();
-    if (m.type === "report") done(m.report!);
-    if (m.type === "failed") failed(new Error(m.error));
-  });
-  child.once("exit", (code) => failed(new Error(`chat clients exited with ${code}`)));
-  child.send({ type: "plan", plan });
-  return { child, ready: readyP, report };
-}
 
 // ---------------------------------------------------------------------------------------------
 // CPU: clock ticks of the server processes, of this database's PostgreSQL backends and of the load generator.
@@ -448,7 +415,7 @@ async function runStep(target: Target, rate: number, fixture: Fixture, admin: pg
   const population = populationAt(rate);
   const online = Math.min(fixture.players.length, Math.max(2, Math.round(population.players / 2) * 2));
   if (population.players > fixture.players.length) console.log(`  (only ${fixture.players.length} players seeded: ${population.players} wanted; raise BENCH_PLAYERS)`);
-  const chat = forkChat({ people: fixture.players.slice(0, online), urls: [target.url], rate: population.chatRate, seconds, drainMs: 10_000, ackTimeoutMs: 10_000 });
+  const chat = forkChatClients({ people: fixture.players.slice(0, online), urls: [target.url], rate: population.chatRate, seconds, drainMs: 10_000, ackTimeoutMs: 10_000 });
   const deadline = (ms: number, what: string) => new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`${what}: nothing in ${ms / 1000} s`)), ms).unref());
   try {
     await Promise.race([chat.ready, chat.report.then(() => {}), deadline(180_000, "connecting the sockets")]);

@@ -14,7 +14,6 @@
 //   BENCH_CLIENTS (5000)  BENCH_RATE messages/s in total (1000)  BENCH_SECONDS (20)
 //   BENCH_BASE_CLIENTS (100)  BENCH_BASE_RATE (50)  BENCH_WORKERS (clients / 2500, at least 1)
 //   BENCH_INSTANCES (1)  BENCH_BUILDS (build)  BENCH_SERVER_NODE_OPTIONS (e.g. --cpu-prof)
-import { fork, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 import { createClient } from "redis";
@@ -23,7 +22,8 @@ import { migrateDatabase, openDatabase } from "../app/db/client.server";
 import { chatRooms, profiles, sessions, tradeOffers, users } from "../app/db/schema/index";
 import { sessionCookieFor } from "../tests/support/chat-factories";
 import { freePort, startServer, type RunningServer } from "../tests/support/server";
-import type { ClientPlan, ClientReport, Participant } from "./chat-clients";
+import type { ClientReport, Participant } from "./chat-clients";
+import { forkChatClients, type ChatWorker } from "./chat-workers";
 import { createBenchDatabase } from "./support";
 
 const even = (n: number) => Math.max(2, Math.floor(n / 2) * 2);
@@ -131,29 +131,6 @@ async function eventLoopDelay(metricsUrl: string): Promise<{ p99: number; max: n
   return { p99: read("nodejs_eventloop_lag_p99_seconds"), max: read("nodejs_eventloop_lag_max_seconds") };
 }
 
-type Worker = { child: ChildProcess; ready: Promise<void>; report: Promise<ClientReport> };
-
-/** Forks one load-generating process for `plan` (whole rooms); it exits by itself after reporting. */
-function forkClients(plan: ClientPlan): Worker {
-  const child = fork(new URL("./chat-clients.ts", import.meta.url), [], { stdio: ["ignore", "inherit", "inherit", "ipc"] });
-  let ready!: () => void;
-  let done!: (r: ClientReport) => void;
-  let failed!: (e: Error) => void;
-  const readyP = new Promise<void>((resolve) => (ready = resolve));
-  const report = new Promise<ClientReport>((resolve, reject) => {
-    done = resolve;
-    failed = reject;
-  });
-  child.on("message", (m: { type: string; report?: ClientReport; error?: string }) => {
-    if (m.type === "ready") ready();
-    if (m.type === "report") done(m.report!);
-    if (m.type === "failed") failed(new Error(m.error));
-  });
-  child.once("exit", (code) => failed(new Error(`load generator exited with ${code}`)));
-  child.send({ type: "plan", plan });
-  return { child, ready: readyP, report };
-}
-
 const percentile = (sorted: number[], p: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] : NaN);
 
 type CaseResult = { label: string; clients: number; rate: number; p50: number; p99: number; max: number; lost: number; duplicated: number; loopP99: number; loopMax: number; cpu: Record<string, number> };
@@ -162,11 +139,11 @@ async function runCase(label: string, people: Participant[], rate: number, serve
   const workerCount = Math.min(workersFor(people.length), people.length / 2);
   // Whole rooms per process: owner and partner are people[2k] and people[2k + 1].
   const rooms = people.length / 2;
-  const workers: Worker[] = [];
+  const workers: ChatWorker[] = [];
   for (let w = 0; w < workerCount; w++) {
     const from = Math.floor((rooms * w) / workerCount) * 2;
     const to = Math.floor((rooms * (w + 1)) / workerCount) * 2;
-    workers.push(forkClients({ people: people.slice(from, to), urls: servers.map((s) => s.url), rate: (rate * (to - from)) / people.length, seconds: SECONDS, drainMs: DRAIN_MS, ackTimeoutMs: ACK_TIMEOUT_MS }));
+    workers.push(forkChatClients({ people: people.slice(from, to), urls: servers.map((s) => s.url), rate: (rate * (to - from)) / people.length, seconds: SECONDS, drainMs: DRAIN_MS, ackTimeoutMs: ACK_TIMEOUT_MS }));
   }
   const deadline = (ms: number, what: string) => new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`${what}: no answer in ${ms / 1000} s`)), ms).unref());
   try {

@@ -13,8 +13,8 @@ import { OFFER_TTL_HOURS } from "../app/features/trades/rules";
 import { cardTradeability } from "../app/features/trades/trade-rules.server";
 import { loadEnv } from "../app/lib/env.server";
 
-/** mulberry32: a small deterministic PRNG, so two runs seed the same board. */
-function prng(seed: number): () => number {
+/** mulberry32: a small deterministic PRNG, so two runs seed the same board (bench:capacity draws from it too). */
+export function prng(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;
