@@ -36,9 +36,21 @@ export class UnexpectedAnswerError extends Error {
   }
 }
 
+/**
+ * What reads a successful answer: a zod schema (most callers), or `answerChecked` for a page that
+ * should not download zod's runtime for the sake of reading a few fields (docs/decisions/027).
+ */
+export type AnswerReader<T> = { safeParse(value: unknown): { success: true; data: T } | { success: false } };
+
+/** An AnswerReader from a type guard written by hand. */
+export function answerChecked<T>(isAnswer: (value: unknown) => value is T): AnswerReader<T> {
+  return { safeParse: (value) => (isAnswer(value) ? { success: true, data: value } : { success: false }) };
+}
+
 export function send(url: string, options?: SendOptions): Promise<SendResult<unknown>>;
 export function send<S extends z.ZodType>(url: string, options: SendOptions, answer: S): Promise<SendResult<z.output<S>>>;
-export async function send(url: string, options: SendOptions = {}, answer?: z.ZodType): Promise<SendResult<unknown>> {
+export function send<T>(url: string, options: SendOptions, answer: AnswerReader<T>): Promise<SendResult<T>>;
+export async function send(url: string, options: SendOptions = {}, answer?: AnswerReader<unknown>): Promise<SendResult<unknown>> {
   const headers: Record<string, string> = { Accept: "application/json" };
   if (options.json !== undefined) headers["Content-Type"] = "application/json";
   const response = await fetch(url, {

@@ -4,7 +4,8 @@ import { localeOfMatches } from "../components/layout/meta-locale";
 import { RouteError } from "../components/ui/route-error";
 import { SelectField, FormField } from "../components/ui/form-field";
 import { SubmitButton } from "../components/ui/submit-button";
-import { CollectionPageQuerySchema, CountChangeAnswer, WANT_MODES } from "../features/collection/collection.schema";
+import { countChangeAnswer, importAnswer, settingsAnswer, WANT_MODES, type CollectionSettingsValues } from "../features/collection/answers";
+import { CollectionPageQuerySchema } from "../features/collection/collection.schema";
 import { collectionPage } from "../features/collection/collection.server";
 import { CollectionCardTile } from "../features/collection/components/collection-card";
 import { ProgressList } from "../features/collection/components/collection-progress";
@@ -20,7 +21,6 @@ import { translate, useLocale, useT } from "../lib/i18n";
 import { displayRarity } from "../lib/rarity";
 import { send } from "../lib/send";
 import { seoMeta } from "../lib/seo";
-import { z } from "../lib/zod";
 import type { Route } from "./+types/collection";
 
 const FILTER_LABEL = "block text-sm font-medium";
@@ -50,8 +50,6 @@ function pageUrl(filter: Route.ComponentProps["loaderData"]["filter"], page: num
   if (page > 1) search.set("page", String(page));
   return `/collection?${search}`;
 }
-
-const ImportAnswer = z.object({ count: z.number() });
 
 export default function Collection({ loaderData }: Route.ComponentProps) {
   const t = useT(collectionMessages);
@@ -89,7 +87,7 @@ export default function Collection({ loaderData }: Route.ComponentProps) {
     if (!window.confirm(t(mode === "one" ? "bulkOneConfirm" : "bulkZeroConfirm", { count: affected }))) return;
     setBulkBusy(true);
     try {
-      const sent = await send("/api/collection/bulk", { json: { filter: { ...filter, pack: filter.pack || null, rarity: filter.rarity || null, type: filter.type || null, owned: filter.owned || null }, mode } }, CountChangeAnswer);
+      const sent = await send("/api/collection/bulk", { json: { filter: { ...filter, pack: filter.pack || null, rarity: filter.rarity || null, type: filter.type || null, owned: filter.owned || null }, mode } }, countChangeAnswer);
       if (!sent.ok) {
         setNotice(t("failed", { message: sent.refusal?.message ?? t("serverFailed", { status: sent.status }) }));
         return;
@@ -297,7 +295,7 @@ function CsvTools({ onImported }: { onImported: () => void }) {
     form.set("file", file);
     setBusy(true);
     try {
-      const sent = await send("/api/collection/import", { form }, ImportAnswer);
+      const sent = await send("/api/collection/import", { form }, importAnswer);
       if (sent.ok) {
         setMessage({ ok: true, text: t("csvImported", { count: sent.data.count }) });
         onImported();
@@ -339,15 +337,7 @@ function CsvTools({ onImported }: { onImported: () => void }) {
   );
 }
 
-const SettingsAnswer = z.object({
-  showProgress: z.boolean(),
-  useForTrades: z.boolean(),
-  keepCount: z.number(),
-  tradeRarities: z.array(z.string()).nullable(),
-  wantMode: z.enum(WANT_MODES),
-  wantSets: z.array(z.string()).nullable(),
-});
-type SettingsValues = z.infer<typeof SettingsAnswer>;
+type SettingsValues = CollectionSettingsValues;
 
 const WANT_MODE_LABEL = { missing: "wantModeMissing", wants: "wantModeWants", both: "wantModeBoth" } as const;
 
@@ -372,7 +362,7 @@ function CollectionSettingsForm({ initial, sets, rarityChoices }: { initial: Set
       return;
     }
     try {
-      const sent = await send("/api/collection/settings", { method: "PUT", json: { ...values, keepCount } }, SettingsAnswer);
+      const sent = await send("/api/collection/settings", { method: "PUT", json: { ...values, keepCount } }, settingsAnswer);
       if (sent.ok) setValues(sent.data);
       setMessage(sent.ok ? { ok: true, text: t("settingsSaved") } : { ok: false, text: sent.refusal?.message ?? t("serverFailed", { status: sent.status }) });
     } catch {

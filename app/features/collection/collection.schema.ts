@@ -1,8 +1,9 @@
 import { z } from "../../lib/zod";
+import { MAX_CHANGES, WANT_MODES, type WantMode } from "./answers";
 import { OWNED_STATES } from "./collection-filter";
 
 /** One request changes at most this many cards (after repeats of a card are merged): a bulk of the biggest set, or an undo of it. */
-export const MAX_CHANGES = 500;
+export { MAX_CHANGES };
 
 // Counts are any integer here: the service refuses one past 0..99 with its own code (count_out_of_range).
 const CardId = z.string().min(1).max(64);
@@ -27,9 +28,7 @@ export const CollectionFilterSchema = z.object({
 /** POST /api/collection/bulk: この絞り込みをすべて1枚にする (`one`) / 0に戻す (`zero`). */
 export const BulkChangeSchema = z.object({ filter: CollectionFilterSchema, mode: z.enum(["one", "zero"]) });
 
-/** What a player wants in trades: the cards missing from chosen sets, the ほしいカード list, or both. */
-export const WANT_MODES = ["missing", "wants", "both"] as const;
-export type WantMode = (typeof WANT_MODES)[number];
+export { WANT_MODES, type WantMode };
 
 /**
  * PUT /api/collection/settings. The trade settings may be left out (a client that knows only the
@@ -62,12 +61,6 @@ export const CollectionPageQuerySchema = z.object({
 export const CandidatesPageQuerySchema = z.object({
   with: z.string().min(1).max(64).optional().catch(undefined),
   deck: z.string().min(1).max(200).optional().catch(undefined),
-});
-
-/** The answer of a count change: what was before (元に戻す) and after. */
-export const CountChangeAnswer = z.object({
-  previous: z.array(z.object({ cardId: z.string(), count: z.number() })),
-  counts: z.array(z.object({ cardId: z.string(), count: z.number() })),
 });
 
 /**

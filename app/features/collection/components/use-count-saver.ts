@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { send } from "../../../lib/send";
 import { addToQueue, browserStorage, clearQueues, countQueueAttempt, readQueue, removeFromQueue, retryDelayMs, type PendingEntry, type QueueReader } from "../../../lib/send-queue";
-import { CountChangeAnswer, MAX_CHANGES } from "../collection.schema";
+import { countChangeAnswer, MAX_CHANGES } from "../answers";
 
 /** A count change not yet saved: the card's new absolute count (sending it twice is harmless). */
 export type PendingCount = PendingEntry & { cardId: string; count: number };
@@ -84,7 +84,7 @@ export function useCountSaver(userId: string, onSaved: () => void) {
     };
     let retry = false;
     try {
-      const sent = await send("/api/collection/counts", { json: { changes: [...lastOf.values()].map((p) => ({ cardId: p.cardId, count: p.count })) } }, CountChangeAnswer);
+      const sent = await send("/api/collection/counts", { json: { changes: [...lastOf.values()].map((p) => ({ cardId: p.cardId, count: p.count })) } }, countChangeAnswer);
       if (sent.ok) {
         drop();
       } else if (sent.status === 401 || sent.status === 403) {
