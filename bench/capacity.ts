@@ -43,7 +43,7 @@ import { KINDS, PER_PERSON_MINUTE, PLAYER_HIT_SHARE, SLICE_PER_MINUTE, VISITORS_
 import type { Participant } from "./chat-clients";
 import { forkChatClients } from "./chat-workers";
 import { longArticle } from "./fixtures";
-import { createBenchDatabase, signInAs } from "./support";
+import { createBenchDatabase, signInAs, ticksOf } from "./support";
 
 const STEP_SECONDS = Number(process.env.BENCH_STEP_SECONDS ?? 20);
 const START_RATE = Number(process.env.BENCH_START_RATE ?? 20);
@@ -300,20 +300,7 @@ async function openLoop(base: string, rate: number, seconds: number, fixture: Fi
 }
 
 // ---------------------------------------------------------------------------------------------
-// Sockets and chat: every online player holds a socket in an open room (bench/chat-clients.ts).
-
-
-// ---------------------------------------------------------------------------------------------
 // CPU: clock ticks of the server processes, of this database's PostgreSQL backends and of the load generator.
-
-function ticksOf(pid: number): number {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
-    return Number(fields[11]) + Number(fields[12]);
-  } catch {
-    return 0;
-  }
-}
 
 function machineTicks(): { busy: number; total: number } {
   const cpu = readFileSync("/proc/stat", "utf8").split("\n")[0].trim().split(/\s+/).slice(1).map(Number);

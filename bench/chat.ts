@@ -24,7 +24,7 @@ import { sessionCookieFor } from "../tests/support/chat-factories";
 import { freePort, startServer, type RunningServer } from "../tests/support/server";
 import type { ClientReport, Participant } from "./chat-clients";
 import { forkChatClients, type ChatWorker } from "./chat-workers";
-import { createBenchDatabase } from "./support";
+import { createBenchDatabase, ticksOf } from "./support";
 
 const even = (n: number) => Math.max(2, Math.floor(n / 2) * 2);
 const CLIENTS = even(Number(process.env.BENCH_CLIENTS ?? 5000));
@@ -73,16 +73,6 @@ async function seed(databaseUrl: string, count: number): Promise<Participant[]> 
   });
   await database.close();
   return people;
-}
-
-/** Clock ticks (1/100 s) a process has run, user + system; 0 once it is gone. */
-function ticksOf(pid: number): number {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
-    return Number(fields[11]) + Number(fields[12]);
-  } catch {
-    return 0;
-  }
 }
 
 /** Processes by name (PostgreSQL is shared: its other databases count too). */

@@ -3,7 +3,7 @@
 // run is bounded in time.
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
@@ -157,5 +157,15 @@ export function printTable(title: string, rows: Measurement[], baseline: Measure
       (r.p99 / Math.max(baseline.p99, 0.5)).toFixed(2).padStart(13),
       String(r.errors + r.non2xx).padStart(7),
     );
+  }
+}
+
+/** Clock ticks (1/100 s) a process has run, user + system; 0 once it is gone. */
+export function ticksOf(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+    return Number(fields[11]) + Number(fields[12]);
+  } catch {
+    return 0;
   }
 }

@@ -23,13 +23,16 @@ const isStringsOrNull = (value: unknown): value is string[] | null => value === 
 export type CountChange = { previous: CardCount[]; counts: CardCount[] };
 export const countChangeAnswer = answerChecked((value): value is CountChange => isRecord(value) && isCardCounts(value.previous) && isCardCounts(value.counts));
 
-/** The trade settings as saved. */
+/** The collection's settings as saved (collection.server's CollectionSettings). */
 export type CollectionSettingsValues = {
   showProgress: boolean;
   useForTrades: boolean;
+  /** Copies of each card kept; those above are spare (0..99, default 1). */
   keepCount: number;
+  /** Rarities (display codes) traded; null: every rarity the trade rules allow. */
   tradeRarities: string[] | null;
   wantMode: WantMode;
+  /** Sets whose missing cards are wanted; null: every set. */
   wantSets: string[] | null;
 };
 export const settingsAnswer = answerChecked(

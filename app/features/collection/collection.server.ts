@@ -6,7 +6,7 @@ import { cardFaceOf, cardIndex, compareCards, rememberCatalogueList, type CardIn
 import { searchTerms } from "../cards/cards.server";
 import { listTradeRarities } from "../trades/board.server";
 import { CollectionError } from "./errors";
-import { MAX_CHANGES, WANT_MODES, type WantMode } from "./collection.schema";
+import { MAX_CHANGES, WANT_MODES, type CollectionSettingsValues, type WantMode } from "./answers";
 import { displayRarity } from "../../lib/rarity";
 import { passesFilter, progressPercent, type CollectionFilter, type OwnedState } from "./collection-filter";
 
@@ -232,18 +232,11 @@ export async function collectionProgress(db: Db, userId: string, setCode: string
 // ---------------------------------------------------------------------------------------------
 // Settings
 
-/** The collection's choices (docs/decisions/040, 041): privacy switches and the trade settings. */
-export type CollectionSettings = {
-  showProgress: boolean;
-  useForTrades: boolean;
-  /** Copies of each card kept; those above are spare (0..99, default 1). */
-  keepCount: number;
-  /** Rarities (display codes) traded; null: every rarity the trade rules allow. */
-  tradeRarities: string[] | null;
-  wantMode: WantMode;
-  /** Sets whose missing cards are wanted; null: every set. */
-  wantSets: string[] | null;
-};
+/**
+ * The collection's choices (docs/decisions/040, 041): privacy switches and the trade settings —
+ * copies kept (those above are spare), rarities traded and sets wanted (null: every one).
+ */
+export type CollectionSettings = CollectionSettingsValues;
 
 export const DEFAULT_COLLECTION_SETTINGS: CollectionSettings = { showProgress: false, useForTrades: false, keepCount: 1, tradeRarities: null, wantMode: "both", wantSets: null };
 
