@@ -20,6 +20,7 @@
 //   BENCH_PLAYERS seeded signed-in players (6000)  BENCH_P99_MS (200)  BENCH_INSTANCES (1,2)
 //   BENCH_WARMUP_SECONDS (15, at half the start rate, not counted)  BENCH_QUIET_WAIT_SECONDS (10: before
 //   each step, at most this long for other processes to fall under half a core)
+//   BENCH_SERVER_FLAGS (Node flags for the server after the start script's, e.g. --cpu-prof)
 //   BENCH_CALIBRATE_SECONDS (2 per kind, after the one-instance ladder: CPU per request kind; 0 skips it)
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -55,6 +56,8 @@ const P99_LIMIT_MS = Number(process.env.BENCH_P99_MS ?? 200);
 const INSTANCE_COUNTS = (process.env.BENCH_INSTANCES ?? "1,2").split(",").map(Number);
 const BUDGET_MS = Number(process.env.BENCH_BUDGET_MINUTES ?? 13) * 60_000;
 const CALIBRATE_SECONDS = Number(process.env.BENCH_CALIBRATE_SECONDS ?? 2);
+/** Node flags for the server(s) after the start script's own (a later flag wins), e.g. `--cpu-prof --cpu-prof-dir=…` or another `--max-semi-space-size`. */
+const SERVER_FLAGS = (process.env.BENCH_SERVER_FLAGS ?? "").split(/\s+/).filter(Boolean);
 const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 15);
 const REQUEST_TIMEOUT_MS = 10_000;
 const cpus = availableParallelism();
@@ -594,7 +597,7 @@ try {
       continue;
     }
     if (count === 1) {
-      const server = await startServer(env);
+      const server = await startServer(env, { flags: SERVER_FLAGS });
       servers.push(server);
       console.log(`\none instance: server mode ${server.mode}, ${server.url}`);
       fixture ??= { ...seeded, ...(await seedContent(server, seeded.cardIds)) };
@@ -608,7 +611,7 @@ try {
       // Both instances take SITE_URL as nginx's address: the origin browsers (and the bench) send.
       const port = await freePort();
       const site = `http://127.0.0.1:${port}`;
-      for (let i = 0; i < 2; i++) servers.push(await startServer({ ...env, SITE_URL: site }));
+      for (let i = 0; i < 2; i++) servers.push(await startServer({ ...env, SITE_URL: site }, { flags: SERVER_FLAGS }));
       nginx = await startNginx(
         servers.map((s) => s.port),
         port,

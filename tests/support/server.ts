@@ -29,13 +29,13 @@ export function startFlags(): string[] {
  * Starts the built app (`node <checkout>/server.js`) on a free port and waits until it listens;
  * from the checkout unless `cwd` names another working directory.
  */
-export async function startServer(env: Record<string, string> = {}, options: { cwd?: string } = {}): Promise<RunningServer> {
+export async function startServer(env: Record<string, string> = {}, options: { cwd?: string; flags?: string[] } = {}): Promise<RunningServer> {
   const dataDir = env.DATA_DIR ?? mkdtempSync(path.join(tmpdir(), "torepoke-test-"));
   const wantedPort = env.PORT ? Number(env.PORT) : await freePort();
   const url = `http://127.0.0.1:${wantedPort}`;
   // Every browser test signs up from 127.0.0.1: lift the per-IP auth limit unless a test sets it.
   const childEnv: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: "production", HOST: "127.0.0.1", LOG_LEVEL: "info", SITE_URL: url, AUTH_RATE_LIMIT_MAX: "10000", ANALYTICS_RATE_LIMIT: "100000", ...env, PORT: String(wantedPort), DATA_DIR: dataDir };
-  const child = spawn(process.execPath, [...startFlags(), path.join(root, "server.js")], {
+  const child = spawn(process.execPath, [...startFlags(), ...(options.flags ?? []), path.join(root, "server.js")], {
     cwd: options.cwd ?? root,
     env: childEnv,
     stdio: ["ignore", "pipe", "pipe"],
