@@ -69,6 +69,8 @@ try {
     { path: `/cards/${cardId}`, indexable: true },
     { path: "/trades", indexable: true },
     { path: `/trades/${offerId}`, indexable: true },
+    { path: "/friends", indexable: true },
+    { path: "/trade-rules", indexable: true },
     { path: "/privacy-policy", indexable: true },
     { path: "/terms", indexable: true },
     { path: "/articles", indexable: false },
@@ -95,7 +97,7 @@ try {
   // signed-out page cache answers as it does for every visitor but the first.
   console.log(`\n| page (mobile; the median of ${PERFORMANCE_RUNS} runs) | performance (every run) | LCP | TBT | CLS | FCP | SI |`);
   console.log("|---|---|---|---|---|---|---|");
-  const landing: [string, string][] = [["/", "/"], ["/cards", "/cards"], ["card", `/cards/${cardId}`], ["/trades", "/trades"], ["/articles", "/articles"], ["article", `/articles/${articleSlug}`], ["/deck-recipes", "/deck-recipes"], ["deck", `/deck-recipes/${deckSlug}`]];
+  const landing: [string, string][] = [["/", "/"], ["/cards", "/cards"], ["card", `/cards/${cardId}`], ["/trades", "/trades"], ["offer", `/trades/${offerId}`], ["/friends", "/friends"], ["/articles", "/articles"], ["article", `/articles/${articleSlug}`], ["/deck-recipes", "/deck-recipes"], ["deck", `/deck-recipes/${deckSlug}`]];
   // The baseline of the same run, first: /terms, the lightest page rendered by the same server,
   // framework and stylesheet. The scores move with the machine (Lighthouse slows the measured CPU
   // by 4× whatever its speed), so a page is read against it.

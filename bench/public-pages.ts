@@ -39,6 +39,14 @@ export async function seedPublicPages(server: SeededServer): Promise<SeededPages
   const cards = (await (await fetch(`${base}/api/cards?pack=pikachu&rarity=${encodeURIComponent("◆◆◆◆")}&limit=2`)).json()) as { cards: { id: string }[] };
   const [give, want] = cards.cards;
   const offer = await post(base, "/api/trades", trader, { give: [{ cardId: give.id, count: 1 }], want: [{ cardId: want.id, count: 1 }], comment: "監査用の募集です" });
+  // One live フレンド募集 post, so /friends is the indexable page players land on (an empty board is noindex).
+  const friendPost = await fetch(`${base}/friends`, {
+    method: "POST",
+    headers: { origin: base, cookie: trader, "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams([["intent", "create"], ["purposes", "trade"], ["comment", "トレードできるフレンドを探しています"]]),
+    redirect: "manual",
+  });
+  if (friendPost.status >= 400) throw new Error(`friend post answered ${friendPost.status}`);
 
   const admin = await signUp(base, PAGES_ADMIN);
   await verifyAddressFromMail(server, PAGES_ADMIN.email);
