@@ -159,12 +159,19 @@ function attachChat(nsp: ChatNamespace, deps: { env: Env; database: Database; lo
     isViewingRoom: async (userId, roomId) => !closing && (await nsp.in(`room:${roomId}`).fetchSockets()).some((s) => s.data.userId === userId),
   }, log);
   // Every notification reaches the player's open tabs (the bell, the title) over this socket,
-  // through the adapter on whichever instance holds them.
+  // through the adapter on whichever instance holds them. The count is read only when this
+  // instance holds one of their tabs: a post's alerts reach hundreds of players, most with no tab
+  // open, and a tab on another instance gets the nudge without a count and reads it itself.
   setOpenTabs({
     noticeChanged: async (userId) => {
       if (closing) return;
+      const room = `user:${userId}`;
+      if (!nsp.adapter.rooms.has(room)) {
+        to(room)?.emit("notice:unread", {});
+        return;
+      }
       const unread = await countUnreadNotifications(db, userId);
-      to(`user:${userId}`)?.emit("notice:unread", { unread });
+      to(room)?.emit("notice:unread", { unread });
     },
   }, log);
   // The handshake is the only session check a socket gets: when a session ends (sign-out, the

@@ -3,7 +3,7 @@ import { createServer, type Server } from "node:http";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { Server as SocketServer } from "socket.io";
 import { io as connect, type Socket } from "socket.io-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -11,6 +11,7 @@ import { chatMessages, profiles, sessions, tradeOffers, users } from "../../app/
 import { sendMessage } from "../../app/features/chat/chat.server";
 import { getRoomView } from "../../app/features/chat/room-views.server";
 import { presence } from "../../app/features/push/presence.server";
+import { openTabs } from "../../app/features/notifications/open-tabs.server";
 import { deleteAccount, revokeOtherSessions, revokeSession } from "../../app/features/users/account.server";
 import { getAuth } from "../../app/features/users/auth.server";
 import type { Ack, ChatMessage, ClientToServerEvents, ServerToClientEvents } from "../../app/features/chat/protocol";
@@ -98,6 +99,16 @@ async function signedIn(instance: Instance, userId: string) {
   return socket;
 }
 
+/** The next `notice:unread` a socket receives. */
+function nextNotice(socket: ChatClient): Promise<{ unread?: number }> {
+  return new Promise((resolve) => socket.once("notice:unread", resolve));
+}
+
+/** One unread notification for the user (an expiry reminder needs nothing else). */
+async function unreadNotification(userId: string): Promise<void> {
+  await database.db.execute(sql`insert into notifications (user_id, kind) values (${userId}, 'expiring')`);
+}
+
 let server: Instance;
 beforeAll(async () => {
   database = await createTestDatabase();
@@ -113,6 +124,15 @@ afterAll(async () => {
 });
 
 describe("the chat socket", () => {
+  it("a notification tells the player's open tab the new unread count", async () => {
+    const owner = await createChatUser(database.db);
+    const tab = await signedIn(server, owner.id);
+    await unreadNotification(owner.id);
+    const notice = nextNotice(tab);
+    await openTabs().noticeChanged(owner.id);
+    expect(await notice).toEqual({ unread: 1 });
+  });
+
   it("refuses a signed-out or forged-cookie handshake", async () => {
     for (const cookie of [undefined, "torepoke.session_token=forged.c2lnbmF0dXJl"]) {
       const socket = client(server, cookie);
@@ -434,6 +454,24 @@ describe.runIf(redisUrl)("two instances sharing Redis (TEST_REDIS_URL)", () => {
     for (let i = 0; i < 10; i++) replies.push(await call(a2, "chat:send", { roomId, clientId: `r2-${i}`, body: `${i}` }));
     // x1 counted already: 1 + 20 attempts → the last one is over the limit.
     expect(replies.filter((r) => !r.ok).map((r) => (r.ok ? "" : r.code))).toEqual(["rate_limited"]);
+  });
+
+  it("a notification reaches a tab on the other instance as a nudge to read the count, and with the count where the tab is local", async () => {
+    const env = testEnv({ REDIS_URL: redisUrl! });
+    const one = await startInstance(env);
+    await startInstance(env); // the last attached tells the open tabs, as the instance that runs a delivery would
+    const owner = await createChatUser(database.db);
+    const remoteTab = await signedIn(one, owner.id);
+    await unreadNotification(owner.id);
+    const nudge = nextNotice(remoteTab);
+    await openTabs().noticeChanged(owner.id);
+    expect(await nudge).toEqual({});
+
+    const localTab = await signedIn(instances.at(-1)!, owner.id);
+    const [remote, local] = [nextNotice(remoteTab), nextNotice(localTab)];
+    await openTabs().noticeChanged(owner.id);
+    expect(await remote).toEqual({ unread: 1 });
+    expect(await local).toEqual({ unread: 1 });
   });
 
   it("relays trade-board writes to the other instance, whose board caches then drop", async () => {

@@ -82,5 +82,5 @@ export type ServerToClientEvents = {
   "chat:room": (state: RoomState) => void;
   "chat:unread": (update: { total: number; roomId?: string }) => void;
   /** A notification of any kind was written or bumped for this user: the bell's new unread count. */
-  "notice:unread": (update: { unread: number }) => void;
+  "notice:unread": (update: { unread?: number }) => void;
 };
