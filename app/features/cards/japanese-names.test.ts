@@ -85,7 +85,7 @@ describe("Japanese card names against the catalogue's romanised image names", ()
     expect(report.englishPacks).toEqual([]);
   });
 
-  it("names the B-series trainers as the game's Japanese data does, and leaves the unverified ones English", () => {
+  it("names the B-series trainers as the game's Japanese data does, and B4's items as Game8's card list does", () => {
     const byId = new Map(catalogue.cards.map((c) => [c.id, c]));
     expect(byId.get("B3a-072")).toMatchObject({ name: "オーリム博士", nameReading: "おーりむはかせ", nameEn: "Professor Sada" });
     expect(byId.get("B3b-067")).toMatchObject({ name: "こいぬ大好きガール", nameReading: "こいぬだいすきがーる" });
@@ -97,11 +97,18 @@ describe("Japanese card names against the catalogue's romanised image names", ()
     expect(checkReading("やまおとこ", "FISHER")).toBeNull();
     // The game writes these fossils in katakana.
     expect(byId.get("B2-144")?.name).toBe("アゴの化石");
-    // B4 items and fossils no public source names yet stay English, and the report lists them.
-    expect(byId.get("B4-145")).toMatchObject({ name: "Order Pad", nameReading: "" });
+    // B4's items, fossils and stadiums, each still checked against its token.
+    expect(byId.get("B4-145")).toMatchObject({ name: "おとりよせパッド", nameReading: "おとりよせぱっど", nameEn: "Order Pad" });
+    expect(byId.get("B4-146")).toMatchObject({ name: "ツメの化石", nameEn: "Claw Fossil" });
+    expect(byId.get("B4-154")).toMatchObject({ name: "いやしの海辺", nameReading: "いやしのうみべ" });
+    expect(checkReading("いんちきばり", "INCHIKIBARI")).toBe("exact");
+    // ヴェール against the token's English VEIL: the consonant outline, not every sound, agrees.
+    expect(checkReading("くりあゔぇーる", "KURIAVEIL")).toBe("outline");
+    // A translated name that is not the card's is refused by the same check.
+    expect(checkReading("だましのはり", "INCHIKIBARI")).toBeNull();
+    // Every trainer now has its Japanese name; the report lists no English card.
     const report = namesReport(catalogue);
-    expect(report.englishCards.map((c) => c.name).sort()).toEqual(
-      ["Claw Fossil", "Clear Veil", "Deceptive Needle", "Order Pad", "Rainbow Cave", "Root Fossil", "Soothing Shore"],
-    );
+    expect(report.englishCards).toEqual([]);
+    expect(report.trainers.japanese).toBe(report.trainers.total);
   });
 });

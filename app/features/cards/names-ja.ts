@@ -171,6 +171,18 @@ export const TRAINER_NAMES: Record<string, NameEntry> = {
   SYAGA: ["シャガ", "しゃが"], // B4-151
   HUURO: ["フウロ", "ふうろ"], // B4-152
   MITSURU: ["ミツル", "みつる"], // B4-153
+  // B4 items, fossils and stadiums as Game8's card list names them (its card data, version 131,
+  // behind https://game8.jp/pokemon-tcg-pocket/639698), read in the copy of that data at
+  // https://github.com/torikyatt/pokepoke/blob/0ec3518b5c372f0e341dec80b556c32c10d40114/data/game8/cards.json
+  // (set and number beside each name, then the card's own page, https://game8.jp/pokemon-tcg-pocket/<page>).
+  // The fossils keep the game's items' ツメ and ねっこ, as the older fossils keep theirs.
+  OTORIYOSEPADDO: ["おとりよせパッド", "おとりよせぱっど"], // B4-145, 802747
+  TSUMENOKASEKI: ["ツメの化石", "つめのかせき"], // B4-146, 802748
+  NEKKONOKASEKI: ["ねっこの化石", "ねっこのかせき"], // B4-147, 802749
+  INCHIKIBARI: ["いんちきバリ", "いんちきばり"], // B4-148, 802750
+  KURIAVEIL: ["クリアヴェール", "くりあゔぇーる"], // B4-149, 802751 (the token's VEIL passes by consonant outline)
+  IYASHINOUMIBE: ["いやしの海辺", "いやしのうみべ"], // B4-154, 802756
+  NIJIIRONODOUKUTSU: ["にじいろの洞窟", "にじいろのどうくつ"], // B4-155, 802757
 };
 
 /** Forms the catalogue names in English words the species table cannot translate. */
