@@ -74,7 +74,7 @@ BEGIN
     GROUP BY t."user_id"
   )
   INSERT INTO "collection_summaries" ("user_id", "owned", "spare", "wanted")
-  SELECT "user_id", "owned", "spare", "wanted" FROM "rebuilt"
+  SELECT "user_id", "owned", "spare", "wanted" FROM "rebuilt" ORDER BY "user_id"
   ON CONFLICT ("user_id") DO UPDATE SET "owned" = excluded."owned", "spare" = excluded."spare", "wanted" = excluded."wanted";
   -- A player with no rows left has no bit set.
   UPDATE "collection_summaries" cs SET "owned" = '\x'::bytea, "spare" = '\x'::bytea, "wanted" = '\x'::bytea
@@ -96,13 +96,13 @@ DECLARE
   w bytea;
   need integer;
 BEGIN
+  -- The players with many pairs: rebuilt together, in one statement.
+  PERFORM collection_summaries_rebuild(ARRAY(
+    SELECT p."u" FROM unnest(pair_users, pair_cards) AS p("u", "card") GROUP BY p."u" HAVING count(DISTINCT p."card") > 64));
   FOR player, touched IN
-    SELECT p."u", array_agg(DISTINCT p."card") FROM unnest(pair_users, pair_cards) AS p("u", "card") GROUP BY p."u" ORDER BY p."u"
+    SELECT p."u", array_agg(DISTINCT p."card") FROM unnest(pair_users, pair_cards) AS p("u", "card")
+    GROUP BY p."u" HAVING count(DISTINCT p."card") <= 64 ORDER BY p."u"
   LOOP
-    IF cardinality(touched) > 64 THEN
-      PERFORM collection_summaries_rebuild(ARRAY[player]);
-      CONTINUE;
-    END IF;
     -- A player being deleted keeps no summary.
     IF NOT EXISTS (SELECT 1 FROM "users" u WHERE u."id" = player) THEN CONTINUE; END IF;
     INSERT INTO "collection_summaries" ("user_id") VALUES (player) ON CONFLICT ("user_id") DO NOTHING;
