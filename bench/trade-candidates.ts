@@ -17,7 +17,9 @@ import { eq, sql } from "drizzle-orm";
 import { migrateDatabase, openDatabase } from "../app/db/client.server";
 import { profiles } from "../app/db/schema/index";
 import { seedCatalogue } from "../app/features/cards/catalogue.server";
-import { saveCollectionSettings, setCardCounts } from "../app/features/collection/collection.server";
+import { getCollectionSettings, saveCollectionSettings, setCardCounts } from "../app/features/collection/collection.server";
+import { tradeSides } from "../app/features/collection/trade-sides.server";
+import { cardIndex } from "../app/features/cards/card-index.server";
 import { findCandidateRows, forgetTradeCandidates, listTradeCandidates, scannedPlayers, tradeCandidatesUsing } from "../app/features/trade-candidates/trade-candidates.server";
 import { rowsOf } from "../app/db/sql.server";
 import { referenceFinder } from "../tests/support/trade-finder-reference";
@@ -124,6 +126,22 @@ async function prepare(target: BenchTarget): Promise<void> {
     console.log(`[${target.label}] ${line("after: listTradeCandidates, cold (forgotten)", cold)}`);
     console.log(`[${target.label}] ${line("after: listTradeCandidates, kept", keptTimes)}`);
     console.log(`[${target.label}] summaries vs statement: ×${(quantile(summaryTimes, 0.5) / quantile(statementTimes, 0.5)).toFixed(3)} median`);
+    // Where a cold computation's time goes: my side (my rows, the trade rules), the one statement
+    // (players and their summaries), the rest (pairing in memory, response records, costs).
+    const sideTimes: number[] = [];
+    const statementOnly: number[] = [];
+    for (let i = 0; i < Math.min(runs, 10); i++) {
+      const settings = await getCollectionSettings(db, userId);
+      const index = await cardIndex(db);
+      let t = performance.now();
+      await tradeSides(db, userId, settings, index, new Date());
+      sideTimes.push(performance.now() - t);
+      t = performance.now();
+      await rowsOf(db, scannedPlayers(userId, null));
+      statementOnly.push(performance.now() - t);
+    }
+    console.log(`[${target.label}] ${line("  of which my side (tradeSides)", sideTimes)}`);
+    console.log(`[${target.label}] ${line("  of which the statement (players, summaries)", statementOnly)}`);
     // What keeping the summaries costs a count change: one tap (setCardCounts of one card) by
     // BENCH_TAPS players, with the summary triggers and without them (disabled for the block),
     // alternating blocks in the same run. Each player's second tap, with the triggers, rewrites

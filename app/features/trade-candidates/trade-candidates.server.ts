@@ -269,10 +269,10 @@ async function candidatesFor(
 const CANDIDATE_CACHE_TTL_MS = 60_000;
 const CANDIDATE_CACHE_MAX_KEYS = 1_000;
 /**
- * Finder computations running at once on this instance; the rest wait their turn. Each is one
- * heavy statement holding a database connection for seconds on a large collection table: without
- * a bound, a burst of players opening the page takes every connection of the pool and every other
- * page waits behind them.
+ * Finder computations running at once on this instance; the rest wait their turn. Each reads its
+ * player's own rows and one short row per scanned player (docs/decisions/047), tens of
+ * milliseconds, but a burst of players opening the page together still should not take every
+ * connection of the pool from the other pages.
  */
 export const FINDER_CONCURRENCY = 2;
 
