@@ -138,3 +138,70 @@ describe("マイコレクション keeps every tap", () => {
     await context.close();
   });
 });
+
+describe("マイコレクション on a phone: a long press types a number", () => {
+  it("at 390×844: a finger held on a card face opens the number field without adding one, no context menu or selection; a tap still adds one; the count button stays for keyboards", async () => {
+    const context = await newContext(browser, PHONE);
+    const page = await context.newPage();
+    const errors = watchConsole(page);
+    await signUp(context.request, baseUrl, "図鑑長押し", String(Math.floor(Math.random() * 1e16)).padStart(16, "4"));
+    await page.goto(`${baseUrl}/collection`);
+    const tiles = page.locator("li[data-card-id]");
+    await expect.poll(() => tiles.count()).toBeGreaterThanOrEqual(3);
+    // Context menus the page did not stop (a long press would open one over the card).
+    await page.evaluate(() => {
+      const w = window as unknown as { menus: number };
+      w.menus = 0;
+      window.addEventListener("contextmenu", (event) => {
+        if (!event.defaultPrevented) w.menus++;
+      });
+    });
+
+    // A real touch, through DevTools: the finger goes down on the face and stays 0.8 s.
+    const first = tiles.nth(0);
+    const face = first.getByRole("button", { name: /を1枚追加$/ });
+    const box = (await face.boundingBox())!;
+    const touch = await context.newCDPSession(page);
+    const point = { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+    await touch.send("Input.dispatchTouchEvent", { type: "touchStart", touchPoints: [point] });
+    await page.waitForTimeout(800);
+    await touch.send("Input.dispatchTouchEvent", { type: "touchEnd", touchPoints: [] });
+    const field = first.getByRole("textbox", { name: /の枚数を入力$/ });
+    await expect.poll(() => field.isVisible()).toBe(true);
+    expect(await first.getAttribute("data-count")).toBe("0");
+    expect(await page.evaluate(() => (window as unknown as { menus: number }).menus)).toBe(0);
+    expect(await page.evaluate(() => String(window.getSelection() ?? ""))).toBe("");
+    await field.fill("4");
+    await first.getByRole("button", { name: "決定" }).click();
+    await expect.poll(() => first.getAttribute("data-count")).toBe("4");
+    await expect.poll(() => saveState(page)).toBe("idle");
+
+    // A tap (a finger down and up at once) still adds one, and opens nothing.
+    const second = tiles.nth(1);
+    const secondBox = (await second.getByRole("button", { name: /を1枚追加$/ }).boundingBox())!;
+    await page.touchscreen.tap(secondBox.x + secondBox.width / 2, secondBox.y + secondBox.height / 2);
+    await expect.poll(() => second.getAttribute("data-count")).toBe("1");
+    expect(await second.getByRole("textbox").count()).toBe(0);
+
+    // A finger that moves (scrolling the grid) is not a press.
+    const third = tiles.nth(2);
+    const thirdBox = (await third.getByRole("button", { name: /を1枚追加$/ }).boundingBox())!;
+    const from = { x: thirdBox.x + thirdBox.width / 2, y: thirdBox.y + thirdBox.height / 2 };
+    await touch.send("Input.dispatchTouchEvent", { type: "touchStart", touchPoints: [from] });
+    await touch.send("Input.dispatchTouchEvent", { type: "touchMove", touchPoints: [{ x: from.x, y: from.y - 40 }] });
+    await page.waitForTimeout(800);
+    await touch.send("Input.dispatchTouchEvent", { type: "touchEnd", touchPoints: [] });
+    expect(await third.getByRole("textbox").count()).toBe(0);
+
+    // Keyboards: the count button opens the same field.
+    await third.getByRole("button", { name: /の所持枚数/ }).focus();
+    await page.keyboard.press("Enter");
+    await expect.poll(() => third.getByRole("textbox", { name: /の枚数を入力$/ }).isVisible()).toBe(true);
+
+    await page.reload();
+    await expect.poll(() => page.locator("li[data-card-id]").nth(0).getAttribute("data-count")).toBe("4");
+    await expect.poll(() => page.locator("li[data-card-id]").nth(1).getAttribute("data-count")).toBe("1");
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+});

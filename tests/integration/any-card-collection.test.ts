@@ -9,6 +9,8 @@ import { ownedCountsIfKept, saveCollectionSettings, setCardCounts, type Collecti
 import { anyCardChoices } from "../../app/features/collection/trade-sides.server";
 import { parseOfferInput } from "../../app/features/trades/http.server";
 import { createOffer, openChatRoomForOffer } from "../../app/features/trades/offers.server";
+import { TradeError } from "../../app/features/trades/errors";
+import { blockUser } from "../../app/features/blocks/blocks.server";
 import { givesBeyondCollection } from "../../app/features/trades/rules";
 import { TradeRuleChangeSchema } from "../../app/features/trades/trade-rules.schema";
 import { addTradeRuleChange } from "../../app/features/trades/trade-rules.server";
@@ -41,7 +43,7 @@ const input = (o: { give?: Card[]; want?: Card[]; giveAny?: boolean; wantAny?: b
 const chatRefusal = (run: () => Promise<unknown>) =>
   run().then(
     () => null,
-    (e: unknown) => (e instanceof ChatError ? e.code : e),
+    (e: unknown) => (e instanceof ChatError || e instanceof TradeError ? e.code : e),
   );
 
 /** An offer owner with these counts, ほしいカード and collection settings. */
@@ -179,5 +181,30 @@ describe("何でも可 and the owner's collection", () => {
       { cardId: d3[1].id, count: 1 },
     ]);
     expect(givesBeyondCollection([{ cardId: d3[1].id, count: 1 }], null)).toEqual([]);
+  });
+});
+
+describe("何でも可 and blocks", () => {
+  it("a blocked player's card is refused as blocked whichever card it is, so the refusals say nothing of the owner's list; either side's block", async () => {
+    const poster = await owner({ counts: { [d2[11].id]: 2, [d2[12].id]: 1 }, wanted: [d2[13].id], settings: { useForTrades: true } });
+    const { id: giving } = await createOffer(db, poster.id, input({ giveAny: true, want: [d2[9]] }));
+    const { id: wanting } = await createOffer(db, poster.id, input({ wantAny: true, give: [d2[10]] }));
+    const blockedByOwner = await createUser(db);
+    const blockingOwner = await createUser(db);
+    await blockUser(db, poster.id, blockedByOwner.id);
+    await blockUser(db, blockingOwner.id, poster.id);
+    for (const partner of [blockedByOwner, blockingOwner]) {
+      // On the list, off the list, the wrong rarity: one answer.
+      for (const card of [d2[11], d2[12], d3[0], d2[13], d2[5]]) {
+        for (const offerId of [giving, wanting]) {
+          expect(await chatRefusal(() => respondWithAnyCard(db, { offerId, userId: partner.id, cardId: card.id }))).toBe("blocked");
+        }
+      }
+    }
+    const [rooms] = await rowsOf<{ n: number }>(db, sql`select count(*)::int as n from chat_rooms where offer_id in (${giving}::uuid, ${wanting}::uuid)`);
+    expect(rooms.n).toBe(0);
+    // Anyone else still hears why a card is refused.
+    const stranger = await createUser(db);
+    expect(await chatRefusal(() => respondWithAnyCard(db, { offerId: giving, userId: stranger.id, cardId: d2[12].id }))).toBe("card_not_owner_spare");
   });
 });

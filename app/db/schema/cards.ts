@@ -1,12 +1,14 @@
 import { sql } from "drizzle-orm";
 import {
   boolean,
+  check,
   index,
   integer,
   jsonb,
   uniqueIndex,
   pgTable,
   primaryKey,
+  serial,
   text,
   timestamp,
 } from "drizzle-orm/pg-core";
@@ -89,10 +91,19 @@ export const cards = pgTable(
     // cards; the unique index makes a re-import update instead of duplicating.
     importPackId: text("import_pack_id"),
     importKey: text("import_key"),
+    // The card's place in a player's collection summary (collection_summaries, docs/decisions/049):
+    // bit `trade_bit` of each bitmap. Given once, from a sequence, when the card is first stored,
+    // and never changed or reused, so a new card only lengthens the bitmaps (its bit is 0 in every
+    // summary written before it existed: nobody owned or wanted it).
+    tradeBit: serial("trade_bit").notNull(),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
     index("cards_rarity_idx").on(t.rarity),
+    uniqueIndex("cards_trade_bit_idx").on(t.tradeBit),
+    // The stored rarity is the one cards trade by (docs/decisions/049): the old spelling `??` of ☆☆
+    // (docs/product-rules.md §3) is stored as ☆☆, so every card-match rule compares one value.
+    check("cards_rarity_not_old_spelling", sql`${t.rarity} <> '??'`),
     uniqueIndex("cards_import_key_idx").on(t.importPackId, t.importKey),
     index("cards_set_number_idx").on(t.setCode, t.number),
     index("cards_search_text_trgm_idx").using("gin", sql`${t.searchText} gin_trgm_ops`),

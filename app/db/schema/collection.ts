@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { boolean, check, pgTable, primaryKey, smallint, text, timestamp } from "drizzle-orm/pg-core";
+import { boolean, check, customType, pgTable, primaryKey, smallint, text, timestamp } from "drizzle-orm/pg-core";
 import { cards } from "./cards";
 import { users } from "./users";
 
@@ -53,3 +53,23 @@ export const collectionSettings = pgTable(
     check("collection_settings_want_mode_check", sql`${t.wantMode} in ('missing', 'wants', 'both')`),
   ],
 );
+
+const bytea = customType<{ data: Uint8Array; driverData: Uint8Array }>({ dataType: () => "bytea" });
+
+/**
+ * What トレード候補 needs of a player's collection, one short row per player
+ * (docs/decisions/049-collection-summaries.md): bitmaps over the cards' `trade_bit` — `owned`
+ * (any copy), `spare` (more copies than `keep_count`) and `wanted` (an open ほしいカード want,
+ * docs/decisions/046, of a card not spare). Derived, always: database triggers on
+ * collection_cards, wanted_cards and collection_settings rewrite the bits of every card a
+ * statement touched (or the player's whole row when their keep count changes), whoever wrote
+ * them. No row: no bit set. Bits past a bitmap's end are 0.
+ */
+export const collectionSummaries = pgTable("collection_summaries", {
+  userId: text("user_id")
+    .primaryKey()
+    .references(() => users.id, { onDelete: "cascade" }),
+  owned: bytea("owned").notNull().default(sql`'\\x'::bytea`),
+  spare: bytea("spare").notNull().default(sql`'\\x'::bytea`),
+  wanted: bytea("wanted").notNull().default(sql`'\\x'::bytea`),
+});

@@ -46,6 +46,8 @@ export type IndexedCard = CardListItem & {
   searchText: string;
   /** Packs the card is in, newest (lowest sort order) first. */
   packIds: string[];
+  /** Its bit in the players' collection summaries (cards.trade_bit, docs/decisions/049). */
+  tradeBit: number;
 };
 
 export type CardIndex = {
@@ -87,6 +89,7 @@ async function loadCardIndex(db: Db): Promise<CardIndex> {
       .select({
         ...CARD_COLUMNS,
         searchText: cards.searchText,
+        tradeBit: cards.tradeBit,
         weakness: cards.weakness,
         retreatCost: cards.retreatCost,
         attacks: cards.attacks,
@@ -124,6 +127,7 @@ async function loadCardIndex(db: Db): Promise<CardIndex> {
       rank: row.rank ?? 0,
       tradeable: row.tradeable ?? false,
       packIds: [],
+      tradeBit: row.tradeBit,
     });
   }
   const byPack = new Map<string, IndexedCard[]>();

@@ -4,7 +4,7 @@ import { isUniqueViolation, rowsOf, type Queryable } from "../../db/sql.server";
 import { cards, chatMessages, chatReadCursors, chatRooms, profiles, tradeOfferCards, tradeOffers } from "../../db/schema/index";
 import { cardTradeability } from "../trades/trade-rules.server";
 import { completeTradeFromChat, startNegotiationFromChat } from "../trades/negotiation.server";
-import { openChatRoomForOffer } from "../trades/offers.server";
+import { checkMayRespond, openChatRoomForOffer } from "../trades/offers.server";
 import { isOfferId } from "../trades/offer-views.server";
 import { cardFaceOf, cardIndex } from "../cards/card-index.server";
 import type { CardListItem } from "../cards/types";
@@ -431,13 +431,16 @@ export async function chooseAnyCard(db: Db, input: { roomId: string; userId: str
 
 /**
  * 交渉する with the card already chosen on the offer page (a 何でも可 offer whose owner shares their
- * collection): the choice is checked first, so a refused card opens no room; then the board's one
+ * collection): who may answer is checked first (blocks, suspension, their own offer), then the
+ * choice, so a refused card opens no room and a blocked player learns nothing of the list; then the board's one
  * 交渉する opens the room, and the card is named there as chooseAnyCard names it — the room's
  * system line and both players' offer panels show it. A room that already stood keeps its card
  * (it is changed in the room, live for both).
  */
 export async function respondWithAnyCard(db: Db, input: { offerId: string; userId: string; cardId: string }): Promise<{ roomId: string; created: boolean; message: ChatMessage | null }> {
   if (!isOfferId(input.offerId)) throw new ChatError("not_found");
+  // Who may answer first: a blocked player's card is refused as blocked, whichever card it is.
+  await checkMayRespond(db, input.offerId, input.userId);
   await checkAnyCardChoice(db, input.offerId, input.cardId);
   const opened = await openChatRoomForOffer(db, { offerId: input.offerId, userId: input.userId });
   // A room that already stood (an earlier press, a second tap, a room opened without a card) is

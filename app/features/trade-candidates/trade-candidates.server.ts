@@ -1,8 +1,7 @@
 import { createHash } from "node:crypto";
-import { sql } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 import type { Db } from "../../db/client.server";
 import { offerOpenNow } from "../../db/open-offers";
-import { wantStillOpen } from "../../db/open-wants";
 import { rowsOf } from "../../db/sql.server";
 import { createCache, scopeOf } from "../../lib/cache.server";
 import { databaseLimit } from "../../lib/rate-limit.server";
@@ -42,8 +41,8 @@ const PAIRS_PER_RARITY = PAIRS_SHOWN;
  */
 const PRE_RANK_LIMIT = CANDIDATE_LIMIT * 3;
 /**
- * The most recently active opted-in players the finder reads the collections of: the bound on its
- * work, whatever the number of players (each is one range of collection_cards' primary key).
+ * The most recently active opted-in players the finder reads the collection summaries of: the bound
+ * on its work, whatever the number of players (each is one short row, docs/decisions/049).
  */
 export const PLAYERS_SCANNED = 300;
 
@@ -81,76 +80,103 @@ async function mySide(db: Db, userId: string, settings: CollectionSettings, inde
 
 const textArray = (list: readonly string[]) => sql`array[${sql.join(list.map((v) => sql`${v}`), sql`, `)}]::text[]`;
 
-type FoundRow = { side: "get" | "give"; user_id: string; card_id: string; rarity: string; pair_count: number; display_name: string; last_active_at: Date | string };
+/** A card of their side the finder read back: they give it to me (`get`) or want it from me (`give`). */
+export type FoundRow = { side: "get" | "give"; user_id: string; card_id: string; rarity: string; pair_count: number; display_name: string; last_active_at: Date | string };
+
+/** Finds the candidates' rows from my side (a statement per call); the summaries' finder below, or another for comparison. */
+export type CandidateRowFinder = (db: Db, userId: string, spare: readonly TradeCard[], wants: readonly TradeCard[], onlyPartners: readonly string[] | null, index: CardIndex) => Promise<FoundRow[]>;
+
+/** The players the finder considers, with what it needs of each: their trade settings and their collection summary. */
+export function scannedPlayers(userId: string, onlyPartners: readonly string[] | null): SQL {
+  return sql`select s.user_id, s.trade_rarities, s.want_mode, s.want_sets, p.display_name, p.last_active_at, cs.owned, cs.spare, cs.wanted
+      from collection_settings s join profiles p on p.user_id = s.user_id
+      left join collection_summaries cs on cs.user_id = s.user_id
+      where s.use_for_trades and s.user_id <> ${userId} ${onlyPartners ? sql`and s.user_id = any(${textArray(onlyPartners)})` : sql``}
+        and p.suspended_at is null and p.deleted_at is null
+        and p.last_active_at >= now() - make_interval(days => ${ACTIVE_DAYS})
+        and not exists (select 1 from blocks b
+                        where (b.blocker_id = ${userId} and b.blocked_id = s.user_id)
+                           or (b.blocker_id = s.user_id and b.blocked_id = ${userId}))
+      order by p.last_active_at desc, s.user_id
+      limit ${PLAYERS_SCANNED}`;
+}
+
+type ScannedPlayer = {
+  user_id: string;
+  trade_rarities: string[] | null;
+  want_mode: string;
+  want_sets: string[] | null;
+  display_name: string;
+  last_active_at: Date | string;
+  owned: Uint8Array | null;
+  spare: Uint8Array | null;
+  wanted: Uint8Array | null;
+};
+
+/** Bit `bit` of a summary bitmap (docs/decisions/049): past its end, or no summary at all, is 0. */
+const hasBit = (bits: Uint8Array | null, bit: number) => bits !== null && bit >> 3 < bits.length && (bits[bit >> 3] & (1 << (bit & 7))) !== 0;
+
+const byCardId = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /**
- * One statement: the players (opted in, active, not blocked, not suspended or deleted; the most
- * recently active PLAYERS_SCANNED), the cards of my wants they have spare and the cards of my
- * spare they want — both read through the (user_id, card_id) primary keys of collection_cards
- * and wanted_cards, one range per player — the pairs per player (per rarity, the smaller side),
- * the PRE_RANK_LIMIT best, and at most PAIRS_PER_RARITY of their cards per side and rarity (the
- * pairs are made from them in memory: a rarity only one side has pairs with nothing).
+ * One short statement: the players (opted in, active, not blocked, not suspended or deleted; the
+ * most recently active PLAYERS_SCANNED), each with their collection summary — bitmaps over the
+ * cards' trade bits of what they own, have spare and want (docs/decisions/049), kept by the
+ * database with every change. Then in memory: the cards of my wants they have spare, the cards
+ * of my spare they want (on their want list, or missing from their chosen sets), both in
+ * rarities they trade; pairs per player (per rarity, the smaller side); the PRE_RANK_LIMIT best
+ * by pairs, then last activity; and at most PAIRS_PER_RARITY of their cards per side and rarity.
  */
-async function findCandidateRows(db: Db, userId: string, spare: TradeCard[], wants: TradeCard[], onlyPartners: readonly string[] | null): Promise<FoundRow[]> {
-  const spareRows = spare.flatMap((c) => (c.sets.length ? c.sets : [""]).map((set) => ({ id: c.id, rarity: c.rarity, set })));
-  return rowsOf<FoundRow>(
-    db,
-    sql`with players as materialized (
-          select s.user_id, s.keep_count, s.trade_rarities, s.want_mode, s.want_sets, p.display_name, p.last_active_at
-          from collection_settings s join profiles p on p.user_id = s.user_id
-          where s.use_for_trades and s.user_id <> ${userId} ${onlyPartners ? sql`and s.user_id = any(${textArray(onlyPartners)})` : sql``}
-            and p.suspended_at is null and p.deleted_at is null
-            and p.last_active_at >= now() - make_interval(days => ${ACTIVE_DAYS})
-            and not exists (select 1 from blocks b
-                            where (b.blocker_id = ${userId} and b.blocked_id = s.user_id)
-                               or (b.blocker_id = s.user_id and b.blocked_id = ${userId}))
-          order by p.last_active_at desc, s.user_id
-          limit ${PLAYERS_SCANNED}
-        ),
-        my_wants as (select * from unnest(${textArray(wants.map((c) => c.id))}, ${textArray(wants.map((c) => c.rarity))}) as w(card_id, rarity)),
-        my_spare as (select * from unnest(${textArray(spareRows.map((c) => c.id))}, ${textArray(spareRows.map((c) => c.rarity))}, ${textArray(spareRows.map((c) => c.set))}) as s(card_id, rarity, set_code)),
-        gets as (
-          select pl.user_id, w.card_id, w.rarity
-          from players pl join collection_cards cc on cc.user_id = pl.user_id
-          join my_wants w on w.card_id = cc.card_id
-          where cc.count > pl.keep_count and (pl.trade_rarities is null or w.rarity = any(pl.trade_rarities))
-        ),
-        givers as (select distinct user_id from gets),
-        gives as (
-          select distinct pl.user_id, sp.card_id, sp.rarity
-          from givers g join players pl on pl.user_id = g.user_id cross join my_spare sp
-          where (pl.trade_rarities is null or sp.rarity = any(pl.trade_rarities))
-            and ((pl.want_mode in ('wants', 'both')
-                  and exists (select 1 from wanted_cards wc where wc.user_id = pl.user_id and wc.card_id = sp.card_id and ${wantStillOpen("wc")})
-                  -- A card they have spare is one they give, not one they want (as on my side).
-                  and not exists (select 1 from collection_cards theirs
-                                  where theirs.user_id = pl.user_id and theirs.card_id = sp.card_id and theirs.count > pl.keep_count))
-              or (pl.want_mode in ('missing', 'both') and (pl.want_sets is null or sp.set_code = any(pl.want_sets))
-                  and not exists (select 1 from collection_cards mine where mine.user_id = pl.user_id and mine.card_id = sp.card_id)))
-        ),
-        per_rarity as (
-          select g.user_id, g.rarity, least(g.n, s.n) as fitting
-          from (select user_id, rarity, count(*) as n from gets group by user_id, rarity) g
-          join (select user_id, rarity, count(*) as n from gives group by user_id, rarity) s on s.user_id = g.user_id and s.rarity = g.rarity
-        ),
-        ranked as (
-          select pr.user_id, sum(pr.fitting)::int as pair_count, pl.display_name, pl.last_active_at
-          from per_rarity pr join players pl on pl.user_id = pr.user_id
-          group by pr.user_id, pl.display_name, pl.last_active_at
-          order by pair_count desc, pl.last_active_at desc, pr.user_id
-          limit ${PRE_RANK_LIMIT}
-        ),
-        picked as (
-          select x.side, x.user_id, x.card_id, x.rarity,
-                 row_number() over (partition by x.user_id, x.side, x.rarity order by x.card_id) as n
-          from (select 'get' as side, user_id, card_id, rarity from gets union all select 'give' as side, user_id, card_id, rarity from gives) x
-          where x.user_id in (select user_id from ranked)
-        )
-        select p.side, p.user_id, p.card_id, p.rarity, r.pair_count, r.display_name, r.last_active_at
-        from picked p join ranked r on r.user_id = p.user_id
-        where p.n <= ${PAIRS_PER_RARITY}`,
-  );
-}
+export const findCandidateRows: CandidateRowFinder = async (db, userId, spare, wants, onlyPartners, index) => {
+  const bitOf = (card: TradeCard) => index.byId.get(card.id)?.tradeBit ?? -1;
+  const myWants = wants.map((card) => ({ ...card, bit: bitOf(card) })).filter((card) => card.bit >= 0);
+  const mySpare = spare.map((card) => ({ ...card, bit: bitOf(card) })).filter((card) => card.bit >= 0);
+  const players = await rowsOf<ScannedPlayer>(db, scannedPlayers(userId, onlyPartners));
+  const found: { player: ScannedPlayer; pairCount: number; gets: Map<string, string[]>; gives: Map<string, string[]> }[] = [];
+  for (const player of players) {
+    const rarities = player.trade_rarities ? new Set(player.trade_rarities) : null;
+    const gets = new Map<string, string[]>();
+    for (const card of myWants) {
+      if ((rarities && !rarities.has(card.rarity)) || !hasBit(player.spare, card.bit)) continue;
+      const list = gets.get(card.rarity);
+      if (list) list.push(card.id);
+      else gets.set(card.rarity, [card.id]);
+    }
+    if (!gets.size) continue;
+    const fromList = player.want_mode === "wants" || player.want_mode === "both";
+    const missing = player.want_mode === "missing" || player.want_mode === "both";
+    const sets = player.want_sets ? new Set(player.want_sets) : null;
+    const gives = new Map<string, string[]>();
+    for (const card of mySpare) {
+      // A rarity they give me nothing of pairs with nothing.
+      if (!gets.has(card.rarity) || (rarities && !rarities.has(card.rarity))) continue;
+      const wanted =
+        (fromList && hasBit(player.wanted, card.bit)) ||
+        (missing && (!sets || card.sets.some((code) => sets.has(code))) && !hasBit(player.owned, card.bit));
+      if (!wanted) continue;
+      const list = gives.get(card.rarity);
+      if (list) list.push(card.id);
+      else gives.set(card.rarity, [card.id]);
+    }
+    let pairCount = 0;
+    for (const [rarity, list] of gives) pairCount += Math.min(list.length, gets.get(rarity)!.length);
+    if (pairCount > 0) found.push({ player, pairCount, gets, gives });
+  }
+  // Stable: players with as many pairs stay in the statement's order, last activity first.
+  found.sort((a, b) => b.pairCount - a.pairCount);
+  const rows: FoundRow[] = [];
+  for (const { player, pairCount, gets, gives } of found.slice(0, PRE_RANK_LIMIT)) {
+    for (const [side, lists] of [["get", gets], ["give", gives]] as const) {
+      for (const [rarity, ids] of lists) {
+        if (!gets.has(rarity) || !gives.has(rarity)) continue;
+        for (const id of [...ids].sort(byCardId).slice(0, PAIRS_PER_RARITY)) {
+          rows.push({ side, user_id: player.user_id, card_id: id, rarity, pair_count: pairCount, display_name: player.display_name, last_active_at: player.last_active_at });
+        }
+      }
+    }
+  }
+  return rows;
+};
 
 /** Pairs one card I get with one card I give, per rarity, in the catalogue's order. */
 function pairUp(index: CardIndex, gets: string[], gives: string[], costs: Record<string, number>): CandidatePair[] {
@@ -180,7 +206,7 @@ function pairUp(index: CardIndex, gets: string[], gives: string[], costs: Record
 type Found = { settings: CollectionSettings; index: CardIndex; now: Date; emptyReason: CandidatesEmptyReason | null; rows: FoundRow[] };
 
 /** My side, then the finder's statement (for every player, or only for `onlyPartners`). */
-async function findRows(db: Db, userId: string, onlyPartners: readonly string[] | null, wanting: readonly string[] | null = null): Promise<Found> {
+async function findRows(db: Db, userId: string, onlyPartners: readonly string[] | null, wanting: readonly string[] | null = null, finder: CandidateRowFinder = findCandidateRows): Promise<Found> {
   const settings = await getCollectionSettings(db, userId);
   const now = new Date();
   const index = await cardIndex(db);
@@ -190,11 +216,18 @@ async function findRows(db: Db, userId: string, onlyPartners: readonly string[] 
   if (!mine.hadSpare) return empty("no_spare");
   if (!mine.hadWants) return empty("no_wants");
   if (!mine.spare.length || !mine.wants.length || onlyPartners?.length === 0) return empty("none");
-  return { settings, index, now, emptyReason: null, rows: await findCandidateRows(db, userId, mine.spare, mine.wants, onlyPartners) };
+  return { settings, index, now, emptyReason: null, rows: await finder(db, userId, mine.spare, mine.wants, onlyPartners, index) };
 }
 
-async function candidatesFor(db: Db, userId: string, onlyPartners: readonly string[] | null, pairsShown: number, wanting: readonly string[] | null = null): Promise<CandidatesResult> {
-  const [{ settings, index, now, emptyReason, rows }, costs] = await Promise.all([findRows(db, userId, onlyPartners, wanting), rarityTradeCosts(db)]);
+async function candidatesFor(
+  db: Db,
+  userId: string,
+  onlyPartners: readonly string[] | null,
+  pairsShown: number,
+  wanting: readonly string[] | null = null,
+  finder: CandidateRowFinder = findCandidateRows,
+): Promise<CandidatesResult> {
+  const [{ settings, index, now, emptyReason, rows }, costs] = await Promise.all([findRows(db, userId, onlyPartners, wanting, finder), rarityTradeCosts(db)]);
   if (emptyReason) return { candidates: [], emptyReason, settings };
   const byUser = new Map<string, { displayName: string; lastActiveAt: Date; pairCount: number; gets: string[]; gives: string[] }>();
   for (const row of rows) {
@@ -236,10 +269,10 @@ async function candidatesFor(db: Db, userId: string, onlyPartners: readonly stri
 const CANDIDATE_CACHE_TTL_MS = 60_000;
 const CANDIDATE_CACHE_MAX_KEYS = 1_000;
 /**
- * Finder computations running at once on this instance; the rest wait their turn. Each is one
- * heavy statement holding a database connection for seconds on a large collection table: without
- * a bound, a burst of players opening the page takes every connection of the pool and every other
- * page waits behind them.
+ * Finder computations running at once on this instance; the rest wait their turn. Each reads its
+ * player's own rows and one short row per scanned player (docs/decisions/049), tens of
+ * milliseconds, but a burst of players opening the page together still should not take every
+ * connection of the pool from the other pages.
  */
 export const FINDER_CONCURRENCY = 2;
 
@@ -327,6 +360,19 @@ export async function tradeCandidateCounts(db: Db, userId: string, partnerIds: r
     const { rows } = await findRows(db, userId, others);
     return new Map(rows.map((row) => [row.user_id, Number(row.pair_count)]));
   }, countCache);
+}
+
+/**
+ * Tests and the bench: my トレード候補 computed now (never kept) with another way of finding the
+ * rows, to compare it with the summaries' finder on the same data.
+ */
+export function tradeCandidatesUsing(
+  db: Db,
+  userId: string,
+  finder: CandidateRowFinder,
+  options: { onlyPartners?: readonly string[] | null; wanting?: readonly string[] | null } = {},
+): Promise<CandidatesResult> {
+  return candidatesFor(db, userId, options.onlyPartners ?? null, PAIRS_SHOWN, options.wanting ?? null, finder);
 }
 
 /** Tests: forget every kept result, as if each had expired. */

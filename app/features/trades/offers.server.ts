@@ -363,6 +363,29 @@ export async function ownOffersFrom(db: Db, userId: string, read: OfferRow[], li
 // Responding, blocking, reporting
 
 /**
+ * Who may answer an offer, checked before anything about it is said: it exists and its owner is
+ * not suspended (else not_found), it is not their own, and neither player blocked the other. A
+ * refusal about the offer's cards (a 何でも可 card outside the owner's list) comes only after
+ * these, so a blocked player learns nothing of the owner's collection from it.
+ */
+async function checkResponder(db: Queryable, offer: { owner_id: string; suspended: boolean } | undefined, userId: string): Promise<void> {
+  if (!offer || offer.suspended) throw new TradeError("not_found");
+  if (offer.owner_id === userId) throw new TradeError("own_offer");
+  if (await isBlockedEitherWay(db, userId, offer.owner_id)) throw new TradeError("blocked");
+}
+
+/** The checks of checkResponder for this offer, outside 交渉する's transaction (a card is checked after them). */
+export async function checkMayRespond(db: Queryable, offerId: string, userId: string): Promise<void> {
+  if (!isOfferId(offerId)) throw new TradeError("not_found");
+  const [offer] = await rowsOf<{ owner_id: string; suspended: boolean }>(
+    db,
+    sql`select o.owner_id, (p.suspended_at is not null) as suspended
+        from ${tradeOffers} o join ${profiles} p on p.user_id = o.owner_id where o.id = ${offerId}`,
+  );
+  await checkResponder(db, offer, userId);
+}
+
+/**
  * 交渉する: creates — or reopens — the one chat room for this offer and this user. The unique
  * (offer_id, partner_id) constraint decides, not a read-then-write, so two racing requests get
  * the same room. Only new rooms count against the hourly responding limit.
@@ -385,9 +408,7 @@ export async function openChatRoomForOffer(
             (p.suspended_at is not null) as suspended
           from ${tradeOffers} o join ${profiles} p on p.user_id = o.owner_id where o.id = ${offerId}`,
     );
-    if (!offer || offer.suspended) throw new TradeError("not_found");
-    if (offer.owner_id === userId) throw new TradeError("own_offer");
-    if (await isBlockedEitherWay(tx, userId, offer.owner_id)) throw new TradeError("blocked");
+    await checkResponder(tx, offer, userId);
     const isOpen = offer.status === "open" && !offer.expired;
     if (!isOpen || ruleClosed) {
       // A closed or expired offer, or one a rule closed, still lets an existing conversation continue.

@@ -11,7 +11,7 @@ import { decks } from "../../db/schema/decks";
 import { tradeRuleChanges } from "../../db/schema/trade-rules";
 import { notifications, wantedCards } from "../../db/schema/notifications";
 import { friendApplications, friendPosts } from "../../db/schema/friends";
-import { collectionCards, collectionSettings } from "../../db/schema/collection";
+import { collectionCards, collectionSettings, collectionSummaries } from "../../db/schema/collection";
 import { notificationPreferences, pushSubscriptions } from "../../db/schema/push";
 import { deliveryOutbox, signInFailures } from "../../db/schema/delivery";
 import { blocks, reports, tradeOfferCards, tradeOffers, tradeRateLimits } from "../../db/schema/trades";
@@ -429,6 +429,8 @@ export async function deleteAccount(db: Db, env: Env, userId: string, input: { p
     await tx.delete(friendApplications).where(eq(friendApplications.applicantId, userId));
     await tx.delete(collectionCards).where(eq(collectionCards.userId, userId));
     await tx.delete(collectionSettings).where(eq(collectionSettings.userId, userId));
+    // Last: the deletions above rewrite the summary's bits (docs/decisions/049); it goes with them.
+    await tx.delete(collectionSummaries).where(eq(collectionSummaries.userId, userId));
     await tx.delete(notifications).where(or(eq(notifications.userId, userId), eq(notifications.actorId, userId)));
     // Their devices stop receiving pushes, and their notification settings go.
     await tx.delete(pushSubscriptions).where(eq(pushSubscriptions.userId, userId));

@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from "react";
+import { useEffect, useRef, useState, type FormEvent, type PointerEvent } from "react";
 import { CardImage } from "../../cards/components/card-image";
 import { cardName } from "../../../lib/card-name";
 import { cardPrint } from "../../../lib/card-print";
@@ -15,9 +15,16 @@ type Props = {
   onChange: (count: number) => void;
 };
 
+/** A press on the card face held this long opens the number field instead of adding one. */
+export const LONG_PRESS_MS = 500;
+/** A finger that moves further than this (px) is scrolling the grid, not pressing. */
+const PRESS_SLOP_PX = 10;
+
 /**
- * One print of the grid: the card face is the + button (one tap adds one), − takes one away, the
- * count opens a number field (docs/decisions/040). Names, number and rarity under the face.
+ * One print of the grid: the card face is the + button (one tap adds one; a long press, about half
+ * a second, opens the number field as the count does, with no context menu or text selection), −
+ * takes one away, the count opens a number field (docs/decisions/040). Keyboard users have the
+ * count button. Names, number and rarity under the face.
  */
 export function CollectionCardTile({ card, count, eager, onChange }: Props) {
   const t = useT(collectionMessages);
@@ -27,6 +34,36 @@ export function CollectionCardTile({ card, count, eager, onChange }: Props) {
   const [typed, setTyped] = useState("");
   const [invalid, setInvalid] = useState(false);
   const fieldId = `count-${card.id}`;
+  const press = useRef<{ timer: ReturnType<typeof setTimeout>; x: number; y: number } | null>(null);
+  // Set when a long press opened the field: the click that ends the press adds nothing.
+  const pressedLong = useRef(false);
+  const openField = () => {
+    setTyped(String(count));
+    setInvalid(false);
+    setEditing(true);
+  };
+  const endPress = () => {
+    if (press.current) clearTimeout(press.current.timer);
+    press.current = null;
+  };
+  useEffect(() => endPress, []);
+  const startPress = (event: PointerEvent<HTMLButtonElement>) => {
+    if (event.button !== 0) return;
+    endPress();
+    pressedLong.current = false;
+    press.current = {
+      x: event.clientX,
+      y: event.clientY,
+      timer: setTimeout(() => {
+        press.current = null;
+        pressedLong.current = true;
+        openField();
+      }, LONG_PRESS_MS),
+    };
+  };
+  const movePress = (event: PointerEvent<HTMLButtonElement>) => {
+    if (press.current && Math.hypot(event.clientX - press.current.x, event.clientY - press.current.y) > PRESS_SLOP_PX) endPress();
+  };
   const submit = (event: FormEvent) => {
     event.preventDefault();
     const value = parseTypedCount(typed);
@@ -42,9 +79,21 @@ export function CollectionCardTile({ card, count, eager, onChange }: Props) {
     <li className={`relative flex flex-col rounded-lg border bg-white p-1.5 ${count > 0 ? "border-brand-500" : "border-slate-200"}`} data-card-id={card.id} data-count={count}>
       <button
         type="button"
-        className="relative block rounded-card focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600"
+        className="relative block touch-manipulation select-none rounded-card [-webkit-touch-callout:none] focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600"
         aria-label={t("addOne", { name })}
-        onClick={() => count < 99 && onChange(steppedCount(count, 1))}
+        onPointerDown={startPress}
+        onPointerMove={movePress}
+        onPointerUp={endPress}
+        onPointerCancel={endPress}
+        onPointerLeave={endPress}
+        // A long press is ours: no context menu, no "save image" sheet over the grid.
+        onContextMenu={(event) => event.preventDefault()}
+        onClick={(event) => {
+          // The click a pointer sends at the end of a long press (a key's click has detail 0).
+          const endOfLongPress = pressedLong.current && event.detail !== 0;
+          pressedLong.current = false;
+          if (!endOfLongPress && count < 99) onChange(steppedCount(count, 1));
+        }}
       >
         <CardImage face={card} eager={eager} decorative className={count > 0 ? "" : "opacity-60"} sizes="(min-width: 768px) 14vw, (min-width: 640px) 22vw, 30vw" />
       </button>
@@ -105,10 +154,7 @@ export function CollectionCardTile({ card, count, eager, onChange }: Props) {
             type="button"
             className="h-9 min-w-12 flex-1 rounded-md border border-slate-300 text-sm font-bold text-slate-900"
             aria-label={`${t("countLabel", { name })}: ${t("countOf", { count })}`}
-            onClick={() => {
-              setTyped(String(count));
-              setEditing(true);
-            }}
+            onClick={openField}
           >
             {t("countOf", { count })}
           </button>
