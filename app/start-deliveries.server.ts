@@ -6,6 +6,7 @@ import type { Logger } from "./lib/logger.server";
 import { assertEveryDeliveryKindHandled, startOutboxWorker, type OutboxWorker } from "./features/outbox/outbox.server";
 import { registerNotificationChannels } from "./features/push/notification-pipeline.server";
 import { registerMailDelivery } from "./features/mail/mail.server";
+import { sweepUndispatchedNotices } from "./features/notifications/notice-dispatch.server";
 
 /**
  * This instance's name in the outbox's leases (locked_by). It is the same when the process starts
@@ -34,7 +35,9 @@ export function outboxInstanceId(env: Pick<Env, "port" | "dataDir" | "host">, ho
  */
 export function startDeliveries(options: { env: Env; db: Db; log: Logger }): OutboxWorker {
   const transport = registerMailDelivery(options.env, options.log);
-  registerNotificationChannels(options);
+  const notices = registerNotificationChannels(options);
+  // Chat notices an instance bumped and never told (it died in between) go to the outbox.
+  const sweep = sweepUndispatchedNotices(options.db, options.log);
   // A kind some module may queue that nothing here delivers would wait in the outbox for ever.
   assertEveryDeliveryKindHandled();
   const worker = startOutboxWorker({ db: options.db, log: options.log, concurrency: 16, workerId: outboxInstanceId(options.env) });
@@ -44,6 +47,9 @@ export function startDeliveries(options: { env: Env; db: Db; log: Logger }): Out
   });
   return {
     async stop() {
+      sweep.stop();
+      // First, so the notices still waiting here are in the outbox before the worker hands its rows back.
+      await notices.stop();
       await worker.stop();
       transport.close();
     },

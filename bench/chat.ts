@@ -121,6 +121,56 @@ async function eventLoopDelay(metricsUrl: string): Promise<{ p99: number; max: n
   return { p99: read("nodejs_eventloop_lag_p99_seconds"), max: read("nodejs_eventloop_lag_max_seconds") };
 }
 
+type Writes = { tables: Record<string, number>; messages: number; commits: number };
+
+/**
+ * Rows written per table, chat messages stored and transactions committed in the bench's own
+ * database so far. Read once the servers stopped: a backend reports its counts when it exits (and
+ * a closed connection's report may take a moment, so readings are repeated until two agree).
+ */
+async function writesSoFar(url: string): Promise<Writes> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    let last = "";
+    for (let i = 0; i < 20; i++) {
+      await client.query("select pg_stat_clear_snapshot()");
+      const tables = await client.query<{ relname: string; n: string; ins: string }>("select relname, n_tup_ins + n_tup_upd + n_tup_del as n, n_tup_ins as ins from pg_stat_user_tables");
+      const db = await client.query<{ n: string }>("select xact_commit as n from pg_stat_database where datname = current_database()");
+      const now: Writes = {
+        tables: Object.fromEntries(tables.rows.map((r) => [r.relname, Number(r.n)])),
+        messages: Number(tables.rows.find((r) => r.relname === "chat_messages")?.ins ?? 0),
+        commits: Number(db.rows[0].n),
+      };
+      if (JSON.stringify(now.tables) === last) return now;
+      last = JSON.stringify(now.tables);
+      await new Promise((r) => setTimeout(r, 300));
+    }
+    throw new Error("table statistics did not settle");
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * Per message stored between two readings (retried sends are stored once; an acknowledgement lost
+ * to a timeout still stored its message): rows written, by table, and transactions.
+ */
+function writesPerMessage(before: Writes, after: Writes): { messages: number; rows: number; commits: number; tables: string } {
+  const messages = Math.max(1, after.messages - before.messages);
+  const written = Object.entries(after.tables)
+    .map(([table, n]) => [table, (n - (before.tables[table] ?? 0)) / messages] as const)
+    .filter(([, n]) => n > 0.005)
+    .sort((a, b) => b[1] - a[1]);
+  return {
+    messages,
+    rows: written.reduce((a, [, n]) => a + n, 0),
+    // Includes the few readings' own transactions (a handful in thousands).
+    commits: (after.commits - before.commits) / messages,
+    tables: written.map(([table, n]) => `${table} ${n.toFixed(2)}`).join(", "),
+  };
+}
+
 const percentile = (sorted: number[], p: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] : NaN);
 
 type CaseResult = { label: string; clients: number; rate: number; p50: number; p99: number; max: number; lost: number; duplicated: number; loopP99: number; loopMax: number; cpu: Record<string, number> };
@@ -188,6 +238,7 @@ async function withServers<T>(count: number, env: Record<string, string>, body: 
 }
 
 const results: CaseResult[] = [];
+const databaseWork: string[] = [];
 let exitCode = 0;
 let pgVersion = "";
 let mode = "";
@@ -231,9 +282,18 @@ for (const build of BUILDS) {
       mode = servers[0].mode;
     });
     if (build === BUILDS[0]) console.log(`server mode: ${mode}, database: PostgreSQL ${pgVersion} (pool of 10 per instance)`);
+    const writesBefore = await writesSoFar(database.url);
     await withServers(1, env, async (servers, metrics) => {
       results.push(await runCase(`[${build}] one instance`, people, RATE, servers, metrics));
     });
+    // The servers have stopped (their connections reported what they wrote): the database work of
+    // the one-instance case, deliveries included, per message.
+    const written = writesPerMessage(writesBefore, await writesSoFar(database.url));
+    const pending = new pg.Client({ connectionString: database.url });
+    await pending.connect();
+    const [backlog] = (await pending.query<{ n: string }>("select count(*) as n from delivery_outbox where status = 'pending'")).rows;
+    await pending.end();
+    databaseWork.push(`[${build}] ${written.messages} messages stored; rows written per message ${written.rows.toFixed(2)} (${written.tables}); transactions ${written.commits.toFixed(2)}; outbox rows still pending after the servers stopped: ${backlog.n}`);
     if (redisUp) {
       await withServers(2, { ...env, REDIS_URL }, async (servers, metrics) => {
         results.push(await runCase(`[${build}] two instances + Redis`, people, RATE, servers, metrics));
@@ -256,5 +316,7 @@ if (results.length) {
     );
   }
   console.log(`aim: p99 < 100 ms at ${RATE} msg/s on one instance, lost 0, duplicated 0 (base: the first row, same run)`);
+  console.log("\ndatabase work of the one-instance case, per stored message (pg_stat_user_tables; mail checks due later are still pending):");
+  for (const line of databaseWork) console.log(`  ${line}`);
 }
 process.exit(exitCode);

@@ -9,14 +9,15 @@ import { startUpSlot } from "./start-up-slot";
  * transaction, with the caller's `db`.
  */
 export type Notices = {
-  /** A new chat message for `recipientId`. */
-  chatMessage(db: Queryable, m: { roomId: string; senderId: string; recipientId: string }): Promise<void>;
+  /** A new chat message for `recipientId`; answers what to run once the caller's transaction committed. */
+  chatMessage(db: Queryable, m: { roomId: string; senderId: string; recipientId: string }): Promise<() => void>;
   /**
    * The same notice as common table expressions for the caller's own statement (the chat's
    * send writes message and notice in one statement): `ctes` goes into its WITH list after the
-   * CTE named `after`, and writes once per row of it; `written()` runs after the statement.
+   * CTE named `after`, and writes once per row of it; the statement selects `columns` too, and
+   * `written(row)` runs with its row after the statement.
    */
-  chatMessageCtes(m: { roomId: string; senderId: string; recipientId: string }, after: string): { ctes: SQL; written: () => void };
+  chatMessageCtes(m: { roomId: string; senderId: string; recipientId: string }, after: string): { ctes: SQL; columns: SQL; written: (row: Record<string, unknown>) => void };
   /** A trade step pressed in a room, for the other participant. */
   tradeStep(db: Queryable, s: { roomId: string; actorId: string; recipientId: string; step: string }): Promise<void>;
   /** The reader caught up with a room. */

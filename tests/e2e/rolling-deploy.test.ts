@@ -234,7 +234,7 @@ describe.runIf(databaseUrl && redisUrl && nginxBinary())("a rolling deploy behin
       VAPID_PUBLIC_KEY: vapid.publicKey,
       VAPID_PRIVATE_KEY: vapid.privateKey,
       SITE_URL: site,
-      // Every chat message queues its notification's mail check at once: the outbox has work to hand back.
+      // A chat message's notification arms its mail check at once: the outbox has work to hand back.
       NOTIFICATION_MAIL_DELAY_SECONDS: "0",
       LOG_LEVEL: "info",
     };

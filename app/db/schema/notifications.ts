@@ -28,6 +28,9 @@ export const notifications = pgTable(
     detail: text("detail"),
     // Messages folded into one unread room notification.
     count: integer("count").notNull().default(1),
+    // A room's message notification: the count its channels (open tabs, push, mail) have been told
+    // of; below `count` while the instance that bumped it has yet to tell them (decision 048).
+    dispatchedCount: integer("dispatched_count").notNull().default(0),
     // Events that happen once per cause (an offer expiring, a match, a want-list hit).
     dedupeKey: text("dedupe_key"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),

@@ -128,19 +128,20 @@ export async function sendMessage(db: Db, input: SendInput, allowSend?: () => Pr
     const notice = { roomId: input.roomId, senderId: input.userId, recipientId };
     if (Number(found.last_seq) === 0) {
       // A room's first message also records that the room opened: a transaction, once per room.
-      const message = await db.transaction(async (tx) => {
+      const { message, committed } = await db.transaction(async (tx) => {
         const stored = await appendMessage(tx, input.roomId, text);
-        await notices().chatMessage(tx, notice);
+        const noticed = await notices().chatMessage(tx, notice);
         if (stored.seq === 1) await recordRoomOpened(tx, input.roomId, input.userId);
-        return stored;
+        return { message: stored, committed: noticed };
       });
+      committed();
       return { message, created: true, recipientId };
     }
-    // Every later message: the message, the recipient's notification and its delivery in one
-    // statement (one round trip instead of begin, two statements and commit; as atomic).
+    // Every later message: the message and the recipient's notification in one statement (one
+    // round trip instead of begin, two statements and commit; as atomic).
     const noticed = notices().chatMessageCtes(notice, "stored");
-    const [row] = await rowsOf<MessageRow>(db, sql`with ${appendCtes(input.roomId, text)}, ${noticed.ctes} select * from stored`);
-    noticed.written();
+    const [row] = await rowsOf<MessageRow & Record<string, unknown>>(db, sql`with ${appendCtes(input.roomId, text)}, ${noticed.ctes} select stored.*, ${noticed.columns} from stored`);
+    noticed.written(row);
     return { message: fromRow(row), created: true, recipientId };
   } catch (err) {
     // Two copies of the same send raced: the loser's statement rolled back; return the winner.

@@ -3,8 +3,8 @@ import { offerOpenNow } from "../../db/open-offers";
 import { wantStillOpen } from "../../db/open-wants";
 import type { Db } from "../../db/client.server";
 import { rowsOf, type Queryable } from "../../db/sql.server";
-import { defineDeliveryKind, wakeDeliveryWorkers } from "../outbox/outbox.server";
-import { z } from "../../lib/zod";
+import { wakeDeliveryWorkers } from "../outbox/outbox.server";
+import { announce, dispatchesHere, messageNoticeWritten, NOTICE_DELIVERY } from "./notice-dispatch.server";
 import type { NotificationKind, NotificationView, OfferCardsView } from "./types";
 
 /** A message preview is its first line, cut at this many characters. */
@@ -19,12 +19,12 @@ export const PREVIEW_MAX = 80;
  *   already gone writes nothing);
  * - a chat message is one unread notification per room: further messages bump its count and time
  *   until the room is read (the partial unique index `notifications_unread_room_unique`).
- * Each row written or bumped also queues a `notify` delivery in the same statement: the channels
- * (push, mail: features/push/channels.server.ts) take it from the outbox after the commit.
+ * Each row written also queues a `notify` delivery in the same statement: the channels (push,
+ * mail: features/push/channels.server.ts) take it from the outbox after the commit. A chat
+ * message's notification is its own outbox entry instead (notice-dispatch.server.ts).
  */
 
-/** The outbox kind of "a notification was written or bumped": payload {id, n} (n = its count then). */
-export const NOTICE_DELIVERY = defineDeliveryKind("notify", z.object({ id: z.string(), n: z.number().int() }));
+export { NOTICE_DELIVERY };
 
 /**
  * Runs an insert into notifications (which must return id and count) and queues one `notify`
@@ -35,13 +35,6 @@ async function insertAndAnnounce(db: Queryable, insert: SQL): Promise<number> {
   if (rows.length > 0) wakeDeliveryWorkers();
   return rows.length;
 }
-
-/** The insert that queues one `notify` delivery per row of `written` (id, count). */
-const announce = (written: string): SQL =>
-  sql`insert into delivery_outbox (kind, payload, dedupe_key)
-      select ${NOTICE_DELIVERY.name}, jsonb_build_object('id', w.id, 'n', w.count), 'notify:' || w.id || ':' || w.count from ${sql.raw(written)} w
-      on conflict do nothing
-      returning id`;
 
 type NewNotification = {
   userId: string;
@@ -89,13 +82,19 @@ async function insertOnce(db: Queryable, n: NewNotification): Promise<boolean> {
 
 type ChatMessageNotice = { roomId: string; senderId: string; recipientId: string };
 
-/** The room's one unread notification for a new message, created or bumped: one row per row of `source`. */
-const chatMessageInsert = (m: ChatMessageNotice, source: string | null): SQL =>
-  sql`insert into notifications (user_id, kind, actor_id, room_id)
-      select ${m.recipientId}, 'message', ${m.senderId}, ${m.roomId}::uuid ${source ? sql`from ${sql.raw(source)}` : sql``}
+/**
+ * The room's one unread notification for a new message, created or bumped: one row per row of
+ * `source`. `queued`: its `notify` row is queued in the same statement (a process that does not
+ * deliver), so it counts as told; otherwise `dispatched_count` stays behind until this process
+ * has told the channels (notice-dispatch.server.ts).
+ */
+const chatMessageInsert = (m: ChatMessageNotice, source: string | null, queued: boolean): SQL =>
+  sql`insert into notifications (user_id, kind, actor_id, room_id, dispatched_count)
+      select ${m.recipientId}, 'message', ${m.senderId}, ${m.roomId}::uuid, ${sql.raw(queued ? "1" : "0")} ${source ? sql`from ${sql.raw(source)}` : sql``}
       where ${allowed(sql`${m.recipientId}`, m.senderId)}
       on conflict (user_id, room_id) where kind = 'message' and read_at is null
-      do update set count = notifications.count + 1, updated_at = now(), actor_id = excluded.actor_id
+      do update set count = notifications.count + 1, updated_at = now(), actor_id = excluded.actor_id,
+        dispatched_count = ${queued ? sql`notifications.count + 1` : sql`notifications.dispatched_count`}
       returning id, count`;
 
 /**
@@ -106,21 +105,42 @@ export async function notifyFriendApplication(db: Queryable, a: { postId: string
   await insertOnce(db, { userId: a.ownerId, kind: "friend", actorId: a.applicantId, detail: a.applicantFriendId, dedupeKey: `friend:${a.postId}:${a.applicantId}` });
 }
 
-/** A new chat message for `recipientId`: the room's one unread notification, created or bumped. */
-export async function notifyChatMessage(db: Queryable, m: ChatMessageNotice): Promise<void> {
-  await insertAndAnnounce(db, chatMessageInsert(m, null));
+/** What the caller runs once its transaction committed: the channels are told of the notice. */
+export type NoticeCommitted = () => void;
+
+/**
+ * A new chat message for `recipientId`: the room's one unread notification, created or bumped.
+ * Answers what to run after the caller's transaction commits.
+ */
+export async function notifyChatMessage(db: Queryable, m: ChatMessageNotice): Promise<NoticeCommitted> {
+  if (!dispatchesHere()) {
+    await insertAndAnnounce(db, chatMessageInsert(m, null, true));
+    return wakeDeliveryWorkers;
+  }
+  const rows = await rowsOf<{ id: string; count: number }>(db, chatMessageInsert(m, null, false));
+  return () => {
+    for (const row of rows) messageNoticeWritten(row.id, Number(row.count));
+  };
 }
 
 /**
- * notifyChatMessage as two common table expressions (`notice`, `notice_announced`) for the
- * caller's own statement, written once per row of the caller's CTE `after` (the stored message):
- * the message, its notification and its delivery are then one statement, one round trip, atomic
- * without a transaction. The caller runs `written()` after the statement.
+ * notifyChatMessage as a common table expression (`notice`, with `notice_announced` in a process
+ * that does not deliver) for the caller's own statement, written once per row of the caller's CTE
+ * `after` (the stored message): the message and its notification are then one statement, one
+ * round trip, atomic without a transaction. The caller selects `columns` too and hands its row to
+ * `written()` after the statement.
  */
-export function chatMessageNoticeCtes(m: ChatMessageNotice, after: string): { ctes: SQL; written: () => void } {
+export function chatMessageNoticeCtes(m: ChatMessageNotice, after: string): { ctes: SQL; columns: SQL; written: (row: Record<string, unknown>) => void } {
+  const columns = sql`(select notice.id from notice) as notice_id, (select notice.count from notice) as notice_count`;
+  if (!dispatchesHere()) {
+    return { ctes: sql`notice as (${chatMessageInsert(m, after, true)}), notice_announced as (${announce("notice")})`, columns, written: wakeDeliveryWorkers };
+  }
   return {
-    ctes: sql`notice as (${chatMessageInsert(m, after)}), notice_announced as (${announce("notice")})`,
-    written: wakeDeliveryWorkers,
+    ctes: sql`notice as (${chatMessageInsert(m, after, false)})`,
+    columns,
+    written: (row) => {
+      if (typeof row.notice_id === "string") messageNoticeWritten(row.notice_id, Number(row.notice_count));
+    },
   };
 }
 

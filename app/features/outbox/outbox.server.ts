@@ -122,6 +122,46 @@ export async function enqueueDelivery<P>(
 }
 
 /**
+ * One pending row per `dedupeKey`, armed again by each later event instead of one row per event
+ * (a notification's mail check). With no row yet, a finished one (sent or failed), or one a worker
+ * holds now, the row becomes pending at `runAt` with this payload; a held row is taken from its
+ * worker (its lease no longer names it, so that worker marks nothing when its run ends; a handler
+ * may re-arm its own row this way). A row still waiting for its turn (never claimed, handed back,
+ * or waiting to be retried) is left as it is: it runs at its own, earlier time, and its handler
+ * sees everything that happened since. Answers whether a row was written.
+ */
+export async function rearmDelivery<P>(tx: Queryable, kind: DeliveryKind<P>, delivery: { payload: P; runAt: Date; dedupeKey: string }): Promise<boolean> {
+  const rows = await rowsOf<{ id: number }>(
+    tx,
+    sql`insert into delivery_outbox (kind, payload, dedupe_key, run_at)
+        values (${kind.name}, ${JSON.stringify(delivery.payload)}::jsonb, ${delivery.dedupeKey}, ${delivery.runAt.toISOString()}::timestamptz)
+        on conflict (dedupe_key) do update set payload = excluded.payload, run_at = excluded.run_at, status = 'pending', attempts = 0,
+          locked_until = null, locked_by = null, last_error = null, finished_at = null
+        where delivery_outbox.status <> 'pending' or delivery_outbox.locked_until is not null
+        returning id`,
+  );
+  if (!rows.length) return false;
+  if (delivery.runAt.getTime() <= Date.now()) wakeDeliveryWorkers();
+  return true;
+}
+
+/** Whether this process has a handler for `kind`. */
+export function deliversHere(kind: DeliveryKind<unknown>): boolean {
+  return handlers.has(kind.name);
+}
+
+/**
+ * Runs this process's handler of `kind` on `payload` now, without an outbox row: for deliveries
+ * whose due state is kept elsewhere, so that a failure (thrown here) is retried from there (a chat
+ * message's notification records how far it was told: docs/decisions/048).
+ */
+export async function deliverHere<P>(kind: DeliveryKind<P>, payload: P): Promise<void> {
+  const handler = handlers.get(kind.name);
+  if (!handler) throw new Error(`no handler for ${kind.name} in this process`);
+  await handler.run(payload, { id: 0, attempt: 1, createdAt: new Date() });
+}
+
+/**
  * Tells this process's workers that rows were queued (by enqueueDelivery, or by a caller's own
  * insert into delivery_outbox): the row becomes visible when the caller commits, so the worker
  * looks again a few times soon.

@@ -1,16 +1,14 @@
 import type { Db } from "../../db/client.server";
 import type { Locale } from "../../lib/i18n";
 import type { Logger } from "../../lib/logger.server";
-import { NOTICE_DELIVERY } from "../notifications/notifications.server";
-import type { NotificationView } from "../notifications/types";
+import { dispatchMessageNoticesHere, NOTICE_DELIVERY } from "../notifications/notice-dispatch.server";
 import { registerDeliveryHandler } from "../outbox/outbox.server";
 import type { KindChoices, QuietHours } from "./preferences";
-import { getNotificationWithPreferences } from "./preferences.server";
+import { getNotificationToDispatch, type NotificationToDispatch } from "./preferences.server";
 import { openTabs } from "../notifications/open-tabs.server";
 
-/** A notification as the channels see it: the inbox row, its owner and the owner's choices for its kind. */
-export type NotificationEvent = NotificationView & {
-  userId: string;
+/** A notification as the channels plan it: who, what, its owner's choices for its kind (each channel reads the text when its own row is due). */
+export type NotificationEvent = NotificationToDispatch & {
   /** The count the notification had when this event was queued (a room's message count). */
   n: number;
   choices: KindChoices;
@@ -35,12 +33,14 @@ export function registerNotificationChannel(channel: NotificationChannel): void 
 }
 
 /**
- * Delivers `notify` rows (queued with each notification written or bumped): a notification
- * already read, or bumped again since (a later row covers it), goes nowhere.
+ * Delivers `notify` rows (queued with each notification written) and, in this process right after
+ * their commit, chat messages' notifications (notice-dispatch.server.ts): a notification already
+ * read, or bumped again since (a later dispatch covers it), goes nowhere. stop() hands the chat
+ * notices not yet told to the outbox.
  */
-export function registerNotificationDispatch(db: Db, log?: Logger): void {
+export function registerNotificationDispatch(db: Db, log?: Logger): { stop(): Promise<void> } {
   registerDeliveryHandler(NOTICE_DELIVERY, async ({ id, n }) => {
-    const found = await getNotificationWithPreferences(db, id);
+    const found = await getNotificationToDispatch(db, id);
     if (!found || found.notification.read || found.notification.count > n) return;
     const { notification, prefs } = found;
     // The site's own channel: open tabs count it now (a kind hidden from the inbox changes no count).
@@ -56,4 +56,5 @@ export function registerNotificationDispatch(db: Db, log?: Logger): void {
       }
     }
   }, { retryUnexpected: true });
+  return dispatchMessageNoticesHere(db, log);
 }

@@ -8,7 +8,7 @@ import { renderMail } from "../mail/templates.server";
 import { getNotificationForDelivery, stillAllowed } from "../notifications/notifications.server";
 import { notificationPreview, notificationText } from "../notifications/components/notification-text";
 import { NOTIFICATION_KINDS, type NotificationView } from "../notifications/types";
-import { defineDeliveryKind, enqueueDelivery, registerDeliveryHandler } from "../outbox/outbox.server";
+import { defineDeliveryKind, enqueueDelivery, rearmDelivery, registerDeliveryHandler } from "../outbox/outbox.server";
 import { z } from "../../lib/zod";
 import type { NotificationChannel } from "./channels.server";
 import { pushMessages } from "./messages";
@@ -18,8 +18,14 @@ import { presence } from "./presence.server";
 import { startSweep } from "../../lib/sweep.server";
 import { signToken, verifySignedToken } from "../../lib/signed-token.server";
 
-/** The outbox kind of "mail this notification if it is still unread": payload {id}. */
-export const NOTICE_MAIL_CHECK = defineDeliveryKind("notify-mail", z.object({ id: z.string() }));
+/**
+ * The outbox kind of "mail this notification if it is still unread": payload {id, n}, n = its
+ * count when the check was armed (rows queued before n was added have none).
+ */
+export const NOTICE_MAIL_CHECK = defineDeliveryKind("notify-mail", z.object({ id: z.string(), n: z.number().int().optional() }));
+
+/** A notification's one mail check (re-armed, not repeated: rearmDelivery). */
+const mailCheckKey = (id: string) => `notify-mail:${id}`;
 
 export type MailChannelOptions = { siteUrl: string; authSecret: string; delayMs?: number };
 
@@ -70,29 +76,42 @@ async function recipient(db: Db, userId: string): Promise<string | null> {
 }
 
 /**
- * E-mail for a player who is away: a notification whose kind is mailed "at once" is mailed only
- * if it is still unread `delayMs` after its latest event (10 minutes) and the player has no live
- * connection then. One mail per notification (a room's notification stays one until read).
+ * E-mail for a player who is away: a notification whose kind is mailed "at once" is mailed when a
+ * check `delayMs` (10 minutes) after one of its events finds it still unread and the player with
+ * no live connection. One mail per notification (a room's notification stays one until read).
+ * A notification has one check row, not one per event (docs/decisions/048): an event arms it
+ * unless it is already waiting (then it runs at the earlier time and sees the later events too);
+ * a check that finds the player here while later events came since arms it again for
+ * `delayMs` after the latest.
  */
 export function createMailChannel(options: MailChannelOptions): NotificationChannel {
   const delayMs = options.delayMs ?? MAIL_DELAY_MINUTES * 60_000;
+  // The checks this process armed, and when they are due. A check row waiting for its time cannot
+  // be claimed before it, and an event elsewhere leaves a waiting row as it is: until then it is
+  // still there and will see this event, so a chat's further messages write nothing for it.
+  const armed = new Map<string, number>();
   return {
     name: "mail",
     async plan(db, event, now) {
       if (event.choices.mail !== "instant") return;
-      await enqueueDelivery(db, NOTICE_MAIL_CHECK, {
-        payload: { id: event.id },
-        runAt: new Date(now.getTime() + delayMs),
-        // Each bump of a room's notification looks again N minutes after it: the first look that
-        // finds it unread and the player away mails it (mailed_at makes that once).
-        dedupeKey: `notify-mail:${event.id}:${event.n}`,
-      });
+      if ((armed.get(event.id) ?? 0) > now.getTime() + 1000) return;
+      const runAt = new Date(now.getTime() + delayMs);
+      if (!(await rearmDelivery(db, NOTICE_MAIL_CHECK, { payload: { id: event.id, n: event.n }, runAt, dedupeKey: mailCheckKey(event.id) }))) return;
+      if (armed.size >= ARMED_KEPT) {
+        for (const [id, due] of armed) if (due <= now.getTime()) armed.delete(id);
+        if (armed.size >= ARMED_KEPT) armed.clear();
+      }
+      armed.set(event.id, runAt.getTime());
     },
   };
 }
 
+/** Checks a process remembers having armed (an optimisation only: a forgotten one costs one statement). */
+const ARMED_KEPT = 20_000;
+
 export function registerNotificationMailDelivery(db: Db, options: MailChannelOptions, log?: Logger): void {
-  registerDeliveryHandler(NOTICE_MAIL_CHECK, async ({ id }) => {
+  const delayMs = options.delayMs ?? MAIL_DELAY_MINUTES * 60_000;
+  registerDeliveryHandler(NOTICE_MAIL_CHECK, async ({ id, n: armedAt }) => {
     const found = await getNotificationWithPreferences(db, id);
     if (!found) return;
     const { notification: n, prefs } = found;
@@ -101,10 +120,17 @@ export function registerNotificationMailDelivery(db: Db, options: MailChannelOpt
     if (quietHolds(prefs.quiet, "mail", now)) {
       // Quiet hours hold the mail: the same check runs again when they end.
       const end = quietHoursEnd(prefs.quiet, now);
-      await enqueueDelivery(db, NOTICE_MAIL_CHECK, { payload: { id }, runAt: end, dedupeKey: `notify-mail:${id}:quiet:${end.toISOString()}` });
+      await enqueueDelivery(db, NOTICE_MAIL_CHECK, { payload: { id, n: n.count }, runAt: end, dedupeKey: `notify-mail:${id}:quiet:${end.toISOString()}` });
       return;
     }
-    if (await presence().isOnline(n.userId)) return;
+    if (await presence().isOnline(n.userId)) {
+      // The player is here now. Events since the one this check was armed for are each owed a look
+      // `delayMs` after them: one look, after the latest, stands for them all.
+      if (armedAt !== undefined && n.count > armedAt) {
+        await rearmDelivery(db, NOTICE_MAIL_CHECK, { payload: { id, n: n.count }, runAt: new Date(Date.parse(n.at) + delayMs), dedupeKey: mailCheckKey(id) });
+      }
+      return;
+    }
     const email = await recipient(db, n.userId);
     if (!email) return;
     const mailed = await db.transaction(async (tx) => {

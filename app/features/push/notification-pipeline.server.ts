@@ -14,14 +14,16 @@ function mailOptions(env: ChannelEnv): MailChannelOptions {
 /**
  * Makes this process deliver notifications outside the site: the dispatch of each written
  * notification, then each channel's own rows (push to a device, a mail when still unread).
+ * stop(): the chat notices this process has yet to tell go to the outbox.
  */
-export function registerNotificationChannels(options: { env: ChannelEnv; db: Db; log?: Logger }): void {
-  registerNotificationDispatch(options.db, options.log);
+export function registerNotificationChannels(options: { env: ChannelEnv; db: Db; log?: Logger }): { stop(): Promise<void> } {
+  const dispatch = registerNotificationDispatch(options.db, options.log);
   registerNotificationChannel(pushChannel);
   registerPushDelivery(options.db, options.env.vapid, options.env.pushServiceOrigins, options.log);
   const mail = mailOptions(options.env);
   registerNotificationChannel(createMailChannel(mail));
   registerNotificationMailDelivery(options.db, mail, options.log);
+  return dispatch;
 }
 
 /** The daily digest's timer (every instance; each digest is claimed once). */

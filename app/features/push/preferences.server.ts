@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { rowsOf, type Queryable } from "../../db/sql.server";
 import type { Locale } from "../../lib/i18n";
-import { notificationForDelivery, notificationForDeliveryQuery, present, type DeliveryRow } from "../notifications/notifications.server";
+import { notificationForDelivery, notificationForDeliveryQuery, present, stillAllowed, type DeliveryRow } from "../notifications/notifications.server";
 import type { NotificationView } from "../notifications/types";
 import type { NotificationKind } from "../notifications/types";
 import { QUIET_CHANNELS, resolveChoices, type KindChoices, type NotificationPreferences } from "./preferences";
@@ -41,6 +41,33 @@ export async function getNotificationWithPreferences(db: Queryable, id: string):
         from (${notificationForDeliveryQuery(id)}) d`,
   );
   return row ? { notification: notificationForDelivery(row), prefs: fromRow(row.prefs ?? undefined) } : null;
+}
+
+/**
+ * A notification as its dispatch reads it: who hears of it, of what kind, its count now, whether
+ * it was read, and the owner's push devices (the subscriptions' ids).
+ */
+export type NotificationToDispatch = { id: string; userId: string; kind: NotificationKind; count: number; read: boolean; pushDevices: string[] };
+
+/**
+ * What the dispatch of a notification needs (no text: each channel reads that when its own row is
+ * due) and its owner's preferences, in one round trip (the dispatch runs for every chat message
+ * told): null when it is gone or no longer allowed.
+ */
+export async function getNotificationToDispatch(db: Queryable, id: string): Promise<{ notification: NotificationToDispatch; prefs: NotificationPreferences & { locale: Locale } } | null> {
+  const [row] = await rowsOf<{ id: string; user_id: string; kind: NotificationKind; count: number; read: boolean; prefs: Row | null; push_devices: string[] | null }>(
+    db,
+    sql`select n.id, n.user_id, n.kind, n.count, n.read_at is not null as read,
+          (select row_to_json(np) from (select ${PREFERENCE_COLUMNS} from notification_preferences where user_id = n.user_id) np) as prefs,
+          (select json_agg(s.id order by s.id) from push_subscriptions s where s.user_id = n.user_id) as push_devices
+        from notifications n
+        where n.id = ${id}::uuid and ${stillAllowed}`,
+  );
+  if (!row) return null;
+  return {
+    notification: { id: row.id, userId: row.user_id, kind: row.kind, count: Number(row.count), read: row.read, pushDevices: row.push_devices ?? [] },
+    prefs: fromRow(row.prefs ?? undefined),
+  };
 }
 
 export async function getNotificationPreferences(db: Queryable, userId: string): Promise<NotificationPreferences & { locale: Locale }> {

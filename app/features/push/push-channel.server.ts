@@ -51,10 +51,9 @@ export const pushChannel: NotificationChannel = {
     const quiet = quietHolds(event.quiet, "push", now) ? event.quiet : null;
     const runAt = quiet?.mode === "hold" ? quietHoursEnd(quiet, now) : undefined;
     const silent = quiet?.mode === "silent";
-    const subs = await rowsOf<{ id: string }>(db, sql`select id from push_subscriptions where user_id = ${event.userId}`);
-    for (const sub of subs) {
-      const job: PushJob = { sub: sub.id, id: event.id, n: event.n, ...(silent ? { silent } : {}) };
-      await enqueueDelivery(db, PUSH_DELIVERY, { payload: job, runAt, dedupeKey: `push:${sub.id}:${event.id}:${event.n}` });
+    for (const sub of event.pushDevices) {
+      const job: PushJob = { sub, id: event.id, n: event.n, ...(silent ? { silent } : {}) };
+      await enqueueDelivery(db, PUSH_DELIVERY, { payload: job, runAt, dedupeKey: `push:${sub}:${event.id}:${event.n}` });
     }
   },
 };

@@ -1,0 +1,137 @@
+import { tmpdir } from "node:os";
+import { sql } from "drizzle-orm";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { rowsOf } from "../../app/db/sql.server";
+import { sendMessage } from "../../app/features/chat/chat.server";
+import { registerMailDelivery, type MailTransport } from "../../app/features/mail/mail.server";
+import { handOverUndispatched } from "../../app/features/notifications/notice-dispatch.server";
+import { startOutboxWorker, type OutboxWorker } from "../../app/features/outbox/outbox.server";
+import { registerNotificationChannels } from "../../app/features/push/notification-pipeline.server";
+import { setPresence } from "../../app/features/push/presence.server";
+import type { Env } from "../../app/lib/env.server";
+import { createChatRoom, newClientId } from "../support/chat-factories";
+import { startTestSmtpServer, type TestSmtpServer } from "../support/smtp-server";
+import { createTestDatabase, type TestDatabase } from "../support/test-db";
+import { until } from "../support/wait";
+
+// A chat message's notification is its own outbox entry (docs/decisions/048): the message's
+// statement writes the message and the notification, this process tells the channels after the
+// commit, and what an instance bumped and never told is handed to the outbox by the sweep.
+
+let database: TestDatabase;
+let smtp: TestSmtpServer;
+let transport: MailTransport;
+const workers: OutboxWorker[] = [];
+const channelEnv = { vapid: { publicKey: "", privateKey: "", subject: "mailto:x@torepoke.test" }, pushServiceOrigins: [], siteUrl: "http://localhost:3000", authSecret: "s".repeat(40), notificationMailDelaySeconds: 0 };
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  smtp = await startTestSmtpServer();
+  transport = registerMailDelivery({ smtpUrl: smtp.url, mailFrom: "トレポケ <no-reply@torepoke.test>", dataDir: tmpdir(), siteUrl: "http://localhost:3000" });
+  registerNotificationChannels({ env: channelEnv as Pick<Env, keyof typeof channelEnv>, db: database.db });
+});
+afterEach(async () => {
+  await Promise.all(workers.splice(0).map((w) => w.stop()));
+  setPresence(null);
+});
+afterAll(async () => {
+  transport?.close();
+  await smtp?.close();
+  await database?.close();
+});
+
+function worker() {
+  const w = startOutboxWorker({ db: database.db, pollMs: 20, retryBaseMs: 10 });
+  workers.push(w);
+  return w;
+}
+
+const send = (roomId: string, userId: string, body: string) => sendMessage(database.db, { roomId, userId, clientId: newClientId(), body });
+
+async function verified(userId: string): Promise<string> {
+  const [row] = await rowsOf<{ email: string }>(database.db, sql`update users set email_verified = true where id = ${userId} returning email`);
+  return row.email;
+}
+
+type NoticeState = { id: string; count: number; dispatched_count: number };
+const noticeOf = async (userId: string) =>
+  (await rowsOf<NoticeState>(database.db, sql`select id, count, dispatched_count from notifications where user_id = ${userId} and kind = 'message' and read_at is null`))[0];
+
+/** The outbox rows about one notification, by kind. */
+async function outboxRowsOf(notificationId: string) {
+  return rowsOf<{ kind: string; dedupe_key: string; status: string; payload: { n?: number } }>(
+    database.db,
+    sql`select kind, dedupe_key, status, payload from delivery_outbox where payload->>'id' = ${notificationId} order by id`,
+  );
+}
+
+async function told(userId: string) {
+  await until(async () => {
+    const n = await noticeOf(userId);
+    return n !== undefined && n.dispatched_count === n.count;
+  }, "the channels told of the latest message");
+}
+
+describe("a chat message's notification without an outbox row per message", () => {
+  it("five messages leave one notification at count 5, no notify row, and one mail check for the room and reader", async () => {
+    const { roomId, owner, partner } = await createChatRoom(database.db);
+    for (let i = 1; i <= 5; i++) await send(roomId, partner.id, `メッセージ${i}`);
+    await told(owner.id);
+    const notice = await noticeOf(owner.id);
+    expect(notice.count).toBe(5);
+    const rows = await outboxRowsOf(notice.id);
+    expect(rows.map((r) => [r.kind, r.dedupe_key, r.status])).toEqual([["notify-mail", `notify-mail:${notice.id}`, "pending"]]);
+  });
+
+  it("a mail check that finds the player here comes back for the events after it, and a later message arms it again once it ended", async () => {
+    const { roomId, owner, partner } = await createChatRoom(database.db);
+    const email = await verified(owner.id);
+    let online = true;
+    setPresence({ isOnline: async (userId) => online && userId === owner.id, isViewingRoom: async () => false });
+    for (let i = 1; i <= 3; i++) await send(roomId, partner.id, `いますか${i}`);
+    await told(owner.id);
+    const notice = await noticeOf(owner.id);
+    worker();
+    await until(async () => (await outboxRowsOf(notice.id)).every((r) => r.status === "sent"), "the check to end while the player is here");
+    const [check] = await outboxRowsOf(notice.id);
+    // Whatever count it was armed at, it ended having seen all three.
+    expect(check).toMatchObject({ kind: "notify-mail", status: "sent", payload: { n: 3 } });
+    expect(smtp.to(email)).toHaveLength(0);
+
+    online = false;
+    await send(roomId, partner.id, "いなくなりました？");
+    await until(() => smtp.to(email).length === 1, "the mail once the player left");
+    expect(smtp.to(email)[0].subject).toContain("新しいメッセージが4件あります");
+    expect((await outboxRowsOf(notice.id)).filter((r) => r.kind === "notify-mail")).toHaveLength(1);
+  });
+
+  it("a notification an instance bumped and never told (it died after the commit) is handed to the outbox by the sweep and mailed", async () => {
+    const { roomId, owner, partner } = await createChatRoom(database.db);
+    const email = await verified(owner.id);
+    await send(roomId, partner.id, "届きますか");
+    await told(owner.id);
+    const notice = await noticeOf(owner.id);
+    // What a dead instance leaves: two more messages stored and counted, their channels never told.
+    await rowsOf(
+      database.db,
+      sql`update notifications set count = 3, updated_at = now() - interval '2 minutes' where id = ${notice.id}::uuid returning id`,
+    );
+    await rowsOf(database.db, sql`delete from delivery_outbox where payload->>'id' = ${notice.id} returning id`);
+    // One still in flight at another instance (bumped just now) is left to it.
+    const busy = await createChatRoom(database.db);
+    await send(busy.roomId, busy.partner.id, "送信中");
+    await told(busy.owner.id);
+    const inFlight = await noticeOf(busy.owner.id);
+    await rowsOf(database.db, sql`update notifications set count = 2 where id = ${inFlight.id}::uuid returning id`);
+
+    expect(await handOverUndispatched(database.db)).toBe(1);
+    expect(await handOverUndispatched(database.db)).toBe(0);
+    expect(await noticeOf(owner.id)).toMatchObject({ count: 3, dispatched_count: 3 });
+    expect((await outboxRowsOf(notice.id)).map((r) => [r.kind, r.payload.n])).toEqual([["notify", 3]]);
+    expect(await noticeOf(busy.owner.id)).toMatchObject({ count: 2, dispatched_count: 1 });
+
+    worker();
+    await until(() => smtp.to(email).length === 1, "the mail of the handed-over notification");
+    expect(smtp.to(email)[0].subject).toContain("新しいメッセージが3件あります");
+  });
+});
