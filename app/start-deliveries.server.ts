@@ -4,7 +4,7 @@ import type { Db } from "./db/client.server";
 import type { Env } from "./lib/env.server";
 import type { Logger } from "./lib/logger.server";
 import { assertEveryDeliveryKindHandled, startOutboxWorker, type OutboxWorker } from "./features/outbox/outbox.server";
-import { registerNotificationChannels } from "./features/push/notification-pipeline.server";
+import { registerNotificationChannels } from "./notification-pipeline.server";
 import { registerMailDelivery } from "./features/mail/mail.server";
 import { sweepUndispatchedNotices } from "./features/notifications/notice-dispatch.server";
 

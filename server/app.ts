@@ -17,7 +17,7 @@ import { startDeliveries } from "../app/start-deliveries.server";
 import { registerFeatureLinks } from "../app/registrations.server";
 import { collectStartupGarbage } from "./startup-memory";
 import { attachDrain } from "./drain";
-import { startNotificationDigests } from "../app/features/push/notification-pipeline.server";
+import { startNotificationDigests } from "../app/notification-pipeline.server";
 import { startBackups } from "../app/features/backups/schedule.server";
 
 /** A draining instance closes its listener after this long without a new request (server/drain.ts). */

@@ -1,7 +1,7 @@
 import { Form, Link } from "react-router";
 import { localeOfMatches } from "../components/layout/meta-locale";
 import { pushMessages } from "../features/push/messages";
-import { verifyUnsubscribeToken } from "../features/push/mail-channel.server";
+import { verifyUnsubscribeToken } from "../features/mail/notification-mail.server";
 import { turnOffAllMail } from "../features/push/preferences.server";
 import { translate, useT } from "../lib/i18n";
 import { seoMeta } from "../lib/seo";

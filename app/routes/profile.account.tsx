@@ -3,6 +3,7 @@ import { data, redirect } from "react-router";
 import { localeOfMatches } from "../components/layout/meta-locale";
 import { AccountSettings } from "../features/users/components/account-settings";
 import { accountMessages } from "../features/users/account-messages";
+import { accountStatusMessages } from "../features/users/account-status-messages";
 import { AddEmailSchema, ChangeEmailSchema, ChangePasswordSchema, DeleteAccountSchema, DeletePasswordlessSchema, LinkLineSchema } from "../features/users/account.schema";
 import { isPlaceholderAddress } from "../features/users/line-login.server";
 import { loginMethods, startLineLink, unlinkLine } from "../features/users/login-methods.server";
@@ -30,7 +31,7 @@ import { z } from "../lib/zod";
 
 export const meta: Route.MetaFunction = (args) => {
   const locale = localeOfMatches(args.matches);
-  const title = translate(accountMessages, locale, "settingsHeading");
+  const title = translate(accountStatusMessages, locale, "settingsHeading");
   return seoMeta(args, { title, description: title, noindex: true });
 };
 

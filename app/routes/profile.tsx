@@ -22,7 +22,6 @@ import { translate, useLocale, useT } from "../lib/i18n";
 import { seoMeta } from "../lib/seo";
 import { tokyoLongDate } from "../lib/tokyo-time";
 import { responseRecordMessages, useResponseRecordText } from "../features/users/components/response-record";
-import { collectionMessages } from "../features/collection/messages";
 import type { Route } from "./+types/profile";
 import { readFormData } from "../lib/forms.server";
 import { AccountCard } from "../features/users/components/account-card";
@@ -90,7 +89,6 @@ export default function Profile({ loaderData, actionData }: Route.ComponentProps
   const failedValues = actionData && !actionData.ok ? actionData.values : undefined;
   const memberSince = tokyoLongDate(profile.memberSince, locale);
   const tRecord = useT(responseRecordMessages);
-  const tCollection = useT(collectionMessages);
   const recordText = useResponseRecordText(loaderData.record);
   return (
     <div className="space-y-8">
@@ -130,7 +128,7 @@ export default function Profile({ loaderData, actionData }: Route.ComponentProps
         </dl>
         <p>
           <Link to="/collection" className="font-medium text-brand-800 underline underline-offset-2">
-            {tCollection("profileLink")}
+            {t("profileCollectionLink")}
           </Link>
         </p>
       </section>

@@ -1,11 +1,10 @@
 import { randomBytes } from "node:crypto";
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { launchBrowser, newContext, PHONE, watchConsole } from "../support/browser";
+import { signInAdmin } from "../support/e2e-admins";
 
 const baseUrl = inject("baseUrl");
-// An administrator on the e2e server (global-setup.ts ADMIN_EMAILS).
-const ADMIN = { email: "admin-e2e@example.com", password: "admin-e2e-password", name: "管理者" };
 
 let browser: Browser;
 beforeAll(async () => {
@@ -14,13 +13,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
 });
-
-async function signIn(context: BrowserContext) {
-  const up = await context.request.post(`${baseUrl}/api/auth/sign-up/email`, { data: ADMIN, headers: { origin: baseUrl } });
-  if (up.ok()) return;
-  const signInResponse = await context.request.post(`${baseUrl}/api/auth/sign-in/email`, { data: { email: ADMIN.email, password: ADMIN.password }, headers: { origin: baseUrl } });
-  expect(signInResponse.ok(), await signInResponse.text()).toBe(true);
-}
 
 /** The number of text lines an element's text takes (a word wrapped in two counts two). */
 function lineCount(page: Page, selector: string) {
@@ -35,7 +27,7 @@ function lineCount(page: Page, selector: string) {
 describe("the article editor's messages", () => {
   it("names field problems at their fields (not 記事の保存に失敗しました), and a banner clears on the next action", async () => {
     const context = await newContext(browser);
-    await signIn(context);
+    await signInAdmin(context, baseUrl);
     const page = await context.newPage();
     const problems = watchConsole(page);
     await page.goto(`${baseUrl}/admin`);
@@ -73,7 +65,7 @@ describe("the article editor's messages", () => {
 describe("publishing a deck that breaks the rules", () => {
   it("asks the administrator to confirm first; キャンセル keeps it unsaved, 公開する publishes it", async () => {
     const context = await newContext(browser);
-    await signIn(context);
+    await signInAdmin(context, baseUrl);
     const name = `四枚デッキ${randomBytes(2).toString("hex")}`;
     const created = await context.request.post(`${baseUrl}/api/admin/decks`, {
       data: { name, tier: 4, category: "deck-recipe", energyTypes: ["electric"], cards: [{ cardId: "A1-096", count: 2 }, { cardId: "A1-104", count: 2 }] },
@@ -112,7 +104,7 @@ describe("publishing a deck that breaks the rules", () => {
 describe("the admin on a phone and at desktop width", () => {
   it("each table row is a card with its actions at 390 px: no one-character lines, dates whole", async () => {
     const context = await newContext(browser, PHONE);
-    await signIn(context);
+    await signInAdmin(context, baseUrl);
     await context.request.post(`${baseUrl}/api/admin/articles`, {
       data: { title: `スマホ表示の確認記事${randomBytes(2).toString("hex")}`, category: "maintenance", content: "本文です。", isPublic: false },
       headers: { origin: baseUrl },
@@ -142,7 +134,7 @@ describe("the admin on a phone and at desktop width", () => {
 
   it("the deck slug prefix /deck-recipes/ stays on one line at 1280 px", async () => {
     const context = await newContext(browser, { viewport: { width: 1280, height: 900 } });
-    await signIn(context);
+    await signInAdmin(context, baseUrl);
     const page = await context.newPage();
     await page.goto(`${baseUrl}/admin/deck-recipes/new`);
     const prefix = page.getByText("/deck-recipes/", { exact: true });

@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, describe, expect, it } from "vitest";
+import { signUp } from "../support/instances";
 import { startServer, type RunningServer } from "../support/server";
 import { createSharedDatabase } from "../support/shared-database";
 
@@ -15,27 +16,6 @@ afterAll(async () => {
   for (const s of servers) await s.stop();
   await drop?.();
 });
-
-async function signUp(server: RunningServer): Promise<string> {
-  const res = await fetch(`${server.url}/api/auth/sign-up/email`, {
-    method: "POST",
-    headers: { origin: server.url, "content-type": "application/json" },
-    body: JSON.stringify({ email: `board-${randomBytes(5).toString("hex")}@example.com`, password: "board-password-1", name: "掲示板" }),
-  });
-  expect(res.status).toBe(200);
-  const cookie = res.headers
-    .getSetCookie()
-    .map((c) => c.split(";")[0])
-    .find((c) => c.startsWith("torepoke.session_token="))!;
-  const profile = await fetch(`${server.url}/profile`, {
-    method: "POST",
-    headers: { origin: server.url, cookie, "content-type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams({ displayName: "掲示板", friendId: String(Date.now()).padStart(16, "7") }).toString(),
-    redirect: "manual",
-  });
-  expect(profile.status).toBe(200);
-  return cookie;
-}
 
 async function postOffer(server: RunningServer, cookie: string): Promise<string> {
   const cardsRes = await fetch(`${server.url}/api/cards?pack=pikachu&rarity=${encodeURIComponent("◆◆◆◆")}&limit=2`);
@@ -61,7 +41,7 @@ describe("the signed-out board after a board change", () => {
     servers.push(server);
     await board(server);
     expect((await board(server)).cache).toBe("hit");
-    const offerId = await postOffer(server, await signUp(server));
+    const offerId = await postOffer(server, (await signUp(server, "掲示板")).cookie);
     const after = await board(server);
     expect(after.cache).toBe("miss");
     expect(after.body).toContain(offerId);
@@ -79,7 +59,7 @@ describe.runIf(databaseUrl && redisUrl)("the signed-out board on two instances s
     servers.push(two);
     await board(two);
     expect((await board(two)).cache).toBe("hit");
-    const offerId = await postOffer(one, await signUp(one));
+    const offerId = await postOffer(one, (await signUp(one, "掲示板")).cookie);
     // The relay is asynchronous (Redis): wait for the condition, well inside the cache's hour.
     await expect.poll(async () => (await board(two)).body.includes(offerId), { timeout: 10_000, interval: 100 }).toBe(true);
   }, 180_000);

@@ -1,11 +1,11 @@
 import { randomBytes } from "node:crypto";
-import type { Browser, BrowserContext } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { launchBrowser, newContext, PHONE, seriousA11yViolations, watchConsole } from "../support/browser";
+import { signUp } from "../support/chat-e2e";
+import { signInAdmin } from "../support/e2e-admins";
 
 const baseUrl = inject("baseUrl");
-// The e2e server makes this address an administrator (global-setup.ts ADMIN_EMAILS).
-const ADMIN = { email: "admin-e2e@example.com", password: "admin-e2e-password", name: "管理者" };
 
 let browser: Browser;
 beforeAll(async () => {
@@ -16,17 +16,6 @@ afterAll(async () => {
 });
 
 const suffix = () => randomBytes(4).toString("hex");
-
-/** Signs the context in through the auth API (sign-up, or sign-in when the account exists). */
-async function signIn(context: BrowserContext, account: { email: string; password: string; name: string }) {
-  const up = await context.request.post(`${baseUrl}/api/auth/sign-up/email`, { data: account, headers: { origin: baseUrl } });
-  if (up.ok()) return;
-  const signInResponse = await context.request.post(`${baseUrl}/api/auth/sign-in/email`, {
-    data: { email: account.email, password: account.password },
-    headers: { origin: baseUrl },
-  });
-  expect(signInResponse.ok(), await signInResponse.text()).toBe(true);
-}
 
 describe("card APIs", () => {
   it("GET /api/cards applies docs/product-rules.md §5 and pages with a cursor", async () => {
@@ -89,7 +78,7 @@ describe("card APIs", () => {
     expect(signedOut.status).toBe(401);
     expect(await signedOut.json()).toEqual({ error: "ログインが必要です", code: "login_required" });
     const context = await newContext(browser);
-    await signIn(context, { email: `cards-user-${suffix()}@example.com`, password: "password-1234", name: "カード利用者" });
+    await signUp(context.request, baseUrl, "カード利用者", "1234567812345678");
     const forbidden = await context.request.post(`${baseUrl}/api/admin/cards/import`, {
       data: body,
       headers: { "content-type": "application/json", origin: baseUrl },
@@ -226,7 +215,7 @@ describe("/cards", () => {
 describe("admin カード管理", () => {
   it("an admin imports a Shift_JIS CSV through the file picker and sees the cards on /cards", async () => {
     const context = await newContext(browser);
-    await signIn(context, ADMIN);
+    await signInAdmin(context, baseUrl);
     const page = await context.newPage();
     const problems = watchConsole(page);
     await page.goto(`${baseUrl}/admin`, { waitUntil: "networkidle" });

@@ -1,14 +1,14 @@
 import { randomBytes } from "node:crypto";
 import sharp from "sharp";
-import type { Browser, BrowserContext } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { request } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { launchBrowser, newContext, seriousA11yViolations, watchConsole } from "../support/browser";
+import { E2E_ADMINS, signInAdmin } from "../support/e2e-admins";
 
 const baseUrl = inject("baseUrl");
-// Both addresses are administrators on the e2e server (global-setup.ts ADMIN_EMAILS).
-const FIRST = { email: "admin-e2e@example.com", password: "admin-e2e-password", name: "管理者" };
-const SECOND = { email: "admin2-e2e@example.com", password: "admin2-e2e-password", name: "管理者2" };
+// Both are administrators on the e2e server (global-setup.ts ADMIN_EMAILS).
+const [FIRST, SECOND] = E2E_ADMINS;
 
 let browser: Browser;
 beforeAll(async () => {
@@ -18,18 +18,11 @@ afterAll(async () => {
   await browser?.close();
 });
 
-async function signIn(context: BrowserContext, account: { email: string; password: string; name: string }) {
-  const up = await context.request.post(`${baseUrl}/api/auth/sign-up/email`, { data: account, headers: { origin: baseUrl } });
-  if (up.ok()) return;
-  const signInResponse = await context.request.post(`${baseUrl}/api/auth/sign-in/email`, { data: { email: account.email, password: account.password }, headers: { origin: baseUrl } });
-  expect(signInResponse.ok(), await signInResponse.text()).toBe(true);
-}
-
 describe("the deck editor, as administrators meet it", () => {
   it("keeps 保存 disabled until name, tier and category are set, names the missing ones beside it, and each at its field on leaving it", async () => {
     for (const viewport of [{ width: 390, height: 844 }, { width: 1280, height: 900 }]) {
       const context = await newContext(browser, { viewport });
-      await signIn(context, FIRST);
+      await signInAdmin(context, baseUrl, FIRST);
       const page = await context.newPage();
       const problems = watchConsole(page);
       await page.goto(`${baseUrl}/admin/deck-recipes/new`);
@@ -71,8 +64,8 @@ describe("the deck editor, as administrators meet it", () => {
   it("two administrators edit the same deck: the second save is refused, says so, and keeps the text", async () => {
     const first = await newContext(browser);
     const second = await newContext(browser);
-    await signIn(first, FIRST);
-    await signIn(second, SECOND);
+    await signInAdmin(first, baseUrl, FIRST);
+    await signInAdmin(second, baseUrl, SECOND);
     const created = await first.request.post(`${baseUrl}/api/admin/decks`, {
       data: { name: `共同編集${randomBytes(2).toString("hex")}`, tier: 2, category: "deck-recipe", energyTypes: ["grass"], cards: [] },
       headers: { origin: baseUrl },
@@ -119,7 +112,7 @@ describe("the deck editor, as administrators meet it", () => {
 describe("uploads through the server", () => {
   it("refuses an administrator's images past 30 a minute with 429 and a Japanese message", async () => {
     const context = await newContext(browser);
-    await signIn(context, SECOND);
+    await signInAdmin(context, baseUrl, SECOND);
     const png = await sharp({ create: { width: 8, height: 8, channels: 3, background: "#cc3333" } }).png().toBuffer();
     const post = () => context.request.post(`${baseUrl}/api/admin/uploads`, { multipart: { file: { name: "a.png", mimeType: "image/png", buffer: png } }, headers: { origin: baseUrl } });
     const statuses: number[] = [];

@@ -1,12 +1,11 @@
 import { randomBytes } from "node:crypto";
 import sharp from "sharp";
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { launchBrowser, newContext, PHONE, seriousA11yViolations, watchConsole } from "../support/browser";
+import { signInAdmin } from "../support/e2e-admins";
 
 const baseUrl = inject("baseUrl");
-// The e2e server makes this address an administrator (global-setup.ts ADMIN_EMAILS).
-const ADMIN = { email: "admin-e2e@example.com", password: "admin-e2e-password", name: "管理者" };
 
 let browser: Browser;
 beforeAll(async () => {
@@ -15,13 +14,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
 });
-
-async function signIn(context: BrowserContext, account: { email: string; password: string; name: string }) {
-  const up = await context.request.post(`${baseUrl}/api/auth/sign-up/email`, { data: account, headers: { origin: baseUrl } });
-  if (up.ok()) return;
-  const signInResponse = await context.request.post(`${baseUrl}/api/auth/sign-in/email`, { data: { email: account.email, password: account.password }, headers: { origin: baseUrl } });
-  expect(signInResponse.ok(), await signInResponse.text()).toBe(true);
-}
 
 /** Adds `copies` of the card named `name` with rarity `rarity` from `pack` through the editor's card picker. */
 async function addCard(page: Page, pack: string, name: string, rarity: string, copies: 1 | 2) {
@@ -40,7 +32,7 @@ const deckName = `ピカチュウexデッキ${randomBytes(2).toString("hex")}`;
 describe("deck recipes", () => {
   it("an admin builds a 20-card deck through the picker, reorders, sets tier, energy and eyecatch, previews and publishes", async () => {
     const context = await newContext(browser);
-    await signIn(context, ADMIN);
+    await signInAdmin(context, baseUrl);
     const page = await context.newPage();
     const problems = watchConsole(page);
 
@@ -149,7 +141,7 @@ describe("deck recipes", () => {
 
   it("a deck's description is markup once in its document, kept by hydration, and comes with the data of a client navigation", async () => {
     const context = await newContext(browser);
-    await signIn(context, ADMIN);
+    await signInAdmin(context, baseUrl);
     const name = `説明つきデッキ${randomBytes(2).toString("hex")}`;
     const created = await context.request.post(`${baseUrl}/api/admin/decks`, {
       data: { name, tier: 1, category: "event", isPublic: true, publishIllegal: true, description: "## 回し方\n**先攻**から雷エネルギーを加速します。" },
@@ -184,7 +176,7 @@ describe("deck recipes", () => {
 
   it("deleting a deck asks first", async () => {
     const context = await newContext(browser);
-    await signIn(context, ADMIN);
+    await signInAdmin(context, baseUrl);
     const created = await context.request.post(`${baseUrl}/api/admin/decks`, { data: { name: "削除するデッキ", tier: 4, category: "event" }, headers: { origin: baseUrl } });
     expect(created.status()).toBe(201);
     const page = await context.newPage();

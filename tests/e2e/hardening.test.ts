@@ -1,20 +1,10 @@
-import { randomBytes } from "node:crypto";
 import { request as httpRequest } from "node:http";
 import { io } from "socket.io-client";
 import { beforeAll, describe, expect, inject, it } from "vitest";
+import { signUp } from "../support/instances";
 
 const baseUrl = inject("baseUrl");
 const httpsSameHost = baseUrl.replace(/^http:/, "https:");
-
-async function signUp(name = "ハードニング"): Promise<{ cookie: string }> {
-  const res = await fetch(`${baseUrl}/api/auth/sign-up/email`, {
-    method: "POST",
-    headers: { origin: baseUrl, "content-type": "application/json" },
-    body: JSON.stringify({ email: `hard-${randomBytes(5).toString("hex")}@example.com`, password: "hardening-pass-9", name }),
-  });
-  expect(res.status).toBe(200);
-  return { cookie: res.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ") };
-}
 
 async function twoCards(): Promise<[string, string]> {
   const res = await fetch(`${baseUrl}/api/cards?pack=pikachu&rarity=${encodeURIComponent("◆◆◆◆")}&limit=2`);
@@ -24,14 +14,8 @@ async function twoCards(): Promise<[string, string]> {
 
 let session: { cookie: string };
 beforeAll(async () => {
-  session = await signUp();
-  const profile = await fetch(`${baseUrl}/profile`, {
-    method: "POST",
-    headers: { ...session, origin: baseUrl, "content-type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams({ displayName: "ハードニング", friendId: "1234567812345678" }),
-    redirect: "manual",
-  });
-  expect(profile.status).toBeLessThan(400);
+  // Signed up with a display name and a friend ID, so the session may post offers.
+  session = { cookie: (await signUp({ url: baseUrl }, "ハードニング")).cookie };
 });
 
 describe("origins: scheme, host and port all compared", () => {

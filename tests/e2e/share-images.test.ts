@@ -1,12 +1,11 @@
 import { randomBytes } from "node:crypto";
 import sharp from "sharp";
-import type { Browser, BrowserContext } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { launchBrowser, newContext, watchConsole } from "../support/browser";
+import { signInAdmin } from "../support/e2e-admins";
 
 const baseUrl = inject("baseUrl");
-// The e2e server makes this address an administrator (global-setup.ts ADMIN_EMAILS).
-const ADMIN = { email: "admin-e2e@example.com", password: "admin-e2e-password", name: "管理者" };
 
 let browser: Browser;
 beforeAll(async () => {
@@ -15,13 +14,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
 });
-
-async function signIn(context: BrowserContext, account: { email: string; password: string; name: string }) {
-  const up = await context.request.post(`${baseUrl}/api/auth/sign-up/email`, { data: account, headers: { origin: baseUrl } });
-  if (up.ok()) return;
-  const answer = await context.request.post(`${baseUrl}/api/auth/sign-in/email`, { data: { email: account.email, password: account.password }, headers: { origin: baseUrl } });
-  expect(answer.ok(), await answer.text()).toBe(true);
-}
 
 /** What a link preview (X, LINE) reads: the page's og:image and twitter:image, as a signed-out visitor. */
 async function previewImage(path: string): Promise<{ url: string; bytes: Buffer; cacheControl: string | null; type: string | null }> {
@@ -52,7 +44,7 @@ async function expectDrawnImage(bytes: Buffer) {
 describe("share images", () => {
   it("a deck recipe's og:image is its own 1200×630 picture, cached for a year, and a new one after the deck is edited", async () => {
     const admin = await newContext(browser);
-    await signIn(admin, ADMIN);
+    await signInAdmin(admin, baseUrl);
     const name = `シェア画像デッキ${randomBytes(2).toString("hex")}`;
     const body = {
       name,

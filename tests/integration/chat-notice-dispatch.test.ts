@@ -6,7 +6,7 @@ import { sendMessage } from "../../app/features/chat/chat.server";
 import { registerMailDelivery, type MailTransport } from "../../app/features/mail/mail.server";
 import { handOverUndispatched } from "../../app/features/notifications/notice-dispatch.server";
 import { startOutboxWorker, type OutboxWorker } from "../../app/features/outbox/outbox.server";
-import { registerNotificationChannels } from "../../app/features/push/notification-pipeline.server";
+import { registerNotificationChannels } from "../../app/notification-pipeline.server";
 import { setPresence } from "../../app/features/push/presence.server";
 import type { Env } from "../../app/lib/env.server";
 import { createChatRoom, newClientId } from "../support/chat-factories";

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rowsOf } from "../../app/db/sql.server";
 import { registerMailDelivery } from "../../app/features/mail/mail.server";
 import { assertEveryDeliveryKindHandled, defineDeliveryKind, enqueueDelivery, registerDeliveryHandler, startOutboxWorker } from "../../app/features/outbox/outbox.server";
-import { registerNotificationChannels } from "../../app/features/push/notification-pipeline.server";
+import { registerNotificationChannels } from "../../app/notification-pipeline.server";
 import type { Env } from "../../app/lib/env.server";
 import { z } from "../../app/lib/zod";
 import { createTestDatabase, type TestDatabase } from "../support/test-db";

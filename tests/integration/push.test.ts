@@ -7,7 +7,7 @@ import { openDatabase, type Database } from "../../app/db/client.server";
 import { rowsOf } from "../../app/db/sql.server";
 import { markRead, sendMessage } from "../../app/features/chat/chat.server";
 import { enqueueDelivery, startOutboxWorker, type OutboxWorker } from "../../app/features/outbox/outbox.server";
-import { registerNotificationChannels } from "../../app/features/push/notification-pipeline.server";
+import { registerNotificationChannels } from "../../app/notification-pipeline.server";
 import { DEFAULT_CHOICES, jstMinutes } from "../../app/features/push/preferences";
 import { saveNotificationPreferences } from "../../app/features/push/preferences.server";
 import { setPresence } from "../../app/features/push/presence.server";

@@ -6,6 +6,9 @@ import type { NotificationView } from "../notifications/types";
 import type { NotificationKind } from "../notifications/types";
 import { QUIET_CHANNELS, resolveChoices, type KindChoices, type NotificationPreferences } from "./preferences";
 
+// What the notification mail (features/mail/notification-mail.server.ts) reads of the preferences.
+export { DEFAULT_CHOICES, DIGEST_HOUR_JST, MAIL_DELAY_MINUTES, quietHolds, quietHoursEnd } from "./preferences";
+
 type Row = {
   channels: unknown;
   quiet_start: number | null;

@@ -41,17 +41,10 @@ export const accountMessages = defineMessages({
     carrierHint:
       "docomo・au・SoftBankなどの携帯キャリアのメールアドレスをお使いの場合、パソコンからのメールが届かないことがあります。「{domain}」からのメールを受信できるよう、ドメイン指定受信を設定してください。",
     // Verification
-    verifyTitle: "メールアドレスの確認",
-    verifyVerified: "確認済み",
-    verifyUnverified: "未確認",
-    verifyNoAddress: "メールアドレス未設定",
     verifyRequired: "メールアドレスの確認が済んでいません。登録時に届いた確認メールのリンクを開いてください（確認メールを再送しました）。",
     verifyRequiredRecentlySent: "メールアドレスの確認が済んでいません。少し前にお送りした確認メールのリンクを開いてください。届いていない場合は、数分たってからもう一度ログインすると再送します。",
     signupCheckMail: "確認メールを送信しました。メールのリンクを開いて登録を完了してください。",
     // Settings
-    settingsHeading: "アカウント設定",
-    settingsSummary: "メールアドレス・パスワードの変更、ログイン中の端末、データのダウンロード、退会",
-    settingsOpen: "アカウント設定を開く",
     changeEmailSame: "現在と同じメールアドレスです",
     deleteDone: "アカウントを削除しました。ご利用ありがとうございました。",
     // Errors
@@ -100,16 +93,9 @@ export const accountMessages = defineMessages({
     mailNotArriving: "If the email does not arrive, please check your spam folder.",
     carrierHint:
       "Japanese mobile carrier addresses (docomo, au, SoftBank) often block mail from computers. Allow mail from \"{domain}\" in your carrier's domain filter settings (ドメイン指定受信).",
-    verifyTitle: "Email verification",
-    verifyVerified: "Verified",
-    verifyUnverified: "Not verified",
-    verifyNoAddress: "No email address",
     verifyRequired: "Your email address is not verified yet. Open the link in the verification email (we have sent it again).",
     verifyRequiredRecentlySent: "Your email address is not verified yet. Open the link in the verification email we sent a little while ago. If it has not arrived, log in again in a few minutes and we will send it again.",
     signupCheckMail: "We have sent a verification email. Open its link to finish signing up.",
-    settingsHeading: "Account settings",
-    settingsSummary: "Change your email address or password, signed-in devices, download your data, delete your account",
-    settingsOpen: "Open account settings",
     changeEmailSame: "This is your current email address",
     deleteDone: "Your account has been deleted. Thank you for using Torepoke.",
     errorCurrentPassword: "The current password is incorrect",

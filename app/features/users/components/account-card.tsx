@@ -1,11 +1,11 @@
 import { Link } from "react-router";
 import { useT } from "../../../lib/i18n";
-import { accountMessages } from "../account-messages";
+import { accountStatusMessages } from "../account-status-messages";
 
 /** On the profile: whether the address is verified, and the way to the account settings. */
 /** `emailVerified` null: the account has no address of its own (a LINE sign-up without one). */
 export function AccountCard({ emailVerified }: { emailVerified: boolean | null }) {
-  const t = useT(accountMessages);
+  const t = useT(accountStatusMessages);
   return (
     <section aria-labelledby="account-card-heading" className="flex flex-wrap items-center justify-between gap-3 rounded-lg border border-slate-200 bg-white p-4">
       <div className="space-y-1">

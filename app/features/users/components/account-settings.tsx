@@ -4,7 +4,7 @@ import { fieldMessage, formMessage, refusalOf } from "../../../lib/form-refusal"
 import { SubmitButton } from "../../../components/ui/submit-button";
 import { useLocale, useT } from "../../../lib/i18n";
 import { tokyoDateTimeSeconds, tokyoMediumDateTime } from "../../../lib/tokyo-time";
-import { accountMessages } from "../account-messages";
+import { accountStatusMessages } from "../account-status-messages";
 import { accountSettingsMessages, type AccountSettingsMessageKey } from "../account-settings-messages";
 import type { AccountSession, AccountSummary } from "../account.server";
 import type { LoginMethods } from "../login-methods.server";
@@ -61,8 +61,8 @@ export function AccountSettings({
   notice: AccountSettingsMessageKey | null;
   actionData?: ActionData;
 }) {
-  const t = useT(accountMessages);
   const ts = useT(accountSettingsMessages);
+  const tStatus = useT(accountStatusMessages);
   const tu = useT(usersMessages);
   const locale = useLocale();
   const navigation = useNavigation();
@@ -76,13 +76,13 @@ export function AccountSettings({
             {tu("profileHeading")}
           </Link>
         </p>
-        <h1 className="text-2xl font-bold">{t("settingsHeading")}</h1>
+        <h1 className="text-2xl font-bold">{tStatus("settingsHeading")}</h1>
       </div>
       {notice ? ALERT_NOTICES.has(notice) ? <p role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm font-medium text-red-800">{ts(notice)}</p> : <Done text={ts(notice)} /> : null}
 
       <section aria-labelledby="account-email-heading" className={SECTION}>
         <h2 id="account-email-heading" className={H2}>
-          {t("verifyTitle")}
+          {tStatus("verifyTitle")}
         </h2>
         {account.placeholder ? (
           <>
@@ -100,7 +100,7 @@ export function AccountSettings({
               data-testid="email-verified-state"
               className={`rounded-full px-2 py-0.5 text-sm font-bold ${account.emailVerified ? "bg-green-100 text-green-800" : "bg-amber-100 text-amber-900"}`}
             >
-              {account.emailVerified ? t("verifyVerified") : t("verifyUnverified")}
+              {account.emailVerified ? tStatus("verifyVerified") : tStatus("verifyUnverified")}
             </span>
           </p>
         )}

@@ -1,9 +1,9 @@
-import type { Db } from "../../db/client.server";
-import type { Env } from "../../lib/env.server";
-import type { Logger } from "../../lib/logger.server";
-import { registerNotificationChannel, registerNotificationDispatch } from "./channels.server";
-import { createMailChannel, registerNotificationMailDelivery, startDigests, type MailChannelOptions } from "./mail-channel.server";
-import { pushChannel, registerPushDelivery } from "./push-channel.server";
+import type { Db } from "./db/client.server";
+import type { Env } from "./lib/env.server";
+import type { Logger } from "./lib/logger.server";
+import { registerNotificationChannel, registerNotificationDispatch } from "./features/push/channels.server";
+import { createMailChannel, registerNotificationMailDelivery, startDigests, type MailChannelOptions } from "./features/mail/notification-mail.server";
+import { pushChannel, registerPushDelivery } from "./features/push/push-channel.server";
 
 type ChannelEnv = Pick<Env, "vapid" | "pushServiceOrigins" | "siteUrl" | "authSecret" | "notificationMailDelaySeconds">;
 

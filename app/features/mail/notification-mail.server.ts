@@ -3,18 +3,17 @@ import type { Db } from "../../db/client.server";
 import { rowsOf } from "../../db/sql.server";
 import { translate, type Locale } from "../../lib/i18n";
 import type { Logger } from "../../lib/logger.server";
-import { enqueueMail, type MailMessage } from "../mail/mail.server";
-import { renderMail } from "../mail/templates.server";
+import { enqueueMail, type MailMessage } from "./mail.server";
+import { renderMail } from "./templates.server";
 import { getNotificationForDelivery, stillAllowed } from "../notifications/notifications.server";
 import { notificationPreview, notificationText } from "../notifications/components/notification-text";
 import { NOTIFICATION_KINDS, type NotificationView } from "../notifications/types";
 import { defineDeliveryKind, enqueueDelivery, rearmDelivery, registerDeliveryHandler } from "../outbox/outbox.server";
 import { z } from "../../lib/zod";
-import type { NotificationChannel } from "./channels.server";
-import { pushMessages } from "./messages";
-import { DEFAULT_CHOICES, DIGEST_HOUR_JST, MAIL_DELAY_MINUTES, quietHolds, quietHoursEnd } from "./preferences";
-import { getNotificationPreferences, getNotificationWithPreferences } from "./preferences.server";
-import { presence } from "./presence.server";
+import type { NotificationChannel } from "../push/channels.server";
+import { notificationMailMessages } from "./notification-mail-messages.server";
+import { DEFAULT_CHOICES, DIGEST_HOUR_JST, MAIL_DELAY_MINUTES, getNotificationPreferences, getNotificationWithPreferences, quietHolds, quietHoursEnd } from "../push/preferences.server";
+import { presence } from "../push/presence.server";
 import { startSweep } from "../../lib/sweep.server";
 import { signToken, verifySignedToken } from "../../lib/signed-token.server";
 
@@ -48,7 +47,7 @@ export function unsubscribeUrl(options: MailChannelOptions, userId: string): str
 
 /** A notification mail: its own lines, the link to where it happened, the settings and the one-click unsubscribe. */
 function notificationMail(options: MailChannelOptions, to: { userId: string; email: string; locale: Locale }, subject: string, paragraphs: string[], href: string): MailMessage {
-  const t = (key: "mailOpen" | "mailSettings" | "mailUnsubscribe", params?: Record<string, string>) => translate(pushMessages, to.locale, key, params);
+  const t = (key: "mailOpen" | "mailSettings" | "mailUnsubscribe", params?: Record<string, string>) => translate(notificationMailMessages, to.locale, key, params);
   const unsubscribe = unsubscribeUrl(options, to.userId);
   const message = renderMail(
     {
@@ -236,9 +235,9 @@ export async function queueDigests(db: Db, options: MailChannelOptions, now = ne
         if (n) items.push(n);
       }
       items.sort((a, b) => b.at.localeCompare(a.at));
-      const subject = translate(pushMessages, prefs.locale, "mailDigestSubject", { count: items.length });
+      const subject = translate(notificationMailMessages, prefs.locale, "mailDigestSubject", { count: items.length });
       const lines = items.map((n) => [`・${notificationText(n, prefs.locale)}`, notificationPreview(n, prefs.locale), `${options.siteUrl}${n.href}`].filter(Boolean).join("\n  "));
-      const message = notificationMail(options, { userId, email, locale: prefs.locale }, subject, [translate(pushMessages, prefs.locale, "mailDigestIntro"), ...lines], "/notifications");
+      const message = notificationMail(options, { userId, email, locale: prefs.locale }, subject, [translate(notificationMailMessages, prefs.locale, "mailDigestIntro"), ...lines], "/notifications");
       await enqueueMail(tx, message, { dedupeKey: `digest:${userId}:${boundary.toISOString()}` });
       return true;
     });
