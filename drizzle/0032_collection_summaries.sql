@@ -36,10 +36,28 @@ LANGUAGE sql IMMUTABLE AS $$
        | (CASE WHEN copies > keep THEN 2 ELSE 0 END)
        | (CASE WHEN wanted_from IS NOT NULL AND copies <= wanted_from AND copies <= keep THEN 4 ELSE 0 END)
 $$;--> statement-breakpoint
+-- Makes and locks the summary rows of the given players who exist and have any row, in user order
+-- (two statements touching the same players wait for each other instead of deadlocking).
+CREATE FUNCTION "collection_summaries_lock"("players" text[]) RETURNS void LANGUAGE plpgsql AS $$
+BEGIN
+  INSERT INTO "collection_summaries" ("user_id")
+  SELECT u."id" FROM "users" u
+  WHERE u."id" = ANY(players)
+    AND (EXISTS (SELECT 1 FROM "collection_cards" cc WHERE cc."user_id" = u."id")
+      OR EXISTS (SELECT 1 FROM "wanted_cards" wc WHERE wc."user_id" = u."id"))
+  ORDER BY u."id"
+  ON CONFLICT ("user_id") DO NOTHING;
+  PERFORM 1 FROM "collection_summaries" cs WHERE cs."user_id" = ANY(players) ORDER BY cs."user_id" FOR UPDATE;
+END
+$$;--> statement-breakpoint
 -- Every bit of these players, from their rows: a keep count's change, a statement touching many
 -- of a player's cards, the first fill (every user).
 CREATE FUNCTION "collection_summaries_rebuild"("only_users" text[]) RETURNS void LANGUAGE plpgsql AS $$
 BEGIN
+  -- The players' rows first (made when missing), locked in one order: the statement below then
+  -- reads their collections after every change that held a row, never from a snapshot taken
+  -- before a concurrent tap committed.
+  PERFORM collection_summaries_lock(only_users);
   WITH "pairs" AS (
     SELECT cc."user_id", cc."card_id" FROM "collection_cards" cc WHERE cc."user_id" = ANY(only_users)
     UNION
@@ -96,6 +114,8 @@ DECLARE
   w bytea;
   need integer;
 BEGIN
+  -- Every touched player's row, locked in user order before any of them is read or written.
+  PERFORM collection_summaries_lock(ARRAY(SELECT DISTINCT p."u" FROM unnest(pair_users) AS p("u")));
   -- The players with many pairs: rebuilt together, in one statement.
   PERFORM collection_summaries_rebuild(ARRAY(
     SELECT p."u" FROM unnest(pair_users, pair_cards) AS p("u", "card") GROUP BY p."u" HAVING count(DISTINCT p."card") > 64));

@@ -161,13 +161,14 @@ function attachChat(nsp: ChatNamespace, deps: { env: Env; database: Database; lo
   // Every notification reaches the player's open tabs (the bell, the title) over this socket,
   // through the adapter on whichever instance holds them. The count is read only when this
   // instance holds one of their tabs: a post's alerts reach hundreds of players, most with no tab
-  // open, and a tab on another instance gets the nudge without a count and reads it itself.
+  // open, and a tab on another instance gets `notice:changed` and reads the count itself (a tab of
+  // an older build ignores that event rather than showing a count it was not given).
   setOpenTabs({
     noticeChanged: async (userId) => {
       if (closing) return;
       const room = `user:${userId}`;
       if (!nsp.adapter.rooms.has(room)) {
-        to(room)?.emit("notice:unread", {});
+        to(room)?.emit("notice:changed");
         return;
       }
       const unread = await countUnreadNotifications(db, userId);

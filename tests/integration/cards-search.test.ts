@@ -77,13 +77,13 @@ describe("listCards (docs/product-rules.md §5 card search by pack)", () => {
     expect(promo.map((c) => c.id)).not.toContain("T-PROMO-DIAMOND");
   });
 
-  it("excludeRare drops ☆☆, ☆☆☆, PROMO and the crown (and ?? shown as ☆☆)", async () => {
-    await addCard("T-QQ", "はてなカード", "??", ["dialga"]);
+  it("excludeRare drops ☆☆, ☆☆☆, PROMO and the crown", async () => {
+    await addCard("T-QQ", "はてなカード", "☆☆", ["dialga"]);
     const all = await allPages({ packId: "dialga", limit: 100 });
-    expect(all.some((c) => ["☆☆", "☆☆☆", "👑", "??"].includes(c.rarity))).toBe(true);
+    expect(all.some((c) => ["☆☆", "☆☆☆", "👑"].includes(c.rarity))).toBe(true);
     const kept = await allPages({ packId: "dialga", limit: 100, excludeRare: true });
     expect(kept.length).toBeGreaterThan(0);
-    expect(kept.filter((c) => ["☆☆", "☆☆☆", "👑", "??"].includes(c.rarity) || c.rarity.includes("PROMO"))).toEqual([]);
+    expect(kept.filter((c) => ["☆☆", "☆☆☆", "👑"].includes(c.rarity) || c.rarity.includes("PROMO"))).toEqual([]);
     expect(kept.some((c) => c.rarity === "☆")).toBe(true);
     expect((await listCards(database.db, { packId: "promo", excludeRare: true })).cards).toEqual([]);
   });

@@ -99,9 +99,20 @@ async function signedIn(instance: Instance, userId: string) {
   return socket;
 }
 
-/** The next `notice:unread` a socket receives. */
+/** The next notice a socket receives: `notice:unread` with its count, or `notice:changed` (no count). */
 function nextNotice(socket: ChatClient): Promise<{ unread?: number }> {
-  return new Promise((resolve) => socket.once("notice:unread", resolve));
+  return new Promise((resolve) => {
+    const unread = (update: { unread: number }) => {
+      socket.off("notice:changed", changed);
+      resolve(update);
+    };
+    const changed = () => {
+      socket.off("notice:unread", unread);
+      resolve({});
+    };
+    socket.once("notice:unread", unread);
+    socket.once("notice:changed", changed);
+  });
 }
 
 /** One unread notification for the user (an expiry reminder needs nothing else). */

@@ -246,6 +246,28 @@ describe("collection summaries: the finder against the full statement", () => {
   });
 });
 
+describe.runIf(process.env.TEST_DB === "postgres")("collection summaries under concurrent writes (PostgreSQL)", () => {
+  it("a statement rebuilding a player waits for a tap in progress and keeps its card", async () => {
+    const player = await createUser(db);
+    const [tapCard] = pool;
+    let committed = false;
+    // A tap holds its transaction open; a bulk write of 70 cards (the whole-player rebuild) starts meanwhile.
+    const tap = db.transaction(async (tx) => {
+      await tx.execute(sql`insert into collection_cards (user_id, card_id, count) values (${player.id}, ${tapCard.id}, 3)`);
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      committed = true;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const bulk = db.execute(
+      sql`insert into collection_cards (user_id, card_id, count)
+          select ${player.id}, c.id, 1 from cards c where c.id <> ${tapCard.id} order by c.id limit 70`,
+    );
+    await Promise.all([tap, bulk]);
+    expect(committed).toBe(true);
+    await summariesAgreeWithRows();
+  });
+});
+
 describe("one rarity for every card-match rule", () => {
   it("stores the old spelling ?? as ☆☆ (an import writes ☆☆, the database refuses ??), so トレード候補, 何でも可 and the board compare the same value", async () => {
     const refused = await db.execute(sql`insert into cards (id, name, rarity) values ('test-old-spelling', '旧表記', '??')`).then(

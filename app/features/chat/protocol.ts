@@ -82,5 +82,7 @@ export type ServerToClientEvents = {
   "chat:room": (state: RoomState) => void;
   "chat:unread": (update: { total: number; roomId?: string }) => void;
   /** A notification of any kind was written or bumped for this user: the bell's new unread count. */
-  "notice:unread": (update: { unread?: number }) => void;
+  "notice:unread": (update: { unread: number }) => void;
+  /** A notification changed the unread count and this instance holds none of the player's tabs: read the count. */
+  "notice:changed": () => void;
 };

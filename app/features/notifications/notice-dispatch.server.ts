@@ -95,11 +95,20 @@ export function dispatchMessageNoticesHere(db: Db, log?: Logger): { stop(): Prom
     }
   };
 
+  // A tell finished after markTold's last look but before it settled finds `marking` still set:
+  // it is recorded by the run started when that one settles.
+  const record = () => {
+    marking ??= markTold().finally(() => {
+      marking = null;
+      if (told.size) record();
+    });
+  };
+
   const tell = async (id: string, n: number) => {
     try {
       await deliverHere(NOTICE_DELIVERY, { id, n });
       if ((told.get(id) ?? 0) < n) told.set(id, n);
-      marking ??= markTold().finally(() => (marking = null));
+      record();
     } catch (err) {
       // Left as it is: the sweep hands it to the outbox, which retries it with backoff.
       log?.warn("message notice not told; the outbox takes it over", { id, error: err instanceof Error ? err.message : String(err) });
@@ -139,6 +148,7 @@ export function dispatchMessageNoticesHere(db: Db, log?: Logger): { stop(): Prom
       if (timer) clearTimeout(timer);
       if (here === dispatcher) here = null;
       while (running.size) await Promise.allSettled([...running]);
+      if (told.size) record();
       while (marking) await marking;
       const left = [...waiting.keys()];
       waiting.clear();
