@@ -1,7 +1,10 @@
+import { readdirSync } from "node:fs";
 import { createNodeResolver, importX } from "eslint-plugin-import-x";
 import reactHooks from "eslint-plugin-react-hooks";
 import tseslint from "typescript-eslint";
 
+// Imports name modules from the root (package.json "imports": #app/…, #server/…, with the file's
+// extension), never through "../": a path says where a module lives, whoever imports it.
 // Layering (docs/architecture.md "Layout"): routes → features → lib / components → db.
 // - lib, db and components/ui never import a feature or a route;
 // - a feature imports another feature only through its public modules: services
@@ -10,12 +13,15 @@ import tseslint from "typescript-eslint";
 //   import() (no-restricted-imports does not see import(): LAYERS turns the same patterns into
 //   no-restricted-syntax selectors for it);
 // - nothing imports a route module (React Router loads them), except the server's JSON endpoints test.
+const NO_PARENT = { regex: "^\\.\\./", message: "Import from the root (#app/…, #server/…), not through ../." };
 const NO_FEATURES = { regex: "(^|/)(features|routes)/", message: "lib, db and components/ui sit below the features: move the shared piece down instead." };
-const PUBLIC = "(?!components/|[\\w-]+\\.server$|errors$|messages$|types$|rules$|protocol$|log-out$|[\\w-]+\\.schema$)";
-const OTHER_FEATURE_INTERNALS = (up) => ({
-  regex: `^${up}(?!\\.)[a-z-]+/${PUBLIC}`,
+const PUBLIC = "(?!components/|[\\w-]+\\.server\\.tsx?$|(errors|messages|types|rules|protocol|log-out)\\.tsx?$|[\\w-]+\\.schema\\.ts$)";
+/** Another feature's internals; `own` (a feature's folder) may use its own. */
+const OTHER_FEATURE_INTERNALS = (own) => ({
+  regex: `^#app/features/${own ? `(?!${own}/)` : ""}[a-z-]+/${PUBLIC}`,
   message: "Import another feature only through its public modules (services, errors, messages, types, rules, protocol, schemas, components).",
 });
+const FEATURES = readdirSync(new URL("./app/features/", import.meta.url), { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name);
 
 // app/lib/zod.ts sets jitless before any schema exists (no eval under the CSP), so zod is
 // imported from there only. ESLint replaces a rule's options per file rather than merging
@@ -23,11 +29,11 @@ const OTHER_FEATURE_INTERNALS = (up) => ({
 const NO_RAW_ZOD = { name: "zod", message: "Import { z } from app/lib/zod.ts (jitless under our CSP)." };
 
 /** The layering rule for a set of files: the same patterns for `import … from` and for `import()`. */
-const LAYERS = (options) => ({
-  "no-restricted-imports": ["error", options],
+const LAYERS = ({ paths, patterns = [] }) => ({
+  "no-restricted-imports": ["error", { ...(paths ? { paths } : {}), patterns: [NO_PARENT, ...patterns] }],
   "no-restricted-syntax": [
     "error",
-    ...(options.patterns ?? []).map(({ regex, message }) => ({
+    ...[NO_PARENT, ...patterns].map(({ regex, message }) => ({
       // esquery reads the pattern between slashes: a slash inside it is escaped.
       selector: `ImportExpression > Literal.source[value=/${regex.replaceAll("/", "\\/")}/]`,
       message,
@@ -67,6 +73,10 @@ export default tseslint.config(
     },
   },
   {
+    files: ["app/**/*.{ts,tsx}", "server/**/*.ts"],
+    rules: LAYERS({ paths: [NO_RAW_ZOD] }),
+  },
+  {
     files: ["app/lib/**/*.{ts,tsx}", "app/db/**/*.ts", "app/components/ui/**/*.tsx"],
     rules: LAYERS({ paths: [NO_RAW_ZOD], patterns: [NO_FEATURES] }),
   },
@@ -74,32 +84,29 @@ export default tseslint.config(
     files: ["app/lib/zod.ts"],
     rules: LAYERS({ patterns: [NO_FEATURES] }),
   },
-  {
-    files: ["app/features/*/*.{ts,tsx}"],
+  ...FEATURES.map((feature) => ({
+    files: [`app/features/${feature}/**/*.{ts,tsx}`],
     ignores: ["**/*.test.{ts,tsx}"],
-    rules: LAYERS({ paths: [NO_RAW_ZOD], patterns: [OTHER_FEATURE_INTERNALS("\\.\\./"), { regex: "(^|/)routes/", message: "Features never import routes." }] }),
-  },
+    rules: LAYERS({ paths: [NO_RAW_ZOD], patterns: [OTHER_FEATURE_INTERNALS(feature), { regex: "(^|/)routes/", message: "Features never import routes." }] }),
+  })),
   {
     // The site shell and the server reach features through their public modules too.
     files: ["app/components/layout/**/*.{ts,tsx}"],
     ignores: ["**/*.test.{ts,tsx}"],
-    rules: LAYERS({ paths: [NO_RAW_ZOD], patterns: [OTHER_FEATURE_INTERNALS("\\.\\./\\.\\./features/"), { regex: "(^|/)routes/", message: "The shell never imports routes." }] }),
+    rules: LAYERS({ paths: [NO_RAW_ZOD], patterns: [OTHER_FEATURE_INTERNALS(), { regex: "(^|/)routes/", message: "The shell never imports routes." }] }),
   },
   {
     // Page models (a page's reads across features) sit above the features, below the routes.
     files: ["app/pages/**/*.ts"],
     ignores: ["**/*.test.ts"],
-    rules: LAYERS({ paths: [NO_RAW_ZOD], patterns: [OTHER_FEATURE_INTERNALS("\\.\\./features/"), { regex: "(^|/)routes/", message: "Page models never import routes." }] }),
+    rules: LAYERS({ paths: [NO_RAW_ZOD], patterns: [OTHER_FEATURE_INTERNALS(), { regex: "(^|/)routes/", message: "Page models never import routes." }] }),
   },
   {
     files: ["server/**/*.ts"],
     ignores: ["**/*.test.ts"],
-    rules: LAYERS({ paths: [NO_RAW_ZOD], patterns: [OTHER_FEATURE_INTERNALS("\\.\\./app/features/")] }),
+    rules: LAYERS({ paths: [NO_RAW_ZOD], patterns: [OTHER_FEATURE_INTERNALS()] }),
   },
-  {
-    files: ["app/features/*/components/**/*.{ts,tsx}"],
-    rules: LAYERS({ paths: [NO_RAW_ZOD], patterns: [OTHER_FEATURE_INTERNALS("\\.\\./\\.\\./"), { regex: "(^|/)routes/", message: "Features never import routes." }] }),
-  },
+
   {
     // The browser keeps the console lines docs/product-rules.md §8 asks for (upload and search failures, …):
     // components may warn and report errors; the server code above may not.

@@ -5,7 +5,7 @@
 // the signed-out page cache, so the comparison is of the session, not of the cache), on PGlite
 // and (when it answers) PostgreSQL.
 // Needs a build (`npm run build`). Bounded: BENCH_SECONDS (default 10) per case, 127.0.0.1 only.
-import { startServer } from "../tests/support/server";
+import { startServer } from "#tests/support/server.ts";
 import { CACHE_MISS, measure, postgresTarget, printTable, type Measurement } from "./support";
 
 const duration = Number(process.env.BENCH_SECONDS ?? 10);

@@ -16,7 +16,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import autocannon from "autocannon";
 import pg from "pg";
-import { startServer } from "../tests/support/server";
+import { startServer } from "#tests/support/server.ts";
 import { postgresTarget } from "./support";
 
 const UA = "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36";

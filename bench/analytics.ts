@@ -18,13 +18,13 @@
 // Bounded: BENCH_SECONDS (default 30), BENCH_EVENT_RATE (default 2000), BENCH_EVENTS (default 10,000,000).
 import autocannon, { type Options as LoadOptions } from "autocannon";
 import { sql } from "drizzle-orm";
-import { startServer } from "../tests/support/server";
-import { AnalyticsQuerySchema, analyticsTabData, exportCsv, periodOf, realtime, topPages, tradeFunnel } from "../app/features/analytics/dashboard.server";
-import { parseQuery } from "../app/lib/query";
-import { computeDay } from "../app/features/analytics/rollup.server";
-import { addDays, tokyoDay } from "../app/features/analytics/salt.server";
-import { ensurePartitions } from "../app/features/analytics/partitions.server";
-import { rowsOf } from "../app/db/sql.server";
+import { startServer } from "#tests/support/server.ts";
+import { AnalyticsQuerySchema, analyticsTabData, exportCsv, periodOf, realtime, topPages, tradeFunnel } from "#app/features/analytics/dashboard.server.ts";
+import { parseQuery } from "#app/lib/query.ts";
+import { computeDay } from "#app/features/analytics/rollup.server.ts";
+import { addDays, tokyoDay } from "#app/features/analytics/salt.server.ts";
+import { ensurePartitions } from "#app/features/analytics/partitions.server.ts";
+import { rowsOf } from "#app/db/sql.server.ts";
 import { analyticsMemory } from "./analytics-memory";
 import { measure, postgresTarget, startBareServer } from "./support";
 

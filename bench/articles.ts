@@ -5,8 +5,8 @@
 // React renders the page every time). Articles are written through the admin API like a script
 // would. Needs `npm run build`. Bounded: BENCH_SECONDS (default 10) per case, 127.0.0.1 only.
 // Aim (issue 14): the cache-miss article page at least 0.25× /healthz requests/s.
-import { startServer, type RunningServer } from "../tests/support/server";
-import { verifyAddressFromMail } from "../tests/support/verified-account";
+import { startServer, type RunningServer } from "#tests/support/server.ts";
+import { verifyAddressFromMail } from "#tests/support/verified-account.ts";
 import { longArticle } from "./fixtures";
 import { CACHE_MISS, measure, postgresTarget, printTable, type BenchTarget, type Measurement } from "./support";
 

@@ -4,8 +4,8 @@
 // the card face component), the same article without blocks, and a deck page of 15 Pokémon with
 // their facts and a card block in its text.
 import { performance } from "node:perf_hooks";
-import { startServer } from "../tests/support/server";
-import { verifyAddressFromMail } from "../tests/support/verified-account";
+import { startServer } from "#tests/support/server.ts";
+import { verifyAddressFromMail } from "#tests/support/verified-account.ts";
 
 const CARD_BLOCKS = Number(process.env.CARD_BLOCKS ?? 20);
 const REQUESTS = Number(process.env.REQUESTS ?? 300);

@@ -3,11 +3,11 @@
 // answers) PostgreSQL; then the CSV import of the whole real catalogue on both databases.
 // Needs a build (`npm run build`). Bounded: BENCH_SECONDS (default 10) per case, 127.0.0.1 only.
 // Aim (issue 4): search p99 under 20 ms and at least half the throughput of /healthz.
-import { migrateDatabase, openDatabase } from "../app/db/client.server";
-import { catalogueCsv } from "../app/features/cards/catalogue-csv.server";
-import { seedCatalogue } from "../app/features/cards/catalogue.server";
-import { importCardsFromCsv } from "../app/features/cards/import.server";
-import { startServer } from "../tests/support/server";
+import { migrateDatabase, openDatabase } from "#app/db/client.server.ts";
+import { catalogueCsv } from "#app/features/cards/catalogue-csv.server.ts";
+import { seedCatalogue } from "#app/features/cards/catalogue.server.ts";
+import { importCardsFromCsv } from "#app/features/cards/import.server.ts";
+import { startServer } from "#tests/support/server.ts";
 import { CACHE_MISS, measure, postgresTarget, printTable, type BenchTarget, type Measurement } from "./support";
 
 const duration = Number(process.env.BENCH_SECONDS ?? 10);

@@ -7,12 +7,12 @@
 // Also the admin's カタログ更新 of one new set (B4, on a database holding everything else): the
 // preview and the apply of the uploaded package files, in process on PGlite, against the
 // first-start import of the same round.
-import { migrateDatabase, openDatabase } from "../app/db/client.server";
-import { readCatalogue, seedCatalogue } from "../app/features/cards/catalogue.server";
-import { readCatalogueSource, type CatalogueSource } from "../app/features/cards/catalogue-source.server";
-import { startServer } from "../tests/support/server";
-import { applyCatalogueUpload, previewCatalogueUpload, type CatalogueUpload } from "../app/features/cards/catalogue-upload.server";
-import { compactFactsFile } from "../app/features/cards/catalogue-facts.server";
+import { migrateDatabase, openDatabase } from "#app/db/client.server.ts";
+import { readCatalogue, seedCatalogue } from "#app/features/cards/catalogue.server.ts";
+import { readCatalogueSource, type CatalogueSource } from "#app/features/cards/catalogue-source.server.ts";
+import { startServer } from "#tests/support/server.ts";
+import { applyCatalogueUpload, previewCatalogueUpload, type CatalogueUpload } from "#app/features/cards/catalogue-upload.server.ts";
+import { compactFactsFile } from "#app/features/cards/catalogue-facts.server.ts";
 import { CACHE_MISS, measure, printTable, type Measurement } from "./support";
 
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);

@@ -4,7 +4,7 @@
 // connects, warms every room up, waits for "go", sends its share of the rate on a steady
 // schedule, drains, reports and exits. Bounded: every wait has a deadline.
 import { io as connect, type Socket } from "socket.io-client";
-import type { Ack, ChatMessage, ClientToServerEvents, ServerToClientEvents } from "../app/features/chat/protocol";
+import type { Ack, ChatMessage, ClientToServerEvents, ServerToClientEvents } from "#app/features/chat/protocol.ts";
 
 type ChatClient = Socket<ServerToClientEvents, ClientToServerEvents>;
 

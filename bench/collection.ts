@@ -3,7 +3,7 @@
 // (`npm run build`). Bounded: BENCH_SECONDS (default 10) per case at BENCH_CONNECTIONS (default 10).
 // Not measured here yet: a count change (the per-player limit of 120 changes a minute answers 429
 // to one player's flood; it needs a pool of players) and the 30-million-row PostgreSQL case.
-import { startServer } from "../tests/support/server";
+import { startServer } from "#tests/support/server.ts";
 import { measure, printTable, type Measurement } from "./support";
 
 const duration = Number(process.env.BENCH_SECONDS ?? 10);

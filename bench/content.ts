@@ -12,13 +12,13 @@ import { performance } from "node:perf_hooks";
 import markdownIt from "markdown-it";
 import { sql } from "drizzle-orm";
 import sharp from "sharp";
-import { migrateDatabase, openDatabase } from "../app/db/client.server";
-import { seedCatalogue } from "../app/features/cards/catalogue.server";
-import { formatContent } from "../app/features/content/format";
-import { SITEMAP_SOURCES, sitemapIndex, sitemapPart, SITEMAP_PART_SIZE } from "../app/features/seo/sitemap.server";
-import { startServer } from "../tests/support/server";
-import { createUser } from "../tests/support/factories";
-import { verifyAddressFromMail } from "../tests/support/verified-account";
+import { migrateDatabase, openDatabase } from "#app/db/client.server.ts";
+import { seedCatalogue } from "#app/features/cards/catalogue.server.ts";
+import { formatContent } from "#app/features/content/format.ts";
+import { SITEMAP_SOURCES, sitemapIndex, sitemapPart, SITEMAP_PART_SIZE } from "#app/features/seo/sitemap.server.ts";
+import { startServer } from "#tests/support/server.ts";
+import { createUser } from "#tests/support/factories.ts";
+import { verifyAddressFromMail } from "#tests/support/verified-account.ts";
 
 const percentile = (values: number[], p: number) => {
   const sorted = [...values].sort((a, b) => a - b);

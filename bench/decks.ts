@@ -3,8 +3,8 @@
 // through the admin API first. Needs a build (`npm run build`). Bounded: BENCH_SECONDS (default
 // 10) per case at BENCH_CONNECTIONS (default 50), 127.0.0.1 only.
 // Aim (issue 15, as for articles): a cache-miss page at least 0.25× the requests/s of /healthz.
-import { startServer, type RunningServer } from "../tests/support/server";
-import { verifyAddressFromMail } from "../tests/support/verified-account";
+import { startServer, type RunningServer } from "#tests/support/server.ts";
+import { verifyAddressFromMail } from "#tests/support/verified-account.ts";
 import { CACHE_MISS, measure, postgresTarget, printTable, type Measurement } from "./support";
 
 const duration = Number(process.env.BENCH_SECONDS ?? 10);

@@ -14,8 +14,8 @@
 // then printed as before → after. Exits 1 over budget (in the last build).
 import { gzipSync } from "node:zlib";
 import type { Browser, Response } from "playwright-core";
-import { launchBrowser } from "../tests/support/browser";
-import { startServer } from "../tests/support/server";
+import { launchBrowser } from "#tests/support/browser.ts";
+import { startServer } from "#tests/support/server.ts";
 import { PAGES_ADMIN, seedPublicPages, signUp } from "./public-pages";
 
 /** Our share on top of the framework's (the `/terms` first load of the same context). */

@@ -1,13 +1,13 @@
 // Data the page benchmarks share: a long article's text, and a signed-up trader whose offers use
 // the board's most popular cards (so マッチ has work to do).
 import { eq } from "drizzle-orm";
-import type { Db } from "../app/db/client.server";
-import { profiles } from "../app/db/schema/index";
-import { createOffer } from "../app/features/trades/offers.server";
-import { OfferInputSchema } from "../app/features/trades/trades.schema";
-import { ensureProfile, getAuth } from "../app/features/users/auth.server";
-import { loadEnv } from "../app/lib/env.server";
-import type { seedTradeOffers } from "../scripts/seed-trades";
+import type { Db } from "#app/db/client.server.ts";
+import { profiles } from "#app/db/schema/index.ts";
+import { createOffer } from "#app/features/trades/offers.server.ts";
+import { OfferInputSchema } from "#app/features/trades/trades.schema.ts";
+import { ensureProfile, getAuth } from "#app/features/users/auth.server.ts";
+import { loadEnv } from "#app/lib/env.server.ts";
+import type { seedTradeOffers } from "#scripts/seed-trades.ts";
 
 /** About 10,000 characters of the kind of text the editor produces. */
 export function longArticle(cardIds: string[]): string {

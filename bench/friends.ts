@@ -12,13 +12,13 @@
 // Needs a build (`npm run build`). Bounded: BENCH_SECONDS (default 10) per case; BENCH_ONLY=postgres
 // skips PGlite.
 import { sql } from "drizzle-orm";
-import { migrateDatabase } from "../app/db/client.server";
-import { rowsOf } from "../app/db/sql.server";
-import { seedCatalogue } from "../app/features/cards/catalogue.server";
-import { FriendPostInputSchema } from "../app/features/friends/friends.schema";
-import { createFriendPost, listFriendBoard } from "../app/features/friends/friends.server";
-import { forgetTradeCandidates, tradeCandidateCounts } from "../app/features/trade-candidates/trade-candidates.server";
-import { startServer } from "../tests/support/server";
+import { migrateDatabase } from "#app/db/client.server.ts";
+import { rowsOf } from "#app/db/sql.server.ts";
+import { seedCatalogue } from "#app/features/cards/catalogue.server.ts";
+import { FriendPostInputSchema } from "#app/features/friends/friends.schema.ts";
+import { createFriendPost, listFriendBoard } from "#app/features/friends/friends.server.ts";
+import { forgetTradeCandidates, tradeCandidateCounts } from "#app/features/trade-candidates/trade-candidates.server.ts";
+import { startServer } from "#tests/support/server.ts";
 import { CACHE_MISS, measure, pgliteTarget, postgresTarget, printTable, type BenchTarget, type Measurement } from "./support";
 
 const duration = Number(process.env.BENCH_SECONDS ?? 10);

@@ -6,8 +6,8 @@
 // in the one shape {error, code, fields?}. `npm run build` first.
 import { randomBytes } from "node:crypto";
 import { request as httpRequest } from "node:http";
-import { startServer, type RunningServer } from "../tests/support/server";
-import { verifyAddressFromMail } from "../tests/support/verified-account";
+import { startServer, type RunningServer } from "#tests/support/server.ts";
+import { verifyAddressFromMail } from "#tests/support/verified-account.ts";
 import { createBenchDatabase } from "./support";
 
 type Who = "anonymous" | "user" | "admin";

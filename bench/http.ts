@@ -3,7 +3,7 @@
 // page is measured as signed-out visitors get it (from the page cache, renewed every few seconds)
 // and as a cache miss (rendered for every request).
 // Needs a build (`npm run build`). Bounded: BENCH_SECONDS (default 10) per case.
-import { startServer } from "../tests/support/server";
+import { startServer } from "#tests/support/server.ts";
 import { CACHE_MISS, measure, postgresTarget, printTable, startBareServer, type Measurement } from "./support";
 
 const duration = Number(process.env.BENCH_SECONDS ?? 10);

@@ -12,12 +12,12 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
-import { openConfiguredDatabase } from "../app/db/client.server";
-import { hasCatalogue, seedCatalogue } from "../app/features/cards/catalogue.server";
-import { defaultArtworkFolder, loadSpeciesArt } from "../app/features/cards/species-art.server";
-import { uploadStore } from "../app/features/uploads/storage.server";
-import { loadEnv } from "../app/lib/env.server";
-import { startServer } from "../tests/support/server";
+import { openConfiguredDatabase } from "#app/db/client.server.ts";
+import { hasCatalogue, seedCatalogue } from "#app/features/cards/catalogue.server.ts";
+import { defaultArtworkFolder, loadSpeciesArt } from "#app/features/cards/species-art.server.ts";
+import { uploadStore } from "#app/features/uploads/storage.server.ts";
+import { loadEnv } from "#app/lib/env.server.ts";
+import { startServer } from "#tests/support/server.ts";
 import { PAGES_ADMIN, seedPublicPages } from "./public-pages";
 
 const CHROME_PATH = process.env.CHROME_PATH ?? "/usr/bin/chromium";

@@ -9,11 +9,11 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { sql } from "drizzle-orm";
-import { migrateDatabase, openDatabase, type Database } from "../app/db/client.server";
-import { rowsOf } from "../app/db/sql.server";
-import { enqueueMail, registerMailDelivery, type MailMessage } from "../app/features/mail/mail.server";
-import { startOutboxWorker } from "../app/features/outbox/outbox.server";
-import { startTestSmtpServer } from "../tests/support/smtp-server";
+import { migrateDatabase, openDatabase, type Database } from "#app/db/client.server.ts";
+import { rowsOf } from "#app/db/sql.server.ts";
+import { enqueueMail, registerMailDelivery, type MailMessage } from "#app/features/mail/mail.server.ts";
+import { startOutboxWorker } from "#app/features/outbox/outbox.server.ts";
+import { startTestSmtpServer } from "#tests/support/smtp-server.ts";
 import { measure, postgresTarget, printTable } from "./support";
 
 const MAILS = Number(process.env.BENCH_MAILS ?? 10_000);

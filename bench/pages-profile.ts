@@ -12,7 +12,7 @@
 import { writeFileSync } from "node:fs";
 import path from "node:path";
 import autocannon from "autocannon";
-import { freePort, startServer } from "../tests/support/server";
+import { freePort, startServer } from "#tests/support/server.ts";
 import { ADMIN, CARD_PACK, pageTargets, prepare, seedContent, signIn } from "./pages-seed";
 import { CACHE_MISS } from "./support";
 

@@ -4,10 +4,10 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { migrateDatabase, openDatabase } from "../app/db/client.server";
-import { seedCatalogue } from "../app/features/cards/catalogue.server";
-import { seedTradeOffers } from "../scripts/seed-trades";
-import { verifyAddressFromMail } from "../tests/support/verified-account";
+import { migrateDatabase, openDatabase } from "#app/db/client.server.ts";
+import { seedCatalogue } from "#app/features/cards/catalogue.server.ts";
+import { seedTradeOffers } from "#scripts/seed-trades.ts";
+import { verifyAddressFromMail } from "#tests/support/verified-account.ts";
 import { longArticle, seedBenchTrader } from "./fixtures";
 import { postgresTarget, type BenchTarget } from "./support";
 

@@ -15,7 +15,7 @@
 // req/s, which counts every moment the server waited for a core.
 // Aim (issue 26): every page ≥ 0.5× the /terms floor, p99 ≤ 4× p50 at 50 connections.
 import { readFileSync } from "node:fs";
-import { startServer } from "../tests/support/server";
+import { startServer } from "#tests/support/server.ts";
 import { ADMIN, CARD_PACK, pageTargets, prepare, seedContent, signIn } from "./pages-seed";
 import { CACHE_MISS, measure, type Measurement } from "./support";
 

@@ -4,7 +4,7 @@
 // The admin's address is verified from the link the server mails (DATA_DIR/mail without SMTP_URL):
 // ADMIN_EMAILS makes an administrator only once the address is verified.
 import { randomBytes } from "node:crypto";
-import { verifyAddressFromMail } from "../tests/support/verified-account";
+import { verifyAddressFromMail } from "#tests/support/verified-account.ts";
 
 export const PAGES_ADMIN = { email: "audit-admin@example.com", password: "audit-admin-password-2026", name: "監査" };
 

@@ -9,12 +9,12 @@
 import { randomBytes } from "node:crypto";
 import { io as connect, type Socket } from "socket.io-client";
 import webpush from "web-push";
-import { migrateDatabase, openDatabase } from "../app/db/client.server";
-import { chatRooms, profiles, pushSubscriptions, sessions, tradeOffers, users } from "../app/db/schema/index";
-import type { Ack, ChatMessage, ClientToServerEvents, ServerToClientEvents } from "../app/features/chat/protocol";
-import { sessionCookieFor } from "../tests/support/chat-factories";
-import { startTestPushService, type TestPushService } from "../tests/support/push-service";
-import { startServer } from "../tests/support/server";
+import { migrateDatabase, openDatabase } from "#app/db/client.server.ts";
+import { chatRooms, profiles, pushSubscriptions, sessions, tradeOffers, users } from "#app/db/schema/index.ts";
+import type { Ack, ChatMessage, ClientToServerEvents, ServerToClientEvents } from "#app/features/chat/protocol.ts";
+import { sessionCookieFor } from "#tests/support/chat-factories.ts";
+import { startTestPushService, type TestPushService } from "#tests/support/push-service.ts";
+import { startServer } from "#tests/support/server.ts";
 import { createBenchDatabase } from "./support";
 
 type ChatClient = Socket<ServerToClientEvents, ClientToServerEvents>;

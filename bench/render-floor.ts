@@ -43,10 +43,10 @@ try {
   const { createElement } = await import("react");
   const { renderToString } = await import("react-dom/server");
   const { createRequestHandler, createRoutesStub, RouterContextProvider } = await import("react-router");
-  const { migrateDatabase, openDatabase } = await import("../app/db/client.server");
-  const { loadEnv } = await import("../app/lib/env.server");
-  const { createLogger } = await import("../app/lib/logger.server");
-  const { startServer } = await import("../tests/support/server");
+  const { migrateDatabase, openDatabase } = await import("#app/db/client.server.ts");
+  const { loadEnv } = await import("#app/lib/env.server.ts");
+  const { createLogger } = await import("#app/lib/logger.server.ts");
+  const { startServer } = await import("#tests/support/server.ts");
   const autocannon = (await import("autocannon")).default;
 
   const database = await openDatabase({ kind: "pglite" });

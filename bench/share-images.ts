@@ -4,18 +4,18 @@
 //    rendering that deck's page on the built server (one request at a time, page cache bypassed).
 // 2. Serving the cached image (upload store) against /healthz of the same server, with autocannon
 //    for BENCH_SECONDS (default 5) at BENCH_CONNECTIONS (default 20).
-import { DeckShareImage } from "../app/features/share/templates.server";
-import { renderShareImage } from "../app/features/share/render.server";
-import { deckShareModel } from "../app/features/share/share.server";
-import type { DeckDetail } from "../app/features/decks/types";
+import { DeckShareImage } from "#app/features/share/templates.server.tsx";
+import { renderShareImage } from "#app/features/share/render.server.ts";
+import { deckShareModel } from "#app/features/share/share.server.tsx";
+import type { DeckDetail } from "#app/features/decks/types.ts";
 import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { openConfiguredDatabase } from "../app/db/client.server";
-import { seedCatalogue } from "../app/features/cards/catalogue.server";
-import { loadEnv } from "../app/lib/env.server";
-import { startServer } from "../tests/support/server";
-import { verifyAddressFromMail } from "../tests/support/verified-account";
+import { openConfiguredDatabase } from "#app/db/client.server.ts";
+import { seedCatalogue } from "#app/features/cards/catalogue.server.ts";
+import { loadEnv } from "#app/lib/env.server.ts";
+import { startServer } from "#tests/support/server.ts";
+import { verifyAddressFromMail } from "#tests/support/verified-account.ts";
 import { CACHE_MISS, measure, printTable } from "./support";
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 30);

@@ -8,9 +8,9 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
 import pg from "pg";
-import { openDatabase, type Database } from "../app/db/client.server";
-import { registerFeatureLinks } from "../app/registrations.server";
-import { freePort } from "../tests/support/server";
+import { openDatabase, type Database } from "#app/db/client.server.ts";
+import { registerFeatureLinks } from "#app/registrations.server.ts";
+import { freePort } from "#tests/support/server.ts";
 
 // Benches call the services in their own process, as the server does: the features meet first.
 registerFeatureLinks();

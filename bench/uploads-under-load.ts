@@ -7,8 +7,8 @@
 // Needs a build (`npm run build`). Bounded: BENCH_SECONDS (default 10) per phase, 127.0.0.1 only.
 import { readFileSync } from "node:fs";
 import sharp from "sharp";
-import { startServer } from "../tests/support/server";
-import { verifyAddressFromMail } from "../tests/support/verified-account";
+import { startServer } from "#tests/support/server.ts";
+import { verifyAddressFromMail } from "#tests/support/verified-account.ts";
 import { CACHE_MISS, measure, printTable } from "./support";
 
 const duration = Number(process.env.BENCH_SECONDS ?? 10);

@@ -10,10 +10,10 @@ import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { stat } from "node:fs/promises";
 import path from "node:path";
-import { openConfiguredDatabase } from "../app/db/client.server";
-import { defaultArtworkFolder, loadSpeciesArt } from "../app/features/cards/species-art.server";
-import { uploadStore } from "../app/features/uploads/storage.server";
-import { loadEnv } from "../app/lib/env.server";
+import { openConfiguredDatabase } from "#app/db/client.server.ts";
+import { defaultArtworkFolder, loadSpeciesArt } from "#app/features/cards/species-art.server.ts";
+import { uploadStore } from "#app/features/uploads/storage.server.ts";
+import { loadEnv } from "#app/lib/env.server.ts";
 
 const toolDir = path.resolve(import.meta.dirname, "../tools/card-art");
 

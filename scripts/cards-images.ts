@@ -4,10 +4,10 @@
 // With the embedded database, stop the server first (its folder is locked).
 import { stat } from "node:fs/promises";
 import path from "node:path";
-import { openConfiguredDatabase } from "../app/db/client.server";
-import { loadCardImages } from "../app/features/cards/card-images.server";
-import { uploadStore } from "../app/features/uploads/storage.server";
-import { loadEnv } from "../app/lib/env.server";
+import { openConfiguredDatabase } from "#app/db/client.server.ts";
+import { loadCardImages } from "#app/features/cards/card-images.server.ts";
+import { uploadStore } from "#app/features/uploads/storage.server.ts";
+import { loadEnv } from "#app/lib/env.server.ts";
 
 const folder = process.argv[2];
 if (!folder) {

@@ -4,11 +4,11 @@
 // one holding sets.json and cards.json (+ cards.extra.json, rarities.json, facts.json). The
 // server's first start and `npm run db:seed` apply the vendored folder the same way.
 import path from "node:path";
-import { openConfiguredDatabase } from "../app/db/client.server";
-import { readCatalogue } from "../app/features/cards/catalogue.server";
-import { readCatalogueSource } from "../app/features/cards/catalogue-source.server";
-import { applyCatalogueUpdate, formatCataloguePlan, planCatalogueUpdate } from "../app/features/cards/catalogue-update.server";
-import { loadEnv } from "../app/lib/env.server";
+import { openConfiguredDatabase } from "#app/db/client.server.ts";
+import { readCatalogue } from "#app/features/cards/catalogue.server.ts";
+import { readCatalogueSource } from "#app/features/cards/catalogue-source.server.ts";
+import { applyCatalogueUpdate, formatCataloguePlan, planCatalogueUpdate } from "#app/features/cards/catalogue-update.server.ts";
+import { loadEnv } from "#app/lib/env.server.ts";
 
 const args = process.argv.slice(2);
 const apply = args.includes("--apply");

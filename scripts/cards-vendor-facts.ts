@@ -5,8 +5,8 @@
 // data/cards/ folder dropped in as it is.
 import { writeFileSync } from "node:fs";
 import path from "node:path";
-import { compactFactsFile, readUpstreamFacts } from "../app/features/cards/catalogue-facts.server";
-import { INSTALL_DIR } from "../app/lib/install-dir.server";
+import { compactFactsFile, readUpstreamFacts } from "#app/features/cards/catalogue-facts.server.ts";
+import { INSTALL_DIR } from "#app/lib/install-dir.server.ts";
 
 const source = process.argv[2];
 if (!source) {

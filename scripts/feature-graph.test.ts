@@ -27,9 +27,10 @@ function featureGraph(): Map<string, Set<string>> {
     const uses = graph.get(feature) ?? new Set<string>();
     graph.set(feature, uses);
     const text = readFileSync(file, "utf8");
-    for (const match of text.matchAll(/^(?:import|export)\s+(type\s+)?[^;]*?\sfrom\s+"(\.[^"]+)";/gms)) {
+    for (const match of text.matchAll(/^(?:import|export)\s+(type\s+)?[^;]*?\sfrom\s+"((?:\.|#app\/)[^"]+)";/gms)) {
       if (match[1]) continue;
-      const target = path.relative(root, path.resolve(path.dirname(file), match[2]));
+      const spec = match[2].startsWith("#app/") ? path.join(root, "..", match[2].slice("#app/".length)) : path.resolve(path.dirname(file), match[2]);
+      const target = path.relative(root, spec);
       const other = target.split(path.sep)[0];
       if (!target.startsWith("..") && other !== feature) uses.add(other);
     }

@@ -41,24 +41,48 @@ describe("lint rules", () => {
     }
   }, 60_000);
 
+  it("refuses an import cycle through root imports too", async () => {
+    const name = `zz-planted-${randomBytes(4).toString("hex")}`;
+    const dir = path.join(root, "app/features", name);
+    mkdirSync(dir);
+    try {
+      writeFileSync(path.join(dir, "a.server.ts"), `import { b } from "#app/features/${name}/b.server.ts";\nexport const a = (): number => b() + 1;\n`);
+      writeFileSync(path.join(dir, "b.server.ts"), `import { a } from "#app/features/${name}/a.server.ts";\nexport const b = (): number => a() - 1;\n`);
+      const results = await eslint.lintFiles([dir]);
+      for (const file of ["a.server.ts", "b.server.ts"]) {
+        expect(results.find((r) => r.filePath.endsWith(file))!.messages.filter((m) => m.ruleId === "import-x/no-cycle"), file).toHaveLength(1);
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
+
+  it("refuses a parent-relative import in the app and the server: modules are named from the root", async () => {
+    expect(await rulesBroken('import { cardName } from "../../lib/card-name";\nexport const f = cardName;\n', "app/features/trades/planted.ts")).toContain("no-restricted-imports");
+    expect(await rulesBroken('import { cardName } from "../app/lib/card-name";\nexport const f = cardName;\n', "server/planted.ts")).toContain("no-restricted-imports");
+    expect(await rulesBroken('export const load = () => import("../lib/card-name");\n', "app/routes/planted.tsx")).toContain("no-restricted-syntax");
+    expect(await rulesBroken('import { cardName } from "#app/lib/card-name.ts";\nexport const f = cardName;\n', "app/features/trades/planted.ts")).not.toContain("no-restricted-imports");
+  }, 60_000);
+
   it("refuses another feature's internals from a feature, the site shell and the server", async () => {
-    const internal = (chat: string) => `import { useChatRoom } from "${chat}/use-chat-room";\nexport const f = useChatRoom;\n`;
-    expect(await rulesBroken(internal("../chat"), "app/features/trades/planted.ts")).toContain("no-restricted-imports");
-    expect(await rulesBroken(internal("../../features/chat"), "app/components/layout/planted.tsx")).toContain("no-restricted-imports");
-    expect(await rulesBroken(internal("../app/features/chat"), "server/planted.ts")).toContain("no-restricted-imports");
-    // A public module is fine.
-    expect(await rulesBroken('import { ChatError } from "../app/features/chat/errors";\nexport const e = ChatError;\n', "server/planted.ts")).not.toContain("no-restricted-imports");
+    const internal = 'import { useChatRoom } from "#app/features/chat/use-chat-room.ts";\nexport const f = useChatRoom;\n';
+    for (const file of ["app/features/trades/planted.ts", "app/features/trades/components/planted.tsx", "app/components/layout/planted.tsx", "app/pages/planted.server.ts", "server/planted.ts"]) {
+      expect(await rulesBroken(internal, file), file).toContain("no-restricted-imports");
+    }
+    // A feature's own modules, and another feature's public modules, are fine.
+    expect(await rulesBroken(internal, "app/features/chat/components/planted.tsx")).not.toContain("no-restricted-imports");
+    expect(await rulesBroken('import { ChatError } from "#app/features/chat/errors.ts";\nexport const e = ChatError;\n', "server/planted.ts")).not.toContain("no-restricted-imports");
+    expect(await rulesBroken('import { deckShareModel } from "#app/features/share/share.server.tsx";\nexport const s = deckShareModel;\n', "app/pages/planted.server.ts")).not.toContain("no-restricted-imports");
   }, 60_000);
 
   it("refuses another feature's internals loaded through import() as well, from the shell, a feature and the server", async () => {
-    const lazy = (chat: string) => `export const load = () => import("${chat}/outbox");\n`;
-    expect(await rulesBroken(lazy("../../features/chat"), "app/components/layout/planted.tsx")).toContain("no-restricted-syntax");
-    expect(await rulesBroken(lazy("../chat"), "app/features/trades/planted.ts")).toContain("no-restricted-syntax");
-    expect(await rulesBroken(lazy("../app/features/chat"), "server/planted.ts")).toContain("no-restricted-syntax");
-    expect(await rulesBroken('export const load = () => import("../../routes/trades");\n', "app/components/layout/planted.tsx")).toContain("no-restricted-syntax");
-    expect(await rulesBroken('export const load = () => import("../../features/chat/send-queue");\n', "app/lib/planted.ts")).toContain("no-restricted-syntax");
+    const lazy = 'export const load = () => import("#app/features/chat/send-queue.ts");\n';
+    for (const file of ["app/components/layout/planted.tsx", "app/features/trades/planted.ts", "server/planted.ts", "app/lib/planted.ts"]) {
+      expect(await rulesBroken(lazy, file), file).toContain("no-restricted-syntax");
+    }
+    expect(await rulesBroken('export const load = () => import("#app/routes/trades.tsx");\n', "app/components/layout/planted.tsx")).toContain("no-restricted-syntax");
     // A feature's public modules (its log-out effects, a component) may still be loaded on demand.
-    expect(await rulesBroken('export const load = () => import("../../features/chat/log-out");\n', "app/components/layout/planted.tsx")).not.toContain("no-restricted-syntax");
-    expect(await rulesBroken('export const load = () => import("../../features/chat/components/unread-badge");\n', "app/components/layout/planted.tsx")).not.toContain("no-restricted-syntax");
+    expect(await rulesBroken('export const load = () => import("#app/features/chat/log-out.ts");\n', "app/components/layout/planted.tsx")).not.toContain("no-restricted-syntax");
+    expect(await rulesBroken('export const load = () => import("#app/features/chat/components/unread-badge.tsx");\n', "app/components/layout/planted.tsx")).not.toContain("no-restricted-syntax");
   }, 60_000);
 });

@@ -7,11 +7,11 @@ import { randomUUID } from "node:crypto";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { sql } from "drizzle-orm";
-import { openConfiguredDatabase, type Db } from "../app/db/client.server";
-import { hasCatalogue, seedCatalogue } from "../app/features/cards/catalogue.server";
-import { OFFER_TTL_HOURS } from "../app/features/trades/rules";
-import { cardTradeability } from "../app/features/trades/trade-rules.server";
-import { loadEnv } from "../app/lib/env.server";
+import { openConfiguredDatabase, type Db } from "#app/db/client.server.ts";
+import { hasCatalogue, seedCatalogue } from "#app/features/cards/catalogue.server.ts";
+import { OFFER_TTL_HOURS } from "#app/features/trades/rules.ts";
+import { cardTradeability } from "#app/features/trades/trade-rules.server.ts";
+import { loadEnv } from "#app/lib/env.server.ts";
 
 /** mulberry32: a small deterministic PRNG, so two runs seed the same board (bench:capacity draws from it too). */
 export function prng(seed: number): () => number {

@@ -1,7 +1,7 @@
 // `npm run db:seed`: (re)loads the real card catalogue; idempotent, safe to run any time.
-import { openConfiguredDatabase } from "../app/db/client.server";
-import { seedCatalogue } from "../app/features/cards/catalogue.server";
-import { loadEnv } from "../app/lib/env.server";
+import { openConfiguredDatabase } from "#app/db/client.server.ts";
+import { seedCatalogue } from "#app/features/cards/catalogue.server.ts";
+import { loadEnv } from "#app/lib/env.server.ts";
 
 const env = loadEnv();
 const database = await openConfiguredDatabase(env);

@@ -1,18 +1,18 @@
 import express from "express";
-import type { Database } from "../app/db/client.server";
-import type { Env } from "../app/lib/env.server";
-import type { Logger } from "../app/lib/logger.server";
-import { bodyLimitFor } from "../app/lib/body-limits";
-import { isSiteOrigin } from "../app/lib/csrf.server";
+import type { Database } from "#app/db/client.server.ts";
+import type { Env } from "#app/lib/env.server.ts";
+import type { Logger } from "#app/lib/logger.server.ts";
+import { bodyLimitFor } from "#app/lib/body-limits.ts";
+import { isSiteOrigin } from "#app/lib/csrf.server.ts";
 import { sendRefusal } from "./edge-answer";
-import { batchErrorMessage, createEventBuffer } from "../app/features/analytics/buffer.server";
-import { createCollector, parseHit } from "../app/features/analytics/collect.server";
-import { AnalyticsError } from "../app/features/analytics/errors";
-import { applyRetention, ensurePartitions } from "../app/features/analytics/partitions.server";
-import { registerPipeline, type AnalyticsPipeline } from "../app/features/analytics/pipeline.server";
-import { runRollups } from "../app/features/analytics/rollup.server";
-import { memoryLimit } from "../app/lib/rate-limit.server";
-import { getViewerFromHeaders, sessionTokenFromCookie } from "../app/features/users/session.server";
+import { batchErrorMessage, createEventBuffer } from "#app/features/analytics/buffer.server.ts";
+import { createCollector, parseHit } from "#app/features/analytics/collect.server.ts";
+import { AnalyticsError } from "#app/features/analytics/errors.ts";
+import { applyRetention, ensurePartitions } from "#app/features/analytics/partitions.server.ts";
+import { registerPipeline, type AnalyticsPipeline } from "#app/features/analytics/pipeline.server.ts";
+import { runRollups } from "#app/features/analytics/rollup.server.ts";
+import { memoryLimit } from "#app/lib/rate-limit.server.ts";
+import { getViewerFromHeaders, sessionTokenFromCookie } from "#app/features/users/session.server.ts";
 
 /** Where the page script sends its hits (same origin only). */
 export const COLLECT_PATH = "/api/event";

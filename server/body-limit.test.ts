@@ -3,7 +3,7 @@ import { request as httpRequest } from "node:http";
 import type { AddressInfo } from "node:net";
 import express from "express";
 import { afterEach, describe, expect, it } from "vitest";
-import { bodyLimitFor as limitFor, DEFAULT_BODY_LIMIT_BYTES } from "../app/lib/body-limits";
+import { bodyLimitFor as limitFor, DEFAULT_BODY_LIMIT_BYTES } from "#app/lib/body-limits.ts";
 import { bodyLimit } from "./body-limit";
 
 let close: (() => Promise<void>) | undefined;

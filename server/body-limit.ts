@@ -1,7 +1,7 @@
 import type { RequestHandler } from "express";
-import { BODY_LIMITS, bodyLimitFor, DEFAULT_BODY_LIMIT_BYTES, formatBytes, type BodyLimit } from "../app/lib/body-limits";
+import { BODY_LIMITS, bodyLimitFor, DEFAULT_BODY_LIMIT_BYTES, formatBytes, type BodyLimit } from "#app/lib/body-limits.ts";
 import { answerAtEdge, edgeText } from "./edge-answer";
-import { pagePathOf } from "../app/lib/data-url";
+import { pagePathOf } from "#app/lib/data-url.ts";
 
 /**
  * One size limit for every request body the site reads: JSON APIs, page form actions and Better

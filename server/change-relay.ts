@@ -1,5 +1,5 @@
 import type { Server as SocketServer } from "socket.io";
-import { isChangeKind, onLocalChange, receiveRemoteChange, type ChangeKind } from "../app/lib/change-bus.server";
+import { isChangeKind, onLocalChange, receiveRemoteChange, type ChangeKind } from "#app/lib/change-bus.server.ts";
 
 /** Server-to-server event carrying one change of the bus (app/lib/change-bus.server.ts). */
 export const CHANGE_EVENT = "change";

@@ -2,14 +2,14 @@
 // build/server/commands.js): `node server.js backup | restore <file> [--force] | admin …`, which a
 // release folder runs as `<release>/start backup` and so on, without npm or the sources. In a
 // checkout, `npm run db:backup`, `npm run db:restore` and `npm run admin` call the same functions.
-import { backupCommand } from "../app/features/backups/backups.server";
-import { restoreBackup } from "../app/features/backups/restore.server";
-import { BackupRefusal } from "../app/features/backups/errors";
-import { openConfiguredDatabase, type Database } from "../app/db/client.server";
-import { listRoleAdmins, setAdminRole } from "../app/features/users/users.server";
-import { ConfigError } from "../app/lib/config-error";
-import { AUTH_SECRET_FILE } from "../app/lib/data-dir-secrets.server";
-import { loadBackupEnv, loadEnv } from "../app/lib/env.server";
+import { backupCommand } from "#app/features/backups/backups.server.ts";
+import { restoreBackup } from "#app/features/backups/restore.server.ts";
+import { BackupRefusal } from "#app/features/backups/errors.ts";
+import { openConfiguredDatabase, type Database } from "#app/db/client.server.ts";
+import { listRoleAdmins, setAdminRole } from "#app/features/users/users.server.ts";
+import { ConfigError } from "#app/lib/config-error.ts";
+import { AUTH_SECRET_FILE } from "#app/lib/data-dir-secrets.server.ts";
+import { loadBackupEnv, loadEnv } from "#app/lib/env.server.ts";
 
 /** How the caller names the commands in its usage lines (`npm run db:restore`, or `./start restore`). */
 export type CommandNames = { backup: string; restore: string; admin: string };

@@ -1,9 +1,9 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { escapeMarkup } from "../app/lib/markup";
+import { escapeMarkup } from "#app/lib/markup.ts";
 import type { Request, Response } from "express";
-import { refusalBody } from "../app/lib/api.server";
-import { describeAppError, type AppError } from "../app/lib/errors";
-import { defineMessages, localeFromCookie, translate, type Locale, type Params } from "../app/lib/i18n";
+import { refusalBody } from "#app/lib/api.server.ts";
+import { describeAppError, type AppError } from "#app/lib/errors.ts";
+import { defineMessages, localeFromCookie, translate, type Locale, type Params } from "#app/lib/i18n.tsx";
 
 /**
  * How the Express layer refuses a request before React Router sees it (body limits, unreadable

@@ -4,10 +4,10 @@
 // loader (app/lib/api.server.ts JsonEndpoint), with the same error mapping, so both paths answer
 // the same (tests/integration/json-api.test.ts). Everything else goes through React Router.
 import type { NextFunction, Request as ExpressRequest, Response as ExpressResponse } from "express";
-import { cardSearchEndpoint } from "../app/features/cards/endpoints.server";
-import { boardEndpoint, matchesEndpoint } from "../app/features/trades/endpoints.server";
-import { answerEndpoint, type JsonEndpoint } from "../app/lib/api.server";
-import type { AppContext } from "../app/lib/context";
+import { cardSearchEndpoint } from "#app/features/cards/endpoints.server.ts";
+import { boardEndpoint, matchesEndpoint } from "#app/features/trades/endpoints.server.ts";
+import { answerEndpoint, type JsonEndpoint } from "#app/lib/api.server.ts";
+import type { AppContext } from "#app/lib/context.ts";
 
 /** Exact paths of the GET endpoints Express answers itself. */
 export const JSON_ENDPOINTS: Record<string, JsonEndpoint> = {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { routeMatcher } from "./metrics";
-import { createLogger } from "../app/lib/logger.server";
+import { createLogger } from "#app/lib/logger.server.ts";
 
 describe("metrics route patterns", () => {
   const routeOf = routeMatcher({

@@ -3,14 +3,14 @@ import type express from "express";
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
 import type { ServerBuild } from "react-router";
 import type { Server as SocketServer } from "socket.io";
-import { healthFigures } from "../app/features/analytics/health.server";
-import { currentPipeline, registerOperationsFigures } from "../app/features/analytics/pipeline.server";
-import type { Queryable } from "../app/db/sql.server";
-import { outboxFigures, type OutboxFigures } from "../app/features/outbox/outbox-figures.server";
-import { deliveryOutcomes } from "../app/features/outbox/outbox.server";
-import type { Env } from "../app/lib/env.server";
-import type { Logger } from "../app/lib/logger.server";
-import { pagePathOf } from "../app/lib/data-url";
+import { healthFigures } from "#app/features/analytics/health.server.ts";
+import { currentPipeline, registerOperationsFigures } from "#app/features/analytics/pipeline.server.ts";
+import type { Queryable } from "#app/db/sql.server.ts";
+import { outboxFigures, type OutboxFigures } from "#app/features/outbox/outbox-figures.server.ts";
+import { deliveryOutcomes } from "#app/features/outbox/outbox.server.ts";
+import type { Env } from "#app/lib/env.server.ts";
+import type { Logger } from "#app/lib/logger.server.ts";
+import { pagePathOf } from "#app/lib/data-url.ts";
 
 /**
  * Prometheus metrics (prom-client) on their own port, METRICS_PORT, bound to METRICS_HOST

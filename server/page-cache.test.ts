@@ -2,7 +2,7 @@ import { once } from "node:events";
 import type { AddressInfo } from "node:net";
 import express from "express";
 import { afterEach, describe, expect, it } from "vitest";
-import { until } from "../tests/support/wait";
+import { until } from "#tests/support/wait.ts";
 import { createPageCache, pageCacheKey, showsBoard, type PageCacheOptions } from "./page-cache";
 
 type Render = (req: express.Request, res: express.Response) => void | Promise<void>;

@@ -12,7 +12,7 @@
 //   announces (a board write, here or on another instance) clears the pages it touches at once;
 //   signed-in users — the ones who just wrote something — never read from it.
 import type { NextFunction, Request, Response } from "express";
-import { LOCALE_COOKIE, localeFromCookie } from "../app/lib/i18n";
+import { LOCALE_COOKIE, localeFromCookie } from "#app/lib/i18n.tsx";
 
 const CACHEABLE: RegExp[] = [
   /^\/(?:_\.data)?$/,

@@ -1,11 +1,11 @@
 import { createAdapter } from "@socket.io/redis-adapter";
 import { createClient } from "redis";
-import { onSessionsEnded } from "../app/lib/session-end.server";
+import { onSessionsEnded } from "#app/lib/session-end.server.ts";
 import type { Namespace, Server as SocketServer, Socket } from "socket.io";
-import { z } from "../app/lib/zod";
-import { parseInput } from "../app/lib/validation";
-import { chatMessages } from "../app/features/chat/messages";
-import type { Database } from "../app/db/client.server";
+import { z } from "#app/lib/zod.ts";
+import { parseInput } from "#app/lib/validation.ts";
+import { chatMessages } from "#app/features/chat/messages.ts";
+import type { Database } from "#app/db/client.server.ts";
 import {
   applyTradeStep,
   chooseAnyCard,
@@ -17,28 +17,28 @@ import {
   requireRoomMember,
   sendMessage,
   unblockRoomPartner,
-} from "../app/features/chat/chat.server";
-import { getRoomState } from "../app/features/chat/room-views.server";
-import { chatRefusalOf } from "../app/features/chat/refusal.server";
-import { reportMessage } from "../app/features/moderation/moderation.server";
-import { ChooseCardSchema, MESSAGE_RATE_LIMIT, ReportSchema, RoomIdSchema, SendMessageSchema, SeqSchema, SyncSchema, TradeStepSchema } from "../app/features/chat/chat.schema";
+} from "#app/features/chat/chat.server.ts";
+import { getRoomState } from "#app/features/chat/room-views.server.ts";
+import { chatRefusalOf } from "#app/features/chat/refusal.server.ts";
+import { reportMessage } from "#app/features/moderation/moderation.server.ts";
+import { ChooseCardSchema, MESSAGE_RATE_LIMIT, ReportSchema, RoomIdSchema, SendMessageSchema, SeqSchema, SyncSchema, TradeStepSchema } from "#app/features/chat/chat.schema.ts";
 import {
   CHAT_NAMESPACE,
   type AckError,
   type ClientToServerEvents,
   type ServerToClientEvents,
-} from "../app/features/chat/protocol";
-import { memoryLimit, redisLimit, type RateLimiter } from "../app/lib/rate-limit.server";
-import { getViewerFromHeaders } from "../app/features/users/session.server";
-import type { Env } from "../app/lib/env.server";
-import { AppError } from "../app/lib/errors";
-import { localeFromRequest, type Locale } from "../app/lib/i18n";
-import { socketRefusal } from "../app/lib/api.server";
-import type { Logger } from "../app/lib/logger.server";
+} from "#app/features/chat/protocol.ts";
+import { memoryLimit, redisLimit, type RateLimiter } from "#app/lib/rate-limit.server.ts";
+import { getViewerFromHeaders } from "#app/features/users/session.server.ts";
+import type { Env } from "#app/lib/env.server.ts";
+import { AppError } from "#app/lib/errors.ts";
+import { localeFromRequest, type Locale } from "#app/lib/i18n.tsx";
+import { socketRefusal } from "#app/lib/api.server.ts";
+import type { Logger } from "#app/lib/logger.server.ts";
 import { relayChanges } from "./change-relay";
-import { setPresence } from "../app/features/push/presence.server";
-import { setOpenTabs } from "../app/features/notifications/open-tabs.server";
-import { countUnreadNotifications } from "../app/features/notifications/notifications.server";
+import { setPresence } from "#app/features/push/presence.server.ts";
+import { setOpenTabs } from "#app/features/notifications/open-tabs.server.ts";
+import { countUnreadNotifications } from "#app/features/notifications/notifications.server.ts";
 
 export type Realtime = { close(): Promise<void> };
 

@@ -1,4 +1,4 @@
-import { defineMessages, useT } from "../lib/i18n";
+import { defineMessages, useT } from "#app/lib/i18n.tsx";
 
 /**
  * The common report reasons, one pick away wherever a player reports (a chat message, an offer):

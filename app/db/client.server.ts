@@ -8,8 +8,8 @@ import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
 import { migrate as migratePg } from "drizzle-orm/node-postgres/migrator";
 import pg from "pg";
-import { INSTALL_DIR } from "../lib/install-dir.server";
-import type { Logger } from "../lib/logger.server";
+import { INSTALL_DIR } from "#app/lib/install-dir.server.ts";
+import type { Logger } from "#app/lib/logger.server.ts";
 import * as schema from "./schema/index";
 
 export type Schema = typeof schema;

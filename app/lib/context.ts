@@ -1,4 +1,4 @@
-import type { Db } from "../db/client.server";
+import type { Db } from "#app/db/client.server.ts";
 import type { Env } from "./env.server";
 import type { Logger } from "./logger.server";
 

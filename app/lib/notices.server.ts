@@ -1,5 +1,5 @@
 import type { SQL } from "drizzle-orm";
-import type { Queryable } from "../db/sql.server";
+import type { Queryable } from "#app/db/sql.server.ts";
 import { startUpSlot } from "./start-up-slot";
 
 /**

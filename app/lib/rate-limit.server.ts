@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { rowsOf, type Queryable } from "../db/sql.server";
+import { rowsOf, type Queryable } from "#app/db/sql.server.ts";
 
 /**
  * The one way to make a rate limit (docs/decisions/039-one-rate-limit-api.md). A limit is a

@@ -1,13 +1,13 @@
-import type { Db } from "../db/client.server";
-import type { Locale } from "../lib/i18n";
-import { listPacks } from "../features/cards/cards.server";
-import { wantedAmong } from "../features/notifications/want-list.server";
-import { cardsByIds, listBoard, listTradePacks, listTradeRarities } from "../features/trades/board.server";
-import { TradeError } from "../features/trades/errors";
-import { listMatchListPage, parseMatchPage } from "../features/trades/matches.server";
-import { toListItem } from "../features/trades/offer-views.server";
-import { offersClosedByRules } from "../features/trades/trade-rules.server";
-import type { BoardFilters } from "../features/trades/trades.schema";
+import type { Db } from "#app/db/client.server.ts";
+import type { Locale } from "#app/lib/i18n.tsx";
+import { listPacks } from "#app/features/cards/cards.server.ts";
+import { wantedAmong } from "#app/features/notifications/want-list.server.ts";
+import { cardsByIds, listBoard, listTradePacks, listTradeRarities } from "#app/features/trades/board.server.ts";
+import { TradeError } from "#app/features/trades/errors.ts";
+import { listMatchListPage, parseMatchPage } from "#app/features/trades/matches.server.ts";
+import { toListItem } from "#app/features/trades/offer-views.server.ts";
+import { offersClosedByRules } from "#app/features/trades/trade-rules.server.ts";
+import type { BoardFilters } from "#app/features/trades/trades.schema.ts";
 
 export type BoardPageQuery = { view: "all" | "matches"; filters: BoardFilters; cursor: string | null; page: string | null };
 

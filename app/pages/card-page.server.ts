@@ -1,16 +1,16 @@
-import type { Db } from "../db/client.server";
-import { cardArt } from "../lib/card-face";
-import { translate, type Locale } from "../lib/i18n";
-import { displayRarity } from "../lib/rarity";
-import { listDecksWithCard } from "../features/decks/decks.server";
-import { isWantedCard } from "../features/notifications/want-list.server";
-import { cardShareModel, shareImagePath } from "../features/share/share.server";
-import { offerCountsForCard } from "../features/trades/board.server";
-import { cardTradeability, type Tradeability } from "../features/trades/trade-rules.server";
-import { cardFamily } from "../features/cards/card-family.server";
-import { rememberCard } from "../features/cards/cards.server";
-import { CardError } from "../features/cards/errors";
-import { cardsMessages } from "../features/cards/messages";
+import type { Db } from "#app/db/client.server.ts";
+import { cardArt } from "#app/lib/card-face.ts";
+import { translate, type Locale } from "#app/lib/i18n.tsx";
+import { displayRarity } from "#app/lib/rarity.ts";
+import { listDecksWithCard } from "#app/features/decks/decks.server.ts";
+import { isWantedCard } from "#app/features/notifications/want-list.server.ts";
+import { cardShareModel, shareImagePath } from "#app/features/share/share.server.tsx";
+import { offerCountsForCard } from "#app/features/trades/board.server.ts";
+import { cardTradeability, type Tradeability } from "#app/features/trades/trade-rules.server.ts";
+import { cardFamily } from "#app/features/cards/card-family.server.ts";
+import { rememberCard } from "#app/features/cards/cards.server.ts";
+import { CardError } from "#app/features/cards/errors.ts";
+import { cardsMessages } from "#app/features/cards/messages.ts";
 
 /**
  * What a card's page shows: the card and its family, what the trade rules say of it now (the same

@@ -1,8 +1,8 @@
-import type { Db } from "../db/client.server";
-import { FriendsError } from "../features/friends/errors";
-import type { FriendBoardFilters } from "../features/friends/friends.schema";
-import { appliedPostIds, listFriendBoard, listFriendSets, ownFriendPost, type FriendBoardPage, type OwnFriendPost } from "../features/friends/friends.server";
-import { tradeCandidateCounts } from "../features/trade-candidates/trade-candidates.server";
+import type { Db } from "#app/db/client.server.ts";
+import { FriendsError } from "#app/features/friends/errors.ts";
+import type { FriendBoardFilters } from "#app/features/friends/friends.schema.ts";
+import { appliedPostIds, listFriendBoard, listFriendSets, ownFriendPost, type FriendBoardPage, type OwnFriendPost } from "#app/features/friends/friends.server.ts";
+import { tradeCandidateCounts } from "#app/features/trade-candidates/trade-candidates.server.ts";
 
 export type FriendsPageViewer = { id: string; friendId: string | null } | null;
 

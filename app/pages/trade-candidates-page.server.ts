@@ -1,6 +1,6 @@
-import type { Db } from "../db/client.server";
-import { deckAgainstCollection } from "../features/decks/deck-collection.server";
-import { getDeck } from "../features/decks/decks.server";
+import type { Db } from "#app/db/client.server.ts";
+import { deckAgainstCollection } from "#app/features/decks/deck-collection.server.ts";
+import { getDeck } from "#app/features/decks/decks.server.ts";
 import {
   CANDIDATE_LIMIT,
   listTradeCandidates,
@@ -8,7 +8,7 @@ import {
   tradeCandidateWith,
   type CandidatesResult,
   type TradeCandidate,
-} from "../features/trade-candidates/trade-candidates.server";
+} from "#app/features/trade-candidates/trade-candidates.server.ts";
 
 export type TradeCandidatesPage = CandidatesResult & {
   limit: number;

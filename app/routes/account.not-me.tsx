@@ -1,16 +1,16 @@
 import { Form, Link, useNavigation } from "react-router";
-import { localeOfMatches } from "../components/layout/meta-locale";
-import { SubmitButton } from "../components/ui/submit-button";
-import { accountMessages } from "../features/users/account-messages";
-import { notMeLink, undoAddressChange } from "../features/users/address-change.server";
-import { callAuthEndpoint } from "../features/users/auth.server";
-import { requestLog } from "../lib/logger.server";
-import { readFormData } from "../lib/forms.server";
-import { translate, useT } from "../lib/i18n";
-import { seoMeta } from "../lib/seo";
+import { localeOfMatches } from "#app/components/layout/meta-locale.ts";
+import { SubmitButton } from "#app/components/ui/submit-button.tsx";
+import { accountMessages } from "#app/features/users/account-messages.ts";
+import { notMeLink, undoAddressChange } from "#app/features/users/address-change.server.ts";
+import { callAuthEndpoint } from "#app/features/users/auth.server.ts";
+import { requestLog } from "#app/lib/logger.server.ts";
+import { readFormData } from "#app/lib/forms.server.ts";
+import { translate, useT } from "#app/lib/i18n.tsx";
+import { seoMeta } from "#app/lib/seo.ts";
 import type { Route } from "./+types/account.not-me";
-import { readQuery } from "../lib/input.server";
-import { z } from "../lib/zod";
+import { readQuery } from "#app/lib/input.server.ts";
+import { z } from "#app/lib/zod.ts";
 
 export const meta: Route.MetaFunction = (args) => {
   const locale = localeOfMatches(args.matches);

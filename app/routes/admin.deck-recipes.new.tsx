@@ -1,11 +1,11 @@
 import { Link, useNavigate } from "react-router";
-import { AdminGuardError } from "../features/admin/components/admin-guard-error";
-import { DeckEditor } from "../features/decks/components/deck-editor";
-import { deckEditorData } from "../features/decks/editor-data.server";
-import { deckEditorMessages } from "../features/decks/editor-messages";
-import { requireAdmin } from "../features/users/session.server";
-import { localeFromRequest, useT } from "../lib/i18n";
-import { seoMeta } from "../lib/seo";
+import { AdminGuardError } from "#app/features/admin/components/admin-guard-error.tsx";
+import { DeckEditor } from "#app/features/decks/components/deck-editor.tsx";
+import { deckEditorData } from "#app/features/decks/editor-data.server.ts";
+import { deckEditorMessages } from "#app/features/decks/editor-messages.ts";
+import { requireAdmin } from "#app/features/users/session.server.ts";
+import { localeFromRequest, useT } from "#app/lib/i18n.tsx";
+import { seoMeta } from "#app/lib/seo.ts";
 import type { Route } from "./+types/admin.deck-recipes.new";
 
 export const meta: Route.MetaFunction = (args) => seoMeta(args, { title: "デッキ作成", noindex: true });

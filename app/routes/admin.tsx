@@ -1,16 +1,16 @@
 import { isRouteErrorResponse, useNavigate } from "react-router";
-import { TabList } from "../components/ui/tabs";
-import { localeOfMatches } from "../components/layout/meta-locale";
-import { AdminGuardError } from "../features/admin/components/admin-guard-error";
-import { adminMessages } from "../features/admin/messages";
-import { ADMIN_TAB_DATA } from "../features/admin/tab-data.server";
-import { ADMIN_TABS, AdminTabQuerySchema } from "../features/admin/tabs";
-import { requireAdmin } from "../features/users/session.server";
-import { translate, useT } from "../lib/i18n";
-import { seoMeta } from "../lib/seo";
-import { requestLog } from "../lib/logger.server";
+import { TabList } from "#app/components/ui/tabs.tsx";
+import { localeOfMatches } from "#app/components/layout/meta-locale.ts";
+import { AdminGuardError } from "#app/features/admin/components/admin-guard-error.tsx";
+import { adminMessages } from "#app/features/admin/messages.ts";
+import { ADMIN_TAB_DATA } from "#app/features/admin/tab-data.server.ts";
+import { ADMIN_TABS, AdminTabQuerySchema } from "#app/features/admin/tabs.tsx";
+import { requireAdmin } from "#app/features/users/session.server.ts";
+import { translate, useT } from "#app/lib/i18n.tsx";
+import { seoMeta } from "#app/lib/seo.ts";
+import { requestLog } from "#app/lib/logger.server.ts";
 import type { Route } from "./+types/admin";
-import { readQuery } from "../lib/input.server";
+import { readQuery } from "#app/lib/input.server.ts";
 
 export const meta: Route.MetaFunction = (args) => {
   const locale = localeOfMatches(args.matches);

@@ -1,7 +1,7 @@
-import { AnalyticsQuerySchema, exportCsv, periodOf } from "../features/analytics/dashboard.server";
-import { requireApiAdmin } from "../features/users/session.server";
-import { withJsonErrors } from "../lib/api.server";
-import { readQuery } from "../lib/input.server";
+import { AnalyticsQuerySchema, exportCsv, periodOf } from "#app/features/analytics/dashboard.server.ts";
+import { requireApiAdmin } from "#app/features/users/session.server.ts";
+import { withJsonErrors } from "#app/lib/api.server.ts";
+import { readQuery } from "#app/lib/input.server.ts";
 import type { Route } from "./+types/api.admin.analytics.export";
 
 /** GET /api/admin/analytics/export?range=&from=&to= → the period's rollups as CSV (UTF-8 with BOM for Excel). */

@@ -1,9 +1,9 @@
 import { redirect } from "react-router";
-import { refreshNow } from "../features/analytics/pipeline.server";
-import { requireApiAdmin } from "../features/users/session.server";
-import { methodNotAllowed, withJsonErrors } from "../lib/api.server";
-import { readQuery } from "../lib/input.server";
-import { z } from "../lib/zod";
+import { refreshNow } from "#app/features/analytics/pipeline.server.ts";
+import { requireApiAdmin } from "#app/features/users/session.server.ts";
+import { methodNotAllowed, withJsonErrors } from "#app/lib/api.server.ts";
+import { readQuery } from "#app/lib/input.server.ts";
+import { z } from "#app/lib/zod.ts";
 import type { Route } from "./+types/api.admin.analytics";
 
 /**

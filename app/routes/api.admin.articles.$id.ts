@@ -1,9 +1,9 @@
-import { deleteArticle, getArticleForEditor, updateArticle } from "../features/articles/articles.server";
-import { ArticleUpdateSchema } from "../features/articles/articles.schema";
-import { ArticleError } from "../features/articles/errors";
-import { methodNotAllowed, NO_STORE, parseArticleBody } from "../features/articles/http.server";
-import { requireApiAdmin } from "../features/users/session.server";
-import { withJsonErrors } from "../lib/api.server";
+import { deleteArticle, getArticleForEditor, updateArticle } from "#app/features/articles/articles.server.ts";
+import { ArticleUpdateSchema } from "#app/features/articles/articles.schema.ts";
+import { ArticleError } from "#app/features/articles/errors.ts";
+import { methodNotAllowed, NO_STORE, parseArticleBody } from "#app/features/articles/http.server.ts";
+import { requireApiAdmin } from "#app/features/users/session.server.ts";
+import { withJsonErrors } from "#app/lib/api.server.ts";
 import type { Route } from "./+types/api.admin.articles.$id";
 
 /** GET /api/admin/articles/{id} — the article as the editor loads it (text as typed, revision). */

@@ -1,8 +1,8 @@
-import { setArticleVisibility } from "../features/articles/articles.server";
-import { VisibilitySchema } from "../features/articles/articles.schema";
-import { methodNotAllowed, NO_STORE, parseArticleBody } from "../features/articles/http.server";
-import { requireApiAdmin } from "../features/users/session.server";
-import { withJsonErrors } from "../lib/api.server";
+import { setArticleVisibility } from "#app/features/articles/articles.server.ts";
+import { VisibilitySchema } from "#app/features/articles/articles.schema.ts";
+import { methodNotAllowed, NO_STORE, parseArticleBody } from "#app/features/articles/http.server.ts";
+import { requireApiAdmin } from "#app/features/users/session.server.ts";
+import { withJsonErrors } from "#app/lib/api.server.ts";
 import type { Route } from "./+types/api.admin.articles.$id.visibility";
 
 /** POST /api/admin/articles/{id}/visibility `{"isPublic"}` — flips isPublic only (docs/product-rules.md §4) → the table row. */

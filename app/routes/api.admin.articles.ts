@@ -1,11 +1,11 @@
-import { createArticle, listAdminArticles } from "../features/articles/articles.server";
-import { ArticleCreateSchema } from "../features/articles/articles.schema";
-import { methodNotAllowed, NO_STORE, parseArticleBody } from "../features/articles/http.server";
-import { requireApiAdmin } from "../features/users/session.server";
-import { withJsonErrors } from "../lib/api.server";
+import { createArticle, listAdminArticles } from "#app/features/articles/articles.server.ts";
+import { ArticleCreateSchema } from "#app/features/articles/articles.schema.ts";
+import { methodNotAllowed, NO_STORE, parseArticleBody } from "#app/features/articles/http.server.ts";
+import { requireApiAdmin } from "#app/features/users/session.server.ts";
+import { withJsonErrors } from "#app/lib/api.server.ts";
 import type { Route } from "./+types/api.admin.articles";
-import { readQuery } from "../lib/input.server";
-import { z } from "../lib/zod";
+import { readQuery } from "#app/lib/input.server.ts";
+import { z } from "#app/lib/zod.ts";
 
 /** GET /api/admin/articles?q= — every article (any state), newest first; admins only. */
 export const loader = withJsonErrors(async function loader({ request, context }: Route.LoaderArgs) {

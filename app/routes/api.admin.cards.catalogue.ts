@@ -1,11 +1,11 @@
-import { applyCatalogueUpdateAsAdmin } from "../features/admin/catalogue-update.server";
-import { cardAdminMessages } from "../features/cards/admin-messages";
-import { CatalogueUpdateSchema } from "../features/cards/card-admin.schema";
-import { previewCatalogueUpload } from "../features/cards/catalogue-upload.server";
-import { CardError } from "../features/cards/errors";
-import { requireApiAdmin } from "../features/users/session.server";
-import { methodNotAllowed, withJsonErrors } from "../lib/api.server";
-import { readInput } from "../lib/input.server";
+import { applyCatalogueUpdateAsAdmin } from "#app/features/admin/catalogue-update.server.ts";
+import { cardAdminMessages } from "#app/features/cards/admin-messages.ts";
+import { CatalogueUpdateSchema } from "#app/features/cards/card-admin.schema.ts";
+import { previewCatalogueUpload } from "#app/features/cards/catalogue-upload.server.ts";
+import { CardError } from "#app/features/cards/errors.ts";
+import { requireApiAdmin } from "#app/features/users/session.server.ts";
+import { methodNotAllowed, withJsonErrors } from "#app/lib/api.server.ts";
+import { readInput } from "#app/lib/input.server.ts";
 import type { Route } from "./+types/api.admin.cards.catalogue";
 
 /**

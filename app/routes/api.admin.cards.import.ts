@@ -1,13 +1,13 @@
-import { z } from "../lib/zod";
-import { CardError } from "../features/cards/errors";
-import { IMPORT_MAX_BYTES, importCardsFromCsv } from "../features/cards/import.server";
-import { requireApiAdmin } from "../features/users/session.server";
-import { localeFromRequest } from "../lib/i18n";
+import { z } from "#app/lib/zod.ts";
+import { CardError } from "#app/features/cards/errors.ts";
+import { IMPORT_MAX_BYTES, importCardsFromCsv } from "#app/features/cards/import.server.ts";
+import { requireApiAdmin } from "#app/features/users/session.server.ts";
+import { localeFromRequest } from "#app/lib/i18n.tsx";
 import type { Route } from "./+types/api.admin.cards.import";
-import { errorResponse, methodNotAllowed, withJsonErrors } from "../lib/api.server";
-import { readInput } from "../lib/input.server";
-import { cardAdminMessages } from "../features/cards/admin-messages";
-import { safeString } from "../lib/text";
+import { errorResponse, methodNotAllowed, withJsonErrors } from "#app/lib/api.server.ts";
+import { readInput } from "#app/lib/input.server.ts";
+import { cardAdminMessages } from "#app/features/cards/admin-messages.ts";
+import { safeString } from "#app/lib/text.ts";
 
 const ImportRequestSchema = z.object({ title: safeString().max(200), csvData: safeString(), newPackName: safeString().max(200).optional() });
 

@@ -1,9 +1,9 @@
-import { cardAdminMessages } from "../features/cards/admin-messages";
-import { ImportedCardEditSchema } from "../features/cards/card-admin.schema";
-import { deleteImportedCard, updateImportedCard } from "../features/cards/imported-cards.server";
-import { requireApiAdmin } from "../features/users/session.server";
-import { methodNotAllowed, withJsonErrors } from "../lib/api.server";
-import { readInput } from "../lib/input.server";
+import { cardAdminMessages } from "#app/features/cards/admin-messages.ts";
+import { ImportedCardEditSchema } from "#app/features/cards/card-admin.schema.ts";
+import { deleteImportedCard, updateImportedCard } from "#app/features/cards/imported-cards.server.ts";
+import { requireApiAdmin } from "#app/features/users/session.server.ts";
+import { methodNotAllowed, withJsonErrors } from "#app/lib/api.server.ts";
+import { readInput } from "#app/lib/input.server.ts";
 import type { Route } from "./+types/api.admin.cards.imported.$id";
 
 /**

@@ -1,9 +1,9 @@
-import { z } from "../lib/zod";
-import { listImportedCards } from "../features/cards/imported-cards.server";
-import { cardAdminMessages } from "../features/cards/admin-messages";
-import { requireApiAdmin } from "../features/users/session.server";
-import { methodNotAllowed, withJsonErrors } from "../lib/api.server";
-import { readInput } from "../lib/input.server";
+import { z } from "#app/lib/zod.ts";
+import { listImportedCards } from "#app/features/cards/imported-cards.server.ts";
+import { cardAdminMessages } from "#app/features/cards/admin-messages.ts";
+import { requireApiAdmin } from "#app/features/users/session.server.ts";
+import { methodNotAllowed, withJsonErrors } from "#app/lib/api.server.ts";
+import { readInput } from "#app/lib/input.server.ts";
 import type { Route } from "./+types/api.admin.cards.imported";
 
 const ImportedQuerySchema = z.object({ pack: z.string().trim().max(60).optional() });

@@ -1,10 +1,10 @@
-import { cardAdminMessages } from "../features/cards/admin-messages";
-import { CardNameCorrectionSchema } from "../features/cards/card-admin.schema";
-import { correctCardName } from "../features/cards/catalogue.server";
-import { CardError } from "../features/cards/errors";
-import { requireApiAdmin } from "../features/users/session.server";
-import { methodNotAllowed, withJsonErrors } from "../lib/api.server";
-import { readInput } from "../lib/input.server";
+import { cardAdminMessages } from "#app/features/cards/admin-messages.ts";
+import { CardNameCorrectionSchema } from "#app/features/cards/card-admin.schema.ts";
+import { correctCardName } from "#app/features/cards/catalogue.server.ts";
+import { CardError } from "#app/features/cards/errors.ts";
+import { requireApiAdmin } from "#app/features/users/session.server.ts";
+import { methodNotAllowed, withJsonErrors } from "#app/lib/api.server.ts";
+import { readInput } from "#app/lib/input.server.ts";
 import type { Route } from "./+types/api.admin.cards.names";
 
 /**

@@ -1,9 +1,9 @@
-import { z } from "../lib/zod";
-import { contentRefsToJson, MAX_REFS, resolveContentRefs } from "../features/content/refs.server";
-import { uploadStore } from "../features/uploads/storage.server";
-import { requireApiAdmin } from "../features/users/session.server";
-import { methodNotAllowed, withJsonErrors } from "../lib/api.server";
-import { readInput } from "../lib/input.server";
+import { z } from "#app/lib/zod.ts";
+import { contentRefsToJson, MAX_REFS, resolveContentRefs } from "#app/features/content/refs.server.ts";
+import { uploadStore } from "#app/features/uploads/storage.server.ts";
+import { requireApiAdmin } from "#app/features/users/session.server.ts";
+import { methodNotAllowed, withJsonErrors } from "#app/lib/api.server.ts";
+import { readInput } from "#app/lib/input.server.ts";
 import type { Route } from "./+types/api.admin.content.refs";
 
 const refList = z.array(z.string().max(2000)).max(MAX_REFS).default([]);

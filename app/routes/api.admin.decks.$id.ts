@@ -1,10 +1,10 @@
-import { DeckError } from "../features/decks/errors";
-import { deleteDeck, getDeckForEdit, updateDeck } from "../features/decks/decks.server";
-import { NO_STORE, parseDeckBody } from "../features/decks/http.server";
-import { uploadStore } from "../features/uploads/storage.server";
-import { requireApiAdmin } from "../features/users/session.server";
-import { methodNotAllowed, withJsonErrors } from "../lib/api.server";
-import { DeckUpdateSchema } from "../features/decks/decks.schema";
+import { DeckError } from "#app/features/decks/errors.ts";
+import { deleteDeck, getDeckForEdit, updateDeck } from "#app/features/decks/decks.server.ts";
+import { NO_STORE, parseDeckBody } from "#app/features/decks/http.server.ts";
+import { uploadStore } from "#app/features/uploads/storage.server.ts";
+import { requireApiAdmin } from "#app/features/users/session.server.ts";
+import { methodNotAllowed, withJsonErrors } from "#app/lib/api.server.ts";
+import { DeckUpdateSchema } from "#app/features/decks/decks.schema.ts";
 import type { Route } from "./+types/api.admin.decks.$id";
 
 /** GET /api/admin/decks/{id} — the deck as the editor loads it (public or not). Admins only. */

@@ -1,11 +1,11 @@
-import { deckCardViews } from "../features/decks/decks.server";
-import { NO_STORE } from "../features/decks/http.server";
-import { MAX_DECK_ROWS } from "../features/decks/rules";
-import { requireApiAdmin } from "../features/users/session.server";
-import { withJsonErrors } from "../lib/api.server";
+import { deckCardViews } from "#app/features/decks/decks.server.ts";
+import { NO_STORE } from "#app/features/decks/http.server.ts";
+import { MAX_DECK_ROWS } from "#app/features/decks/rules.ts";
+import { requireApiAdmin } from "#app/features/users/session.server.ts";
+import { withJsonErrors } from "#app/lib/api.server.ts";
 import type { Route } from "./+types/api.admin.decks.cards";
-import { readQuery } from "../lib/input.server";
-import { z } from "../lib/zod";
+import { readQuery } from "#app/lib/input.server.ts";
+import { z } from "#app/lib/zod.ts";
 
 /**
  * GET /api/admin/decks/cards?ids=A1-096,A1-104 — cards as the deck editor shows them, with the

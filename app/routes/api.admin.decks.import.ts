@@ -1,11 +1,11 @@
-import { z } from "../lib/zod";
-import { safeString } from "../lib/text";
-import { importDeckText } from "../features/decks/decks.server";
-import { NO_STORE } from "../features/decks/http.server";
-import { deckErrorMessages } from "../features/decks/error-messages";
-import { requireApiAdmin } from "../features/users/session.server";
-import { methodNotAllowed, withJsonErrors } from "../lib/api.server";
-import { readInput } from "../lib/input.server";
+import { z } from "#app/lib/zod.ts";
+import { safeString } from "#app/lib/text.ts";
+import { importDeckText } from "#app/features/decks/decks.server.ts";
+import { NO_STORE } from "#app/features/decks/http.server.ts";
+import { deckErrorMessages } from "#app/features/decks/error-messages.ts";
+import { requireApiAdmin } from "#app/features/users/session.server.ts";
+import { methodNotAllowed, withJsonErrors } from "#app/lib/api.server.ts";
+import { readInput } from "#app/lib/input.server.ts";
 import type { Route } from "./+types/api.admin.decks.import";
 
 const ImportSchema = z.object({ text: safeString().max(20_000) });

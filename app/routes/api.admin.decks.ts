@@ -1,9 +1,9 @@
-import { createDeck, listAdminDecks } from "../features/decks/decks.server";
-import { NO_STORE, parseDeckBody } from "../features/decks/http.server";
-import { uploadStore } from "../features/uploads/storage.server";
-import { requireApiAdmin } from "../features/users/session.server";
-import { methodNotAllowed, withJsonErrors } from "../lib/api.server";
-import { DeckInputSchema } from "../features/decks/decks.schema";
+import { createDeck, listAdminDecks } from "#app/features/decks/decks.server.ts";
+import { NO_STORE, parseDeckBody } from "#app/features/decks/http.server.ts";
+import { uploadStore } from "#app/features/uploads/storage.server.ts";
+import { requireApiAdmin } from "#app/features/users/session.server.ts";
+import { methodNotAllowed, withJsonErrors } from "#app/lib/api.server.ts";
+import { DeckInputSchema } from "#app/features/decks/decks.schema.ts";
 import type { Route } from "./+types/api.admin.decks";
 
 /** GET /api/admin/decks — every deck, newest first (the デッキ管理 list). Admins only. */

@@ -1,10 +1,10 @@
 import { redirect } from "react-router";
-import { z } from "../lib/zod";
-import { resolveReport } from "../features/moderation/moderation.server";
-import { requireApiAdmin } from "../features/users/session.server";
+import { z } from "#app/lib/zod.ts";
+import { resolveReport } from "#app/features/moderation/moderation.server.ts";
+import { requireApiAdmin } from "#app/features/users/session.server.ts";
 import type { Route } from "./+types/api.admin.reports.$id";
-import { withJsonErrors } from "../lib/api.server";
-import { readInput } from "../lib/input.server";
+import { withJsonErrors } from "#app/lib/api.server.ts";
+import { readInput } from "#app/lib/input.server.ts";
 
 const ResolveSchema = z.object({ action: z.enum(["dismiss", "closeOffer", "suspendUser"]) });
 

@@ -1,11 +1,11 @@
-import { z } from "../lib/zod";
-import { seoMessages } from "../features/seo/messages";
-import { suggestSeo } from "../features/seo/suggest.server";
-import { requireApiAdmin } from "../features/users/session.server";
-import { methodNotAllowed, withJsonErrors } from "../lib/api.server";
-import { readInput } from "../lib/input.server";
-import { SeoError } from "../features/seo/errors";
-import { errorFields, requestLog } from "../lib/logger.server";
+import { z } from "#app/lib/zod.ts";
+import { seoMessages } from "#app/features/seo/messages.ts";
+import { suggestSeo } from "#app/features/seo/suggest.server.ts";
+import { requireApiAdmin } from "#app/features/users/session.server.ts";
+import { methodNotAllowed, withJsonErrors } from "#app/lib/api.server.ts";
+import { readInput } from "#app/lib/input.server.ts";
+import { SeoError } from "#app/features/seo/errors.ts";
+import { errorFields, requestLog } from "#app/lib/logger.server.ts";
 import type { Route } from "./+types/api.admin.seo.suggest";
 
 const SuggestSchema = z.object({ title: z.string().max(500).default(""), content: z.string().max(200 * 1024).default("") });

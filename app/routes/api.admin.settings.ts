@@ -1,9 +1,9 @@
-import { settingsMessages } from "../features/settings/messages";
-import { FIELD_MAX, SiteSettingsSchema } from "../features/settings/settings.schema";
-import { getSiteSettings, saveSiteSettings } from "../features/settings/settings.server";
-import { requireApiAdmin } from "../features/users/session.server";
-import { methodNotAllowed, withJsonErrors } from "../lib/api.server";
-import { readInput } from "../lib/input.server";
+import { settingsMessages } from "#app/features/settings/messages.ts";
+import { FIELD_MAX, SiteSettingsSchema } from "#app/features/settings/settings.schema.ts";
+import { getSiteSettings, saveSiteSettings } from "#app/features/settings/settings.server.ts";
+import { requireApiAdmin } from "#app/features/users/session.server.ts";
+import { methodNotAllowed, withJsonErrors } from "#app/lib/api.server.ts";
+import { readInput } from "#app/lib/input.server.ts";
 import type { Route } from "./+types/api.admin.settings";
 
 const NO_STORE = { "Cache-Control": "private, no-store" };

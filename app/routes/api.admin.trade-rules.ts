@@ -1,9 +1,9 @@
-import { tradeRulesMessages } from "../features/trades/trade-rules-messages";
-import { TradeRuleChangeSchema } from "../features/trades/trade-rules.schema";
-import { addTradeRuleChange } from "../features/trades/trade-rules.server";
-import { requireApiAdmin } from "../features/users/session.server";
-import { methodNotAllowed, withJsonErrors } from "../lib/api.server";
-import { readInput } from "../lib/input.server";
+import { tradeRulesMessages } from "#app/features/trades/trade-rules-messages.ts";
+import { TradeRuleChangeSchema } from "#app/features/trades/trade-rules.schema.ts";
+import { addTradeRuleChange } from "#app/features/trades/trade-rules.server.ts";
+import { requireApiAdmin } from "#app/features/users/session.server.ts";
+import { methodNotAllowed, withJsonErrors } from "#app/lib/api.server.ts";
+import { readInput } from "#app/lib/input.server.ts";
 import type { Route } from "./+types/api.admin.trade-rules";
 
 

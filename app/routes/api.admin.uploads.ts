@@ -1,17 +1,17 @@
-import { UploadError } from "../features/uploads/errors";
-import { UPLOAD_MAX_BYTES } from "../features/uploads/rules";
-import { uploadStore } from "../features/uploads/storage.server";
-import { admitUpload } from "../features/uploads/upload-gate.server";
-import { listRecentUploads, parseUploadFolder, saveUpload } from "../features/uploads/uploads.server";
-import { requireApiAdmin } from "../features/users/session.server";
-import { methodNotAllowed, withJsonErrors } from "../lib/api.server";
-import { readInput } from "../lib/input.server";
-import { z } from "../lib/zod";
+import { UploadError } from "#app/features/uploads/errors.ts";
+import { UPLOAD_MAX_BYTES } from "#app/features/uploads/rules.ts";
+import { uploadStore } from "#app/features/uploads/storage.server.ts";
+import { admitUpload } from "#app/features/uploads/upload-gate.server.ts";
+import { listRecentUploads, parseUploadFolder, saveUpload } from "#app/features/uploads/uploads.server.ts";
+import { requireApiAdmin } from "#app/features/users/session.server.ts";
+import { methodNotAllowed, withJsonErrors } from "#app/lib/api.server.ts";
+import { readInput } from "#app/lib/input.server.ts";
+import { z } from "#app/lib/zod.ts";
 
 // The two fields, checked below with the uploads' own refusals (no_file, bad_folder).
 const UploadFormSchema = z.object({ file: z.unknown(), folder: z.unknown() });
 import type { Route } from "./+types/api.admin.uploads";
-import { readQuery } from "../lib/input.server";
+import { readQuery } from "#app/lib/input.server.ts";
 
 /**
  * POST /api/admin/uploads (multipart: `file`, optional `folder`) → 201 `{"url","width","height"}`

@@ -1,6 +1,6 @@
-import { ArticleError } from "../features/articles/errors";
-import { getPublicArticle } from "../features/articles/public.server";
-import { withJsonErrors } from "../lib/api.server";
+import { ArticleError } from "#app/features/articles/errors.ts";
+import { getPublicArticle } from "#app/features/articles/public.server.ts";
+import { withJsonErrors } from "#app/lib/api.server.ts";
 import type { Route } from "./+types/api.articles.$ref";
 
 /** GET /api/articles/{slug or id} — a public article with its HTML; 404 for unknown or unpublished. */

@@ -1,16 +1,16 @@
-import { ARTICLE_CATEGORIES } from "../features/articles/categories";
-import { articlesMessages } from "../features/articles/messages";
-import { readInput } from "../lib/input.server";
-import { ValidationError } from "../lib/validation";
-import { z } from "../lib/zod";
+import { ARTICLE_CATEGORIES } from "#app/features/articles/categories.ts";
+import { articlesMessages } from "#app/features/articles/messages.ts";
+import { readInput } from "#app/lib/input.server.ts";
+import { ValidationError } from "#app/lib/validation.ts";
+import { z } from "#app/lib/zod.ts";
 
 const ListQuerySchema = z.object({
   category: z.enum(ARTICLE_CATEGORIES).or(z.literal("").transform(() => undefined)).optional(),
   limit: z.coerce.number().int().min(1).max(100).or(z.literal("").transform(() => undefined)).optional(),
   cursor: z.string().optional(),
 });
-import { listPublicArticlesAfter } from "../features/articles/public.server";
-import { withJsonErrors } from "../lib/api.server";
+import { listPublicArticlesAfter } from "#app/features/articles/public.server.ts";
+import { withJsonErrors } from "#app/lib/api.server.ts";
 import type { Route } from "./+types/api.articles";
 
 /** GET /api/articles?category=&cursor=&limit= — public articles, newest first. */

@@ -1,7 +1,7 @@
-import { getCardInPack } from "../features/cards/cards.server";
+import { getCardInPack } from "#app/features/cards/cards.server.ts";
 import type { Route } from "./+types/api.cards.$packId.$cardId";
-import { withJsonErrors } from "../lib/api.server";
-import { CardError } from "../features/cards/errors";
+import { withJsonErrors } from "#app/lib/api.server.ts";
+import { CardError } from "#app/features/cards/errors.ts";
 
 /** GET /api/cards/:packId/:cardId — docs/product-rules.md §7 card lookup by pack and card id. */
 export const loader = withJsonErrors(async function loader({ params, context }: Route.LoaderArgs) {

@@ -1,9 +1,9 @@
-import { listCards, MAX_PAGE_SIZE } from "../features/cards/cards.server";
-import { CardError } from "../features/cards/errors";
+import { listCards, MAX_PAGE_SIZE } from "#app/features/cards/cards.server.ts";
+import { CardError } from "#app/features/cards/errors.ts";
 import type { Route } from "./+types/api.cards";
-import { withJsonErrors } from "../lib/api.server";
-import { parseInput } from "../lib/validation";
-import { z } from "../lib/zod";
+import { withJsonErrors } from "#app/lib/api.server.ts";
+import { parseInput } from "#app/lib/validation.ts";
+import { z } from "#app/lib/zod.ts";
 
 const LimitSchema = z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).optional();
 

@@ -1,11 +1,11 @@
-import { z } from "../lib/zod";
-import { listMessages } from "../features/chat/chat.server";
-import { SEQ_MAX } from "../features/chat/chat.schema";
-import { requireApiViewer } from "../features/users/session.server";
+import { z } from "#app/lib/zod.ts";
+import { listMessages } from "#app/features/chat/chat.server.ts";
+import { SEQ_MAX } from "#app/features/chat/chat.schema.ts";
+import { requireApiViewer } from "#app/features/users/session.server.ts";
 import type { Route } from "./+types/api.chat.rooms.$roomId.messages";
-import { withJsonErrors } from "../lib/api.server";
-import { queryOf } from "../lib/input.server";
-import { parseInput } from "../lib/validation";
+import { withJsonErrors } from "#app/lib/api.server.ts";
+import { queryOf } from "#app/lib/input.server.ts";
+import { parseInput } from "#app/lib/validation.ts";
 
 const QuerySchema = z.object({
   afterSeq: z.coerce.number().int().nonnegative().max(SEQ_MAX).optional(),

@@ -1,10 +1,10 @@
-import { BulkChangeSchema } from "../features/collection/collection.schema";
-import { bulkSetCounts } from "../features/collection/collection.server";
-import { searchTerms } from "../features/cards/cards.server";
-import { collectionMessages } from "../features/collection/messages";
-import { requireApiViewer } from "../features/users/session.server";
-import { methodNotAllowed, withJsonErrors } from "../lib/api.server";
-import { readInput } from "../lib/input.server";
+import { BulkChangeSchema } from "#app/features/collection/collection.schema.ts";
+import { bulkSetCounts } from "#app/features/collection/collection.server.ts";
+import { searchTerms } from "#app/features/cards/cards.server.ts";
+import { collectionMessages } from "#app/features/collection/messages.ts";
+import { requireApiViewer } from "#app/features/users/session.server.ts";
+import { methodNotAllowed, withJsonErrors } from "#app/lib/api.server.ts";
+import { readInput } from "#app/lib/input.server.ts";
 import type { Route } from "./+types/api.collection.bulk";
 
 /**

@@ -1,6 +1,6 @@
-import { exportCollectionCsv } from "../features/collection/collection-csv.server";
-import { requireApiViewer } from "../features/users/session.server";
-import { withJsonErrors } from "../lib/api.server";
+import { exportCollectionCsv } from "#app/features/collection/collection-csv.server.ts";
+import { requireApiViewer } from "#app/features/users/session.server.ts";
+import { withJsonErrors } from "#app/lib/api.server.ts";
 import type { Route } from "./+types/api.collection.export";
 
 /** GET /api/collection/export.csv → the collection as `set,number,name,rarity,count` (UTF-8 with BOM, opens in Excel). */

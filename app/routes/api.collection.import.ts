@@ -1,9 +1,9 @@
-import { CollectionError } from "../features/collection/errors";
-import { CSV_MAX_BYTES, importCollectionCsv } from "../features/collection/collection-csv.server";
-import { requireApiViewer } from "../features/users/session.server";
-import { methodNotAllowed, withJsonErrors } from "../lib/api.server";
-import { readInput } from "../lib/input.server";
-import { z } from "../lib/zod";
+import { CollectionError } from "#app/features/collection/errors.ts";
+import { CSV_MAX_BYTES, importCollectionCsv } from "#app/features/collection/collection-csv.server.ts";
+import { requireApiViewer } from "#app/features/users/session.server.ts";
+import { methodNotAllowed, withJsonErrors } from "#app/lib/api.server.ts";
+import { readInput } from "#app/lib/input.server.ts";
+import { z } from "#app/lib/zod.ts";
 import type { Route } from "./+types/api.collection.import";
 
 const ImportFormSchema = z.object({ file: z.unknown() });

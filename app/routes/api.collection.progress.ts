@@ -1,8 +1,8 @@
-import { collectionProgress } from "../features/collection/collection.server";
-import { requireApiViewer } from "../features/users/session.server";
-import { withJsonErrors } from "../lib/api.server";
-import { readQuery } from "../lib/input.server";
-import { z } from "../lib/zod";
+import { collectionProgress } from "#app/features/collection/collection.server.ts";
+import { requireApiViewer } from "#app/features/users/session.server.ts";
+import { withJsonErrors } from "#app/lib/api.server.ts";
+import { readQuery } from "#app/lib/input.server.ts";
+import { z } from "#app/lib/zod.ts";
 import type { Route } from "./+types/api.collection.progress";
 
 const ProgressQuerySchema = z.object({

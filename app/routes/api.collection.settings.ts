@@ -1,9 +1,9 @@
-import { CollectionSettingsSchema } from "../features/collection/collection.schema";
-import { getCollectionSettings, saveCollectionSettings } from "../features/collection/collection.server";
-import { collectionMessages } from "../features/collection/messages";
-import { requireApiViewer } from "../features/users/session.server";
-import { methodNotAllowed, withJsonErrors } from "../lib/api.server";
-import { readInput } from "../lib/input.server";
+import { CollectionSettingsSchema } from "#app/features/collection/collection.schema.ts";
+import { getCollectionSettings, saveCollectionSettings } from "#app/features/collection/collection.server.ts";
+import { collectionMessages } from "#app/features/collection/messages.ts";
+import { requireApiViewer } from "#app/features/users/session.server.ts";
+import { methodNotAllowed, withJsonErrors } from "#app/lib/api.server.ts";
+import { readInput } from "#app/lib/input.server.ts";
 import type { Route } from "./+types/api.collection.settings";
 
 /**

@@ -1,6 +1,6 @@
-import { getDeck } from "../features/decks/decks.server";
-import { DeckError } from "../features/decks/errors";
-import { withJsonErrors } from "../lib/api.server";
+import { getDeck } from "#app/features/decks/decks.server.ts";
+import { DeckError } from "#app/features/decks/errors.ts";
+import { withJsonErrors } from "#app/lib/api.server.ts";
 import type { Route } from "./+types/api.decks.$slug";
 
 /** GET /api/decks/{slug or id} — a public deck with its cards and the legality result; 404 otherwise. */

@@ -1,7 +1,7 @@
-import { DeckListQuerySchema } from "../features/decks/list-query";
-import { listPublicDecks } from "../features/decks/decks.server";
-import { withJsonErrors } from "../lib/api.server";
-import { readQuery } from "../lib/input.server";
+import { DeckListQuerySchema } from "#app/features/decks/list-query.ts";
+import { listPublicDecks } from "#app/features/decks/decks.server.ts";
+import { withJsonErrors } from "#app/lib/api.server.ts";
+import { readQuery } from "#app/lib/input.server.ts";
 import type { Route } from "./+types/api.decks";
 
 /** GET /api/decks?tier=&energy=&category=&cursor= — public decks, pinned first, then newest. */

@@ -1,6 +1,6 @@
-import { countUnreadNotifications } from "../features/notifications/notifications.server";
-import { getViewer } from "../features/users/session.server";
-import { withJsonErrors } from "../lib/api.server";
+import { countUnreadNotifications } from "#app/features/notifications/notifications.server.ts";
+import { getViewer } from "#app/features/users/session.server.ts";
+import { withJsonErrors } from "#app/lib/api.server.ts";
 import type { Route } from "./+types/api.notifications.count";
 
 /**

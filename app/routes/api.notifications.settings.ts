@@ -1,16 +1,16 @@
-import { NOTIFICATION_KINDS } from "../features/notifications/types";
-import { formatClock, parseClock } from "../features/push/preferences";
-import { getNotificationPreferences, saveNotificationPreferences } from "../features/push/preferences.server";
-import { NotificationSettingsSchema } from "../features/push/settings.schema";
-import { countSubscriptions, hasSubscription } from "../features/push/subscriptions.server";
-import { requireApiViewer } from "../features/users/session.server";
-import { methodNotAllowed, withJsonErrors } from "../lib/api.server";
-import { localeFromRequest } from "../lib/i18n";
-import { readInput } from "../lib/input.server";
-import { pushMessages } from "../features/push/messages";
+import { NOTIFICATION_KINDS } from "#app/features/notifications/types.ts";
+import { formatClock, parseClock } from "#app/features/push/preferences.ts";
+import { getNotificationPreferences, saveNotificationPreferences } from "#app/features/push/preferences.server.ts";
+import { NotificationSettingsSchema } from "#app/features/push/settings.schema.ts";
+import { countSubscriptions, hasSubscription } from "#app/features/push/subscriptions.server.ts";
+import { requireApiViewer } from "#app/features/users/session.server.ts";
+import { methodNotAllowed, withJsonErrors } from "#app/lib/api.server.ts";
+import { localeFromRequest } from "#app/lib/i18n.tsx";
+import { readInput } from "#app/lib/input.server.ts";
+import { pushMessages } from "#app/features/push/messages.ts";
 import type { Route } from "./+types/api.notifications.settings";
-import { readQuery } from "../lib/input.server";
-import { z } from "../lib/zod";
+import { readQuery } from "#app/lib/input.server.ts";
+import { z } from "#app/lib/zod.ts";
 
 /**
  * GET /api/notifications/settings[?endpoint=…] → {kinds, channels, quiet, previews, mailDelaySeconds,

@@ -1,8 +1,8 @@
-import { PushError } from "../features/push/errors";
-import { queueTestPush } from "../features/push/push-channel.server";
-import { requireApiViewer } from "../features/users/session.server";
-import { methodNotAllowed, withJsonErrors } from "../lib/api.server";
-import { databaseLimit } from "../lib/rate-limit.server";
+import { PushError } from "#app/features/push/errors.ts";
+import { queueTestPush } from "#app/features/push/push-channel.server.ts";
+import { requireApiViewer } from "#app/features/users/session.server.ts";
+import { methodNotAllowed, withJsonErrors } from "#app/lib/api.server.ts";
+import { databaseLimit } from "#app/lib/rate-limit.server.ts";
 import type { Route } from "./+types/api.push.send-test";
 
 /** Test pushes a player may ask for per minute. */

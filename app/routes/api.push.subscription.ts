@@ -1,11 +1,11 @@
-import { PushError } from "../features/push/errors";
-import { countSubscriptions, deleteSubscription, PushSubscriptionSchema, saveSubscription } from "../features/push/subscriptions.server";
-import { requireApiViewer } from "../features/users/session.server";
-import { methodNotAllowed, withJsonErrors } from "../lib/api.server";
-import { databaseLimit } from "../lib/rate-limit.server";
-import { localeFromRequest } from "../lib/i18n";
-import { readInput } from "../lib/input.server";
-import { pushMessages } from "../features/push/messages";
+import { PushError } from "#app/features/push/errors.ts";
+import { countSubscriptions, deleteSubscription, PushSubscriptionSchema, saveSubscription } from "#app/features/push/subscriptions.server.ts";
+import { requireApiViewer } from "#app/features/users/session.server.ts";
+import { methodNotAllowed, withJsonErrors } from "#app/lib/api.server.ts";
+import { databaseLimit } from "#app/lib/rate-limit.server.ts";
+import { localeFromRequest } from "#app/lib/i18n.tsx";
+import { readInput } from "#app/lib/input.server.ts";
+import { pushMessages } from "#app/features/push/messages.ts";
 import type { Route } from "./+types/api.push.subscription";
 
 /** Subscribe requests a player may make per minute (a browser makes one per tap or key change). */

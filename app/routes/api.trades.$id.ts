@@ -1,12 +1,12 @@
-import { TradeError } from "../features/trades/errors";
-import { isOfferAction, runOfferAction, type OfferAction } from "../features/trades/offer-actions.server";
-import { getOffer } from "../features/trades/offers.server";
-import { respondWithAnyCard } from "../features/chat/chat.server";
-import { getViewer, requireApiViewer } from "../features/users/session.server";
+import { TradeError } from "#app/features/trades/errors.ts";
+import { isOfferAction, runOfferAction, type OfferAction } from "#app/features/trades/offer-actions.server.ts";
+import { getOffer } from "#app/features/trades/offers.server.ts";
+import { respondWithAnyCard } from "#app/features/chat/chat.server.ts";
+import { getViewer, requireApiViewer } from "#app/features/users/session.server.ts";
 import type { Route } from "./+types/api.trades.$id";
-import { methodNotAllowed, withJsonErrors } from "../lib/api.server";
-import { readInput } from "../lib/input.server";
-import { z } from "../lib/zod";
+import { methodNotAllowed, withJsonErrors } from "#app/lib/api.server.ts";
+import { readInput } from "#app/lib/input.server.ts";
+import { z } from "#app/lib/zod.ts";
 
 // The body is checked by the offer action it names (offer-actions.server.ts): here, any JSON object.
 const OfferActionBodySchema = z

@@ -1,11 +1,11 @@
-import { createOffer } from "../features/trades/offers.server";
-import { boardEndpoint } from "../features/trades/endpoints.server";
-import { requireApiViewer } from "../features/users/session.server";
-import { parseOfferInput } from "../features/trades/http.server";
-import { z } from "../lib/zod";
-import { readInput } from "../lib/input.server";
+import { createOffer } from "#app/features/trades/offers.server.ts";
+import { boardEndpoint } from "#app/features/trades/endpoints.server.ts";
+import { requireApiViewer } from "#app/features/users/session.server.ts";
+import { parseOfferInput } from "#app/features/trades/http.server.ts";
+import { z } from "#app/lib/zod.ts";
+import { readInput } from "#app/lib/input.server.ts";
 import type { Route } from "./+types/api.trades";
-import { endpointLoader, methodNotAllowed, withJsonErrors } from "../lib/api.server";
+import { endpointLoader, methodNotAllowed, withJsonErrors } from "#app/lib/api.server.ts";
 
 /** GET /api/trades?give=&want=&pack=&rarity=&cursor= (features/trades/endpoints.server.ts; Express answers it directly too). */
 export const loader = endpointLoader(boardEndpoint);

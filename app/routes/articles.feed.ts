@@ -1,6 +1,6 @@
-import { articlesFeed } from "../features/articles/feed.server";
-import { articlesMessages } from "../features/articles/messages";
-import { translate } from "../lib/i18n";
+import { articlesFeed } from "#app/features/articles/feed.server.ts";
+import { articlesMessages } from "#app/features/articles/messages.ts";
+import { translate } from "#app/lib/i18n.tsx";
 import type { Route } from "./+types/articles.feed";
 
 /** GET /articles/feed.xml — Atom feed of the newest 50 public articles. */

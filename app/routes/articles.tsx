@@ -1,15 +1,15 @@
-import { HttpError, pageError } from "../lib/api.server";
-import { localeFromRequest } from "../lib/i18n";
+import { HttpError, pageError } from "#app/lib/api.server.ts";
+import { localeFromRequest } from "#app/lib/i18n.tsx";
 import { Link } from "react-router";
-import { localeOfMatches } from "../components/layout/meta-locale";
-import { ARTICLE_CATEGORIES, categoryLabel, isArticleCategory, type ArticleCategory } from "../features/articles/categories";
-import { ArticleList } from "../features/articles/components/article-list";
-import { articlesMessages } from "../features/articles/messages";
-import { listPublicArticles } from "../features/articles/public.server";
-import { translate, useLocale, useT } from "../lib/i18n";
-import { seoMeta } from "../lib/seo";
+import { localeOfMatches } from "#app/components/layout/meta-locale.ts";
+import { ARTICLE_CATEGORIES, categoryLabel, isArticleCategory, type ArticleCategory } from "#app/features/articles/categories.ts";
+import { ArticleList } from "#app/features/articles/components/article-list.tsx";
+import { articlesMessages } from "#app/features/articles/messages.ts";
+import { listPublicArticles } from "#app/features/articles/public.server.ts";
+import { translate, useLocale, useT } from "#app/lib/i18n.tsx";
+import { seoMeta } from "#app/lib/seo.ts";
 import type { Route } from "./+types/articles";
-import { pageUrlOf } from "../lib/data-url";
+import { pageUrlOf } from "#app/lib/data-url.ts";
 
 /** /articles?category=&page= — public articles newest first; an unknown category or page is a real 404. */
 export async function loader({ request, context }: Route.LoaderArgs) {

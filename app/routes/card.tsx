@@ -1,21 +1,21 @@
 import { Link } from "react-router";
-import { isTrainerCard } from "../lib/card-face";
-import type { Tradeability } from "../features/trades/trade-rules";
-import { CardImage } from "../features/cards/components/card-image";
-import { CardFactRows } from "../features/cards/components/card-game-facts";
-import { cardsMessages } from "../features/cards/messages";
-import { readCardPage } from "../pages/card-page.server";
-import { displayRarity } from "../lib/rarity";
-import { DeckSummaryCard } from "../features/decks/components/deck-summary-card";
-import { CardTradeCounts } from "../features/trades/components/card-trade-counts";
-import { tokyoShortDateTime } from "../lib/tokyo-time";
-import { RouteError } from "../components/ui/route-error";
-import { WantButton } from "../features/notifications/components/want-button";
-import { getViewer } from "../features/users/session.server";
-import { withPageErrors } from "../lib/api.server";
-import { localeFromRequest, translate, useLocale, useT } from "../lib/i18n";
-import { localeOfMatches } from "../components/layout/meta-locale";
-import { seoMeta, type SiteHead } from "../lib/seo";
+import { isTrainerCard } from "#app/lib/card-face.ts";
+import type { Tradeability } from "#app/features/trades/trade-rules.ts";
+import { CardImage } from "#app/features/cards/components/card-image.tsx";
+import { CardFactRows } from "#app/features/cards/components/card-game-facts.tsx";
+import { cardsMessages } from "#app/features/cards/messages.ts";
+import { readCardPage } from "#app/pages/card-page.server.ts";
+import { displayRarity } from "#app/lib/rarity.ts";
+import { DeckSummaryCard } from "#app/features/decks/components/deck-summary-card.tsx";
+import { CardTradeCounts } from "#app/features/trades/components/card-trade-counts.tsx";
+import { tokyoShortDateTime } from "#app/lib/tokyo-time.ts";
+import { RouteError } from "#app/components/ui/route-error.tsx";
+import { WantButton } from "#app/features/notifications/components/want-button.tsx";
+import { getViewer } from "#app/features/users/session.server.ts";
+import { withPageErrors } from "#app/lib/api.server.ts";
+import { localeFromRequest, translate, useLocale, useT } from "#app/lib/i18n.tsx";
+import { localeOfMatches } from "#app/components/layout/meta-locale.ts";
+import { seoMeta, type SiteHead } from "#app/lib/seo.ts";
 import type { Route } from "./+types/card";
 
 export const loader = withPageErrors(async function loader({ params, request, context }: Route.LoaderArgs) {

@@ -1,19 +1,19 @@
-import { pageError } from "../lib/api.server";
+import { pageError } from "#app/lib/api.server.ts";
 import { Form, Link, useNavigate, useNavigation, useSubmit } from "react-router";
-import { CardsPageQuerySchema, readCardListPage } from "../features/cards/card-list-page.server";
-import { CardError } from "../features/cards/errors";
-import { CardSearch } from "../features/cards/components/card-search";
-import { CardImage } from "../features/cards/components/card-image";
-import { ListLink } from "../components/ui/list-link";
-import { cardsMessages } from "../features/cards/messages";
-import { RARITIES } from "../lib/rarity";
-import { FormField, SelectField } from "../components/ui/form-field";
-import { SubmitButton } from "../components/ui/submit-button";
-import { localeFromRequest, translate, useLocale, useT } from "../lib/i18n";
-import { localeOfMatches } from "../components/layout/meta-locale";
-import { seoMeta } from "../lib/seo";
+import { CardsPageQuerySchema, readCardListPage } from "#app/features/cards/card-list-page.server.ts";
+import { CardError } from "#app/features/cards/errors.ts";
+import { CardSearch } from "#app/features/cards/components/card-search.tsx";
+import { CardImage } from "#app/features/cards/components/card-image.tsx";
+import { ListLink } from "#app/components/ui/list-link.tsx";
+import { cardsMessages } from "#app/features/cards/messages.ts";
+import { RARITIES } from "#app/lib/rarity.ts";
+import { FormField, SelectField } from "#app/components/ui/form-field.tsx";
+import { SubmitButton } from "#app/components/ui/submit-button.tsx";
+import { localeFromRequest, translate, useLocale, useT } from "#app/lib/i18n.tsx";
+import { localeOfMatches } from "#app/components/layout/meta-locale.ts";
+import { seoMeta } from "#app/lib/seo.ts";
 import type { Route } from "./+types/cards";
-import { readQuery } from "../lib/input.server";
+import { readQuery } from "#app/lib/input.server.ts";
 
 const FILTER_LABEL = "block text-sm font-medium";
 

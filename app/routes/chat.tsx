@@ -1,20 +1,20 @@
-import { rarityTradeCosts } from "../features/cards/cards.server";
+import { rarityTradeCosts } from "#app/features/cards/cards.server.ts";
 import { useCallback } from "react";
 import { data, useRevalidator } from "react-router";
-import { listMessages, roomAnyChoices } from "../features/chat/chat.server";
-import { getRoomState, getRoomView } from "../features/chat/room-views.server";
-import { ChatRoom } from "../features/chat/components/chat-room";
-import { chatMessages } from "../features/chat/messages";
-import { requireViewer } from "../features/users/session.server";
-import { shownName } from "../features/users/components/shown-name";
-import { RouteError } from "../components/ui/route-error";
-import { withPageErrors } from "../lib/api.server";
-import { localeFromRequest, translate } from "../lib/i18n";
-import { localeOfMatches } from "../components/layout/meta-locale";
-import { seoMeta } from "../lib/seo";
+import { listMessages, roomAnyChoices } from "#app/features/chat/chat.server.ts";
+import { getRoomState, getRoomView } from "#app/features/chat/room-views.server.ts";
+import { ChatRoom } from "#app/features/chat/components/chat-room.tsx";
+import { chatMessages } from "#app/features/chat/messages.ts";
+import { requireViewer } from "#app/features/users/session.server.ts";
+import { shownName } from "#app/features/users/components/shown-name.ts";
+import { RouteError } from "#app/components/ui/route-error.tsx";
+import { withPageErrors } from "#app/lib/api.server.ts";
+import { localeFromRequest, translate } from "#app/lib/i18n.tsx";
+import { localeOfMatches } from "#app/components/layout/meta-locale.ts";
+import { seoMeta } from "#app/lib/seo.ts";
 import type { Route } from "./+types/chat";
-import { MirrorOffers } from "../features/trades/components/mirror-offers";
-import { mirrorOffersAfterTrade } from "../features/trades/mirror-offers.server";
+import { MirrorOffers } from "#app/features/trades/components/mirror-offers.tsx";
+import { mirrorOffersAfterTrade } from "#app/features/trades/mirror-offers.server.ts";
 
 /** /chat/{roomId} (docs/product-rules.md §2, login required): the latest messages rendered here, then live. */
 // Not a participant, or no such room: the same 404 (never reveal that a room exists).

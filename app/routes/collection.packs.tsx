@@ -1,13 +1,13 @@
 import { Link } from "react-router";
-import { localeOfMatches } from "../components/layout/meta-locale";
-import { RouteError } from "../components/ui/route-error";
-import { packChoices } from "../features/collection/pack-odds.server";
-import { packChoiceMessages } from "../features/collection/pack-messages";
-import { requireViewer } from "../features/users/session.server";
-import { withPageErrors } from "../lib/api.server";
-import { translate, useLocale, useT } from "../lib/i18n";
-import { displayRarity } from "../lib/rarity";
-import { seoMeta } from "../lib/seo";
+import { localeOfMatches } from "#app/components/layout/meta-locale.ts";
+import { RouteError } from "#app/components/ui/route-error.tsx";
+import { packChoices } from "#app/features/collection/pack-odds.server.ts";
+import { packChoiceMessages } from "#app/features/collection/pack-messages.ts";
+import { requireViewer } from "#app/features/users/session.server.ts";
+import { withPageErrors } from "#app/lib/api.server.ts";
+import { translate, useLocale, useT } from "#app/lib/i18n.tsx";
+import { displayRarity } from "#app/lib/rarity.ts";
+import { seoMeta } from "#app/lib/seo.ts";
 import type { Route } from "./+types/collection.packs";
 
 export const meta: Route.MetaFunction = (args) => {

@@ -1,20 +1,20 @@
 import { Form, Link, useNavigation } from "react-router";
-import { localeOfMatches } from "../components/layout/meta-locale";
-import { FormField } from "../components/ui/form-field";
-import { SubmitButton } from "../components/ui/submit-button";
-import { accountMessages } from "../features/users/account-messages";
-import { ForgotPasswordSchema } from "../features/users/account.schema";
-import { senderAddress } from "../features/users/mail-address";
-import { callAuthEndpoint } from "../features/users/auth.server";
-import { authRefusal } from "../features/users/account-auth.server";
-import { MailSentNotice } from "../features/users/components/mail-sent-notice";
-import { usersMessages } from "../features/users/messages";
-import { useClientValidation } from "../features/users/use-client-validation";
-import { usersFormError } from "../features/users/users.schema";
-import { formError, formRefusal } from "../lib/api.server";
-import { readFormData } from "../lib/forms.server";
-import { localeFromRequest, translate, useT } from "../lib/i18n";
-import { seoMeta } from "../lib/seo";
+import { localeOfMatches } from "#app/components/layout/meta-locale.ts";
+import { FormField } from "#app/components/ui/form-field.tsx";
+import { SubmitButton } from "#app/components/ui/submit-button.tsx";
+import { accountMessages } from "#app/features/users/account-messages.ts";
+import { ForgotPasswordSchema } from "#app/features/users/account.schema.ts";
+import { senderAddress } from "#app/features/users/mail-address.ts";
+import { callAuthEndpoint } from "#app/features/users/auth.server.ts";
+import { authRefusal } from "#app/features/users/account-auth.server.ts";
+import { MailSentNotice } from "#app/features/users/components/mail-sent-notice.tsx";
+import { usersMessages } from "#app/features/users/messages.ts";
+import { useClientValidation } from "#app/features/users/use-client-validation.ts";
+import { usersFormError } from "#app/features/users/users.schema.ts";
+import { formError, formRefusal } from "#app/lib/api.server.ts";
+import { readFormData } from "#app/lib/forms.server.ts";
+import { localeFromRequest, translate, useT } from "#app/lib/i18n.tsx";
+import { seoMeta } from "#app/lib/seo.ts";
 import type { Route } from "./+types/forgot-password";
 
 export const meta: Route.MetaFunction = (args) => {
@@ -42,7 +42,7 @@ export default function ForgotPassword({ loaderData, actionData }: Route.Compone
   const tu = useT(usersMessages);
   const navigation = useNavigation();
   const submitting = navigation.state === "submitting" && navigation.formAction?.startsWith("/forgot-password");
-  const { onSubmit, prepare, formText, fieldText } = useClientValidation(() => import("../features/users/account.schema").then((m) => m.ForgotPasswordSchema), actionData);
+  const { onSubmit, prepare, formText, fieldText } = useClientValidation(() => import("#app/features/users/account.schema.ts").then((m) => m.ForgotPasswordSchema), actionData);
   const sentTo = actionData && "sentTo" in actionData ? actionData.sentTo : undefined;
   return (
     <section className="mx-auto max-w-md">

@@ -1,8 +1,8 @@
 import { redirect } from "react-router";
-import { safeRedirect } from "../features/users/safe-redirect";
-import { LOCALE_COOKIE, LOCALES, type Locale } from "../lib/i18n";
+import { safeRedirect } from "#app/features/users/safe-redirect.ts";
+import { LOCALE_COOKIE, LOCALES, type Locale } from "#app/lib/i18n.tsx";
 import type { Route } from "./+types/language";
-import { readFormData } from "../lib/forms.server";
+import { readFormData } from "#app/lib/forms.server.ts";
 
 const ONE_YEAR = 60 * 60 * 24 * 365;
 

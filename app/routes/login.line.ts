@@ -1,8 +1,8 @@
 import { redirect } from "react-router";
-import { startLineSignIn } from "../features/users/login-methods.server";
-import { safeRedirect } from "../features/users/safe-redirect";
-import { AppError } from "../lib/errors";
-import { readFormData } from "../lib/forms.server";
+import { startLineSignIn } from "#app/features/users/login-methods.server.ts";
+import { safeRedirect } from "#app/features/users/safe-redirect.ts";
+import { AppError } from "#app/lib/errors.ts";
+import { readFormData } from "#app/lib/forms.server.ts";
 import type { Route } from "./+types/login.line";
 
 /**

@@ -1,23 +1,23 @@
 import { Form, Link, redirect, useNavigation, useSearchParams } from "react-router";
-import { localeOfMatches } from "../components/layout/meta-locale";
-import { FormField } from "../components/ui/form-field";
-import { SubmitButton } from "../components/ui/submit-button";
-import { usersMessages } from "../features/users/messages";
-import { safeRedirect } from "../features/users/safe-redirect";
-import { getViewer } from "../features/users/session.server";
-import { useClientValidation } from "../features/users/use-client-validation";
-import { fieldErrors, LoginSchema, usersFormError } from "../features/users/users.schema";
-import { callAuthEndpoint, cookiesOf } from "../features/users/auth.server";
-import { localeFromRequest, translate, useT, type Locale } from "../lib/i18n";
-import { formError, formRefusal } from "../lib/api.server";
-import { seoMeta } from "../lib/seo";
+import { localeOfMatches } from "#app/components/layout/meta-locale.ts";
+import { FormField } from "#app/components/ui/form-field.tsx";
+import { SubmitButton } from "#app/components/ui/submit-button.tsx";
+import { usersMessages } from "#app/features/users/messages.ts";
+import { safeRedirect } from "#app/features/users/safe-redirect.ts";
+import { getViewer } from "#app/features/users/session.server.ts";
+import { useClientValidation } from "#app/features/users/use-client-validation.ts";
+import { fieldErrors, LoginSchema, usersFormError } from "#app/features/users/users.schema.ts";
+import { callAuthEndpoint, cookiesOf } from "#app/features/users/auth.server.ts";
+import { localeFromRequest, translate, useT, type Locale } from "#app/lib/i18n.tsx";
+import { formError, formRefusal } from "#app/lib/api.server.ts";
+import { seoMeta } from "#app/lib/seo.ts";
 import type { Route } from "./+types/login";
-import { readFormData } from "../lib/forms.server";
-import { accountLoginRefusal, authRefusal, watchVerificationMail } from "../features/users/account-auth.server";
-import { ForgotPasswordLink, LoginNotices } from "../features/users/components/login-notices";
-import { LineLoginButton, lineErrorText } from "../features/users/components/line-login-button";
-import { readQuery } from "../lib/input.server";
-import { RedirectQuerySchema } from "../features/users/redirect-query";
+import { readFormData } from "#app/lib/forms.server.ts";
+import { accountLoginRefusal, authRefusal, watchVerificationMail } from "#app/features/users/account-auth.server.ts";
+import { ForgotPasswordLink, LoginNotices } from "#app/features/users/components/login-notices.tsx";
+import { LineLoginButton, lineErrorText } from "#app/features/users/components/line-login-button.tsx";
+import { readQuery } from "#app/lib/input.server.ts";
+import { RedirectQuerySchema } from "#app/features/users/redirect-query.ts";
 
 export const meta: Route.MetaFunction = (args) => {
   const locale = localeOfMatches(args.matches);
@@ -61,7 +61,7 @@ export default function Login({ actionData, loaderData }: Route.ComponentProps) 
   const [params] = useSearchParams();
   const navigation = useNavigation();
   const submitting = navigation.state === "submitting" && navigation.formAction?.startsWith("/login");
-  const { onSubmit, prepare, formText, fieldText } = useClientValidation(() => import("../features/users/users.schema").then((m) => m.LoginSchema), actionData);
+  const { onSubmit, prepare, formText, fieldText } = useClientValidation(() => import("#app/features/users/users.schema.ts").then((m) => m.LoginSchema), actionData);
   const redirectTo = safeRedirect(params.get("redirectTo"));
   const lineError = loaderData?.line ? lineErrorText(params.get("error")) : null;
   return (

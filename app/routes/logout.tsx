@@ -1,6 +1,6 @@
 import { redirect } from "react-router";
-import { callAuthEndpoint, cookiesOf } from "../features/users/auth.server";
-import { requestLog } from "../lib/logger.server";
+import { callAuthEndpoint, cookiesOf } from "#app/features/users/auth.server.ts";
+import { requestLog } from "#app/lib/logger.server.ts";
 import type { Route } from "./+types/logout";
 
 /** POST /logout: ends the session on the server, clears the cookie, goes to / (docs/product-rules.md §4). */

@@ -1,8 +1,8 @@
-import { HttpError, pageError } from "../lib/api.server";
-import { layoutMessages } from "../components/layout/messages";
-import { localeFromRequest, translate } from "../lib/i18n";
-import { localeOfMatches } from "../components/layout/meta-locale";
-import { seoMeta } from "../lib/seo";
+import { HttpError, pageError } from "#app/lib/api.server.ts";
+import { layoutMessages } from "#app/components/layout/messages.ts";
+import { localeFromRequest, translate } from "#app/lib/i18n.tsx";
+import { localeOfMatches } from "#app/components/layout/meta-locale.ts";
+import { seoMeta } from "#app/lib/seo.ts";
 import type { Route } from "./+types/not-found";
 
 export const meta: Route.MetaFunction = (args) => seoMeta(args, { title: translate(layoutMessages, localeOfMatches(args.matches), "notFoundTitle"), noindex: true });

@@ -1,13 +1,13 @@
 import { Form, Link } from "react-router";
-import { localeOfMatches } from "../components/layout/meta-locale";
-import { pushMessages } from "../features/push/messages";
-import { verifyUnsubscribeToken } from "../features/mail/notification-mail.server";
-import { turnOffAllMail } from "../features/push/preferences.server";
-import { translate, useT } from "../lib/i18n";
-import { seoMeta } from "../lib/seo";
+import { localeOfMatches } from "#app/components/layout/meta-locale.ts";
+import { pushMessages } from "#app/features/push/messages.ts";
+import { verifyUnsubscribeToken } from "#app/features/mail/notification-mail.server.ts";
+import { turnOffAllMail } from "#app/features/push/preferences.server.ts";
+import { translate, useT } from "#app/lib/i18n.tsx";
+import { seoMeta } from "#app/lib/seo.ts";
 import type { Route } from "./+types/notifications.unsubscribe";
-import { readQuery } from "../lib/input.server";
-import { z } from "../lib/zod";
+import { readQuery } from "#app/lib/input.server.ts";
+import { z } from "#app/lib/zod.ts";
 
 export function meta(args: Route.MetaArgs) {
   const locale = localeOfMatches(args.matches);

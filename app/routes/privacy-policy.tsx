@@ -1,8 +1,8 @@
-import { localeOfMatches } from "../components/layout/meta-locale";
-import { LEGAL_DOCUMENTS } from "../features/legal/documents";
-import { LegalPage } from "../features/legal/legal-page";
-import { useLocale } from "../lib/i18n";
-import { seoMeta } from "../lib/seo";
+import { localeOfMatches } from "#app/components/layout/meta-locale.ts";
+import { LEGAL_DOCUMENTS } from "#app/features/legal/documents.ts";
+import { LegalPage } from "#app/features/legal/legal-page.tsx";
+import { useLocale } from "#app/lib/i18n.tsx";
+import { seoMeta } from "#app/lib/seo.ts";
 import type { Route } from "./+types/privacy-policy";
 
 export const meta: Route.MetaFunction = (args) => {

@@ -1,6 +1,6 @@
-import { accountSummaryCsv } from "../features/users/account-summary.server";
-import { requireViewer } from "../features/users/session.server";
-import { localeFromRequest } from "../lib/i18n";
+import { accountSummaryCsv } from "#app/features/users/account-summary.server.ts";
+import { requireViewer } from "#app/features/users/session.server.ts";
+import { localeFromRequest } from "#app/lib/i18n.tsx";
 import type { Route } from "./+types/profile.account.export-csv";
 
 /** 読みやすい一覧（CSV）: the account export's readable part, in the reader's language and Japan time. */

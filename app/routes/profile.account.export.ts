@@ -1,5 +1,5 @@
-import { exportAccountData } from "../features/users/account.server";
-import { requireViewer } from "../features/users/session.server";
+import { exportAccountData } from "#app/features/users/account.server.ts";
+import { requireViewer } from "#app/features/users/session.server.ts";
 import type { Route } from "./+types/profile.account.export";
 
 /** ダウンロード: everything the site holds about the signed-in user, generated on request. */

@@ -1,6 +1,6 @@
 import { redirect } from "react-router";
-import { unblockUser } from "../features/blocks/blocks.server";
-import { requireViewer } from "../features/users/session.server";
+import { unblockUser } from "#app/features/blocks/blocks.server.ts";
+import { requireViewer } from "#app/features/users/session.server.ts";
 import type { Route } from "./+types/profile.blocks.$userId";
 
 /** POST /profile/blocks/{userId} — 解除: lifts the viewer's block of that user, back to /profile. */

@@ -1,23 +1,23 @@
 import { Form, Link, redirect, useNavigation } from "react-router";
-import { localeOfMatches } from "../components/layout/meta-locale";
-import { FormField } from "../components/ui/form-field";
-import { SubmitButton } from "../components/ui/submit-button";
-import { accountMessages } from "../features/users/account-messages";
-import { ResetPasswordSchema } from "../features/users/account.schema";
-import { callAuthEndpoint } from "../features/users/auth.server";
-import { authRefusal, isResetTokenCurrent } from "../features/users/account-auth.server";
-import { PASSWORD_MAX } from "../features/users/display-name";
-import { usersMessages } from "../features/users/messages";
-import { useClientValidation } from "../features/users/use-client-validation";
-import { fieldErrors, usersFormError } from "../features/users/users.schema";
-import { MESSAGE_PARAMS } from "../features/users/users-form";
-import { formError, formRefusal } from "../lib/api.server";
-import { readFormData } from "../lib/forms.server";
-import { localeFromRequest, translate, useT, type Locale } from "../lib/i18n";
-import { seoMeta } from "../lib/seo";
+import { localeOfMatches } from "#app/components/layout/meta-locale.ts";
+import { FormField } from "#app/components/ui/form-field.tsx";
+import { SubmitButton } from "#app/components/ui/submit-button.tsx";
+import { accountMessages } from "#app/features/users/account-messages.ts";
+import { ResetPasswordSchema } from "#app/features/users/account.schema.ts";
+import { callAuthEndpoint } from "#app/features/users/auth.server.ts";
+import { authRefusal, isResetTokenCurrent } from "#app/features/users/account-auth.server.ts";
+import { PASSWORD_MAX } from "#app/features/users/display-name.ts";
+import { usersMessages } from "#app/features/users/messages.ts";
+import { useClientValidation } from "#app/features/users/use-client-validation.ts";
+import { fieldErrors, usersFormError } from "#app/features/users/users.schema.ts";
+import { MESSAGE_PARAMS } from "#app/features/users/users-form.ts";
+import { formError, formRefusal } from "#app/lib/api.server.ts";
+import { readFormData } from "#app/lib/forms.server.ts";
+import { localeFromRequest, translate, useT, type Locale } from "#app/lib/i18n.tsx";
+import { seoMeta } from "#app/lib/seo.ts";
 import type { Route } from "./+types/reset-password";
-import { readQuery } from "../lib/input.server";
-import { z } from "../lib/zod";
+import { readQuery } from "#app/lib/input.server.ts";
+import { z } from "#app/lib/zod.ts";
 
 export const meta: Route.MetaFunction = (args) => {
   const locale = localeOfMatches(args.matches);
@@ -61,7 +61,7 @@ export default function ResetPassword({ loaderData, actionData }: Route.Componen
   const tu = useT(usersMessages);
   const navigation = useNavigation();
   const submitting = navigation.state === "submitting" && navigation.formAction?.startsWith("/reset-password");
-  const { onSubmit, prepare, formText, fieldText, refusal, clientChecked } = useClientValidation(() => import("../features/users/account.schema").then((m) => m.ResetPasswordSchema), actionData);
+  const { onSubmit, prepare, formText, fieldText, refusal, clientChecked } = useClientValidation(() => import("#app/features/users/account.schema.ts").then((m) => m.ResetPasswordSchema), actionData);
   const invalid = !loaderData.valid || (!clientChecked && refusal?.code === INVALID_LINK);
   return (
     <section className="mx-auto max-w-md">

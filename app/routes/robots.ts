@@ -1,4 +1,4 @@
-import { robotsTxt } from "../features/seo/robots";
+import { robotsTxt } from "#app/features/seo/robots.ts";
 import type { Route } from "./+types/robots";
 
 export function loader({ context }: Route.LoaderArgs) {

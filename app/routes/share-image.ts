@@ -1,5 +1,5 @@
-import { SHARE_KINDS, shareImage, type ShareKind } from "../features/share/share.server";
-import { IMMUTABLE_CACHE_CONTROL, uploadStore } from "../features/uploads/storage.server";
+import { SHARE_KINDS, shareImage, type ShareKind } from "#app/features/share/share.server.tsx";
+import { IMMUTABLE_CACHE_CONTROL, uploadStore } from "#app/features/uploads/storage.server.ts";
 import type { Route } from "./+types/share-image";
 
 /**

@@ -1,4 +1,4 @@
-import { parseSitemapPart, SITEMAP_PART_SIZE, sitemapPart, streamXml } from "../features/seo/sitemap.server";
+import { parseSitemapPart, SITEMAP_PART_SIZE, sitemapPart, streamXml } from "#app/features/seo/sitemap.server.ts";
 import type { Route } from "./+types/sitemap-part";
 
 /** GET /sitemaps/{source}-{n}.xml: one part of the sitemap, at most 50,000 URLs, streamed. */

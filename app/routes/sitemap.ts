@@ -1,4 +1,4 @@
-import { sitemapIndex, streamXml } from "../features/seo/sitemap.server";
+import { sitemapIndex, streamXml } from "#app/features/seo/sitemap.server.ts";
 import type { Route } from "./+types/sitemap";
 
 /** GET /sitemap.xml: the sitemap index, streamed. */

@@ -1,9 +1,9 @@
-import { localeOfMatches } from "../components/layout/meta-locale";
-import { TradeRulesSummary } from "../features/trades/components/trade-rules-summary";
-import { tradeRulesMessages } from "../features/trades/trade-rules-messages";
-import { tradeRulesPageData } from "../features/trades/trade-rules.server";
-import { translate, useT } from "../lib/i18n";
-import { seoMeta } from "../lib/seo";
+import { localeOfMatches } from "#app/components/layout/meta-locale.ts";
+import { TradeRulesSummary } from "#app/features/trades/components/trade-rules-summary.tsx";
+import { tradeRulesMessages } from "#app/features/trades/trade-rules-messages.ts";
+import { tradeRulesPageData } from "#app/features/trades/trade-rules.server.ts";
+import { translate, useT } from "#app/lib/i18n.tsx";
+import { seoMeta } from "#app/lib/seo.ts";
 import type { Route } from "./+types/trade-rules";
 
 /** /trade-rules: the trade rules in force, those announced, and every change with its note. */

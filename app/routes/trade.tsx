@@ -1,36 +1,36 @@
 import { Suspense, use, type ComponentProps } from "react";
 import { Form, Link, redirect } from "react-router";
-import { OfferCard } from "../features/trades/components/offer-card";
-import { RespondButton } from "../features/trades/components/respond-button";
-import { AnyCardChoice } from "../features/trades/components/any-card-choice";
-import { respondWithAnyCard } from "../features/chat/chat.server";
-import { OfferReportFields } from "../features/trades/components/offer-report-fields";
-import { offerFieldsFromForm } from "../features/trades/http.server";
-import { tradesMessages } from "../features/trades/messages";
-import { OfferPageQuerySchema, readOfferPage, type OfferDone } from "../pages/offer-page.server";
-import { isOfferAction, runOfferAction } from "../features/trades/offer-actions.server";
-import { tokyoDateTime } from "../lib/tokyo-time";
-import { useOnceBanner } from "../features/trades/components/use-once-banner";
-import { getViewer, requireViewer } from "../features/users/session.server";
-import { isDeletedUser, useShownName } from "../features/users/components/shown-name";
-import { ResponseRecordLine } from "../features/users/components/response-record";
-import { PublicProgressLine } from "../features/collection/components/collection-progress";
-import { SubmitButton } from "../components/ui/submit-button";
-import { RouteError } from "../components/ui/route-error";
-import { TradeError } from "../features/trades/errors";
-import { formError, withPageErrors } from "../lib/api.server";
-import { readFormData } from "../lib/forms.server";
-import { localeFromRequest, translate, useLocale, useT } from "../lib/i18n";
-import { localeOfMatches } from "../components/layout/meta-locale";
-import { seoMeta } from "../lib/seo";
-import { ShareButtons } from "../features/share/components/share-buttons";
-import { offerShareText } from "../features/share/share-text";
-import { WantChipButton } from "../features/notifications/components/want-button";
-import { cardName } from "../lib/card-name";
-import { refusalOf } from "../lib/form-refusal";
+import { OfferCard } from "#app/features/trades/components/offer-card.tsx";
+import { RespondButton } from "#app/features/trades/components/respond-button.tsx";
+import { AnyCardChoice } from "#app/features/trades/components/any-card-choice.tsx";
+import { respondWithAnyCard } from "#app/features/chat/chat.server.ts";
+import { OfferReportFields } from "#app/features/trades/components/offer-report-fields.tsx";
+import { offerFieldsFromForm } from "#app/features/trades/http.server.ts";
+import { tradesMessages } from "#app/features/trades/messages.ts";
+import { OfferPageQuerySchema, readOfferPage, type OfferDone } from "#app/pages/offer-page.server.ts";
+import { isOfferAction, runOfferAction } from "#app/features/trades/offer-actions.server.ts";
+import { tokyoDateTime } from "#app/lib/tokyo-time.ts";
+import { useOnceBanner } from "#app/features/trades/components/use-once-banner.ts";
+import { getViewer, requireViewer } from "#app/features/users/session.server.ts";
+import { isDeletedUser, useShownName } from "#app/features/users/components/shown-name.ts";
+import { ResponseRecordLine } from "#app/features/users/components/response-record.tsx";
+import { PublicProgressLine } from "#app/features/collection/components/collection-progress.tsx";
+import { SubmitButton } from "#app/components/ui/submit-button.tsx";
+import { RouteError } from "#app/components/ui/route-error.tsx";
+import { TradeError } from "#app/features/trades/errors.ts";
+import { formError, withPageErrors } from "#app/lib/api.server.ts";
+import { readFormData } from "#app/lib/forms.server.ts";
+import { localeFromRequest, translate, useLocale, useT } from "#app/lib/i18n.tsx";
+import { localeOfMatches } from "#app/components/layout/meta-locale.ts";
+import { seoMeta } from "#app/lib/seo.ts";
+import { ShareButtons } from "#app/features/share/components/share-buttons.tsx";
+import { offerShareText } from "#app/features/share/share-text.ts";
+import { WantChipButton } from "#app/features/notifications/components/want-button.tsx";
+import { cardName } from "#app/lib/card-name.ts";
+import { refusalOf } from "#app/lib/form-refusal.ts";
 import type { Route } from "./+types/trade";
-import { pageUrlOf } from "../lib/data-url";
-import { readQuery } from "../lib/input.server";
+import { pageUrlOf } from "#app/lib/data-url.ts";
+import { readQuery } from "#app/lib/input.server.ts";
 
 type Done = OfferDone;
 const DONE_OF = { save: "saved", bump: "bumped", close: "closed", complete: "completed", report: "reported" } as const satisfies Record<string, Done>;
@@ -100,7 +100,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 
 const button = "rounded-full border px-4 py-1.5 text-sm font-bold";
 
-type OfferFormModule = typeof import("../features/trades/components/offer-form");
+type OfferFormModule = typeof import("#app/features/trades/components/offer-form.tsx");
 type Tracked<T> = Promise<T> & { status?: "fulfilled" | "rejected"; value?: T; reason?: unknown };
 let offerFormModule: Tracked<OfferFormModule> | undefined;
 
@@ -113,7 +113,7 @@ let offerFormModule: Tracked<OfferFormModule> | undefined;
  */
 function offerFormModuleLoaded(): Tracked<OfferFormModule> {
   if (!offerFormModule) {
-    const loading: Tracked<OfferFormModule> = import("../features/trades/components/offer-form");
+    const loading: Tracked<OfferFormModule> = import("#app/features/trades/components/offer-form.tsx");
     loading.then(
       (module) => {
         loading.status = "fulfilled";

@@ -1,21 +1,21 @@
 import { redirect } from "react-router";
-import { offerFieldsFromForm, parseOfferInput } from "../features/trades/http.server";
-import { OfferForm } from "../features/trades/components/offer-form";
-import { tradesMessages } from "../features/trades/messages";
-import { offerPrefillFromParams } from "../features/trades/trades.schema";
-import { createOffer, offerPrefill } from "../features/trades/offers.server";
-import { loadTradeRules } from "../features/trades/trade-rules.server";
-import { rarityTradeCosts } from "../features/cards/cards.server";
-import { ownedCountsIfKept } from "../features/collection/collection.server";
-import { requireViewer } from "../features/users/session.server";
-import { formError } from "../lib/api.server";
-import { readFormData } from "../lib/forms.server";
-import { localeFromRequest, translate, useT } from "../lib/i18n";
-import { localeOfMatches } from "../components/layout/meta-locale";
-import { seoMeta } from "../lib/seo";
-import { refusalOf } from "../lib/form-refusal";
+import { offerFieldsFromForm, parseOfferInput } from "#app/features/trades/http.server.ts";
+import { OfferForm } from "#app/features/trades/components/offer-form.tsx";
+import { tradesMessages } from "#app/features/trades/messages.ts";
+import { offerPrefillFromParams } from "#app/features/trades/trades.schema.ts";
+import { createOffer, offerPrefill } from "#app/features/trades/offers.server.ts";
+import { loadTradeRules } from "#app/features/trades/trade-rules.server.ts";
+import { rarityTradeCosts } from "#app/features/cards/cards.server.ts";
+import { ownedCountsIfKept } from "#app/features/collection/collection.server.ts";
+import { requireViewer } from "#app/features/users/session.server.ts";
+import { formError } from "#app/lib/api.server.ts";
+import { readFormData } from "#app/lib/forms.server.ts";
+import { localeFromRequest, translate, useT } from "#app/lib/i18n.tsx";
+import { localeOfMatches } from "#app/components/layout/meta-locale.ts";
+import { seoMeta } from "#app/lib/seo.ts";
+import { refusalOf } from "#app/lib/form-refusal.ts";
 import type { Route } from "./+types/trades.new";
-import { pageUrlOf } from "../lib/data-url";
+import { pageUrlOf } from "#app/lib/data-url.ts";
 
 // Posting needs a signed-in user with a friend ID: without one, the profile page comes first,
 // says why, and comes back here once it is saved — with the query kept, so a deck recipe's

@@ -1,15 +1,15 @@
 import { data, redirect } from "react-router";
-import { RouteError } from "../components/ui/route-error";
-import { WantedCardFormSchema } from "../features/notifications/notifications.schema";
-import { NotificationError } from "../features/notifications/errors";
-import { addWantedCard, countWantedChange, removeWantedCard } from "../features/notifications/want-list.server";
-import { requireViewer } from "../features/users/session.server";
-import { safeRedirect } from "../features/users/safe-redirect";
-import { formError, withPageErrors } from "../lib/api.server";
-import { readFormData } from "../lib/forms.server";
-import { localeFromRequest } from "../lib/i18n";
+import { RouteError } from "#app/components/ui/route-error.tsx";
+import { WantedCardFormSchema } from "#app/features/notifications/notifications.schema.ts";
+import { NotificationError } from "#app/features/notifications/errors.ts";
+import { addWantedCard, countWantedChange, removeWantedCard } from "#app/features/notifications/want-list.server.ts";
+import { requireViewer } from "#app/features/users/session.server.ts";
+import { safeRedirect } from "#app/features/users/safe-redirect.ts";
+import { formError, withPageErrors } from "#app/lib/api.server.ts";
+import { readFormData } from "#app/lib/forms.server.ts";
+import { localeFromRequest } from "#app/lib/i18n.tsx";
 import type { Route } from "./+types/wanted-cards";
-import { pageUrlOf } from "../lib/data-url";
+import { pageUrlOf } from "#app/lib/data-url.ts";
 
 /**
  * POST /wanted-cards (cardId, intent add|remove, redirectTo, answer?): the ほしいカード buttons. The

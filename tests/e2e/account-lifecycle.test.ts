@@ -4,11 +4,11 @@ import path from "node:path";
 import { simpleParser } from "mailparser";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { launchBrowser, newContext, PHONE, seriousA11yViolations, watchConsole } from "../support/browser";
-import { postOffer, respond, signUp, twoTradeableCards } from "../support/chat-e2e";
-import { startServer, type RunningServer } from "../support/server";
-import { startTestSmtpServer, type ReceivedMail, type TestSmtpServer } from "../support/smtp-server";
-import { until } from "../support/wait";
+import { launchBrowser, newContext, PHONE, seriousA11yViolations, watchConsole } from "#tests/support/browser.ts";
+import { postOffer, respond, signUp, twoTradeableCards } from "#tests/support/chat-e2e.ts";
+import { startServer, type RunningServer } from "#tests/support/server.ts";
+import { startTestSmtpServer, type ReceivedMail, type TestSmtpServer } from "#tests/support/smtp-server.ts";
+import { until } from "#tests/support/wait.ts";
 
 // Mail goes over SMTP to a real SMTP server started here (smtp-server; messages parsed with
 // mailparser), so this file runs its own built server with SMTP_URL pointing at it. The suite's

@@ -1,10 +1,10 @@
 import { spawnSync } from "node:child_process";
 import path from "node:path";
 import type { Browser, Page } from "playwright-core";
-import { until } from "../support/wait";
+import { until } from "#tests/support/wait.ts";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { launchBrowser, newContext, PHONE, seriousA11yViolations, watchConsole } from "../support/browser";
-import { startServer } from "../support/server";
+import { launchBrowser, newContext, PHONE, seriousA11yViolations, watchConsole } from "#tests/support/browser.ts";
+import { startServer } from "#tests/support/server.ts";
 
 const baseUrl = inject("baseUrl");
 const root = path.resolve(import.meta.dirname, "../..");

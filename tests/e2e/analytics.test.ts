@@ -1,7 +1,7 @@
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { launchBrowser, newContext, seriousA11yViolations, watchConsole } from "../support/browser";
-import { postOffer, respond, signUp, twoTradeableCards } from "../support/chat-e2e";
+import { launchBrowser, newContext, seriousA11yViolations, watchConsole } from "#tests/support/browser.ts";
+import { postOffer, respond, signUp, twoTradeableCards } from "#tests/support/chat-e2e.ts";
 
 // A browser that does not say it is headless or automated: the test browser itself is headless
 // Chromium, which the collection rightly refuses to count.

@@ -1,7 +1,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { launchBrowser, newContext, watchConsole } from "../support/browser";
+import { launchBrowser, newContext, watchConsole } from "#tests/support/browser.ts";
 
 const baseUrl = inject("baseUrl");
 

@@ -4,7 +4,7 @@ import path from "node:path";
 import sharp from "sharp";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { launchBrowser, newContext, PHONE, seriousA11yViolations, watchConsole } from "../support/browser";
+import { launchBrowser, newContext, PHONE, seriousA11yViolations, watchConsole } from "#tests/support/browser.ts";
 
 const baseUrl = inject("baseUrl");
 // The e2e server makes this address an administrator (global-setup.ts ADMIN_EMAILS).

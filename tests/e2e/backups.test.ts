@@ -6,11 +6,11 @@ import pg from "pg";
 import type { Browser } from "playwright-core";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser, newContext, watchConsole } from "../support/browser";
-import { call, chatSocket, http, signUp, type ChatClient } from "../support/instances";
-import { startServer, type RunningServer } from "../support/server";
-import { createSharedDatabase } from "../support/shared-database";
-import { signUpVerified } from "../support/verified-account";
+import { launchBrowser, newContext, watchConsole } from "#tests/support/browser.ts";
+import { call, chatSocket, http, signUp, type ChatClient } from "#tests/support/instances.ts";
+import { startServer, type RunningServer } from "#tests/support/server.ts";
+import { createSharedDatabase } from "#tests/support/shared-database.ts";
+import { signUpVerified } from "#tests/support/verified-account.ts";
 
 /**
  * Backup → wipe → restore on the built server, as an operator does it: `npm run db:backup` while

@@ -1,8 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, describe, expect, it } from "vitest";
-import { signUp } from "../support/instances";
-import { startServer, type RunningServer } from "../support/server";
-import { createSharedDatabase } from "../support/shared-database";
+import { signUp } from "#tests/support/instances.ts";
+import { startServer, type RunningServer } from "#tests/support/server.ts";
+import { createSharedDatabase } from "#tests/support/shared-database.ts";
 
 // The signed-out page cache keeps the board's renders for PAGE_CACHE_SECONDS; a board change (the
 // change bus, app/lib/change-bus.server.ts) makes it forget them on this instance and, through

@@ -7,9 +7,9 @@ import path from "node:path";
 import type { Browser, Page } from "playwright-core";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { readCatalogue } from "../../app/features/cards/catalogue.server";
-import { launchBrowser, newContext, PHONE, seriousA11yViolations, watchConsole } from "../support/browser";
-import { startServer, type RunningServer } from "../support/server";
+import { readCatalogue } from "#app/features/cards/catalogue.server.ts";
+import { launchBrowser, newContext, PHONE, seriousA11yViolations, watchConsole } from "#tests/support/browser.ts";
+import { startServer, type RunningServer } from "#tests/support/server.ts";
 
 const root = path.resolve(import.meta.dirname, "../..");
 const tsx = path.join(root, "node_modules/tsx/dist/cli.mjs");

@@ -1,9 +1,9 @@
 import { randomBytes } from "node:crypto";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { readCatalogue } from "../../app/features/cards/catalogue.server";
-import { signInAdmin } from "../support/e2e-admins";
-import { launchBrowser, newContext, PHONE, seriousA11yViolations, watchConsole } from "../support/browser";
+import { readCatalogue } from "#app/features/cards/catalogue.server.ts";
+import { signInAdmin } from "#tests/support/e2e-admins.ts";
+import { launchBrowser, newContext, PHONE, seriousA11yViolations, watchConsole } from "#tests/support/browser.ts";
 
 const baseUrl = inject("baseUrl");
 // The e2e server makes this address an administrator (global-setup.ts ADMIN_EMAILS).

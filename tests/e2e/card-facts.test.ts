@@ -3,8 +3,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { readCatalogueSource } from "../../app/features/cards/catalogue-source.server";
-import { launchBrowser, newContext, PHONE, watchConsole } from "../support/browser";
+import { readCatalogueSource } from "#app/features/cards/catalogue-source.server.ts";
+import { launchBrowser, newContext, PHONE, watchConsole } from "#tests/support/browser.ts";
 
 const baseUrl = inject("baseUrl");
 const SHOTS = path.join(tmpdir(), "torepoke-card-facts");

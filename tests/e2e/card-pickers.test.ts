@@ -1,8 +1,8 @@
 import type { Browser, BrowserContext } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser, newContext, seriousA11yViolations, watchConsole } from "../support/browser";
-import { startServer, type RunningServer } from "../support/server";
-import { signUpVerified } from "../support/verified-account";
+import { launchBrowser, newContext, seriousA11yViolations, watchConsole } from "#tests/support/browser.ts";
+import { startServer, type RunningServer } from "#tests/support/server.ts";
+import { signUpVerified } from "#tests/support/verified-account.ts";
 
 // A server of its own: the test pages through whole packs of the catalogue as a fresh install has it.
 const ADMIN = { email: "admin-pickers@example.com", password: "admin-pickers-password", name: "管理者" };

@@ -4,8 +4,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { signInAdmin } from "../support/e2e-admins";
-import { launchBrowser, newContext, PHONE, watchConsole } from "../support/browser";
+import { signInAdmin } from "#tests/support/e2e-admins.ts";
+import { launchBrowser, newContext, PHONE, watchConsole } from "#tests/support/browser.ts";
 
 const baseUrl = inject("baseUrl");
 // An administrator on the e2e server (global-setup.ts ADMIN_EMAILS).

@@ -1,9 +1,9 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, describe, expect, it } from "vitest";
-import type { ChatMessage } from "../../app/features/chat/protocol";
-import { call, chatSocket as openSocket, http, signUp, type ChatClient } from "../support/instances";
-import { startServer, type RunningServer } from "../support/server";
-import { createSharedDatabase } from "../support/shared-database";
+import type { ChatMessage } from "#app/features/chat/protocol.ts";
+import { call, chatSocket as openSocket, http, signUp, type ChatClient } from "#tests/support/instances.ts";
+import { startServer, type RunningServer } from "#tests/support/server.ts";
+import { createSharedDatabase } from "#tests/support/shared-database.ts";
 
 const databaseUrl = process.env.TEST_DATABASE_URL;
 const redisUrl = process.env.TEST_REDIS_URL;

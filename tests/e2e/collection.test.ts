@@ -1,8 +1,8 @@
 import { readFileSync } from "node:fs";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { launchBrowser, newContext, OFFLINE_SOCKET_FAILURE, openPhoneMenu, PHONE, seriousA11yViolations, watchConsole } from "../support/browser";
-import { signUp } from "../support/chat-e2e";
+import { launchBrowser, newContext, OFFLINE_SOCKET_FAILURE, openPhoneMenu, PHONE, seriousA11yViolations, watchConsole } from "#tests/support/browser.ts";
+import { signUp } from "#tests/support/chat-e2e.ts";
 
 const baseUrl = inject("baseUrl");
 const SHOTS = process.env.COLLECTION_SHOTS_DIR ?? "";

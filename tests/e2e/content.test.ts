@@ -5,8 +5,8 @@ import { tmpdir } from "node:os";
 import sharp from "sharp";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { postOffer, signUp, twoTradeableCards } from "../support/chat-e2e";
-import { launchBrowser, newContext, seriousA11yViolations, watchConsole } from "../support/browser";
+import { postOffer, signUp, twoTradeableCards } from "#tests/support/chat-e2e.ts";
+import { launchBrowser, newContext, seriousA11yViolations, watchConsole } from "#tests/support/browser.ts";
 
 const baseUrl = inject("baseUrl");
 // The e2e server makes this address an administrator (global-setup.ts ADMIN_EMAILS).

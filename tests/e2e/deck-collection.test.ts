@@ -1,9 +1,9 @@
 import { randomBytes } from "node:crypto";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { launchBrowser, newContext, PHONE, seriousA11yViolations, watchConsole } from "../support/browser";
-import { signUp } from "../support/chat-e2e";
-import { signInAdmin } from "../support/e2e-admins";
+import { launchBrowser, newContext, PHONE, seriousA11yViolations, watchConsole } from "#tests/support/browser.ts";
+import { signUp } from "#tests/support/chat-e2e.ts";
+import { signInAdmin } from "#tests/support/e2e-admins.ts";
 
 const baseUrl = inject("baseUrl");
 const SHOTS = process.env.DECK_COLLECTION_SHOTS_DIR ?? "";

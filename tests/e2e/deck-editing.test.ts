@@ -3,8 +3,8 @@ import sharp from "sharp";
 import type { Browser } from "playwright-core";
 import { request } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { launchBrowser, newContext, seriousA11yViolations, watchConsole } from "../support/browser";
-import { E2E_ADMINS, signInAdmin } from "../support/e2e-admins";
+import { launchBrowser, newContext, seriousA11yViolations, watchConsole } from "#tests/support/browser.ts";
+import { E2E_ADMINS, signInAdmin } from "#tests/support/e2e-admins.ts";
 
 const baseUrl = inject("baseUrl");
 // Both are administrators on the e2e server (global-setup.ts ADMIN_EMAILS).

@@ -2,8 +2,8 @@ import { randomBytes } from "node:crypto";
 import sharp from "sharp";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { launchBrowser, newContext, PHONE, seriousA11yViolations, watchConsole } from "../support/browser";
-import { signInAdmin } from "../support/e2e-admins";
+import { launchBrowser, newContext, PHONE, seriousA11yViolations, watchConsole } from "#tests/support/browser.ts";
+import { signInAdmin } from "#tests/support/e2e-admins.ts";
 
 const baseUrl = inject("baseUrl");
 

@@ -2,8 +2,8 @@ import path from "node:path";
 import type { Browser } from "playwright-core";
 import { build, type Rollup } from "vite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { formatContent } from "../../app/features/content/format";
-import { launchBrowser } from "../support/browser";
+import { formatContent } from "#app/features/content/format.ts";
+import { launchBrowser } from "#tests/support/browser.ts";
 
 let browser: Browser;
 beforeAll(async () => {

@@ -1,8 +1,8 @@
 import { randomBytes } from "node:crypto";
 import type { Browser, BrowserContext } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { launchBrowser, newContext, watchConsole } from "../support/browser";
-import { postOffer, signUp, twoTradeableCards } from "../support/chat-e2e";
+import { launchBrowser, newContext, watchConsole } from "#tests/support/browser.ts";
+import { postOffer, signUp, twoTradeableCards } from "#tests/support/chat-e2e.ts";
 
 const baseUrl = inject("baseUrl");
 

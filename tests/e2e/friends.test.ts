@@ -1,10 +1,10 @@
 import pg from "pg";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { launchBrowser, newContext, PHONE, seriousA11yViolations, watchConsole } from "../support/browser";
-import { signUp, twoTradeableCards } from "../support/chat-e2e";
-import { startServer, type RunningServer } from "../support/server";
-import { createSharedDatabase } from "../support/shared-database";
+import { launchBrowser, newContext, PHONE, seriousA11yViolations, watchConsole } from "#tests/support/browser.ts";
+import { signUp, twoTradeableCards } from "#tests/support/chat-e2e.ts";
+import { startServer, type RunningServer } from "#tests/support/server.ts";
+import { createSharedDatabase } from "#tests/support/shared-database.ts";
 
 const baseUrl = inject("baseUrl");
 const digits = () => String(Math.floor(Math.random() * 1e16)).padStart(16, "1");

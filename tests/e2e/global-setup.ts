@@ -1,7 +1,7 @@
 import type { TestProject } from "vitest/node";
-import { startServer } from "../support/server";
-import { E2E_ADMINS } from "../support/e2e-admins";
-import { signUpVerified } from "../support/verified-account";
+import { startServer } from "#tests/support/server.ts";
+import { E2E_ADMINS } from "#tests/support/e2e-admins.ts";
+import { signUpVerified } from "#tests/support/verified-account.ts";
 
 
 declare module "vitest" {

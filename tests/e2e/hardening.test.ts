@@ -1,7 +1,7 @@
 import { request as httpRequest } from "node:http";
 import { io } from "socket.io-client";
 import { beforeAll, describe, expect, inject, it } from "vitest";
-import { signUp } from "../support/instances";
+import { signUp } from "#tests/support/instances.ts";
 
 const baseUrl = inject("baseUrl");
 const httpsSameHost = baseUrl.replace(/^http:/, "https:");

@@ -5,10 +5,10 @@ import path from "node:path";
 import { simpleParser } from "mailparser";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser, newContext, openPhoneMenu, PHONE, seriousA11yViolations, watchConsole } from "../support/browser";
-import { LINE_TEST_CLIENT_ID, LINE_TEST_CLIENT_SECRET, startLineStandIn, type LineUser } from "../support/line-stand-in";
-import { freePort, startServer, type RunningServer } from "../support/server";
-import { until } from "../support/wait";
+import { launchBrowser, newContext, openPhoneMenu, PHONE, seriousA11yViolations, watchConsole } from "#tests/support/browser.ts";
+import { LINE_TEST_CLIENT_ID, LINE_TEST_CLIENT_SECRET, startLineStandIn, type LineUser } from "#tests/support/line-stand-in.ts";
+import { freePort, startServer, type RunningServer } from "#tests/support/server.ts";
+import { until } from "#tests/support/wait.ts";
 
 // Issue 42: LINEでログイン on a phone, against an OpenID Connect server standing in for LINE.
 let browser: Browser;

@@ -2,12 +2,12 @@ import { randomBytes } from "node:crypto";
 import pg from "pg";
 import webpush from "web-push";
 import { afterAll, describe, expect, it } from "vitest";
-import { call, chatSocket, http, signUp, type ChatClient } from "../support/instances";
-import { startTestPushService, type TestPushService } from "../support/push-service";
-import { startServer, type RunningServer } from "../support/server";
-import { createSharedDatabase } from "../support/shared-database";
-import { startTestSmtpServer, type TestSmtpServer } from "../support/smtp-server";
-import { until } from "../support/wait";
+import { call, chatSocket, http, signUp, type ChatClient } from "#tests/support/instances.ts";
+import { startTestPushService, type TestPushService } from "#tests/support/push-service.ts";
+import { startServer, type RunningServer } from "#tests/support/server.ts";
+import { createSharedDatabase } from "#tests/support/shared-database.ts";
+import { startTestSmtpServer, type TestSmtpServer } from "#tests/support/smtp-server.ts";
+import { until } from "#tests/support/wait.ts";
 
 const databaseUrl = process.env.TEST_DATABASE_URL;
 const redisUrl = process.env.TEST_REDIS_URL;

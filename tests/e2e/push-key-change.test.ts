@@ -1,12 +1,12 @@
 import type { Browser, BrowserContext } from "playwright-core";
 import webpush from "web-push";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser, newContext, watchConsole } from "../support/browser";
-import { signUp } from "../support/chat-e2e";
-import { startTestPushService, type TestPushService } from "../support/push-service";
-import { freePort, startServer, type RunningServer } from "../support/server";
-import { deliverPushToServiceWorker } from "../support/service-worker";
-import { until } from "../support/wait";
+import { launchBrowser, newContext, watchConsole } from "#tests/support/browser.ts";
+import { signUp } from "#tests/support/chat-e2e.ts";
+import { startTestPushService, type TestPushService } from "#tests/support/push-service.ts";
+import { freePort, startServer, type RunningServer } from "#tests/support/server.ts";
+import { deliverPushToServiceWorker } from "#tests/support/service-worker.ts";
+import { until } from "#tests/support/wait.ts";
 
 let browser: Browser;
 let server: RunningServer;

@@ -1,12 +1,12 @@
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser, newContext, PHONE, seriousA11yViolations, watchConsole } from "../support/browser";
-import { postOffer, respond, signUp, twoTradeableCards } from "../support/chat-e2e";
-import { startTestPushService, type TestPushService } from "../support/push-service";
-import { startServer, type RunningServer } from "../support/server";
-import { startTestSmtpServer, type TestSmtpServer } from "../support/smtp-server";
-import { deliverPushToServiceWorker } from "../support/service-worker";
-import { until } from "../support/wait";
+import { launchBrowser, newContext, PHONE, seriousA11yViolations, watchConsole } from "#tests/support/browser.ts";
+import { postOffer, respond, signUp, twoTradeableCards } from "#tests/support/chat-e2e.ts";
+import { startTestPushService, type TestPushService } from "#tests/support/push-service.ts";
+import { startServer, type RunningServer } from "#tests/support/server.ts";
+import { startTestSmtpServer, type TestSmtpServer } from "#tests/support/smtp-server.ts";
+import { deliverPushToServiceWorker } from "#tests/support/service-worker.ts";
+import { until } from "#tests/support/wait.ts";
 
 const digits = () => String(Math.floor(Math.random() * 1e16)).padStart(16, "1");
 

@@ -3,7 +3,7 @@ import { randomBytes } from "node:crypto";
 import { readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { startServer, type RunningServer } from "../support/server";
+import { startServer, type RunningServer } from "#tests/support/server.ts";
 
 // A first start prints a few lines: what it built, the catalogue it loaded, where mail goes, where
 // it listens and in which mode. The build's own output (Vite's chunk table) goes to build.log.

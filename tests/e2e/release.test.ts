@@ -3,8 +3,8 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlink
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freePort } from "../support/server";
-import { until } from "../support/wait";
+import { freePort } from "#tests/support/server.ts";
+import { until } from "#tests/support/wait.ts";
 
 const root = path.resolve(import.meta.dirname, "../..");
 const scratch = mkdtempSync(path.join(tmpdir(), "torepoke-release-"));

@@ -3,14 +3,14 @@ import pg from "pg";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { io as connect, type Socket } from "socket.io-client";
 import { afterAll, describe, expect, it } from "vitest";
-import type { Ack, ChatMessage, ClientToServerEvents, ServerToClientEvents } from "../../app/features/chat/protocol";
-import { generateVapidKeys } from "../../app/lib/data-dir-secrets.server";
-import { launchBrowser, newContext, watchConsole } from "../support/browser";
-import { http, signUp } from "../support/instances";
-import { nginxBinary, startNginx, type RunningNginx } from "../support/nginx";
-import { freePort, startServer, type RunningServer } from "../support/server";
-import { createSharedDatabase } from "../support/shared-database";
-import { until } from "../support/wait";
+import type { Ack, ChatMessage, ClientToServerEvents, ServerToClientEvents } from "#app/features/chat/protocol.ts";
+import { generateVapidKeys } from "#app/lib/data-dir-secrets.server.ts";
+import { launchBrowser, newContext, watchConsole } from "#tests/support/browser.ts";
+import { http, signUp } from "#tests/support/instances.ts";
+import { nginxBinary, startNginx, type RunningNginx } from "#tests/support/nginx.ts";
+import { freePort, startServer, type RunningServer } from "#tests/support/server.ts";
+import { createSharedDatabase } from "#tests/support/shared-database.ts";
+import { until } from "#tests/support/wait.ts";
 
 /**
  * A deploy as an operator does it: two instances behind nginx, replaced one at a time (SIGTERM,

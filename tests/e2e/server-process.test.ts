@@ -3,8 +3,8 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { freePort, startServer, type RunningServer } from "../support/server";
-import { until } from "../support/wait";
+import { freePort, startServer, type RunningServer } from "#tests/support/server.ts";
+import { until } from "#tests/support/wait.ts";
 
 const root = path.resolve(import.meta.dirname, "../..");
 const started: ChildProcess[] = [];

@@ -2,8 +2,8 @@ import { spawnSync } from "node:child_process";
 import path from "node:path";
 import { io } from "socket.io-client";
 import { describe, expect, inject, it } from "vitest";
-import { startServer } from "../support/server";
-import { until } from "../support/wait";
+import { startServer } from "#tests/support/server.ts";
+import { until } from "#tests/support/wait.ts";
 
 const baseUrl = inject("baseUrl");
 const root = path.resolve(import.meta.dirname, "../..");

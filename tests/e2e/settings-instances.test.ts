@@ -1,8 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, describe, expect, it } from "vitest";
-import { startServer, type RunningServer } from "../support/server";
-import { createSharedDatabase } from "../support/shared-database";
-import { signUpVerified } from "../support/verified-account";
+import { startServer, type RunningServer } from "#tests/support/server.ts";
+import { createSharedDatabase } from "#tests/support/shared-database.ts";
+import { signUpVerified } from "#tests/support/verified-account.ts";
 
 const databaseUrl = process.env.TEST_DATABASE_URL;
 const redisUrl = process.env.TEST_REDIS_URL;

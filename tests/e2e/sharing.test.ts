@@ -2,8 +2,8 @@ import { mkdirSync } from "node:fs";
 import path from "node:path";
 import type { Browser, BrowserContext } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { launchBrowser, newContext, PHONE, seriousA11yViolations, watchConsole } from "../support/browser";
-import { postOffer, signUp, twoTradeableCards } from "../support/chat-e2e";
+import { launchBrowser, newContext, PHONE, seriousA11yViolations, watchConsole } from "#tests/support/browser.ts";
+import { postOffer, signUp, twoTradeableCards } from "#tests/support/chat-e2e.ts";
 
 const baseUrl = inject("baseUrl");
 // The e2e server makes this address an administrator (global-setup.ts ADMIN_EMAILS).

@@ -1,6 +1,6 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { launchBrowser, newContext, watchConsole } from "../support/browser";
+import { launchBrowser, newContext, watchConsole } from "#tests/support/browser.ts";
 
 // Every tablist is the one TabList (components/ui/tabs.tsx): the WAI-ARIA keys work the same in
 // the deck editor and in the content editor inside it, which had no keyboard handling before.

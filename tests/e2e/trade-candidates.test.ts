@@ -1,7 +1,7 @@
 import type { APIRequestContext, Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { launchBrowser, newContext, PHONE, seriousA11yViolations, watchConsole } from "../support/browser";
-import { signUp, twoTradeableCards } from "../support/chat-e2e";
+import { launchBrowser, newContext, PHONE, seriousA11yViolations, watchConsole } from "#tests/support/browser.ts";
+import { signUp, twoTradeableCards } from "#tests/support/chat-e2e.ts";
 
 const baseUrl = inject("baseUrl");
 const SHOTS = process.env.TRADE_CANDIDATES_SHOTS_DIR ?? "";

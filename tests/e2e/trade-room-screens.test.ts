@@ -1,7 +1,7 @@
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { launchBrowser, newContext, PHONE, seriousA11yViolations, watchConsole } from "../support/browser";
-import { postOffer, respond, signUp, twoTradeableCards } from "../support/chat-e2e";
+import { launchBrowser, newContext, PHONE, seriousA11yViolations, watchConsole } from "#tests/support/browser.ts";
+import { postOffer, respond, signUp, twoTradeableCards } from "#tests/support/chat-e2e.ts";
 
 const baseUrl = inject("baseUrl");
 const digits = () => String(Math.floor(Math.random() * 1e16)).padStart(16, "1");

@@ -2,10 +2,10 @@ import { randomBytes } from "node:crypto";
 import { mkdirSync } from "node:fs";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { readCatalogue } from "../../app/features/cards/catalogue.server";
-import { launchBrowser, newContext, PHONE, seriousA11yViolations, watchConsole } from "../support/browser";
-import { startServer, type RunningServer } from "../support/server";
-import { signUpVerified } from "../support/verified-account";
+import { readCatalogue } from "#app/features/cards/catalogue.server.ts";
+import { launchBrowser, newContext, PHONE, seriousA11yViolations, watchConsole } from "#tests/support/browser.ts";
+import { startServer, type RunningServer } from "#tests/support/server.ts";
+import { signUpVerified } from "#tests/support/verified-account.ts";
 
 // A server of its own: the rules these tests change (a pack closed, ☆☆☆ opened) would change
 // what the other browser tests on the shared server see.

@@ -3,8 +3,8 @@ import { cpSync, existsSync, mkdtempSync, readdirSync, symlinkSync } from "node:
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { freePort, startFlags, startServer, type RunningServer } from "../support/server";
-import { until } from "../support/wait";
+import { freePort, startFlags, startServer, type RunningServer } from "#tests/support/server.ts";
+import { until } from "#tests/support/wait.ts";
 
 // A process manager starts `node /srv/torepoke/server.js` from whatever working directory it
 // has, often /: the migrations, the build and the default data folder are found from the

@@ -19,13 +19,13 @@ import {
   uploads,
   users,
   wantedCards,
-} from "../../app/db/schema/index";
-import { rowsOf } from "../../app/db/sql.server";
-import { markRead, sendMessage } from "../../app/features/chat/chat.server";
-import { getRoomView } from "../../app/features/chat/room-views.server";
-import type { MailMessage } from "../../app/features/mail/mail.server";
-import { reportMessage } from "../../app/features/moderation/moderation.server";
-import { AccountError } from "../../app/features/users/account-errors";
+} from "#app/db/schema/index.ts";
+import { rowsOf } from "#app/db/sql.server.ts";
+import { markRead, sendMessage } from "#app/features/chat/chat.server.ts";
+import { getRoomView } from "#app/features/chat/room-views.server.ts";
+import type { MailMessage } from "#app/features/mail/mail.server.ts";
+import { reportMessage } from "#app/features/moderation/moderation.server.ts";
+import { AccountError } from "#app/features/users/account-errors.ts";
 import {
   deleteAccount,
   exportAccountData,
@@ -35,15 +35,15 @@ import {
   revokeOtherSessions,
   revokeSession,
   VERIFY_RESEND_PER_HOUR,
-} from "../../app/features/users/account.server";
-import { CLIENT_IP_HEADER, getAuth } from "../../app/features/users/auth.server";
-import { ADDRESS_FAILURE_CAP } from "../../app/features/users/sign-in-guard.server";
-import { loadEnv, type Env } from "../../app/lib/env.server";
-import { action as accountAction } from "../../app/routes/profile.account";
-import { action as loginAction } from "../../app/routes/login";
-import { accountSummaryCsv } from "../../app/features/users/account-summary.server";
-import { createChatOffer, createChatUser, newClientId } from "../support/chat-factories";
-import { createTestDatabase, type TestDatabase } from "../support/test-db";
+} from "#app/features/users/account.server.ts";
+import { CLIENT_IP_HEADER, getAuth } from "#app/features/users/auth.server.ts";
+import { ADDRESS_FAILURE_CAP } from "#app/features/users/sign-in-guard.server.ts";
+import { loadEnv, type Env } from "#app/lib/env.server.ts";
+import { action as accountAction } from "#app/routes/profile.account.tsx";
+import { action as loginAction } from "#app/routes/login.tsx";
+import { accountSummaryCsv } from "#app/features/users/account-summary.server.ts";
+import { createChatOffer, createChatUser, newClientId } from "#tests/support/chat-factories.ts";
+import { createTestDatabase, type TestDatabase } from "#tests/support/test-db.ts";
 
 const SITE = "http://torepoke.test";
 let database: TestDatabase;

@@ -1,12 +1,12 @@
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { sessions, users, verifications } from "../../app/db/schema/users";
-import { rowsOf } from "../../app/db/sql.server";
-import type { MailMessage } from "../../app/features/mail/mail.server";
-import { isResetTokenCurrent } from "../../app/features/users/account-auth.server";
-import { CLIENT_IP_HEADER, getAuth } from "../../app/features/users/auth.server";
-import { loadEnv, type Env } from "../../app/lib/env.server";
-import { createTestDatabase, type TestDatabase } from "../support/test-db";
+import { sessions, users, verifications } from "#app/db/schema/users.ts";
+import { rowsOf } from "#app/db/sql.server.ts";
+import type { MailMessage } from "#app/features/mail/mail.server.ts";
+import { isResetTokenCurrent } from "#app/features/users/account-auth.server.ts";
+import { CLIENT_IP_HEADER, getAuth } from "#app/features/users/auth.server.ts";
+import { loadEnv, type Env } from "#app/lib/env.server.ts";
+import { createTestDatabase, type TestDatabase } from "#tests/support/test-db.ts";
 
 const SITE = "http://torepoke.test";
 let database: TestDatabase;

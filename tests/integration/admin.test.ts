@@ -1,14 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AppLoadContext } from "react-router";
 import { eq } from "drizzle-orm";
-import { chatRooms } from "../../app/db/schema/chat";
-import { tradeOffers } from "../../app/db/schema/trades";
-import { users } from "../../app/db/schema/users";
-import { getDatabaseStats } from "../../app/features/admin/admin.server";
-import { requireAdmin, requireApiAdmin } from "../../app/features/users/session.server";
-import { CLIENT_IP_HEADER, getAuth } from "../../app/features/users/auth.server";
-import { loadEnv, type Env } from "../../app/lib/env.server";
-import { createTestDatabase, type TestDatabase } from "../support/test-db";
+import { chatRooms } from "#app/db/schema/chat.ts";
+import { tradeOffers } from "#app/db/schema/trades.ts";
+import { users } from "#app/db/schema/users.ts";
+import { getDatabaseStats } from "#app/features/admin/admin.server.ts";
+import { requireAdmin, requireApiAdmin } from "#app/features/users/session.server.ts";
+import { CLIENT_IP_HEADER, getAuth } from "#app/features/users/auth.server.ts";
+import { loadEnv, type Env } from "#app/lib/env.server.ts";
+import { createTestDatabase, type TestDatabase } from "#tests/support/test-db.ts";
 
 const SITE = "http://torepoke.test";
 let database: TestDatabase;

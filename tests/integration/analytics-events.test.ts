@@ -1,16 +1,16 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { randomUUID } from "node:crypto";
-import { rowsOf } from "../../app/db/sql.server";
-import { seedCatalogue } from "../../app/features/cards/catalogue.server";
-import { applyTradeStep, sendMessage } from "../../app/features/chat/chat.server";
-import { createOffer, openChatRoomForOffer } from "../../app/features/trades/offers.server";
-import { OfferInputSchema } from "../../app/features/trades/trades.schema";
-import { computeDay } from "../../app/features/analytics/rollup.server";
-import { tokyoDay } from "../../app/features/analytics/salt.server";
-import { contentThatBringsTraders, tradeFunnel } from "../../app/features/analytics/dashboard.server";
-import { catalogueCards, createUser } from "../support/factories";
-import { createTestDatabase, type TestDatabase } from "../support/test-db";
+import { rowsOf } from "#app/db/sql.server.ts";
+import { seedCatalogue } from "#app/features/cards/catalogue.server.ts";
+import { applyTradeStep, sendMessage } from "#app/features/chat/chat.server.ts";
+import { createOffer, openChatRoomForOffer } from "#app/features/trades/offers.server.ts";
+import { OfferInputSchema } from "#app/features/trades/trades.schema.ts";
+import { computeDay } from "#app/features/analytics/rollup.server.ts";
+import { tokyoDay } from "#app/features/analytics/salt.server.ts";
+import { contentThatBringsTraders, tradeFunnel } from "#app/features/analytics/dashboard.server.ts";
+import { catalogueCards, createUser } from "#tests/support/factories.ts";
+import { createTestDatabase, type TestDatabase } from "#tests/support/test-db.ts";
 
 let database: TestDatabase;
 let db: TestDatabase["db"];

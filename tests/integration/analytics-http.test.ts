@@ -4,10 +4,10 @@ import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { loadEnv } from "../../app/lib/env.server";
-import { createLogger } from "../../app/lib/logger.server";
-import { startHttpApp } from "../support/http-app";
-import { createTestDatabase, type TestDatabase } from "../support/test-db";
+import { loadEnv } from "#app/lib/env.server.ts";
+import { createLogger } from "#app/lib/logger.server.ts";
+import { startHttpApp } from "#tests/support/http-app.ts";
+import { createTestDatabase, type TestDatabase } from "#tests/support/test-db.ts";
 
 // The collection endpoint through the real Express app: what its body parser refuses is the
 // client's fault, answered with its own status in the one refusal shape and not logged as an error.

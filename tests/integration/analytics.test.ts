@@ -1,14 +1,14 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { analyticsEvents } from "../../app/db/schema/index";
-import { rowsOf } from "../../app/db/sql.server";
-import { batchErrorMessage, createEventBuffer, type EventRow } from "../../app/features/analytics/buffer.server";
-import { applyRetention, ensurePartitions } from "../../app/features/analytics/partitions.server";
-import { exportCsv, tradeFunnel } from "../../app/features/analytics/dashboard.server";
-import { computeDay, runRollups, VISIT_GAP_MINUTES } from "../../app/features/analytics/rollup.server";
-import { addDays, dailySalt, tokyoDay, tokyoDayStart, visitorHash } from "../../app/features/analytics/salt.server";
-import { openDatabase } from "../../app/db/client.server";
-import { createTestDatabase, type TestDatabase } from "../support/test-db";
+import { analyticsEvents } from "#app/db/schema/index.ts";
+import { rowsOf } from "#app/db/sql.server.ts";
+import { batchErrorMessage, createEventBuffer, type EventRow } from "#app/features/analytics/buffer.server.ts";
+import { applyRetention, ensurePartitions } from "#app/features/analytics/partitions.server.ts";
+import { exportCsv, tradeFunnel } from "#app/features/analytics/dashboard.server.ts";
+import { computeDay, runRollups, VISIT_GAP_MINUTES } from "#app/features/analytics/rollup.server.ts";
+import { addDays, dailySalt, tokyoDay, tokyoDayStart, visitorHash } from "#app/features/analytics/salt.server.ts";
+import { openDatabase } from "#app/db/client.server.ts";
+import { createTestDatabase, type TestDatabase } from "#tests/support/test-db.ts";
 
 let database: TestDatabase;
 let db: TestDatabase["db"];

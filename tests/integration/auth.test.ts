@@ -1,11 +1,11 @@
 import { eq, sql } from "drizzle-orm";
-import { rowsOf } from "../../app/db/sql.server";
+import { rowsOf } from "#app/db/sql.server.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { profiles, rateLimits, sessions, users } from "../../app/db/schema/users";
-import { getViewerFromHeaders } from "../../app/features/users/session.server";
-import { authRequestHandler, CLIENT_IP_HEADER, createAuthForTest, getAuth } from "../../app/features/users/auth.server";
-import { loadEnv, type Env } from "../../app/lib/env.server";
-import { createTestDatabase, type TestDatabase } from "../support/test-db";
+import { profiles, rateLimits, sessions, users } from "#app/db/schema/users.ts";
+import { getViewerFromHeaders } from "#app/features/users/session.server.ts";
+import { authRequestHandler, CLIENT_IP_HEADER, createAuthForTest, getAuth } from "#app/features/users/auth.server.ts";
+import { loadEnv, type Env } from "#app/lib/env.server.ts";
+import { createTestDatabase, type TestDatabase } from "#tests/support/test-db.ts";
 
 const SITE = "http://torepoke.test";
 let database: TestDatabase;

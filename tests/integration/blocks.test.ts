@@ -1,14 +1,14 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { chatMessages, profiles, tradeOffers } from "../../app/db/schema/index";
-import { blockUser, isBlockedEitherWay, listBlockedUsers, unblockUser } from "../../app/features/blocks/blocks.server";
-import { seedCatalogue } from "../../app/features/cards/catalogue.server";
-import { applyTradeStep, blockRoomPartner } from "../../app/features/chat/chat.server";
-import { runOfferAction } from "../../app/features/trades/offer-actions.server";
-import { OfferInputSchema } from "../../app/features/trades/trades.schema";
-import { createOffer, getOffer, openChatRoomForOffer } from "../../app/features/trades/offers.server";
-import { catalogueCards, createUser } from "../support/factories";
-import { createTestDatabase, type TestDatabase } from "../support/test-db";
+import { chatMessages, profiles, tradeOffers } from "#app/db/schema/index.ts";
+import { blockUser, isBlockedEitherWay, listBlockedUsers, unblockUser } from "#app/features/blocks/blocks.server.ts";
+import { seedCatalogue } from "#app/features/cards/catalogue.server.ts";
+import { applyTradeStep, blockRoomPartner } from "#app/features/chat/chat.server.ts";
+import { runOfferAction } from "#app/features/trades/offer-actions.server.ts";
+import { OfferInputSchema } from "#app/features/trades/trades.schema.ts";
+import { createOffer, getOffer, openChatRoomForOffer } from "#app/features/trades/offers.server.ts";
+import { catalogueCards, createUser } from "#tests/support/factories.ts";
+import { createTestDatabase, type TestDatabase } from "#tests/support/test-db.ts";
 
 let database: TestDatabase;
 let db: TestDatabase["db"];

@@ -1,13 +1,13 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { tradeOffers } from "../../app/db/schema/index";
-import { blockUser } from "../../app/features/blocks/blocks.server";
-import { seedCatalogue } from "../../app/features/cards/catalogue.server";
-import { listBoard, queryBoard } from "../../app/features/trades/board.server";
-import { createOffer } from "../../app/features/trades/offers.server";
-import { OfferInputSchema } from "../../app/features/trades/trades.schema";
-import { catalogueCards, createUser } from "../support/factories";
-import { createTestDatabase, type TestDatabase } from "../support/test-db";
+import { tradeOffers } from "#app/db/schema/index.ts";
+import { blockUser } from "#app/features/blocks/blocks.server.ts";
+import { seedCatalogue } from "#app/features/cards/catalogue.server.ts";
+import { listBoard, queryBoard } from "#app/features/trades/board.server.ts";
+import { createOffer } from "#app/features/trades/offers.server.ts";
+import { OfferInputSchema } from "#app/features/trades/trades.schema.ts";
+import { catalogueCards, createUser } from "#tests/support/factories.ts";
+import { createTestDatabase, type TestDatabase } from "#tests/support/test-db.ts";
 
 let database: TestDatabase;
 let db: TestDatabase["db"];

@@ -1,16 +1,16 @@
 import { count, eq, inArray, like } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { cardPacks, cards } from "../../app/db/schema/index";
-import { listCards, searchCards } from "../../app/features/cards/cards.server";
-import { catalogueCsv } from "../../app/features/cards/catalogue-csv.server";
-import { seedCatalogue } from "../../app/features/cards/catalogue.server";
+import { cardPacks, cards } from "#app/db/schema/index.ts";
+import { listCards, searchCards } from "#app/features/cards/cards.server.ts";
+import { catalogueCsv } from "#app/features/cards/catalogue-csv.server.ts";
+import { seedCatalogue } from "#app/features/cards/catalogue.server.ts";
 import {
   CardImportError,
   decodeCsvBytes,
   IMPORT_MAX_ROWS,
   importCardsFromCsv,
-} from "../../app/features/cards/import.server";
-import { createTestDatabase, type TestDatabase } from "../support/test-db";
+} from "#app/features/cards/import.server.ts";
+import { createTestDatabase, type TestDatabase } from "#tests/support/test-db.ts";
 
 let database: TestDatabase;
 beforeAll(async () => {

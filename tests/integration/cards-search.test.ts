@@ -1,18 +1,18 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { cardPacks, cards, rarities } from "../../app/db/schema/index";
+import { cardPacks, cards, rarities } from "#app/db/schema/index.ts";
 import {
   getCard,
   getCardInPack,
   listCards,
   searchCards,
   type CardListItem,
-} from "../../app/features/cards/cards.server";
-import { CardError } from "../../app/features/cards/errors";
-import { invalidateCardIndex } from "../../app/features/cards/card-index.server";
-import { cardSearchText, seedCatalogue } from "../../app/features/cards/catalogue.server";
-import { rarityRank } from "../../app/lib/rarity";
-import { createTestDatabase, type TestDatabase } from "../support/test-db";
+} from "#app/features/cards/cards.server.ts";
+import { CardError } from "#app/features/cards/errors.ts";
+import { invalidateCardIndex } from "#app/features/cards/card-index.server.ts";
+import { cardSearchText, seedCatalogue } from "#app/features/cards/catalogue.server.ts";
+import { rarityRank } from "#app/lib/rarity.ts";
+import { createTestDatabase, type TestDatabase } from "#tests/support/test-db.ts";
 
 let database: TestDatabase;
 beforeAll(async () => {

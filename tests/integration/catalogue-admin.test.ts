@@ -4,20 +4,20 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { count, eq, inArray } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { cardPacks, cards, collectionCards, packs, tradeRuleChanges, wantedCards } from "../../app/db/schema/index";
-import { readCatalogueSource } from "../../app/features/cards/catalogue-source.server";
-import { readCatalogue, seedCatalogue } from "../../app/features/cards/catalogue.server";
-import { loadEnv } from "../../app/lib/env.server";
-import { registerFeatureLinks } from "../../app/registrations.server";
-import * as catalogueRoute from "../../app/routes/api.admin.cards.catalogue";
-import * as importRoute from "../../app/routes/api.admin.cards.import";
-import * as importedRoute from "../../app/routes/api.admin.cards.imported";
-import * as importedCardRoute from "../../app/routes/api.admin.cards.imported.$id";
-import * as namesRoute from "../../app/routes/api.admin.cards.names";
-import { createSessionCookie } from "../support/chat-factories";
-import { createUser } from "../support/factories";
-import { startHttpApp } from "../support/http-app";
-import { createTestDatabase, type TestDatabase } from "../support/test-db";
+import { cardPacks, cards, collectionCards, packs, tradeRuleChanges, wantedCards } from "#app/db/schema/index.ts";
+import { readCatalogueSource } from "#app/features/cards/catalogue-source.server.ts";
+import { readCatalogue, seedCatalogue } from "#app/features/cards/catalogue.server.ts";
+import { loadEnv } from "#app/lib/env.server.ts";
+import { registerFeatureLinks } from "#app/registrations.server.ts";
+import * as catalogueRoute from "#app/routes/api.admin.cards.catalogue.ts";
+import * as importRoute from "#app/routes/api.admin.cards.import.ts";
+import * as importedRoute from "#app/routes/api.admin.cards.imported.ts";
+import * as importedCardRoute from "#app/routes/api.admin.cards.imported.$id.ts";
+import * as namesRoute from "#app/routes/api.admin.cards.names.ts";
+import { createSessionCookie } from "#tests/support/chat-factories.ts";
+import { createUser } from "#tests/support/factories.ts";
+import { startHttpApp } from "#tests/support/http-app.ts";
+import { createTestDatabase, type TestDatabase } from "#tests/support/test-db.ts";
 
 // カタログ更新 through the real Express app: the database holds the vendored catalogue without
 // B4 (as a site installed before it), and the admin uploads the vendored files with one card renamed.

@@ -3,16 +3,16 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { count, eq, inArray } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { cardPacks, cards, deckCards, decks, packs, rarities, tradeOfferCards, tradeOffers, wantedCards } from "../../app/db/schema/index";
-import { listPacks } from "../../app/features/cards/cards.server";
-import { correctCardName, hasCatalogue, readCatalogue, seedCatalogue, type Catalogue } from "../../app/features/cards/catalogue.server";
-import { readCatalogueSource } from "../../app/features/cards/catalogue-source.server";
-import { applyCatalogueUpdate, formatCataloguePlan, planCatalogueUpdate } from "../../app/features/cards/catalogue-update.server";
-import { renderStoredContent } from "../../app/features/content/refs.server";
-import { uploadStore } from "../../app/features/uploads/storage.server";
-import { loadEnv } from "../../app/lib/env.server";
-import { createUser } from "../support/factories";
-import { createTestDatabase, type TestDatabase } from "../support/test-db";
+import { cardPacks, cards, deckCards, decks, packs, rarities, tradeOfferCards, tradeOffers, wantedCards } from "#app/db/schema/index.ts";
+import { listPacks } from "#app/features/cards/cards.server.ts";
+import { correctCardName, hasCatalogue, readCatalogue, seedCatalogue, type Catalogue } from "#app/features/cards/catalogue.server.ts";
+import { readCatalogueSource } from "#app/features/cards/catalogue-source.server.ts";
+import { applyCatalogueUpdate, formatCataloguePlan, planCatalogueUpdate } from "#app/features/cards/catalogue-update.server.ts";
+import { renderStoredContent } from "#app/features/content/refs.server.ts";
+import { uploadStore } from "#app/features/uploads/storage.server.ts";
+import { loadEnv } from "#app/lib/env.server.ts";
+import { createUser } from "#tests/support/factories.ts";
+import { createTestDatabase, type TestDatabase } from "#tests/support/test-db.ts";
 
 // A few cards of each shape as pokemon-tcg-pocket-database 2.6.1 shipped them (the npm version a
 // database of the site was seeded from before the vendored catalogue): sets up to B3.

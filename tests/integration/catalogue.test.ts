@@ -1,9 +1,9 @@
 import { and, count, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { listPacks, showcaseCards } from "../../app/features/cards/cards.server";
-import { hasCatalogue, seedCatalogue } from "../../app/features/cards/catalogue.server";
-import { cardPacks, cards, packs, rarities } from "../../app/db/schema/index";
-import { createTestDatabase, type TestDatabase } from "../support/test-db";
+import { listPacks, showcaseCards } from "#app/features/cards/cards.server.ts";
+import { hasCatalogue, seedCatalogue } from "#app/features/cards/catalogue.server.ts";
+import { cardPacks, cards, packs, rarities } from "#app/db/schema/index.ts";
+import { createTestDatabase, type TestDatabase } from "#tests/support/test-db.ts";
 
 let database: TestDatabase;
 beforeAll(async () => {

@@ -1,18 +1,18 @@
 import { tmpdir } from "node:os";
 import { sql } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { rowsOf } from "../../app/db/sql.server";
-import { sendMessage } from "../../app/features/chat/chat.server";
-import { registerMailDelivery, type MailTransport } from "../../app/features/mail/mail.server";
-import { handOverUndispatched } from "../../app/features/notifications/notice-dispatch.server";
-import { startOutboxWorker, type OutboxWorker } from "../../app/features/outbox/outbox.server";
-import { registerNotificationChannels } from "../../app/notification-pipeline.server";
-import { setPresence } from "../../app/features/push/presence.server";
-import type { Env } from "../../app/lib/env.server";
-import { createChatRoom, newClientId } from "../support/chat-factories";
-import { startTestSmtpServer, type TestSmtpServer } from "../support/smtp-server";
-import { createTestDatabase, type TestDatabase } from "../support/test-db";
-import { until } from "../support/wait";
+import { rowsOf } from "#app/db/sql.server.ts";
+import { sendMessage } from "#app/features/chat/chat.server.ts";
+import { registerMailDelivery, type MailTransport } from "#app/features/mail/mail.server.ts";
+import { handOverUndispatched } from "#app/features/notifications/notice-dispatch.server.ts";
+import { startOutboxWorker, type OutboxWorker } from "#app/features/outbox/outbox.server.ts";
+import { registerNotificationChannels } from "#app/notification-pipeline.server.ts";
+import { setPresence } from "#app/features/push/presence.server.ts";
+import type { Env } from "#app/lib/env.server.ts";
+import { createChatRoom, newClientId } from "#tests/support/chat-factories.ts";
+import { startTestSmtpServer, type TestSmtpServer } from "#tests/support/smtp-server.ts";
+import { createTestDatabase, type TestDatabase } from "#tests/support/test-db.ts";
+import { until } from "#tests/support/wait.ts";
 
 // A chat message's notification is its own outbox entry (docs/decisions/048): the message's
 // statement writes the message and the notification, this process tells the channels after the

@@ -4,12 +4,12 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import type { AppLoadContext } from "react-router";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { sendMessage } from "../../app/features/chat/chat.server";
-import { loadEnv } from "../../app/lib/env.server";
-import { loader as apiLoader } from "../../app/routes/api.chat.rooms.$roomId.messages";
-import { loader as pageLoader } from "../../app/routes/chat";
-import { createChatRoom, createChatUser, createSessionCookie, newClientId } from "../support/chat-factories";
-import { createTestDatabase, type TestDatabase } from "../support/test-db";
+import { sendMessage } from "#app/features/chat/chat.server.ts";
+import { loadEnv } from "#app/lib/env.server.ts";
+import { loader as apiLoader } from "#app/routes/api.chat.rooms.$roomId.messages.ts";
+import { loader as pageLoader } from "#app/routes/chat.tsx";
+import { createChatRoom, createChatUser, createSessionCookie, newClientId } from "#tests/support/chat-factories.ts";
+import { createTestDatabase, type TestDatabase } from "#tests/support/test-db.ts";
 
 const SECRET = randomBytes(32).toString("base64url");
 let database: TestDatabase;

@@ -1,7 +1,7 @@
 import { and, eq } from "drizzle-orm";
-import { AppError } from "../../app/lib/errors";
+import { AppError } from "#app/lib/errors.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { blocks, chatMessages, profiles, reports, tradeOffers } from "../../app/db/schema/index";
+import { blocks, chatMessages, profiles, reports, tradeOffers } from "#app/db/schema/index.ts";
 import {
   applyTradeStep,
   blockRoomPartner,
@@ -10,11 +10,11 @@ import {
   markRead,
   sendMessage,
   unblockRoomPartner,
-} from "../../app/features/chat/chat.server";
-import { getRoomView, listRoomsForUser } from "../../app/features/chat/room-views.server";
-import { reportMessage } from "../../app/features/moderation/moderation.server";
-import { createChatRoom, createChatUser, newClientId } from "../support/chat-factories";
-import { createTestDatabase, type TestDatabase } from "../support/test-db";
+} from "#app/features/chat/chat.server.ts";
+import { getRoomView, listRoomsForUser } from "#app/features/chat/room-views.server.ts";
+import { reportMessage } from "#app/features/moderation/moderation.server.ts";
+import { createChatRoom, createChatUser, newClientId } from "#tests/support/chat-factories.ts";
+import { createTestDatabase, type TestDatabase } from "#tests/support/test-db.ts";
 
 let database: TestDatabase;
 beforeAll(async () => {
@@ -271,7 +271,7 @@ describe("trade steps", () => {
     const db = database.db;
     const { roomId, owner, partner, offer } = await createChatRoom(db);
     const other = await createChatUser(db);
-    const { chatRooms } = await import("../../app/db/schema/index");
+    const { chatRooms } = await import("#app/db/schema/index.ts");
     const [second] = await db.insert(chatRooms).values({ offerId: offer.id, ownerId: owner.id, partnerId: other.id }).returning();
     await applyTradeStep(db, { roomId, userId: owner.id, step: "agree" });
     await applyTradeStep(db, { roomId, userId: partner.id, step: "agree" });

@@ -1,8 +1,8 @@
 import { sql } from "drizzle-orm";
 import type { AppLoadContext } from "react-router";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { rowsOf } from "../../app/db/sql.server";
-import { seedCatalogue } from "../../app/features/cards/catalogue.server";
+import { rowsOf } from "#app/db/sql.server.ts";
+import { seedCatalogue } from "#app/features/cards/catalogue.server.ts";
 import {
   adjustCardCount,
   bulkSetCounts,
@@ -11,16 +11,16 @@ import {
   saveCollectionSettings,
   setCardCounts,
   setCards,
-} from "../../app/features/collection/collection.server";
-import { exportCollectionCsv, importCollectionCsv } from "../../app/features/collection/collection-csv.server";
-import { CollectionError } from "../../app/features/collection/errors";
-import { deleteAccount, exportAccountData } from "../../app/features/users/account.server";
-import { describeAppError } from "../../app/lib/errors";
-import { loadEnv, type Env } from "../../app/lib/env.server";
-import { action as countsAction } from "../../app/routes/api.collection.counts";
-import { loader as progressLoader } from "../../app/routes/api.collection.progress";
-import { createUser } from "../support/factories";
-import { createTestDatabase, type TestDatabase } from "../support/test-db";
+} from "#app/features/collection/collection.server.ts";
+import { exportCollectionCsv, importCollectionCsv } from "#app/features/collection/collection-csv.server.ts";
+import { CollectionError } from "#app/features/collection/errors.ts";
+import { deleteAccount, exportAccountData } from "#app/features/users/account.server.ts";
+import { describeAppError } from "#app/lib/errors.ts";
+import { loadEnv, type Env } from "#app/lib/env.server.ts";
+import { action as countsAction } from "#app/routes/api.collection.counts.ts";
+import { loader as progressLoader } from "#app/routes/api.collection.progress.ts";
+import { createUser } from "#tests/support/factories.ts";
+import { createTestDatabase, type TestDatabase } from "#tests/support/test-db.ts";
 
 let database: TestDatabase;
 let db: TestDatabase["db"];

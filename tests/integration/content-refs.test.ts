@@ -5,18 +5,18 @@ import path from "node:path";
 import { eq } from "drizzle-orm";
 import type { AppLoadContext } from "react-router";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { contentRefs } from "../../app/db/schema/content-refs";
-import { ArticleCreateSchema, ArticleUpdateSchema } from "../../app/features/articles/articles.schema";
-import { createArticle, deleteArticle, setArticleVisibility, updateArticle } from "../../app/features/articles/articles.server";
-import { seedCatalogue } from "../../app/features/cards/catalogue.server";
-import { loadEnv, type Env } from "../../app/lib/env.server";
-import { action as createDeckAction } from "../../app/routes/api.admin.decks";
-import { action as deckAction, loader as editLoader } from "../../app/routes/api.admin.decks.$id";
-import { loader as apiArticleLoader } from "../../app/routes/api.articles.$ref";
-import { loader as apiDeckLoader } from "../../app/routes/api.decks.$slug";
-import { createSessionCookie } from "../support/chat-factories";
-import { createUser } from "../support/factories";
-import { createTestDatabase, type TestDatabase } from "../support/test-db";
+import { contentRefs } from "#app/db/schema/content-refs.ts";
+import { ArticleCreateSchema, ArticleUpdateSchema } from "#app/features/articles/articles.schema.ts";
+import { createArticle, deleteArticle, setArticleVisibility, updateArticle } from "#app/features/articles/articles.server.ts";
+import { seedCatalogue } from "#app/features/cards/catalogue.server.ts";
+import { loadEnv, type Env } from "#app/lib/env.server.ts";
+import { action as createDeckAction } from "#app/routes/api.admin.decks.ts";
+import { action as deckAction, loader as editLoader } from "#app/routes/api.admin.decks.$id.ts";
+import { loader as apiArticleLoader } from "#app/routes/api.articles.$ref.ts";
+import { loader as apiDeckLoader } from "#app/routes/api.decks.$slug.ts";
+import { createSessionCookie } from "#tests/support/chat-factories.ts";
+import { createUser } from "#tests/support/factories.ts";
+import { createTestDatabase, type TestDatabase } from "#tests/support/test-db.ts";
 
 // A text that shows another article or deck (a [[article:…]] / [[deck:…]] block) must show it as
 // it is now: after the target is unpublished, deleted, renamed or published again, the public

@@ -6,20 +6,20 @@ import { performance } from "node:perf_hooks";
 import { sql } from "drizzle-orm";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openDatabase, type Database } from "../../app/db/client.server";
-import { seedCatalogue } from "../../app/features/cards/catalogue.server";
-import { createOffer } from "../../app/features/trades/offers.server";
-import { OfferInputSchema } from "../../app/features/trades/trades.schema";
-import { loadEnv } from "../../app/lib/env.server";
-import { createLogger } from "../../app/lib/logger.server";
-import { registerFeatureLinks } from "../../app/registrations.server";
-import * as notificationCount from "../../app/routes/api.notifications.count";
-import * as offerRoute from "../../app/routes/api.trades.$id";
-import { createSessionCookie } from "../support/chat-factories";
-import { catalogueCards, createUser } from "../support/factories";
-import { startHttpApp } from "../support/http-app";
-import { createTestDatabase, type TestDatabase } from "../support/test-db";
-import { until } from "../support/wait";
+import { openDatabase, type Database } from "#app/db/client.server.ts";
+import { seedCatalogue } from "#app/features/cards/catalogue.server.ts";
+import { createOffer } from "#app/features/trades/offers.server.ts";
+import { OfferInputSchema } from "#app/features/trades/trades.schema.ts";
+import { loadEnv } from "#app/lib/env.server.ts";
+import { createLogger } from "#app/lib/logger.server.ts";
+import { registerFeatureLinks } from "#app/registrations.server.ts";
+import * as notificationCount from "#app/routes/api.notifications.count.ts";
+import * as offerRoute from "#app/routes/api.trades.$id.ts";
+import { createSessionCookie } from "#tests/support/chat-factories.ts";
+import { catalogueCards, createUser } from "#tests/support/factories.ts";
+import { startHttpApp } from "#tests/support/http-app.ts";
+import { createTestDatabase, type TestDatabase } from "#tests/support/test-db.ts";
+import { until } from "#tests/support/wait.ts";
 
 // PostgreSQL ending the app's connections (a restart, a failover, a proxy restart,
 // idle_in_transaction_session_timeout) while requests run: the requests on those connections may

@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { openDatabase } from "../../app/db/client.server";
+import { openDatabase } from "#app/db/client.server.ts";
 
 // Only meaningful for the embedded database; the PostgreSQL project runs it too (it opens PGlite itself).
 describe("the embedded database folder", () => {

@@ -3,16 +3,16 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { seedCatalogue } from "../../app/features/cards/catalogue.server";
-import { loadEnv } from "../../app/lib/env.server";
-import { registerFeatureLinks } from "../../app/registrations.server";
-import * as adminDecks from "../../app/routes/api.admin.decks";
-import * as adminDeck from "../../app/routes/api.admin.decks.$id";
-import * as publicDeck from "../../app/routes/api.decks.$slug";
-import { createSessionCookie } from "../support/chat-factories";
-import { createUser } from "../support/factories";
-import { startHttpApp } from "../support/http-app";
-import { createTestDatabase, type TestDatabase } from "../support/test-db";
+import { seedCatalogue } from "#app/features/cards/catalogue.server.ts";
+import { loadEnv } from "#app/lib/env.server.ts";
+import { registerFeatureLinks } from "#app/registrations.server.ts";
+import * as adminDecks from "#app/routes/api.admin.decks.ts";
+import * as adminDeck from "#app/routes/api.admin.decks.$id.ts";
+import * as publicDeck from "#app/routes/api.decks.$slug.ts";
+import { createSessionCookie } from "#tests/support/chat-factories.ts";
+import { createUser } from "#tests/support/factories.ts";
+import { startHttpApp } from "#tests/support/http-app.ts";
+import { createTestDatabase, type TestDatabase } from "#tests/support/test-db.ts";
 
 // Publishing a deck the game's rules refuse, through the real Express app: the deck service
 // answers 422 unless the request says the admin confirmed it, as the editor's dialog does.

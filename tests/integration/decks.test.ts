@@ -3,11 +3,11 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { count, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { cards, deckCards, decks } from "../../app/db/schema/index";
-import { renderStoredContent, sanitizeContentHtml } from "../../app/features/content/refs.server";
-import { seedCatalogue } from "../../app/features/cards/catalogue.server";
-import { invalidateCardIndex } from "../../app/features/cards/card-index.server";
-import { DeckInputSchema, type DeckInput } from "../../app/features/decks/decks.schema";
+import { cards, deckCards, decks } from "#app/db/schema/index.ts";
+import { renderStoredContent, sanitizeContentHtml } from "#app/features/content/refs.server.ts";
+import { seedCatalogue } from "#app/features/cards/catalogue.server.ts";
+import { invalidateCardIndex } from "#app/features/cards/card-index.server.ts";
+import { DeckInputSchema, type DeckInput } from "#app/features/decks/decks.schema.ts";
 import {
   createDeck,
   deckCardViews,
@@ -20,13 +20,13 @@ import {
   listHomeDecks,
   listPublicDecks,
   updateDeck,
-} from "../../app/features/decks/decks.server";
-import { DeckError } from "../../app/features/decks/errors";
-import { checkDeck } from "../../app/features/decks/rules";
-import { uploadStore, type UploadStore } from "../../app/features/uploads/storage.server";
-import { changeVersion, receiveRemoteChange } from "../../app/lib/change-bus.server";
-import { loadEnv } from "../../app/lib/env.server";
-import { createTestDatabase, type TestDatabase } from "../support/test-db";
+} from "#app/features/decks/decks.server.ts";
+import { DeckError } from "#app/features/decks/errors.ts";
+import { checkDeck } from "#app/features/decks/rules.ts";
+import { uploadStore, type UploadStore } from "#app/features/uploads/storage.server.ts";
+import { changeVersion, receiveRemoteChange } from "#app/lib/change-bus.server.ts";
+import { loadEnv } from "#app/lib/env.server.ts";
+import { createTestDatabase, type TestDatabase } from "#tests/support/test-db.ts";
 
 let database: TestDatabase;
 let store: UploadStore;

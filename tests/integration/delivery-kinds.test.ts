@@ -1,14 +1,14 @@
 import { tmpdir } from "node:os";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { rowsOf } from "../../app/db/sql.server";
-import { registerMailDelivery } from "../../app/features/mail/mail.server";
-import { assertEveryDeliveryKindHandled, defineDeliveryKind, enqueueDelivery, registerDeliveryHandler, startOutboxWorker } from "../../app/features/outbox/outbox.server";
-import { registerNotificationChannels } from "../../app/notification-pipeline.server";
-import type { Env } from "../../app/lib/env.server";
-import { z } from "../../app/lib/zod";
-import { createTestDatabase, type TestDatabase } from "../support/test-db";
-import { until } from "../support/wait";
+import { rowsOf } from "#app/db/sql.server.ts";
+import { registerMailDelivery } from "#app/features/mail/mail.server.ts";
+import { assertEveryDeliveryKindHandled, defineDeliveryKind, enqueueDelivery, registerDeliveryHandler, startOutboxWorker } from "#app/features/outbox/outbox.server.ts";
+import { registerNotificationChannels } from "#app/notification-pipeline.server.ts";
+import type { Env } from "#app/lib/env.server.ts";
+import { z } from "#app/lib/zod.ts";
+import { createTestDatabase, type TestDatabase } from "#tests/support/test-db.ts";
+import { until } from "#tests/support/wait.ts";
 
 let database: TestDatabase;
 beforeAll(async () => {

@@ -3,14 +3,14 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadEnv } from "../../app/lib/env.server";
-import * as adminSettings from "../../app/routes/api.admin.settings";
-import * as cardInPack from "../../app/routes/api.cards.$packId.$cardId";
-import * as trades from "../../app/routes/api.trades";
-import { createSessionCookie } from "../support/chat-factories";
-import { createUser } from "../support/factories";
-import { startHttpApp } from "../support/http-app";
-import { createTestDatabase, type TestDatabase } from "../support/test-db";
+import { loadEnv } from "#app/lib/env.server.ts";
+import * as adminSettings from "#app/routes/api.admin.settings.ts";
+import * as cardInPack from "#app/routes/api.cards.$packId.$cardId.ts";
+import * as trades from "#app/routes/api.trades.ts";
+import { createSessionCookie } from "#tests/support/chat-factories.ts";
+import { createUser } from "#tests/support/factories.ts";
+import { startHttpApp } from "#tests/support/http-app.ts";
+import { createTestDatabase, type TestDatabase } from "#tests/support/test-db.ts";
 
 // Refusals through the real Express app: whichever layer refuses (CSRF, the edge, a guard, the
 // input reader, a schema, a service), the JSON answer is {error, code, fields?} in the reader's language.

@@ -1,8 +1,8 @@
 import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { friendApplications, friendPosts, notifications, packs, profiles, reports } from "../../app/db/schema/index";
-import { blockUser } from "../../app/features/blocks/blocks.server";
-import { seedCatalogue } from "../../app/features/cards/catalogue.server";
+import { friendApplications, friendPosts, notifications, packs, profiles, reports } from "#app/db/schema/index.ts";
+import { blockUser } from "#app/features/blocks/blocks.server.ts";
+import { seedCatalogue } from "#app/features/cards/catalogue.server.ts";
 import {
   applyToFriendPost,
   closeFriendPost,
@@ -13,16 +13,16 @@ import {
   listFriendBoard,
   ownFriendPost,
   raiseFriendPost,
-} from "../../app/features/friends/friends.server";
-import { FriendPostInputSchema } from "../../app/features/friends/friends.schema";
-import { FRIEND_APPLICATIONS_PER_HOUR, FRIEND_POSTS_PER_HOUR, FRIEND_RAISES_PER_DAY } from "../../app/features/friends/rules";
-import { listReports, reportFriendPost, resolveReport } from "../../app/features/moderation/moderation.server";
-import { getNotificationForDelivery } from "../../app/features/notifications/notifications.server";
-import { notificationText } from "../../app/features/notifications/components/notification-text";
-import { saveCollectionSettings, setCardCounts } from "../../app/features/collection/collection.server";
-import { friendsPage } from "../../app/pages/friends-page.server";
-import { catalogueCards, createUser } from "../support/factories";
-import { createTestDatabase, type TestDatabase } from "../support/test-db";
+} from "#app/features/friends/friends.server.ts";
+import { FriendPostInputSchema } from "#app/features/friends/friends.schema.ts";
+import { FRIEND_APPLICATIONS_PER_HOUR, FRIEND_POSTS_PER_HOUR, FRIEND_RAISES_PER_DAY } from "#app/features/friends/rules.ts";
+import { listReports, reportFriendPost, resolveReport } from "#app/features/moderation/moderation.server.ts";
+import { getNotificationForDelivery } from "#app/features/notifications/notifications.server.ts";
+import { notificationText } from "#app/features/notifications/components/notification-text.ts";
+import { saveCollectionSettings, setCardCounts } from "#app/features/collection/collection.server.ts";
+import { friendsPage } from "#app/pages/friends-page.server.ts";
+import { catalogueCards, createUser } from "#tests/support/factories.ts";
+import { createTestDatabase, type TestDatabase } from "#tests/support/test-db.ts";
 
 let database: TestDatabase;
 let db: TestDatabase["db"];

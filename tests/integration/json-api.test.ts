@@ -6,18 +6,18 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import express from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { seedCatalogue } from "../../app/features/cards/catalogue.server";
-import { OfferInputSchema } from "../../app/features/trades/trades.schema";
-import { createOffer } from "../../app/features/trades/offers.server";
-import type { AppContext } from "../../app/lib/context";
-import { loadEnv } from "../../app/lib/env.server";
-import { loader as cardSearchLoader } from "../../app/routes/api.cards.search";
-import { loader as boardLoader } from "../../app/routes/api.trades";
-import { loader as matchesLoader } from "../../app/routes/api.trades.matches";
-import { JSON_ENDPOINTS, jsonApi } from "../../server/json-api";
-import { createSessionCookie } from "../support/chat-factories";
-import { catalogueCards, createUser } from "../support/factories";
-import { createTestDatabase, type TestDatabase } from "../support/test-db";
+import { seedCatalogue } from "#app/features/cards/catalogue.server.ts";
+import { OfferInputSchema } from "#app/features/trades/trades.schema.ts";
+import { createOffer } from "#app/features/trades/offers.server.ts";
+import type { AppContext } from "#app/lib/context.ts";
+import { loadEnv } from "#app/lib/env.server.ts";
+import { loader as cardSearchLoader } from "#app/routes/api.cards.search.ts";
+import { loader as boardLoader } from "#app/routes/api.trades.ts";
+import { loader as matchesLoader } from "#app/routes/api.trades.matches.ts";
+import { JSON_ENDPOINTS, jsonApi } from "#server/json-api.ts";
+import { createSessionCookie } from "#tests/support/chat-factories.ts";
+import { catalogueCards, createUser } from "#tests/support/factories.ts";
+import { createTestDatabase, type TestDatabase } from "#tests/support/test-db.ts";
 
 // Express answers the hottest GET APIs itself (server/json-api.ts); each must answer exactly what
 // its route module's loader answers through React Router.

@@ -4,12 +4,12 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { sql } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
-import { migrateDatabase, migrationsFolder, openConfiguredDatabase, openDatabase, type Database } from "../../app/db/client.server";
-import { rowsOf } from "../../app/db/sql.server";
-import { loadEnv } from "../../app/lib/env.server";
-import { createLogger } from "../../app/lib/logger.server";
-import { startHttpApp } from "../support/http-app";
-import { createSharedDatabase } from "../support/shared-database";
+import { migrateDatabase, migrationsFolder, openConfiguredDatabase, openDatabase, type Database } from "#app/db/client.server.ts";
+import { rowsOf } from "#app/db/sql.server.ts";
+import { loadEnv } from "#app/lib/env.server.ts";
+import { createLogger } from "#app/lib/logger.server.ts";
+import { startHttpApp } from "#tests/support/http-app.ts";
+import { createSharedDatabase } from "#tests/support/shared-database.ts";
 
 // Instances that start together against one PostgreSQL database (a rolling deploy, a scaled-out
 // start) migrate it one at a time under an advisory lock (app/db/client.server.ts).

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { applyTradeStep } from "../../app/features/chat/chat.server";
-import { seedCatalogue } from "../../app/features/cards/catalogue.server";
-import { mirrorOffersAfterTrade } from "../../app/features/trades/mirror-offers.server";
-import { createOffer, openChatRoomForOffer } from "../../app/features/trades/offers.server";
-import { OfferInputSchema } from "../../app/features/trades/trades.schema";
-import { catalogueCards, createUser } from "../support/factories";
-import { createTestDatabase, type TestDatabase } from "../support/test-db";
+import { applyTradeStep } from "#app/features/chat/chat.server.ts";
+import { seedCatalogue } from "#app/features/cards/catalogue.server.ts";
+import { mirrorOffersAfterTrade } from "#app/features/trades/mirror-offers.server.ts";
+import { createOffer, openChatRoomForOffer } from "#app/features/trades/offers.server.ts";
+import { OfferInputSchema } from "#app/features/trades/trades.schema.ts";
+import { catalogueCards, createUser } from "#tests/support/factories.ts";
+import { createTestDatabase, type TestDatabase } from "#tests/support/test-db.ts";
 
 let database: TestDatabase;
 type Card = { id: string };

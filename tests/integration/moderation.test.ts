@@ -1,14 +1,14 @@
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { reports } from "../../app/db/schema/index";
-import { seedCatalogue } from "../../app/features/cards/catalogue.server";
-import { sendMessage } from "../../app/features/chat/chat.server";
-import { listReports, reportMessage, reportOffer, reportsTabData, REPORTS_PER_HOUR } from "../../app/features/moderation/moderation.server";
-import { ModerationError } from "../../app/features/moderation/errors";
-import { OfferInputSchema } from "../../app/features/trades/trades.schema";
-import { createOffer, openChatRoomForOffer } from "../../app/features/trades/offers.server";
-import { catalogueCards, createUser } from "../support/factories";
-import { createTestDatabase, type TestDatabase } from "../support/test-db";
+import { reports } from "#app/db/schema/index.ts";
+import { seedCatalogue } from "#app/features/cards/catalogue.server.ts";
+import { sendMessage } from "#app/features/chat/chat.server.ts";
+import { listReports, reportMessage, reportOffer, reportsTabData, REPORTS_PER_HOUR } from "#app/features/moderation/moderation.server.ts";
+import { ModerationError } from "#app/features/moderation/errors.ts";
+import { OfferInputSchema } from "#app/features/trades/trades.schema.ts";
+import { createOffer, openChatRoomForOffer } from "#app/features/trades/offers.server.ts";
+import { catalogueCards, createUser } from "#tests/support/factories.ts";
+import { createTestDatabase, type TestDatabase } from "#tests/support/test-db.ts";
 
 let database: TestDatabase;
 let db: TestDatabase["db"];

@@ -1,10 +1,10 @@
 import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { notifications, profiles, tradeOffers, users, wantedCards } from "../../app/db/schema/index";
-import { blockUser } from "../../app/features/blocks/blocks.server";
-import { seedCatalogue } from "../../app/features/cards/catalogue.server";
-import { applyTradeStep, markRead, sendMessage } from "../../app/features/chat/chat.server";
-import { reportOffer, resolveReport } from "../../app/features/moderation/moderation.server";
+import { notifications, profiles, tradeOffers, users, wantedCards } from "#app/db/schema/index.ts";
+import { blockUser } from "#app/features/blocks/blocks.server.ts";
+import { seedCatalogue } from "#app/features/cards/catalogue.server.ts";
+import { applyTradeStep, markRead, sendMessage } from "#app/features/chat/chat.server.ts";
+import { reportOffer, resolveReport } from "#app/features/moderation/moderation.server.ts";
 import {
   countUnreadNotifications,
   listNotifications,
@@ -12,18 +12,18 @@ import {
   markNotificationRead,
   notifyChatMessage,
   notifyExpiringOffers,
-} from "../../app/features/notifications/notifications.server";
-import { addWantedCard, addWantedCards, listWantedCards, removeWantedCard } from "../../app/features/notifications/want-list.server";
-import { setCardCounts } from "../../app/features/collection/collection.server";
-import { readNotificationsPage } from "../../app/features/notifications/notifications-page.server";
-import { listRoomsForUser } from "../../app/features/chat/room-views.server";
-import { createOffer, openChatRoomForOffer } from "../../app/features/trades/offers.server";
-import { OfferInputSchema } from "../../app/features/trades/trades.schema";
-import { addTradeRuleChange } from "../../app/features/trades/trade-rules.server";
-import { TradeRuleChangeSchema } from "../../app/features/trades/trade-rules.schema";
-import { newClientId } from "../support/chat-factories";
-import { catalogueCards, createUser } from "../support/factories";
-import { createTestDatabase, type TestDatabase } from "../support/test-db";
+} from "#app/features/notifications/notifications.server.ts";
+import { addWantedCard, addWantedCards, listWantedCards, removeWantedCard } from "#app/features/notifications/want-list.server.ts";
+import { setCardCounts } from "#app/features/collection/collection.server.ts";
+import { readNotificationsPage } from "#app/features/notifications/notifications-page.server.ts";
+import { listRoomsForUser } from "#app/features/chat/room-views.server.ts";
+import { createOffer, openChatRoomForOffer } from "#app/features/trades/offers.server.ts";
+import { OfferInputSchema } from "#app/features/trades/trades.schema.ts";
+import { addTradeRuleChange } from "#app/features/trades/trade-rules.server.ts";
+import { TradeRuleChangeSchema } from "#app/features/trades/trade-rules.schema.ts";
+import { newClientId } from "#tests/support/chat-factories.ts";
+import { catalogueCards, createUser } from "#tests/support/factories.ts";
+import { createTestDatabase, type TestDatabase } from "#tests/support/test-db.ts";
 
 let database: TestDatabase;
 let db: TestDatabase["db"];

@@ -1,13 +1,13 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { rowsOf } from "../../app/db/sql.server";
-import { z } from "../../app/lib/zod";
-import { outboxFigures, outboxFiguresQuery } from "../../app/features/outbox/outbox-figures.server";
-import { defineDeliveryKind, deliveryOutcomes, PermanentDeliveryError, registerDeliveryHandler, startOutboxWorker } from "../../app/features/outbox/outbox.server";
-import { createLogger } from "../../app/lib/logger.server";
-import { createMetrics } from "../../server/metrics";
-import { createTestDatabase, type TestDatabase } from "../support/test-db";
-import { until } from "../support/wait";
+import { rowsOf } from "#app/db/sql.server.ts";
+import { z } from "#app/lib/zod.ts";
+import { outboxFigures, outboxFiguresQuery } from "#app/features/outbox/outbox-figures.server.ts";
+import { defineDeliveryKind, deliveryOutcomes, PermanentDeliveryError, registerDeliveryHandler, startOutboxWorker } from "#app/features/outbox/outbox.server.ts";
+import { createLogger } from "#app/lib/logger.server.ts";
+import { createMetrics } from "#server/metrics.ts";
+import { createTestDatabase, type TestDatabase } from "#tests/support/test-db.ts";
+import { until } from "#tests/support/wait.ts";
 
 let database: TestDatabase;
 beforeAll(async () => {

@@ -1,10 +1,10 @@
 import { sql } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { rowsOf } from "../../app/db/sql.server";
-import { z } from "../../app/lib/zod";
-import { defineDeliveryKind, enqueueDelivery, registerDeliveryHandler, startOutboxWorker, type OutboxWorker } from "../../app/features/outbox/outbox.server";
-import { createTestDatabase, type TestDatabase } from "../support/test-db";
-import { until } from "../support/wait";
+import { rowsOf } from "#app/db/sql.server.ts";
+import { z } from "#app/lib/zod.ts";
+import { defineDeliveryKind, enqueueDelivery, registerDeliveryHandler, startOutboxWorker, type OutboxWorker } from "#app/features/outbox/outbox.server.ts";
+import { createTestDatabase, type TestDatabase } from "#tests/support/test-db.ts";
+import { until } from "#tests/support/wait.ts";
 
 // An instance being replaced stops its outbox worker (server/app.ts shutdown): the rows it holds
 // must not wait out their 2-minute lease before another instance sends them.

@@ -4,15 +4,15 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import type { AppLoadContext } from "react-router";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CLIENT_IP_HEADER, getAuth } from "../../app/features/users/auth.server";
-import { OFF_SITE_REDIRECTS } from "../../app/features/users/safe-redirect";
-import { loadEnv, type Env } from "../../app/lib/env.server";
-import { action as languageAction } from "../../app/routes/language";
-import { action as loginAction, loader as loginLoader } from "../../app/routes/login";
-import { loader as signupLoader } from "../../app/routes/signup";
-import { createSessionCookie } from "../support/chat-factories";
-import { createUser } from "../support/factories";
-import { createTestDatabase, type TestDatabase } from "../support/test-db";
+import { CLIENT_IP_HEADER, getAuth } from "#app/features/users/auth.server.ts";
+import { OFF_SITE_REDIRECTS } from "#app/features/users/safe-redirect.ts";
+import { loadEnv, type Env } from "#app/lib/env.server.ts";
+import { action as languageAction } from "#app/routes/language.tsx";
+import { action as loginAction, loader as loginLoader } from "#app/routes/login.tsx";
+import { loader as signupLoader } from "#app/routes/signup.tsx";
+import { createSessionCookie } from "#tests/support/chat-factories.ts";
+import { createUser } from "#tests/support/factories.ts";
+import { createTestDatabase, type TestDatabase } from "#tests/support/test-db.ts";
 
 // Every way in that sends the browser on after it answers (docs/product-rules.md §2 login/sign-up, the language
 // switch) must answer a Location on this site, whatever redirectTo says.

@@ -1,14 +1,14 @@
 import { eq } from "drizzle-orm";
 import type { AppLoadContext } from "react-router";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { decks } from "../../app/db/schema/decks";
-import { users } from "../../app/db/schema/users";
-import { seedCatalogue } from "../../app/features/cards/catalogue.server";
-import { suggestDescription, suggestSeo } from "../../app/features/seo/suggest.server";
-import { CLIENT_IP_HEADER, getAuth } from "../../app/features/users/auth.server";
-import { loadEnv, type Env } from "../../app/lib/env.server";
-import { action } from "../../app/routes/api.admin.seo.suggest";
-import { createTestDatabase, type TestDatabase } from "../support/test-db";
+import { decks } from "#app/db/schema/decks.ts";
+import { users } from "#app/db/schema/users.ts";
+import { seedCatalogue } from "#app/features/cards/catalogue.server.ts";
+import { suggestDescription, suggestSeo } from "#app/features/seo/suggest.server.ts";
+import { CLIENT_IP_HEADER, getAuth } from "#app/features/users/auth.server.ts";
+import { loadEnv, type Env } from "#app/lib/env.server.ts";
+import { action } from "#app/routes/api.admin.seo.suggest.ts";
+import { createTestDatabase, type TestDatabase } from "#tests/support/test-db.ts";
 
 const SITE = "http://torepoke.test";
 let database: TestDatabase;

@@ -1,14 +1,14 @@
 import { eq } from "drizzle-orm";
 import type { AppLoadContext } from "react-router";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { siteSettings } from "../../app/db/schema/content";
-import { users } from "../../app/db/schema/users";
-import { getSiteSettings } from "../../app/features/settings/settings.server";
-import { onChange, onLocalChange } from "../../app/lib/change-bus.server";
-import { CLIENT_IP_HEADER, getAuth } from "../../app/features/users/auth.server";
-import { loadEnv, type Env } from "../../app/lib/env.server";
-import { action, loader } from "../../app/routes/api.admin.settings";
-import { createTestDatabase, type TestDatabase } from "../support/test-db";
+import { siteSettings } from "#app/db/schema/content.ts";
+import { users } from "#app/db/schema/users.ts";
+import { getSiteSettings } from "#app/features/settings/settings.server.ts";
+import { onChange, onLocalChange } from "#app/lib/change-bus.server.ts";
+import { CLIENT_IP_HEADER, getAuth } from "#app/features/users/auth.server.ts";
+import { loadEnv, type Env } from "#app/lib/env.server.ts";
+import { action, loader } from "#app/routes/api.admin.settings.ts";
+import { createTestDatabase, type TestDatabase } from "#tests/support/test-db.ts";
 
 const SITE = "http://torepoke.test";
 let database: TestDatabase;

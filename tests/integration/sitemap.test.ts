@@ -1,14 +1,14 @@
 import { sql } from "drizzle-orm";
 import type { AppLoadContext } from "react-router";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { seedCatalogue } from "../../app/features/cards/catalogue.server";
-import { cardIndex } from "../../app/features/cards/card-index.server";
-import { loadEnv } from "../../app/lib/env.server";
-import { loader as robotsLoader } from "../../app/routes/robots";
-import { loader as partLoader } from "../../app/routes/sitemap-part";
-import { loader as indexLoader } from "../../app/routes/sitemap";
-import { createUser } from "../support/factories";
-import { createTestDatabase, type TestDatabase } from "../support/test-db";
+import { seedCatalogue } from "#app/features/cards/catalogue.server.ts";
+import { cardIndex } from "#app/features/cards/card-index.server.ts";
+import { loadEnv } from "#app/lib/env.server.ts";
+import { loader as robotsLoader } from "#app/routes/robots.ts";
+import { loader as partLoader } from "#app/routes/sitemap-part.ts";
+import { loader as indexLoader } from "#app/routes/sitemap.ts";
+import { createUser } from "#tests/support/factories.ts";
+import { createTestDatabase, type TestDatabase } from "#tests/support/test-db.ts";
 
 const SITE = "https://torepoke.example";
 const OPEN = 100_050;

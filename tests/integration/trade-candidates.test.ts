@@ -1,17 +1,17 @@
 import { sql } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { profiles } from "../../app/db/schema/index";
-import { rowsOf } from "../../app/db/sql.server";
-import { seedCatalogue } from "../../app/features/cards/catalogue.server";
-import { rarityTradeCosts } from "../../app/features/cards/cards.server";
-import { blockUser } from "../../app/features/blocks/blocks.server";
-import { saveCollectionSettings, setCardCounts, type CollectionSettings } from "../../app/features/collection/collection.server";
-import { forgetTradeCandidates, listTradeCandidates, listTradeCandidatesWanting, proposeTrade, tradeCandidateCounts, tradeCandidateWith, type TradeCandidate } from "../../app/features/trade-candidates/trade-candidates.server";
-import { TradeRuleChangeSchema } from "../../app/features/trades/trade-rules.schema";
-import { addTradeRuleChange } from "../../app/features/trades/trade-rules.server";
+import { profiles } from "#app/db/schema/index.ts";
+import { rowsOf } from "#app/db/sql.server.ts";
+import { seedCatalogue } from "#app/features/cards/catalogue.server.ts";
+import { rarityTradeCosts } from "#app/features/cards/cards.server.ts";
+import { blockUser } from "#app/features/blocks/blocks.server.ts";
+import { saveCollectionSettings, setCardCounts, type CollectionSettings } from "#app/features/collection/collection.server.ts";
+import { forgetTradeCandidates, listTradeCandidates, listTradeCandidatesWanting, proposeTrade, tradeCandidateCounts, tradeCandidateWith, type TradeCandidate } from "#app/features/trade-candidates/trade-candidates.server.ts";
+import { TradeRuleChangeSchema } from "#app/features/trades/trade-rules.schema.ts";
+import { addTradeRuleChange } from "#app/features/trades/trade-rules.server.ts";
 import { eq } from "drizzle-orm";
-import { catalogueCards, createUser } from "../support/factories";
-import { createTestDatabase, type TestDatabase } from "../support/test-db";
+import { catalogueCards, createUser } from "#tests/support/factories.ts";
+import { createTestDatabase, type TestDatabase } from "#tests/support/test-db.ts";
 
 let database: TestDatabase;
 let db: TestDatabase["db"];

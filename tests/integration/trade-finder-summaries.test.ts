@@ -1,17 +1,17 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { rowsOf } from "../../app/db/sql.server";
-import { blockUser } from "../../app/features/blocks/blocks.server";
-import { seedCatalogue } from "../../app/features/cards/catalogue.server";
-import { invalidateCardIndex } from "../../app/features/cards/card-index.server";
-import { importCardsFromCsv } from "../../app/features/cards/import.server";
-import { adjustCardCount, bulkSetCounts, saveCollectionSettings, setCardCounts } from "../../app/features/collection/collection.server";
-import { importCollectionCsv } from "../../app/features/collection/collection-csv.server";
-import { addWantedCards, removeWantedCard } from "../../app/features/notifications/want-list.server";
-import { findCandidateRows, tradeCandidatesUsing, type CandidatesResult } from "../../app/features/trade-candidates/trade-candidates.server";
-import { createUser } from "../support/factories";
-import { createTestDatabase, type TestDatabase } from "../support/test-db";
-import { referenceFinder } from "../support/trade-finder-reference";
+import { rowsOf } from "#app/db/sql.server.ts";
+import { blockUser } from "#app/features/blocks/blocks.server.ts";
+import { seedCatalogue } from "#app/features/cards/catalogue.server.ts";
+import { invalidateCardIndex } from "#app/features/cards/card-index.server.ts";
+import { importCardsFromCsv } from "#app/features/cards/import.server.ts";
+import { adjustCardCount, bulkSetCounts, saveCollectionSettings, setCardCounts } from "#app/features/collection/collection.server.ts";
+import { importCollectionCsv } from "#app/features/collection/collection-csv.server.ts";
+import { addWantedCards, removeWantedCard } from "#app/features/notifications/want-list.server.ts";
+import { findCandidateRows, tradeCandidatesUsing, type CandidatesResult } from "#app/features/trade-candidates/trade-candidates.server.ts";
+import { createUser } from "#tests/support/factories.ts";
+import { createTestDatabase, type TestDatabase } from "#tests/support/test-db.ts";
+import { referenceFinder } from "#tests/support/trade-finder-reference.ts";
 
 /**
  * The collection summaries (docs/decisions/049) against the statement they replaced: on random

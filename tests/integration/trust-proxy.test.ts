@@ -4,13 +4,13 @@ import { networkInterfaces, tmpdir } from "node:os";
 import path from "node:path";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { signInFailures } from "../../app/db/schema/delivery";
-import { rateLimits } from "../../app/db/schema/users";
-import { signInKey } from "../../app/features/users/sign-in-guard.server";
-import { loadEnv } from "../../app/lib/env.server";
-import { createLogger } from "../../app/lib/logger.server";
-import { startHttpApp } from "../support/http-app";
-import { createTestDatabase, type TestDatabase } from "../support/test-db";
+import { signInFailures } from "#app/db/schema/delivery.ts";
+import { rateLimits } from "#app/db/schema/users.ts";
+import { signInKey } from "#app/features/users/sign-in-guard.server.ts";
+import { loadEnv } from "#app/lib/env.server.ts";
+import { createLogger } from "#app/lib/logger.server.ts";
+import { startHttpApp } from "#tests/support/http-app.ts";
+import { createTestDatabase, type TestDatabase } from "#tests/support/test-db.ts";
 
 // The client address every per-IP limit and the request log read is Express's req.ip, decided by
 // TRUST_PROXY. The app listens on this machine's own non-loopback address, so the test's requests

@@ -1,13 +1,13 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AppLoadContext } from "react-router";
-import { profiles, sessions, users } from "../../app/db/schema/users";
-import { ProfileSchema } from "../../app/features/users/users.schema";
-import { getProfile, listRoleAdmins, setAdminRole, updateProfile } from "../../app/features/users/users.server";
-import { getViewer, requireApiViewer, requireViewer } from "../../app/features/users/session.server";
-import { CLIENT_IP_HEADER, getAuth } from "../../app/features/users/auth.server";
-import { loadEnv, type Env } from "../../app/lib/env.server";
-import { createTestDatabase, type TestDatabase } from "../support/test-db";
+import { profiles, sessions, users } from "#app/db/schema/users.ts";
+import { ProfileSchema } from "#app/features/users/users.schema.ts";
+import { getProfile, listRoleAdmins, setAdminRole, updateProfile } from "#app/features/users/users.server.ts";
+import { getViewer, requireApiViewer, requireViewer } from "#app/features/users/session.server.ts";
+import { CLIENT_IP_HEADER, getAuth } from "#app/features/users/auth.server.ts";
+import { loadEnv, type Env } from "#app/lib/env.server.ts";
+import { createTestDatabase, type TestDatabase } from "#tests/support/test-db.ts";
 
 const SITE = "http://torepoke.test";
 let database: TestDatabase;

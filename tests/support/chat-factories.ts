@@ -1,7 +1,7 @@
 import { createHmac, randomBytes, randomUUID } from "node:crypto";
-import type { Db } from "../../app/db/client.server";
-import { cards, chatRooms, profiles, rarities, sessions, tradeOfferCards, tradeOffers, users } from "../../app/db/schema/index";
-import { RARITIES } from "../../app/lib/rarity";
+import type { Db } from "#app/db/client.server.ts";
+import { cards, chatRooms, profiles, rarities, sessions, tradeOfferCards, tradeOffers, users } from "#app/db/schema/index.ts";
+import { RARITIES } from "#app/lib/rarity.ts";
 
 const suffix = () => randomBytes(5).toString("hex");
 

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { and, eq, sql } from "drizzle-orm";
-import type { Db } from "../../app/db/client.server";
-import { cardPacks, cards, profiles, users } from "../../app/db/schema/index";
+import type { Db } from "#app/db/client.server.ts";
+import { cardPacks, cards, profiles, users } from "#app/db/schema/index.ts";
 
 const suffix = () => randomBytes(5).toString("hex");
 

@@ -3,10 +3,10 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { ServerBuild } from "react-router";
-import type { Database } from "../../app/db/client.server";
-import type { Env } from "../../app/lib/env.server";
-import { createLogger, type Logger } from "../../app/lib/logger.server";
-import { createHttpApp, type HttpApp } from "../../server/http";
+import type { Database } from "#app/db/client.server.ts";
+import type { Env } from "#app/lib/env.server.ts";
+import { createLogger, type Logger } from "#app/lib/logger.server.ts";
+import { createHttpApp, type HttpApp } from "#server/http.ts";
 
 type RouteModule = Record<string, unknown>;
 

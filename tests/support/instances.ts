@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { io as connect, type Socket } from "socket.io-client";
-import type { Ack, ClientToServerEvents, ServerToClientEvents } from "../../app/features/chat/protocol";
+import type { Ack, ClientToServerEvents, ServerToClientEvents } from "#app/features/chat/protocol.ts";
 import type { RunningServer } from "./server";
 
 /**

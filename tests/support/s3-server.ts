@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import S3rver from "s3rver";
-import type { S3Config } from "../../app/lib/env.server";
+import type { S3Config } from "#app/lib/env.server.ts";
 
 export type S3TestServer = { config: S3Config; endpoint: string; close(): Promise<void> };
 

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import pg from "pg";
-import { migrateDatabase, openDatabase, type Database } from "../../app/db/client.server";
+import { migrateDatabase, openDatabase, type Database } from "#app/db/client.server.ts";
 
 /** `url`: the PostgreSQL database's own URL (a second pool on it is a second instance). */
 export type TestDatabase = Database & { name: string; url?: string };

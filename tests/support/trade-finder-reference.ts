@@ -1,9 +1,9 @@
 import { sql } from "drizzle-orm";
-import type { Db } from "../../app/db/client.server";
-import { wantStillOpen } from "../../app/db/open-wants";
-import { rowsOf } from "../../app/db/sql.server";
-import type { TradeCard } from "../../app/features/collection/trade-sides.server";
-import { ACTIVE_DAYS, CANDIDATE_LIMIT, PAIRS_SHOWN, PLAYERS_SCANNED, type CandidateRowFinder, type FoundRow } from "../../app/features/trade-candidates/trade-candidates.server";
+import type { Db } from "#app/db/client.server.ts";
+import { wantStillOpen } from "#app/db/open-wants.ts";
+import { rowsOf } from "#app/db/sql.server.ts";
+import type { TradeCard } from "#app/features/collection/trade-sides.server.ts";
+import { ACTIVE_DAYS, CANDIDATE_LIMIT, PAIRS_SHOWN, PLAYERS_SCANNED, type CandidateRowFinder, type FoundRow } from "#app/features/trade-candidates/trade-candidates.server.ts";
 
 /**
  * The finder's statement before the collection summaries (docs/decisions/041, 049): every

@@ -1,5 +1,5 @@
 import { Form, useLocation } from "react-router";
-import { LOCALES, useLocale, useT } from "../../lib/i18n";
+import { LOCALES, useLocale, useT } from "#app/lib/i18n.tsx";
 import { layoutMessages } from "./messages";
 
 /**

@@ -1,4 +1,4 @@
-import { defineMessages } from "../../lib/i18n";
+import { defineMessages } from "#app/lib/i18n.tsx";
 
 /** The site shell: header, mobile menu, footer, language switch, error pages. */
 export const layoutMessages = defineMessages({

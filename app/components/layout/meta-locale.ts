@@ -1,4 +1,4 @@
-import type { Locale } from "../../lib/i18n";
+import type { Locale } from "#app/lib/i18n.tsx";
 
 /** The page language inside a `meta` function: the root loader returns it for every page. */
 export function localeOfMatches(matches: ReadonlyArray<{ id: string; loaderData?: unknown } | undefined>): Locale {

@@ -1,5 +1,5 @@
 import { Link } from "react-router";
-import { useT } from "../../lib/i18n";
+import { useT } from "#app/lib/i18n.tsx";
 import { layoutMessages } from "./messages";
 
 /** docs/product-rules.md §1 footer: HOME, privacy policy, terms, "© {year} {site}". Hidden on /admin (root.tsx). */

@@ -1,8 +1,8 @@
 import { useEffect, useRef, useState, type ComponentType } from "react";
 import { Form, Link, NavLink, useLocation, useSubmit } from "react-router";
-import { useT } from "../../lib/i18n";
+import { useT } from "#app/lib/i18n.tsx";
 import { LanguageSwitch } from "./language-switch";
-import { MenuNotificationCount, NotificationBell } from "../../features/notifications/components/notification-bell";
+import { MenuNotificationCount, NotificationBell } from "#app/features/notifications/components/notification-bell.tsx";
 import { layoutMessages } from "./messages";
 
 export type HeaderViewer = { displayName: string; isAdmin: boolean } | null;
@@ -139,7 +139,7 @@ function LazyUnreadBadge() {
   const [Badge, setBadge] = useState<ComponentType | null>(null);
   useEffect(() => {
     let live = true;
-    void import("../../features/chat/components/unread-badge").then((m) => {
+    void import("#app/features/chat/components/unread-badge.tsx").then((m) => {
       if (live) setBadge(() => m.UnreadBadge);
     });
     return () => {
@@ -153,7 +153,7 @@ function LazyUnreadBadge() {
  * What features do when a player logs out, each in its own module (public: `log-out.ts`). Loaded
  * on demand: anonymous pages never need them. A failing one does not stop the log-out.
  */
-const LOG_OUT_EFFECTS = [() => import("../../features/chat/log-out"), () => import("../../features/push/log-out"), () => import("../../features/collection/log-out")];
+const LOG_OUT_EFFECTS = [() => import("#app/features/chat/log-out.ts"), () => import("#app/features/push/log-out.ts"), () => import("#app/features/collection/log-out.ts")];
 
 function runLogOutEffects(): Promise<unknown> {
   return Promise.allSettled(LOG_OUT_EFFECTS.map((load) => load().then((feature) => feature.onLogOut())));

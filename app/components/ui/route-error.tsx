@@ -1,6 +1,6 @@
 import { isRouteErrorResponse, Link, useRouteError } from "react-router";
-import { useT } from "../../lib/i18n";
-import { layoutMessages } from "../layout/messages";
+import { useT } from "#app/lib/i18n.tsx";
+import { layoutMessages } from "#app/components/layout/messages.ts";
 
 type Translate = ReturnType<typeof useT<keyof (typeof layoutMessages)["ja"]>>;
 

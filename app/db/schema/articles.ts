@@ -3,7 +3,7 @@ import { boolean, check, index, integer, pgTable, text, timestamp, uniqueIndex, 
 import { users } from "./users";
 
 /** docs/product-rules.md §6 article categories, in their order (the labels live in the articles feature). */
-import { ARTICLE_CATEGORIES, type ArticleCategory } from "../article-categories";
+import { ARTICLE_CATEGORIES, type ArticleCategory } from "#app/db/article-categories.ts";
 
 export { ARTICLE_CATEGORIES, type ArticleCategory };
 

@@ -1,8 +1,8 @@
 import { count } from "drizzle-orm";
-import type { Db } from "../../db/client.server";
-import { chatRooms } from "../../db/schema/chat";
-import { tradeOffers } from "../../db/schema/trades";
-import { users } from "../../db/schema/users";
+import type { Db } from "#app/db/client.server.ts";
+import { chatRooms } from "#app/db/schema/chat.ts";
+import { tradeOffers } from "#app/db/schema/trades.ts";
+import { users } from "#app/db/schema/users.ts";
 
 export type DatabaseStats = { users: number; trades: number; chatRooms: number };
 

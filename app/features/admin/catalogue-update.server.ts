@@ -1,11 +1,11 @@
 import { inArray } from "drizzle-orm";
-import type { Db } from "../../db/client.server";
-import { packs } from "../../db/schema/index";
-import { tokyoLocalToIso } from "../../lib/tokyo-time";
-import { applyCatalogueUpload, type CatalogueUpload } from "../cards/catalogue-upload.server";
-import type { CataloguePlan } from "../cards/catalogue-update.server";
-import { CardError } from "../cards/errors";
-import { tradeRulesChanged, writeTradeRuleChanges } from "../trades/trade-rules.server";
+import type { Db } from "#app/db/client.server.ts";
+import { packs } from "#app/db/schema/index.ts";
+import { tokyoLocalToIso } from "#app/lib/tokyo-time.ts";
+import { applyCatalogueUpload, type CatalogueUpload } from "#app/features/cards/catalogue-upload.server.ts";
+import type { CataloguePlan } from "#app/features/cards/catalogue-update.server.ts";
+import { CardError } from "#app/features/cards/errors.ts";
+import { tradeRulesChanged, writeTradeRuleChanges } from "#app/features/trades/trade-rules.server.ts";
 
 /** A new set the admin keeps out of trading until a day (Japan time, the game's announcements). */
 export type CatalogueHold = { setCode: string; until: string };

@@ -1,4 +1,4 @@
-import { defineMessages } from "../../lib/i18n";
+import { defineMessages } from "#app/lib/i18n.tsx";
 
 /** The admin shell (docs/product-rules.md §2 "Admin page", §6 roles, §8 messages). */
 export const adminMessages = defineMessages({

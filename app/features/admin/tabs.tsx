@@ -1,14 +1,14 @@
 import type { ComponentType } from "react";
-import { ArticlesPanel } from "../articles/components/articles-panel";
-import { CardsAdminPanel } from "../cards/components/card-import-form";
-import { DecksPanel } from "../decks/components/decks-panel";
-import { ReportsPanel } from "../moderation/components/reports-panel";
-import { SettingsPanel } from "../settings/components/settings-panel";
+import { ArticlesPanel } from "#app/features/articles/components/articles-panel.tsx";
+import { CardsAdminPanel } from "#app/features/cards/components/card-import-form.tsx";
+import { DecksPanel } from "#app/features/decks/components/decks-panel.tsx";
+import { ReportsPanel } from "#app/features/moderation/components/reports-panel.tsx";
+import { SettingsPanel } from "#app/features/settings/components/settings-panel.tsx";
 import { DatabasePanel } from "./components/database-panel";
-import { AnalyticsPanel } from "../analytics/components/analytics-panel";
-import { TradeRulesPanel } from "../trades/components/trade-rules-panel";
+import { AnalyticsPanel } from "#app/features/analytics/components/analytics-panel.tsx";
+import { TradeRulesPanel } from "#app/features/trades/components/trade-rules-panel.tsx";
 import type { AdminMessageKey } from "./messages";
-import { z } from "../../lib/zod";
+import { z } from "#app/lib/zod.ts";
 
 export type AdminTab = {
   /** The `?tab=` value. */

@@ -1,7 +1,7 @@
 import type { SQL } from "drizzle-orm";
 import { PgDialect } from "drizzle-orm/pg-core";
 import { describe, expect, it } from "vitest";
-import type { Db } from "../../db/client.server";
+import type { Db } from "#app/db/client.server.ts";
 import { createEventBuffer, MAX_BATCH_BYTES, MAX_BUFFER_BYTES, type EventRow } from "./buffer.server";
 import { publicPathOf, referrerHostOf, utmOf } from "./classify.server";
 

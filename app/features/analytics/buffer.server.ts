@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
-import type { Db } from "../../db/client.server";
-import type { analyticsEvents } from "../../db/schema/index";
+import type { Db } from "#app/db/client.server.ts";
+import type { analyticsEvents } from "#app/db/schema/index.ts";
 
 export type EventRow = typeof analyticsEvents.$inferInsert;
 

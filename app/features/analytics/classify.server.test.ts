@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { agentOf, channelOf, isRobot, languageOf, optedOut, pageKindOf, publicPathOf, referrerHostOf, screenBucketOf, utmOf } from "./classify.server";
 import { agentAndRobot, MAX_CACHED_AGENT_KEY, parseHit } from "./collect.server";
-import { cacheStats } from "../../lib/cache.server";
+import { cacheStats } from "#app/lib/cache.server.ts";
 import { tokyoDay, tokyoDayStart, visitorHash } from "./salt.server";
 
 const IPHONE = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1";

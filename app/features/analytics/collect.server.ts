@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
-import type { Db } from "../../db/client.server";
-import { createCache, scopeOf } from "../../lib/cache.server";
-import { z } from "../../lib/zod";
+import type { Db } from "#app/db/client.server.ts";
+import { createCache, scopeOf } from "#app/lib/cache.server.ts";
+import { z } from "#app/lib/zod.ts";
 import type { EventBuffer } from "./buffer.server";
 import { agentOf, type Agent, channelOf, isRobot, languageOf, optedOut, pageKindOf, publicPathOf, referrerHostOf, screenBucketOf, utmOf } from "./classify.server";
 import { dailySalt, tokyoDay, visitorHash } from "./salt.server";

@@ -1,9 +1,9 @@
 import { sql } from "drizzle-orm";
-import type { Db } from "../../db/client.server";
-import { rowsOf } from "../../db/sql.server";
-import { csvLine } from "../../lib/csv";
-import { z } from "../../lib/zod";
-import { outboxFigures, type OutboxFigures } from "../outbox/outbox-figures.server";
+import type { Db } from "#app/db/client.server.ts";
+import { rowsOf } from "#app/db/sql.server.ts";
+import { csvLine } from "#app/lib/csv.ts";
+import { z } from "#app/lib/zod.ts";
+import { outboxFigures, type OutboxFigures } from "#app/features/outbox/outbox-figures.server.ts";
 import { pageKindOf } from "./classify.server";
 import { AnalyticsError } from "./errors";
 import { addDays, tokyoDay } from "./salt.server";

@@ -1,5 +1,5 @@
-import { AppError, type ErrorTable } from "../../lib/errors";
-import type { Params } from "../../lib/i18n";
+import { AppError, type ErrorTable } from "#app/lib/errors.ts";
+import type { Params } from "#app/lib/i18n.tsx";
 import { analyticsMessages, type AnalyticsMessageKey } from "./messages";
 
 export const ANALYTICS_ERRORS = {

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
-import type { Queryable } from "../../db/sql.server";
-import { analyticsEvents } from "../../db/schema/index";
+import type { Queryable } from "#app/db/sql.server.ts";
+import { analyticsEvents } from "#app/db/schema/index.ts";
 
 /**
  * Product events: written by the trade and chat services inside the transaction of the change

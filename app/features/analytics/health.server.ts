@@ -1,5 +1,5 @@
 import type { HealthFigures } from "./dashboard.server";
-import { deliveryOutcomes } from "../outbox/outbox.server";
+import { deliveryOutcomes } from "#app/features/outbox/outbox.server.ts";
 import { currentPipeline, operationsFigures } from "./pipeline.server";
 
 /** This instance's collection figures (the admin health panel and the Prometheus metrics read the same). */

@@ -1,4 +1,4 @@
-import { defineMessages } from "../../lib/i18n";
+import { defineMessages } from "#app/lib/i18n.tsx";
 
 /** The admin アクセス解析 tab and the collection endpoint's refusals. */
 export const analyticsMessages = defineMessages({

@@ -1,4 +1,4 @@
-import type { Db } from "../../db/client.server";
+import type { Db } from "#app/db/client.server.ts";
 import type { EventBuffer } from "./buffer.server";
 import type { Collector } from "./collect.server";
 import { runRollups } from "./rollup.server";

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
-import type { Db } from "../../db/client.server";
-import { rowsOf, type Queryable } from "../../db/sql.server";
+import type { Db } from "#app/db/client.server.ts";
+import { rowsOf, type Queryable } from "#app/db/sql.server.ts";
 import { addDays, tokyoDay, tokyoDayStart } from "./salt.server";
 
 /**

@@ -1,9 +1,9 @@
 import { createHash, randomBytes } from "node:crypto";
 import { sql } from "drizzle-orm";
-import type { Db } from "../../db/client.server";
-import { rowsOf } from "../../db/sql.server";
-import { createCache, scopeOf } from "../../lib/cache.server";
-import { tokyoDay } from "../../lib/tokyo-time";
+import type { Db } from "#app/db/client.server.ts";
+import { rowsOf } from "#app/db/sql.server.ts";
+import { createCache, scopeOf } from "#app/lib/cache.server.ts";
+import { tokyoDay } from "#app/lib/tokyo-time.ts";
 
 /**
  * Visitors are counted the way Plausible does: hash(daily salt, IP, user agent, site). The salt of

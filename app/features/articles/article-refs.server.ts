@@ -1,7 +1,7 @@
 import { and, inArray, or } from "drizzle-orm";
-import type { Db } from "../../db/client.server";
-import { articles } from "../../db/schema/articles";
-import type { RelatedRef } from "../content/types";
+import type { Db } from "#app/db/client.server.ts";
+import { articles } from "#app/db/schema/articles.ts";
+import type { RelatedRef } from "#app/features/content/types.ts";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

@@ -1,10 +1,10 @@
-import { isImageUrl } from "../../lib/image-url";
-import { z } from "../../lib/zod";
-import { normaliseKeywords } from "../../lib/keywords";
-import { isSafeText } from "../../lib/text";
+import { isImageUrl } from "#app/lib/image-url.ts";
+import { z } from "#app/lib/zod.ts";
+import { normaliseKeywords } from "#app/lib/keywords.ts";
+import { isSafeText } from "#app/lib/text.ts";
 import { ARTICLE_CATEGORIES } from "./categories";
 import { articlesMessages, type ArticlesMessageKey } from "./messages";
-import { fieldMessages } from "../../lib/validation";
+import { fieldMessages } from "#app/lib/validation.ts";
 
 export const TITLE_MAX = 200;
 export const CONTENT_MAX = 100_000;

@@ -2,15 +2,15 @@
 // article reads and writes). Public reads are in public.server.ts. Routes, scripts and tests call
 // these with plain arguments.
 import { randomUUID } from "node:crypto";
-import { isUniqueViolation } from "../../db/sql.server";
+import { isUniqueViolation } from "#app/db/sql.server.ts";
 import { and, desc, eq, ilike, or, sql } from "drizzle-orm";
-import type { Db } from "../../db/client.server";
-import { articles } from "../../db/schema/articles";
-import { publishChange } from "../../lib/change-bus.server";
-import type { Env } from "../../lib/env.server";
-import { forgetContentRefs, recordContentRefs, refreshContentDependents } from "../content/content-refs.server";
-import { renderStoredContent } from "../content/refs.server";
-import { uploadStore } from "../uploads/storage.server";
+import type { Db } from "#app/db/client.server.ts";
+import { articles } from "#app/db/schema/articles.ts";
+import { publishChange } from "#app/lib/change-bus.server.ts";
+import type { Env } from "#app/lib/env.server.ts";
+import { forgetContentRefs, recordContentRefs, refreshContentDependents } from "#app/features/content/content-refs.server.ts";
+import { renderStoredContent } from "#app/features/content/refs.server.ts";
+import { uploadStore } from "#app/features/uploads/storage.server.ts";
 import { isArticleId } from "./article-refs.server";
 import { slugFromTitle, type ArticleCreateInput, type ArticleUpdateInput } from "./articles.schema";
 import { ArticleError } from "./errors";

@@ -1,5 +1,5 @@
-import { ARTICLE_CATEGORIES, type ArticleCategory } from "../../db/article-categories";
-import type { Locale } from "../../lib/i18n";
+import { ARTICLE_CATEGORIES, type ArticleCategory } from "#app/db/article-categories.ts";
+import type { Locale } from "#app/lib/i18n.tsx";
 
 export { ARTICLE_CATEGORIES, type ArticleCategory };
 

@@ -1,6 +1,6 @@
-import { escapeXml } from "../../lib/markup";
-import type { Db } from "../../db/client.server";
-import { SITE_NAME } from "../../lib/seo";
+import { escapeXml } from "#app/lib/markup.ts";
+import type { Db } from "#app/db/client.server.ts";
+import { SITE_NAME } from "#app/lib/seo.ts";
 import { categoryLabel } from "./categories";
 import { FEED_SIZE, newestPublicArticles } from "./public.server";
 

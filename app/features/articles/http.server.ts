@@ -1,6 +1,6 @@
-import type { z } from "../../lib/zod";
-import { methodNotAllowed as refuseMethod } from "../../lib/api.server";
-import { readInput } from "../../lib/input.server";
+import type { z } from "#app/lib/zod.ts";
+import { methodNotAllowed as refuseMethod } from "#app/lib/api.server.ts";
+import { readInput } from "#app/lib/input.server.ts";
 import { ARTICLE_FIELD_MAX } from "./articles.schema";
 import { articlesMessages } from "./messages";
 

@@ -1,4 +1,4 @@
-import { defineMessages } from "../../lib/i18n";
+import { defineMessages } from "#app/lib/i18n.tsx";
 
 /** Articles: public pages, the admin 記事管理 tab and the article editor (docs/product-rules.md §2, §5, §8). */
 export const articlesMessages = defineMessages({

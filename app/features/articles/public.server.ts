@@ -2,12 +2,12 @@
 // the home page's 新着記事, the feed, the sitemap and GET /api/articles. Kept in the one cache per
 // content version (changeVersion("content"), lib/change-bus.server.ts): a write anywhere makes the next read fresh.
 import { and, count, desc, eq, or, sql, type SQL } from "drizzle-orm";
-import type { Db } from "../../db/client.server";
-import { articles } from "../../db/schema/articles";
-import { createCache, scopeOf } from "../../lib/cache.server";
-import { changeVersion } from "../../lib/change-bus.server";
-import { isIsoInstant } from "../../lib/tokyo-time";
-import { sanitizeContentHtml } from "../content/refs.server";
+import type { Db } from "#app/db/client.server.ts";
+import { articles } from "#app/db/schema/articles.ts";
+import { createCache, scopeOf } from "#app/lib/cache.server.ts";
+import { changeVersion } from "#app/lib/change-bus.server.ts";
+import { isIsoInstant } from "#app/lib/tokyo-time.ts";
+import { sanitizeContentHtml } from "#app/features/content/refs.server.ts";
 import { isArticleId } from "./article-refs.server";
 import type { ArticleCategory } from "./categories";
 import type { ArticleDetail, ArticleListItem } from "./types";

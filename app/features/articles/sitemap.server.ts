@@ -1,4 +1,4 @@
-import type { SitemapSource } from "../seo/sitemap.server";
+import type { SitemapSource } from "#app/features/seo/sitemap.server.ts";
 import { countPublicArticles, publicArticlePaths } from "./public.server";
 
 const CHUNK = 5_000;

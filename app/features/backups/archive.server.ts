@@ -1,11 +1,11 @@
 import { copyFile, link, mkdir, readdir, readFile, rm, stat } from "node:fs/promises";
 import path from "node:path";
 import { sql } from "drizzle-orm";
-import { migrationsFolder, type Database } from "../../db/client.server";
-import { rowsOf, type Queryable } from "../../db/sql.server";
-import { AUTH_SECRET_FILE, VAPID_FILE } from "../../lib/data-dir-secrets.server";
+import { migrationsFolder, type Database } from "#app/db/client.server.ts";
+import { rowsOf, type Queryable } from "#app/db/sql.server.ts";
+import { AUTH_SECRET_FILE, VAPID_FILE } from "#app/lib/data-dir-secrets.server.ts";
 import * as tar from "tar";
-import { z } from "../../lib/zod";
+import { z } from "#app/lib/zod.ts";
 import { BackupRefusal } from "./errors";
 
 /**

@@ -3,7 +3,7 @@ import { watch, type FSWatcher } from "node:fs";
 import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import { dataDirOwner } from "../../db/client.server";
+import { dataDirOwner } from "#app/db/client.server.ts";
 import { BackupRefusal } from "./errors";
 
 /**

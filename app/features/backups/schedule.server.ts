@@ -1,7 +1,7 @@
-import type { Database } from "../../db/client.server";
-import type { Env } from "../../lib/env.server";
-import type { Logger } from "../../lib/logger.server";
-import { startSweep } from "../../lib/sweep.server";
+import type { Database } from "#app/db/client.server.ts";
+import type { Env } from "#app/lib/env.server.ts";
+import type { Logger } from "#app/lib/logger.server.ts";
+import { startSweep } from "#app/lib/sweep.server.ts";
 import { listBackups, type BackupResult } from "./archive.server";
 import { createBackup, removeBackupLeftovers } from "./backups.server";
 import { answerBackupRequests, clearStaleRequests, watchBackupRequests } from "./requests.server";

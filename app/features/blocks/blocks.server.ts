@@ -1,10 +1,10 @@
 import { and, eq, or, sql, type SQL } from "drizzle-orm";
-import type { Db } from "../../db/client.server";
-import { blocks, profiles, users } from "../../db/schema/index";
-import { rowsOf, type Queryable, type Tx } from "../../db/sql.server";
-import { publishChange } from "../../lib/change-bus.server";
-import { startUpSlot } from "../../lib/start-up-slot";
-import type { ChatMessage } from "../chat/protocol";
+import type { Db } from "#app/db/client.server.ts";
+import { blocks, profiles, users } from "#app/db/schema/index.ts";
+import { rowsOf, type Queryable, type Tx } from "#app/db/sql.server.ts";
+import { publishChange } from "#app/lib/change-bus.server.ts";
+import { startUpSlot } from "#app/lib/start-up-slot.ts";
+import type { ChatMessage } from "#app/features/chat/protocol.ts";
 import { BlockError } from "./errors";
 
 /**

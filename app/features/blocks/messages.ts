@@ -1,4 +1,4 @@
-import { defineMessages } from "../../lib/i18n";
+import { defineMessages } from "#app/lib/i18n.tsx";
 
 /** /profile ブロック中のユーザー. */
 export const blocksMessages = defineMessages({

@@ -1,4 +1,4 @@
-import { defineMessages } from "../../lib/i18n";
+import { defineMessages } from "#app/lib/i18n.tsx";
 
 /**
  * The admin's card import and the card API's refusals. Apart from the card pages' catalogue

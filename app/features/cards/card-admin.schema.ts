@@ -1,5 +1,5 @@
-import { z } from "../../lib/zod";
-import { isPlainLine, safeString } from "../../lib/text";
+import { z } from "#app/lib/zod.ts";
+import { isPlainLine, safeString } from "#app/lib/text.ts";
 import { NAME_MAX_LENGTH } from "./import.server";
 
 /** Uploaded catalogue files: the package's JSON files or one CSV, at most a few MB in all. */

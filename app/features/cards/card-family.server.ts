@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
-import type { Db } from "../../db/client.server";
-import { packs } from "../../db/schema/index";
-import { isTrainerCard } from "../../lib/card-face";
+import type { Db } from "#app/db/client.server.ts";
+import { packs } from "#app/db/schema/index.ts";
+import { isTrainerCard } from "#app/lib/card-face.ts";
 import { cardIndex, rememberCatalogueList, type IndexedCard } from "./card-index.server";
 import { speciesEvolvesFrom, speciesEvolvesInto, speciesOf } from "./game-facts.server";
 import type { CardListItem } from "./types";

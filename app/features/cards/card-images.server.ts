@@ -3,10 +3,10 @@ import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import { eq, isNotNull } from "drizzle-orm";
 import sharp from "sharp";
-import type { Db } from "../../db/client.server";
-import { cards } from "../../db/schema/index";
-import type { UploadStore } from "../uploads/storage.server";
-import { ART_SIZES } from "../../lib/card-face";
+import type { Db } from "#app/db/client.server.ts";
+import { cards } from "#app/db/schema/index.ts";
+import type { UploadStore } from "#app/features/uploads/storage.server.ts";
+import { ART_SIZES } from "#app/lib/card-face.ts";
 import { invalidateCardIndex } from "./card-index.server";
 import { decodeToken } from "./romanisation";
 

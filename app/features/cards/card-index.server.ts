@@ -1,7 +1,7 @@
 import { and, eq, ne } from "drizzle-orm";
-import type { Db } from "../../db/client.server";
-import { cardPacks, cards, packs, rarities } from "../../db/schema/index";
-import { createCache, scopeOf } from "../../lib/cache.server";
+import type { Db } from "#app/db/client.server.ts";
+import { cardPacks, cards, packs, rarities } from "#app/db/schema/index.ts";
+import { createCache, scopeOf } from "#app/lib/cache.server.ts";
 import type { CardListItem, CardPlayFacts } from "./types";
 
 /**

@@ -1,7 +1,7 @@
-import type { Db } from "../../db/client.server";
-import { translate, type Locale } from "../../lib/i18n";
-import { RARITIES } from "../../lib/rarity";
-import { z } from "../../lib/zod";
+import type { Db } from "#app/db/client.server.ts";
+import { translate, type Locale } from "#app/lib/i18n.tsx";
+import { RARITIES } from "#app/lib/rarity.ts";
+import { z } from "#app/lib/zod.ts";
 import { canonicalPackId, DEFAULT_PAGE_SIZE, listCards, listPacks } from "./cards.server";
 import { CardError } from "./errors";
 import { cardsMessages } from "./messages";

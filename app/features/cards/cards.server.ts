@@ -1,10 +1,10 @@
 import { asc, desc, eq, sql } from "drizzle-orm";
-import type { Db } from "../../db/client.server";
-import { cardPacks, cards, packs, rarities } from "../../db/schema/index";
-import { foldForSearch } from "../../lib/search-text";
+import type { Db } from "#app/db/client.server.ts";
+import { cardPacks, cards, packs, rarities } from "#app/db/schema/index.ts";
+import { foldForSearch } from "#app/lib/search-text.ts";
 import { CardError } from "./errors";
 import { CARD_COLUMNS, cardFaceOf, cardIndex, compareCards, rememberCatalogueList, type IndexedCard, type IndexedPack } from "./card-index.server";
-import { isExcludedAsRare } from "../../lib/rarity";
+import { isExcludedAsRare } from "#app/lib/rarity.ts";
 import type { CardListItem, CardSearchResult } from "./types";
 
 export type { CardListItem, CardSearchResult } from "./types";

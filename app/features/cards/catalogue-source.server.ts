@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { INSTALL_DIR } from "../../lib/install-dir.server";
+import { INSTALL_DIR } from "#app/lib/install-dir.server.ts";
 import { readFactsFolder, type AbstractCardFacts } from "./catalogue-facts.server";
 
 /**

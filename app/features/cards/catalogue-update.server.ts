@@ -1,7 +1,7 @@
 import { inArray, isNotNull, sql } from "drizzle-orm";
-import type { Db } from "../../db/client.server";
-import { cardPacks, cards, packs, rarities } from "../../db/schema/index";
-import { RARITIES } from "../../lib/rarity";
+import type { Db } from "#app/db/client.server.ts";
+import { cardPacks, cards, packs, rarities } from "#app/db/schema/index.ts";
+import { RARITIES } from "#app/lib/rarity.ts";
 import { invalidateCardIndex } from "./card-index.server";
 import type { Catalogue, CatalogueCardRow, CataloguePack } from "./catalogue.server";
 

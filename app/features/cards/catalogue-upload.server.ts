@@ -1,17 +1,17 @@
 import { createHash } from "node:crypto";
 import { CsvError, parse } from "csv-parse/sync";
 import { inArray } from "drizzle-orm";
-import type { Db } from "../../db/client.server";
-import { cards, packs } from "../../db/schema/index";
-import { rarityFromCode, rarityFromSpelling } from "../../lib/rarity";
-import { z } from "../../lib/zod";
+import type { Db } from "#app/db/client.server.ts";
+import { cards, packs } from "#app/db/schema/index.ts";
+import { rarityFromCode, rarityFromSpelling } from "#app/lib/rarity.ts";
+import { z } from "#app/lib/zod.ts";
 import { flattenSets, type CatalogueSource, type SourceCard, type SourceSet } from "./catalogue-source.server";
 import { cardSearchText, readCatalogue, setNameJaOf, slug, type Catalogue, type CatalogueCardRow, type CataloguePack } from "./catalogue.server";
 import { applyCatalogueUpdate, planCatalogueUpdate, type ApplyHooks, type CataloguePlan } from "./catalogue-update.server";
 import type { AbstractCardFacts } from "./catalogue-facts.server";
 import { CardError } from "./errors";
 import { TYPE_SPELLINGS } from "./import.server";
-import { translate, type Locale } from "../../lib/i18n";
+import { translate, type Locale } from "#app/lib/i18n.tsx";
 import { cardAdminMessages } from "./admin-messages";
 
 /**

@@ -1,12 +1,12 @@
 import { createRequire } from "node:module";
-import type { Db } from "../../db/client.server";
+import type { Db } from "#app/db/client.server.ts";
 import { eq } from "drizzle-orm";
-import { cards, type packs } from "../../db/schema/index";
+import { cards, type packs } from "#app/db/schema/index.ts";
 import { invalidateCardIndex } from "./card-index.server";
-import { foldForSearch } from "../../lib/search-text";
+import { foldForSearch } from "#app/lib/search-text.ts";
 import { applyCatalogueUpdate, planCatalogueUpdate, type CataloguePlan } from "./catalogue-update.server";
 import { resolveJapaneseName } from "./japanese-names";
-import { rarityFromCode } from "../../lib/rarity";
+import { rarityFromCode } from "#app/lib/rarity.ts";
 import { romanisedToken } from "./romanisation";
 import { vendoredCatalogueSource, type CatalogueSource, type SourceCard } from "./catalogue-source.server";
 import type { AbstractCardFacts, CardAttack } from "./catalogue-facts.server";

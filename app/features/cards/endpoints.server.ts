@@ -1,7 +1,7 @@
-import type { JsonEndpoint } from "../../lib/api.server";
+import type { JsonEndpoint } from "#app/lib/api.server.ts";
 import { searchCards } from "./cards.server";
-import { readQuery } from "../../lib/input.server";
-import { z } from "../../lib/zod";
+import { readQuery } from "#app/lib/input.server.ts";
+import { z } from "#app/lib/zod.ts";
 
 /**
  * GET /api/cards/search?q=&tradeableOnly=1&excludePacks=a,b — global card search (docs/product-rules.md §7):

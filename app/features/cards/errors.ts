@@ -1,5 +1,5 @@
-import { AppError, type ErrorTable } from "../../lib/errors";
-import { translate, type Locale, type Params } from "../../lib/i18n";
+import { AppError, type ErrorTable } from "#app/lib/errors.ts";
+import { translate, type Locale, type Params } from "#app/lib/i18n.tsx";
 import { cardAdminMessages, type CardAdminMessageKey } from "./admin-messages";
 
 /** Limits of the import's optional HP and retreat columns (named in their messages). */

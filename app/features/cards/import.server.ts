@@ -1,14 +1,14 @@
 import { createHash } from "node:crypto";
 import { CsvError, parse } from "csv-parse/sync";
 import { and, eq, inArray, isNull, or, sql } from "drizzle-orm";
-import type { Db } from "../../db/client.server";
-import { cardPacks, cards, packs } from "../../db/schema/index";
+import type { Db } from "#app/db/client.server.ts";
+import { cardPacks, cards, packs } from "#app/db/schema/index.ts";
 import { invalidateCardIndex } from "./card-index.server";
 import { getPack } from "./cards.server";
 import { cardSearchText } from "./catalogue.server";
 import { CardError, CardImportError, HP_MAX, RETREAT_MAX, type ImportErrorCode, type ImportIssue, type ImportIssueCode } from "./errors";
-import { rarityFromSpelling } from "../../lib/rarity";
-import type { Element } from "../../lib/card-face";
+import { rarityFromSpelling } from "#app/lib/rarity.ts";
+import type { Element } from "#app/lib/card-face.ts";
 
 // Limits of one import (issue 4): the whole real catalogue is ~3,300 rows and ~200 KB.
 export const IMPORT_MAX_BYTES = 5 * 1024 * 1024;

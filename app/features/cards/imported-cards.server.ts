@@ -1,11 +1,11 @@
 import { and, asc, count, eq, ilike, isNotNull, or, sql } from "drizzle-orm";
-import type { Db } from "../../db/client.server";
-import { articles, cardPacks, cards, chatRooms, collectionCards, deckCards, decks, tradeOfferCards, wantedCards } from "../../db/schema/index";
-import { rarityFromSpelling } from "../../lib/rarity";
+import type { Db } from "#app/db/client.server.ts";
+import { articles, cardPacks, cards, chatRooms, collectionCards, deckCards, decks, tradeOfferCards, wantedCards } from "#app/db/schema/index.ts";
+import { rarityFromSpelling } from "#app/lib/rarity.ts";
 import { invalidateCardIndex } from "./card-index.server";
 import { cardSearchText } from "./catalogue.server";
 import { CardError } from "./errors";
-import { translate } from "../../lib/i18n";
+import { translate } from "#app/lib/i18n.tsx";
 import { cardAdminMessages, type CardAdminMessageKey } from "./admin-messages";
 
 /**

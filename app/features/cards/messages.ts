@@ -1,4 +1,4 @@
-import { defineMessages } from "../../lib/i18n";
+import { defineMessages } from "#app/lib/i18n.tsx";
 
 /** Texts of the card database, the card search picker and the admin card import (docs/product-rules.md §2, §5, §8). */
 export const cardsMessages = defineMessages({

@@ -1,7 +1,7 @@
 import { hasVerifiedSetName, readCatalogue, type CatalogueCardRow, type CataloguePack } from "./catalogue.server";
 import { checkReading, type NameCheck } from "./japanese-names";
 import { romanisedToken } from "./romanisation";
-import { isTrainerCard } from "../../lib/card-face";
+import { isTrainerCard } from "#app/lib/card-face.ts";
 
 export type Coverage = { japanese: number; total: number };
 

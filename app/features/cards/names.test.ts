@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { cardName } from "../../lib/card-name";
+import { cardName } from "#app/lib/card-name.ts";
 
 describe("cardName", () => {
   it("reads the English name in English and the Japanese one otherwise", () => {

@@ -1,5 +1,5 @@
 /** Shapes the card APIs return; shared by the server services and the browser components. */
-import type { CardFace } from "../../lib/card-face";
+import type { CardFace } from "#app/lib/card-face.ts";
 
 /** A card as lists, pickers and search return it: everything its picture is drawn from. */
 export type CardListItem = CardFace;

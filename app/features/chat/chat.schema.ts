@@ -1,6 +1,6 @@
-import { z } from "../../lib/zod";
-import { safeString } from "../../lib/text";
-import type { LimitDefinition } from "../../lib/rate-limit.server";
+import { z } from "#app/lib/zod.ts";
+import { safeString } from "#app/lib/text.ts";
+import type { LimitDefinition } from "#app/lib/rate-limit.server.ts";
 
 /**
  * Messages per user: 20 per 10 s. With Redis it is one sliding window shared by every instance, so

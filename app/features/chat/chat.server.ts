@@ -1,23 +1,23 @@
 import { and, asc, desc, eq, gt, lt, or, sql } from "drizzle-orm";
-import type { Db } from "../../db/client.server";
-import { isUniqueViolation, rowsOf, type Queryable } from "../../db/sql.server";
-import { cards, chatMessages, chatReadCursors, chatRooms, profiles, tradeOfferCards, tradeOffers } from "../../db/schema/index";
-import { cardTradeability } from "../trades/trade-rules.server";
-import { completeTradeFromChat, startNegotiationFromChat } from "../trades/negotiation.server";
-import { checkMayRespond, openChatRoomForOffer } from "../trades/offers.server";
-import { isOfferId } from "../trades/offer-views.server";
-import { cardFaceOf, cardIndex } from "../cards/card-index.server";
-import type { CardListItem } from "../cards/types";
-import { anyCardChoices } from "../collection/trade-sides.server";
-import { publishChange } from "../../lib/change-bus.server";
+import type { Db } from "#app/db/client.server.ts";
+import { isUniqueViolation, rowsOf, type Queryable } from "#app/db/sql.server.ts";
+import { cards, chatMessages, chatReadCursors, chatRooms, profiles, tradeOfferCards, tradeOffers } from "#app/db/schema/index.ts";
+import { cardTradeability } from "#app/features/trades/trade-rules.server.ts";
+import { completeTradeFromChat, startNegotiationFromChat } from "#app/features/trades/negotiation.server.ts";
+import { checkMayRespond, openChatRoomForOffer } from "#app/features/trades/offers.server.ts";
+import { isOfferId } from "#app/features/trades/offer-views.server.ts";
+import { cardFaceOf, cardIndex } from "#app/features/cards/card-index.server.ts";
+import type { CardListItem } from "#app/features/cards/types.ts";
+import { anyCardChoices } from "#app/features/collection/trade-sides.server.ts";
+import { publishChange } from "#app/lib/change-bus.server.ts";
 import type { ChatMessage, RoomState, TradeProgress } from "./protocol";
-import { blockUser, isBlockedEitherWay, unblockUser } from "../blocks/blocks.server";
+import { blockUser, isBlockedEitherWay, unblockUser } from "#app/features/blocks/blocks.server.ts";
 import { ChatError, type ChatErrorCode } from "./errors";
 import { appendCtes, appendMessage, cancelRoomTrade, fromRow, messageColumns, otherParticipant, progressOf, toMessage, type MessageRow, type RoomRow } from "./room-trade.server";
 import { MESSAGE_MAX_LENGTH, MESSAGE_PAGE_SIZE, normaliseBody, RoomIdSchema, type TradeStep } from "./chat.schema";
 import { ruleClosedOfferCards, type OfferCard, type RoomOffer } from "./room-offer.server";
-import { recordProductEvent, recordRoomOpened } from "../analytics/events.server";
-import { notices } from "../../lib/notices.server";
+import { recordProductEvent, recordRoomOpened } from "#app/features/analytics/events.server.ts";
+import { notices } from "#app/lib/notices.server.ts";
 
 /**
  * The trade chat service (docs/architecture.md "Trade chat"). Socket.IO handlers, resource routes, pages and tests

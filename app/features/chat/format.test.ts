@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { tokyoDateTime } from "../../lib/tokyo-time";
+import { tokyoDateTime } from "#app/lib/tokyo-time.ts";
 import { splitLinks } from "./format";
 
 describe("chat message formatting", () => {

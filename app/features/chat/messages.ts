@@ -1,4 +1,4 @@
-import { defineMessages } from "../../lib/i18n";
+import { defineMessages } from "#app/lib/i18n.tsx";
 
 /** Trade chat: the room page, the rooms list on /profile and the header badge. */
 export const chatMessages = defineMessages({

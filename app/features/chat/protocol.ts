@@ -1,4 +1,4 @@
-import type { CardFace } from "../../lib/card-face";
+import type { CardFace } from "#app/lib/card-face.ts";
 
 /**
  * The realtime chat protocol (docs/architecture.md "Trade chat"), shared by server/realtime.ts and the browser hook.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { z } from "../../lib/zod";
+import { z } from "#app/lib/zod.ts";
 import { ChatError } from "./errors";
 import { chatRefusalOf } from "./refusal.server";
 

@@ -1,5 +1,5 @@
-import { AppError } from "../../lib/errors";
-import { z } from "../../lib/zod";
+import { AppError } from "#app/lib/errors.ts";
+import { z } from "#app/lib/zod.ts";
 import { ChatError } from "./errors";
 
 /**

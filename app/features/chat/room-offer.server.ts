@@ -1,9 +1,9 @@
 import { asc, eq, inArray, sql } from "drizzle-orm";
-import { CARD_COLUMNS } from "../cards/card-index.server";
-import type { Db } from "../../db/client.server";
-import { cardPacks, cards, packs, tradeOfferCards } from "../../db/schema/index";
-import type { CardFace } from "../../lib/card-face";
-import { cardTradeability } from "../trades/trade-rules.server";
+import { CARD_COLUMNS } from "#app/features/cards/card-index.server.ts";
+import type { Db } from "#app/db/client.server.ts";
+import { cardPacks, cards, packs, tradeOfferCards } from "#app/db/schema/index.ts";
+import type { CardFace } from "#app/lib/card-face.ts";
+import { cardTradeability } from "#app/features/trades/trade-rules.server.ts";
 import type { RuleClosedCard } from "./protocol";
 
 /** The offer a room is about, as the room page and the room list show it: each card's picture, side and count. */

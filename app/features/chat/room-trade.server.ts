@@ -1,7 +1,7 @@
 import { and, eq, inArray, or, sql, type SQL } from "drizzle-orm";
-import { rowsOf, type Queryable, type Tx } from "../../db/sql.server";
-import { chatMessages, chatRooms, tradeOffers } from "../../db/schema/index";
-import { cancelNegotiationFromChat } from "../trades/negotiation.server";
+import { rowsOf, type Queryable, type Tx } from "#app/db/sql.server.ts";
+import { chatMessages, chatRooms, tradeOffers } from "#app/db/schema/index.ts";
+import { cancelNegotiationFromChat } from "#app/features/trades/negotiation.server.ts";
 import type { ChatMessage, TradeProgress } from "./protocol";
 
 /**

@@ -1,8 +1,8 @@
 import { and, eq, inArray, sql, type SQL } from "drizzle-orm";
-import type { Db } from "../../db/client.server";
-import { rowsOf, type Queryable } from "../../db/sql.server";
-import { chatMessages, chatReadCursors, chatRooms, profiles, tradeOffers, users } from "../../db/schema/index";
-import { blockersBetween } from "../blocks/blocks.server";
+import type { Db } from "#app/db/client.server.ts";
+import { rowsOf, type Queryable } from "#app/db/sql.server.ts";
+import { chatMessages, chatReadCursors, chatRooms, profiles, tradeOffers, users } from "#app/db/schema/index.ts";
+import { blockersBetween } from "#app/features/blocks/blocks.server.ts";
 import { requireRoomMember } from "./chat.server";
 import type { RoomState, TradeProgress } from "./protocol";
 import { otherParticipant, progressOf } from "./room-trade.server";

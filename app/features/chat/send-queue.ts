@@ -1,4 +1,4 @@
-import { addToQueue, browserStorage, clearQueues, countQueueAttempt, mergeQueues, readQueue, removeFromQueue, type PendingEntry, type QueueReader } from "../../lib/send-queue";
+import { addToQueue, browserStorage, clearQueues, countQueueAttempt, mergeQueues, readQueue, removeFromQueue, type PendingEntry, type QueueReader } from "#app/lib/send-queue.ts";
 
 /**
  * The chat's unsent messages, in the site's one send queue (lib/send-queue.ts): kept in

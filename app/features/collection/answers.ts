@@ -1,4 +1,4 @@
-import { answerChecked } from "../../lib/send";
+import { answerChecked } from "#app/lib/send.ts";
 
 /**
  * The collection page's constants and the answers its buttons read, without zod: /collection is a

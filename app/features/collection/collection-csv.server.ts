@@ -1,10 +1,10 @@
 import { CsvError, parse } from "csv-parse/sync";
 import { sql } from "drizzle-orm";
-import type { Db } from "../../db/client.server";
-import { rowsOf, type Queryable } from "../../db/sql.server";
-import { csvLine } from "../../lib/csv";
-import { databaseLimit } from "../../lib/rate-limit.server";
-import { decodeCsvBytes } from "../cards/import.server";
+import type { Db } from "#app/db/client.server.ts";
+import { rowsOf, type Queryable } from "#app/db/sql.server.ts";
+import { csvLine } from "#app/lib/csv.ts";
+import { databaseLimit } from "#app/lib/rate-limit.server.ts";
+import { decodeCsvBytes } from "#app/features/cards/import.server.ts";
 import { MAX_CHANGES } from "./collection.schema";
 import { MAX_COUNT, writeCounts } from "./collection.server";
 import { CollectionError } from "./errors";

@@ -1,5 +1,5 @@
-import { isTrainerCard } from "../../lib/card-face";
-import type { CardListItem } from "../cards/types";
+import { isTrainerCard } from "#app/lib/card-face.ts";
+import type { CardListItem } from "#app/features/cards/types.ts";
 
 /** 持っている / 持っていない / ダブり (two copies or more: one to keep, the rest to trade). */
 export const OWNED_STATES = ["have", "missing", "duplicate"] as const;

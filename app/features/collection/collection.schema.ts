@@ -1,4 +1,4 @@
-import { z } from "../../lib/zod";
+import { z } from "#app/lib/zod.ts";
 import { MAX_CHANGES, WANT_MODES, type WantMode } from "./answers";
 import { OWNED_STATES } from "./collection-filter";
 

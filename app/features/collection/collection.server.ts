@@ -1,13 +1,13 @@
 import { sql } from "drizzle-orm";
-import type { Db } from "../../db/client.server";
-import { rowsOf, type Queryable } from "../../db/sql.server";
-import { databaseLimit } from "../../lib/rate-limit.server";
-import { cardFaceOf, cardIndex, compareCards, rememberCatalogueList, type CardIndex, type IndexedCard } from "../cards/card-index.server";
-import { searchTerms } from "../cards/cards.server";
-import { listTradeRarities } from "../trades/board.server";
+import type { Db } from "#app/db/client.server.ts";
+import { rowsOf, type Queryable } from "#app/db/sql.server.ts";
+import { databaseLimit } from "#app/lib/rate-limit.server.ts";
+import { cardFaceOf, cardIndex, compareCards, rememberCatalogueList, type CardIndex, type IndexedCard } from "#app/features/cards/card-index.server.ts";
+import { searchTerms } from "#app/features/cards/cards.server.ts";
+import { listTradeRarities } from "#app/features/trades/board.server.ts";
 import { CollectionError } from "./errors";
 import { MAX_CHANGES, WANT_MODES, type CollectionSettingsValues, type WantMode } from "./answers";
-import { displayRarity } from "../../lib/rarity";
+import { displayRarity } from "#app/lib/rarity.ts";
 import { passesFilter, progressPercent, type CollectionFilter, type OwnedState } from "./collection-filter";
 
 /** A count is 0..99 (docs/decisions/040-collection-storage.md); 0 is no row. */

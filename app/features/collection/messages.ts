@@ -1,4 +1,4 @@
-import { defineMessages } from "../../lib/i18n";
+import { defineMessages } from "#app/lib/i18n.tsx";
 
 /** マイコレクション: the /collection page, its APIs' refusals and the profile's 図鑑の埋まり具合. */
 export const collectionMessages = defineMessages({

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { rowsOf, type Queryable } from "../../db/sql.server";
+import { rowsOf, type Queryable } from "#app/db/sql.server.ts";
 import { countsOf } from "./collection.server";
 
 /** A card a list (a deck recipe) asks for, and how many copies. */

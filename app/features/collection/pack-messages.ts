@@ -1,4 +1,4 @@
-import { defineMessages } from "../../lib/i18n";
+import { defineMessages } from "#app/lib/i18n.tsx";
 
 /** どのパックを引く？ (/collection/packs): which pack gives the most cards the player lacks. */
 export const packChoiceMessages = defineMessages({

@@ -1,9 +1,9 @@
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
-import type { Db } from "../../db/client.server";
-import { displayRarity, rarityRank } from "../../lib/rarity";
-import { cardIndex } from "../cards/card-index.server";
-import { VENDORED_CATALOGUE_DIR } from "../cards/catalogue-source.server";
+import type { Db } from "#app/db/client.server.ts";
+import { displayRarity, rarityRank } from "#app/lib/rarity.ts";
+import { cardIndex } from "#app/features/cards/card-index.server.ts";
+import { VENDORED_CATALOGUE_DIR } from "#app/features/cards/catalogue-source.server.ts";
 import { ownedCounts } from "./collection.server";
 import { displaySlotRates, packOdds, type PackKind } from "./pack-odds";
 import { PullRatesSchema } from "./pull-rates.schema";

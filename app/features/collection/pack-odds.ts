@@ -1,4 +1,4 @@
-import { rarityFromCode } from "../../lib/rarity";
+import { rarityFromCode } from "#app/lib/rarity.ts";
 
 /**
  * どのパックを引く？ — the arithmetic, without data access (docs/decisions/042-pack-odds.md).

@@ -1,4 +1,4 @@
-import { z } from "../../lib/zod";
+import { z } from "#app/lib/zod.ts";
 
 /**
  * The catalogue's pullRates.json: per set code, per pack kind ("Regular Pack", "Rare Pack",

@@ -1,10 +1,10 @@
 import { sql } from "drizzle-orm";
-import type { Db } from "../../db/client.server";
-import { wantStillOpen } from "../../db/open-wants";
-import { rowsOf } from "../../db/sql.server";
-import { displayRarity } from "../../lib/rarity";
-import { compareCards, type CardIndex, type IndexedCard } from "../cards/card-index.server";
-import { cardTradeability } from "../trades/trade-rules.server";
+import type { Db } from "#app/db/client.server.ts";
+import { wantStillOpen } from "#app/db/open-wants.ts";
+import { rowsOf } from "#app/db/sql.server.ts";
+import { displayRarity } from "#app/lib/rarity.ts";
+import { compareCards, type CardIndex, type IndexedCard } from "#app/features/cards/card-index.server.ts";
+import { cardTradeability } from "#app/features/trades/trade-rules.server.ts";
 import { getCollectionSettings, ownedCounts, type CollectionSettings } from "./collection.server";
 
 /** A card of a player's trade side: its display rarity and the sets it is printed in. */

@@ -7,12 +7,12 @@
 // Plain ASCII brackets survive typing, pasting and editing in a textarea, show what they are in
 // the raw text, and need no hidden state. A Japanese input method may type them full-width
 // (［［card：A1-001］］): the line is NFKC-normalised before matching, so that works too.
-import { escapeMarkup } from "../../lib/markup";
+import { escapeMarkup } from "#app/lib/markup.ts";
 import type { StateBlock, Token } from "markdown-it";
-import { ART_SIZES, elementOf } from "../../lib/card-face";
+import { ART_SIZES, elementOf } from "#app/lib/card-face.ts";
 
 import type { CardRef, ContentBlockKind, ContentRefs, RelatedRef } from "./types";
-import { tokyoDate } from "../../lib/tokyo-time";
+import { tokyoDate } from "#app/lib/tokyo-time.ts";
 
 export type { CardRef, ContentBlockKind, ContentRefs, RelatedRef } from "./types";
 

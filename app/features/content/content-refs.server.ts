@@ -1,10 +1,10 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
-import type { Db } from "../../db/client.server";
-import { articles } from "../../db/schema/articles";
-import { contentRefs } from "../../db/schema/content-refs";
-import { decks } from "../../db/schema/decks";
-import { publishChange } from "../../lib/change-bus.server";
-import type { UploadStore } from "../uploads/storage.server";
+import type { Db } from "#app/db/client.server.ts";
+import { articles } from "#app/db/schema/articles.ts";
+import { contentRefs } from "#app/db/schema/content-refs.ts";
+import { decks } from "#app/db/schema/decks.ts";
+import { publishChange } from "#app/lib/change-bus.server.ts";
+import type { UploadStore } from "#app/features/uploads/storage.server.ts";
 import { contentRefIds, MAX_REFS, renderStoredContent, type CardArtOptions } from "./refs.server";
 
 export type ContentKind = "article" | "deck";

@@ -1,4 +1,4 @@
-import { defineMessages } from "../../lib/i18n";
+import { defineMessages } from "#app/lib/i18n.tsx";
 
 /** The shared content editor of articles and deck recipes (docs/product-rules.md §2 editors, §5 hyperlink, §8). */
 export const contentMessages = defineMessages({

@@ -1,6 +1,6 @@
 import type { ContentRefs } from "./blocks";
-import { send } from "../../lib/send";
-import { z } from "../../lib/zod";
+import { send } from "#app/lib/send.ts";
+import { z } from "#app/lib/zod.ts";
 import type { ContentRefIds } from "./format";
 
 /** ContentRefs as the refs API sends them (maps as objects). */

@@ -1,12 +1,12 @@
-import type { Db } from "../../db/client.server";
-import { cardArt, isTrainerCard } from "../../lib/card-face";
-import { cardFaceOf, cardIndex } from "../cards/card-index.server";
+import type { Db } from "#app/db/client.server.ts";
+import { cardArt, isTrainerCard } from "#app/lib/card-face.ts";
+import { cardFaceOf, cardIndex } from "#app/features/cards/card-index.server.ts";
 import { cardBlockIds } from "./card-blocks";
 import type { ContentCards } from "./types";
-import type { UploadStore } from "../uploads/storage.server";
-import { hostedImageSizes } from "../uploads/uploads.server";
+import type { UploadStore } from "#app/features/uploads/storage.server.ts";
+import { hostedImageSizes } from "#app/features/uploads/uploads.server.ts";
 import type { CardRef, ContentRefs, RelatedRef } from "./blocks";
-import { startUpSlot, type StartUpSlot } from "../../lib/start-up-slot";
+import { startUpSlot, type StartUpSlot } from "#app/lib/start-up-slot.ts";
 import { contentRefIds, formatContent, type ContentRefIds } from "./format";
 
 // The formatter's pure helpers server code of other features needs.

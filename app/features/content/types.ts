@@ -1,5 +1,5 @@
 // What the formatter's blocks show (blocks.ts), shared with the features that look them up.
-import type { CardFace } from "../../lib/card-face";
+import type { CardFace } from "#app/lib/card-face.ts";
 
 export type ContentBlockKind = "card" | "article" | "deck";
 

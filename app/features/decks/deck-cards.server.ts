@@ -1,7 +1,7 @@
-import type { Db } from "../../db/client.server";
-import { cardFaceOf, cardIndex, playFactsOf, type CardIndex, type IndexedCard } from "../cards/card-index.server";
-import { cardGameFacts } from "../cards/game-facts.server";
-import { cardTradeability } from "../trades/trade-rules.server";
+import type { Db } from "#app/db/client.server.ts";
+import { cardFaceOf, cardIndex, playFactsOf, type CardIndex, type IndexedCard } from "#app/features/cards/card-index.server.ts";
+import { cardGameFacts } from "#app/features/cards/game-facts.server.ts";
+import { cardTradeability } from "#app/features/trades/trade-rules.server.ts";
 import { catalogueSetCode, deckToText, parseDeckText, type DeckTextFormat } from "./deck-text";
 import { DeckError } from "./errors";
 import { LIST_MAX_COPIES } from "./rules";

@@ -1,7 +1,7 @@
-import type { Db } from "../../db/client.server";
-import { needsAgainst, needsAgainstCollection, type NeedsAgainstCollection } from "../collection/needs.server";
-import { ownedCounts } from "../collection/collection.server";
-import { addWantedCards, countWantedChange, type WantedCardsAdded } from "../notifications/want-list.server";
+import type { Db } from "#app/db/client.server.ts";
+import { needsAgainst, needsAgainstCollection, type NeedsAgainstCollection } from "#app/features/collection/needs.server.ts";
+import { ownedCounts } from "#app/features/collection/collection.server.ts";
+import { addWantedCards, countWantedChange, type WantedCardsAdded } from "#app/features/notifications/want-list.server.ts";
 import { getDeck, publicDeckNeeds } from "./decks.server";
 import { DeckError } from "./errors";
 import type { DeckDetail } from "./types";

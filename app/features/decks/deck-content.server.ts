@@ -1,7 +1,7 @@
 import { and, eq, inArray, or, sql } from "drizzle-orm";
-import type { Db } from "../../db/client.server";
-import { decks } from "../../db/schema/decks";
-import type { RelatedRef } from "../content/types";
+import type { Db } from "#app/db/client.server.ts";
+import { decks } from "#app/db/schema/decks.ts";
+import type { RelatedRef } from "#app/features/content/types.ts";
 import { isDeckId } from "./rules";
 
 /**

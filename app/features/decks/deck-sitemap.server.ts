@@ -1,6 +1,6 @@
 import { and, asc, count, eq, gt } from "drizzle-orm";
-import type { Db } from "../../db/client.server";
-import { decks } from "../../db/schema/decks";
+import type { Db } from "#app/db/client.server.ts";
+import { decks } from "#app/db/schema/decks.ts";
 
 /** Rows read per query while a sitemap part streams. */
 const CHUNK = 5_000;

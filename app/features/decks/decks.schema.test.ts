@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { translate } from "../../lib/i18n";
+import { translate } from "#app/lib/i18n.tsx";
 import { deckFieldErrors, DeckInputSchema } from "./decks.schema";
 import { deckErrorMessages } from "./error-messages";
 

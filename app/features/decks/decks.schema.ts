@@ -1,7 +1,7 @@
-import { z } from "../../lib/zod";
-import { fieldMessages } from "../../lib/validation";
-import { isImageUrl } from "../../lib/image-url";
-import { isSafeText, safeString } from "../../lib/text";
+import { z } from "#app/lib/zod.ts";
+import { fieldMessages } from "#app/lib/validation.ts";
+import { isImageUrl } from "#app/lib/image-url.ts";
+import { isSafeText, safeString } from "#app/lib/text.ts";
 import { ENERGY_VALUES } from "./energy";
 import { deckErrorMessages, type DeckErrorMessageKey } from "./error-messages";
 import {

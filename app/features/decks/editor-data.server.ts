@@ -1,5 +1,5 @@
-import type { Db } from "../../db/client.server";
-import { listPacks } from "../cards/cards.server";
+import type { Db } from "#app/db/client.server.ts";
+import { listPacks } from "#app/features/cards/cards.server.ts";
 import { listDeckOptions } from "./decks.server";
 import type { PackChoice } from "./components/deck-card-list";
 import type { DeckOption } from "./types";

@@ -1,4 +1,4 @@
-import { defineMessages } from "../../lib/i18n";
+import { defineMessages } from "#app/lib/i18n.tsx";
 
 /** The deck editor デッキ作成 and the admin デッキ管理 tab (docs/product-rules.md §2, §4, §5, §8 — exact wording). */
 export const deckEditorMessages = defineMessages({

@@ -1,4 +1,4 @@
-import { defineMessages } from "../../lib/i18n";
+import { defineMessages } from "#app/lib/i18n.tsx";
 
 /**
  * Why a deck save or request was refused: the editor's field messages (decks.schema.ts) and the

@@ -1,5 +1,5 @@
-import { readInput } from "../../lib/input.server";
-import type { z } from "../../lib/zod";
+import { readInput } from "#app/lib/input.server.ts";
+import type { z } from "#app/lib/zod.ts";
 import { FIELD_MAX } from "./decks.schema";
 import { deckErrorMessages } from "./error-messages";
 

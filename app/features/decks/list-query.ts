@@ -1,4 +1,4 @@
-import { z } from "../../lib/zod";
+import { z } from "#app/lib/zod.ts";
 import { isEnergyType } from "./energy";
 import { MAX_MISSING_FILTER } from "./filters";
 import { DECK_CATEGORIES } from "./rules";

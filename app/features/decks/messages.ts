@@ -1,4 +1,4 @@
-import { defineMessages } from "../../lib/i18n";
+import { defineMessages } from "#app/lib/i18n.tsx";
 
 /** Deck recipes (docs/product-rules.md §2 deck pages and editor, §5 validation, §8 messages — exact wording). */
 export const decksMessages = defineMessages({

@@ -1,5 +1,5 @@
-import type { CardFace } from "../../lib/card-face";
-import type { CardPlayFacts } from "../cards/types";
+import type { CardFace } from "#app/lib/card-face.ts";
+import type { CardPlayFacts } from "#app/features/cards/types.ts";
 import type { DeckLegality } from "./rules";
 
 /** Shapes the deck services return; shared by the server and the browser components. */

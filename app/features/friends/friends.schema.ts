@@ -1,5 +1,5 @@
-import { z } from "../../lib/zod";
-import { safeString } from "../../lib/text";
+import { z } from "#app/lib/zod.ts";
+import { safeString } from "#app/lib/text.ts";
 import { FRIEND_COMMENT_MAX_LENGTH, FRIEND_PURPOSES, FRIEND_SETS_MAX } from "./rules";
 
 // Messages are keys of the friends catalogue (messages.ts): the form and the server translate them.

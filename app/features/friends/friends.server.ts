@@ -1,14 +1,14 @@
 import { sql, type SQL } from "drizzle-orm";
-import type { Db } from "../../db/client.server";
-import { friendApplications, friendPosts, packs, profiles } from "../../db/schema/index";
-import { rowsOf, type Queryable, type Tx } from "../../db/sql.server";
-import type { Logger } from "../../lib/logger.server";
-import { notices } from "../../lib/notices.server";
-import { startSweep } from "../../lib/sweep.server";
-import { databaseLimit } from "../../lib/rate-limit.server";
-import { notBlockedFor } from "../blocks/blocks.server";
-import { rememberCatalogueList } from "../cards/card-index.server";
-import { responseRecords, type ResponseRecord } from "../users/response-record.server";
+import type { Db } from "#app/db/client.server.ts";
+import { friendApplications, friendPosts, packs, profiles } from "#app/db/schema/index.ts";
+import { rowsOf, type Queryable, type Tx } from "#app/db/sql.server.ts";
+import type { Logger } from "#app/lib/logger.server.ts";
+import { notices } from "#app/lib/notices.server.ts";
+import { startSweep } from "#app/lib/sweep.server.ts";
+import { databaseLimit } from "#app/lib/rate-limit.server.ts";
+import { notBlockedFor } from "#app/features/blocks/blocks.server.ts";
+import { rememberCatalogueList } from "#app/features/cards/card-index.server.ts";
+import { responseRecords, type ResponseRecord } from "#app/features/users/response-record.server.ts";
 import { FriendsError, type FriendsErrorCode } from "./errors";
 import type { FriendBoardFilters, FriendPostInput } from "./friends.schema";
 import {

@@ -1,4 +1,4 @@
-import { defineMessages } from "../../lib/i18n";
+import { defineMessages } from "#app/lib/i18n.tsx";
 
 /** フレンド募集: the /friends page, its form and its refusals. */
 export const friendsMessages = defineMessages({

@@ -1,4 +1,4 @@
-import type { Locale } from "../../lib/i18n";
+import type { Locale } from "#app/lib/i18n.tsx";
 
 /**
  * The privacy policy and terms of use (docs/product-rules.md §2), written for a trade board: what is stored,

@@ -3,8 +3,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { simpleParser } from "mailparser";
 import { describe, expect, it } from "vitest";
-import { createLogger } from "../../lib/logger.server";
-import { TemporaryDeliveryError } from "../outbox/outbox.server";
+import { createLogger } from "#app/lib/logger.server.ts";
+import { TemporaryDeliveryError } from "#app/features/outbox/outbox.server.ts";
 import { classifySmtpError, createMailTransport } from "./mail.server";
 import { renderMail } from "./templates.server";
 

@@ -2,11 +2,11 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { randomBytes } from "node:crypto";
 import nodemailer from "nodemailer";
-import type { Queryable } from "../../db/sql.server";
-import type { Env } from "../../lib/env.server";
-import type { Logger } from "../../lib/logger.server";
-import { defineDeliveryKind, enqueueDelivery, registerDeliveryHandler, TemporaryDeliveryError, type DeliveryJob } from "../outbox/outbox.server";
-import { z } from "../../lib/zod";
+import type { Queryable } from "#app/db/sql.server.ts";
+import type { Env } from "#app/lib/env.server.ts";
+import type { Logger } from "#app/lib/logger.server.ts";
+import { defineDeliveryKind, enqueueDelivery, registerDeliveryHandler, TemporaryDeliveryError, type DeliveryJob } from "#app/features/outbox/outbox.server.ts";
+import { z } from "#app/lib/zod.ts";
 
 /** What a request queues: one message to one address, already rendered (templates.ts). */
 const MailMessageSchema = z.object({

@@ -1,4 +1,4 @@
-import { defineMessages } from "../../lib/i18n";
+import { defineMessages } from "#app/lib/i18n.tsx";
 
 /** The frame of every mail the site sends (features/mail/templates.server.ts). */
 export const mailMessages = defineMessages({

@@ -1,21 +1,21 @@
 import { sql } from "drizzle-orm";
-import type { Db } from "../../db/client.server";
-import { rowsOf } from "../../db/sql.server";
-import { translate, type Locale } from "../../lib/i18n";
-import type { Logger } from "../../lib/logger.server";
+import type { Db } from "#app/db/client.server.ts";
+import { rowsOf } from "#app/db/sql.server.ts";
+import { translate, type Locale } from "#app/lib/i18n.tsx";
+import type { Logger } from "#app/lib/logger.server.ts";
 import { enqueueMail, type MailMessage } from "./mail.server";
 import { renderMail } from "./templates.server";
-import { getNotificationForDelivery, stillAllowed } from "../notifications/notifications.server";
-import { notificationPreview, notificationText } from "../notifications/components/notification-text";
-import { NOTIFICATION_KINDS, type NotificationView } from "../notifications/types";
-import { defineDeliveryKind, enqueueDelivery, rearmDelivery, registerDeliveryHandler } from "../outbox/outbox.server";
-import { z } from "../../lib/zod";
-import type { NotificationChannel } from "../push/channels.server";
+import { getNotificationForDelivery, stillAllowed } from "#app/features/notifications/notifications.server.ts";
+import { notificationPreview, notificationText } from "#app/features/notifications/components/notification-text.ts";
+import { NOTIFICATION_KINDS, type NotificationView } from "#app/features/notifications/types.ts";
+import { defineDeliveryKind, enqueueDelivery, rearmDelivery, registerDeliveryHandler } from "#app/features/outbox/outbox.server.ts";
+import { z } from "#app/lib/zod.ts";
+import type { NotificationChannel } from "#app/features/push/channels.server.ts";
 import { notificationMailMessages } from "./notification-mail-messages.server";
-import { DEFAULT_CHOICES, DIGEST_HOUR_JST, MAIL_DELAY_MINUTES, getNotificationPreferences, getNotificationWithPreferences, quietHolds, quietHoursEnd } from "../push/preferences.server";
-import { presence } from "../push/presence.server";
-import { startSweep } from "../../lib/sweep.server";
-import { signToken, verifySignedToken } from "../../lib/signed-token.server";
+import { DEFAULT_CHOICES, DIGEST_HOUR_JST, MAIL_DELAY_MINUTES, getNotificationPreferences, getNotificationWithPreferences, quietHolds, quietHoursEnd } from "#app/features/push/preferences.server.ts";
+import { presence } from "#app/features/push/presence.server.ts";
+import { startSweep } from "#app/lib/sweep.server.ts";
+import { signToken, verifySignedToken } from "#app/lib/signed-token.server.ts";
 
 /**
  * The outbox kind of "mail this notification if it is still unread": payload {id, n}, n = its

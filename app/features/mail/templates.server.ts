@@ -1,5 +1,5 @@
-import { escapeMarkup } from "../../lib/markup";
-import { translate, type Locale } from "../../lib/i18n";
+import { escapeMarkup } from "#app/lib/markup.ts";
+import { translate, type Locale } from "#app/lib/i18n.tsx";
 import type { MailMessage } from "./mail.server";
 import { mailMessages } from "./messages";
 

@@ -1,14 +1,14 @@
 import { and, eq, inArray, sql, type SQL } from "drizzle-orm";
-import type { Db } from "../../db/client.server";
-import { chatMessages, friendPosts, profiles, reports, tradeOffers } from "../../db/schema/index";
-import { rowsOf, type Tx } from "../../db/sql.server";
-import { publishChange } from "../../lib/change-bus.server";
-import { notifyReportOutcome } from "../notifications/notifications.server";
-import { databaseLimit } from "../../lib/rate-limit.server";
-import { startUpSlot } from "../../lib/start-up-slot";
+import type { Db } from "#app/db/client.server.ts";
+import { chatMessages, friendPosts, profiles, reports, tradeOffers } from "#app/db/schema/index.ts";
+import { rowsOf, type Tx } from "#app/db/sql.server.ts";
+import { publishChange } from "#app/lib/change-bus.server.ts";
+import { notifyReportOutcome } from "#app/features/notifications/notifications.server.ts";
+import { databaseLimit } from "#app/lib/rate-limit.server.ts";
+import { startUpSlot } from "#app/lib/start-up-slot.ts";
 import { ModerationError } from "./errors";
-import { normaliseBody, RoomIdSchema } from "../chat/chat.schema";
-import { requireRoomMember } from "../chat/chat.server";
+import { normaliseBody, RoomIdSchema } from "#app/features/chat/chat.schema.ts";
+import { requireRoomMember } from "#app/features/chat/chat.server.ts";
 import type { ReportView } from "./types";
 
 /**

@@ -1,7 +1,7 @@
-import type { Db } from "../../db/client.server";
-import type { Logger } from "../../lib/logger.server";
+import type { Db } from "#app/db/client.server.ts";
+import type { Logger } from "#app/lib/logger.server.ts";
 import { notifyExpiringOffers } from "./notifications.server";
-import { startSweep } from "../../lib/sweep.server";
+import { startSweep } from "#app/lib/sweep.server.ts";
 
 /** Reminders are written this often; a reminder is at most this late in a 12-hour window. */
 export const EXPIRY_SWEEP_MS = 5 * 60_000;

@@ -1,4 +1,4 @@
-import { defineMessages } from "../../lib/i18n";
+import { defineMessages } from "#app/lib/i18n.tsx";
 
 /** The inbox: the header bell, /notifications and the texts of each kind of notification. */
 export const notificationsMessages = defineMessages({

@@ -1,10 +1,10 @@
 import { sql, type SQL } from "drizzle-orm";
-import type { Db } from "../../db/client.server";
-import { rowsOf, type Queryable } from "../../db/sql.server";
-import type { Logger } from "../../lib/logger.server";
-import { startSweep } from "../../lib/sweep.server";
-import { z } from "../../lib/zod";
-import { defineDeliveryKind, deliverHere, wakeDeliveryWorkers } from "../outbox/outbox.server";
+import type { Db } from "#app/db/client.server.ts";
+import { rowsOf, type Queryable } from "#app/db/sql.server.ts";
+import type { Logger } from "#app/lib/logger.server.ts";
+import { startSweep } from "#app/lib/sweep.server.ts";
+import { z } from "#app/lib/zod.ts";
+import { defineDeliveryKind, deliverHere, wakeDeliveryWorkers } from "#app/features/outbox/outbox.server.ts";
 
 /**
  * How a written notification reaches its channels (features/push: the open tabs, push, mail).

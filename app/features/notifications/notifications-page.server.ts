@@ -1,6 +1,6 @@
-import type { Db } from "../../db/client.server";
-import { readTogether } from "../../db/sql.server";
-import { roomListQuery, roomSummaries, type ChatRoomSummary, type RoomListRow } from "../chat/room-views.server";
+import type { Db } from "#app/db/client.server.ts";
+import { readTogether } from "#app/db/sql.server.ts";
+import { roomListQuery, roomSummaries, type ChatRoomSummary, type RoomListRow } from "#app/features/chat/room-views.server.ts";
 import { notificationPageOf, notificationsQuery, type NotificationListOptions, type NotificationRow } from "./notifications.server";
 import type { NotificationView } from "./types";
 import { wantedCardsOf, wantedCardsQuery, type WantedCard, type WantedCardRow } from "./want-list.server";

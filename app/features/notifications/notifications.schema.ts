@@ -1,5 +1,5 @@
-import { isIsoInstant } from "../../lib/tokyo-time";
-import { z } from "../../lib/zod";
+import { isIsoInstant } from "#app/lib/tokyo-time.ts";
+import { z } from "#app/lib/zod.ts";
 
 /** The /notifications page's one form: 既読にする (one id) or すべて既読. */
 export const NotificationActionSchema = z.discriminatedUnion("intent", [

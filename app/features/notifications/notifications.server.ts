@@ -1,9 +1,9 @@
 import { sql, type SQL } from "drizzle-orm";
-import { offerOpenNow } from "../../db/open-offers";
-import { wantStillOpen } from "../../db/open-wants";
-import type { Db } from "../../db/client.server";
-import { rowsOf, type Queryable } from "../../db/sql.server";
-import { wakeDeliveryWorkers } from "../outbox/outbox.server";
+import { offerOpenNow } from "#app/db/open-offers.ts";
+import { wantStillOpen } from "#app/db/open-wants.ts";
+import type { Db } from "#app/db/client.server.ts";
+import { rowsOf, type Queryable } from "#app/db/sql.server.ts";
+import { wakeDeliveryWorkers } from "#app/features/outbox/outbox.server.ts";
 import { announce, dispatchesHere, messageNoticeWritten, NOTICE_DELIVERY } from "./notice-dispatch.server";
 import type { NotificationKind, NotificationView, OfferCardsView } from "./types";
 

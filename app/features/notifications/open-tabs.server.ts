@@ -1,4 +1,4 @@
-import type { Logger } from "../../lib/logger.server";
+import type { Logger } from "#app/lib/logger.server.ts";
 
 /**
  * The player's open tabs, as the realtime layer reaches them (server/realtime.ts sets it): every

@@ -1,9 +1,9 @@
 import { sql, type SQL } from "drizzle-orm";
-import type { Db } from "../../db/client.server";
-import { wantMet } from "../../db/open-wants";
-import { rowsOf, type Queryable } from "../../db/sql.server";
-import { databaseLimit } from "../../lib/rate-limit.server";
-import { cardTradeability } from "../trades/trade-rules.server";
+import type { Db } from "#app/db/client.server.ts";
+import { wantMet } from "#app/db/open-wants.ts";
+import { rowsOf, type Queryable } from "#app/db/sql.server.ts";
+import { databaseLimit } from "#app/lib/rate-limit.server.ts";
+import { cardTradeability } from "#app/features/trades/trade-rules.server.ts";
 import { NotificationError } from "./errors";
 
 /** ほしいカード: a list kept short enough to stay a real wish list, not the whole catalogue. */

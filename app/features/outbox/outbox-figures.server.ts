@@ -1,5 +1,5 @@
 import { sql, type SQL } from "drizzle-orm";
-import { rowsOf, type Queryable } from "../../db/sql.server";
+import { rowsOf, type Queryable } from "#app/db/sql.server.ts";
 
 // The outbox's figures for the metrics and the admin's health panel (the outbox itself: outbox.server.ts).
 

@@ -1,10 +1,10 @@
 import { randomBytes } from "node:crypto";
 import { sql } from "drizzle-orm";
-import type { Db } from "../../db/client.server";
-import { deliveryOutbox } from "../../db/schema/delivery";
-import { rowsOf, type Queryable } from "../../db/sql.server";
-import type { Logger } from "../../lib/logger.server";
-import type { z } from "../../lib/zod";
+import type { Db } from "#app/db/client.server.ts";
+import { deliveryOutbox } from "#app/db/schema/delivery.ts";
+import { rowsOf, type Queryable } from "#app/db/sql.server.ts";
+import type { Logger } from "#app/lib/logger.server.ts";
+import type { z } from "#app/lib/zod.ts";
 
 /**
  * The one outbox for work delivered after the request (mail now; push and digests too): the

@@ -1,13 +1,13 @@
 import { sql } from "drizzle-orm";
-import type { Db } from "../../db/client.server";
-import { profiles, users } from "../../db/schema/index";
-import { readTogether } from "../../db/sql.server";
-import { blockedUsersQuery, type BlockedUser } from "../blocks/blocks.server";
-import { roomListQuery, roomSummaries, type ChatRoomSummary, type RoomListRow } from "../chat/room-views.server";
-import { ownOffersFrom, ownOffersQuery } from "../trades/offers.server";
-import type { OfferView } from "../trades/types";
-import type { OfferRow } from "../trades/offer-views.server";
-import { responseRecordQuery, responseRecordsOf, type ResponseRecord, type ResponseRecordRow } from "../users/response-record.server";
+import type { Db } from "#app/db/client.server.ts";
+import { profiles, users } from "#app/db/schema/index.ts";
+import { readTogether } from "#app/db/sql.server.ts";
+import { blockedUsersQuery, type BlockedUser } from "#app/features/blocks/blocks.server.ts";
+import { roomListQuery, roomSummaries, type ChatRoomSummary, type RoomListRow } from "#app/features/chat/room-views.server.ts";
+import { ownOffersFrom, ownOffersQuery } from "#app/features/trades/offers.server.ts";
+import type { OfferView } from "#app/features/trades/types.ts";
+import type { OfferRow } from "#app/features/trades/offer-views.server.ts";
+import { responseRecordQuery, responseRecordsOf, type ResponseRecord, type ResponseRecordRow } from "#app/features/users/response-record.server.ts";
 
 export type ProfilePageData = {
   profile: { email: string; displayName: string; friendId: string | null; completedTrades: number; memberSince: string; emailVerified: boolean };

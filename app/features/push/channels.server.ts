@@ -1,11 +1,11 @@
-import type { Db } from "../../db/client.server";
-import type { Locale } from "../../lib/i18n";
-import type { Logger } from "../../lib/logger.server";
-import { dispatchMessageNoticesHere, NOTICE_DELIVERY } from "../notifications/notice-dispatch.server";
-import { registerDeliveryHandler } from "../outbox/outbox.server";
+import type { Db } from "#app/db/client.server.ts";
+import type { Locale } from "#app/lib/i18n.tsx";
+import type { Logger } from "#app/lib/logger.server.ts";
+import { dispatchMessageNoticesHere, NOTICE_DELIVERY } from "#app/features/notifications/notice-dispatch.server.ts";
+import { registerDeliveryHandler } from "#app/features/outbox/outbox.server.ts";
 import type { KindChoices, QuietHours } from "./preferences";
 import { getNotificationToDispatch, type NotificationToDispatch } from "./preferences.server";
-import { openTabs } from "../notifications/open-tabs.server";
+import { openTabs } from "#app/features/notifications/open-tabs.server.ts";
 
 /** A notification as the channels plan it: who, what, its owner's choices for its kind (each channel reads the text when its own row is due). */
 export type NotificationEvent = NotificationToDispatch & {

@@ -1,4 +1,4 @@
-import { AppError, type ErrorTable } from "../../lib/errors";
+import { AppError, type ErrorTable } from "#app/lib/errors.ts";
 import { pushMessages, type PushMessageKey } from "./messages";
 
 export const PUSH_ERRORS = {

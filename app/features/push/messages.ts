@@ -1,4 +1,4 @@
-import { defineMessages } from "../../lib/i18n";
+import { defineMessages } from "#app/lib/i18n.tsx";
 
 /** Web Push and the notification settings on the profile. */
 export const pushMessages = defineMessages({

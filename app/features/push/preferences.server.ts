@@ -1,9 +1,9 @@
 import { sql } from "drizzle-orm";
-import { rowsOf, type Queryable } from "../../db/sql.server";
-import type { Locale } from "../../lib/i18n";
-import { notificationForDelivery, notificationForDeliveryQuery, present, stillAllowed, type DeliveryRow } from "../notifications/notifications.server";
-import type { NotificationView } from "../notifications/types";
-import type { NotificationKind } from "../notifications/types";
+import { rowsOf, type Queryable } from "#app/db/sql.server.ts";
+import type { Locale } from "#app/lib/i18n.tsx";
+import { notificationForDelivery, notificationForDeliveryQuery, present, stillAllowed, type DeliveryRow } from "#app/features/notifications/notifications.server.ts";
+import type { NotificationView } from "#app/features/notifications/types.ts";
+import type { NotificationKind } from "#app/features/notifications/types.ts";
 import { QUIET_CHANNELS, resolveChoices, type KindChoices, type NotificationPreferences } from "./preferences";
 
 // What the notification mail (features/mail/notification-mail.server.ts) reads of the preferences.

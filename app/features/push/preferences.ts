@@ -1,4 +1,4 @@
-import { NOTIFICATION_KINDS, type NotificationKind } from "../notifications/types";
+import { NOTIFICATION_KINDS, type NotificationKind } from "#app/features/notifications/types.ts";
 
 /**
  * A player's choice per kind of notification and channel (docs/architecture.md "Notifications (inbox)"): the inbox (site) shows

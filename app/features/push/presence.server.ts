@@ -1,4 +1,4 @@
-import type { Logger } from "../../lib/logger.server";
+import type { Logger } from "#app/lib/logger.server.ts";
 
 /**
  * Who is here right now, as the realtime layer knows it (server/realtime.ts sets it): deliveries

@@ -1,12 +1,12 @@
-import type { Db } from "../../db/client.server";
-import type { VapidKeys } from "../../lib/data-dir-secrets.server";
-import { translate, type Locale } from "../../lib/i18n";
-import type { Logger } from "../../lib/logger.server";
-import { countUnreadNotifications } from "../notifications/notifications.server";
-import { notificationPreview, notificationText } from "../notifications/components/notification-text";
-import type { NotificationKind } from "../notifications/types";
-import { defineDeliveryKind, enqueueDelivery, PermanentDeliveryError, registerDeliveryHandler, TemporaryDeliveryError } from "../outbox/outbox.server";
-import { z } from "../../lib/zod";
+import type { Db } from "#app/db/client.server.ts";
+import type { VapidKeys } from "#app/lib/data-dir-secrets.server.ts";
+import { translate, type Locale } from "#app/lib/i18n.tsx";
+import type { Logger } from "#app/lib/logger.server.ts";
+import { countUnreadNotifications } from "#app/features/notifications/notifications.server.ts";
+import { notificationPreview, notificationText } from "#app/features/notifications/components/notification-text.ts";
+import type { NotificationKind } from "#app/features/notifications/types.ts";
+import { defineDeliveryKind, enqueueDelivery, PermanentDeliveryError, registerDeliveryHandler, TemporaryDeliveryError } from "#app/features/outbox/outbox.server.ts";
+import { z } from "#app/lib/zod.ts";
 import type { NotificationChannel } from "./channels.server";
 import { pushMessages } from "./messages";
 import { quietHolds, quietHoursEnd } from "./preferences";
@@ -14,7 +14,7 @@ import { getNotificationWithPreferences } from "./preferences.server";
 import { presence } from "./presence.server";
 import { dropSubscription, getSubscription } from "./subscriptions.server";
 import { notificationTopic, PushGoneError, roomTopic, sendPush, TEST_PUSH_TOPIC, type PushMessage, type PushOptions } from "./web-push.server";
-import { rowsOf } from "../../db/sql.server";
+import { rowsOf } from "#app/db/sql.server.ts";
 import { sql } from "drizzle-orm";
 
 /** The outbox kind of one push to one device: a notification's (at its count `n`), or the test push. */

@@ -1,5 +1,5 @@
-import { z } from "../../lib/zod";
-import { NOTIFICATION_KINDS } from "../notifications/types";
+import { z } from "#app/lib/zod.ts";
+import { NOTIFICATION_KINDS } from "#app/features/notifications/types.ts";
 import { QUIET_CHANNELS } from "./preferences";
 
 const Kind = z.object({ site: z.enum(["on", "off"]), push: z.enum(["instant", "off"]), mail: z.enum(["instant", "digest", "off"]) });

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
-import { rowsOf, type Queryable } from "../../db/sql.server";
-import type { Locale } from "../../lib/i18n";
-import { z } from "../../lib/zod";
+import { rowsOf, type Queryable } from "#app/db/sql.server.ts";
+import type { Locale } from "#app/lib/i18n.tsx";
+import { z } from "#app/lib/zod.ts";
 import { PushError } from "./errors";
 import { isPushServiceEndpoint } from "./push-services";
 

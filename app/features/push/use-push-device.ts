@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState } from "react";
-import type { PageRefusal } from "../../lib/errors";
-import { send } from "../../lib/send";
+import type { PageRefusal } from "#app/lib/errors.ts";
+import { send } from "#app/lib/send.ts";
 
 /**
  * This browser's push state:

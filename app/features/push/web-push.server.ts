@@ -1,6 +1,6 @@
 import webpush from "web-push";
-import type { VapidKeys } from "../../lib/data-dir-secrets.server";
-import { TemporaryDeliveryError } from "../outbox/outbox.server";
+import type { VapidKeys } from "#app/lib/data-dir-secrets.server.ts";
+import { TemporaryDeliveryError } from "#app/features/outbox/outbox.server.ts";
 import { isPushServiceEndpoint } from "./push-services";
 
 /** What the service worker (public/sw.js) shows: it always shows a notification for a push. */

@@ -1,4 +1,4 @@
-import { AppError, type ErrorTable } from "../../lib/errors";
+import { AppError, type ErrorTable } from "#app/lib/errors.ts";
 import { seoMessages, type SeoMessageKey } from "./messages";
 
 /** What the SEO suggestion can refuse (docs/decisions/009). */

@@ -1,4 +1,4 @@
-import { defineMessages } from "../../lib/i18n";
+import { defineMessages } from "#app/lib/i18n.tsx";
 
 /** SEO suggestions (docs/product-rules.md §7 AI SEO, §8). */
 export const seoMessages = defineMessages({

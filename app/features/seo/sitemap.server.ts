@@ -1,9 +1,9 @@
 import { and, count, desc, sql } from "drizzle-orm";
-import { openOfferWhere } from "../../db/open-offers";
-import type { Db } from "../../db/client.server";
-import { escapeXml } from "../../lib/markup";
-import { tradeOffers } from "../../db/schema/trades";
-import { cardIndex } from "../cards/card-index.server";
+import { openOfferWhere } from "#app/db/open-offers.ts";
+import type { Db } from "#app/db/client.server.ts";
+import { escapeXml } from "#app/lib/markup.ts";
+import { tradeOffers } from "#app/db/schema/trades.ts";
+import { cardIndex } from "#app/features/cards/card-index.server.ts";
 
 /** sitemaps.org: at most 50,000 URLs per sitemap file. */
 export const SITEMAP_PART_SIZE = 50_000;

@@ -3,10 +3,10 @@
 // and the meta description is the text's first meaningful sentences, cut at a boundary.
 import { createRequire } from "node:module";
 import { eq } from "drizzle-orm";
-import type { Db } from "../../db/client.server";
-import { decks } from "../../db/schema/decks";
-import { foldForSearch } from "../../lib/search-text";
-import { cardIndex, type CardIndex } from "../cards/card-index.server";
+import type { Db } from "#app/db/client.server.ts";
+import { decks } from "#app/db/schema/decks.ts";
+import { foldForSearch } from "#app/lib/search-text.ts";
+import { cardIndex, type CardIndex } from "#app/features/cards/card-index.server.ts";
 
 /** The suggested description aims for this length (what search results show)… */
 export const SUGGESTED_DESCRIPTION_LENGTH = 120;

@@ -1,4 +1,4 @@
-import { defineMessages } from "../../lib/i18n";
+import { defineMessages } from "#app/lib/i18n.tsx";
 
 /** The admin サイト設定 tab (docs/product-rules.md §2 item 5, §8 settings messages). */
 export const settingsMessages = defineMessages({

@@ -1,8 +1,8 @@
-import { safeString } from "../../lib/text";
-import { isImageUrl } from "../../lib/image-url";
-import { z } from "../../lib/zod";
-import { fieldMessages } from "../../lib/validation";
-import { normaliseKeywords } from "../../lib/keywords";
+import { safeString } from "#app/lib/text.ts";
+import { isImageUrl } from "#app/lib/image-url.ts";
+import { z } from "#app/lib/zod.ts";
+import { fieldMessages } from "#app/lib/validation.ts";
+import { normaliseKeywords } from "#app/lib/keywords.ts";
 import { settingsMessages, type SettingsMessageKey } from "./messages";
 
 export { normaliseKeywords };

@@ -1,9 +1,9 @@
 import { sql } from "drizzle-orm";
-import type { Db } from "../../db/client.server";
-import { siteSettings } from "../../db/schema/content";
+import type { Db } from "#app/db/client.server.ts";
+import { siteSettings } from "#app/db/schema/content.ts";
 import { EMPTY_SITE_SETTINGS, type SiteSettings } from "./settings.schema";
-import { createCache, scopeOf } from "../../lib/cache.server";
-import { publishChange, onChange } from "../../lib/change-bus.server";
+import { createCache, scopeOf } from "#app/lib/cache.server.ts";
+import { publishChange, onChange } from "#app/lib/change-bus.server.ts";
 
 export type { SiteSettings } from "./settings.schema";
 

@@ -1,4 +1,4 @@
-import { defineMessages } from "../../lib/i18n";
+import { defineMessages } from "#app/lib/i18n.tsx";
 
 /** Texts drawn into share images (Japanese: the site's language and its players'), and the deck page's download. */
 export const shareMessages = defineMessages({

@@ -1,5 +1,5 @@
-import { cardName } from "../../lib/card-name";
-import { translate, type Locale } from "../../lib/i18n";
+import { cardName } from "#app/lib/card-name.ts";
+import { translate, type Locale } from "#app/lib/i18n.tsx";
 import { shareMessages } from "./messages";
 
 /**

@@ -1,25 +1,25 @@
 import { createHash } from "node:crypto";
 import { sql, type SQL } from "drizzle-orm";
-import type { Db } from "../../db/client.server";
-import { offerOpenNow } from "../../db/open-offers";
-import { rowsOf } from "../../db/sql.server";
-import { createCache, scopeOf } from "../../lib/cache.server";
-import { databaseLimit } from "../../lib/rate-limit.server";
-import { changeVersion } from "../../lib/change-bus.server";
-import { translate, type Locale } from "../../lib/i18n";
-import { createWorkPool } from "../../lib/work-pool.server";
-import { displayRarity } from "../../lib/rarity";
-import { cardFaceOf, cardIndex, compareCards, type CardIndex, type IndexedCard } from "../cards/card-index.server";
-import { rarityTradeCosts } from "../cards/cards.server";
-import { sendMessage } from "../chat/chat.server";
-import { MAX_CARDS_PER_SIDE } from "../trades/rules";
-import { closeOffer, createOffer, deleteOffer, openChatRoomWithPartner } from "../trades/offers.server";
-import { answersRarely, responseRecords, type ResponseRecord } from "../users/response-record.server";
-import { getCollectionSettings, type CollectionSettings } from "../collection/collection.server";
-import { tradeSides, type TradeCard } from "../collection/trade-sides.server";
-import { CollectionError } from "../collection/errors";
-import { collectionMessages } from "../collection/messages";
-import type { CardListItem } from "../cards/types";
+import type { Db } from "#app/db/client.server.ts";
+import { offerOpenNow } from "#app/db/open-offers.ts";
+import { rowsOf } from "#app/db/sql.server.ts";
+import { createCache, scopeOf } from "#app/lib/cache.server.ts";
+import { databaseLimit } from "#app/lib/rate-limit.server.ts";
+import { changeVersion } from "#app/lib/change-bus.server.ts";
+import { translate, type Locale } from "#app/lib/i18n.tsx";
+import { createWorkPool } from "#app/lib/work-pool.server.ts";
+import { displayRarity } from "#app/lib/rarity.ts";
+import { cardFaceOf, cardIndex, compareCards, type CardIndex, type IndexedCard } from "#app/features/cards/card-index.server.ts";
+import { rarityTradeCosts } from "#app/features/cards/cards.server.ts";
+import { sendMessage } from "#app/features/chat/chat.server.ts";
+import { MAX_CARDS_PER_SIDE } from "#app/features/trades/rules.ts";
+import { closeOffer, createOffer, deleteOffer, openChatRoomWithPartner } from "#app/features/trades/offers.server.ts";
+import { answersRarely, responseRecords, type ResponseRecord } from "#app/features/users/response-record.server.ts";
+import { getCollectionSettings, type CollectionSettings } from "#app/features/collection/collection.server.ts";
+import { tradeSides, type TradeCard } from "#app/features/collection/trade-sides.server.ts";
+import { CollectionError } from "#app/features/collection/errors.ts";
+import { collectionMessages } from "#app/features/collection/messages.ts";
+import type { CardListItem } from "#app/features/cards/types.ts";
 
 /**
  * トレード候補 (docs/decisions/041-trade-candidates.md): players who opted in, were active in the

@@ -1,10 +1,10 @@
-import type { JsonEndpoint } from "../../lib/api.server";
-import { getViewer, requireApiViewer } from "../users/session.server";
+import type { JsonEndpoint } from "#app/lib/api.server.ts";
+import { getViewer, requireApiViewer } from "#app/features/users/session.server.ts";
 import { listBoard } from "./board.server";
 import { matchPageJson, parseMatchPage } from "./matches.server";
 import { BoardQuerySchema } from "./trades.schema";
-import { readQuery } from "../../lib/input.server";
-import { searchCards } from "../cards/cards.server";
+import { readQuery } from "#app/lib/input.server.ts";
+import { searchCards } from "#app/features/cards/cards.server.ts";
 import { cardTradeabilityAt } from "./trade-rules";
 import { loadTradeRules } from "./trade-rules.server";
 import type { TradePickerCard } from "./types";

@@ -1,4 +1,4 @@
-import { defineMessages } from "../../lib/i18n";
+import { defineMessages } from "#app/lib/i18n.tsx";
 
 /**
  * Why a trade request was refused (errors.ts) and what the offer and report schemas refuse. Apart

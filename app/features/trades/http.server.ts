@@ -1,4 +1,4 @@
-import { parseInput } from "../../lib/validation";
+import { parseInput } from "#app/lib/validation.ts";
 import { tradeErrorMessages } from "./error-messages";
 import { OfferInputSchema, ReportInputSchema, type OfferInput } from "./trades.schema";
 

@@ -1,18 +1,18 @@
 import { sql } from "drizzle-orm";
-import type { Db } from "../../db/client.server";
-import { cardPacks, cards, profiles, tradeOfferCards, tradeOffers } from "../../db/schema/index";
-import { rowsOf, type Queryable } from "../../db/sql.server";
-import { changeVersion } from "../../lib/change-bus.server";
-import { createCache } from "../../lib/cache.server";
-import type { Locale } from "../../lib/i18n";
-import { notBlockedFor } from "../blocks/blocks.server";
+import type { Db } from "#app/db/client.server.ts";
+import { cardPacks, cards, profiles, tradeOfferCards, tradeOffers } from "#app/db/schema/index.ts";
+import { rowsOf, type Queryable } from "#app/db/sql.server.ts";
+import { changeVersion } from "#app/lib/change-bus.server.ts";
+import { createCache } from "#app/lib/cache.server.ts";
+import type { Locale } from "#app/lib/i18n.tsx";
+import { notBlockedFor } from "#app/features/blocks/blocks.server.ts";
 import { TradeError } from "./errors";
-import { offerOpenNow } from "../../db/open-offers";
+import { offerOpenNow } from "#app/db/open-offers.ts";
 import { OFFER_COLUMNS, toListItem, withCards, type OfferRow } from "./offer-views.server";
 import { MATCH_LIMIT, MATCH_PAGE_SIZE, pairsByRarity } from "./rules";
 import { cardTradeabilityAt } from "./trade-rules";
 import { cardTradeability, loadTradeRules, offersClosedByRules } from "./trade-rules.server";
-import { answersRarely, responseRecords } from "../users/response-record.server";
+import { answersRarely, responseRecords } from "#app/features/users/response-record.server.ts";
 import type { MatchListItem, MatchPage, MatchView } from "./types";
 
 /**

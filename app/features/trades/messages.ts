@@ -1,4 +1,4 @@
-import { defineMessages } from "../../lib/i18n";
+import { defineMessages } from "#app/lib/i18n.tsx";
 
 /** Texts of the trade board, the offer form, offer pages, the 通報 admin tab and trade errors. */
 export const tradesMessages = defineMessages({

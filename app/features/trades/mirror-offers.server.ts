@@ -1,7 +1,7 @@
 import { and, eq, inArray, ne } from "drizzle-orm";
-import { openOfferWhere } from "../../db/open-offers";
-import type { Db } from "../../db/client.server";
-import { cards, chatRooms, tradeOfferCards, tradeOffers } from "../../db/schema/index";
+import { openOfferWhere } from "#app/db/open-offers.ts";
+import type { Db } from "#app/db/client.server.ts";
+import { cards, chatRooms, tradeOfferCards, tradeOffers } from "#app/db/schema/index.ts";
 import { TradeError } from "./errors";
 
 export type MirrorOffer = {

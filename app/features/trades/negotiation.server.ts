@@ -1,7 +1,7 @@
 import { inArray, sql } from "drizzle-orm";
-import { chatRooms, profiles, tradeOffers } from "../../db/schema/index";
-import { rowsOf, type Queryable } from "../../db/sql.server";
-import { offerOpenNow } from "../../db/open-offers";
+import { chatRooms, profiles, tradeOffers } from "#app/db/schema/index.ts";
+import { rowsOf, type Queryable } from "#app/db/sql.server.ts";
+import { offerOpenNow } from "#app/db/open-offers.ts";
 
 /**
  * What the chat changes on an offer when a negotiation moves on. These run inside the chat's

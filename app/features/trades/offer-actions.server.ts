@@ -1,8 +1,8 @@
-import type { Db } from "../../db/client.server";
-import { blockUser } from "../blocks/blocks.server";
+import type { Db } from "#app/db/client.server.ts";
+import { blockUser } from "#app/features/blocks/blocks.server.ts";
 import { TradeError } from "./errors";
 import { parseOfferInput, parseReportInput } from "./http.server";
-import { reportOffer } from "../moderation/moderation.server";
+import { reportOffer } from "#app/features/moderation/moderation.server.ts";
 import { bumpOffer, closeOffer, deleteOffer, getOffer, markOfferCompleted, openChatRoomForOffer, updateOffer } from "./offers.server";
 
 /**

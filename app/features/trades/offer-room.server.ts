@@ -1,6 +1,6 @@
 import { and, eq } from "drizzle-orm";
-import type { Db } from "../../db/client.server";
-import { chatRooms } from "../../db/schema/index";
+import type { Db } from "#app/db/client.server.ts";
+import { chatRooms } from "#app/db/schema/index.ts";
 
 /**
  * The reader's own chat room for an offer, if they ever pressed 交渉する on it. An offer that no

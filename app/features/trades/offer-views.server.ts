@@ -1,10 +1,10 @@
 import { eq, inArray, sql } from "drizzle-orm";
-import { offerExpiredNow } from "../../db/open-offers";
-import type { Db } from "../../db/client.server";
-import { cards, rarities, tradeOfferCards } from "../../db/schema/index";
-import { cardIndex, CARD_COLUMNS } from "../cards/card-index.server";
-import { cardName } from "../../lib/card-name";
-import type { Locale } from "../../lib/i18n";
+import { offerExpiredNow } from "#app/db/open-offers.ts";
+import type { Db } from "#app/db/client.server.ts";
+import { cards, rarities, tradeOfferCards } from "#app/db/schema/index.ts";
+import { cardIndex, CARD_COLUMNS } from "#app/features/cards/card-index.server.ts";
+import { cardName } from "#app/lib/card-name.ts";
+import type { Locale } from "#app/lib/i18n.tsx";
 import { BUMP_INTERVAL_HOURS, type OfferStatus } from "./rules";
 import type { OfferCardView, OfferChipView, OfferListItem, OfferView } from "./types";
 

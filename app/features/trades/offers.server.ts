@@ -1,17 +1,17 @@
 import { and, eq, sql, type SQL } from "drizzle-orm";
-import type { Db } from "../../db/client.server";
-import { rowsOf, type Queryable, type Tx } from "../../db/sql.server";
-import { publishChange } from "../../lib/change-bus.server";
-import { notices } from "../../lib/notices.server";
-import { cardIndex } from "../cards/card-index.server";
-import { databaseLimit } from "../../lib/rate-limit.server";
+import type { Db } from "#app/db/client.server.ts";
+import { rowsOf, type Queryable, type Tx } from "#app/db/sql.server.ts";
+import { publishChange } from "#app/lib/change-bus.server.ts";
+import { notices } from "#app/lib/notices.server.ts";
+import { cardIndex } from "#app/features/cards/card-index.server.ts";
+import { databaseLimit } from "#app/lib/rate-limit.server.ts";
 import {
   cards,
   chatRooms,
   profiles,
   tradeOfferCards,
   tradeOffers,
-} from "../../db/schema/index";
+} from "#app/db/schema/index.ts";
 import {
   BUMP_INTERVAL_HOURS,
   MAX_CARDS_PER_SIDE,
@@ -22,8 +22,8 @@ import {
   pairsByRarity,
   type OfferStatus,
 } from "./rules";
-import { isBlockedEitherWay, notBlockedFor } from "../blocks/blocks.server";
-import { offerExpiredNow, offerOpenNow } from "../../db/open-offers";
+import { isBlockedEitherWay, notBlockedFor } from "#app/features/blocks/blocks.server.ts";
+import { offerExpiredNow, offerOpenNow } from "#app/db/open-offers.ts";
 import { matchingOffers } from "./matches.server";
 import { assertCardsTradeable, loadTradeRules, offersClosedByRules } from "./trade-rules.server";
 import { isCardTradeableAt } from "./trade-rules";
@@ -31,7 +31,7 @@ import { isOfferId, OFFER_COLUMNS, withCards, type OfferRow } from "./offer-view
 import { TradeError, type TradeErrorCode } from "./errors";
 import type { OfferInput } from "./trades.schema";
 import type { OfferView } from "./types";
-import { recordProductEvent, recordProductEvents } from "../analytics/events.server";
+import { recordProductEvent, recordProductEvents } from "#app/features/analytics/events.server.ts";
 
 /**
  * Trade offers (docs/decisions/005): the owner's side — create, edit, close,

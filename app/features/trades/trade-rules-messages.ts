@@ -1,4 +1,4 @@
-import { defineMessages } from "../../lib/i18n";
+import { defineMessages } from "#app/lib/i18n.tsx";
 
 /** The trade rules: the public rules page, the admin トレードルール tab and their errors. */
 export const tradeRulesMessages = defineMessages({

@@ -1,9 +1,9 @@
-import { z } from "../../lib/zod";
+import { z } from "#app/lib/zod.ts";
 import { TRADE_RULE_SCOPES } from "./trade-rules";
 import { tradeRulesMessages, type TradeRulesMessageKey } from "./trade-rules-messages";
-import { isPlainLine } from "../../lib/text";
-import { tokyoLocalToIso } from "../../lib/tokyo-time";
-import { fieldKeys } from "../../lib/validation";
+import { isPlainLine } from "#app/lib/text.ts";
+import { tokyoLocalToIso } from "#app/lib/tokyo-time.ts";
+import { fieldKeys } from "#app/lib/validation.ts";
 
 export const TRADE_RULE_NOTE_MAX = 200;
 

@@ -1,12 +1,12 @@
 import { asc, eq, sql } from "drizzle-orm";
-import { rowsOf } from "../../db/sql.server";
-import type { Db } from "../../db/client.server";
-import { packs, rarities, tradeRuleChanges } from "../../db/schema/index";
-import { publishChange } from "../../lib/change-bus.server";
-import { createCache, scopeOf } from "../../lib/cache.server";
-import { tokyoShortDateTime } from "../../lib/tokyo-time";
-import { displayRarity, RARITIES } from "../../lib/rarity";
-import { cardIndex } from "../cards/card-index.server";
+import { rowsOf } from "#app/db/sql.server.ts";
+import type { Db } from "#app/db/client.server.ts";
+import { packs, rarities, tradeRuleChanges } from "#app/db/schema/index.ts";
+import { publishChange } from "#app/lib/change-bus.server.ts";
+import { createCache, scopeOf } from "#app/lib/cache.server.ts";
+import { tokyoShortDateTime } from "#app/lib/tokyo-time.ts";
+import { displayRarity, RARITIES } from "#app/lib/rarity.ts";
+import { cardIndex } from "#app/features/cards/card-index.server.ts";
 import { cardTradeabilityAt, type Tradeability, type TradeRuleChange, type TradeRules, type TradeRulesPageData } from "./trade-rules";
 
 export type { Tradeability };

@@ -1,4 +1,4 @@
-import { displayRarity } from "../../lib/rarity";
+import { displayRarity } from "#app/lib/rarity.ts";
 
 /**
  * The game's trade rules, evaluated at a moment (docs/decisions/018). One module answers "may

@@ -1,5 +1,5 @@
-import { z } from "../../lib/zod";
-import { safeString } from "../../lib/text";
+import { z } from "#app/lib/zod.ts";
+import { safeString } from "#app/lib/text.ts";
 import {
   COMMENT_MAX_LENGTH,
   MAX_CARDS_PER_SIDE,

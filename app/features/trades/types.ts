@@ -1,6 +1,6 @@
-import type { CardFace } from "../../lib/card-face";
+import type { CardFace } from "#app/lib/card-face.ts";
 import type { OfferStatus, RarityPairs } from "./rules";
-import type { CardSearchResult } from "../cards/types";
+import type { CardSearchResult } from "#app/features/cards/types.ts";
 
 // Shapes the trade service returns; client components import them from here, not from the server file.
 

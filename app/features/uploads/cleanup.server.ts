@@ -1,8 +1,8 @@
 import { readdir, rm, stat } from "node:fs/promises";
 import path from "node:path";
 import { inArray } from "drizzle-orm";
-import type { Db } from "../../db/client.server";
-import { uploads } from "../../db/schema/content";
+import type { Db } from "#app/db/client.server.ts";
+import { uploads } from "#app/db/schema/content.ts";
 import { UPLOAD_FOLDERS } from "./rules";
 
 /** A stored file without its row is kept this long: a save may be between writing it and its row. */

@@ -1,4 +1,4 @@
-import { AppError, type ErrorTable } from "../../lib/errors";
+import { AppError, type ErrorTable } from "#app/lib/errors.ts";
 import { MAX_INPUT_PIXELS, UPLOAD_MAX_BYTES } from "./rules";
 import { uploadsMessages } from "./messages";
 

@@ -1,4 +1,4 @@
-import { defineMessages } from "../../lib/i18n";
+import { defineMessages } from "#app/lib/i18n.tsx";
 
 /** Image uploads (docs/product-rules.md §7 image upload, §8 upload messages). */
 export const uploadsMessages = defineMessages({

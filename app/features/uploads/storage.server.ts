@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { DeleteObjectCommand, GetObjectCommand, NoSuchKey, PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
-import type { Env, S3Config } from "../../lib/env.server";
+import type { Env, S3Config } from "#app/lib/env.server.ts";
 
 /** Uploaded files are named once and never change: caches may keep them forever. */
 export const IMMUTABLE_CACHE_CONTROL = "public, max-age=31536000, immutable";

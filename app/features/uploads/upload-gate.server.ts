@@ -1,8 +1,8 @@
 import { availableParallelism } from "node:os";
 import sharp from "sharp";
-import type { Db } from "../../db/client.server";
-import { databaseLimit } from "../../lib/rate-limit.server";
-import { createWorkPool, type PoolPlace, type WorkPool } from "../../lib/work-pool.server";
+import type { Db } from "#app/db/client.server.ts";
+import { databaseLimit } from "#app/lib/rate-limit.server.ts";
+import { createWorkPool, type PoolPlace, type WorkPool } from "#app/lib/work-pool.server.ts";
 import { UploadError } from "./errors";
 import { UPLOADS_PER_HOUR, UPLOADS_PER_MINUTE } from "./rules";
 

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { desc, inArray } from "drizzle-orm";
-import type { Db } from "../../db/client.server";
-import { uploads } from "../../db/schema/content";
+import type { Db } from "#app/db/client.server.ts";
+import { uploads } from "#app/db/schema/content.ts";
 import { UploadError } from "./errors";
 import { encodeImage, type EncodedImage } from "./image.server";
 import { UPLOAD_FOLDERS, WIDE_FOLDERS, type UploadFolder } from "./rules";

@@ -1,13 +1,13 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { APIError, getSessionFromCtx, isAPIError } from "better-auth/api";
 import { and, eq } from "drizzle-orm";
-import type { Db } from "../../db/client.server";
-import { accounts, users, verifications } from "../../db/schema/users";
-import { databaseLimit } from "../../lib/rate-limit.server";
+import type { Db } from "#app/db/client.server.ts";
+import { accounts, users, verifications } from "#app/db/schema/users.ts";
+import { databaseLimit } from "#app/lib/rate-limit.server.ts";
 import { isAddressReserved, prepareNotMeLink } from "./address-change.server";
-import type { AppError, ErrorAnswer } from "../../lib/errors";
-import type { Env } from "../../lib/env.server";
-import { localeFromRequest, translate, type Locale } from "../../lib/i18n";
+import type { AppError, ErrorAnswer } from "#app/lib/errors.ts";
+import type { Env } from "#app/lib/env.server.ts";
+import { localeFromRequest, translate, type Locale } from "#app/lib/i18n.tsx";
 import { accountMessages } from "./account-messages";
 import { usersMessages } from "./messages";
 import { queueEmailChangeMails, queuePasswordChangedMail, queuePasswordResetMail, queueVerificationMail } from "./account-mail.server";
@@ -16,7 +16,7 @@ import { EMAIL_MAX, hasControlCharacters, PASSWORD_MAX, PASSWORD_MIN } from "./d
 import { UserError } from "./errors";
 import { AccountError } from "./account-errors";
 import { clearSignInFailures, recordSignInFailure, signInWaitMinutes } from "./sign-in-guard.server";
-import { z } from "../../lib/zod";
+import { z } from "#app/lib/zod.ts";
 
 /**
  * Better Auth's own account flows, wired to Torepoke's mail (features/mail through the outbox):

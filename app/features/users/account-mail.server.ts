@@ -1,7 +1,7 @@
-import type { Queryable } from "../../db/sql.server";
-import { translate, type Locale } from "../../lib/i18n";
-import { enqueueMail } from "../mail/mail.server";
-import { renderMail } from "../mail/templates.server";
+import type { Queryable } from "#app/db/sql.server.ts";
+import { translate, type Locale } from "#app/lib/i18n.tsx";
+import { enqueueMail } from "#app/features/mail/mail.server.ts";
+import { renderMail } from "#app/features/mail/templates.server.ts";
 import { accountMailMessages, type AccountMailMessageKey } from "./account-mail-messages.server";
 import { accountMessages } from "./account-messages";
 

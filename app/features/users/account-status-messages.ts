@@ -1,4 +1,4 @@
-import { defineMessages } from "../../lib/i18n";
+import { defineMessages } from "#app/lib/i18n.tsx";
 
 /**
  * The account's state as the profile's account card, the account settings and the sign-up's

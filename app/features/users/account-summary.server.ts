@@ -1,11 +1,11 @@
 import { inArray } from "drizzle-orm";
-import type { Db } from "../../db/client.server";
-import { cards } from "../../db/schema/index";
-import { cardPrint } from "../../lib/card-print";
-import { csvLine } from "../../lib/csv";
-import type { Env } from "../../lib/env.server";
-import { translate, type Locale } from "../../lib/i18n";
-import { tokyoDateTimeSeconds } from "../../lib/tokyo-time";
+import type { Db } from "#app/db/client.server.ts";
+import { cards } from "#app/db/schema/index.ts";
+import { cardPrint } from "#app/lib/card-print.ts";
+import { csvLine } from "#app/lib/csv.ts";
+import type { Env } from "#app/lib/env.server.ts";
+import { translate, type Locale } from "#app/lib/i18n.tsx";
+import { tokyoDateTimeSeconds } from "#app/lib/tokyo-time.ts";
 import { exportAccountData } from "./account.server";
 import { accountSettingsMessages, type AccountSettingsMessageKey } from "./account-settings-messages";
 import { DELETED_USER_NAME } from "./display-name";

@@ -1,4 +1,4 @@
-import { z } from "../../lib/zod";
+import { z } from "#app/lib/zod.ts";
 import { PASSWORD_MAX, PASSWORD_MIN } from "./display-name";
 import { emailField, type UsersMessageKey } from "./users.schema";
 

@@ -1,12 +1,12 @@
 import { createHash, randomBytes, randomUUID } from "node:crypto";
 import { hashPassword } from "better-auth/crypto";
 import { and, eq, ne, sql } from "drizzle-orm";
-import type { Db } from "../../db/client.server";
-import { rowsOf, type Queryable } from "../../db/sql.server";
-import { accounts, sessions, users, verifications } from "../../db/schema/users";
-import type { Env } from "../../lib/env.server";
-import { noteSessionsEnded } from "../../lib/session-end.server";
-import { signToken, verifySignedToken } from "../../lib/signed-token.server";
+import type { Db } from "#app/db/client.server.ts";
+import { rowsOf, type Queryable } from "#app/db/sql.server.ts";
+import { accounts, sessions, users, verifications } from "#app/db/schema/users.ts";
+import type { Env } from "#app/lib/env.server.ts";
+import { noteSessionsEnded } from "#app/lib/session-end.server.ts";
+import { signToken, verifySignedToken } from "#app/lib/signed-token.server.ts";
 
 /**
  * これは私ではありません: the link in the notice a change of address sends to the old address.

@@ -1,6 +1,6 @@
 import { createHmac } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import type { LineSettings } from "../../lib/env.server";
+import type { LineSettings } from "#app/lib/env.server.ts";
 import { lineNonce, verifyLineIdToken } from "./line-login.server";
 
 const line: LineSettings = {

@@ -1,6 +1,6 @@
 import { createHash, createHmac, timingSafeEqual } from "node:crypto";
 import type { BetterAuthPlugin } from "better-auth";
-import type { LineSettings } from "../../lib/env.server";
+import type { LineSettings } from "#app/lib/env.server.ts";
 
 /**
  * LINE Login (OpenID Connect, v2.1) as one of the library's social providers: a plugin that adds

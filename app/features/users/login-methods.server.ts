@@ -1,7 +1,7 @@
 import { and, eq, ne } from "drizzle-orm";
-import type { Db } from "../../db/client.server";
-import { accounts } from "../../db/schema/users";
-import type { Env } from "../../lib/env.server";
+import type { Db } from "#app/db/client.server.ts";
+import { accounts } from "#app/db/schema/users.ts";
+import type { Env } from "#app/lib/env.server.ts";
 import { AccountError } from "./account-errors";
 import { verifyAccountPassword } from "./account.server";
 import { callAuthEndpoint, cookiesOf } from "./auth.server";

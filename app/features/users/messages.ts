@@ -1,4 +1,4 @@
-import { defineMessages } from "../../lib/i18n";
+import { defineMessages } from "#app/lib/i18n.tsx";
 
 /** Accounts: sign-up, log-in, log-out, profile, guards. Japanese is the source (docs/product-rules.md wording). */
 export const usersMessages = defineMessages({

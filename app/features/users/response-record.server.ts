@@ -1,6 +1,6 @@
 import { sql, type SQL } from "drizzle-orm";
-import type { Db } from "../../db/client.server";
-import { rowsOf } from "../../db/sql.server";
+import type { Db } from "#app/db/client.server.ts";
+import { rowsOf } from "#app/db/sql.server.ts";
 
 /**
  * The response record (docs/decisions/024): how often and how fast a player answers a new room on

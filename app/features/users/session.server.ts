@@ -1,13 +1,13 @@
 import { replace, type AppLoadContext } from "react-router";
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { and, eq, gt, lt, sql } from "drizzle-orm";
-import type { Db } from "../../db/client.server";
-import { profiles, sessions, users } from "../../db/schema/users";
+import type { Db } from "#app/db/client.server.ts";
+import { profiles, sessions, users } from "#app/db/schema/users.ts";
 import { ensureProfile, SESSION_COOKIE, SESSION_EXPIRES_IN_S, SESSION_UPDATE_AGE_S } from "./auth.server";
-import type { Env } from "../../lib/env.server";
-import { localeFromRequest } from "../../lib/i18n";
-import { pageUrlOf } from "../../lib/data-url";
-import { errorResponse, pageError } from "../../lib/api.server";
+import type { Env } from "#app/lib/env.server.ts";
+import { localeFromRequest } from "#app/lib/i18n.tsx";
+import { pageUrlOf } from "#app/lib/data-url.ts";
+import { errorResponse, pageError } from "#app/lib/api.server.ts";
 import { AdminPageError, UserError } from "./errors";
 
 /** Who is making the request, as every loader, action and socket handler sees it. */

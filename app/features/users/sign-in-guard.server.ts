@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
-import type { Db } from "../../db/client.server";
-import { rowsOf } from "../../db/sql.server";
+import type { Db } from "#app/db/client.server.ts";
+import { rowsOf } from "#app/db/sql.server.ts";
 
 /**
  * Per-account brute-force limit (docs/decisions/016): failed sign-ins for one address are counted

@@ -1,8 +1,8 @@
 import { useRef, useState, type FormEvent } from "react";
-import { formMessage, fieldMessage, refusalOf } from "../../lib/form-refusal";
-import { translate, useLocale } from "../../lib/i18n";
-import { fieldMessages } from "../../lib/validation";
-import type { z } from "../../lib/zod";
+import { formMessage, fieldMessage, refusalOf } from "#app/lib/form-refusal.ts";
+import { translate, useLocale } from "#app/lib/i18n.tsx";
+import { fieldMessages } from "#app/lib/validation.ts";
+import type { z } from "#app/lib/zod.ts";
 import { usersMessages } from "./messages";
 import { USERS_FORM } from "./users-form";
 

@@ -1,4 +1,4 @@
-import type { ParseOptions } from "../../lib/validation";
+import type { ParseOptions } from "#app/lib/validation.ts";
 import { DISPLAY_NAME_MAX, PASSWORD_MAX, PASSWORD_MIN } from "./display-name";
 import { usersMessages, type UsersMessageKey } from "./messages";
 

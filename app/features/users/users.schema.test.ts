@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { describeAppError } from "../../lib/errors";
+import { describeAppError } from "#app/lib/errors.ts";
 import { SignupSchema, usersFormError } from "./users.schema";
 
 describe("the account forms' refusal", () => {

@@ -1,9 +1,9 @@
-import { z } from "../../lib/zod";
-import { isSafeText } from "../../lib/text";
+import { z } from "#app/lib/zod.ts";
+import { isSafeText } from "#app/lib/text.ts";
 import { checkDisplayName, EMAIL_MAX, hasControlCharacters, PASSWORD_MAX, PASSWORD_MIN } from "./display-name";
-import { normalizeFriendId } from "../../lib/friend-id";
+import { normalizeFriendId } from "#app/lib/friend-id.ts";
 import { usersMessages } from "./messages";
-import { fieldKeys, validationError, type ValidationError } from "../../lib/validation";
+import { fieldKeys, validationError, type ValidationError } from "#app/lib/validation.ts";
 import { USERS_FORM } from "./users-form";
 
 /**

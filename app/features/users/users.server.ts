@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
-import { publishChange } from "../../lib/change-bus.server";
-import type { Db } from "../../db/client.server";
-import { profiles, users } from "../../db/schema/users";
+import { publishChange } from "#app/lib/change-bus.server.ts";
+import type { Db } from "#app/db/client.server.ts";
+import { profiles, users } from "#app/db/schema/users.ts";
 import type { ProfileInput } from "./users.schema";
 
 export type Profile = {

@@ -1,6 +1,6 @@
 import { and, eq, isNotNull } from "drizzle-orm";
-import type { Db } from "../../db/client.server";
-import { accounts, sessions } from "../../db/schema/users";
+import type { Db } from "#app/db/client.server.ts";
+import { accounts, sessions } from "#app/db/schema/users.ts";
 
 /** How long after a LINE sign-in a passwordless account may change what protects it (its address, deletion). */
 export const RECENT_SIGN_IN_MINUTES = 10;

@@ -1,7 +1,7 @@
 import { isRouteErrorResponse, Link, useRouteError } from "react-router";
-import { RouteError } from "../../../components/ui/route-error";
-import { useT } from "../../../lib/i18n";
-import { adminMessages } from "../messages";
+import { RouteError } from "#app/components/ui/route-error.tsx";
+import { useT } from "#app/lib/i18n.tsx";
+import { adminMessages } from "#app/features/admin/messages.ts";
 
 /**
  * Error boundary body of the admin pages: 401 ログインが必要です (with a log-in link back to

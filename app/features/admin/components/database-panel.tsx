@@ -1,6 +1,6 @@
-import { useLocale, useT } from "../../../lib/i18n";
-import type { DatabaseStats } from "../admin.server";
-import { adminMessages } from "../messages";
+import { useLocale, useT } from "#app/lib/i18n.tsx";
+import type { DatabaseStats } from "#app/features/admin/admin.server.ts";
+import { adminMessages } from "#app/features/admin/messages.ts";
 
 /** docs/product-rules.md §2 admin tab 2: three statistics tiles. */
 export function DatabasePanel({ data }: { data: unknown }) {

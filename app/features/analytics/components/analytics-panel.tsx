@@ -1,10 +1,10 @@
 import type { ReactNode } from "react";
 import { Form } from "react-router";
-import { FormField, SelectField } from "../../../components/ui/form-field";
-import { useLocale, useT } from "../../../lib/i18n";
-import { tokyoMediumDateTime } from "../../../lib/tokyo-time";
-import type { AnalyticsTabData, Headline, TopRow } from "../dashboard.server";
-import { analyticsMessages, type AnalyticsMessageKey } from "../messages";
+import { FormField, SelectField } from "#app/components/ui/form-field.tsx";
+import { useLocale, useT } from "#app/lib/i18n.tsx";
+import { tokyoMediumDateTime } from "#app/lib/tokyo-time.ts";
+import type { AnalyticsTabData, Headline, TopRow } from "#app/features/analytics/dashboard.server.ts";
+import { analyticsMessages, type AnalyticsMessageKey } from "#app/features/analytics/messages.ts";
 import { BarChart, ChartWithTable, LineChart } from "./charts";
 
 const RANGE_KEYS = { today: "rangeToday", "7d": "range7d", "30d": "range30d", "90d": "range90d", custom: "rangeCustom" } as const;

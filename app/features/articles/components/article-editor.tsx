@@ -1,20 +1,20 @@
 import { useId, useMemo, useState, type FormEvent } from "react";
-import { send } from "../../../lib/send";
-import { recordWithId } from "../../../lib/answers";
-import { TabList } from "../../../components/ui/tabs";
-import { FormField, SelectField } from "../../../components/ui/form-field";
-import { useLocale, useT } from "../../../lib/i18n";
-import type { PackOption } from "../../content/components/card-picker";
-import { ContentEditor } from "../../content/components/content-editor";
-import { DraftNotice } from "../../content/components/draft-notice";
-import { SeoFields } from "../../content/components/seo-fields";
-import { useLocalDraft } from "../../content/components/use-local-draft";
-import { ImageUploadButton } from "../../uploads/components/image-upload-button";
-import { ArticleCreateSchema, ArticleUpdateSchema, articleFieldErrors, SLUG_MAX, THUMBNAIL_MAX, TITLE_MAX, type ArticleField } from "../articles.schema";
-import { ARTICLE_CATEGORIES, categoryLabel, type ArticleCategory } from "../categories";
-import { articlesMessages, type ArticlesMessageKey } from "../messages";
-import type { ArticleForEditor } from "../types";
-import { articleRelatedSource, deckRelatedSource } from "../../content/components/related-sources";
+import { send } from "#app/lib/send.ts";
+import { recordWithId } from "#app/lib/answers.ts";
+import { TabList } from "#app/components/ui/tabs.tsx";
+import { FormField, SelectField } from "#app/components/ui/form-field.tsx";
+import { useLocale, useT } from "#app/lib/i18n.tsx";
+import type { PackOption } from "#app/features/content/components/card-picker.tsx";
+import { ContentEditor } from "#app/features/content/components/content-editor.tsx";
+import { DraftNotice } from "#app/features/content/components/draft-notice.tsx";
+import { SeoFields } from "#app/features/content/components/seo-fields.tsx";
+import { useLocalDraft } from "#app/features/content/components/use-local-draft.ts";
+import { ImageUploadButton } from "#app/features/uploads/components/image-upload-button.tsx";
+import { ArticleCreateSchema, ArticleUpdateSchema, articleFieldErrors, SLUG_MAX, THUMBNAIL_MAX, TITLE_MAX, type ArticleField } from "#app/features/articles/articles.schema.ts";
+import { ARTICLE_CATEGORIES, categoryLabel, type ArticleCategory } from "#app/features/articles/categories.ts";
+import { articlesMessages, type ArticlesMessageKey } from "#app/features/articles/messages.ts";
+import type { ArticleForEditor } from "#app/features/articles/types.ts";
+import { articleRelatedSource, deckRelatedSource } from "#app/features/content/components/related-sources.ts";
 
 type Values = {
   title: string;

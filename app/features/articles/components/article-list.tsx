@@ -1,8 +1,8 @@
 import { Link } from "react-router";
-import { useLocale } from "../../../lib/i18n";
-import { categoryLabel } from "../categories";
-import { tokyoDate } from "../../../lib/tokyo-time";
-import type { ArticleListItem } from "../types";
+import { useLocale } from "#app/lib/i18n.tsx";
+import { categoryLabel } from "#app/features/articles/categories.ts";
+import { tokyoDate } from "#app/lib/tokyo-time.ts";
+import type { ArticleListItem } from "#app/features/articles/types.ts";
 import { ArticleThumbnail } from "./article-thumbnail";
 
 /** Articles as cards: thumbnail (or placeholder), category, date (JST) and title, linking to the article. */

@@ -1,4 +1,4 @@
-import type { ArticleCategory } from "../categories";
+import type { ArticleCategory } from "#app/features/articles/categories.ts";
 
 const TONES: Record<ArticleCategory, string> = {
   news: "from-sky-500 to-indigo-600",

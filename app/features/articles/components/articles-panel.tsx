@@ -1,14 +1,14 @@
 import { useCallback, useEffect, useState } from "react";
-import { load, send } from "../../../lib/send";
-import { record, recordWithId } from "../../../lib/answers";
-import { z } from "../../../lib/zod";
-import { ConfirmDialog } from "../../../components/ui/modal";
-import { useLocale, useT } from "../../../lib/i18n";
-import type { PackOption } from "../../content/components/card-picker";
-import { categoryLabel } from "../categories";
-import { tokyoDate } from "../../../lib/tokyo-time";
-import { articlesMessages } from "../messages";
-import type { AdminArticleRow, ArticleForEditor } from "../types";
+import { load, send } from "#app/lib/send.ts";
+import { record, recordWithId } from "#app/lib/answers.ts";
+import { z } from "#app/lib/zod.ts";
+import { ConfirmDialog } from "#app/components/ui/modal.tsx";
+import { useLocale, useT } from "#app/lib/i18n.tsx";
+import type { PackOption } from "#app/features/content/components/card-picker.tsx";
+import { categoryLabel } from "#app/features/articles/categories.ts";
+import { tokyoDate } from "#app/lib/tokyo-time.ts";
+import { articlesMessages } from "#app/features/articles/messages.ts";
+import type { AdminArticleRow, ArticleForEditor } from "#app/features/articles/types.ts";
 import { ArticleEditor, type SaveOutcome } from "./article-editor";
 
 /** What the admin route loads for this tab (features/admin/tab-data.server.ts). */

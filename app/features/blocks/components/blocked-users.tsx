@@ -1,6 +1,6 @@
 import { Form } from "react-router";
-import { useT } from "../../../lib/i18n";
-import { blocksMessages } from "../messages";
+import { useT } from "#app/lib/i18n.tsx";
+import { blocksMessages } from "#app/features/blocks/messages.ts";
 
 /** /profile: the users this user blocked, each with 解除 (posts to /profile/blocks/{userId}). */
 export function BlockedUsers({ users, unblocked }: { users: { userId: string; displayName: string }[]; unblocked: boolean }) {

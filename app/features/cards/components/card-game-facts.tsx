@@ -1,7 +1,7 @@
 import { Fragment } from "react";
-import { elementOf, isExCard, isTrainerCard, STAGE_MESSAGE, trainerMessage, TYPE_MESSAGE, type CardFace, type Element } from "../../../lib/card-face";
-import { useT } from "../../../lib/i18n";
-import { cardsMessages } from "../messages";
+import { elementOf, isExCard, isTrainerCard, STAGE_MESSAGE, trainerMessage, TYPE_MESSAGE, type CardFace, type Element } from "#app/lib/card-face.ts";
+import { useT } from "#app/lib/i18n.tsx";
+import { cardsMessages } from "#app/features/cards/messages.ts";
 
 /** One attack as the card prints it: energy cost and damage (names and effects exist only in English upstream). */
 export type CardAttackFace = { cost: string[]; damage: number; suffix?: "+" | "x" };

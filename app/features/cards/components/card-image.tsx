@@ -1,9 +1,9 @@
 import { useContext, useEffect, useRef, useState } from "react";
-import { useLocale, useT } from "../../../lib/i18n";
-import { ART_SIZES, cardArt, elementOf, isExCard, isTrainerCard, STAGE_MESSAGE, trainerMessage, TYPE_MESSAGE, type CardFace, type Frame } from "../../../lib/card-face";
-import { cardsMessages } from "../messages";
-import { cardName } from "../../../lib/card-name";
-import { displayRarity } from "../../../lib/rarity";
+import { useLocale, useT } from "#app/lib/i18n.tsx";
+import { ART_SIZES, cardArt, elementOf, isExCard, isTrainerCard, STAGE_MESSAGE, trainerMessage, TYPE_MESSAGE, type CardFace, type Frame } from "#app/lib/card-face.ts";
+import { cardsMessages } from "#app/features/cards/messages.ts";
+import { cardName } from "#app/lib/card-name.ts";
+import { displayRarity } from "#app/lib/rarity.ts";
 import { CardImageBaseUrlContext } from "./card-image-base-url";
 
 

@@ -1,13 +1,13 @@
 import { useId, useRef, useState, type FormEvent } from "react";
-import { load, send, UnexpectedAnswerError } from "../../../lib/send";
-import { z } from "../../../lib/zod";
-import { FormField } from "../../../components/ui/form-field";
-import { SubmitButton } from "../../../components/ui/submit-button";
-import { useT } from "../../../lib/i18n";
-import { decodeCsvBytes } from "../csv-encoding";
-import { cardAdminMessages } from "../admin-messages";
+import { load, send, UnexpectedAnswerError } from "#app/lib/send.ts";
+import { z } from "#app/lib/zod.ts";
+import { FormField } from "#app/components/ui/form-field.tsx";
+import { SubmitButton } from "#app/components/ui/submit-button.tsx";
+import { useT } from "#app/lib/i18n.tsx";
+import { decodeCsvBytes } from "#app/features/cards/csv-encoding.ts";
+import { cardAdminMessages } from "#app/features/cards/admin-messages.ts";
 import { CardNameCorrectionForm, CatalogueUpdatePanel } from "./catalogue-update-panel";
-import { OutcomeLine, type Outcome } from "../../../components/ui/outcome-line";
+import { OutcomeLine, type Outcome } from "#app/components/ui/outcome-line.tsx";
 
 // Same limit as the server (import.server.ts): refuse before uploading.
 const MAX_FILE_BYTES = 5 * 1024 * 1024;

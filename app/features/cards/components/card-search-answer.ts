@@ -1,7 +1,7 @@
-import { load } from "../../../lib/send";
-import { record } from "../../../lib/answers";
-import { z } from "../../../lib/zod";
-import type { CardSearchResult } from "../types";
+import { load } from "#app/lib/send.ts";
+import { record } from "#app/lib/answers.ts";
+import { z } from "#app/lib/zod.ts";
+import type { CardSearchResult } from "#app/features/cards/types.ts";
 
 /**
  * What /api/cards/search answers. Loaded with the first search, not with the page: zod is not

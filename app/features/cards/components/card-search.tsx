@@ -1,11 +1,11 @@
 import { useCallback, useEffect, useId, useRef, useState, type KeyboardEvent } from "react";
-import { useLocale, useT } from "../../../lib/i18n";
+import { useLocale, useT } from "#app/lib/i18n.tsx";
 import { CardImage } from "./card-image";
-import { cardName } from "../../../lib/card-name";
-import { cardsMessages } from "../messages";
-import { displayRarity } from "../../../lib/rarity";
-import type { CardSearchResult } from "../types";
-import { tokyoShortDateTime } from "../../../lib/tokyo-time";
+import { cardName } from "#app/lib/card-name.ts";
+import { cardsMessages } from "#app/features/cards/messages.ts";
+import { displayRarity } from "#app/lib/rarity.ts";
+import type { CardSearchResult } from "#app/features/cards/types.ts";
+import { tokyoShortDateTime } from "#app/lib/tokyo-time.ts";
 
 /**
  * Card search picker for the trade board, deck editor and article editor: an ARIA 1.2

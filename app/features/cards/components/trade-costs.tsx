@@ -1,6 +1,6 @@
-import { displayRarity } from "../../../lib/rarity";
-import { useLocale, useT } from "../../../lib/i18n";
-import { cardsMessages } from "../messages";
+import { displayRarity } from "#app/lib/rarity.ts";
+import { useLocale, useT } from "#app/lib/i18n.tsx";
+import { cardsMessages } from "#app/features/cards/messages.ts";
 
 /**
  * What a trade of these rarities costs each player in shinedust (シャインダスト), one line per

@@ -1,8 +1,8 @@
 import { useCallback, useEffect, useRef, useState } from "react";
-import { record } from "../../../lib/answers";
-import { load } from "../../../lib/send";
-import { z } from "../../../lib/zod";
-import type { CardListItem } from "../types";
+import { record } from "#app/lib/answers.ts";
+import { load } from "#app/lib/send.ts";
+import { z } from "#app/lib/zod.ts";
+import type { CardListItem } from "#app/features/cards/types.ts";
 
 /** The cards API's answer: one page of a pack's cards and the cursor of the next. */
 const CardPage = z.object({ cards: z.array(record<CardListItem>()), nextCursor: z.string().nullable().optional() });

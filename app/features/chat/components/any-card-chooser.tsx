@@ -1,11 +1,11 @@
 import { useState } from "react";
-import { cardName } from "../../../lib/card-name";
-import { cardPrint } from "../../../lib/card-print";
-import { useLocale, useT } from "../../../lib/i18n";
-import { displayRarity } from "../../../lib/rarity";
-import { CardSearch } from "../../cards/components/card-search";
-import type { CardListItem } from "../../cards/types";
-import { chatMessages } from "../messages";
+import { cardName } from "#app/lib/card-name.ts";
+import { cardPrint } from "#app/lib/card-print.ts";
+import { useLocale, useT } from "#app/lib/i18n.tsx";
+import { displayRarity } from "#app/lib/rarity.ts";
+import { CardSearch } from "#app/features/cards/components/card-search.tsx";
+import type { CardListItem } from "#app/features/cards/types.ts";
+import { chatMessages } from "#app/features/chat/messages.ts";
 
 /**
  * The partner's choice of the card on the offer's 何でも可 side: the trade picker (cards the trade

@@ -1,8 +1,8 @@
 import { renderToStaticMarkup } from "react-dom/server";
 import { MemoryRouter } from "react-router";
 import { describe, expect, it } from "vitest";
-import { LocaleContext, type Locale } from "../../../lib/i18n";
-import type { RoomState } from "../protocol";
+import { LocaleContext, type Locale } from "#app/lib/i18n.tsx";
+import type { RoomState } from "#app/features/chat/protocol.ts";
 import { ChatRoom, type ChatRoomProps } from "./chat-room";
 
 const progress = (agreed: boolean): RoomState["progress"] => ({

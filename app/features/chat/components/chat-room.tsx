@@ -1,19 +1,19 @@
 import { Fragment, useEffect, useRef, useState, type FormEvent, type KeyboardEvent, type ReactNode } from "react";
 import { Link } from "react-router";
-import { useLocale, useT } from "../../../lib/i18n";
-import { cardName } from "../../../lib/card-name";
-import { tokyoShortDateTime } from "../../../lib/tokyo-time";
-import { useShownName } from "../../users/components/shown-name";
-import { MESSAGE_MAX_LENGTH, normaliseBody } from "../chat.schema";
-import { chatErrorKey } from "../errors";
-import { chatMessages, OFFER_STATUS_KEYS, type ChatMessageKey } from "../messages";
-import type { ChatMessage, RoomState, RuleClosedCard } from "../protocol";
-import { useChatRoom } from "../use-chat-room";
+import { useLocale, useT } from "#app/lib/i18n.tsx";
+import { cardName } from "#app/lib/card-name.ts";
+import { tokyoShortDateTime } from "#app/lib/tokyo-time.ts";
+import { useShownName } from "#app/features/users/components/shown-name.ts";
+import { MESSAGE_MAX_LENGTH, normaliseBody } from "#app/features/chat/chat.schema.ts";
+import { chatErrorKey } from "#app/features/chat/errors.ts";
+import { chatMessages, OFFER_STATUS_KEYS, type ChatMessageKey } from "#app/features/chat/messages.ts";
+import type { ChatMessage, RoomState, RuleClosedCard } from "#app/features/chat/protocol.ts";
+import { useChatRoom } from "#app/features/chat/use-chat-room.ts";
 import { MessageList } from "./message-list";
 import { AnyCardChooser } from "./any-card-chooser";
 import { RoomOfferCards, roomOfferLine, type RoomOfferCard } from "./room-offer-cards";
 import { FriendId, StepButton } from "./room-parts";
-import type { CardListItem } from "../../cards/types";
+import type { CardListItem } from "#app/features/cards/types.ts";
 
 export type ChatRoomProps = {
   roomId: string;

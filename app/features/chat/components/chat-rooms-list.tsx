@@ -1,11 +1,11 @@
 import { useEffect, useRef } from "react";
 import { Link, useRevalidator } from "react-router";
-import { useLocale, useT } from "../../../lib/i18n";
-import { isDeletedUser, useShownName } from "../../users/components/shown-name";
-import { acquireChatSocket } from "../chat-socket";
-import { tokyoDateTime } from "../../../lib/tokyo-time";
-import { chatMessages, OFFER_STATUS_KEYS, type ChatMessageKey } from "../messages";
-import { readerSide, sidesForReader } from "../reader-side";
+import { useLocale, useT } from "#app/lib/i18n.tsx";
+import { isDeletedUser, useShownName } from "#app/features/users/components/shown-name.ts";
+import { acquireChatSocket } from "#app/features/chat/chat-socket.ts";
+import { tokyoDateTime } from "#app/lib/tokyo-time.ts";
+import { chatMessages, OFFER_STATUS_KEYS, type ChatMessageKey } from "#app/features/chat/messages.ts";
+import { readerSide, sidesForReader } from "#app/features/chat/reader-side.ts";
 import { roomSideText } from "./room-offer-cards";
 
 export type ChatRoomListItem = {

@@ -1,4 +1,4 @@
-import { acquireChatSocket } from "../chat-socket";
+import { acquireChatSocket } from "#app/features/chat/chat-socket.ts";
 
 /**
  * Calls `onChange` whenever the signed-in user's unread state may have moved, over the page's one

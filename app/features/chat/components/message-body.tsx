@@ -1,4 +1,4 @@
-import { splitLinks } from "../format";
+import { splitLinks } from "#app/features/chat/format.ts";
 
 /**
  * A message as plain text: React escapes every character, URLs become links that open in a new

@@ -1,10 +1,10 @@
 import { useEffect, useLayoutEffect, useRef, useState } from "react";
-import { useT } from "../../../lib/i18n";
-import { tokyoDateTime } from "../../../lib/tokyo-time";
-import { chatMessages, type ChatMessageKey } from "../messages";
-import type { ChatMessage } from "../protocol";
+import { useT } from "#app/lib/i18n.tsx";
+import { tokyoDateTime } from "#app/lib/tokyo-time.ts";
+import { chatMessages, type ChatMessageKey } from "#app/features/chat/messages.ts";
+import type { ChatMessage } from "#app/features/chat/protocol.ts";
 import { MessageBody } from "./message-body";
-import { ReportReasonPicker } from "../../../components/report-reasons";
+import { ReportReasonPicker } from "#app/components/report-reasons.tsx";
 
 // The room's message list: system lines, the player's and the partner's messages (with 通報), and
 // messages still waiting to be sent.

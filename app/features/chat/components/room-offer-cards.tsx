@@ -1,12 +1,12 @@
 import type { ReactNode } from "react";
-import type { CardFace } from "../../../lib/card-face";
-import { cardPrint } from "../../../lib/card-print";
-import { displayRarity } from "../../../lib/rarity";
-import { useT } from "../../../lib/i18n";
-import { CardThumb } from "../../cards/components/card-image";
-import { TradeCosts } from "../../cards/components/trade-costs";
-import { chatMessages } from "../messages";
-import { readerSide, sidesForReader } from "../reader-side";
+import type { CardFace } from "#app/lib/card-face.ts";
+import { cardPrint } from "#app/lib/card-print.ts";
+import { displayRarity } from "#app/lib/rarity.ts";
+import { useT } from "#app/lib/i18n.tsx";
+import { CardThumb } from "#app/features/cards/components/card-image.tsx";
+import { TradeCosts } from "#app/features/cards/components/trade-costs.tsx";
+import { chatMessages } from "#app/features/chat/messages.ts";
+import { readerSide, sidesForReader } from "#app/features/chat/reader-side.ts";
 
 /** A card of the room's offer: what its picture is drawn from, its side and how many copies. */
 export type RoomOfferCard = Omit<CardFace, "id"> & { cardId: string; side: "give" | "want"; count: number };

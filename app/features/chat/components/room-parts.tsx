@@ -1,6 +1,6 @@
 import { useState } from "react";
-import { useT } from "../../../lib/i18n";
-import { chatMessages } from "../messages";
+import { useT } from "#app/lib/i18n.tsx";
+import { chatMessages } from "#app/features/chat/messages.ts";
 
 /** Small pieces of the room page: a trade-step button and a partner's friend ID with copy. */
 export function StepButton(props: { label: string; done: boolean; mine?: boolean; waiting?: string | null; disabled: boolean; doneLabel: string; onClick: () => void }) {

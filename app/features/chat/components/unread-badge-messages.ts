@@ -1,4 +1,4 @@
-import { defineMessages } from "../../../lib/i18n";
+import { defineMessages } from "#app/lib/i18n.tsx";
 
 /** The header's unread-chat badge, apart from the chat page's catalogue: every signed-in page shows it. */
 export const unreadBadgeMessages = defineMessages({

@@ -1,6 +1,6 @@
 import { useEffect, useState } from "react";
-import { useT } from "../../../lib/i18n";
-import { acquireChatSocket } from "../chat-socket";
+import { useT } from "#app/lib/i18n.tsx";
+import { acquireChatSocket } from "#app/features/chat/chat-socket.ts";
 import { unreadBadgeMessages } from "./unread-badge-messages";
 
 /**

@@ -1,12 +1,12 @@
 import { useEffect, useRef, useState, type FormEvent, type PointerEvent } from "react";
-import { CardImage } from "../../cards/components/card-image";
-import { cardName } from "../../../lib/card-name";
-import { cardPrint } from "../../../lib/card-print";
-import { displayRarity } from "../../../lib/rarity";
-import { useLocale, useT } from "../../../lib/i18n";
-import { parseTypedCount, steppedCount } from "../collection-filter";
-import { collectionMessages } from "../messages";
-import type { CollectionCard } from "../collection.server";
+import { CardImage } from "#app/features/cards/components/card-image.tsx";
+import { cardName } from "#app/lib/card-name.ts";
+import { cardPrint } from "#app/lib/card-print.ts";
+import { displayRarity } from "#app/lib/rarity.ts";
+import { useLocale, useT } from "#app/lib/i18n.tsx";
+import { parseTypedCount, steppedCount } from "#app/features/collection/collection-filter.ts";
+import { collectionMessages } from "#app/features/collection/messages.ts";
+import type { CollectionCard } from "#app/features/collection/collection.server.ts";
 
 type Props = {
   card: Omit<CollectionCard, "count">;

@@ -1,6 +1,6 @@
-import { useT } from "../../../lib/i18n";
-import { collectionMessages } from "../messages";
-import type { ProgressRow } from "../collection.server";
+import { useT } from "#app/lib/i18n.tsx";
+import { collectionMessages } from "#app/features/collection/messages.ts";
+import type { ProgressRow } from "#app/features/collection/collection.server.ts";
 
 /** One owned/total line with its bar: the text is what a screen reader reads, the bar is decoration. */
 export function ProgressLine({ label, row }: { label: string; row: ProgressRow }) {

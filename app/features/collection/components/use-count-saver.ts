@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from "react";
-import { send } from "../../../lib/send";
-import { addToQueue, browserStorage, clearQueues, countQueueAttempt, readQueue, removeFromQueue, retryDelayMs, type PendingEntry, type QueueReader } from "../../../lib/send-queue";
-import { countChangeAnswer, MAX_CHANGES } from "../answers";
+import { send } from "#app/lib/send.ts";
+import { addToQueue, browserStorage, clearQueues, countQueueAttempt, readQueue, removeFromQueue, retryDelayMs, type PendingEntry, type QueueReader } from "#app/lib/send-queue.ts";
+import { countChangeAnswer, MAX_CHANGES } from "#app/features/collection/answers.ts";
 
 /** A count change not yet saved: the card's new absolute count (sending it twice is harmless). */
 export type PendingCount = PendingEntry & { cardId: string; count: number };

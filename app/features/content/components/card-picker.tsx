@@ -1,17 +1,17 @@
 import { useEffect, useId, useState } from "react";
-import { BUTTON_PRIMARY, BUTTON_SECONDARY, Modal } from "../../../components/ui/modal";
-import { useLocale, useT } from "../../../lib/i18n";
-import { cardName } from "../../../lib/card-name";
-import { cardPrint } from "../../../lib/card-print";
-import { displayRarity } from "../../../lib/rarity";
-import { usePackCards } from "../../cards/components/use-pack-cards";
-import { CardImage } from "../../cards/components/card-image";
-import { CardFactList, type CardFactsFace } from "../../cards/components/card-game-facts";
-import { load } from "../../../lib/send";
-import { record } from "../../../lib/answers";
-import { z } from "../../../lib/zod";
-import type { CardListItem } from "../../cards/types";
-import { contentMessages } from "../messages";
+import { BUTTON_PRIMARY, BUTTON_SECONDARY, Modal } from "#app/components/ui/modal.tsx";
+import { useLocale, useT } from "#app/lib/i18n.tsx";
+import { cardName } from "#app/lib/card-name.ts";
+import { cardPrint } from "#app/lib/card-print.ts";
+import { displayRarity } from "#app/lib/rarity.ts";
+import { usePackCards } from "#app/features/cards/components/use-pack-cards.ts";
+import { CardImage } from "#app/features/cards/components/card-image.tsx";
+import { CardFactList, type CardFactsFace } from "#app/features/cards/components/card-game-facts.tsx";
+import { load } from "#app/lib/send.ts";
+import { record } from "#app/lib/answers.ts";
+import { z } from "#app/lib/zod.ts";
+import type { CardListItem } from "#app/features/cards/types.ts";
+import { contentMessages } from "#app/features/content/messages.ts";
 
 /** A pack the picker offers (id as in the card APIs, name as shown). */
 export type PackOption = { id: string; name: string };

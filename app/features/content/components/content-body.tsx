@@ -1,16 +1,16 @@
 import { Fragment } from "react";
-import { useLocale, useT } from "../../../lib/i18n";
-import type { CardFace } from "../../../lib/card-face";
-import { cardName } from "../../../lib/card-name";
-import { cardPrint } from "../../../lib/card-print";
-import { displayRarity } from "../../../lib/rarity";
-import { StoredHtmlBlock, type StoredHtml } from "../../../lib/stored-html";
-import { CardImage } from "../../cards/components/card-image";
-import { splitCardBlocks } from "../card-blocks";
-import { contentMessages } from "../messages";
-import type { ContentCards } from "../types";
+import { useLocale, useT } from "#app/lib/i18n.tsx";
+import type { CardFace } from "#app/lib/card-face.ts";
+import { cardName } from "#app/lib/card-name.ts";
+import { cardPrint } from "#app/lib/card-print.ts";
+import { displayRarity } from "#app/lib/rarity.ts";
+import { StoredHtmlBlock, type StoredHtml } from "#app/lib/stored-html.tsx";
+import { CardImage } from "#app/features/cards/components/card-image.tsx";
+import { splitCardBlocks } from "#app/features/content/card-blocks.ts";
+import { contentMessages } from "#app/features/content/messages.ts";
+import type { ContentCards } from "#app/features/content/types.ts";
 
-export type { ContentCards } from "../types";
+export type { ContentCards } from "#app/features/content/types.ts";
 
 
 /**

@@ -1,6 +1,6 @@
-import { useLocale, useT } from "../../../lib/i18n";
-import { tokyoShortDateTime } from "../../../lib/tokyo-time";
-import { contentMessages } from "../messages";
+import { useLocale, useT } from "#app/lib/i18n.tsx";
+import { tokyoShortDateTime } from "#app/lib/tokyo-time.ts";
+import { contentMessages } from "#app/features/content/messages.ts";
 
 /** The offer of a kept draft (useLocalDraft): when it was typed, 復元する / 破棄する. */
 export function DraftNotice({ savedAt, onRestore, onDiscard }: { savedAt: string; onRestore: () => void; onDiscard: () => void }) {

@@ -1,8 +1,8 @@
 import { useId, useState } from "react";
-import { BUTTON_PRIMARY, BUTTON_SECONDARY, Modal } from "../../../components/ui/modal";
-import { useT } from "../../../lib/i18n";
-import { normaliseLinkUrl } from "../editing";
-import { contentMessages } from "../messages";
+import { BUTTON_PRIMARY, BUTTON_SECONDARY, Modal } from "#app/components/ui/modal.tsx";
+import { useT } from "#app/lib/i18n.tsx";
+import { normaliseLinkUrl } from "#app/features/content/editing.ts";
+import { contentMessages } from "#app/features/content/messages.ts";
 
 /**
  * docs/product-rules.md §2/§5 hyperlink dialog: shows the selected text and a URL field; 追加 is disabled while

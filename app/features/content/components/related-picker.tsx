@@ -1,10 +1,10 @@
 import { useEffect, useId, useState } from "react";
-import { TabList } from "../../../components/ui/tabs";
-import { BUTTON_SECONDARY, Modal } from "../../../components/ui/modal";
-import { useT } from "../../../lib/i18n";
-import type { ContentBlockKind } from "../blocks";
-import { contentMessages } from "../messages";
-import { tokyoDate } from "../../../lib/tokyo-time";
+import { TabList } from "#app/components/ui/tabs.tsx";
+import { BUTTON_SECONDARY, Modal } from "#app/components/ui/modal.tsx";
+import { useT } from "#app/lib/i18n.tsx";
+import type { ContentBlockKind } from "#app/features/content/blocks.ts";
+import { contentMessages } from "#app/features/content/messages.ts";
+import { tokyoDate } from "#app/lib/tokyo-time.ts";
 
 /** One row of the related picker. `ref` is what the block line carries (slug or id). */
 export type RelatedItem = {

@@ -1,4 +1,4 @@
-import { z } from "../../../lib/zod";
+import { z } from "#app/lib/zod.ts";
 import type { RelatedItem, RelatedSource } from "./related-picker";
 
 /**

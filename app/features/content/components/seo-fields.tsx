@@ -1,9 +1,9 @@
 import { useId, useState } from "react";
-import { send } from "../../../lib/send";
-import { z } from "../../../lib/zod";
-import { FormField, TextareaField } from "../../../components/ui/form-field";
-import { useT } from "../../../lib/i18n";
-import { contentMessages } from "../messages";
+import { send } from "#app/lib/send.ts";
+import { z } from "#app/lib/zod.ts";
+import { FormField, TextareaField } from "#app/components/ui/form-field.tsx";
+import { useT } from "#app/lib/i18n.tsx";
+import { contentMessages } from "#app/features/content/messages.ts";
 
 /** docs/product-rules.md §5/§9: a meta description is at most 200 characters. */
 /** The suggestion API's answer: keywords and a meta description (either may be missing). */

@@ -1,13 +1,13 @@
 import { useId, useState } from "react";
-import { FormField, SelectField } from "../../../components/ui/form-field";
-import { useLocale, useT } from "../../../lib/i18n";
-import { ImageUploadButton } from "../../uploads/components/image-upload-button";
-import { CATEGORY_LABELS } from "../categories";
-import { ENERGY_TYPES } from "../energy";
-import { deckEditorMessages } from "../editor-messages";
-import { decksMessages } from "../messages";
-import { DECK_CATEGORIES, NAME_MAX, SLUG_MAX, TIERS } from "../rules";
-import type { DeckOption } from "../types";
+import { FormField, SelectField } from "#app/components/ui/form-field.tsx";
+import { useLocale, useT } from "#app/lib/i18n.tsx";
+import { ImageUploadButton } from "#app/features/uploads/components/image-upload-button.tsx";
+import { CATEGORY_LABELS } from "#app/features/decks/categories.ts";
+import { ENERGY_TYPES } from "#app/features/decks/energy.ts";
+import { deckEditorMessages } from "#app/features/decks/editor-messages.ts";
+import { decksMessages } from "#app/features/decks/messages.ts";
+import { DECK_CATEGORIES, NAME_MAX, SLUG_MAX, TIERS } from "#app/features/decks/rules.ts";
+import type { DeckOption } from "#app/features/decks/types.ts";
 import { EnergyIcon } from "./energy-icon";
 
 /** The editor's form values (strings where an input holds them). */

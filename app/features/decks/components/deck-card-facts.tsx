@@ -1,12 +1,12 @@
 import { useId } from "react";
-import { ListLink } from "../../../components/ui/list-link";
-import { isTrainerCard } from "../../../lib/card-face";
-import { cardName } from "../../../lib/card-name";
-import { cardPrint } from "../../../lib/card-print";
-import { useLocale, useT } from "../../../lib/i18n";
-import { CardFactList } from "../../cards/components/card-game-facts";
-import { decksMessages } from "../messages";
-import type { DeckCardView } from "../types";
+import { ListLink } from "#app/components/ui/list-link.tsx";
+import { isTrainerCard } from "#app/lib/card-face.ts";
+import { cardName } from "#app/lib/card-name.ts";
+import { cardPrint } from "#app/lib/card-print.ts";
+import { useLocale, useT } from "#app/lib/i18n.tsx";
+import { CardFactList } from "#app/features/cards/components/card-game-facts.tsx";
+import { decksMessages } from "#app/features/decks/messages.ts";
+import type { DeckCardView } from "#app/features/decks/types.ts";
 
 /** Whether any fact of the card is known (a card no source describes shows nothing rather than a guess). */
 function hasFacts(card: DeckCardView): boolean {

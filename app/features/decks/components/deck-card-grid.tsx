@@ -1,8 +1,8 @@
-import { useLocale, useT } from "../../../lib/i18n";
-import { ListLink } from "../../../components/ui/list-link";
-import { CardImage } from "../../cards/components/card-image";
-import { decksMessages, type DecksMessageKey } from "../messages";
-import type { DeckCardView } from "../types";
+import { useLocale, useT } from "#app/lib/i18n.tsx";
+import { ListLink } from "#app/components/ui/list-link.tsx";
+import { CardImage } from "#app/features/cards/components/card-image.tsx";
+import { decksMessages, type DecksMessageKey } from "#app/features/decks/messages.ts";
+import type { DeckCardView } from "#app/features/decks/types.ts";
 
 /** A card of the deck against the signed-in player's collection. */
 export type DeckCardOwnership = { owned: number; missing: number };

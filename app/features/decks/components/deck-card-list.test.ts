@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { DeckCardView } from "../types";
+import type { DeckCardView } from "#app/features/decks/types.ts";
 import { addToDeck } from "./deck-card-list";
 
 const view = (cardId: string, count: number): DeckCardView => ({

@@ -1,16 +1,16 @@
 import { useId, useState } from "react";
-import { load, send } from "../../../lib/send";
-import { record } from "../../../lib/answers";
-import { z } from "../../../lib/zod";
-import { useLocale, useT } from "../../../lib/i18n";
-import { cardName } from "../../../lib/card-name";
-import { cardPrint } from "../../../lib/card-print";
-import { displayRarity } from "../../../lib/rarity";
-import { usePackCards } from "../../cards/components/use-pack-cards";
-import type { CardListItem } from "../../cards/types";
-import { deckEditorMessages } from "../editor-messages";
-import { LIST_MAX_COPIES, PICKER_MAX_COPIES } from "../rules";
-import type { DeckCardView, DeckImportResult } from "../types";
+import { load, send } from "#app/lib/send.ts";
+import { record } from "#app/lib/answers.ts";
+import { z } from "#app/lib/zod.ts";
+import { useLocale, useT } from "#app/lib/i18n.tsx";
+import { cardName } from "#app/lib/card-name.ts";
+import { cardPrint } from "#app/lib/card-print.ts";
+import { displayRarity } from "#app/lib/rarity.ts";
+import { usePackCards } from "#app/features/cards/components/use-pack-cards.ts";
+import type { CardListItem } from "#app/features/cards/types.ts";
+import { deckEditorMessages } from "#app/features/decks/editor-messages.ts";
+import { LIST_MAX_COPIES, PICKER_MAX_COPIES } from "#app/features/decks/rules.ts";
+import type { DeckCardView, DeckImportResult } from "#app/features/decks/types.ts";
 
 export type PackChoice = { id: string; name: string };
 

@@ -1,9 +1,9 @@
 import { Link, useFetcher } from "react-router";
-import { OutcomeLine, type Outcome } from "../../../components/ui/outcome-line";
-import { SubmitButton } from "../../../components/ui/submit-button";
-import { refusalOf } from "../../../lib/form-refusal";
-import { useT } from "../../../lib/i18n";
-import { decksMessages } from "../messages";
+import { OutcomeLine, type Outcome } from "#app/components/ui/outcome-line.tsx";
+import { SubmitButton } from "#app/components/ui/submit-button.tsx";
+import { refusalOf } from "#app/lib/form-refusal.ts";
+import { useT } from "#app/lib/i18n.tsx";
+import { decksMessages } from "#app/features/decks/messages.ts";
 
 /** A deck against the player's collection, as the deck page's loader sends it. */
 export type DeckCollectionView = { missing: number; missingKinds: number };

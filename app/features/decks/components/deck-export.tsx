@@ -1,8 +1,8 @@
 import { useId, useState } from "react";
-import { CopyButton } from "../../../components/ui/copy-button";
-import { useT } from "../../../lib/i18n";
-import type { DeckTextFormat } from "../deck-text";
-import { decksMessages } from "../messages";
+import { CopyButton } from "#app/components/ui/copy-button.tsx";
+import { useT } from "#app/lib/i18n.tsx";
+import type { DeckTextFormat } from "#app/features/decks/deck-text.ts";
+import { decksMessages } from "#app/features/decks/messages.ts";
 
 /**
  * The deck as community-format text, with a copy button (a live region says whether it worked):

@@ -1,8 +1,8 @@
-import { useT } from "../../../lib/i18n";
-import { displayRarity } from "../../../lib/rarity";
-import { ENERGY_TYPES } from "../energy";
-import { decksMessages } from "../messages";
-import type { KeyCard } from "../types";
+import { useT } from "#app/lib/i18n.tsx";
+import { displayRarity } from "#app/lib/rarity.ts";
+import { ENERGY_TYPES } from "#app/features/decks/energy.ts";
+import { decksMessages } from "#app/features/decks/messages.ts";
+import type { KeyCard } from "#app/features/decks/types.ts";
 import { EnergyIcon } from "./energy-icon";
 
 /**

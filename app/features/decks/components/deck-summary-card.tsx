@@ -1,8 +1,8 @@
 import { Link } from "react-router";
-import { useLocale, useT } from "../../../lib/i18n";
-import { tokyoDate } from "../../../lib/tokyo-time";
-import { decksMessages } from "../messages";
-import type { DeckSummary } from "../types";
+import { useLocale, useT } from "#app/lib/i18n.tsx";
+import { tokyoDate } from "#app/lib/tokyo-time.ts";
+import { decksMessages } from "#app/features/decks/messages.ts";
+import type { DeckSummary } from "#app/features/decks/types.ts";
 import { DeckEyecatch } from "./deck-eyecatch";
 import { EnergyIcons } from "./energy-icon";
 

@@ -1,8 +1,8 @@
 import { Link } from "react-router";
-import { useT } from "../../../lib/i18n";
-import { decksMessages } from "../messages";
-import { boardUrlForDeck, newOfferUrlForDeck } from "../trade-links";
-import type { DeckCardView } from "../types";
+import { useT } from "#app/lib/i18n.tsx";
+import { decksMessages } from "#app/features/decks/messages.ts";
+import { boardUrlForDeck, newOfferUrlForDeck } from "#app/features/decks/trade-links.ts";
+import type { DeckCardView } from "#app/features/decks/types.ts";
 
 /** Trade for it: the board filtered to offers giving the deck's cards, and a prefilled new offer. */
 export function DeckTradeLinks({ cards }: { cards: readonly DeckCardView[] }) {

@@ -1,14 +1,14 @@
 import { useState } from "react";
-import { load, send } from "../../../lib/send";
-import { recordWithId } from "../../../lib/answers";
+import { load, send } from "#app/lib/send.ts";
+import { recordWithId } from "#app/lib/answers.ts";
 import { Link, useRevalidator, useSearchParams } from "react-router";
-import { BUTTON_SECONDARY, ConfirmDialog } from "../../../components/ui/modal";
-import { useLocale, useT } from "../../../lib/i18n";
-import { deckEditorMessages } from "../editor-messages";
-import type { AdminDeckRow, DeckEditData, DeckOption } from "../types";
+import { BUTTON_SECONDARY, ConfirmDialog } from "#app/components/ui/modal.tsx";
+import { useLocale, useT } from "#app/lib/i18n.tsx";
+import { deckEditorMessages } from "#app/features/decks/editor-messages.ts";
+import type { AdminDeckRow, DeckEditData, DeckOption } from "#app/features/decks/types.ts";
 import type { PackChoice } from "./deck-card-list";
 import { DeckEditor, type DeckSaved } from "./deck-editor";
-import { tokyoMediumDateTime } from "../../../lib/tokyo-time";
+import { tokyoMediumDateTime } from "#app/lib/tokyo-time.ts";
 
 /** What the admin route loads for this tab (features/admin/tab-data.server.ts). */
 export type DecksTabData = { decks: AdminDeckRow[]; packs: PackChoice[]; deckOptions: DeckOption[] } | { loadError: true };

@@ -1,5 +1,5 @@
-import { useLocale } from "../../../lib/i18n";
-import { ENERGY_TYPES, energyLabel } from "../energy";
+import { useLocale } from "#app/lib/i18n.tsx";
+import { ENERGY_TYPES, energyLabel } from "#app/features/decks/energy.ts";
 
 // Our own drawings of the 8 energy symbols (a white glyph on the type's colour), 24×24 viewBox.
 const GLYPHS: Record<string, string> = {

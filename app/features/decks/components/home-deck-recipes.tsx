@@ -1,7 +1,7 @@
 import { Link } from "react-router";
-import { useT } from "../../../lib/i18n";
-import { decksMessages } from "../messages";
-import type { DeckSummary } from "../types";
+import { useT } from "#app/lib/i18n.tsx";
+import { decksMessages } from "#app/features/decks/messages.ts";
+import type { DeckSummary } from "#app/features/decks/types.ts";
 import { DeckSummaryCard } from "./deck-summary-card";
 
 /** The home page's デッキレシピ section (tier 1 first, then newest); hidden while there are none. */

@@ -1,6 +1,6 @@
-import { useT } from "../../../lib/i18n";
-import { decksMessages } from "../messages";
-import type { DeckLegality, DeckProblem } from "../rules";
+import { useT } from "#app/lib/i18n.tsx";
+import { decksMessages } from "#app/features/decks/messages.ts";
+import type { DeckLegality, DeckProblem } from "#app/features/decks/rules.ts";
 
 export function useProblemText() {
   const t = useT(decksMessages);

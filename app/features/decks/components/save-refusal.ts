@@ -1,4 +1,4 @@
-import type { PageRefusal } from "../../../lib/errors";
+import type { PageRefusal } from "#app/lib/errors.ts";
 
 /**
  * What the deck editor does with a save the server refused:

@@ -1,11 +1,11 @@
 import type { ReactNode } from "react";
-import { CopyButton } from "../../../components/ui/copy-button";
-import { formatFriendId } from "../../../lib/friend-id";
-import { useLocale, useT } from "../../../lib/i18n";
-import { relativeTime, tokyoShortDateTime } from "../../../lib/tokyo-time";
-import { ResponseRecordLine, type ResponseRecordView } from "../../users/components/response-record";
-import { friendsMessages } from "../messages";
-import type { FriendPurpose } from "../rules";
+import { CopyButton } from "#app/components/ui/copy-button.tsx";
+import { formatFriendId } from "#app/lib/friend-id.ts";
+import { useLocale, useT } from "#app/lib/i18n.tsx";
+import { relativeTime, tokyoShortDateTime } from "#app/lib/tokyo-time.ts";
+import { ResponseRecordLine, type ResponseRecordView } from "#app/features/users/components/response-record.tsx";
+import { friendsMessages } from "#app/features/friends/messages.ts";
+import type { FriendPurpose } from "#app/features/friends/rules.ts";
 import { PURPOSE_KEYS } from "./purpose-label";
 
 export type FriendPostCardView = {

@@ -1,11 +1,11 @@
 import { Form, useNavigation } from "react-router";
-import { SubmitButton } from "../../../components/ui/submit-button";
-import { TextareaField } from "../../../components/ui/form-field";
-import { fieldMessage, formMessage } from "../../../lib/form-refusal";
-import type { PageRefusal } from "../../../lib/errors";
-import { useLocale, useT } from "../../../lib/i18n";
-import { friendsMessages } from "../messages";
-import { FRIEND_COMMENT_MAX_LENGTH, FRIEND_PURPOSES, type FriendPurpose } from "../rules";
+import { SubmitButton } from "#app/components/ui/submit-button.tsx";
+import { TextareaField } from "#app/components/ui/form-field.tsx";
+import { fieldMessage, formMessage } from "#app/lib/form-refusal.ts";
+import type { PageRefusal } from "#app/lib/errors.ts";
+import { useLocale, useT } from "#app/lib/i18n.tsx";
+import { friendsMessages } from "#app/features/friends/messages.ts";
+import { FRIEND_COMMENT_MAX_LENGTH, FRIEND_PURPOSES, type FriendPurpose } from "#app/features/friends/rules.ts";
 import { PURPOSE_KEYS } from "./purpose-label";
 
 type Draft = { purposes: FriendPurpose[]; comment: string; setCodes: string[] };

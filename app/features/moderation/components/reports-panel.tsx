@@ -1,9 +1,9 @@
 import { Form, Link } from "react-router";
-import { useLocale, useT } from "../../../lib/i18n";
-import { tokyoDateTime } from "../../../lib/tokyo-time";
-import { useShownName } from "../../users/components/shown-name";
-import { moderationMessages } from "../messages";
-import type { ReportView } from "../types";
+import { useLocale, useT } from "#app/lib/i18n.tsx";
+import { tokyoDateTime } from "#app/lib/tokyo-time.ts";
+import { useShownName } from "#app/features/users/components/shown-name.ts";
+import { moderationMessages } from "#app/features/moderation/messages.ts";
+import type { ReportView } from "#app/features/moderation/types.ts";
 
 export type ReportsPanelData = { reports: ReportView[]; filter: "open" | "all"; done: boolean };
 

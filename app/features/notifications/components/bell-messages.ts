@@ -1,4 +1,4 @@
-import { defineMessages } from "../../../lib/i18n";
+import { defineMessages } from "#app/lib/i18n.tsx";
 
 /**
  * The header's bell and unread counts. Apart from the notifications page's catalogue: the header

@@ -1,6 +1,6 @@
 import { useEffect, useState, type ComponentType } from "react";
 import { Link } from "react-router";
-import { useT } from "../../../lib/i18n";
+import { useT } from "#app/lib/i18n.tsx";
 import { bellMessages } from "./bell-messages";
 
 type CountModule = typeof import("./notification-count");

@@ -1,7 +1,7 @@
 import { useEffect, useState } from "react";
 import { useLocation } from "react-router";
-import { subscribeUnreadChanges } from "../../chat/components/chat-unread-events";
-import { useT } from "../../../lib/i18n";
+import { subscribeUnreadChanges } from "#app/features/chat/components/chat-unread-events.ts";
+import { useT } from "#app/lib/i18n.tsx";
 import { bellMessages } from "./bell-messages";
 
 /**

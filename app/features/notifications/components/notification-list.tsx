@@ -1,9 +1,9 @@
 import { Form, Link } from "react-router";
-import { useLocale, useT } from "../../../lib/i18n";
-import { tokyoDate, tokyoDateTime, tokyoLongDate } from "../../../lib/tokyo-time";
-import { notificationsMessages } from "../messages";
+import { useLocale, useT } from "#app/lib/i18n.tsx";
+import { tokyoDate, tokyoDateTime, tokyoLongDate } from "#app/lib/tokyo-time.ts";
+import { notificationsMessages } from "#app/features/notifications/messages.ts";
 import { notificationPreview, notificationText } from "./notification-text";
-import type { NotificationView } from "../types";
+import type { NotificationView } from "#app/features/notifications/types.ts";
 
 /** The sentence of one notification in the reader's language. */
 export function useNotificationText(): (n: NotificationView) => string {

@@ -1,8 +1,8 @@
-import { translate, type Locale, type Params } from "../../../lib/i18n";
-import { shownName } from "../../users/components/shown-name";
-import { formatFriendId } from "../../../lib/friend-id";
-import { notificationsMessages, type NotificationsMessageKey } from "../messages";
-import type { NotificationView, OfferCardsView } from "../types";
+import { translate, type Locale, type Params } from "#app/lib/i18n.tsx";
+import { shownName } from "#app/features/users/components/shown-name.ts";
+import { formatFriendId } from "#app/lib/friend-id.ts";
+import { notificationsMessages, type NotificationsMessageKey } from "#app/features/notifications/messages.ts";
+import type { NotificationView, OfferCardsView } from "#app/features/notifications/types.ts";
 
 const STEP_KEYS: Record<string, NotificationsMessageKey> = {
   agree: "stepAgree",

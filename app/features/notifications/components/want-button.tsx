@@ -1,9 +1,9 @@
 import type { FormEvent } from "react";
 import { Form, useFetcher } from "react-router";
-import { ListLink } from "../../../components/ui/list-link";
-import { refusalOf } from "../../../lib/form-refusal";
-import { useT } from "../../../lib/i18n";
-import { notificationsMessages } from "../messages";
+import { ListLink } from "#app/components/ui/list-link.tsx";
+import { refusalOf } from "#app/lib/form-refusal.ts";
+import { useT } from "#app/lib/i18n.tsx";
+import { notificationsMessages } from "#app/features/notifications/messages.ts";
 
 /**
  * ほしいカードに追加 / ほしいカードから外す for one card: a plain form to /wanted-cards that comes

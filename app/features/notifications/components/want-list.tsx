@@ -1,8 +1,8 @@
 import { Link } from "react-router";
-import { useLocale, useT } from "../../../lib/i18n";
-import { cardPrint } from "../../../lib/card-print";
-import { displayRarity } from "../../../lib/rarity";
-import { notificationsMessages } from "../messages";
+import { useLocale, useT } from "#app/lib/i18n.tsx";
+import { cardPrint } from "#app/lib/card-print.ts";
+import { displayRarity } from "#app/lib/rarity.ts";
+import { notificationsMessages } from "#app/features/notifications/messages.ts";
 import { WantButton } from "./want-button";
 
 export type WantListItem = { cardId: string; name: string; nameEn: string; rarity: string; setCode?: string | null; number?: number | null; met?: boolean };

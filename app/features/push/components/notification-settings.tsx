@@ -1,10 +1,10 @@
 import { useCallback, useEffect, useState, type FormEvent } from "react";
-import { send } from "../../../lib/send";
-import { useT } from "../../../lib/i18n";
-import type { NotificationKind } from "../../notifications/types";
-import { pushMessages, type PushMessageKey } from "../messages";
-import { DIGEST_HOUR_JST, QUIET_CHANNELS, type KindChoices, type QuietChannel } from "../preferences";
-import { currentPushEndpoint, usePushDevice } from "../use-push-device";
+import { send } from "#app/lib/send.ts";
+import { useT } from "#app/lib/i18n.tsx";
+import type { NotificationKind } from "#app/features/notifications/types.ts";
+import { pushMessages, type PushMessageKey } from "#app/features/push/messages.ts";
+import { DIGEST_HOUR_JST, QUIET_CHANNELS, type KindChoices, type QuietChannel } from "#app/features/push/preferences.ts";
+import { currentPushEndpoint, usePushDevice } from "#app/features/push/use-push-device.ts";
 
 type Settings = {
   kinds: NotificationKind[];

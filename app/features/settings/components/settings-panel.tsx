@@ -1,12 +1,12 @@
 import { useEffect, useId, useState, type FormEvent } from "react";
-import { send } from "../../../lib/send";
-import { z } from "../../../lib/zod";
-import { useT } from "../../../lib/i18n";
-import { ImageUploadButton } from "../../uploads/components/image-upload-button";
-import { FormField, TextareaField } from "../../../components/ui/form-field";
-import { SubmitButton } from "../../../components/ui/submit-button";
-import { settingsMessages, type SettingsMessageKey } from "../messages";
-import { EMPTY_SITE_SETTINGS, FIELD_MAX, settingsFieldErrors, SiteSettingsSchema, type SiteSettings, type SiteSettingsField } from "../settings.schema";
+import { send } from "#app/lib/send.ts";
+import { z } from "#app/lib/zod.ts";
+import { useT } from "#app/lib/i18n.tsx";
+import { ImageUploadButton } from "#app/features/uploads/components/image-upload-button.tsx";
+import { FormField, TextareaField } from "#app/components/ui/form-field.tsx";
+import { SubmitButton } from "#app/components/ui/submit-button.tsx";
+import { settingsMessages, type SettingsMessageKey } from "#app/features/settings/messages.ts";
+import { EMPTY_SITE_SETTINGS, FIELD_MAX, settingsFieldErrors, SiteSettingsSchema, type SiteSettings, type SiteSettingsField } from "#app/features/settings/settings.schema.ts";
 
 /** What the admin route loads for this tab (features/admin/tab-data.server.ts). */
 /** The settings API's answer: the settings as stored, each a text. */

@@ -1,9 +1,9 @@
 import { useRouteLoaderData } from "react-router";
-import { CopyButton } from "../../../components/ui/copy-button";
-import { useT } from "../../../lib/i18n";
-import type { loader as rootLoader } from "../../../root";
-import { shareMessages } from "../messages";
-import { shareLinks } from "../share-links";
+import { CopyButton } from "#app/components/ui/copy-button.tsx";
+import { useT } from "#app/lib/i18n.tsx";
+import type { loader as rootLoader } from "#app/root.tsx";
+import { shareMessages } from "#app/features/share/messages.ts";
+import { shareLinks } from "#app/features/share/share-links.ts";
 
 const pill = "inline-flex items-center rounded-full border px-3 py-1.5 text-sm font-bold";
 

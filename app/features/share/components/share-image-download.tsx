@@ -1,5 +1,5 @@
-import { useT } from "../../../lib/i18n";
-import { shareMessages } from "../messages";
+import { useT } from "#app/lib/i18n.tsx";
+import { shareMessages } from "#app/features/share/messages.ts";
 
 /** The page's share image, shown small, with a link that downloads it (for posting on X or LINE by hand). */
 export function ShareImageDownload({ src, fileName, alt }: { src: string; fileName: string; alt: string }) {

@@ -1,13 +1,13 @@
 import { Form, useNavigation } from "react-router";
-import { ListLink } from "../../../components/ui/list-link";
-import { SubmitButton } from "../../../components/ui/submit-button";
-import { cardName } from "../../../lib/card-name";
-import { cardPrint } from "../../../lib/card-print";
-import { useLocale, useT } from "../../../lib/i18n";
-import { displayRarity } from "../../../lib/rarity";
-import { CardThumb } from "../../cards/components/card-image";
-import type { CardListItem } from "../../cards/types";
-import { tradesMessages } from "../messages";
+import { ListLink } from "#app/components/ui/list-link.tsx";
+import { SubmitButton } from "#app/components/ui/submit-button.tsx";
+import { cardName } from "#app/lib/card-name.ts";
+import { cardPrint } from "#app/lib/card-print.ts";
+import { useLocale, useT } from "#app/lib/i18n.tsx";
+import { displayRarity } from "#app/lib/rarity.ts";
+import { CardThumb } from "#app/features/cards/components/card-image.tsx";
+import type { CardListItem } from "#app/features/cards/types.ts";
+import { tradesMessages } from "#app/features/trades/messages.ts";
 
 /** A card the owner's collection offers for the 何でも可 side; `viewerCount`: the reader's own count (null: no collection). */
 export type AnyChoiceCardView = CardListItem & { viewerCount: number | null };

@@ -1,6 +1,6 @@
 import { Link } from "react-router";
-import { useT } from "../../../lib/i18n";
-import { tradesMessages } from "../messages";
+import { useT } from "#app/lib/i18n.tsx";
+import { tradesMessages } from "#app/features/trades/messages.ts";
 
 /**
  * An empty board: with filters set, nothing matches them; with none, the board simply has no

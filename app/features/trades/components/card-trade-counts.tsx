@@ -1,6 +1,6 @@
 import { Link } from "react-router";
-import { useT } from "../../../lib/i18n";
-import { tradesMessages } from "../messages";
+import { useT } from "#app/lib/i18n.tsx";
+import { tradesMessages } from "#app/features/trades/messages.ts";
 
 /** On a card's page: how many open offers give and want it, each linking to the filtered board. */
 export function CardTradeCounts({ cardId, give, want }: { cardId: string; give: number; want: number }) {

@@ -1,10 +1,10 @@
 import { useState } from "react";
-import { send } from "../../../lib/send";
-import { displayRarity } from "../../../lib/rarity";
-import { useT } from "../../../lib/i18n";
-import { tradeErrorMessages } from "../error-messages";
-import { tradesMessages } from "../messages";
-import type { MirrorOffer } from "../mirror-offers.server";
+import { send } from "#app/lib/send.ts";
+import { displayRarity } from "#app/lib/rarity.ts";
+import { useT } from "#app/lib/i18n.tsx";
+import { tradeErrorMessages } from "#app/features/trades/error-messages.ts";
+import { tradesMessages } from "#app/features/trades/messages.ts";
+import type { MirrorOffer } from "#app/features/trades/mirror-offers.server.ts";
 
 type Status = "idle" | "closing" | "closed" | { error: string };
 

@@ -1,7 +1,7 @@
 import { Form, Link } from "react-router";
-import { useT } from "../../../lib/i18n";
-import { tradesMessages } from "../messages";
-import type { OfferView } from "../types";
+import { useT } from "#app/lib/i18n.tsx";
+import { tradesMessages } from "#app/features/trades/messages.ts";
+import type { OfferView } from "#app/features/trades/types.ts";
 import { OfferCard } from "./offer-card";
 
 const small = "rounded-full border px-3 py-1 text-xs font-bold";

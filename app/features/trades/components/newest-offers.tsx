@@ -1,7 +1,7 @@
 import { Link } from "react-router";
-import { useT } from "../../../lib/i18n";
-import { tradesMessages } from "../messages";
-import type { OfferListItem } from "../types";
+import { useT } from "#app/lib/i18n.tsx";
+import { tradesMessages } from "#app/features/trades/messages.ts";
+import type { OfferListItem } from "#app/features/trades/types.ts";
 import { BoardEmpty } from "./board-empty";
 import { OfferCard } from "./offer-card";
 

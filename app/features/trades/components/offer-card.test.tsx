@@ -1,8 +1,8 @@
 import { renderToStaticMarkup } from "react-dom/server";
 import { MemoryRouter } from "react-router";
 import { describe, expect, it } from "vitest";
-import { ListForm } from "../../../components/ui/list-link";
-import type { OfferListItem } from "../types";
+import { ListForm } from "#app/components/ui/list-link.tsx";
+import type { OfferListItem } from "#app/features/trades/types.ts";
 import { OfferCard } from "./offer-card";
 
 const offer: OfferListItem = {

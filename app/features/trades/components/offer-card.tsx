@@ -1,15 +1,15 @@
 import type { ReactNode } from "react";
-import { ListLink } from "../../../components/ui/list-link";
-import { useLocale, useT } from "../../../lib/i18n";
-import { CardThumb } from "../../cards/components/card-image";
-import { cardName } from "../../../lib/card-name";
-import { cardPrint } from "../../../lib/card-print";
-import { displayRarity } from "../../../lib/rarity";
-import { isDeletedUser, useShownName } from "../../users/components/shown-name";
-import { tradesMessages } from "../messages";
-import type { OfferStatus } from "../rules";
-import { relativeTime } from "../../../lib/tokyo-time";
-import type { OfferChipView, OfferListItem } from "../types";
+import { ListLink } from "#app/components/ui/list-link.tsx";
+import { useLocale, useT } from "#app/lib/i18n.tsx";
+import { CardThumb } from "#app/features/cards/components/card-image.tsx";
+import { cardName } from "#app/lib/card-name.ts";
+import { cardPrint } from "#app/lib/card-print.ts";
+import { displayRarity } from "#app/lib/rarity.ts";
+import { isDeletedUser, useShownName } from "#app/features/users/components/shown-name.ts";
+import { tradesMessages } from "#app/features/trades/messages.ts";
+import type { OfferStatus } from "#app/features/trades/rules.ts";
+import { relativeTime } from "#app/lib/tokyo-time.ts";
+import type { OfferChipView, OfferListItem } from "#app/features/trades/types.ts";
 import { RuleClosedMark } from "./rule-closed-mark";
 
 const STATUS_KEY = {

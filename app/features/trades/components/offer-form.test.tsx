@@ -2,7 +2,7 @@ import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { createRoutesStub } from "react-router";
 import { describe, expect, it } from "vitest";
-import { LocaleContext, type Locale } from "../../../lib/i18n";
+import { LocaleContext, type Locale } from "#app/lib/i18n.tsx";
 import { OfferForm, type ChosenCard } from "./offer-form";
 
 const rules = { rarityDefaults: { "◆": true }, changes: [] };

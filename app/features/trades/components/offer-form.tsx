@@ -1,20 +1,20 @@
 import { useCallback, useRef, useState } from "react";
 import { Form, Link, useNavigation } from "react-router";
-import { TextareaField } from "../../../components/ui/form-field";
-import { SubmitButton } from "../../../components/ui/submit-button";
-import { useLocale, useT, type Locale } from "../../../lib/i18n";
-import { cardName } from "../../../lib/card-name";
-import { CardSearch } from "../../cards/components/card-search";
-import { TradeCosts } from "../../cards/components/trade-costs";
-import { displayRarity } from "../../../lib/rarity";
-import { cardPrint } from "../../../lib/card-print";
-import type { CardSearchResult } from "../../cards/types";
-import { tradeErrorMessages } from "../error-messages";
-import { tradesMessages } from "../messages";
-import { cardTradeabilityAt, type TradeRules } from "../trade-rules";
-import { tradeRulesMessages } from "../trade-rules-messages";
-import { tokyoShortDateTime } from "../../../lib/tokyo-time";
-import { COMMENT_MAX_LENGTH, MAX_CARDS_PER_SIDE, MAX_COPIES, MIN_COPIES, givesBeyondCollection, pairsByRarity } from "../rules";
+import { TextareaField } from "#app/components/ui/form-field.tsx";
+import { SubmitButton } from "#app/components/ui/submit-button.tsx";
+import { useLocale, useT, type Locale } from "#app/lib/i18n.tsx";
+import { cardName } from "#app/lib/card-name.ts";
+import { CardSearch } from "#app/features/cards/components/card-search.tsx";
+import { TradeCosts } from "#app/features/cards/components/trade-costs.tsx";
+import { displayRarity } from "#app/lib/rarity.ts";
+import { cardPrint } from "#app/lib/card-print.ts";
+import type { CardSearchResult } from "#app/features/cards/types.ts";
+import { tradeErrorMessages } from "#app/features/trades/error-messages.ts";
+import { tradesMessages } from "#app/features/trades/messages.ts";
+import { cardTradeabilityAt, type TradeRules } from "#app/features/trades/trade-rules.ts";
+import { tradeRulesMessages } from "#app/features/trades/trade-rules-messages.ts";
+import { tokyoShortDateTime } from "#app/lib/tokyo-time.ts";
+import { COMMENT_MAX_LENGTH, MAX_CARDS_PER_SIDE, MAX_COPIES, MIN_COPIES, givesBeyondCollection, pairsByRarity } from "#app/features/trades/rules.ts";
 
 /** A card chosen for one side; its set and number tell apart the prints that share a name and rarity. */
 export type ChosenCard = { cardId: string; name: string; nameEn?: string; rarity: string; count: number; setCode?: string | null; number?: number | null };

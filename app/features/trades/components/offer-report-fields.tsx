@@ -1,9 +1,9 @@
 import { useState } from "react";
-import { TextareaField } from "../../../components/ui/form-field";
-import { useT } from "../../../lib/i18n";
-import { ReportReasonPicker } from "../../../components/report-reasons";
-import { tradesMessages } from "../messages";
-import { REPORT_REASON_MAX_LENGTH } from "../rules";
+import { TextareaField } from "#app/components/ui/form-field.tsx";
+import { useT } from "#app/lib/i18n.tsx";
+import { ReportReasonPicker } from "#app/components/report-reasons.tsx";
+import { tradesMessages } from "#app/features/trades/messages.ts";
+import { REPORT_REASON_MAX_LENGTH } from "#app/features/trades/rules.ts";
 
 /** The offer's 通報 form fields: the common reasons (the chat's list) fill the reason, which stays editable. */
 export function OfferReportFields() {

@@ -1,6 +1,6 @@
-import { ListForm, ListLink } from "../../../components/ui/list-link";
-import { useT } from "../../../lib/i18n";
-import { tradesMessages } from "../messages";
+import { ListForm, ListLink } from "#app/components/ui/list-link.tsx";
+import { useT } from "#app/lib/i18n.tsx";
+import { tradesMessages } from "#app/features/trades/messages.ts";
 
 /**
  * 交渉する: opens (or reopens) the chat room for this offer; signed-out readers log in first (a

@@ -1,6 +1,6 @@
 import { Link } from "react-router";
-import { useT } from "../../../lib/i18n";
-import { tradeRulesMessages } from "../trade-rules-messages";
+import { useT } from "#app/lib/i18n.tsx";
+import { tradeRulesMessages } from "#app/features/trades/trade-rules-messages.ts";
 
 /** The mark on an offer a trade-rule change closed: it stays, says why, and links to the rules. */
 export function RuleClosedMark() {

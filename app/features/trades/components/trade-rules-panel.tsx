@@ -1,14 +1,14 @@
 import { useState, type FormEvent } from "react";
-import { send } from "../../../lib/send";
+import { send } from "#app/lib/send.ts";
 import { useRevalidator } from "react-router";
-import { FormField, SelectField } from "../../../components/ui/form-field";
-import { SubmitButton } from "../../../components/ui/submit-button";
-import { useLocale, useT } from "../../../lib/i18n";
-import { RARITIES } from "../../../lib/rarity";
-import { INPUT_YEAR_MAX, INPUT_YEAR_MIN } from "../../../lib/tokyo-time";
-import type { TradeRuleScope, TradeRulesPageData } from "../trade-rules";
-import { tradeRulesMessages } from "../trade-rules-messages";
-import { TRADE_RULE_NOTE_MAX, TradeRuleChangeSchema, tradeRuleFieldErrors, type TradeRuleField } from "../trade-rules.schema";
+import { FormField, SelectField } from "#app/components/ui/form-field.tsx";
+import { SubmitButton } from "#app/components/ui/submit-button.tsx";
+import { useLocale, useT } from "#app/lib/i18n.tsx";
+import { RARITIES } from "#app/lib/rarity.ts";
+import { INPUT_YEAR_MAX, INPUT_YEAR_MIN } from "#app/lib/tokyo-time.ts";
+import type { TradeRuleScope, TradeRulesPageData } from "#app/features/trades/trade-rules.ts";
+import { tradeRulesMessages } from "#app/features/trades/trade-rules-messages.ts";
+import { TRADE_RULE_NOTE_MAX, TradeRuleChangeSchema, tradeRuleFieldErrors, type TradeRuleField } from "#app/features/trades/trade-rules.schema.ts";
 import { TradeRulesSummary } from "./trade-rules-summary";
 
 // The picker offers only the years the schema takes; the schema is still the check (the form is noValidate).

@@ -1,8 +1,8 @@
-import { useLocale, useT } from "../../../lib/i18n";
-import { RARITIES } from "../../../lib/rarity";
-import { tokyoShortDateTime } from "../../../lib/tokyo-time";
-import { closedPacksAt, targetStateAt, upcomingChanges, type TradeRuleChange, type TradeRulesPageData } from "../trade-rules";
-import { tradeRulesMessages } from "../trade-rules-messages";
+import { useLocale, useT } from "#app/lib/i18n.tsx";
+import { RARITIES } from "#app/lib/rarity.ts";
+import { tokyoShortDateTime } from "#app/lib/tokyo-time.ts";
+import { closedPacksAt, targetStateAt, upcomingChanges, type TradeRuleChange, type TradeRulesPageData } from "#app/features/trades/trade-rules.ts";
+import { tradeRulesMessages } from "#app/features/trades/trade-rules-messages.ts";
 
 /** The rules in force, what is announced, and every change with its note: the rules page and the admin tab. */
 export function TradeRulesSummary({ data, headingLevel = 2 }: { data: TradeRulesPageData; headingLevel?: 2 | 3 }) {

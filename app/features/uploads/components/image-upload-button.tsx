@@ -1,10 +1,10 @@
 import { useId, useRef, useState, type ChangeEvent } from "react";
-import { send, UnexpectedAnswerError } from "../../../lib/send";
-import { z } from "../../../lib/zod";
-import { useT } from "../../../lib/i18n";
-import { UPLOAD_ACCEPT, UPLOAD_MAX_BYTES, type UploadFolder } from "../rules";
-import { uploadsMessages } from "../messages";
-import type { UploadResult } from "../types";
+import { send, UnexpectedAnswerError } from "#app/lib/send.ts";
+import { z } from "#app/lib/zod.ts";
+import { useT } from "#app/lib/i18n.tsx";
+import { UPLOAD_ACCEPT, UPLOAD_MAX_BYTES, type UploadFolder } from "#app/features/uploads/rules.ts";
+import { uploadsMessages } from "#app/features/uploads/messages.ts";
+import type { UploadResult } from "#app/features/uploads/types.ts";
 
 /**
  * A file picker that uploads the chosen image to POST /api/admin/uploads at once and hands the

@@ -1,6 +1,6 @@
 import { Link } from "react-router";
-import { useT } from "../../../lib/i18n";
-import { accountStatusMessages } from "../account-status-messages";
+import { useT } from "#app/lib/i18n.tsx";
+import { accountStatusMessages } from "#app/features/users/account-status-messages.ts";
 
 /** On the profile: whether the address is verified, and the way to the account settings. */
 /** `emailVerified` null: the account has no address of its own (a LINE sign-up without one). */

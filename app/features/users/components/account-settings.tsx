@@ -1,16 +1,16 @@
 import { Form, Link, useNavigation } from "react-router";
-import { FormField } from "../../../components/ui/form-field";
-import { fieldMessage, formMessage, refusalOf } from "../../../lib/form-refusal";
-import { SubmitButton } from "../../../components/ui/submit-button";
-import { useLocale, useT } from "../../../lib/i18n";
-import { tokyoDateTimeSeconds, tokyoMediumDateTime } from "../../../lib/tokyo-time";
-import { accountStatusMessages } from "../account-status-messages";
-import { accountSettingsMessages, type AccountSettingsMessageKey } from "../account-settings-messages";
-import type { AccountSession, AccountSummary } from "../account.server";
-import type { LoginMethods } from "../login-methods.server";
+import { FormField } from "#app/components/ui/form-field.tsx";
+import { fieldMessage, formMessage, refusalOf } from "#app/lib/form-refusal.ts";
+import { SubmitButton } from "#app/components/ui/submit-button.tsx";
+import { useLocale, useT } from "#app/lib/i18n.tsx";
+import { tokyoDateTimeSeconds, tokyoMediumDateTime } from "#app/lib/tokyo-time.ts";
+import { accountStatusMessages } from "#app/features/users/account-status-messages.ts";
+import { accountSettingsMessages, type AccountSettingsMessageKey } from "#app/features/users/account-settings-messages.ts";
+import type { AccountSession, AccountSummary } from "#app/features/users/account.server.ts";
+import type { LoginMethods } from "#app/features/users/login-methods.server.ts";
 import { LineLoginButton } from "./line-login-button";
-import { PASSWORD_MAX, PASSWORD_MIN } from "../display-name";
-import { usersMessages } from "../messages";
+import { PASSWORD_MAX, PASSWORD_MIN } from "#app/features/users/display-name.ts";
+import { usersMessages } from "#app/features/users/messages.ts";
 import { MailSentNotice } from "./mail-sent-notice";
 
 type ActionData = { intent: string; ok?: boolean; sentTo?: string; code?: string; message?: string; fields?: Record<string, string> };

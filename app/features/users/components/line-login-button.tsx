@@ -1,6 +1,6 @@
 import { Form } from "react-router";
-import { useT } from "../../../lib/i18n";
-import { usersMessages } from "../messages";
+import { useT } from "#app/lib/i18n.tsx";
+import { usersMessages } from "#app/features/users/messages.ts";
 
 /**
  * LINEでログイン, first on /login and /signup when the site has LINE Login. A whole-page POST

@@ -1,6 +1,6 @@
 import { Link, useSearchParams } from "react-router";
-import { useT } from "../../../lib/i18n";
-import { accountMessages } from "../account-messages";
+import { useT } from "#app/lib/i18n.tsx";
+import { accountMessages } from "#app/features/users/account-messages.ts";
 
 /** What /login says after a reset (?reset=1) or an account deletion (?deleted=1). */
 export function LoginNotices() {

@@ -1,6 +1,6 @@
-import { useT } from "../../../lib/i18n";
-import { accountMessages } from "../account-messages";
-import { isCarrierAddress } from "../mail-address";
+import { useT } from "#app/lib/i18n.tsx";
+import { accountMessages } from "#app/features/users/account-messages.ts";
+import { isCarrierAddress } from "#app/features/users/mail-address.ts";
 
 /**
  * Shown after every "メールを送信しました": the sender, a spam-folder reminder and, for Japanese

@@ -1,4 +1,4 @@
-import { defineMessages, useT } from "../../../lib/i18n";
+import { defineMessages, useT } from "#app/lib/i18n.tsx";
 
 /** What the page shows of a response record (response-record.server.ts): no stars, only the facts. */
 export type ResponseRecordView = { rooms: number; answered: number; replyRate: number | null; typicalReplySeconds: number | null };

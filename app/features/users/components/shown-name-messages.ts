@@ -1,4 +1,4 @@
-import { defineMessages } from "../../../lib/i18n";
+import { defineMessages } from "#app/lib/i18n.tsx";
 
 /**
  * A deleted account's name as pages show it (docs/decisions/016). Its own small catalogue: every

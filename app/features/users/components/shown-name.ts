@@ -1,6 +1,6 @@
-import { translate, useT, type Locale } from "../../../lib/i18n";
+import { translate, useT, type Locale } from "#app/lib/i18n.tsx";
 import { shownNameMessages } from "./shown-name-messages";
-import { DELETED_USER_NAME } from "../display-name";
+import { DELETED_USER_NAME } from "#app/features/users/display-name.ts";
 
 /**
  * Another user's display name as a page shows it: a deleted account's row keeps the name

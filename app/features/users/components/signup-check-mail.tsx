@@ -1,7 +1,7 @@
 import { Link } from "react-router";
-import { useT } from "../../../lib/i18n";
-import { accountMessages } from "../account-messages";
-import { accountStatusMessages } from "../account-status-messages";
+import { useT } from "#app/lib/i18n.tsx";
+import { accountMessages } from "#app/features/users/account-messages.ts";
+import { accountStatusMessages } from "#app/features/users/account-status-messages.ts";
 import { MailSentNotice } from "./mail-sent-notice";
 
 /** After sign-up when the address must be verified first (REQUIRE_EMAIL_VERIFICATION=true). */
