@@ -38,6 +38,9 @@ export const CARD_SUMMARY_COLUMNS = {
 /** The summary with the card's place in its set, for ordering. */
 export const CARD_COLUMNS = { ...CARD_SUMMARY_COLUMNS, number: cards.number, setCode: cards.setCode };
 
+/** A pack as lists name it: its names, its set and when it came out. */
+export const PACK_COLUMNS = { id: packs.id, nameJa: packs.nameJa, nameEn: packs.nameEn, setCode: packs.setCode, releaseDate: packs.releaseDate };
+
 export type IndexedPack = { id: string; nameJa: string; nameEn: string; setCode: string; releaseDate: string; sortOrder: number };
 
 export type IndexedCard = CardListItem & {
@@ -76,14 +79,7 @@ export function compareCards(a: Pick<IndexedCard, "rank" | "number" | "id">, b: 
 async function loadCardIndex(db: Db): Promise<CardIndex> {
   const [packRows, cardRows, linkRows] = await Promise.all([
     db
-      .select({
-        id: packs.id,
-        nameJa: packs.nameJa,
-        nameEn: packs.nameEn,
-        setCode: packs.setCode,
-        releaseDate: packs.releaseDate,
-        sortOrder: packs.sortOrder,
-      })
+      .select({ ...PACK_COLUMNS, sortOrder: packs.sortOrder })
       .from(packs),
     db
       .select({

@@ -3,7 +3,7 @@ import type { Db } from "#app/db/client.server.ts";
 import { cardPacks, cards, packs, rarities } from "#app/db/schema/index.ts";
 import { foldForSearch } from "#app/lib/search-text.ts";
 import { CardError } from "./errors";
-import { CARD_COLUMNS, cardFaceOf, cardIndex, compareCards, rememberCatalogueList, type IndexedCard, type IndexedPack } from "./card-index.server";
+import { CARD_COLUMNS, PACK_COLUMNS, cardFaceOf, cardIndex, compareCards, rememberCatalogueList, type IndexedCard, type IndexedPack } from "./card-index.server";
 import { isExcludedAsRare } from "#app/lib/rarity.ts";
 import type { CardListItem, CardSearchResult } from "./types";
 
@@ -31,11 +31,7 @@ export function listPacks(db: Db): Promise<PackSummary[]> {
 async function loadPacks(db: Db): Promise<PackSummary[]> {
   return db
     .select({
-      id: packs.id,
-      nameJa: packs.nameJa,
-      nameEn: packs.nameEn,
-      setCode: packs.setCode,
-      releaseDate: packs.releaseDate,
+      ...PACK_COLUMNS,
       cardCount: sql<number>`(select count(*)::int from ${cardPacks} where ${cardPacks.packId} = ${packs.id})`,
     })
     .from(packs)

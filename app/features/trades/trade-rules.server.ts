@@ -40,16 +40,7 @@ export function loadTradeRules(db: Db): Promise<TradeRules> {
     ]);
     return {
       rarityDefaults: Object.fromEntries(rarityRows.map((r) => [r.code, r.tradeable])),
-      changes: changeRows.map(
-        (r): TradeRuleChange => ({
-          id: r.id,
-          scope: r.scope === "pack" ? "pack" : "rarity",
-          target: r.target,
-          tradeable: r.tradeable,
-          effectiveAt: new Date(r.effectiveAt).toISOString(),
-          note: r.note,
-        }),
-      ),
+      changes: changeRows.map(changeOf),
     };
   });
 }
@@ -120,14 +111,19 @@ export async function writeTradeRuleChanges(tx: Db, input: TradeRuleChangeInput,
     ...(input.until ? [{ scope: input.scope, target: input.target, tradeable: true, effectiveAt: new Date(input.until), note: input.note, createdBy: adminId }] : []),
   ];
   const inserted = await tx.insert(tradeRuleChanges).values(rows).returning();
-  return inserted.map((r) => ({
+  return inserted.map(changeOf);
+}
+
+/** A stored rule change as the rules read it. */
+function changeOf(r: { id: string; scope: string; target: string; tradeable: boolean; effectiveAt: Date | string; note: string }): TradeRuleChange {
+  return {
     id: r.id,
     scope: r.scope === "pack" ? "pack" : "rarity",
     target: r.target,
     tradeable: r.tradeable,
     effectiveAt: new Date(r.effectiveAt).toISOString(),
     note: r.note,
-  }));
+  };
 }
 
 /** After a committed rule change: this instance reads the rules again and マッチ is recomputed. */

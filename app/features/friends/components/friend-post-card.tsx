@@ -5,21 +5,11 @@ import { useLocale, useT } from "#app/lib/i18n.tsx";
 import { relativeTime, tokyoShortDateTime } from "#app/lib/tokyo-time.ts";
 import { ResponseRecordLine, type ResponseRecordView } from "#app/features/users/components/response-record.tsx";
 import { friendsMessages } from "#app/features/friends/messages.ts";
-import type { FriendPurpose } from "#app/features/friends/rules.ts";
+import type { FriendPostView } from "#app/features/friends/friends.server.ts";
 import { PURPOSE_KEYS } from "./purpose-label";
 
-export type FriendPostCardView = {
-  id: string;
-  displayName: string;
-  friendId: string;
-  purposes: FriendPurpose[];
-  comment: string;
-  sets: { code: string; nameJa: string; nameEn: string }[];
-  postedAt: string;
-  expiresAt: string;
-  lastActiveAt: string;
-  record: ResponseRecordView;
-};
+/** A post as the board's loader sends it: the service's view, its record as the page reads it. */
+export type FriendPostCardView = Omit<FriendPostView, "ownerId" | "record"> & { record: ResponseRecordView };
 
 /** One フレンド募集 post: who, their friend ID (copyable), what for, when, and how they answer. */
 export function FriendPostCard({ post, now, headingLevel = 3, children }: { post: FriendPostCardView; now: string; headingLevel?: 2 | 3; children?: ReactNode }) {
