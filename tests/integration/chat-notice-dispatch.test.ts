@@ -1,50 +1,26 @@
-import { tmpdir } from "node:os";
 import { sql } from "drizzle-orm";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { rowsOf } from "#app/db/sql.server.ts";
 import { sendMessage } from "#app/features/chat/chat.server.ts";
-import { registerMailDelivery, type MailTransport } from "#app/features/mail/mail.server.ts";
 import { handOverUndispatched } from "#app/features/notifications/notice-dispatch.server.ts";
-import { startOutboxWorker, type OutboxWorker } from "#app/features/outbox/outbox.server.ts";
-import { registerNotificationChannels } from "#app/notification-pipeline.server.ts";
 import { setPresence } from "#app/features/push/presence.server.ts";
-import type { Env } from "#app/lib/env.server.ts";
 import { createChatRoom, newClientId } from "#tests/support/chat-factories.ts";
-import { startTestSmtpServer, type TestSmtpServer } from "#tests/support/smtp-server.ts";
-import { createTestDatabase, type TestDatabase } from "#tests/support/test-db.ts";
+import type { TestSmtpServer } from "#tests/support/smtp-server.ts";
+import type { TestDatabase } from "#tests/support/test-db.ts";
+import { notificationStand } from "#tests/support/notification-stand.ts";
 import { until } from "#tests/support/wait.ts";
 
 // A chat message's notification is its own outbox entry (docs/decisions/048): the message's
 // statement writes the message and the notification, this process tells the channels after the
 // commit, and what an instance bumped and never told is handed to the outbox by the sweep.
 
+const stand = notificationStand("s".repeat(40));
 let database: TestDatabase;
 let smtp: TestSmtpServer;
-let transport: MailTransport;
-const workers: OutboxWorker[] = [];
-const channelEnv = { vapid: { publicKey: "", privateKey: "", subject: "mailto:x@torepoke.test" }, pushServiceOrigins: [], siteUrl: "http://localhost:3000", authSecret: "s".repeat(40), notificationMailDelaySeconds: 0 };
-
-beforeAll(async () => {
-  database = await createTestDatabase();
-  smtp = await startTestSmtpServer();
-  transport = registerMailDelivery({ smtpUrl: smtp.url, mailFrom: "トレポケ <no-reply@torepoke.test>", dataDir: tmpdir(), siteUrl: "http://localhost:3000" });
-  registerNotificationChannels({ env: channelEnv as Pick<Env, keyof typeof channelEnv>, db: database.db });
+beforeAll(() => {
+  ({ database, smtp } = stand);
 });
-afterEach(async () => {
-  await Promise.all(workers.splice(0).map((w) => w.stop()));
-  setPresence(null);
-});
-afterAll(async () => {
-  transport?.close();
-  await smtp?.close();
-  await database?.close();
-});
-
-function worker() {
-  const w = startOutboxWorker({ db: database.db, pollMs: 20, retryBaseMs: 10 });
-  workers.push(w);
-  return w;
-}
+const worker = () => stand.worker();
 
 const send = (roomId: string, userId: string, body: string) => sendMessage(database.db, { roomId, userId, clientId: newClientId(), body });
 

@@ -1,50 +1,27 @@
-import { tmpdir } from "node:os";
 import { sql, type SQL } from "drizzle-orm";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { rowsOf } from "#app/db/sql.server.ts";
 import { markRead, sendMessage } from "#app/features/chat/chat.server.ts";
-import { registerMailDelivery, type MailTransport } from "#app/features/mail/mail.server.ts";
 import { notifyNewOffer, notifyOfferResponse, notifyTradeStep } from "#app/features/notifications/notifications.server.ts";
-import { startOutboxWorker, type OutboxWorker } from "#app/features/outbox/outbox.server.ts";
-import { registerNotificationChannels } from "#app/notification-pipeline.server.ts";
 import { digestBoundary, queueDigests, unsubscribeToken, verifyUnsubscribeToken } from "#app/features/mail/notification-mail.server.ts";
 import { DEFAULT_CHOICES, jstMinutes } from "#app/features/push/preferences.ts";
 import { getNotificationPreferences, saveNotificationPreferences, turnOffAllMail } from "#app/features/push/preferences.server.ts";
 import { setPresence } from "#app/features/push/presence.server.ts";
-import type { Env } from "#app/lib/env.server.ts";
 import { createChatRoom, createChatUser, newClientId } from "#tests/support/chat-factories.ts";
-import { startTestSmtpServer, type TestSmtpServer } from "#tests/support/smtp-server.ts";
-import { createTestDatabase, type TestDatabase } from "#tests/support/test-db.ts";
+import type { TestSmtpServer } from "#tests/support/smtp-server.ts";
+import type { TestDatabase } from "#tests/support/test-db.ts";
+import { notificationStand } from "#tests/support/notification-stand.ts";
 import { until } from "#tests/support/wait.ts";
 
+const secret = "s".repeat(40);
+const stand = notificationStand(secret);
 let database: TestDatabase;
 let smtp: TestSmtpServer;
-let transport: MailTransport;
-const workers: OutboxWorker[] = [];
-const secret = "s".repeat(40);
-const channelEnv = { vapid: { publicKey: "", privateKey: "", subject: "mailto:x@torepoke.test" }, pushServiceOrigins: [], siteUrl: "http://localhost:3000", authSecret: secret, notificationMailDelaySeconds: 0 };
-
-beforeAll(async () => {
-  database = await createTestDatabase();
-  smtp = await startTestSmtpServer();
-  transport = registerMailDelivery({ smtpUrl: smtp.url, mailFrom: "トレポケ <no-reply@torepoke.test>", dataDir: tmpdir(), siteUrl: "http://localhost:3000" });
-  registerNotificationChannels({ env: channelEnv as Pick<Env, keyof typeof channelEnv>, db: database.db });
+beforeAll(() => {
+  ({ database, smtp } = stand);
 });
-afterEach(async () => {
-  await Promise.all(workers.splice(0).map((w) => w.stop()));
-  setPresence(null);
-});
-afterAll(async () => {
-  transport?.close();
-  await smtp?.close();
-  await database?.close();
-});
-
-function worker() {
-  const w = startOutboxWorker({ db: database.db, pollMs: 20, retryBaseMs: 10 });
-  workers.push(w);
-  return w;
-}
+const worker = () => stand.worker();
+const channelEnv = stand.env;
 
 async function verified(userId: string): Promise<string> {
   const [row] = await rowsOf<{ email: string }>(database.db, sql`update users set email_verified = true where id = ${userId} returning email`);
