@@ -13,7 +13,7 @@ import tseslint from "typescript-eslint";
 //   import() (no-restricted-imports does not see import(): LAYERS turns the same patterns into
 //   no-restricted-syntax selectors for it);
 // - nothing imports a route module (React Router loads them), except the server's JSON endpoints test.
-const NO_PARENT = { regex: "^\\.\\./", message: "Import from the root (#app/…, #server/…), not through ../." };
+const NO_PARENT = { regex: "^(\\.\\./|\\./(?!\\+types/)[^/]+/)", message: "Import from the root (#app/…, #server/…): ./ names a module in the same folder, never ../ or a folder below." };
 const NO_FEATURES = { regex: "(^|/)(features|routes)/", message: "lib, db and components/ui sit below the features: move the shared piece down instead." };
 const PUBLIC = "(?!components/|[\\w-]+\\.server\\.tsx?$|(errors|messages|types|rules|protocol|log-out)\\.tsx?$|[\\w-]+\\.schema\\.ts$)";
 /** Another feature's internals; `own` (a feature's folder) may use its own. */

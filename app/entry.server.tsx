@@ -4,10 +4,10 @@ import type { RenderToPipeableStreamOptions } from "react-dom/server";
 import { renderToPipeableStream } from "react-dom/server";
 import type { AppLoadContext, EntryContext, HandleDataRequestFunction, HandleErrorFunction } from "react-router";
 import { ServerRouter } from "react-router";
-import { NonceContext } from "./lib/nonce";
-import { DocumentHtmlContext } from "./lib/stored-html";
-import { coalescedBody } from "./lib/coalesced-body.server";
-import { errorFields, requestLog } from "./lib/logger.server";
+import { NonceContext } from "#app/lib/nonce.tsx";
+import { DocumentHtmlContext } from "#app/lib/stored-html.tsx";
+import { coalescedBody } from "#app/lib/coalesced-body.server.ts";
+import { errorFields, requestLog } from "#app/lib/logger.server.ts";
 
 export const streamTimeout = 5_000;
 

@@ -1,9 +1,9 @@
-import type { Db } from "./db/client.server";
-import type { Env } from "./lib/env.server";
-import type { Logger } from "./lib/logger.server";
-import { registerNotificationChannel, registerNotificationDispatch } from "./features/push/channels.server";
-import { createMailChannel, registerNotificationMailDelivery, startDigests, type MailChannelOptions } from "./features/mail/notification-mail.server";
-import { pushChannel, registerPushDelivery } from "./features/push/push-channel.server";
+import type { Db } from "#app/db/client.server.ts";
+import type { Env } from "#app/lib/env.server.ts";
+import type { Logger } from "#app/lib/logger.server.ts";
+import { registerNotificationChannel, registerNotificationDispatch } from "#app/features/push/channels.server.ts";
+import { createMailChannel, registerNotificationMailDelivery, startDigests, type MailChannelOptions } from "#app/features/mail/notification-mail.server.ts";
+import { pushChannel, registerPushDelivery } from "#app/features/push/push-channel.server.ts";
 
 type ChannelEnv = Pick<Env, "vapid" | "pushServiceOrigins" | "siteUrl" | "authSecret" | "notificationMailDelaySeconds">;
 

@@ -1,17 +1,17 @@
-import { publicArticleRefs } from "./features/articles/article-refs.server";
-import { articlesSitemapSource } from "./features/articles/sitemap.server";
-import { registerRelatedLookup } from "./features/content/refs.server";
-import { deckContentRefs } from "./features/decks/deck-content.server";
-import { deckSitemapSource } from "./features/decks/deck-sitemap.server";
+import { publicArticleRefs } from "#app/features/articles/article-refs.server.ts";
+import { articlesSitemapSource } from "#app/features/articles/sitemap.server.ts";
+import { registerRelatedLookup } from "#app/features/content/refs.server.ts";
+import { deckContentRefs } from "#app/features/decks/deck-content.server.ts";
+import { deckSitemapSource } from "#app/features/decks/deck-sitemap.server.ts";
 import { chatMessageNoticeCtes, markRoomNotificationsRead, notifyChatMessage, notifyNewOffer, notifyOfferResponse,
-  notifyFriendApplication, notifyTradeStep } from "./features/notifications/notifications.server";
-import { registerNotices } from "./lib/notices.server";
-import { registerReportableFriendPost, registerReportableOffer } from "./features/moderation/moderation.server";
-import { friendsSitemapSource, reportableFriendPost } from "./features/friends/friends.server";
-import { getOffer } from "./features/trades/offers.server";
-import { registerTradeEnding } from "./features/blocks/blocks.server";
-import { endTradesBetween } from "./features/chat/room-trade.server";
-import { registerSitemapSource } from "./features/seo/sitemap.server";
+  notifyFriendApplication, notifyTradeStep } from "#app/features/notifications/notifications.server.ts";
+import { registerNotices } from "#app/lib/notices.server.ts";
+import { registerReportableFriendPost, registerReportableOffer } from "#app/features/moderation/moderation.server.ts";
+import { friendsSitemapSource, reportableFriendPost } from "#app/features/friends/friends.server.ts";
+import { getOffer } from "#app/features/trades/offers.server.ts";
+import { registerTradeEnding } from "#app/features/blocks/blocks.server.ts";
+import { endTradesBetween } from "#app/features/chat/room-trade.server.ts";
+import { registerSitemapSource } from "#app/features/seo/sitemap.server.ts";
 
 /**
  * Where features that need each other's data meet, once, at start-up: instead of importing both

@@ -11,18 +11,18 @@ import {
 } from "react-router";
 import type { Route } from "./+types/root";
 import "./app.css";
-import { layoutMessages } from "./components/layout/messages";
-import { SiteFooter } from "./components/layout/site-footer";
-import { SiteHeader, type HeaderViewer } from "./components/layout/site-header";
-import { ListLinkNavigation } from "./components/ui/list-link";
-import { CardImageBaseUrlContext } from "./features/cards/components/card-image-base-url";
-import { RouteError } from "./components/ui/route-error";
-import { getSiteSettings } from "./features/settings/settings.server";
-import { getViewer } from "./features/users/session.server";
-import { PageTracker } from "./features/analytics/components/page-tracker";
-import { bodyLanguageMarker, LocaleContext, localeFromRequest, useT, type Locale } from "./lib/i18n";
-import { useNonce } from "./lib/nonce";
-import type { SiteHead } from "./lib/seo";
+import { layoutMessages } from "#app/components/layout/messages.ts";
+import { SiteFooter } from "#app/components/layout/site-footer.tsx";
+import { SiteHeader, type HeaderViewer } from "#app/components/layout/site-header.tsx";
+import { ListLinkNavigation } from "#app/components/ui/list-link.tsx";
+import { CardImageBaseUrlContext } from "#app/features/cards/components/card-image-base-url.ts";
+import { RouteError } from "#app/components/ui/route-error.tsx";
+import { getSiteSettings } from "#app/features/settings/settings.server.ts";
+import { getViewer } from "#app/features/users/session.server.ts";
+import { PageTracker } from "#app/features/analytics/components/page-tracker.tsx";
+import { bodyLanguageMarker, LocaleContext, localeFromRequest, useT, type Locale } from "#app/lib/i18n.tsx";
+import { useNonce } from "#app/lib/nonce.tsx";
+import type { SiteHead } from "#app/lib/seo.ts";
 
 /**
  * Every page: the chosen language, who is signed in (what the header needs, nothing more), the

@@ -1,12 +1,12 @@
 import { createHash, randomBytes } from "node:crypto";
 import { hostname } from "node:os";
-import type { Db } from "./db/client.server";
-import type { Env } from "./lib/env.server";
-import type { Logger } from "./lib/logger.server";
-import { assertEveryDeliveryKindHandled, startOutboxWorker, type OutboxWorker } from "./features/outbox/outbox.server";
+import type { Db } from "#app/db/client.server.ts";
+import type { Env } from "#app/lib/env.server.ts";
+import type { Logger } from "#app/lib/logger.server.ts";
+import { assertEveryDeliveryKindHandled, startOutboxWorker, type OutboxWorker } from "#app/features/outbox/outbox.server.ts";
 import { registerNotificationChannels } from "./notification-pipeline.server";
-import { registerMailDelivery } from "./features/mail/mail.server";
-import { sweepUndispatchedNotices } from "./features/notifications/notice-dispatch.server";
+import { registerMailDelivery } from "#app/features/mail/mail.server.ts";
+import { sweepUndispatchedNotices } from "#app/features/notifications/notice-dispatch.server.ts";
 
 /**
  * This instance's name in the outbox's leases (locked_by). It is the same when the process starts

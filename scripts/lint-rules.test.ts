@@ -57,11 +57,15 @@ describe("lint rules", () => {
     }
   }, 60_000);
 
-  it("refuses a parent-relative import in the app and the server: modules are named from the root", async () => {
+  it("refuses a parent-relative import, or one into a folder below, in the app and the server: modules are named from the root", async () => {
     expect(await rulesBroken('import { cardName } from "../../lib/card-name";\nexport const f = cardName;\n', "app/features/trades/planted.ts")).toContain("no-restricted-imports");
     expect(await rulesBroken('import { cardName } from "../app/lib/card-name";\nexport const f = cardName;\n', "server/planted.ts")).toContain("no-restricted-imports");
     expect(await rulesBroken('export const load = () => import("../lib/card-name");\n', "app/routes/planted.tsx")).toContain("no-restricted-syntax");
+    expect(await rulesBroken('import { cardName } from "./lib/card-name.ts";\nexport const f = cardName;\n', "app/planted.ts")).toContain("no-restricted-imports");
     expect(await rulesBroken('import { cardName } from "#app/lib/card-name.ts";\nexport const f = cardName;\n', "app/features/trades/planted.ts")).not.toContain("no-restricted-imports");
+    // A module in the same folder, and a route's generated types, are named from where they are.
+    expect(await rulesBroken('import { MAX_OPEN_OFFERS } from "./rules.ts";\nexport const f = MAX_OPEN_OFFERS;\n', "app/features/trades/planted.ts")).not.toContain("no-restricted-imports");
+    expect(await rulesBroken('import type { Route } from "./+types/terms";\nexport type R = Route.MetaArgs;\n', "app/routes/planted.tsx")).not.toContain("no-restricted-imports");
   }, 60_000);
 
   it("refuses another feature's internals from a feature, the site shell and the server", async () => {

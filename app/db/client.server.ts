@@ -10,7 +10,7 @@ import { migrate as migratePg } from "drizzle-orm/node-postgres/migrator";
 import pg from "pg";
 import { INSTALL_DIR } from "#app/lib/install-dir.server.ts";
 import type { Logger } from "#app/lib/logger.server.ts";
-import * as schema from "./schema/index";
+import * as schema from "#app/db/schema/index.ts";
 
 export type Schema = typeof schema;
 /** The one database type services take: PGlite and node-postgres both satisfy it. */

@@ -1,5 +1,5 @@
 import { and, eq, gt, sql, type SQL } from "drizzle-orm";
-import { tradeOffers } from "./schema/index";
+import { tradeOffers } from "#app/db/schema/index.ts";
 
 /**
  * The board's "open now" rule, in one place: an offer is open while its status says 募集中 and

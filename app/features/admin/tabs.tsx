@@ -4,7 +4,7 @@ import { CardsAdminPanel } from "#app/features/cards/components/card-import-form
 import { DecksPanel } from "#app/features/decks/components/decks-panel.tsx";
 import { ReportsPanel } from "#app/features/moderation/components/reports-panel.tsx";
 import { SettingsPanel } from "#app/features/settings/components/settings-panel.tsx";
-import { DatabasePanel } from "./components/database-panel";
+import { DatabasePanel } from "#app/features/admin/components/database-panel.tsx";
 import { AnalyticsPanel } from "#app/features/analytics/components/analytics-panel.tsx";
 import { TradeRulesPanel } from "#app/features/trades/components/trade-rules-panel.tsx";
 import type { AdminMessageKey } from "./messages";

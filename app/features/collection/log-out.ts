@@ -1,4 +1,4 @@
-import { clearCollectionQueues } from "./components/use-count-saver";
+import { clearCollectionQueues } from "#app/features/collection/components/use-count-saver.ts";
 
 /**
  * The collection's part of logging out, run by the site header before the log-out is sent: on a

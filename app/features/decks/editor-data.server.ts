@@ -1,7 +1,7 @@
 import type { Db } from "#app/db/client.server.ts";
 import { listPacks } from "#app/features/cards/cards.server.ts";
 import { listDeckOptions } from "./decks.server";
-import type { PackChoice } from "./components/deck-card-list";
+import type { PackChoice } from "#app/features/decks/components/deck-card-list.tsx";
 import type { DeckOption } from "./types";
 
 /** What every deck editor needs besides the deck: the card picker's packs and all decks (related picker). */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { checkDisplayName, DELETED_USER_NAME } from "./display-name";
-import { shownName } from "./components/shown-name";
+import { shownName } from "#app/features/users/components/shown-name.ts";
 
 describe("checkDisplayName", () => {
   it("trims and accepts Japanese names up to 20 characters", () => {
