@@ -116,6 +116,7 @@ describe("LINEでログイン on a phone", () => {
     await page.getByText("未設定（LINEでログイン）").waitFor();
     expect(await page.getByTestId("profile-email-verified").textContent()).toBe("メールアドレス未設定");
     expect(await page.content()).not.toContain("no-address.invalid");
+    expect(await seriousA11yViolations(page)).toEqual([]);
 
     // The address is optional: added on the account page, it counts once its link is opened.
     const address = `added-${randomBytes(3).toString("hex")}@example.com`;
@@ -175,9 +176,13 @@ describe("LINEでログイン on a phone", () => {
     await context.close();
   });
 
-  it("at 1280×900 the log-in page and the account page of an e-mail account (ログイン方法 with LINE to link)", async () => {
+  it("at 1280×900 the sign-up and log-in pages, the account page of an e-mail account (ログイン方法 with LINE to link) and a LINE player's profile", async () => {
     const context = await newContext(browser, DESKTOP);
     const page = await context.newPage();
+    await page.goto(`${server.url}/signup`);
+    await page.getByRole("button", { name: "LINEでログイン" }).waitFor();
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await page.screenshot({ path: shot("signup-desktop"), fullPage: true });
     await page.goto(`${server.url}/login`);
     expect(await seriousA11yViolations(page)).toEqual([]);
     await page.screenshot({ path: shot("login-desktop"), fullPage: true });
@@ -195,5 +200,17 @@ describe("LINEでログイン on a phone", () => {
     await page.getByText("LINEを連携しました。次からLINEでもログインできます。").waitFor();
     await page.getByRole("button", { name: "LINEの連携を解除する" }).waitFor();
     await context.close();
+
+    // A LINE player without an address: the profile says so instead of showing one.
+    const lineContext = await newContext(browser, DESKTOP);
+    const linePage = await lineContext.newPage();
+    line.signInAs(lineUser("デスクのLINEだけ"));
+    await linePage.goto(`${server.url}/login`);
+    await pressLine(linePage);
+    await linePage.waitForURL((url) => url.pathname === "/profile");
+    await linePage.getByText("未設定（LINEでログイン）").waitFor();
+    expect(await seriousA11yViolations(linePage)).toEqual([]);
+    await linePage.screenshot({ path: shot("profile-line-desktop"), fullPage: true });
+    await lineContext.close();
   });
 });
