@@ -65,11 +65,13 @@ describe("the card database in Japanese, with the game's facts", () => {
       expect(await b2Attacks.first().innerText()).toContain("40");
       await page.screenshot({ path: path.join(SHOTS, `b2-003-${viewport.name}.png`), fullPage: true });
 
-      // B3a-010 フローゼル: 水, HP 100, one attack 水 10+.
+      // B3a-010 フローゼル: 水, HP 100, 弱点 雷, にげる 1, one attack 水 10+.
       await page.goto(`${baseUrl}/cards/B3a-010`);
       const b3aText = await page.locator("main dl").innerText();
       expect(b3aText).toContain("水");
       expect(b3aText).toContain("100");
+      expect(b3aText).toContain("雷");
+      expect(await page.locator("[data-retreat] [data-energy=colorless]").count()).toBe(1);
       const b3aAttack = page.locator("[data-attacks] [data-attack]").first();
       expect(await b3aAttack.locator("[data-energy=water]").count()).toBe(1);
       expect(await b3aAttack.innerText()).toContain("10+");
