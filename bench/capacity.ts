@@ -31,12 +31,11 @@ import { sql } from "drizzle-orm";
 import pg from "pg";
 import { createClient } from "redis";
 import { migrateDatabase, openDatabase, type Db } from "#app/db/client.server.ts";
-import { chatRooms, profiles, sessions, tradeOffers, users } from "#app/db/schema/index.ts";
+import { chatRooms, profiles, tradeOffers, users } from "#app/db/schema/index.ts";
 import { seedCatalogue } from "#app/features/cards/catalogue.server.ts";
 import { offersClosedByRules } from "#app/features/trades/trade-rules.server.ts";
 import { rowsOf } from "#app/db/sql.server.ts";
 import { prng, seedTradeOffers } from "#scripts/seed-trades.ts";
-import { sessionCookieFor } from "#tests/support/chat-factories.ts";
 import { nginxBinary, startNginx, type RunningNginx } from "#tests/support/nginx.ts";
 import { freePort, startServer, type RunningServer } from "#tests/support/server.ts";
 import { verifyAddressFromMail } from "#tests/support/verified-account.ts";
@@ -44,7 +43,7 @@ import { KINDS, PER_PERSON_MINUTE, PLAYER_HIT_SHARE, SLICE_PER_MINUTE, VISITORS_
 import type { Participant } from "./chat-clients";
 import { forkChatClients } from "./chat-workers";
 import { longArticle } from "./fixtures";
-import { createBenchDatabase, signInAs, ticksOf } from "./support";
+import { createBenchDatabase, eventLoopDelay, insertSessions, signInAs, ticksOf } from "./support";
 
 const STEP_SECONDS = Number(process.env.BENCH_STEP_SECONDS ?? 20);
 const START_RATE = Number(process.env.BENCH_START_RATE ?? 20);
@@ -94,8 +93,7 @@ async function seedPlayers(db: Db, count: number): Promise<Player[]> {
   const userRows = Array.from({ length: count }, (_, i) => ({ id: `cap_${run}_${i}`, name: `プレイヤー${i}`, email: `cap-${run}-${i}@example.com` }));
   for (const rows of chunk(userRows)) await db.insert(users).values(rows);
   for (const rows of chunk(userRows.map((u, i) => ({ userId: u.id, displayName: u.name, friendId: String(5000_0000_0000_0000 + i) })))) await db.insert(profiles).values(rows);
-  const tokens = userRows.map(() => randomBytes(24).toString("base64url"));
-  for (const rows of chunk(userRows.map((u, i) => ({ id: `cs_${run}_${i}`, token: tokens[i], userId: u.id, expiresAt: new Date(Date.now() + 86_400_000) })))) await db.insert(sessions).values(rows);
+  const cookies = await insertSessions(db, userRows.map((u) => u.id), SECRET, { expiresAt: new Date(Date.now() + 86_400_000) });
   // Each pair trades over an offer of the first player's that the second is negotiating (取引中,
   // so it is off the board): the room both sockets join and chat in.
   const expiresAt = new Date(Date.now() + 72 * 3_600_000);
@@ -106,7 +104,7 @@ async function seedPlayers(db: Db, count: number): Promise<Player[]> {
   for (const rows of chunk(offerIds.map((offerId, pair) => ({ offerId, ownerId: userRows[pair * 2].id, partnerId: userRows[pair * 2 + 1].id })))) {
     roomIds.push(...(await db.insert(chatRooms).values(rows).returning({ id: chatRooms.id })).map((r) => r.id));
   }
-  return userRows.map((u, i) => ({ index: i, userId: u.id, roomId: roomIds[Math.floor(i / 2)], cookie: sessionCookieFor(tokens[i], SECRET) }));
+  return userRows.map((u, i) => ({ index: i, userId: u.id, roomId: roomIds[Math.floor(i / 2)], cookie: cookies[i] }));
 }
 
 async function seedData(databaseUrl: string): Promise<Omit<Fixture, "articles" | "decks">> {
@@ -390,6 +388,8 @@ type Step = {
   failures: [string, number][];
   cpu: { server: number; postgres: number; load: number; machine: number; others: number; seconds: number };
   lagMax: number;
+  /** The server's event-loop delay over the step (the worst instance): a stall of the process, not a queue of requests. */
+  loopDelay: { p99: number; max: number };
   pass: boolean;
 };
 
@@ -399,7 +399,7 @@ const statsOf = (samples: Sample[]): KindStats => {
   return { n: samples.length, p50: percentile(sorted, 50), p99: percentile(sorted, 99), errors: samples.filter((s) => !s.ok).length, total: sorted.reduce((a, b) => a + b, 0) };
 };
 
-type Target = { url: string; label: string; serverPids: () => number[] };
+type Target = { url: string; label: string; serverPids: () => number[]; /** Each server's Prometheus endpoint (its event-loop delay). */ metricsUrls: string[] };
 
 async function runStep(target: Target, rate: number, fixture: Fixture, admin: pg.Client, database: string, seed: number, counters: { posts: number }, seconds = STEP_SECONDS): Promise<Step> {
   const population = populationAt(rate);
@@ -410,9 +410,13 @@ async function runStep(target: Target, rate: number, fixture: Fixture, admin: pg
   try {
     await Promise.race([chat.ready, chat.report.then(() => {}), deadline(180_000, "connecting the sockets")]);
     await waitForQuiet(admin, database, () => [...target.serverPids(), process.pid, chat.child.pid!]);
+    // A scrape resets the servers' event-loop delay histogram: the one after the load reads the step's.
+    await Promise.all(target.metricsUrls.map((url) => eventLoopDelay(url)));
     const watch = await watchCpu(admin, database, target.serverPids, () => [process.pid, chat.child.pid!]);
     chat.child.send({ type: "go" });
     const loop = await openLoop(target.url, population.httpRate, seconds, fixture, online, seed, counters);
+    const delays = await Promise.all(target.metricsUrls.map((url) => eventLoopDelay(url)));
+    const loopDelay = { p99: Math.max(...delays.map((d) => d.p99)), max: Math.max(...delays.map((d) => d.max)) };
     // CPU over the step's load (the chat clients are still alive: they drain before reporting).
     const cpu = await watch();
     cpu.others = Math.max(0, cpu.machine * cpus - cpu.server - cpu.postgres - cpu.load);
@@ -425,7 +429,7 @@ async function runStep(target: Target, rate: number, fixture: Fixture, admin: pg
     const errors = all.errors + loop.unanswered + chatStats.lost + chatStats.duplicated + chatStats.refused + chatStats.retries + (report.acked < report.sent ? report.sent - report.acked : 0);
     const failures = [...loop.failures.entries()].sort((a, b) => b[1] - a[1]);
     const chatOk = !chatStats.sent || chatStats.p99 < P99_LIMIT_MS;
-    return { rate, players: online, people: population.people, kinds, all, chat: chatStats, errors, failures, cpu, lagMax: loop.lagMax, pass: errors === 0 && all.p99 < P99_LIMIT_MS && chatOk };
+    return { rate, players: online, people: population.people, kinds, all, chat: chatStats, errors, failures, cpu, lagMax: loop.lagMax, loopDelay, pass: errors === 0 && all.p99 < P99_LIMIT_MS && chatOk };
   } finally {
     if (chat.child.exitCode === null) chat.child.kill("SIGKILL");
   }
@@ -440,7 +444,7 @@ function printStep(target: Target, s: Step): void {
   for (const [name, k] of s.kinds) console.log(`  ${name.padEnd(22)} ${String(k.n).padStart(6)} ${f1(k.p50).padStart(8)} ${f1(k.p99).padStart(8)} ${String(k.errors).padStart(7)}${k.p99 >= P99_LIMIT_MS ? "  ← p99 over limit" : ""}`);
   console.log(`  ${"all HTTP".padEnd(22)} ${String(s.all.n).padStart(6)} ${f1(s.all.p50).padStart(8)} ${f1(s.all.p99).padStart(8)} ${String(s.all.errors).padStart(7)}`);
   console.log(`  ${"chat delivery".padEnd(22)} ${String(s.chat.sent).padStart(6)} ${f1(s.chat.p50).padStart(8)} ${f1(s.chat.p99).padStart(8)} ${String(s.chat.lost + s.chat.refused + s.chat.retries + s.chat.duplicated).padStart(7)}  (lost ${s.chat.lost}, duplicated ${s.chat.duplicated}, refused ${s.chat.refused}, ack timeouts ${s.chat.retries})`);
-  console.log(`  CPU (% of one core): server ${f0(s.cpu.server)}%, PostgreSQL backends ${f0(s.cpu.postgres)}%, load generator ${f0(s.cpu.load)}%, other processes ${f0(s.cpu.others)}%; machine busy ${f0(s.cpu.machine)}% of its ${cpus} cores; driver lag max ${f1(s.lagMax)} ms`);
+  console.log(`  CPU (% of one core): server ${f0(s.cpu.server)}%, PostgreSQL backends ${f0(s.cpu.postgres)}%, load generator ${f0(s.cpu.load)}%, other processes ${f0(s.cpu.others)}%; machine busy ${f0(s.cpu.machine)}% of its ${cpus} cores; driver lag max ${f1(s.lagMax)} ms; server event-loop delay p99 ${f1(s.loopDelay.p99)} ms, max ${f1(s.loopDelay.max)} ms`);
   const answered = s.all.n + s.chat.sent;
   if (answered) console.log(`  CPU per request (HTTP answer or chat message): server ${f1(perRequest(s, s.cpu.server))} ms, PostgreSQL ${f1(perRequest(s, s.cpu.postgres))} ms`);
   if (s.cpu.others > BUSY_OTHERS) console.log(`  note: other processes took ${f0(s.cpu.others)}% of a core during this step: the machine was not ours, latencies include waiting for a core`);
@@ -452,12 +456,12 @@ const perRequest = (s: Step, pct: number) => (pct * 10 * s.cpu.seconds) / Math.m
 
 function printSummary(label: string, steps: Step[]): Step | undefined {
   console.log(`\n${label}: steps in order`);
-  console.log(`| req/s | players | people | HTTP p50 | HTTP p99 | slowest kind (p99) | chat p99 | errors | server CPU | PG CPU | server ms/req | PG ms/req | load CPU | others CPU | |`);
-  console.log(`|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|`);
+  console.log(`| req/s | players | people | HTTP p50 | HTTP p99 | slowest kind (p99) | chat p99 | errors | server CPU | PG CPU | server ms/req | PG ms/req | load CPU | others CPU | server loop delay max | |`);
+  console.log(`|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|`);
   for (const s of steps) {
     const slowest = [...s.kinds.entries()].filter(([, k]) => k.n > 0).sort((a, b) => b[1].p99 - a[1].p99)[0];
     console.log(
-      `| ${f1(s.rate)} | ${s.players} | ${s.people} | ${f1(s.all.p50)} | ${f1(s.all.p99)} | ${slowest ? `${slowest[0]} ${f0(slowest[1].p99)}` : "–"} | ${f1(s.chat.p99)} | ${s.errors} | ${f0(s.cpu.server)}% | ${f0(s.cpu.postgres)}% | ${f1(perRequest(s, s.cpu.server))} | ${f1(perRequest(s, s.cpu.postgres))} | ${f0(s.cpu.load)}% | ${f0(s.cpu.others)}% | ${s.pass ? "pass" : "FAIL"} |`,
+      `| ${f1(s.rate)} | ${s.players} | ${s.people} | ${f1(s.all.p50)} | ${f1(s.all.p99)} | ${slowest ? `${slowest[0]} ${f0(slowest[1].p99)}` : "–"} | ${f1(s.chat.p99)} | ${s.errors} | ${f0(s.cpu.server)}% | ${f0(s.cpu.postgres)}% | ${f1(perRequest(s, s.cpu.server))} | ${f1(perRequest(s, s.cpu.postgres))} | ${f0(s.cpu.load)}% | ${f0(s.cpu.others)}% | ${f0(s.loopDelay.max)} ms | ${s.pass ? "pass" : "FAIL"} |`,
     );
   }
   const best = steps.filter((s) => s.pass).sort((a, b) => b.rate - a.rate)[0];
@@ -597,11 +601,12 @@ try {
       continue;
     }
     if (count === 1) {
-      const server = await startServer(env, { flags: SERVER_FLAGS });
+      const metricsPort = await freePort();
+      const server = await startServer({ ...env, METRICS_PORT: String(metricsPort) }, { flags: SERVER_FLAGS });
       servers.push(server);
       console.log(`\none instance: server mode ${server.mode}, ${server.url}`);
       fixture ??= { ...seeded, ...(await seedContent(server, seeded.cardIds)) };
-      const target = { url: server.url, label: "one instance", serverPids: () => [server.process.pid!] };
+      const target = { url: server.url, label: "one instance", serverPids: () => [server.process.pid!], metricsUrls: [`http://127.0.0.1:${metricsPort}/metrics`] };
       const steps = await ladder(target, fixture, admin, databaseName, START_RATE, counters);
       const best = printSummary("one instance", steps);
       oneInstanceCapacity = best?.rate;
@@ -611,7 +616,8 @@ try {
       // Both instances take SITE_URL as nginx's address: the origin browsers (and the bench) send.
       const port = await freePort();
       const site = `http://127.0.0.1:${port}`;
-      for (let i = 0; i < 2; i++) servers.push(await startServer({ ...env, SITE_URL: site }, { flags: SERVER_FLAGS }));
+      const metricsPorts = [await freePort(), await freePort()];
+      for (const metricsPort of metricsPorts) servers.push(await startServer({ ...env, SITE_URL: site, METRICS_PORT: String(metricsPort) }, { flags: SERVER_FLAGS }));
       nginx = await startNginx(
         servers.map((s) => s.port),
         port,
@@ -619,7 +625,7 @@ try {
       console.log(`\ntwo instances behind nginx (${site} → ${servers.map((s) => s.port).join(", ")}, round robin, Socket.IO over the Redis adapter)`);
       if (!fixture) fixture = { ...seeded, ...(await seedContent({ ...servers[0], url: site }, seeded.cardIds)) };
       const pids = servers.map((s) => s.process.pid!);
-      const steps = await ladder({ url: site, label: "two instances", serverPids: () => pids }, fixture, admin, databaseName, oneInstanceCapacity ?? START_RATE, counters);
+      const steps = await ladder({ url: site, label: "two instances", serverPids: () => pids, metricsUrls: metricsPorts.map((p) => `http://127.0.0.1:${p}/metrics`) }, fixture, admin, databaseName, oneInstanceCapacity ?? START_RATE, counters);
       results.push({ label: "two instances behind nginx", best: printSummary("two instances behind nginx", steps) });
     }
     await stopAll();

@@ -24,7 +24,7 @@ import { sessionCookieFor } from "#tests/support/chat-factories.ts";
 import { freePort, startServer, type RunningServer } from "#tests/support/server.ts";
 import type { ClientReport, Participant } from "./chat-clients";
 import { forkChatClients, type ChatWorker } from "./chat-workers";
-import { createBenchDatabase, ticksOf } from "./support";
+import { createBenchDatabase, eventLoopDelay, ticksOf } from "./support";
 
 const even = (n: number) => Math.max(2, Math.floor(n / 2) * 2);
 const CLIENTS = even(Number(process.env.BENCH_CLIENTS ?? 5000));
@@ -114,12 +114,6 @@ function watchCpu(groups: Record<string, () => number[]>) {
   };
 }
 
-/** The server's event-loop delay since the last scrape (prom-client resets it at each one). */
-async function eventLoopDelay(metricsUrl: string): Promise<{ p99: number; max: number }> {
-  const text = await (await fetch(metricsUrl, { signal: AbortSignal.timeout(10_000) })).text();
-  const read = (name: string) => Number(new RegExp(`^${name}(?:\\{[^}]*\\})? ([0-9.e+-]+)$`, "m").exec(text)?.[1] ?? NaN) * 1000;
-  return { p99: read("nodejs_eventloop_lag_p99_seconds"), max: read("nodejs_eventloop_lag_max_seconds") };
-}
 
 type Writes = { tables: Record<string, number>; messages: number; commits: number };
 

@@ -109,6 +109,7 @@ try {
       const result = await lighthouse(server.url + pathname, { port: chrome.port, output: "json", logLevel: "error", onlyCategories: ["performance"] });
       if (!result) throw new Error(`no result for ${pathname}`);
       runs.push({ lhr: result.lhr, score: Math.round((result.lhr.categories.performance?.score ?? 0) * 100) });
+      if (process.env.VERBOSE) console.log(`    run ${run + 1}: benchmarkIndex ${result.lhr.environment.benchmarkIndex}, warnings: ${result.lhr.runWarnings.join(" / ") || "none"}`);
     }
     const ordered = [...runs].sort((x, y) => x.score - y.score);
     const { lhr, score } = ordered[Math.floor((ordered.length - 1) / 2)];

@@ -8,8 +8,11 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
 import pg from "pg";
-import { openDatabase, type Database } from "#app/db/client.server.ts";
+import { openDatabase, type Database, type Db } from "#app/db/client.server.ts";
+import { sessions } from "#app/db/schema/index.ts";
+import { SESSION_EXPIRES_IN_S } from "#app/features/users/auth.server.ts";
 import { registerFeatureLinks } from "#app/registrations.server.ts";
+import { sessionCookieFor } from "#tests/support/chat-factories.ts";
 import { freePort } from "#tests/support/server.ts";
 
 // Benches call the services in their own process, as the server does: the features meet first.
@@ -21,7 +24,21 @@ registerFeatureLinks();
  */
 export const CACHE_MISS: Record<string, string> = { cookie: "bench=no-page-cache" };
 
-export type Measurement = { name: string; rps: number; p50: number; p99: number; errors: number; non2xx: number; /** Answers in all. */ requests: number };
+export type Measurement = {
+  name: string;
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  non2xx: number;
+  /** Answers in all. */
+  requests: number;
+  /** Answers per HTTP status ("200": 1234, "429": 5). */
+  statuses: Record<string, number>;
+};
+
+/** What one request of a run changes of the url's: its path, method, body, and headers over the run's. */
+export type RequestChange = { path?: string; method?: string; headers?: Record<string, string>; body?: string };
 
 export async function measure(
   name: string,
@@ -32,15 +49,27 @@ export async function measure(
     headers?: Record<string, string>;
     /** A path (and query) for each request in turn, in place of the url's: pages no cache has kept. */
     nextPath?: () => string;
+    /** Each request in turn, when more than its path changes (another player's cookie, another body). */
+    nextRequest?: () => RequestChange;
   } = {},
 ): Promise<Measurement> {
   const { nextPath } = options;
+  const next: (() => RequestChange) | undefined = options.nextRequest ?? (nextPath ? () => ({ path: nextPath() }) : undefined);
   const result = await autocannon({
     url,
     connections: options.connections ?? 50,
     duration: options.duration ?? 10,
     headers: options.headers,
-    requests: nextPath ? [{ setupRequest: (request) => ({ ...request, path: nextPath() }) }] : undefined,
+    requests: next
+      ? [
+          {
+            setupRequest: (request) => {
+              const change = next();
+              return { ...request, ...change, headers: { ...request.headers, ...change.headers } };
+            },
+          },
+        ]
+      : undefined,
   });
   return {
     name,
@@ -50,6 +79,7 @@ export async function measure(
     errors: result.errors + result.timeouts,
     non2xx: result.non2xx,
     requests: result.requests.total,
+    statuses: Object.fromEntries(Object.entries(result.statusCodeStats ?? {}).map(([status, stats]) => [status, stats.count])),
   };
 }
 
@@ -160,6 +190,35 @@ export function printTable(title: string, rows: Measurement[], baseline: Measure
   }
 }
 
+/**
+ * A signed-in session for each of these users, written straight into `sessions` (signing in
+ * thousands through the password endpoint would spend the run hashing passwords), and each one's
+ * cookie signed with `secret`, the BETTER_AUTH_SECRET the server under test is given. Fresh as a
+ * sign-in leaves it (expiring in Better Auth's 30 days, so the first request does not extend it)
+ * unless `expiresAt` says otherwise.
+ */
+export async function insertSessions(db: Db, userIds: readonly string[], secret: string, options: { expiresAt?: Date } = {}): Promise<string[]> {
+  const run = randomBytes(4).toString("hex");
+  const expiresAt = options.expiresAt ?? new Date(Date.now() + SESSION_EXPIRES_IN_S * 1000);
+  const tokens = userIds.map(() => randomBytes(24).toString("base64url"));
+  for (let from = 0; from < userIds.length; from += 500) {
+    const rows = userIds.slice(from, from + 500).map((userId, i) => ({ id: `bs_${run}_${from + i}`, token: tokens[from + i], userId, expiresAt }));
+    await db.insert(sessions).values(rows);
+  }
+  return tokens.map((token) => sessionCookieFor(token, secret));
+}
+
+/** A process's resident set now and at its peak (VmRSS, VmHWM of /proc/<pid>/status), in bytes; 0 once it is gone. */
+export function processMemory(pid: number): { rss: number; peak: number } {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, "utf8");
+    const kb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)?.[1] ?? 0) * 1024;
+    return { rss: kb("VmRSS"), peak: kb("VmHWM") };
+  } catch {
+    return { rss: 0, peak: 0 };
+  }
+}
+
 /** Clock ticks (1/100 s) a process has run, user + system; 0 once it is gone. */
 export function ticksOf(pid: number): number {
   try {
@@ -168,4 +227,11 @@ export function ticksOf(pid: number): number {
   } catch {
     return 0;
   }
+}
+
+/** The server's event-loop delay since the last scrape (prom-client resets it at each one). */
+export async function eventLoopDelay(metricsUrl: string): Promise<{ p99: number; max: number }> {
+  const text = await (await fetch(metricsUrl, { signal: AbortSignal.timeout(10_000) })).text();
+  const read = (name: string) => Number(new RegExp(`^${name}(?:\\{[^}]*\\})? ([0-9.e+-]+)$`, "m").exec(text)?.[1] ?? NaN) * 1000;
+  return { p99: read("nodejs_eventloop_lag_p99_seconds"), max: read("nodejs_eventloop_lag_max_seconds") };
 }
