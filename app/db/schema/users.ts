@@ -84,4 +84,8 @@ export const profiles = pgTable("profiles", {
   deletedAt: timestamp("deleted_at", { withTimezone: true }),
   createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
-});
+}, (t) => [
+  // トレード候補 walks the most recently active players and stops at the ones it scans
+  // (docs/decisions/049): without it every opted-in player is read and sorted per computation.
+  index("profiles_last_active_idx").on(t.lastActiveAt.desc(), t.userId),
+]);

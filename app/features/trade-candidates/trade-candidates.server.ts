@@ -88,17 +88,25 @@ export type CandidateRowFinder = (db: Db, userId: string, spare: readonly TradeC
 
 /** The players the finder considers, with what it needs of each: their trade settings and their collection summary. */
 export function scannedPlayers(userId: string, onlyPartners: readonly string[] | null): SQL {
-  return sql`select s.user_id, s.trade_rarities, s.want_mode, s.want_sets, p.display_name, p.last_active_at, cs.owned, cs.spare, cs.wanted
-      from collection_settings s join profiles p on p.user_id = s.user_id
-      left join collection_summaries cs on cs.user_id = s.user_id
-      where s.use_for_trades and s.user_id <> ${userId} ${onlyPartners ? sql`and s.user_id = any(${textArray(onlyPartners)})` : sql``}
-        and p.suspended_at is null and p.deleted_at is null
-        and p.last_active_at >= now() - make_interval(days => ${ACTIVE_DAYS})
-        and not exists (select 1 from blocks b
-                        where (b.blocker_id = ${userId} and b.blocked_id = s.user_id)
-                           or (b.blocker_id = s.user_id and b.blocked_id = ${userId}))
-      order by p.last_active_at desc, s.user_id
-      limit ${PLAYERS_SCANNED}`;
+  // The players are chosen first, walking profiles_last_active_idx from the most recently active
+  // and stopping at PLAYERS_SCANNED, and only the chosen ones' summaries (~1.4 KB each) are read:
+  // at 20,000 opted-in players, joining every summary before keeping the 300 most recently active
+  // read and sorted 28 MB for each computation.
+  return sql`with chosen as (
+        select s.user_id, s.trade_rarities, s.want_mode, s.want_sets, p.display_name, p.last_active_at
+        from collection_settings s join profiles p on p.user_id = s.user_id
+        where s.use_for_trades and s.user_id <> ${userId} ${onlyPartners ? sql`and s.user_id = any(${textArray(onlyPartners)})` : sql``}
+          and p.suspended_at is null and p.deleted_at is null
+          and p.last_active_at >= now() - make_interval(days => ${ACTIVE_DAYS})
+          and not exists (select 1 from blocks b
+                          where (b.blocker_id = ${userId} and b.blocked_id = s.user_id)
+                             or (b.blocker_id = s.user_id and b.blocked_id = ${userId}))
+        -- nulls last as profiles_last_active_idx is kept (the column is never null): the walk stops at the limit
+        order by p.last_active_at desc nulls last, p.user_id
+        limit ${PLAYERS_SCANNED})
+      select c.user_id, c.trade_rarities, c.want_mode, c.want_sets, c.display_name, c.last_active_at, cs.owned, cs.spare, cs.wanted
+      from chosen c left join collection_summaries cs on cs.user_id = c.user_id
+      order by c.last_active_at desc nulls last, c.user_id`;
 }
 
 type ScannedPlayer = {

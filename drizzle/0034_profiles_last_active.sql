@@ -1,0 +1,1 @@
+CREATE INDEX "profiles_last_active_idx" ON "profiles" USING btree ("last_active_at" DESC NULLS LAST,"user_id");
