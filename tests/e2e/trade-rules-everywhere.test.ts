@@ -70,6 +70,15 @@ async function player(prefix: string, options: Parameters<Browser["newContext"]>
   return { context, page, name, problems };
 }
 
+/** Two copies of `c` (one spare over the one kept) and the collection used for trades, wanting the cards the player misses. */
+async function keepForTrades(p: Player, c: Card): Promise<void> {
+  const headers = { Origin: server.url };
+  const counts = await p.context.request.post(`${server.url}/api/collection/counts`, { data: { changes: [{ cardId: c.id, count: 2 }] }, headers });
+  expect(counts.ok(), await counts.text()).toBe(true);
+  const settings = await p.context.request.put(`${server.url}/api/collection/settings`, { data: { showProgress: false, useForTrades: true, keepCount: 1, wantMode: "missing", wantSets: null }, headers });
+  expect(settings.ok(), await settings.text()).toBe(true);
+}
+
 /** Posts an offer through the JSON API (the form has its own tests). */
 async function postOffer(p: Player, offer: { give?: Card[]; want?: Card[]; giveAny?: boolean; wantAny?: boolean }): Promise<string> {
   const side = (cards: Card[] = []) => cards.map((c) => ({ cardId: c.id, count: 1 }));
@@ -112,7 +121,7 @@ async function search(page: Page, label: string, query: string) {
 const option = (page: Page, c: Card) => page.locator("[role=listbox]:visible [role=option]").filter({ hasText: c.print });
 
 describe("one trade rule everywhere", () => {
-  it("a pack closed until a date and ☆☆☆ opened: card pages, the picker, the board, the offer page and マッチ say the same; the Shining High rule is on the rules page", async () => {
+  it("a pack closed until a date and ☆☆☆ opened: card pages, the picker, the board, the offer page, マッチ and トレード候補 say the same; the Shining High rule is on the rules page", async () => {
     const alice = await player("アリス", DESKTOP);
     const bob = await player("ボブ", PHONE);
     const aliceOffer = await postOffer(alice, { give: [closedGive], want: [closedWant] });
@@ -120,9 +129,20 @@ describe("one trade rule everywhere", () => {
     // Before the change, B is offered 交渉する on A's offer.
     await bob.page.goto(`${server.url}/trades/${aliceOffer}`);
     await bob.page.getByRole("button", { name: "交渉する" }).waitFor();
+    // Their collections complement each other: B sees A in トレード候補 with that one pair.
+    await keepForTrades(alice, closedGive);
+    await keepForTrades(bob, closedWant);
+    await bob.page.goto(`${server.url}/collection/trades`);
+    const aliceCandidate = bob.page.getByRole("article", { name: `${alice.name}さんとの交換` });
+    await expect.poll(() => aliceCandidate.getByRole("listitem").count()).toBe(1);
 
     await ruleChange({ scope: "pack", target: "pikachu", tradeable: false, effectiveAt: jstMinutesAgo(1), until: "2099-12-10T00:00", note: "e2e: 新しいパックはトレード対象外" });
     await ruleChange({ scope: "rarity", target: "☆☆☆", tradeable: true, effectiveAt: jstMinutesAgo(1), note: "e2e: ☆☆☆を解禁" });
+
+    // The rule closes a card of that pair: it is gone from B's トレード候補 at once, and with it A.
+    await bob.page.goto(`${server.url}/collection/trades`);
+    await bob.page.getByRole("heading", { level: 1 }).waitFor();
+    expect(await aliceCandidate.count()).toBe(0);
 
     // B (phone): the board marks A's offer and offers no 交渉する; nor does the offer page.
     await bob.page.goto(`${server.url}/trades`);
