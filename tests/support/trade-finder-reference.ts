@@ -3,7 +3,7 @@ import type { Db } from "#app/db/client.server.ts";
 import { wantStillOpen } from "#app/db/open-wants.ts";
 import { rowsOf } from "#app/db/sql.server.ts";
 import type { TradeCard } from "#app/features/collection/trade-sides.server.ts";
-import { ACTIVE_DAYS, CANDIDATE_LIMIT, PAIRS_SHOWN, PLAYERS_SCANNED, type CandidateRowFinder, type FoundRow } from "#app/features/trade-candidates/trade-candidates.server.ts";
+import { CANDIDATE_LIMIT, PAIRS_SHOWN, scannedPlayersChosen, type CandidateRowFinder, type FoundRow } from "#app/features/trade-candidates/trade-candidates.server.ts";
 
 /**
  * The finder's statement before the collection summaries (docs/decisions/041, 049): every
@@ -31,15 +31,7 @@ async function findCandidateRowsBySql(
   const spareRows = spare.flatMap((c) => (c.sets.length ? c.sets : [""]).map((set) => ({ id: c.id, rarity: c.rarity, set })));
   const statement = sql`with players as materialized (
           select s.user_id, s.keep_count, s.trade_rarities, s.want_mode, s.want_sets, p.display_name, p.last_active_at
-          from collection_settings s join profiles p on p.user_id = s.user_id
-          where s.use_for_trades and s.user_id <> ${userId} ${onlyPartners ? sql`and s.user_id = any(${textArray(onlyPartners)})` : sql``}
-            and p.suspended_at is null and p.deleted_at is null
-            and p.last_active_at >= now() - make_interval(days => ${ACTIVE_DAYS})
-            and not exists (select 1 from blocks b
-                            where (b.blocker_id = ${userId} and b.blocked_id = s.user_id)
-                               or (b.blocker_id = s.user_id and b.blocked_id = ${userId}))
-          order by p.last_active_at desc, s.user_id
-          limit ${PLAYERS_SCANNED}
+          ${scannedPlayersChosen(userId, onlyPartners)}
         ),
         my_wants as (select * from unnest(${textArray(wants.map((c) => c.id))}, ${textArray(wants.map((c) => c.rarity))}) as w(card_id, rarity)),
         my_spare as (select * from unnest(${textArray(spareRows.map((c) => c.id))}, ${textArray(spareRows.map((c) => c.rarity))}, ${textArray(spareRows.map((c) => c.set))}) as s(card_id, rarity, set_code)),

@@ -87,23 +87,31 @@ export type FoundRow = { side: "get" | "give"; user_id: string; card_id: string;
 export type CandidateRowFinder = (db: Db, userId: string, spare: readonly TradeCard[], wants: readonly TradeCard[], onlyPartners: readonly string[] | null, index: CardIndex) => Promise<FoundRow[]>;
 
 /** The players the finder considers, with what it needs of each: their trade settings and their collection summary. */
-export function scannedPlayers(userId: string, onlyPartners: readonly string[] | null): SQL {
-  // The players are chosen first, walking profiles_last_active_idx from the most recently active
-  // and stopping at PLAYERS_SCANNED, and only the chosen ones' summaries (~1.4 KB each) are read:
-  // at 20,000 opted-in players, joining every summary before keeping the 300 most recently active
-  // read and sorted 28 MB for each computation.
-  return sql`with chosen as (
-        select s.user_id, s.trade_rarities, s.want_mode, s.want_sets, p.display_name, p.last_active_at
-        from collection_settings s join profiles p on p.user_id = s.user_id
+/**
+ * Whom the finder scans, as a FROM … LIMIT clause over settings `s` and profiles `p`: opted in,
+ * active in the last ACTIVE_DAYS, not blocked either way, not suspended or deleted, the
+ * PLAYERS_SCANNED most recently active. It walks profiles_last_active_idx from the most recently
+ * active and stops at the limit (nulls last as the index is kept; the column is never null).
+ */
+export function scannedPlayersChosen(userId: string, onlyPartners: readonly string[] | null): SQL {
+  return sql`from collection_settings s join profiles p on p.user_id = s.user_id
         where s.use_for_trades and s.user_id <> ${userId} ${onlyPartners ? sql`and s.user_id = any(${textArray(onlyPartners)})` : sql``}
           and p.suspended_at is null and p.deleted_at is null
           and p.last_active_at >= now() - make_interval(days => ${ACTIVE_DAYS})
           and not exists (select 1 from blocks b
                           where (b.blocker_id = ${userId} and b.blocked_id = s.user_id)
                              or (b.blocker_id = s.user_id and b.blocked_id = ${userId}))
-        -- nulls last as profiles_last_active_idx is kept (the column is never null): the walk stops at the limit
         order by p.last_active_at desc nulls last, p.user_id
-        limit ${PLAYERS_SCANNED})
+        limit ${PLAYERS_SCANNED}`;
+}
+
+export function scannedPlayers(userId: string, onlyPartners: readonly string[] | null): SQL {
+  // The players are chosen first and only the chosen ones' summaries (~1.4 KB each) are read: at
+  // 20,000 opted-in players, joining every summary before keeping the 300 most recently active
+  // read and sorted 28 MB for each computation.
+  return sql`with chosen as (
+        select s.user_id, s.trade_rarities, s.want_mode, s.want_sets, p.display_name, p.last_active_at
+        ${scannedPlayersChosen(userId, onlyPartners)})
       select c.user_id, c.trade_rarities, c.want_mode, c.want_sets, c.display_name, c.last_active_at, cs.owned, cs.spare, cs.wanted
       from chosen c left join collection_summaries cs on cs.user_id = c.user_id
       order by c.last_active_at desc nulls last, c.user_id`;
