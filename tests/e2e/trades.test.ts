@@ -35,9 +35,19 @@ async function player(prefix: string, options: Parameters<Browser["newContext"]>
 }
 
 /** Chooses the ◆ (one diamond) print of a card in a trade picker combobox. */
+/**
+ * The print each search picks where two players must name the same card: the picker lists a name's
+ * prints pack by pack under the trade rules of the moment, and the first ◆ of a list shown while
+ * the other combobox's list is still open is not always the card typed.
+ */
+const PRINTS: Record<string, string> = { ふしぎだね: "A1 001", ひとかげ: "A1 033", ぜにがめ: "A1 053" };
+
 async function pickCard(page: Page, label: string, query: string) {
-  await page.getByRole("combobox", { name: label }).fill(query);
-  const option = page.locator("[role=listbox]:visible [role=option]").filter({ has: page.locator('[data-rarity="◆"]') }).first();
+  const box = page.getByRole("combobox", { name: label });
+  await box.fill(query);
+  const print = PRINTS[query];
+  const options = page.locator("[role=listbox]:visible [role=option]").filter({ has: page.locator('[data-rarity="◆"]') });
+  const option = (print ? options.filter({ hasText: print }) : options).first();
   await option.waitFor();
   await option.click();
 }
