@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { sql, type SQL } from "drizzle-orm";
 import type { Db } from "./client.server";
 
@@ -11,9 +12,43 @@ export type Queryable = Db | Tx;
  * Rows of a raw SQL query, typed by the caller. Both drivers (pg and PGlite) answer
  * `db.execute` with `{ rows }`; the row type is the caller's promise about its own select list.
  */
-export async function rowsOf<T>(db: Queryable, query: SQL): Promise<T[]> {
+export async function rowsOf<T>(db: Queryable, query: SQL, options?: { prepared: string }): Promise<T[]> {
+  if (options) return (await preparedResult<T>(db, query, options.prepared)).rows;
   const result = (await db.execute(query)) as { rows: T[] };
   return result.rows;
+}
+
+/** What `rowsOf` needs of Drizzle's own: the dialect that writes the text and the session that runs it. */
+type DrizzleInternals = {
+  dialect: { sqlToQuery(query: SQL): { sql: string; params: unknown[] } };
+  session: { prepareQuery(query: { sql: string; params: unknown[] }, fields: undefined, name: string | undefined, arrayMode: boolean): { execute(): Promise<unknown> } };
+};
+
+/** Statement name per text: the text is built on every call, its name once. */
+const statementNames = new Map<string, string>();
+const STATEMENT_NAMES_KEPT = 500;
+
+/**
+ * A statement that runs on every chat message or page (`rowsOf(db, query, { prepared: "label" })`)
+ * is planned once per connection instead of on every call. On PostgreSQL, parsing and planning
+ * such a statement cost more than running it (measured with pg_stat_statements,
+ * docs/decisions/050); a named statement is prepared the first time a connection runs it and
+ * reused after. The name is the label plus a hash of the text, so two texts never share a name
+ * (the driver refuses that) and a changed statement after an upgrade is a new one. Only for a
+ * statement whose text has few shapes: each shape stays prepared on every connection of the pool.
+ * PGlite (one process, no connection to keep a plan for) runs it as any other query. The rows are
+ * what `db.execute` answers, with the same type parsers.
+ */
+async function preparedResult<T>(db: Queryable, query: SQL, label: string): Promise<{ rows: T[] }> {
+  const internals = db as unknown as DrizzleInternals;
+  const built = internals.dialect.sqlToQuery(query);
+  let name = statementNames.get(built.sql);
+  if (!name) {
+    name = `${label}_${createHash("sha1").update(built.sql).digest("base64url").slice(0, 12)}`;
+    if (statementNames.size >= STATEMENT_NAMES_KEPT) statementNames.clear();
+    statementNames.set(built.sql, name);
+  }
+  return (await internals.session.prepareQuery(built, undefined, name, false).execute()) as { rows: T[] };
 }
 
 /**

@@ -106,6 +106,7 @@ export async function sendMessage(db: Db, input: SendInput, allowSend?: () => Pr
         from chat_rooms r
         left join chat_messages m on m.room_id = r.id and m.sender_id = ${input.userId} and m.client_id = ${input.clientId}
         where r.id = ${input.roomId} and (r.owner_id = ${input.userId} or r.partner_id = ${input.userId})`,
+    { prepared: "chat_send_lookup" },
   );
   // A deleted account (its row stays as 退会したユーザー) writes nothing more, whatever still holds its id.
   if (!found || found.deleted) throw new ChatError("not_found");
@@ -140,7 +141,9 @@ export async function sendMessage(db: Db, input: SendInput, allowSend?: () => Pr
     // Every later message: the message and the recipient's notification in one statement (one
     // round trip instead of begin, two statements and commit; as atomic).
     const noticed = notices().chatMessageCtes(notice, "stored");
-    const [row] = await rowsOf<MessageRow & Record<string, unknown>>(db, sql`with ${appendCtes(input.roomId, text)}, ${noticed.ctes} select stored.*, ${noticed.columns} from stored`);
+    const [row] = await rowsOf<MessageRow & Record<string, unknown>>(db, sql`with ${appendCtes(input.roomId, text)}, ${noticed.ctes} select stored.*, ${noticed.columns} from stored`, {
+      prepared: "chat_send",
+    });
     noticed.written(row);
     return { message: fromRow(row), created: true, recipientId };
   } catch (err) {
@@ -215,6 +218,7 @@ export async function countUnread(db: Db, userId: string): Promise<number> {
         )), 0) as n
         from chat_rooms r
         where r.owner_id = ${userId} or r.partner_id = ${userId}`,
+    { prepared: "chat_unread" },
   );
   return Number(row?.n ?? 0);
 }

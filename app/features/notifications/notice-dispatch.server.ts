@@ -39,6 +39,13 @@ const CONCURRENCY = 8;
  * are told with it, once, and the mail and the push say how many messages wait.
  */
 export const TELL_AFTER_MS = 100;
+/**
+ * What was told is recorded this long after the first tell not yet recorded: one statement for
+ * the notifications told meanwhile (at 500 messages a second, about a hundred), where recording
+ * each as it was told cost a statement and a row version per message. Nothing waits on it: the
+ * sweep looks only at notifications a minute behind.
+ */
+const RECORD_AFTER_MS = 250;
 
 type Dispatcher = {
   written(id: string, n: number): void;
@@ -73,6 +80,7 @@ export function dispatchMessageNoticesHere(db: Db, log?: Logger): { stop(): Prom
   const told = new Map<string, number>();
   const running = new Set<Promise<void>>();
   let marking: Promise<void> | null = null;
+  let recordTimer: NodeJS.Timeout | null = null;
   let stopped = false;
 
   // One statement for every notification told while the previous one ran: at the pace of the
@@ -96,12 +104,21 @@ export function dispatchMessageNoticesHere(db: Db, log?: Logger): { stop(): Prom
   };
 
   // A tell finished after markTold's last look but before it settled finds `marking` still set:
-  // it is recorded by the run started when that one settles.
-  const record = () => {
+  // it is recorded by the run started when that one settles. RECORD_AFTER_MS gathers the tells
+  // of that time into one statement; a stopping dispatcher records at once.
+  const markNow = () => {
+    if (recordTimer) {
+      clearTimeout(recordTimer);
+      recordTimer = null;
+    }
     marking ??= markTold().finally(() => {
       marking = null;
       if (told.size) record();
     });
+  };
+  const record = () => {
+    if (stopped) markNow();
+    else if (!marking && !recordTimer) recordTimer = setTimeout(markNow, RECORD_AFTER_MS);
   };
 
   const tell = async (id: string, n: number) => {
@@ -148,7 +165,7 @@ export function dispatchMessageNoticesHere(db: Db, log?: Logger): { stop(): Prom
       if (timer) clearTimeout(timer);
       if (here === dispatcher) here = null;
       while (running.size) await Promise.allSettled([...running]);
-      if (told.size) record();
+      if (told.size) markNow();
       while (marking) await marking;
       const left = [...waiting.keys()];
       waiting.clear();

@@ -238,6 +238,7 @@ export async function countUnreadNotifications(db: Queryable, userId: string): P
   const [row] = await rowsOf<{ n: number | string }>(
     db,
     sql`select count(*) as n from notifications n where n.user_id = ${userId} and n.read_at is null and ${shownInInbox}`,
+    { prepared: "notice_unread" },
   );
   return Number(row?.n ?? 0);
 }

@@ -65,6 +65,7 @@ export async function getNotificationToDispatch(db: Queryable, id: string): Prom
           (select json_agg(s.id order by s.id) from push_subscriptions s where s.user_id = n.user_id) as push_devices
         from notifications n
         where n.id = ${id}::uuid and ${stillAllowed}`,
+    { prepared: "notice_dispatch" },
   );
   if (!row) return null;
   return {
