@@ -3,8 +3,11 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { rowsOf } from "#app/db/sql.server.ts";
 import { sendMessage } from "#app/features/chat/chat.server.ts";
 import { handOverUndispatched } from "#app/features/notifications/notice-dispatch.server.ts";
+import { countUnreadNotifications } from "#app/features/notifications/notifications.server.ts";
+import { setOpenTabs } from "#app/features/notifications/open-tabs.server.ts";
 import { setPresence } from "#app/features/push/presence.server.ts";
-import { createChatRoom, newClientId } from "#tests/support/chat-factories.ts";
+import { chatRooms } from "#app/db/schema/index.ts";
+import { createChatOffer, createChatRoom, createChatUser, newClientId } from "#tests/support/chat-factories.ts";
 import type { TestSmtpServer } from "#tests/support/smtp-server.ts";
 import type { TestDatabase } from "#tests/support/test-db.ts";
 import { notificationStand } from "#tests/support/notification-stand.ts";
@@ -57,6 +60,33 @@ describe("a chat message's notification without an outbox row per message", () =
     expect(notice.count).toBe(5);
     const rows = await outboxRowsOf(notice.id);
     expect(rows.map((r) => [r.kind, r.dedupe_key, r.status])).toEqual([["notify-mail", `notify-mail:${notice.id}`, "pending"]]);
+  });
+
+  it("tells the player's open tabs the bell's count read with the notification, a kind hidden from the inbox left out", async () => {
+    const { roomId, owner, partner } = await createChatRoom(database.db);
+    // A second room where the same player is the one who pressed 交渉する.
+    const other = await createChatUser(database.db);
+    const offer = await createChatOffer(database.db, other.id);
+    const [second] = await database.db.insert(chatRooms).values({ offerId: offer.id, ownerId: other.id, partnerId: owner.id }).returning({ roomId: chatRooms.id });
+    // A kind whose サイト内 channel is off is still stored, and not counted.
+    await database.db.execute(sql`insert into notification_preferences (user_id, channels) values (${owner.id}, '{"expiring": {"site": "off"}, "message": {"site": "on"}}'::jsonb)`);
+    await database.db.execute(sql`insert into notifications (user_id, kind) values (${owner.id}, 'expiring'), (${owner.id}, 'response')`);
+    const told: { userId: string; unread?: number }[] = [];
+    setOpenTabs({ noticeChanged: async (userId, unread) => void told.push({ userId, unread }) });
+    try {
+      await send(roomId, partner.id, "一つめの部屋");
+      await until(() => told.length === 1, "the first room's notification told");
+      await send(second.roomId, other.id, "二つめの部屋");
+      await until(() => told.length === 2, "the second room's notification told");
+    } finally {
+      setOpenTabs(null);
+    }
+    // The response and one room's messages, then two rooms': what the bell reads itself.
+    expect(told).toEqual([
+      { userId: owner.id, unread: 2 },
+      { userId: owner.id, unread: 3 },
+    ]);
+    expect(await countUnreadNotifications(database.db, owner.id)).toBe(3);
   });
 
   it("a mail check that finds the player here comes back for the events after it, and a later message arms it again once it ended", async () => {

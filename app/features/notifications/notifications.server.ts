@@ -232,14 +232,20 @@ export async function notifyExpiringOffers(db: Queryable): Promise<number> {
  * The inbox shows a kind unless the player turned its サイト内 channel off (features/push/
  * preferences.ts); the row stays, so push and mail still take it.
  */
-const shownInInbox = sql`not exists (select 1 from notification_preferences np where np.user_id = n.user_id and np.channels -> n.kind ->> 'site' = 'off')`;
+const shownInInboxOf = (alias: string): SQL =>
+  sql.raw(`not exists (select 1 from notification_preferences np where np.user_id = ${alias}.user_id and np.channels -> ${alias}.kind ->> 'site' = 'off')`);
+const shownInInbox = shownInInboxOf("n");
+
+/**
+ * The bell's count for a player (`userId` a value or a column of the caller's query): their unread
+ * notifications the inbox shows. A scalar subquery, so a statement that reads something else of
+ * the player can answer it in the same round trip (the dispatch of a notification does).
+ */
+export const unreadNotificationCount = (userId: SQL | string): SQL =>
+  sql`(select count(*) from notifications bell where bell.user_id = ${userId} and bell.read_at is null and ${shownInInboxOf("bell")})`;
 
 export async function countUnreadNotifications(db: Queryable, userId: string): Promise<number> {
-  const [row] = await rowsOf<{ n: number | string }>(
-    db,
-    sql`select count(*) as n from notifications n where n.user_id = ${userId} and n.read_at is null and ${shownInInbox}`,
-    { prepared: "notice_unread" },
-  );
+  const [row] = await rowsOf<{ n: number | string }>(db, sql`select ${unreadNotificationCount(userId)} as n`, { prepared: "notice_unread" });
   return Number(row?.n ?? 0);
 }
 

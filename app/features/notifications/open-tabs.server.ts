@@ -7,8 +7,11 @@ import type { Logger } from "#app/lib/logger.server.ts";
  * Without sockets (tests, a worker-only process) nobody is told.
  */
 export type OpenTabs = {
-  /** The player's unread notifications changed: each of their open tabs reads the new count. */
-  noticeChanged(userId: string): Promise<void>;
+  /**
+   * The player's unread notifications changed: each of their open tabs learns the new count
+   * (`unread`, when the caller read it in its own statement; else the tabs' instance reads it).
+   */
+  noticeChanged(userId: string, unread?: number): Promise<void>;
 };
 
 const nowhere: OpenTabs = { noticeChanged: async () => {} };
@@ -19,8 +22,8 @@ let current: OpenTabs = nowhere;
 export function setOpenTabs(tabs: OpenTabs | null, log?: Logger): void {
   current = tabs
     ? {
-        noticeChanged: (userId) =>
-          tabs.noticeChanged(userId).catch((err: unknown) => {
+        noticeChanged: (userId, unread) =>
+          tabs.noticeChanged(userId, unread).catch((err: unknown) => {
             log?.warn("telling open tabs failed", { error: err instanceof Error ? err.message : String(err) });
           }),
       }

@@ -44,7 +44,7 @@ export function registerNotificationDispatch(db: Db, log?: Logger): { stop(): Pr
     if (!found || found.notification.read || found.notification.count > n) return;
     const { notification, prefs } = found;
     // The site's own channel: open tabs count it now (a kind hidden from the inbox changes no count).
-    if (prefs.channels[notification.kind].site === "on") await openTabs().noticeChanged(notification.userId);
+    if (prefs.channels[notification.kind].site === "on") await openTabs().noticeChanged(notification.userId, notification.unread);
     const event: NotificationEvent = { ...notification, n, choices: prefs.channels[notification.kind], quiet: prefs.quiet, locale: prefs.locale };
     const now = new Date();
     for (const channel of channels.values()) {

@@ -1,7 +1,14 @@
 import { sql } from "drizzle-orm";
 import { rowsOf, type Queryable } from "#app/db/sql.server.ts";
 import type { Locale } from "#app/lib/i18n.tsx";
-import { notificationForDelivery, notificationForDeliveryQuery, present, stillAllowed, type DeliveryRow } from "#app/features/notifications/notifications.server.ts";
+import {
+  notificationForDelivery,
+  notificationForDeliveryQuery,
+  present,
+  stillAllowed,
+  unreadNotificationCount,
+  type DeliveryRow,
+} from "#app/features/notifications/notifications.server.ts";
 import type { NotificationView } from "#app/features/notifications/types.ts";
 import type { NotificationKind } from "#app/features/notifications/types.ts";
 import { QUIET_CHANNELS, resolveChoices, type KindChoices, type NotificationPreferences } from "./preferences";
@@ -50,7 +57,7 @@ export async function getNotificationWithPreferences(db: Queryable, id: string):
  * A notification as its dispatch reads it: who hears of it, of what kind, its count now, whether
  * it was read, and the owner's push devices (the subscriptions' ids).
  */
-export type NotificationToDispatch = { id: string; userId: string; kind: NotificationKind; count: number; read: boolean; pushDevices: string[] };
+export type NotificationToDispatch = { id: string; userId: string; kind: NotificationKind; count: number; read: boolean; pushDevices: string[]; unread: number };
 
 /**
  * What the dispatch of a notification needs (no text: each channel reads that when its own row is
@@ -58,9 +65,9 @@ export type NotificationToDispatch = { id: string; userId: string; kind: Notific
  * told): null when it is gone or no longer allowed.
  */
 export async function getNotificationToDispatch(db: Queryable, id: string): Promise<{ notification: NotificationToDispatch; prefs: NotificationPreferences & { locale: Locale } } | null> {
-  const [row] = await rowsOf<{ id: string; user_id: string; kind: NotificationKind; count: number; read: boolean; prefs: Row | null; push_devices: string[] | null }>(
+  const [row] = await rowsOf<{ id: string; user_id: string; kind: NotificationKind; count: number; read: boolean; prefs: Row | null; push_devices: string[] | null; unread: number | string }>(
     db,
-    sql`select n.id, n.user_id, n.kind, n.count, n.read_at is not null as read,
+    sql`select n.id, n.user_id, n.kind, n.count, n.read_at is not null as read, ${unreadNotificationCount(sql`n.user_id`)} as unread,
           (select row_to_json(np) from (select ${PREFERENCE_COLUMNS} from notification_preferences where user_id = n.user_id) np) as prefs,
           (select json_agg(s.id order by s.id) from push_subscriptions s where s.user_id = n.user_id) as push_devices
         from notifications n
@@ -69,7 +76,7 @@ export async function getNotificationToDispatch(db: Queryable, id: string): Prom
   );
   if (!row) return null;
   return {
-    notification: { id: row.id, userId: row.user_id, kind: row.kind, count: Number(row.count), read: row.read, pushDevices: row.push_devices ?? [] },
+    notification: { id: row.id, userId: row.user_id, kind: row.kind, count: Number(row.count), read: row.read, pushDevices: row.push_devices ?? [], unread: Number(row.unread) },
     prefs: fromRow(row.prefs ?? undefined),
   };
 }
