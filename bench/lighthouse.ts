@@ -124,6 +124,14 @@ try {
       // The element the page's LCP is, and the phases of its time.
       const lcpElement = JSON.stringify(audits["largest-contentful-paint-element"]?.details ?? audits["lcp-breakdown-insight"]?.details ?? {});
       console.log(`    LCP element and phases: ${lcpElement.slice(0, 1500)}`);
+      // Where the main thread's time went (as measured, before the 4× slowdown is simulated),
+      // the scripts that took it, and the long tasks that make up the blocking time.
+      type Item = Record<string, unknown>;
+      const items = (id: string) => ((audits[id]?.details as { items?: Item[] } | undefined)?.items ?? []);
+      const ms = (v: unknown) => `${Math.round(Number(v))} ms`;
+      console.log(`    main thread: ${items("mainthread-work-breakdown").map((i) => `${String(i.groupLabel)} ${ms(i.duration)}`).join(", ")}`);
+      console.log(`    scripts: ${items("bootup-time").map((i) => `${String(i.url).replace(server.url, "")} ${ms(i.total)} (evaluation ${ms(i.scripting)}, parse ${ms(i.scriptParseCompile)})`).join(", ")}`);
+      console.log(`    long tasks: ${items("long-tasks").map((i) => `${String(i.url).replace(server.url, "")} at ${ms(i.startTime)} for ${ms(i.duration)}`).join(", ")}`);
     }
     if (name !== "baseline" && score < PERFORMANCE_AIM) failed = true;
   }
