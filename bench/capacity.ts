@@ -20,6 +20,7 @@
 //   BENCH_PLAYERS seeded signed-in players (6000)  BENCH_P99_MS (200)  BENCH_INSTANCES (1,2)
 //   BENCH_WARMUP_SECONDS (15, at half the start rate, not counted)  BENCH_QUIET_WAIT_SECONDS (10: before
 //   each step, at most this long for other processes to fall under half a core)
+//   BENCH_BUILDS (build: build folders whose one-instance ladders are compared, e.g. build-before,build)
 //   BENCH_SERVER_FLAGS (Node flags for the server after the start script's, e.g. --cpu-prof)
 //   BENCH_CALIBRATE_SECONDS (2 per kind, after the one-instance ladder: CPU per request kind; 0 skips it)
 import { randomBytes } from "node:crypto";
@@ -53,6 +54,8 @@ const OFFERS = Number(process.env.BENCH_OFFERS ?? 20_000);
 const PLAYERS = Math.floor(Number(process.env.BENCH_PLAYERS ?? 6000) / 2) * 2;
 const P99_LIMIT_MS = Number(process.env.BENCH_P99_MS ?? 200);
 const INSTANCE_COUNTS = (process.env.BENCH_INSTANCES ?? "1,2").split(",").map(Number);
+/** Build folders whose one-instance ladders are compared in this run (the last one also runs the two-instance part). */
+const BUILDS = (process.env.BENCH_BUILDS ?? "build").split(",").filter(Boolean);
 const BUDGET_MS = Number(process.env.BENCH_BUDGET_MINUTES ?? 13) * 60_000;
 const CALIBRATE_SECONDS = Number(process.env.BENCH_CALIBRATE_SECONDS ?? 2);
 /** Node flags for the server(s) after the start script's own (a later flag wins), e.g. `--cpu-prof --cpu-prof-dir=…` or another `--max-semi-space-size`. */
@@ -601,23 +604,28 @@ try {
       continue;
     }
     if (count === 1) {
-      const metricsPort = await freePort();
-      const server = await startServer({ ...env, METRICS_PORT: String(metricsPort) }, { flags: SERVER_FLAGS });
-      servers.push(server);
-      console.log(`\none instance: server mode ${server.mode}, ${server.url}`);
-      fixture ??= { ...seeded, ...(await seedContent(server, seeded.cardIds)) };
-      const target = { url: server.url, label: "one instance", serverPids: () => [server.process.pid!], metricsUrls: [`http://127.0.0.1:${metricsPort}/metrics`] };
-      const steps = await ladder(target, fixture, admin, databaseName, START_RATE, counters);
-      const best = printSummary("one instance", steps);
-      oneInstanceCapacity = best?.rate;
-      if (CALIBRATE_SECONDS > 0) await calibrate(target, fixture, admin, databaseName, counters);
-      results.push({ label: "one instance", best });
+      for (const build of BUILDS) {
+        if (overBudget()) break;
+        const label = BUILDS.length > 1 ? `one instance [${build}]` : "one instance";
+        const metricsPort = await freePort();
+        const server = await startServer({ ...env, BUILD_DIR: build, METRICS_PORT: String(metricsPort) }, { flags: SERVER_FLAGS });
+        servers.push(server);
+        console.log(`\n${label}: server mode ${server.mode}, ${server.url}`);
+        fixture ??= { ...seeded, ...(await seedContent(server, seeded.cardIds)) };
+        const target = { url: server.url, label, serverPids: () => [server.process.pid!], metricsUrls: [`http://127.0.0.1:${metricsPort}/metrics`] };
+        const steps = await ladder(target, fixture, admin, databaseName, START_RATE, counters);
+        const best = printSummary(label, steps);
+        oneInstanceCapacity = best?.rate;
+        if (CALIBRATE_SECONDS > 0) await calibrate(target, fixture, admin, databaseName, counters);
+        results.push({ label, best });
+        await stopAll();
+      }
     } else {
       // Both instances take SITE_URL as nginx's address: the origin browsers (and the bench) send.
       const port = await freePort();
       const site = `http://127.0.0.1:${port}`;
       const metricsPorts = [await freePort(), await freePort()];
-      for (const metricsPort of metricsPorts) servers.push(await startServer({ ...env, SITE_URL: site, METRICS_PORT: String(metricsPort) }, { flags: SERVER_FLAGS }));
+      for (const metricsPort of metricsPorts) servers.push(await startServer({ ...env, BUILD_DIR: BUILDS.at(-1) ?? "build", SITE_URL: site, METRICS_PORT: String(metricsPort) }, { flags: SERVER_FLAGS }));
       nginx = await startNginx(
         servers.map((s) => s.port),
         port,
@@ -632,7 +640,7 @@ try {
   }
   console.log("\nCapacity (p99 < " + P99_LIMIT_MS + " ms, no errors):");
   for (const r of results) console.log(`  ${r.label.padEnd(28)} ${r.best ? `${f1(r.best.rate).padStart(7)} req/s  ${f0((r.best.rate * 60) / PER_PERSON_MINUTE).padStart(6)} people (${r.best.players} signed-in players)` : "not reached"}`);
-  const [one, two] = [results.find((r) => r.label === "one instance")?.best, results.find((r) => r.label.startsWith("two"))?.best];
+  const [one, two] = [results.filter((r) => r.label.startsWith("one instance")).at(-1)?.best, results.find((r) => r.label.startsWith("two"))?.best];
   if (one && two) console.log(`  two instances / one instance: ${(two.rate / one.rate).toFixed(2)}×`);
 } catch (error) {
   console.error(error);
