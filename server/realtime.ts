@@ -159,20 +159,25 @@ function attachChat(nsp: ChatNamespace, deps: { env: Env; database: Database; lo
     isViewingRoom: async (userId, roomId) => !closing && (await nsp.in(`room:${roomId}`).fetchSockets()).some((s) => s.data.userId === userId),
   }, log);
   // Every notification reaches the player's open tabs (the bell, the title) over this socket,
-  // through the adapter on whichever instance holds them. The count is read only when this
-  // instance holds one of their tabs and the caller did not read it already (a notification's
-  // dispatch reads it with the notification): a post's alerts reach hundreds of players, most with
-  // no tab open, and a tab on another instance gets `notice:changed` and reads the count itself (a
-  // tab of an older build ignores that event rather than showing a count it was not given).
+  // through the adapter on whichever instance holds them. A count the caller read already (a chat
+  // message's dispatch reads it with the notification) goes to every tab as it is. Otherwise it is
+  // read only when this instance holds one of their tabs: a post's alerts reach hundreds of
+  // players, most with no tab open, and a tab on another instance gets `notice:changed` and reads
+  // the count itself (a tab of an older build ignores that event rather than showing a count it
+  // was not given).
   setOpenTabs({
     noticeChanged: async (userId, known) => {
       if (closing) return;
       const room = `user:${userId}`;
+      if (known !== undefined) {
+        to(room)?.emit("notice:unread", { unread: known });
+        return;
+      }
       if (!nsp.adapter.rooms.has(room)) {
         to(room)?.emit("notice:changed");
         return;
       }
-      const unread = known ?? (await countUnreadNotifications(db, userId));
+      const unread = await countUnreadNotifications(db, userId);
       to(room)?.emit("notice:unread", { unread });
     },
   }, log);

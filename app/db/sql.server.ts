@@ -27,6 +27,18 @@ type DrizzleInternals = {
 /** Statement name per text: the text is built on every call, its name once. */
 const statementNames = new Map<string, string>();
 const STATEMENT_NAMES_KEPT = 500;
+/** PostgreSQL keeps 63 bytes of a name: the label and the 13 characters of the hash must fit. */
+const LABEL_MAX = 40;
+/** Renamings after a plan went stale (see preparedResult): part of every later name. */
+let generation = 0;
+
+/** PostgreSQL's refusal of a prepared statement whose table changed under it: 0A000, "cached plan must not change result type". */
+function isStalePlan(error: unknown): boolean {
+  for (let e: unknown = error, depth = 0; e && depth < 8; e = (e as { cause?: unknown }).cause, depth++) {
+    if ((e as { code?: string }).code === "0A000" && /cached plan/.test(String((e as { message?: string }).message))) return true;
+  }
+  return false;
+}
 
 /**
  * A statement that runs on every chat message or page (`rowsOf(db, query, { prepared: "label" })`)
@@ -38,17 +50,40 @@ const STATEMENT_NAMES_KEPT = 500;
  * statement whose text has few shapes: each shape stays prepared on every connection of the pool.
  * PGlite (one process, no connection to keep a plan for) runs it as any other query. The rows are
  * what `db.execute` answers, with the same type parsers.
+ *
+ * A migration that changes the type of a column a prepared statement answers (a rolling deploy's
+ * new release migrating under this one) makes PostgreSQL refuse that statement on every
+ * connection that prepared it. Then every text is named anew (the connections prepare the new
+ * names), and a statement outside a transaction is run again once; one inside a transaction fails
+ * with it, as any error would.
  */
 async function preparedResult<T>(db: Queryable, query: SQL, label: string): Promise<{ rows: T[] }> {
+  if (label.length > LABEL_MAX) throw new Error(`prepared statement label over ${LABEL_MAX} characters: ${label}`);
   const internals = db as unknown as DrizzleInternals;
   const built = internals.dialect.sqlToQuery(query);
-  let name = statementNames.get(built.sql);
-  if (!name) {
-    name = `${label}_${createHash("sha1").update(built.sql).digest("base64url").slice(0, 12)}`;
-    if (statementNames.size >= STATEMENT_NAMES_KEPT) statementNames.clear();
-    statementNames.set(built.sql, name);
+  const run = () => {
+    let name = statementNames.get(built.sql);
+    if (!name) {
+      name = `${label}_${generation ? `${generation}_` : ""}${createHash("sha1").update(built.sql).digest("base64url").slice(0, 12)}`;
+      if (statementNames.size >= STATEMENT_NAMES_KEPT) statementNames.clear();
+      statementNames.set(built.sql, name);
+    }
+    return internals.session.prepareQuery(built, undefined, name, false).execute() as Promise<{ rows: T[] }>;
+  };
+  try {
+    return await run();
+  } catch (error) {
+    if (!isStalePlan(error)) throw error;
+    generation++;
+    statementNames.clear();
+    if (inTransaction(db)) throw error;
+    return run();
   }
-  return (await internals.session.prepareQuery(built, undefined, name, false).execute()) as { rows: T[] };
+}
+
+/** A transaction's handle (Drizzle's PgTransaction) can roll back; the database's cannot. */
+function inTransaction(db: Queryable): boolean {
+  return typeof (db as { rollback?: unknown }).rollback === "function";
 }
 
 /**

@@ -467,7 +467,7 @@ describe.runIf(redisUrl)("two instances sharing Redis (TEST_REDIS_URL)", () => {
     expect(replies.filter((r) => !r.ok).map((r) => (r.ok ? "" : r.code))).toEqual(["rate_limited"]);
   });
 
-  it("a notification reaches a tab on the other instance as a nudge to read the count, and with the count where the tab is local", async () => {
+  it("a notification reaches a tab on the other instance as a nudge to read the count, or with a count read already, and with the count where the tab is local", async () => {
     const env = testEnv({ REDIS_URL: redisUrl! });
     const one = await startInstance(env);
     await startInstance(env); // the last attached tells the open tabs, as the instance that runs a delivery would
@@ -477,6 +477,10 @@ describe.runIf(redisUrl)("two instances sharing Redis (TEST_REDIS_URL)", () => {
     const nudge = nextNotice(remoteTab);
     await openTabs().noticeChanged(owner.id);
     expect(await nudge).toEqual({});
+    // A count the caller read with the notification (a chat message's dispatch) reaches it as it is.
+    const counted = nextNotice(remoteTab);
+    await openTabs().noticeChanged(owner.id, 7);
+    expect(await counted).toEqual({ unread: 7 });
 
     const localTab = await signedIn(instances.at(-1)!, owner.id);
     const [remote, local] = [nextNotice(remoteTab), nextNotice(localTab)];

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openDatabase } from "#app/db/client.server.ts";
 import { rowsOf } from "#app/db/sql.server.ts";
 import { createTestDatabase, type TestDatabase } from "#tests/support/test-db.ts";
 
@@ -50,5 +51,34 @@ describe("a prepared statement", () => {
     await expect(rowsOf(database.db, broken, { prepared: "broken" })).rejects.toMatchObject(refusal);
     await expect(rowsOf(database.db, broken, { prepared: "broken" })).rejects.toMatchObject(refusal);
     expect(await rowsOf(database.db, probe(3), { prepared: "probe" })).toMatchObject([{ n: 3 }]);
+  });
+
+  it("refuses a label PostgreSQL would cut short", async () => {
+    await expect(rowsOf(database.db, probe(1), { prepared: "a".repeat(41) })).rejects.toThrow(/label over 40/);
+  });
+
+  // A rolling deploy: the new release changes a column's type while this one has the statement prepared.
+  it.skipIf(process.env.TEST_DB !== "postgres")("outlives a column whose type changed under it: named anew, run again outside a transaction", async () => {
+    const one = await openDatabase({ kind: "postgres", url: database.url!, poolSize: 1 });
+    try {
+      await one.db.execute(sql`create table prepared_probe (x int)`);
+      await one.db.execute(sql`insert into prepared_probe values (41)`);
+      const read = () => rowsOf<{ x: number | string }>(one.db, sql`select x from prepared_probe`, { prepared: "probe_column" });
+      expect(await read()).toEqual([{ x: 41 }]);
+      await one.db.execute(sql`alter table prepared_probe alter column x type bigint`);
+      // bigint comes back as text from node-postgres: the new plan's type.
+      expect(await read()).toEqual([{ x: "41" }]);
+      expect(await read()).toEqual([{ x: "41" }]);
+
+      await one.db.execute(sql`alter table prepared_probe alter column x type int`);
+      // In a transaction the refusal aborts it: it fails like any error, and the next call works.
+      await expect(one.db.transaction((tx) => rowsOf(tx, sql`select x from prepared_probe`, { prepared: "probe_column" }))).rejects.toMatchObject({
+        cause: expect.objectContaining({ code: "0A000" }),
+      });
+      expect(await read()).toEqual([{ x: 41 }]);
+    } finally {
+      await one.db.execute(sql`drop table if exists prepared_probe`);
+      await one.close();
+    }
   });
 });

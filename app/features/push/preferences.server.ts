@@ -57,7 +57,20 @@ export async function getNotificationWithPreferences(db: Queryable, id: string):
  * A notification as its dispatch reads it: who hears of it, of what kind, its count now, whether
  * it was read, and the owner's push devices (the subscriptions' ids).
  */
-export type NotificationToDispatch = { id: string; userId: string; kind: NotificationKind; count: number; read: boolean; pushDevices: string[]; unread: number };
+export type NotificationToDispatch = {
+  id: string;
+  userId: string;
+  kind: NotificationKind;
+  count: number;
+  read: boolean;
+  pushDevices: string[];
+  /**
+   * The bell's count, read with a chat message's notification (one is dispatched per message
+   * told, to a player who is usually on the site); the other kinds reach many players at once,
+   * most with no tab open, and leave it to the tabs' instance.
+   */
+  unread?: number;
+};
 
 /**
  * What the dispatch of a notification needs (no text: each channel reads that when its own row is
@@ -65,9 +78,10 @@ export type NotificationToDispatch = { id: string; userId: string; kind: Notific
  * told): null when it is gone or no longer allowed.
  */
 export async function getNotificationToDispatch(db: Queryable, id: string): Promise<{ notification: NotificationToDispatch; prefs: NotificationPreferences & { locale: Locale } } | null> {
-  const [row] = await rowsOf<{ id: string; user_id: string; kind: NotificationKind; count: number; read: boolean; prefs: Row | null; push_devices: string[] | null; unread: number | string }>(
+  const [row] = await rowsOf<{ id: string; user_id: string; kind: NotificationKind; count: number; read: boolean; prefs: Row | null; push_devices: string[] | null; unread: number | string | null }>(
     db,
-    sql`select n.id, n.user_id, n.kind, n.count, n.read_at is not null as read, ${unreadNotificationCount(sql`n.user_id`)} as unread,
+    sql`select n.id, n.user_id, n.kind, n.count, n.read_at is not null as read,
+          case when n.kind = 'message' then ${unreadNotificationCount(sql`n.user_id`)} end as unread,
           (select row_to_json(np) from (select ${PREFERENCE_COLUMNS} from notification_preferences where user_id = n.user_id) np) as prefs,
           (select json_agg(s.id order by s.id) from push_subscriptions s where s.user_id = n.user_id) as push_devices
         from notifications n
@@ -76,7 +90,7 @@ export async function getNotificationToDispatch(db: Queryable, id: string): Prom
   );
   if (!row) return null;
   return {
-    notification: { id: row.id, userId: row.user_id, kind: row.kind, count: Number(row.count), read: row.read, pushDevices: row.push_devices ?? [], unread: Number(row.unread) },
+    notification: { id: row.id, userId: row.user_id, kind: row.kind, count: Number(row.count), read: row.read, pushDevices: row.push_devices ?? [], unread: row.unread === null ? undefined : Number(row.unread) },
     prefs: fromRow(row.prefs ?? undefined),
   };
 }
