@@ -34,10 +34,8 @@ let generation = 0;
 
 /** PostgreSQL's refusal of a prepared statement whose table changed under it: 0A000, "cached plan must not change result type". */
 function isStalePlan(error: unknown): boolean {
-  for (let e: unknown = error, depth = 0; e && depth < 8; e = (e as { cause?: unknown }).cause, depth++) {
-    if ((e as { code?: string }).code === "0A000" && /cached plan/.test(String((e as { message?: string }).message))) return true;
-  }
-  return false;
+  const found = databaseErrorOf(error, "0A000");
+  return found !== null && /cached plan/.test(found.message);
 }
 
 /**
@@ -106,8 +104,13 @@ export async function readTogether<T extends Record<string, object>>(db: Queryab
  * Drizzle wrapped the database's error (it may sit a few `cause`s deep).
  */
 export function isUniqueViolation(error: unknown): boolean {
+  return databaseErrorOf(error, "23505") !== null;
+}
+
+/** The database's error with this SQLSTATE `code`, however the driver and Drizzle wrapped it (a few `cause`s deep), or null. */
+function databaseErrorOf(error: unknown, code: string): { code: string; message: string } | null {
   for (let e: unknown = error, depth = 0; e && depth < 8; e = (e as { cause?: unknown }).cause, depth++) {
-    if ((e as { code?: string }).code === "23505") return true;
+    if ((e as { code?: string }).code === code) return { code, message: String((e as { message?: unknown }).message ?? "") };
   }
-  return false;
+  return null;
 }

@@ -1,7 +1,7 @@
 import { sql, type SQL } from "drizzle-orm";
 import type { Db } from "#app/db/client.server.ts";
 import { friendApplications, friendPosts, packs, profiles } from "#app/db/schema/index.ts";
-import { rowsOf, type Queryable, type Tx } from "#app/db/sql.server.ts";
+import { isUniqueViolation, rowsOf, type Queryable, type Tx } from "#app/db/sql.server.ts";
 import type { Logger } from "#app/lib/logger.server.ts";
 import { notices } from "#app/lib/notices.server.ts";
 import { startSweep } from "#app/lib/sweep.server.ts";
@@ -86,13 +86,6 @@ async function checkSets(db: Db, setCodes: readonly string[]): Promise<void> {
 async function touchActive(tx: Queryable, userId: string): Promise<void> {
   await tx.execute(sql`update ${profiles} set last_active_at = now() where user_id = ${userId}`);
 }
-
-const isUniqueViolation = (error: unknown): boolean => {
-  for (let e: unknown = error; e && typeof e === "object"; e = (e as { cause?: unknown }).cause) {
-    if ((e as { code?: string }).code === "23505") return true;
-  }
-  return false;
-};
 
 /** Posts the player's one live post. */
 export async function createFriendPost(db: Db, userId: string, input: FriendPostInput): Promise<{ id: string }> {

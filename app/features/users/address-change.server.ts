@@ -2,7 +2,7 @@ import { createHash, randomBytes, randomUUID } from "node:crypto";
 import { hashPassword } from "better-auth/crypto";
 import { and, eq, ne, sql } from "drizzle-orm";
 import type { Db } from "#app/db/client.server.ts";
-import { rowsOf, type Queryable } from "#app/db/sql.server.ts";
+import { isUniqueViolation, rowsOf, type Queryable } from "#app/db/sql.server.ts";
 import { accounts, sessions, users, verifications } from "#app/db/schema/users.ts";
 import type { Env } from "#app/lib/env.server.ts";
 import { noteSessionsEnded } from "#app/lib/session-end.server.ts";
@@ -140,7 +140,7 @@ export async function undoAddressChange(db: Db, env: Env, token: string | null |
           email = claims.oldEmail;
           reverted = true;
         } catch (error) {
-          if ((error as { cause?: { code?: string }; code?: string }).code !== "23505" && (error as { cause?: { code?: string } }).cause?.code !== "23505") throw error;
+          if (!isUniqueViolation(error)) throw error;
         }
       }
     }
