@@ -16,6 +16,8 @@ import {
 import { addWantedCard, addWantedCards, listWantedCards, removeWantedCard } from "#app/features/notifications/want-list.server.ts";
 import { setCardCounts } from "#app/features/collection/collection.server.ts";
 import { readNotificationsPage } from "#app/features/notifications/notifications-page.server.ts";
+import { NOTIFICATION_KINDS } from "#app/features/notifications/types.ts";
+import { getNotificationPreferences } from "#app/features/push/preferences.server.ts";
 import { listRoomsForUser } from "#app/features/chat/room-views.server.ts";
 import { createOffer, openChatRoomForOffer } from "#app/features/trades/offers.server.ts";
 import { OfferInputSchema } from "#app/features/trades/trades.schema.ts";
@@ -295,6 +297,18 @@ describe("notifications: event rules", () => {
     await offerGiving(second.id);
     expect(await alerts()).toBe(3);
     expect(await addWantedCards(db, player.id, [second.id])).toMatchObject({ added: [], already: [second.id] });
+  });
+
+  it("the settings page says what the inbox shows: a kind the player never chose is shown, though every kind they chose is hidden", async () => {
+    const player = await createUser(db);
+    const hidden = Object.fromEntries(NOTIFICATION_KINDS.filter((kind) => kind !== "friend").map((kind) => [kind, { site: "off" }]));
+    await db.execute(sql`insert into notification_preferences (user_id, channels) values (${player.id}, ${JSON.stringify(hidden)}::jsonb)`);
+    await db.execute(sql`insert into notifications (user_id, kind) values (${player.id}, 'friend'), (${player.id}, 'response')`);
+    const { channels } = await getNotificationPreferences(db, player.id);
+    const shown = (await listNotifications(db, player.id)).items.map((n) => n.kind);
+    expect(shown).toEqual(["friend"]);
+    expect(await countUnreadNotifications(db, player.id)).toBe(1);
+    expect(NOTIFICATION_KINDS.filter((kind) => channels[kind].site === "on")).toEqual(shown);
   });
 
   it("/notifications reads its page, rooms and want list in one round trip, as the separate reads answer them", async () => {

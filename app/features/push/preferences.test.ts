@@ -19,6 +19,16 @@ describe("resolveChoices", () => {
     expect(DEFAULT_CHOICES.friend.mail).not.toBe("off");
   });
 
+  it("shows a newer kind in the inbox even when every kind the player chose is hidden there, as the inbox does", () => {
+    const stored = Object.fromEntries(
+      Object.keys(DEFAULT_CHOICES)
+        .filter((kind) => kind !== "friend")
+        .map((kind) => [kind, { site: "off", push: "instant", mail: "instant" }]),
+    );
+    expect(resolveChoices(stored).friend.site).toBe("on");
+    expect(resolveChoices(stored).message.site).toBe("off");
+  });
+
   it("nothing stored is every default", () => {
     expect(resolveChoices(null)).toEqual(DEFAULT_CHOICES);
   });

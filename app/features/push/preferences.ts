@@ -44,9 +44,12 @@ const MAIL = new Set(["instant", "digest", "off"]);
 
 /**
  * The stored jsonb read back onto the defaults (unknown kinds and values are ignored). A kind the
- * player never chose for (one added after they saved) takes its default, except on a channel they
- * had turned off for every kind they did choose: a player who stopped all mail (the one-click
- * unsubscribe) or all pushes is not reached by a newer kind either.
+ * player never chose for (one added after they saved) takes its default, except on a channel that
+ * reaches them away from the site (push, mail) and that they had turned off for every kind they
+ * did choose: a player who stopped all mail (the one-click unsubscribe) or all pushes is not
+ * reached by a newer kind either. The inbox (site) has no such rule: it shows a kind unless that
+ * kind is turned off (the inbox's SQL, shownInInboxOf in notifications.server.ts), and the
+ * settings page says so, so a new kind can be turned off where it shows.
  */
 export function resolveChoices(stored: unknown): Record<NotificationKind, KindChoices> {
   const out = {} as Record<NotificationKind, KindChoices>;
@@ -55,12 +58,12 @@ export function resolveChoices(stored: unknown): Record<NotificationKind, KindCh
     const chosen = Object.values(source).flatMap((s) => (s && typeof s === "object" && valid.has(s[channel] as string) ? [s[channel]] : []));
     return chosen.length > 0 && chosen.every((value) => value === "off");
   };
-  const off = { site: allOff("site", SITE), push: allOff("push", PUSH), mail: allOff("mail", MAIL) };
+  const off = { push: allOff("push", PUSH), mail: allOff("mail", MAIL) };
   for (const kind of NOTIFICATION_KINDS) {
     const s = source[kind] ?? {};
     const d = DEFAULT_CHOICES[kind];
     out[kind] = {
-      site: SITE.has(s.site as string) ? (s.site as SiteChoice) : off.site ? "off" : d.site,
+      site: SITE.has(s.site as string) ? (s.site as SiteChoice) : d.site,
       push: PUSH.has(s.push as string) ? (s.push as PushChoice) : off.push ? "off" : d.push,
       mail: MAIL.has(s.mail as string) ? (s.mail as MailChoice) : off.mail ? "off" : d.mail,
     };
