@@ -29,6 +29,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import http from "node:http";
 import { availableParallelism, tmpdir } from "node:os";
 import path from "node:path";
+import zlib from "node:zlib";
 import { sql } from "drizzle-orm";
 import pg from "pg";
 import { createClient } from "redis";
@@ -36,6 +37,7 @@ import { migrateDatabase, openDatabase, type Db } from "#app/db/client.server.ts
 import { chatRooms, profiles, tradeOffers, users } from "#app/db/schema/index.ts";
 import { seedCatalogue } from "#app/features/cards/catalogue.server.ts";
 import { offersClosedByRules } from "#app/features/trades/trade-rules.server.ts";
+import { pairsByRarity } from "#app/features/trades/rules.ts";
 import { rowsOf } from "#app/db/sql.server.ts";
 import { prng, seedTradeOffers } from "#scripts/seed-trades.ts";
 import { nginxBinary, startNginx, type RunningNginx } from "#tests/support/nginx.ts";
@@ -123,21 +125,29 @@ async function seedData(databaseUrl: string): Promise<Omit<Fixture, "articles" |
     const seeded = await seedTradeOffers(db, { offers: OFFERS });
     const players = await seedPlayers(db, PLAYERS);
     const cardIds = (await rowsOf<{ id: string }>(db, sql`select id from cards order by id`)).map((r) => r.id);
-    const offerRows = await rowsOf<{ id: string; side: string; card_id: string; count: number }>(
+    const offerRows = await rowsOf<{ id: string; side: string; card_id: string; count: number; rarity: string }>(
       db,
-      sql`select o.id, c.side, c.card_id, c.count from (select id, bumped_at from trade_offers where status = 'open' and expires_at > now() order by bumped_at desc limit 2000) o
-          join trade_offer_cards c on c.offer_id = o.id order by o.bumped_at desc`,
+      sql`select o.id, c.side, c.card_id, c.count, k.rarity from (select id, bumped_at from trade_offers where status = 'open' and expires_at > now() order by bumped_at desc limit 2000) o
+          join trade_offer_cards c on c.offer_id = o.id join cards k on k.id = c.card_id order by o.bumped_at desc`,
     );
     const byId = new Map<string, Fixture["offers"][number]>();
+    const rarityOf = new Map<string, string>();
     for (const r of offerRows) {
       const offer = byId.get(r.id) ?? { id: r.id, give: [], want: [] };
       byId.set(r.id, offer);
+      rarityOf.set(r.card_id, r.rarity);
       (r.side === "give" ? offer.give : offer.want).push({ cardId: r.card_id, count: Number(r.count) });
     }
     // Only offers whose cards the trade rules let through: the offer page shows 交渉する only on
-    // those, and posting a copy of one is a valid post.
+    // those. Posting a copy of one must be a valid post too, so it needs a same-rarity pair: the
+    // seed skips a want card already on the give side, which leaves a few offers without one, and
+    // a copy of those answers 400 no_same_rarity_pair.
     const closed = await offersClosedByRules(db, [...byId.values()]);
-    const offers = [...byId.values()].filter((o) => o.give.length && o.want.length && !closed.has(o.id));
+    const paired = (o: Fixture["offers"][number]) => {
+      const withRarity = (side: { cardId: string }[]) => side.map((c) => ({ cardId: c.cardId, rarity: rarityOf.get(c.cardId) ?? "" }));
+      return pairsByRarity(withRarity(o.give), withRarity(o.want)).length > 0;
+    };
+    const offers = [...byId.values()].filter((o) => o.give.length && o.want.length && !closed.has(o.id) && paired(o));
     const tradeable = [...new Set(offers.flatMap((o) => [...o.give, ...o.want].map((c) => c.cardId)))];
     console.log(`seeded ${cardIds.length} cards, ${seeded.offers} offers by ${seeded.users} users (${offers.length} of the newest 2,000 open to 交渉する), ${players.length} signed-in players in ${players.length / 2} open rooms in ${((Date.now() - t) / 1000).toFixed(0)} s`);
     return { players, cardIds, offers, tradeable };
@@ -242,6 +252,19 @@ function requestFor(kind: Kind, fixture: Fixture, online: number, origin: string
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: Infinity });
 
+/** An unexpected answer's body as text, decompressed when the server compressed it (a cut-off body shows what could be read). */
+function readable(body: Buffer, encoding: string | undefined): string {
+  const options = { finishFlush: zlib.constants.Z_SYNC_FLUSH };
+  try {
+    if (encoding === "br") return zlib.brotliDecompressSync(body, { finishFlush: zlib.constants.BROTLI_OPERATION_FLUSH }).toString("utf8");
+    if (encoding === "gzip") return zlib.gunzipSync(body, options).toString("utf8");
+    if (encoding === "deflate") return zlib.inflateSync(body, options).toString("utf8");
+  } catch {
+    return `(${encoding} body that could not be read)`;
+  }
+  return body.toString("utf8");
+}
+
 /** Sends one request and calls back with its status (0 for a network error or a timeout). */
 function send(url: URL, request: Request, done: (status: number, detail: string) => void): void {
   const headers = { ...request.headers };
@@ -251,7 +274,7 @@ function send(url: URL, request: Request, done: (status: number, detail: string)
     res.on("data", (c: Buffer) => {
       if (res.statusCode && !request.expect.includes(res.statusCode) && chunks.length < 4) chunks.push(c);
     });
-    res.on("end", () => done(res.statusCode ?? 0, Buffer.concat(chunks).toString("utf8").slice(0, 160)));
+    res.on("end", () => done(res.statusCode ?? 0, readable(Buffer.concat(chunks), res.headers["content-encoding"]).slice(0, 160)));
     res.on("error", (e) => done(0, e.message));
   });
   req.on("timeout", () => req.destroy(new Error("timeout")));

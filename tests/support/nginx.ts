@@ -85,8 +85,11 @@ export async function startNginx(upstreams: number[], port?: number): Promise<Ru
   const temp = ["client_body", "proxy", "fastcgi", "uwsgi", "scgi"].map((name) => `  ${name}_temp_path ${path.join(prefix, name)};`).join("\n");
   writeFileSync(
     conf,
+    // Each chat socket holds two connections in nginx (the browser's and the instance's), for as
+    // long as the player has a tab open: docs/operations.md section 4 sizes worker_connections.
     `worker_processes 2;
-events { worker_connections 1024; }
+worker_rlimit_nofile 20000;
+events { worker_connections 8192; }
 http {
   log_format torepoke escape=json '{"method":"$request_method","uri":"$request_uri","status":$status,"upstream":"$upstream_addr","upstreamStatus":"$upstream_status","ms":$request_time,"end":$msec}';
   access_log ${path.join(prefix, "access.log")} torepoke;
