@@ -149,7 +149,7 @@ async function seedData(databaseUrl: string): Promise<Omit<Fixture, "articles" |
     };
     const offers = [...byId.values()].filter((o) => o.give.length && o.want.length && !closed.has(o.id) && paired(o));
     const tradeable = [...new Set(offers.flatMap((o) => [...o.give, ...o.want].map((c) => c.cardId)))];
-    console.log(`seeded ${cardIds.length} cards, ${seeded.offers} offers by ${seeded.users} users (${offers.length} of the newest 2,000 open to 交渉する), ${players.length} signed-in players in ${players.length / 2} open rooms in ${((Date.now() - t) / 1000).toFixed(0)} s`);
+    console.log(`seeded ${cardIds.length} cards, ${seeded.offers} offers by ${seeded.users} users (${offers.length} of the newest 2,000 open to 交渉する and with a same-rarity pair, used as copies), ${players.length} signed-in players in ${players.length / 2} open rooms in ${((Date.now() - t) / 1000).toFixed(0)} s`);
     return { players, cardIds, offers, tradeable };
   } finally {
     await database.close();

@@ -77,7 +77,15 @@ export async function deliverPushToServiceWorker(context: BrowserContext, page: 
     await cdp.send("ServiceWorker.deliverPushMessage", { origin, registrationId, data: payload });
     deliveries += 1;
     const wait = deliveries < DELIVERY_TRIES ? Math.min(DELIVERY_WAIT_MS, timeoutMs) : timeoutMs;
-    if (await until(showsOne, "the notification the service worker shows", wait).then(() => true, () => false)) break;
+    // Only the wait's own timeout leads to another delivery; any other error (a closed page) is the failure.
+    const showed = await until(showsOne, "the notification the service worker shows", wait).then(
+      () => true,
+      (error: Error) => {
+        if (error.message.startsWith("timed out waiting for")) return false;
+        throw error;
+      },
+    );
+    if (showed) break;
   }
   if (shown.length === 0) throw new Error(`timed out waiting for the notification the service worker shows (${deliveries} deliveries): ${state()}`);
   await cdp.detach();
