@@ -34,8 +34,8 @@ let generation = 0;
 
 /** PostgreSQL's refusal of a prepared statement whose table changed under it: 0A000, "cached plan must not change result type". */
 function isStalePlan(error: unknown): boolean {
-  const found = databaseErrorOf(error, "0A000");
-  return found !== null && /cached plan/.test(found.message);
+  const message = databaseErrorOf(error, "0A000");
+  return message !== null && /cached plan/.test(message);
 }
 
 /**
@@ -107,10 +107,10 @@ export function isUniqueViolation(error: unknown): boolean {
   return databaseErrorOf(error, "23505") !== null;
 }
 
-/** The database's error with this SQLSTATE `code`, however the driver and Drizzle wrapped it (a few `cause`s deep), or null. */
-function databaseErrorOf(error: unknown, code: string): { code: string; message: string } | null {
+/** The message of the database's error with this SQLSTATE `code`, however the driver and Drizzle wrapped it (a few `cause`s deep), or null. */
+function databaseErrorOf(error: unknown, code: string): string | null {
   for (let e: unknown = error, depth = 0; e && depth < 8; e = (e as { cause?: unknown }).cause, depth++) {
-    if ((e as { code?: string }).code === code) return { code, message: String((e as { message?: unknown }).message ?? "") };
+    if ((e as { code?: string }).code === code) return String((e as { message?: unknown }).message ?? "");
   }
   return null;
 }

@@ -1,5 +1,5 @@
 import type { BrowserContext, Page } from "playwright-core";
-import { until } from "./wait";
+import { until, WaitTimeout } from "./wait";
 
 type Registration = { registrationId: string; scopeURL: string; isDeleted: boolean };
 type Version = { versionId: string; registrationId: string; runningStatus: string; status: string };
@@ -80,8 +80,8 @@ export async function deliverPushToServiceWorker(context: BrowserContext, page: 
     // Only the wait's own timeout leads to another delivery; any other error (a closed page) is the failure.
     const showed = await until(showsOne, "the notification the service worker shows", wait).then(
       () => true,
-      (error: Error) => {
-        if (error.message.startsWith("timed out waiting for")) return false;
+      (error: unknown) => {
+        if (error instanceof WaitTimeout) return false;
         throw error;
       },
     );
